@@ -1,0 +1,86 @@
+/** Configuration registry (runtime spec, "Configuration registry"). */
+import path from 'node:path';
+
+/** Thrown when a configuration key is unknown (spec: KeyError). */
+export class ConfigKeyError extends Error {
+  constructor(readonly key: string) {
+    super(`Clé de configuration inconnue : « ${key} ». Clés connues : ${Object.keys(DEFAULTS).join(', ')}.`);
+    this.name = 'ConfigKeyError';
+  }
+}
+
+const DEFAULTS = {
+  app_name: 'fw-mvc',
+  app_env: 'dev',
+  project_root: process.cwd(),
+  views_dir: 'mvc/views',
+  sql_dir: 'mvc/models/sql',
+  static_dir: 'static',
+  translations_dir: 'translations',
+  locale: 'fr',
+  upload_root: 'storage/uploads',
+  upload_max_size: 5_242_880,
+  upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] as string[],
+  upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as string[],
+  mail_host: '',
+  mail_port: 587,
+  mail_username: '',
+  mail_password: '',
+  mail_from: '',
+  mail_use_tls: false,
+  mail_use_ssl: false,
+  mail_timeout: 10,
+  mail_enabled: true,
+  db_driver: 'sqlite' as 'sqlite' | 'mariadb',
+  db_file: 'storage/database.sqlite',
+  db_host: 'localhost',
+  db_port: 3306,
+  db_name: 'fw_db',
+  db_user: 'root',
+  db_password: '',
+  db_pool_size: 5,
+  css_visible: 'block',
+  css_hidden: 'hidden',
+  body_max_size: 1_048_576,
+  router: null as unknown,
+};
+
+export type ConfigValues = typeof DEFAULTS;
+export type ConfigKey = keyof ConfigValues;
+
+/** Keys whose relative value is resolved from `project_root`. */
+const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file']);
+
+let values: ConfigValues = { ...DEFAULTS };
+const listeners: Array<(keys: string[]) => void> = [];
+
+/** Sets configuration keys; an unknown key throws ConfigKeyError and nothing is changed. */
+export function configure(settings: Partial<ConfigValues>): void {
+  const keys = Object.keys(settings);
+  for (const key of keys) if (!(key in DEFAULTS)) throw new ConfigKeyError(key);
+  values = { ...values, ...settings };
+  for (const listener of listeners) listener(keys);
+}
+
+/** Returns a configuration value; an unknown key throws ConfigKeyError. */
+export function get<K extends ConfigKey>(key: K): ConfigValues[K] {
+  if (!(key in DEFAULTS)) throw new ConfigKeyError(key);
+  return values[key];
+}
+
+/** Returns a path key resolved against `project_root`. */
+export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_dir' | 'translations_dir' | 'db_file'): string {
+  const value = values[key];
+  return PATH_KEYS.has(key) && !path.isAbsolute(value) ? path.resolve(values.project_root, value) : value;
+}
+
+/** Restores every key to its default (tests). */
+export function resetConfig(): void {
+  values = { ...DEFAULTS, project_root: process.cwd() };
+  for (const listener of listeners) listener(Object.keys(DEFAULTS));
+}
+
+/** Called with the changed keys after each configure(); used by caches that depend on configuration. */
+export function onConfigChange(listener: (keys: string[]) => void): void {
+  listeners.push(listener);
+}

@@ -1,0 +1,23 @@
+/** HTTP errors as values: the dispatcher turns them into a page or a JSON envelope (STYLE §10). */
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly code: string = 'error') {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** A request body over the allowed limit (runtime spec, Limits). */
+export class RequestEntityTooLarge extends HttpError {
+  constructor(readonly limit: number) {
+    super(413, `Le corps de la requête dépasse la limite de ${limit} octets.`, 'payload_too_large');
+    this.name = 'RequestEntityTooLarge';
+  }
+}
+
+/** A body that cannot be parsed (malformed JSON or multipart). */
+export class BadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, message, 'bad_request');
+    this.name = 'BadRequestError';
+  }
+}

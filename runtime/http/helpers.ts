@@ -1,0 +1,70 @@
+/** Response helpers (runtime spec, "Response helpers") and the JSON envelopes. */
+import { get, getPath } from '../config.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { templateManager } from '../templates/manager.js';
+import { Response } from './response.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Data that JSON cannot represent (spec: ValueError). */
+export class SerializationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SerializationError';
+  }
+}
+
+/** Serialises any JSON value; throws SerializationError otherwise (undefined, functions, BigInt, cycles). */
+export function jsonResponse(data: unknown, status = 200): Response {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(data);
+  } catch (err) {
+    throw new SerializationError(`Données non sérialisables en JSON : ${(err as Error).message}`);
+  }
+  if (text === undefined) throw new SerializationError(`Données non sérialisables en JSON : ${typeof data}.`);
+  return new Response(status, text, JSON_TYPE);
+}
+
+/** `{ success: true, data, meta? }`. */
+export function apiSuccess(data: unknown = null, status = 200, meta?: Record<string, unknown>): Response {
+  return jsonResponse(meta === undefined ? { success: true, data } : { success: true, data, meta }, status);
+}
+
+/** `{ success: false, error: { code, message, details? } }`. */
+export function apiError(message: string, status = 400, code = 'error', details?: unknown): Response {
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return jsonResponse({ success: false, error }, status);
+}
+
+/** A rendered template; with `raw`, the file is read from views_dir as is. */
+export function html(template: string, status = 200, context: Record<string, unknown> = {}, raw = false): Response {
+  if (raw) {
+    const root = getPath('views_dir');
+    const file = path.resolve(root, template);
+    if (!file.startsWith(root + path.sep)) throw new Error(`Template hors du dossier des vues : ${template}`);
+    return new Response(status, fs.readFileSync(file));
+  }
+  return new Response(status, templateManager.render(template, { app_name: get('app_name'), ...context }));
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** HTML-escapes a text. */
+export function escapeHtml(text: unknown): string {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/** An escaped HTML list of error messages (a map field -> message, a list, or a text). */
+export function renderErrorsHtml(errors: unknown): string {
+  let messages: string[];
+  if (!errors) return '';
+  if (typeof errors === 'string') messages = [errors];
+  else if (Array.isArray(errors)) messages = errors.map(String);
+  else if (typeof errors === 'object') messages = Object.values(errors as Record<string, unknown>).flat().map(String);
+  else messages = [String(errors)];
+  if (messages.length === 0) return '';
+  return `<ul class="mb-4 list-disc rounded border border-red-300 bg-red-50 p-4 pl-8 text-red-800" role="alert">${messages
+    .map((m) => `<li>${escapeHtml(m)}</li>`)
+    .join('')}</ul>`;
+}

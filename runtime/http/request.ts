@@ -1,0 +1,256 @@
+/** HTTP request value and body parsing (runtime spec, "Request"; Limits). */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { get } from '../config.js';
+import { BadRequestError, RequestEntityTooLarge } from './errors.js';
+
+export type MultiMap = Record<string, string[]>;
+
+/** A file received in a multipart body; it stays in memory and nothing is written to disk. */
+export class UploadedFile {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string,
+    readonly data: Buffer,
+    readonly fieldName: string = '',
+  ) {}
+
+  get size(): number {
+    return this.data.length;
+  }
+}
+
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface RequestInit {
+  method?: string;
+  path?: string;
+  query?: string;
+  headers?: IncomingHttpHeaders;
+  body?: MultiMap;
+  jsonBody?: Record<string, unknown>;
+  files?: Record<string, UploadedFile>;
+  ip?: string;
+}
+
+export class Request {
+  /** Method as received, before the `_method` override. */
+  originalMethod: string;
+  /** Effective method. */
+  method: string;
+  /** Path without the query string, as sent (percent-encoded). */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: MultiMap;
+  jsonBody: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+  ip: string;
+  routeParams: Record<string, string> = {};
+  /** Raw query string, without `?`. */
+  readonly query: string;
+  /** Per-request CSP nonce, when nonce mode is on. */
+  nonce: string | undefined;
+  /** Framework-private per-request state (session handle, cookies to send). */
+  readonly state: Record<string, unknown> = {};
+  private parsedParams: MultiMap | undefined;
+  private parsedCookies: Record<string, string> | undefined;
+
+  constructor(init: RequestInit = {}) {
+    this.originalMethod = (init.method ?? 'GET').toUpperCase();
+    this.method = this.originalMethod;
+    this.path = init.path ?? '/';
+    this.query = init.query ?? '';
+    this.headers = init.headers ?? {};
+    this.body = init.body ?? {};
+    this.jsonBody = init.jsonBody ?? {};
+    this.files = init.files ?? {};
+    this.ip = init.ip ?? '';
+    this.applyMethodOverride();
+  }
+
+  /** Parsed query string: name -> list of values. */
+  get params(): MultiMap {
+    return (this.parsedParams ??= parseUrlEncoded(this.query));
+  }
+
+  set params(value: MultiMap) {
+    this.parsedParams = value;
+  }
+
+  /** A header value (first one when repeated), by case-insensitive name. */
+  header(name: string): string | undefined {
+    const value = this.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  }
+
+  /** Cookies sent by the client. */
+  get cookies(): Record<string, string> {
+    return (this.parsedCookies ??= parseCookies(this.header('cookie')));
+  }
+
+  /** First value of a query parameter. */
+  param(name: string): string | undefined {
+    return this.params[name]?.[0];
+  }
+
+  /** First value of a body field. */
+  field(name: string): string | undefined {
+    return this.body[name]?.[0];
+  }
+
+  /** Applies the `_method` form field of a POST (PUT, PATCH, DELETE only). */
+  applyMethodOverride(): void {
+    if (this.originalMethod !== 'POST') return;
+    const override = this.body._method?.[0]?.toUpperCase();
+    if (override && OVERRIDABLE.has(override)) this.method = override;
+  }
+
+  /** Builds a Request from a node:http message, reading and parsing its body within the limits. */
+  static async fromNode(message: IncomingMessage): Promise<Request> {
+    const url = message.url ?? '/';
+    const q = url.indexOf('?');
+    const request = new Request({
+      method: message.method,
+      path: q === -1 ? url : url.slice(0, q),
+      query: q === -1 ? '' : url.slice(q + 1),
+      headers: message.headers,
+      ip: message.socket.remoteAddress ?? '',
+    });
+    if (!BODYLESS.has(request.originalMethod)) await readBody(message, request);
+    return request;
+  }
+}
+
+/** Parses `a=1&b=2&a=3` into a multi-map. */
+export function parseUrlEncoded(text: string): MultiMap {
+  const out: MultiMap = Object.create(null);
+  if (!text) return out;
+  for (const [key, value] of new URLSearchParams(text)) (out[key] ??= []).push(value);
+  return out;
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!(name in out)) out[name] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** The byte limit that applies to a content type (multipart: upload size plus a 64 KiB margin, at least 1 MiB). */
+export function bodyLimit(contentType: string): number {
+  const base = get('body_max_size');
+  if (contentType.startsWith('multipart/form-data')) return Math.max(base, get('upload_max_size') + 65_536);
+  return base;
+}
+
+async function readBody(message: IncomingMessage, request: Request): Promise<void> {
+  const contentType = (request.header('content-type') ?? '').toLowerCase();
+  const limit = bodyLimit(contentType);
+  const declared = request.header('content-length');
+  if (declared !== undefined && Number(declared) > limit) throw new RequestEntityTooLarge(limit);
+  if (contentType.startsWith('multipart/form-data')) {
+    await readMultipart(message, request, limit);
+  } else {
+    const raw = await readRaw(message, limit);
+    if (contentType.startsWith('application/x-www-form-urlencoded')) {
+      request.body = parseUrlEncoded(raw.toString('utf8'));
+    } else if (contentType.startsWith('application/json') && raw.length > 0) {
+      request.jsonBody = parseJsonObject(raw);
+    }
+  }
+  request.applyMethodOverride();
+}
+
+function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadRequestError('Le corps JSON est mal formé.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestError('Le corps JSON doit être un objet.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Reads the whole body, counting bytes as they stream (chunked bodies have no Content-Length). */
+function readRaw(message: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    message.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        message.pause();
+        reject(new RequestEntityTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    message.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    message.on('error', (err) => {
+      if (!failed) {
+        failed = true;
+        reject(new BadRequestError(`Lecture du corps interrompue : ${err.message}`));
+      }
+    });
+  });
+}
+
+function readMultipart(message: IncomingMessage, request: Request, limit: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: message.headers, defParamCharset: 'utf8' });
+    } catch (err) {
+      reject(new BadRequestError(`Corps multipart invalide : ${(err as Error).message}`));
+      return;
+    }
+    const body: MultiMap = Object.create(null);
+    const files: Record<string, UploadedFile> = Object.create(null);
+    let size = 0;
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      message.unpipe(parser);
+      message.pause();
+      reject(err);
+    };
+    parser.on('field', (name, value) => (body[name] ??= []).push(value));
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (info.filename !== undefined) files[name] = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+      });
+    });
+    parser.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      request.body = body;
+      request.files = files;
+      resolve();
+    });
+    message.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) fail(new RequestEntityTooLarge(limit));
+    });
+    message.on('error', (err) => fail(new BadRequestError(`Lecture du corps interrompue : ${err.message}`)));
+    message.pipe(parser);
+  });
+}

@@ -1,0 +1,232 @@
+/** Router (runtime spec, "Application routes and the router"; DECISIONS §5 routing rules). */
+import type { Request } from './request.js';
+import type { Response } from './response.js';
+
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const METHODS = new Set([...SAFE_METHODS, ...UNSAFE_METHODS]);
+
+export interface RouteOptions {
+  name?: string;
+  public?: boolean;
+  csrf?: boolean;
+  api?: boolean;
+}
+
+export interface RouteEntry {
+  readonly method: string;
+  readonly pattern: string;
+  readonly handler: Handler;
+  readonly name: string | undefined;
+  readonly public: boolean;
+  readonly csrf: boolean;
+  readonly api: boolean;
+}
+
+/** A compiled route: its segments, `null` where a `{param}` sits. */
+interface Compiled {
+  entry: RouteEntry;
+  statics: Array<string | null>;
+  paramNames: string[];
+  order: number;
+}
+
+export type Match = [RouteEntry, Record<string, string>];
+
+/** Raised by urlFor and add on a bad name or pattern. */
+export class RouteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RouteError';
+  }
+}
+
+const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+export class Router {
+  private readonly entries: RouteEntry[] = [];
+  /** `METHOD path` -> entry, for patterns without parameters. */
+  private readonly staticRoutes = new Map<string, RouteEntry>();
+  /** path -> methods, for patterns without parameters. */
+  private readonly staticPaths = new Map<string, string[]>();
+  /** Segment count -> routes with parameters, sorted so that a static segment beats a parameter. */
+  private readonly dynamicRoutes = new Map<number, Compiled[]>();
+  private readonly byName = new Map<string, RouteEntry>();
+
+  /** Adds a route; returns the router so calls can be chained. */
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    const verb = method.toUpperCase();
+    if (!METHODS.has(verb)) throw new RouteError(`Méthode HTTP inconnue « ${method} » pour la route ${pattern}.`);
+    if (!pattern.startsWith('/')) throw new RouteError(`Le motif de route « ${pattern} » doit commencer par « / ».`);
+    if (typeof handler !== 'function') throw new RouteError(`Le contrôleur de la route ${verb} ${pattern} n'est pas une fonction.`);
+    if (options.name && this.byName.has(options.name)) throw new RouteError(`Le nom de route « ${options.name} » est déjà utilisé.`);
+    const entry: RouteEntry = Object.freeze({
+      method: verb,
+      pattern,
+      handler,
+      name: options.name,
+      public: options.public ?? false,
+      csrf: options.csrf ?? true,
+      api: options.api ?? false,
+    });
+    const segments = pattern.split('/').slice(1);
+    const statics: Array<string | null> = [];
+    const paramNames: string[] = [];
+    for (const segment of segments) {
+      const param = PARAM.exec(segment);
+      if (param) {
+        statics.push(null);
+        paramNames.push(param[1]!);
+      } else if (segment.includes('{') || segment.includes('}')) {
+        throw new RouteError(`Segment invalide « ${segment} » dans la route ${pattern} : écrivez {nom}.`);
+      } else {
+        statics.push(segment);
+      }
+    }
+    this.entries.push(entry);
+    if (entry.name) this.byName.set(entry.name, entry);
+    if (paramNames.length === 0) {
+      const key = `${verb} ${pattern}`;
+      if (!this.staticRoutes.has(key)) this.staticRoutes.set(key, entry);
+      const methods = this.staticPaths.get(pattern) ?? [];
+      if (!methods.includes(verb)) methods.push(verb);
+      this.staticPaths.set(pattern, methods);
+    } else {
+      const list = this.dynamicRoutes.get(statics.length) ?? [];
+      list.push({ entry, statics, paramNames, order: this.entries.length });
+      list.sort(compareSpecificity);
+      this.dynamicRoutes.set(statics.length, list);
+    }
+    return this;
+  }
+
+  /** A group of routes sharing a prefix and defaults; with a callback, the callback receives the group. */
+  group(prefix: string, options: Omit<RouteOptions, 'name'> = {}, register?: (group: RouteGroup) => void): RouteGroup {
+    const group = new RouteGroup(this, prefix, options);
+    register?.(group);
+    return group;
+  }
+
+  /** The route and its parameters for a method and path, or null. HEAD falls back to GET. */
+  match(method: string, path: string): Match | null {
+    const verb = method.toUpperCase();
+    const found = this.find(verb, path);
+    if (found || verb !== 'HEAD') return found;
+    return this.find('GET', path);
+  }
+
+  /** The handler and its parameters, or null. */
+  resolve(method: string, path: string): [Handler, Record<string, string>] | null {
+    const match = this.match(method, path);
+    return match ? [match[0].handler, match[1]] : null;
+  }
+
+  /** The methods declared for a path (empty when the path is unknown). HEAD is included when GET is. */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>(this.staticPaths.get(path) ?? []);
+    const segments = splitPath(path);
+    if (segments) {
+      for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
+        if (matchSegments(compiled, segments)) methods.add(compiled.entry.method);
+      }
+    }
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  }
+
+  /** True when the route for this path (and method, when given) is public. */
+  isPublic(path: string, method?: string): boolean {
+    if (method) return this.match(method, path)?.[0].public ?? false;
+    return this.allowedMethods(path).some((verb) => this.match(verb, path)?.[0].public === true);
+  }
+
+  /** Every route in declaration order. */
+  iterRoutes(): RouteEntry[] {
+    return [...this.entries];
+  }
+
+  /** The URL of a named route; extra parameters become the query string. */
+  urlFor(name: string, params: Record<string, string | number> = {}): string {
+    const entry = this.byName.get(name);
+    if (!entry) throw new RouteError(`Aucune route nommée « ${name} ».`);
+    const used = new Set<string>();
+    const path = entry.pattern.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, key: string) => {
+      const value = params[key];
+      if (value === undefined || value === null || value === '') {
+        throw new RouteError(`La route « ${name} » (${entry.pattern}) demande le paramètre « ${key} ».`);
+      }
+      used.add(key);
+      return encodeURIComponent(String(value));
+    });
+    const extra = Object.entries(params).filter(([key, value]) => !used.has(key) && value !== undefined && value !== null);
+    if (extra.length === 0) return path;
+    return `${path}?${new URLSearchParams(extra.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+  }
+
+  private find(verb: string, path: string): Match | null {
+    const fixed = this.staticRoutes.get(`${verb} ${path}`);
+    if (fixed) return [fixed, {}];
+    const segments = splitPath(path);
+    if (!segments) return null;
+    for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
+      if (compiled.entry.method !== verb) continue;
+      const params = matchSegments(compiled, segments);
+      if (params) return [compiled.entry, params];
+    }
+    return null;
+  }
+}
+
+/** Routes added through a group get its prefix and its defaults. */
+export class RouteGroup {
+  constructor(
+    private readonly router: Router,
+    readonly prefix: string,
+    private readonly defaults: Omit<RouteOptions, 'name'>,
+  ) {}
+
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    const prefix = this.prefix.endsWith('/') ? this.prefix.slice(0, -1) : this.prefix;
+    const full = pattern === '/' || pattern === '' ? prefix || '/' : `${prefix}${pattern.startsWith('/') ? '' : '/'}${pattern}`;
+    this.router.add(method, full, handler, { ...this.defaults, ...options });
+    return this;
+  }
+}
+
+/** Decoded path segments, or null when the path is not valid percent-encoding. */
+function splitPath(path: string): string[] | null {
+  const raw = path.split('/').slice(1);
+  try {
+    return raw.map((segment) => (segment.includes('%') ? decodeURIComponent(segment) : segment));
+  } catch {
+    return null;
+  }
+}
+
+function matchSegments(compiled: Compiled, segments: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  let p = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const expected = compiled.statics[i];
+    const actual = segments[i]!;
+    if (expected === null) {
+      if (actual === '') return null;
+      params[compiled.paramNames[p++]!] = actual;
+    } else if (expected !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** Static segment before parameter at the first difference; declaration order among equals. */
+function compareSpecificity(a: Compiled, b: Compiled): number {
+  for (let i = 0; i < a.statics.length; i++) {
+    const sa = a.statics[i] === null ? 1 : 0;
+    const sb = b.statics[i] === null ? 1 : 0;
+    if (sa !== sb) return sa - sb;
+  }
+  return a.order - b.order;
+}

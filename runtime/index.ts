@@ -1,0 +1,26 @@
+/** The public runtime API of fw-mvc (what generated apps import). */
+export { configure, get, getPath, resetConfig, ConfigKeyError, type ConfigKey, type ConfigValues } from './config.js';
+export { loadEnv, parseEnv } from './env.js';
+export { getLogger, setLogSink, setLogLevel, type LogRecord } from './logger.js';
+export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/request.js';
+export { Response } from './http/response.js';
+export { HttpError, RequestEntityTooLarge, BadRequestError } from './http/errors.js';
+export { Router, RouteGroup, RouteError, SAFE_METHODS, UNSAFE_METHODS, type Handler, type RouteEntry, type RouteOptions } from './http/router.js';
+export { html, jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, SerializationError, JSON_TYPE } from './http/helpers.js';
+export { createServer, serve, stopGracefully, type ServeOptions } from './http/server.js';
+export { contentTypeFor } from './http/static.js';
+export { Application, ApiRoutesImportError, loadApiRoutes, type ApplicationOptions } from './app.js';
+export { BaseController, errorPage, registerContextProvider, renderFlashHtml, type Context } from './controller.js';
+export { AuthMiddleware, CsrfMiddleware, requireAuth, requireCsrf, requireRole, type Middleware } from './middleware.js';
+export { buildCspHeader, generateNonce, getRequestNonce, setRequestNonce, STATIC_SECURITY_HEADERS } from './security/headers.js';
+export { csrfToken, verifyCsrf, CSRF_FIELD, CSRF_HEADER } from './security/csrf.js';
+export { requireApiToken, getApiTokenFromRequest, isValidApiToken } from './security/api-token.js';
+export { MemorySessionStore, newSessionId, type SessionStore, type SessionData } from './session/store.js';
+export {
+  setSessionStore, getSessionStore, createSession, getSession, deleteSession, regenerateSession, authenticateSession,
+  setFlash, getFlash, getSessionId, isAuthenticated, getUser, userHasRole, requestSession, RequestSession, SESSION_COOKIE,
+  type Flash, type FlashLevel,
+} from './session/session.js';
+export { templateManager, TemplateManager, TemplateError, type TemplateRenderer } from './templates/manager.js';
+export { NunjucksRenderer } from './templates/nunjucks.js';
+export { trans, clearTranslations } from './i18n.js';

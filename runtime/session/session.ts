@@ -1,0 +1,184 @@
+/** Session helpers over the configured store, and the per-request session handle (runtime spec, "Session, CSRF and role helpers"). */
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import { MemorySessionStore, isValidSessionId, newSessionId, type SessionData, type SessionStore } from './store.js';
+
+export const SESSION_COOKIE = 'session_id';
+const COOKIE_ATTRIBUTES = 'HttpOnly; SameSite=Strict; Secure; Path=/';
+
+let store: SessionStore = new MemorySessionStore();
+
+/** Replaces the session backend (memory by default). */
+export function setSessionStore(next: SessionStore): void {
+  store = next;
+}
+export function getSessionStore(): SessionStore {
+  return store;
+}
+
+export type FlashLevel = 'success' | 'error' | 'warning' | 'info';
+export interface Flash {
+  message: string;
+  level: FlashLevel;
+}
+const FLASH_KEY = '_flash';
+
+/** Normalises a flash level; `danger` is `error`, anything unknown is `info`. */
+export function normalizeLevel(level: string): FlashLevel {
+  if (level === 'danger') return 'error';
+  return level === 'success' || level === 'error' || level === 'warning' || level === 'info' ? level : 'info';
+}
+
+// --- store-level helpers (spec names) ---
+
+export function createSession(): Promise<string> {
+  return store.create();
+}
+export function getSession(sessionId: string): Promise<SessionData | null> {
+  return isValidSessionId(sessionId) ? store.get(sessionId) : Promise.resolve(null);
+}
+export function deleteSession(sessionId: string): Promise<void> {
+  return store.delete(sessionId);
+}
+/** Copies the data to a new id, deletes the old session; returns the new id. */
+export function regenerateSession(oldSessionId: string): Promise<string> {
+  return store.regenerate(oldSessionId);
+}
+/** Stores the user in a new session id (fixation protection); returns that id. */
+export async function authenticateSession(sessionId: string, user: Record<string, unknown>): Promise<string> {
+  const data = (await getSession(sessionId)) ?? {};
+  await store.delete(sessionId);
+  return store.create({ ...data, user });
+}
+export async function setFlash(sessionId: string, message: string, level = 'success'): Promise<void> {
+  const data = (await getSession(sessionId)) ?? {};
+  await store.set(sessionId, { ...data, [FLASH_KEY]: { message, level: normalizeLevel(level) } });
+}
+/** Reads and consumes the flash of a session. */
+export async function getFlash(sessionId: string): Promise<Flash | null> {
+  const data = await getSession(sessionId);
+  if (!data || !data[FLASH_KEY]) return null;
+  const flash = data[FLASH_KEY] as Flash;
+  delete data[FLASH_KEY];
+  await store.set(sessionId, data);
+  return flash;
+}
+
+// --- the per-request handle ---
+
+/** The session of one request: loaded before the handler, persisted after it. */
+export class RequestSession {
+  dirty = false;
+  deleted = false;
+  /** Set when the id is new for the client (created or rotated): the cookie must be sent. */
+  issueCookie: boolean;
+  /** The id the client sent, to delete when rotated. */
+  private readonly previousIds: string[] = [];
+
+  constructor(public id: string, public data: SessionData, isNew: boolean) {
+    this.issueCookie = isNew;
+    this.dirty = isNew;
+  }
+
+  get<T = unknown>(key: string): T | undefined {
+    return this.data[key] as T | undefined;
+  }
+  set(key: string, value: unknown): void {
+    this.data[key] = value;
+    this.dirty = true;
+  }
+  remove(key: string): void {
+    if (key in this.data) {
+      delete this.data[key];
+      this.dirty = true;
+    }
+  }
+  /** New id, same data; the old id is deleted from the store when the response is sent. */
+  rotate(): void {
+    this.previousIds.push(this.id);
+    this.id = newSessionId();
+    this.issueCookie = true;
+    this.dirty = true;
+  }
+  /** Ends the session: data removed on the server, cookie expired on the client. */
+  destroy(): void {
+    this.deleted = true;
+    this.data = {};
+  }
+
+  /** Writes the session to the store and sets the cookie on the response. */
+  async persist(response: Response): Promise<void> {
+    for (const old of this.previousIds) await store.delete(old);
+    if (this.deleted) {
+      await store.delete(this.id);
+      response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
+      return;
+    }
+    if (this.dirty) await store.set(this.id, this.data);
+    if (this.issueCookie) response.addCookie(sessionCookie(this.id));
+  }
+}
+
+/** The `Set-Cookie` value for a session id. */
+export function sessionCookie(id: string): string {
+  return `${SESSION_COOKIE}=${id}; ${COOKIE_ATTRIBUTES}`;
+}
+
+/** The session id sent by the client, when well-formed. */
+export function getSessionId(request: Request): string | undefined {
+  const id = request.cookies[SESSION_COOKIE];
+  return isValidSessionId(id) ? id : undefined;
+}
+
+/** Loads the client's session into the request (once). Called by the Application before the handler. */
+export async function loadRequestSession(request: Request): Promise<RequestSession | undefined> {
+  if (request.state.session) return request.state.session as RequestSession;
+  const id = getSessionId(request);
+  if (!id) return undefined;
+  const data = await store.get(id);
+  if (!data) return undefined;
+  const session = new RequestSession(id, data, false);
+  request.state.session = session;
+  return session;
+}
+
+/** The request's session, created on first need (a new id, sent as a cookie with the response). */
+export function requestSession(request: Request): RequestSession {
+  let session = request.state.session as RequestSession | undefined;
+  if (!session) {
+    session = new RequestSession(newSessionId(), {}, true);
+    request.state.session = session;
+  }
+  return session;
+}
+
+/** The request's session if one exists, without creating one. */
+export function existingSession(request: Request): RequestSession | undefined {
+  return request.state.session as RequestSession | undefined;
+}
+
+export function isAuthenticated(request: Request): boolean {
+  return Boolean(existingSession(request)?.get('user'));
+}
+
+export function getUser(request: Request): Record<string, unknown> | undefined {
+  return existingSession(request)?.get<Record<string, unknown>>('user');
+}
+
+export function userHasRole(request: Request, role: string): boolean {
+  const roles = getUser(request)?.roles;
+  return Array.isArray(roles) && roles.includes(role);
+}
+
+/** Stores a flash on the request's session (created when needed). */
+export function setRequestFlash(request: Request, message: string, level = 'success'): void {
+  requestSession(request).set(FLASH_KEY, { message, level: normalizeLevel(level) });
+}
+
+/** Reads and consumes the request's flash, without creating a session. */
+export function takeRequestFlash(request: Request): Flash | undefined {
+  const session = existingSession(request);
+  const flash = session?.get<Flash>(FLASH_KEY);
+  if (flash) session!.remove(FLASH_KEY);
+  return flash;
+}

@@ -1,0 +1,80 @@
+/** The bundled renderer: nunjucks with autoescape and the globals url_for, trans, csrf_token, can, csp_nonce. */
+import nunjucks from 'nunjucks';
+import { get, getPath, onConfigChange } from '../config.js';
+import { trans } from '../i18n.js';
+import { FRAMEWORK_VIEWS } from '../paths.js';
+import type { Request } from '../http/request.js';
+import type { Router } from '../http/router.js';
+import { csrfToken } from '../security/csrf.js';
+import { getRequestNonce } from '../security/headers.js';
+import { getUser } from '../session/session.js';
+import type { TemplateRenderer } from './manager.js';
+
+/** Context key under which the current request travels to the globals. */
+export const REQUEST_KEY = '_request';
+
+interface NunjucksThis {
+  ctx?: Record<string, unknown>;
+}
+
+function currentRequest(self: unknown): Request | undefined {
+  return (self as NunjucksThis | undefined)?.ctx?.[REQUEST_KEY] as Request | undefined;
+}
+
+/** True when the session user holds the permission (in `user.permissions`) or the `admin` role. */
+export function userCan(request: Request | undefined, permission: string): boolean {
+  if (!request) return false;
+  const user = getUser(request);
+  if (!user) return false;
+  const permissions = user.permissions;
+  if (Array.isArray(permissions) && permissions.includes(permission)) return true;
+  const roles = user.roles;
+  return Array.isArray(roles) && roles.includes('admin');
+}
+
+export interface NunjucksOptions {
+  /** Folders searched in order; default: the app's views_dir, then the framework's views. */
+  searchPaths?: string[];
+  /** Re-read templates on every render (development). */
+  noCache?: boolean;
+}
+
+export class NunjucksRenderer implements TemplateRenderer {
+  private env: nunjucks.Environment | undefined;
+
+  constructor(private readonly options: NunjucksOptions = {}) {
+    onConfigChange((keys) => {
+      if (keys.includes('views_dir') || keys.includes('project_root')) this.env = undefined;
+    });
+  }
+
+  render(template: string, context: Record<string, unknown>): string {
+    return this.environment().render(template, context);
+  }
+
+  /** The nunjucks environment (built on first use, so configuration set after construction applies). */
+  environment(): nunjucks.Environment {
+    if (this.env) return this.env;
+    const paths = this.options.searchPaths ?? [getPath('views_dir'), FRAMEWORK_VIEWS];
+    const loader = new nunjucks.FileSystemLoader(paths, { noCache: this.options.noCache ?? false });
+    const env = new nunjucks.Environment(loader, { autoescape: true, throwOnUndefined: false });
+    env.addGlobal('url_for', (name: string, params?: Record<string, string | number>) => {
+      const router = get('router') as Router | null;
+      if (!router) throw new Error(`url_for('${name}') : aucun routeur configuré (configure({ router })).`);
+      return router.urlFor(name, params ?? {});
+    });
+    env.addGlobal('trans', (key: string, params?: Record<string, unknown>) => trans(key, params));
+    env.addGlobal('csrf_token', function (this: unknown) {
+      const request = currentRequest(this);
+      return request ? csrfToken(request) : '';
+    });
+    env.addGlobal('can', function (this: unknown, permission: string) {
+      return userCan(currentRequest(this), permission);
+    });
+    env.addGlobal('csp_nonce', function (this: unknown) {
+      return currentRequest(this)?.nonce ?? getRequestNonce() ?? '';
+    });
+    this.env = env;
+    return env;
+  }
+}
