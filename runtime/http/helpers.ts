@@ -64,7 +64,7 @@ export function renderErrorsHtml(errors: unknown): string {
   else if (typeof errors === 'object') messages = Object.values(errors as Record<string, unknown>).flat().map(String);
   else messages = [String(errors)];
   if (messages.length === 0) return '';
-  return `<ul class="mb-4 list-disc rounded border border-red-300 bg-red-50 p-4 pl-8 text-red-800" role="alert">${messages
+  return `<ul class="mb-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800" role="alert">${messages
     .map((m) => `<li>${escapeHtml(m)}</li>`)
     .join('')}</ul>`;
 }
