@@ -1,0 +1,111 @@
+// A project made by `fw new` type-checks under `tsc --noEmit` and serves its home page as a real process.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const FW = path.join(REPO, 'bin', 'fw.js');
+const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const TSX = path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+let work = '';
+let project = '';
+let server: ChildProcess | undefined;
+
+test.before(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-project-'));
+  const made = spawnSync(process.execPath, [FW, 'new', 'Boutique', '--no-install'], { cwd: work, encoding: 'utf8' });
+  assert.is(made.status, 0, made.stderr);
+  project = path.join(work, 'Boutique');
+  // Stand-in for `npm install`: the framework itself and the Node types, linked from this repository.
+  fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+  fs.symlinkSync(REPO, path.join(project, 'node_modules', 'fw-mvc'), 'dir');
+  fs.symlinkSync(path.join(REPO, 'node_modules', '@types'), path.join(project, 'node_modules', '@types'), 'dir');
+});
+
+test.after(() => {
+  server?.kill('SIGKILL');
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+test('the new project type-checks with tsc --noEmit (strict)', () => {
+  const result = spawnSync(process.execPath, [TSC, '-p', path.join(project, 'tsconfig.json'), '--noEmit'], { cwd: project, encoding: 'utf8' });
+  assert.is(result.status, 0, result.stdout + result.stderr);
+});
+
+test('a type error in the project is reported by the same check', () => {
+  const file = path.join(project, 'mvc', 'broken.ts');
+  fs.writeFileSync(file, "import { Router } from 'fw-mvc';\nnew Router().add('GET', '/', 42);\n");
+  try {
+    const result = spawnSync(process.execPath, [TSC, '-p', path.join(project, 'tsconfig.json'), '--noEmit'], { cwd: project, encoding: 'utf8' });
+    assert.is.not(result.status, 0);
+    assert.match(result.stdout, /broken\.ts/);
+  } finally {
+    fs.rmSync(file);
+  }
+});
+
+function startServer(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server = spawn(process.execPath, [TSX, 'app.ts'], {
+      cwd: project,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'dev' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 20_000);
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    server.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    server.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${out} ${err}`));
+    });
+  });
+}
+
+test('npm start serves the home page, the stylesheet and the error pages with the security headers', async () => {
+  const base = await startServer();
+  const home = await fetch(`${base}/`);
+  assert.is(home.status, 200);
+  assert.is(home.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.is(home.headers.get('x-frame-options'), 'DENY');
+  assert.is(home.headers.get('set-cookie'), null, 'the home page needs no session');
+  const page = await home.text();
+  assert.match(page, /<title>[^<]*<\/title>/);
+  assert.match(page, /href="\/static\/tailwind\.css"/);
+  assert.match(page, /fw make:crud Contact/);
+
+  const css = await fetch(`${base}/static/tailwind.css`);
+  assert.is(css.status, 200);
+  assert.is(css.headers.get('content-type'), 'text/css; charset=utf-8');
+  assert.ok((await css.text()).length > 1000);
+
+  const js = await fetch(`${base}/static/js/app.js`);
+  assert.is(js.status, 200);
+  assert.is(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+
+  const missing = await fetch(`${base}/nulle-part`);
+  assert.is(missing.status, 404);
+  assert.match(await missing.text(), /<html lang="fr">/);
+  assert.is(missing.headers.get('content-security-policy')?.includes("frame-ancestors 'none'"), true);
+
+  server!.removeAllListeners('exit');
+  const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
+  server!.kill('SIGTERM');
+  assert.is(await exited, 0);
+  server = undefined;
+});
+
+test.run();
