@@ -1,0 +1,212 @@
+/**
+ * The table of `fw` commands (spec "Command-line commands"), kept as data: the help, the dispatcher and the
+ * tests all read it. `load` imports the implementing module on demand; a command without `load` is listed
+ * but not available yet in this version.
+ */
+import type { CommandModule } from './command-module.js';
+
+/** Help families, in the order the grouped help prints them (spec "Command-line commands"). */
+export const FAMILIES = [
+  'Projet',
+  'Entités',
+  'Pages publiques',
+  'Base de données',
+  'Starters et modules',
+  'Auth / Sécurité',
+  'Mail',
+  'Médias et JavaScript',
+  'Déploiement',
+] as const;
+
+export type Family = (typeof FAMILIES)[number];
+
+export interface CommandEntry {
+  /** The command name as typed after `fw`. */
+  readonly name: string;
+  readonly family: Family;
+  /** Arguments and options after the name, as shown in the help. */
+  readonly usage: string;
+  /** One French line for the help. */
+  readonly summary: string;
+  /** A complete example, given as advice when a required argument is missing. */
+  readonly example?: string;
+  /** Imports the implementing module; absent while the command is not implemented. */
+  readonly load?: () => Promise<CommandModule>;
+}
+
+const USER_SELECTOR = '(--id <id> | --email <EMAIL>)';
+
+export const COMMANDS: readonly CommandEntry[] = [
+  // Projet
+  {
+    name: 'new',
+    family: 'Projet',
+    usage: '<Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]',
+    summary: 'Crée un projet (version stable par défaut, --ref main pour la version de développement).',
+    example: 'fw new MonProjet',
+    load: () => import('./commands/new.js'),
+  },
+  { name: 'routes:list', family: 'Projet', usage: '', summary: "Liste les routes de l'application." },
+  { name: 'i18n:init', family: 'Projet', usage: '', summary: 'Initialise les catalogues de traduction.' },
+  { name: 'i18n:check', family: 'Projet', usage: '', summary: 'Vérifie les catalogues de traduction.' },
+  { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
+  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).' },
+  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).' },
+
+  // Entités
+  {
+    name: 'make:entity',
+    family: 'Entités',
+    usage: '<Entité> [--no-input]',
+    summary: "Crée le fichier JSON canonique d'une entité.",
+    example: 'fw make:entity Contact',
+  },
+  {
+    name: 'make:crud',
+    family: 'Entités',
+    usage: '<Entité> [--dry-run] [--media] [--public]',
+    summary: 'Génère contrôleur, modèle, formulaire, vues et routes du CRUD.',
+    example: 'fw make:crud Contact',
+  },
+  { name: 'make:relation', family: 'Entités', usage: '', summary: 'Assistant de création de relation entre entités.' },
+  { name: 'sync:entity', family: 'Entités', usage: '<Entité>', summary: "Régénère la classe de base et le SQL d'une entité." },
+  { name: 'sync:relations', family: 'Entités', usage: '', summary: 'Régénère mvc/entities/relations.sql.' },
+  { name: 'build:model', family: 'Entités', usage: '[--dry-run]', summary: 'Régénère les modèles.' },
+  { name: 'check:model', family: 'Entités', usage: '', summary: 'Vérifie la cohérence des modèles.' },
+
+  // Pages publiques
+  { name: 'make:public-page', family: 'Pages publiques', usage: '<nom>', summary: 'Page publique : gabarit, méthode de contrôleur et route.' },
+  { name: 'make:public-list', family: 'Pages publiques', usage: '<Entité>', summary: 'Liste publique, route /<pluriel>.' },
+  { name: 'make:public-show', family: 'Pages publiques', usage: '<Entité>', summary: 'Fiche publique, route /<pluriel>/{id}.' },
+  {
+    name: 'make:public-form',
+    family: 'Pages publiques',
+    usage: '<Entité>',
+    summary: 'Formulaire public, routes GET /<pluriel>/new et POST /<pluriel>.',
+  },
+  { name: 'make:public-contact', family: 'Pages publiques', usage: '', summary: 'Page de contact statique, route GET /contact.' },
+  { name: 'sync:landing', family: 'Pages publiques', usage: '[--check]', summary: "Synchronise ou vérifie la page d'accueil." },
+
+  // Base de données
+  {
+    name: 'db:init',
+    family: 'Base de données',
+    usage: '',
+    summary: "Prépare la base, l'utilisateur applicatif et la table fw_migrations.",
+  },
+  { name: 'db:apply', family: 'Base de données', usage: '', summary: 'Applique le SQL généré.' },
+  {
+    name: 'migration:status',
+    family: 'Base de données',
+    usage: '',
+    summary: 'État des migrations (APPLIED, PENDING, CHANGED, MISSING), en lecture seule.',
+  },
+  {
+    name: 'migration:make',
+    family: 'Base de données',
+    usage: '<nom> [--from-entity <Entité> | --from-entities | --from-diff <Entité>]',
+    summary: "Crée un fichier de migration dans mvc/migrations/ sans l'appliquer.",
+  },
+  {
+    name: 'migration:diff',
+    family: 'Base de données',
+    usage: '--entity <Entité> [--check]',
+    summary: 'Compare une entité aux colonnes réelles de la base, en lecture seule.',
+  },
+  {
+    name: 'migration:apply',
+    family: 'Base de données',
+    usage: '',
+    summary: "Applique les migrations PENDING dans l'ordre des versions.",
+  },
+
+  // Starters et modules
+  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage.' },
+  {
+    name: 'starter:build',
+    family: 'Starters et modules',
+    usage: '<id|alias> [--dry-run] [--init-db] [--force] [--public]',
+    summary: 'Reconstruit une application de démarrage.',
+    example: 'fw starter:build contacts',
+  },
+  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux.' },
+  {
+    name: 'module:install',
+    family: 'Starters et modules',
+    usage: '<nom> [--path modules] [--dry-run]',
+    summary: 'Enregistre un module dans fw_modules.json.',
+  },
+  {
+    name: 'module:files',
+    family: 'Starters et modules',
+    usage: '<nom> [--dry-run]',
+    summary: "Copie les fichiers déclarés d'un module installé.",
+  },
+  {
+    name: 'module:routes',
+    family: 'Starters et modules',
+    usage: '<nom> [--dry-run]',
+    summary: 'Écrit mvc/routes_<nom>.ts et affiche les lignes à ajouter à mvc/routes.ts.',
+  },
+
+  // Auth / Sécurité
+  { name: 'auth:init', family: 'Auth / Sécurité', usage: '', summary: "Crée les fichiers SQL d'authentification, sans les appliquer." },
+  { name: 'auth:doctor', family: 'Auth / Sécurité', usage: '', summary: "Diagnostic de l'authentification." },
+  { name: 'auth:status', family: 'Auth / Sécurité', usage: '', summary: "État des fichiers SQL d'authentification." },
+  { name: 'auth:list-sql', family: 'Auth / Sécurité', usage: '', summary: "Liste les fichiers SQL d'authentification." },
+  {
+    name: 'auth:user:create',
+    family: 'Auth / Sécurité',
+    usage: '--email <EMAIL> [--password <valeur> | --password-prompt]',
+    summary: 'Crée un utilisateur local avec un mot de passe haché.',
+  },
+  { name: 'auth:user:list', family: 'Auth / Sécurité', usage: '', summary: 'Liste les utilisateurs, sans aucun secret.' },
+  { name: 'auth:user:show', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: 'Affiche un utilisateur.' },
+  { name: 'auth:user:disable', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: 'Désactive un utilisateur (is_active faux).' },
+  { name: 'auth:user:enable', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: 'Réactive un utilisateur (is_active vrai).' },
+  {
+    name: 'auth:user:password',
+    family: 'Auth / Sécurité',
+    usage: `${USER_SELECTOR} (--password <valeur> | --password-prompt)`,
+    summary: "Change le mot de passe d'un utilisateur (Argon2id).",
+  },
+  {
+    name: 'auth:user:role:add',
+    family: 'Auth / Sécurité',
+    usage: `${USER_SELECTOR} --role <rôle>`,
+    summary: 'Associe un rôle existant à un utilisateur.',
+  },
+  {
+    name: 'auth:user:role:remove',
+    family: 'Auth / Sécurité',
+    usage: `${USER_SELECTOR} --role <rôle>`,
+    summary: 'Retire un rôle à un utilisateur.',
+  },
+  { name: 'auth:user:roles', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: "Liste les rôles d'un utilisateur." },
+
+  // Mail
+  { name: 'mail:init', family: 'Mail', usage: '', summary: 'Crée les gabarits de mail, le dossier de journaux et le SQL mail_log.' },
+  { name: 'mail:doctor', family: 'Mail', usage: '', summary: 'Vérifie la configuration du mail.' },
+  { name: 'mail:test', family: 'Mail', usage: '--to <EMAIL>', summary: 'Envoie un message de test.' },
+  { name: 'mail:render', family: 'Mail', usage: '<gabarit> [--context <fichier.json>]', summary: 'Affiche un gabarit de mail rendu.' },
+  { name: 'mail:logs', family: 'Mail', usage: '[--limit N]', summary: 'Affiche les dernières lignes de mail_log.' },
+
+  // Médias et JavaScript
+  { name: 'upload:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers d'upload." },
+  { name: 'media:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers des variantes d'images." },
+  {
+    name: 'js:init',
+    family: 'Médias et JavaScript',
+    usage: 'htmx|alpine|htmx-alpine',
+    summary: 'Ajoute htmx et/ou Alpine dans static/vendor/, sans modifier les layouts.',
+  },
+
+  // Déploiement
+  { name: 'deploy:init', family: 'Déploiement', usage: '', summary: 'Crée les fichiers de déploiement.' },
+  { name: 'deploy:check', family: 'Déploiement', usage: '', summary: 'Vérifie la préparation au déploiement.' },
+];
+
+/** The entry of a command name, or undefined. */
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((entry) => entry.name === name);
+}

@@ -1,0 +1,180 @@
+/** `fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]` (spec "Command-line commands"). */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CommandInput } from '../command-module.js';
+import { CliError, missingOptionValue } from '../errors.js';
+import { packageInfo, PACKAGE_NAME } from '../package-root.js';
+import { packageName, projectFiles, type Profile, type ProjectFile } from '../project-template.js';
+
+const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const PROFILES: readonly Profile[] = ['standard', 'auth-mfa'];
+const PROFILES_TEXT = 'standard (par défaut) ou auth-mfa';
+/** Names the pattern accepts but npm refuses as the name of a project that depends on fw-mvc. */
+const RESERVED_NAMES = new Set([PACKAGE_NAME, 'node_modules']);
+const EXAMPLE = 'fw new MonProjet';
+
+export function configure(command: Command): void {
+  const refs = refsText(packageInfo().version);
+  command
+    .argument('<Nom>', 'nom du projet et de son dossier')
+    .option('--ref <ref>', refs, optionValue('--ref', refs))
+    .option('--profile <profil>', PROFILES_TEXT, optionValue('--profile', PROFILES_TEXT))
+    .option('--no-install', 'ne lance pas npm install');
+}
+
+export async function run({ args, options }: CommandInput): Promise<number> {
+  const name = String(args[0]);
+  const framework = packageInfo();
+  checkName(name);
+  const ref = parseRef(options.ref, framework.version);
+  const profile = parseProfile(options.profile);
+  const target = path.resolve(name);
+  checkTarget(target, name);
+
+  const files = projectFiles({
+    name,
+    frameworkRoot: framework.root,
+    frameworkVersion: framework.version,
+    ref,
+    profile,
+  });
+  writeProjectAtomically(target, files);
+
+  const out = process.stdout;
+  out.write(`Projet « ${name} » créé dans ${target} (${files.length} fichiers).\n`);
+  for (const file of files) out.write(`  créé  ${file.path}\n`);
+
+  if (options.install !== false) {
+    out.write('\nInstallation des dépendances (npm install)…\n');
+    const outcome = await npmInstall(target);
+    // npm got the same Ctrl+C as fw, and its exit may be seen before fw's own SIGINT handler runs.
+    if (outcome.signal === 'SIGINT' || outcome.code === 130) throw new CliError('opération interrompue.', undefined, 130);
+    if (outcome.code !== 0) {
+      const reason = outcome.error ?? (outcome.signal ? `signal ${outcome.signal}` : `code ${outcome.code}`);
+      throw new CliError(
+        `npm install a échoué (${reason}) ; le projet « ${name} » est créé mais ses dépendances ne sont pas installées.`,
+        `lancez « cd ${name} » puis « npm install » à la main, puis « npm start ».`,
+      );
+    }
+  }
+
+  const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), 'npm start'];
+  out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
+  out.write('puis ouvrez http://127.0.0.1:8000\n');
+  if (profile === 'auth-mfa') {
+    out.write(
+      "\nProfil auth-mfa : le module mfa est enregistré dans fw_modules.json ; le module d'authentification " +
+        'arrive dans une prochaine version (voir README.md).\n',
+    );
+  }
+  return 0;
+}
+
+/**
+ * commander gives a value-taking option the next word even when it is another option (`--ref --no-install`);
+ * such a word means the value is missing.
+ */
+function optionValue(flag: string, accepted: string): (value: string) => string {
+  return (value) => {
+    if (value === '' || value.startsWith('-')) throw missingOptionValue('new', flag, `${flag} : ${accepted}.`);
+    return value;
+  };
+}
+
+function checkName(name: string): void {
+  if (!NAME_PATTERN.test(name)) {
+    throw new CliError(
+      `nom de projet invalide « ${name} ».`,
+      `le nom commence par une lettre et ne contient que des lettres, des chiffres, « _ » ou « - » (64 caractères au plus), par exemple « ${EXAMPLE} ».`,
+    );
+  }
+  if (RESERVED_NAMES.has(packageName(name))) {
+    throw new CliError(
+      `nom de projet réservé « ${name} » : npm refuse ce nom pour un projet qui dépend de ${PACKAGE_NAME}.`,
+      `choisissez un autre nom, par exemple « ${EXAMPLE} ».`,
+    );
+  }
+}
+
+function refsText(version: string): string {
+  return `stable (par défaut), main ou v${version}`;
+}
+
+/** `stable` (default), `main`, or `v<version>` of the running package: the template ships with this version. */
+function parseRef(value: unknown, version: string): string {
+  if (value === undefined) return 'stable';
+  const ref = String(value);
+  if (ref === 'stable' || ref === 'main' || ref === `v${version}`) return ref;
+  throw new CliError(
+    `référence inconnue « ${ref} » pour --ref.`,
+    `valeurs acceptées : stable (par défaut), main, v${version} (la version de ce fw).`,
+  );
+}
+
+function parseProfile(value: unknown): Profile {
+  if (value === undefined) return 'standard';
+  const profile = String(value);
+  const known = PROFILES.find((candidate) => candidate === profile);
+  if (known) return known;
+  throw new CliError(`profil inconnu « ${profile} » pour --profile.`, `profils acceptés : ${PROFILES.join(', ')}.`);
+}
+
+/** The target may not exist yet, or be an empty folder; anything else is refused before a byte is written. */
+function checkTarget(target: string, name: string): void {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (!stat.isDirectory()) {
+    throw new CliError(`« ${name} » existe déjà et n'est pas un dossier.`, 'choisissez un autre nom de projet.');
+  }
+  if (fs.readdirSync(target).length > 0) {
+    throw new CliError(
+      `le dossier « ${name} » existe déjà et n'est pas vide.`,
+      'choisissez un autre nom de projet, ou videz ou déplacez ce dossier.',
+    );
+  }
+}
+
+/**
+ * Writes every file into a hidden sibling folder, then renames it to `target`: the project appears whole or
+ * not at all. On failure the temporary folder is removed. Synchronous on purpose: Ctrl+C is handled after it.
+ */
+function writeProjectAtomically(target: string, files: readonly ProjectFile[]): void {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
+  try {
+    fs.mkdirSync(temporary);
+    for (const file of files) {
+      const destination = path.join(temporary, ...file.path.split('/'));
+      fs.mkdirSync(path.dirname(destination), { recursive: true });
+      fs.writeFileSync(destination, file.content, { flag: 'wx' });
+    }
+    // An empty folder of the same name was accepted by checkTarget; rename() cannot replace it on every platform.
+    if (fs.existsSync(target)) fs.rmdirSync(target);
+    fs.renameSync(temporary, target);
+  } catch (error) {
+    fs.rmSync(temporary, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(
+      `la création du projet a échoué : ${reason}`,
+      `rien n'a été écrit ; vérifiez les droits d'écriture dans ${path.dirname(target)} et l'espace disque.`,
+    );
+  }
+}
+
+interface NpmOutcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Set when npm could not be started at all. */
+  readonly error?: string;
+}
+
+/** Runs `npm install` in the project with the terminal attached. */
+function npmInstall(cwd: string): Promise<NpmOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['install'], { cwd, stdio: 'inherit', shell: process.platform === 'win32' });
+    child.on('error', (error) => resolve({ code: null, signal: null, error: error.message }));
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * The files of a new project (spec "Project files and checks", `.ts` layout of DECISIONS §2): the template of
+ * cli/templates/project/ with its placeholders filled, the framework's layouts, components and error pages,
+ * and fw_modules.json. Reads the framework's folders; writes nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { CliError } from './errors.js';
+
+export type Profile = 'standard' | 'auth-mfa';
+
+export interface ProjectOptions {
+  /** Project name as typed (`MonProjet`). */
+  readonly name: string;
+  /** Root folder of the fw-mvc package. */
+  readonly frameworkRoot: string;
+  readonly frameworkVersion: string;
+  /** `stable`, `main` or `v<version>`, recorded in fw_modules.json. */
+  readonly ref: string;
+  readonly profile: Profile;
+}
+
+export interface ProjectFile {
+  /** Path inside the project, with `/` separators. */
+  readonly path: string;
+  readonly content: Buffer;
+}
+
+/** Template names that npm would drop or that tools would treat as real dotfiles inside the framework. */
+const DOTFILES: Readonly<Record<string, string>> = { _gitignore: '.gitignore', _gitkeep: '.gitkeep' };
+
+/** Framework view folders copied into `mvc/views/` at creation time (the runtime renders them by these names). */
+const FRAMEWORK_VIEW_FOLDERS = ['layouts', 'components', 'errors'] as const;
+
+const PLACEHOLDER = /__(PROJECT_NAME|PACKAGE_NAME|DB_NAME|FW_PATH|FW_VERSION)__/g;
+
+/** The npm package name of a project: its name in lower case. */
+export function packageName(name: string): string {
+  return name.toLowerCase();
+}
+
+/** All the files of the new project, sorted by path. */
+export function projectFiles(options: ProjectOptions): ProjectFile[] {
+  const templateDir = path.join(options.frameworkRoot, 'cli', 'templates', 'project');
+  const viewsDir = path.join(options.frameworkRoot, 'runtime', 'views');
+  requireFolder(templateDir, 'modèle de projet introuvable');
+  for (const folder of FRAMEWORK_VIEW_FOLDERS) requireFolder(path.join(viewsDir, folder), 'vues du framework introuvables');
+
+  const values: Record<string, string> = {
+    PROJECT_NAME: options.name,
+    PACKAGE_NAME: packageName(options.name),
+    DB_NAME: packageName(options.name).replaceAll('-', '_'),
+    FW_PATH: options.frameworkRoot.split(path.sep).join('/'),
+    FW_VERSION: options.frameworkVersion,
+  };
+  const files = new Map<string, Buffer>();
+  const add = (file: string, content: Buffer): void => {
+    if (files.has(file)) throw new Error(`deux fichiers du modèle donnent le même chemin : ${file}`);
+    files.set(file, content);
+  };
+
+  for (const file of listFiles(templateDir)) {
+    const target = file
+      .split('/')
+      .map((part) => DOTFILES[part] ?? part)
+      .join('/');
+    add(target, fill(fs.readFileSync(path.join(templateDir, file)), values, target.endsWith('.json')));
+  }
+  for (const folder of FRAMEWORK_VIEW_FOLDERS) {
+    for (const file of listFiles(path.join(viewsDir, folder))) {
+      add(`mvc/views/${folder}/${file}`, fs.readFileSync(path.join(viewsDir, folder, file)));
+    }
+  }
+  add('fw_modules.json', Buffer.from(modulesFile(options)));
+  if (options.profile === 'auth-mfa') {
+    const readme = files.get('README.md')?.toString('utf8') ?? `# ${options.name}\n`;
+    files.set('README.md', Buffer.from(readme + AUTH_MFA_README));
+  }
+  return [...files].map(([file, content]) => ({ path: file, content })).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** fw_modules.json: the framework reference the project was created from and its modules. */
+function modulesFile(options: ProjectOptions): string {
+  const data = {
+    framework: { ref: options.ref, version: options.frameworkVersion },
+    ...(options.profile === 'auth-mfa' ? { profile: options.profile } : {}),
+    modules: options.profile === 'auth-mfa' ? [{ name: 'mfa' }] : [],
+  };
+  return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+const AUTH_MFA_README = `
+## Profil auth-mfa
+
+Ce projet a été créé avec \`--profile auth-mfa\` : \`fw_modules.json\` enregistre le profil et le module \`mfa\`
+(second facteur TOTP, importé depuis \`fw-mvc/mfa\`). Le module d'authentification lui-même (connexion,
+utilisateurs, rôles, écrans MFA) n'est pas encore livré par cette version de fw-mvc : il arrive dans une
+prochaine version, et \`fw auth:init\` l'installera alors dans ce projet.
+`;
+
+/** Replaces the placeholders of a text file; binary files (with a NUL byte) are copied as they are. */
+function fill(content: Buffer, values: Record<string, string>, json: boolean): Buffer {
+  if (content.includes(0)) return content;
+  const text = content.toString('utf8').replace(PLACEHOLDER, (_, key: string) => {
+    const value = values[key]!;
+    return json ? JSON.stringify(value).slice(1, -1) : value;
+  });
+  return Buffer.from(text);
+}
+
+/** Relative paths (with `/`) of the files under `dir`, sorted. */
+function listFiles(dir: string, prefix = ''): string[] {
+  const files: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const relative = prefix + entry.name;
+    if (entry.isDirectory()) files.push(...listFiles(path.join(dir, entry.name), `${relative}/`));
+    else if (entry.isFile()) files.push(relative);
+  }
+  return files.sort();
+}
+
+function requireFolder(dir: string, what: string): void {
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError(
+      `${what} : le dossier ${dir} n'existe pas.`,
+      "l'installation de fw-mvc est incomplète ; réinstallez le paquet (dans le dépôt du framework, restaurez ce dossier).",
+    );
+  }
+}

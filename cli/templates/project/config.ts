@@ -1,0 +1,19 @@
+// Configuration: env/<APP_ENV> (env/dev by default) is read first; variables of the process win.
+import { fileURLToPath } from 'node:url';
+import { configure, loadEnv } from 'fw-mvc';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+loadEnv(root);
+
+const dbDriver = process.env.DB_DRIVER ?? 'sqlite';
+if (dbDriver !== 'sqlite' && dbDriver !== 'mariadb') {
+  throw new Error(`DB_DRIVER doit valoir sqlite ou mariadb (valeur lue : « ${dbDriver} »).`);
+}
+
+configure({
+  project_root: root,
+  app_name: process.env.APP_NAME ?? '__PROJECT_NAME__',
+  app_env: process.env.APP_ENV ?? 'dev',
+  db_driver: dbDriver,
+  db_file: process.env.DB_FILE ?? 'storage/database.sqlite',
+});

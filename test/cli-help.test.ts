@@ -1,0 +1,183 @@
+// `fw` dispatch: the grouped help, --version, and the `Erreur :` / `Conseil :` format of dispatch errors.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { COMMANDS, FAMILIES } from '../cli/commands-table.js';
+import { nearest } from '../cli/suggest.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const FW = path.join(REPO, 'bin', 'fw.js');
+const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
+
+/** Every command of the spec's command table ("Command-line commands"). */
+const SPEC_COMMANDS = [
+  'new', 'make:entity', 'make:crud', 'make:public-page', 'make:public-list', 'make:public-show', 'make:public-form',
+  'make:public-contact', 'make:relation', 'sync:entity', 'sync:relations', 'sync:landing', 'build:model', 'check:model',
+  'upload:init', 'media:init', 'db:init', 'db:apply', 'migration:status', 'migration:make', 'migration:diff',
+  'migration:apply', 'routes:list', 'auth:init', 'auth:doctor', 'auth:status', 'auth:list-sql', 'auth:user:create',
+  'auth:user:list', 'auth:user:show', 'auth:user:disable', 'auth:user:enable', 'auth:user:password',
+  'auth:user:role:add', 'auth:user:role:remove', 'auth:user:roles', 'mail:init', 'mail:doctor', 'mail:test',
+  'mail:render', 'mail:logs', 'deploy:init', 'deploy:check', 'starter:list', 'starter:build', 'module:list',
+  'module:install', 'module:files', 'module:routes', 'js:init', 'i18n:init', 'i18n:check', 'doctor', 'project:check',
+  'project:audit',
+];
+
+function fw(...args: string[]) {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-'));
+  try {
+    const env = { ...process.env };
+    delete env.FW_DEBUG;
+    const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+/** Splits the help into its family sections: family title -> the lines under it. */
+function sections(help: string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of help.split('\n')) {
+    if ((FAMILIES as readonly string[]).includes(line)) map.set(line, (current = []));
+    else if (line.startsWith('  ')) current?.push(line);
+    else current = undefined;
+  }
+  return map;
+}
+
+test('the command table holds exactly the commands of the spec, each once', () => {
+  const names = COMMANDS.map((entry) => entry.name);
+  assert.equal([...names].sort(), [...SPEC_COMMANDS].sort());
+  assert.is(new Set(names).size, names.length);
+});
+
+test('fw, fw help, fw --help and fw -h print the same help, exit 0, nothing on stderr', () => {
+  const runs = [fw(), fw('help'), fw('--help'), fw('-h')];
+  for (const run of runs) {
+    assert.is(run.status, 0);
+    assert.is(run.stderr, '');
+    assert.is(run.stdout, runs[0]!.stdout);
+  }
+  assert.ok(runs[0]!.stdout.length > 0);
+});
+
+test('the help lists the families in order, and every command in its family with usage and summary', () => {
+  const help = fw('help').stdout;
+  const lines = help.split('\n');
+  const positions = FAMILIES.map((family) => lines.indexOf(family));
+  assert.not.ok(positions.includes(-1), `missing family: ${FAMILIES.filter((_, i) => positions[i] === -1).join(', ')}`);
+  assert.equal(positions, [...positions].sort((a, b) => a - b));
+
+  const bySection = sections(help);
+  for (const entry of COMMANDS) {
+    const usage = `  fw ${entry.name}${entry.usage ? ` ${entry.usage}` : ''}`;
+    const section = bySection.get(entry.family) ?? [];
+    const at = section.indexOf(usage);
+    assert.ok(at !== -1, `${entry.name} is not listed under ${entry.family}`);
+    assert.is(section[at + 1]?.trim(), entry.summary);
+  }
+  for (const name of SPEC_COMMANDS) assert.ok(help.includes(`  fw ${name}`), name);
+});
+
+test('fw --version prints the version of package.json', () => {
+  for (const flag of ['--version', '-V']) {
+    const run = fw(flag);
+    assert.is(run.status, 0);
+    assert.is(run.stdout, `${VERSION}\n`);
+    assert.is(run.stderr, '');
+  }
+});
+
+test('an unknown command: Erreur and Conseil on stderr, exit 1, nothing on stdout', () => {
+  const run = fw('bogus');
+  assert.is(run.status, 1);
+  assert.is(run.stdout, '');
+  assert.is(
+    run.stderr,
+    'Erreur : commande inconnue « bogus ».\nConseil : lancez « fw help » pour la liste des commandes.\n',
+  );
+});
+
+test('an unknown command close to a real one suggests it', () => {
+  for (const [typed, meant] of [
+    ['make:entty', 'make:entity'],
+    ['nwe', 'new'],
+    ['migration:stats', 'migration:status'],
+    ['doctr', 'doctor'],
+  ] as const) {
+    const run = fw(typed);
+    assert.is(run.status, 1);
+    const [error, advice, rest] = run.stderr.split('\n');
+    assert.is(error, `Erreur : commande inconnue « ${typed} ».`);
+    assert.is(
+      advice,
+      `Conseil : vouliez-vous dire « fw ${meant} » ? Sinon, lancez « fw help » pour la liste des commandes.`,
+    );
+    assert.is(rest, '');
+  }
+});
+
+test('nearest() suggests nothing for unrelated words and completes a unique prefix', () => {
+  const names = COMMANDS.map((entry) => entry.name);
+  assert.is(nearest('zzzzzz', names), undefined);
+  assert.is(nearest('x', names), undefined);
+  assert.is(nearest('starter:bu', names), 'starter:build');
+  assert.is(nearest('auth:user', names), undefined); // the prefix of many commands
+});
+
+test('an unknown global option is a dispatch error', () => {
+  const run = fw('--nope');
+  assert.is(run.status, 1);
+  assert.is(run.stderr, 'Erreur : option inconnue « --nope ».\nConseil : lancez « fw help » pour la liste des commandes.\n');
+});
+
+test('a listed command that is not implemented yet says so and exits 1', () => {
+  // The dispatcher treats every entry without `load` alike: one pending command per family is enough.
+  const pending = FAMILIES.map((family) => COMMANDS.find((entry) => entry.family === family && !entry.load)?.name);
+  for (const name of pending) {
+    if (name === undefined) continue;
+    const run = fw(name, 'Contact', '--dry-run');
+    assert.is(run.status, 1, name);
+    assert.is(run.stdout, '');
+    assert.is(run.stderr, `Erreur : la commande « ${name} » n'est pas encore disponible dans cette version.\n`);
+  }
+});
+
+test('fw <command> --help and fw help <command> print the usage of that command', () => {
+  const a = fw('new', '--help');
+  const b = fw('help', 'new');
+  assert.is(a.status, 0);
+  assert.is(a.stdout, b.stdout);
+  assert.ok(a.stdout.startsWith('Usage : fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]\n'));
+  const unknown = fw('help', 'nope');
+  assert.is(unknown.status, 1);
+  assert.match(unknown.stderr, /^Erreur : commande inconnue « nope »\.\nConseil : /);
+});
+
+test('an unexpected exception prints Erreur : <message>, with the stack only under FW_DEBUG=1', () => {
+  // A copy of the CLI with no package.json above it: reading the version fails unexpectedly.
+  const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-broken-'));
+  try {
+    fs.cpSync(path.join(REPO, 'bin'), path.join(broken, 'bin'), { recursive: true });
+    fs.cpSync(path.join(REPO, 'dist', 'cli'), path.join(broken, 'dist', 'cli'), { recursive: true });
+    const bin = path.join(broken, 'bin', 'fw.js');
+    const env = { ...process.env };
+    delete env.FW_DEBUG;
+    const quiet = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env });
+    assert.is(quiet.status, 1);
+    assert.match(quiet.stderr, /^Erreur : package\.json de fw-mvc introuvable au-dessus de .+\n$/);
+    const debug = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...env, FW_DEBUG: '1' } });
+    assert.is(debug.status, 1);
+    assert.ok(debug.stderr.startsWith(quiet.stderr));
+    assert.match(debug.stderr, /\n {4}at packageInfo \(/);
+  } finally {
+    fs.rmSync(broken, { recursive: true, force: true });
+  }
+});
+
+test.run();
