@@ -51,7 +51,15 @@ export type ConfigKey = keyof ConfigValues;
 /** Keys whose relative value is resolved from `project_root`. */
 const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file']);
 
-let values: ConfigValues = { ...DEFAULTS };
+/** A fresh copy of the defaults; lists are copied so that mutating a value read with get() cannot change the defaults. */
+function freshDefaults(): ConfigValues {
+  const copy = { ...DEFAULTS, project_root: process.cwd() };
+  copy.upload_allowed_extensions = [...DEFAULTS.upload_allowed_extensions];
+  copy.upload_allowed_mime_types = [...DEFAULTS.upload_allowed_mime_types];
+  return copy;
+}
+
+let values: ConfigValues = freshDefaults();
 const listeners: Array<(keys: string[]) => void> = [];
 
 /** Sets configuration keys; an unknown key throws ConfigKeyError and nothing is changed. */
@@ -76,7 +84,7 @@ export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_d
 
 /** Restores every key to its default (tests). */
 export function resetConfig(): void {
-  values = { ...DEFAULTS, project_root: process.cwd() };
+  values = freshDefaults();
   for (const listener of listeners) listener(Object.keys(DEFAULTS));
 }
 

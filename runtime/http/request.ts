@@ -234,6 +234,8 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A form truncated inside a file errors the file stream too; unhandled, that would crash the process.
+      stream.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
       stream.on('end', () => {
         if (info.filename !== undefined) files[name] = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
       });

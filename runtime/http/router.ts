@@ -170,6 +170,11 @@ export class Router {
     if (fixed) return [fixed, {}];
     const segments = splitPath(path);
     if (!segments) return null;
+    if (path.includes('%')) {
+      // `/contacts/export%2Ecsv` is the static route `/contacts/export.csv`, never `{id}`.
+      const decoded = this.staticRoutes.get(`${verb} /${segments.join('/')}`);
+      if (decoded) return [decoded, {}];
+    }
     for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
       if (compiled.entry.method !== verb) continue;
       const params = matchSegments(compiled, segments);

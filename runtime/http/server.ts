@@ -54,10 +54,14 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
   }
 }
 
+/** Servers being stopped: their responses carry `Connection: close`, so a busy keep-alive connection ends after its response. */
+const stopping = new WeakSet<object>();
+
 /** The request listener of an Application. */
 export function requestListener(app: Application): (req: http.IncomingMessage, res: http.ServerResponse) => void {
-  return (req, res) => {
-    handleNode(app, req, res).catch((err: unknown) => {
+  // A plain function: node calls a 'request' listener with `this` set to the server.
+  return function (this: unknown, req, res) {
+    handleNode(app, req, res, () => stopping.has(this as object)).catch((err: unknown) => {
       log.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
       if (!res.headersSent) writeResponse(res, undefined, errorPage(500), true);
       else res.destroy();
@@ -65,7 +69,7 @@ export function requestListener(app: Application): (req: http.IncomingMessage, r
   };
 }
 
-async function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse, isStopping: () => boolean): Promise<void> {
   let request: Request;
   try {
     request = await Request.fromNode(req);
@@ -77,7 +81,7 @@ async function handleNode(app: Application, req: http.IncomingMessage, res: http
     return;
   }
   const response = await app.handle(request);
-  writeResponse(res, request, response);
+  writeResponse(res, request, response, isStopping());
 }
 
 export interface ServeOptions {
@@ -109,6 +113,7 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
  * connections are closed at once, busy ones after their response (or after `graceMs`).
  */
 export function stopGracefully(server: http.Server, graceMs = 10_000): Promise<void> {
+  stopping.add(server);
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();

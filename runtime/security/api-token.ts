@@ -4,7 +4,8 @@ import type { Request } from '../http/request.js';
 import type { Handler } from '../http/router.js';
 import { apiError } from '../http/helpers.js';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+// The scheme is case-insensitive (RFC 9110 §11.1); the token is one run of non-space characters.
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 /** The token of `Authorization: Bearer <token>`, or null when the header is absent or badly formed. */
 export function getApiTokenFromRequest(request: Request): string | null {

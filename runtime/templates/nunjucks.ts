@@ -61,7 +61,9 @@ export class NunjucksRenderer implements TemplateRenderer {
     env.addGlobal('url_for', (name: string, params?: Record<string, string | number>) => {
       const router = get('router') as Router | null;
       if (!router) throw new Error(`url_for('${name}') : aucun routeur configuré (configure({ router })).`);
-      return router.urlFor(name, params ?? {});
+      // Keyword arguments (`url_for('x', id=3)`) arrive as an object flagged `__keywords` by nunjucks.
+      const { __keywords: _flag, ...rest } = (params ?? {}) as Record<string, string | number>;
+      return router.urlFor(name, rest);
     });
     env.addGlobal('trans', (key: string, params?: Record<string, unknown>) => trans(key, params));
     env.addGlobal('csrf_token', function (this: unknown) {
