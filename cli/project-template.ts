@@ -27,7 +27,7 @@ export interface ProjectFile {
 }
 
 /** Template names that npm would drop or that tools would treat as real dotfiles inside the framework. */
-const DOTFILES: Readonly<Record<string, string>> = { _gitignore: '.gitignore', _gitkeep: '.gitkeep' };
+const DOTFILES: Readonly<Record<string, string>> = { _gitignore: '.gitignore', _gitkeep: '.gitkeep', _vscode: '.vscode' };
 
 /** Framework view folders copied into `mvc/views/` at creation time (the runtime renders them by these names). */
 const FRAMEWORK_VIEW_FOLDERS = ['layouts', 'components', 'errors'] as const;

@@ -32,6 +32,12 @@ test.after(() => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
+test('editors map entity files to the JSON Schemas of the installed package', () => {
+  const settings = JSON.parse(fs.readFileSync(path.join(project, '.vscode', 'settings.json'), 'utf8'));
+  const urls = settings['json.schemas'].map((entry: { url: string }) => entry.url);
+  assert.equal(urls, ['./node_modules/fw-mvc/schemas/entity.schema.json', './node_modules/fw-mvc/schemas/relations.schema.json']);
+});
+
 test('the new project type-checks with tsc --noEmit (strict)', () => {
   const result = spawnSync(process.execPath, [TSC, '-p', path.join(project, 'tsconfig.json'), '--noEmit'], { cwd: project, encoding: 'utf8' });
   assert.is(result.status, 0, result.stdout + result.stderr);

@@ -16,4 +16,10 @@ configure({
   app_env: process.env.APP_ENV ?? 'dev',
   db_driver: dbDriver,
   db_file: process.env.DB_FILE ?? 'storage/database.sqlite',
+  // MariaDB: the application connects with the DB_APP_* account (SELECT, INSERT, UPDATE, DELETE only).
+  db_host: process.env.DB_APP_HOST || '127.0.0.1',
+  db_port: Number(process.env.DB_APP_PORT || 3306),
+  db_name: process.env.DB_NAME || '__DB_NAME__',
+  db_user: process.env.DB_APP_LOGIN || '',
+  db_password: process.env.DB_APP_PWD ?? '',
 });
