@@ -24,3 +24,4 @@ export {
 export { templateManager, TemplateManager, TemplateError, type TemplateRenderer } from './templates/manager.js';
 export { NunjucksRenderer } from './templates/nunjucks.js';
 export { trans, clearTranslations } from './i18n.js';
+export * from './db/index.js';

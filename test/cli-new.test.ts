@@ -217,7 +217,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.dependencies['fw-mvc'], `file:${REPO.replace(/[\\/]$/, '').split(path.sep).join('/')}`);
   assert.is(manifest.scripts.start, 'tsx app.ts');
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
-  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@types/node', 'tsx', 'typescript']);
+  // tsx serves the app (npm start), so it is a dependency, not a devDependency (npm install --omit=dev).
+  assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc', 'tsx']);
+  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@types/node', 'typescript']);
 
   assert.equal(JSON.parse(fs.readFileSync(path.join(project, 'fw_modules.json'), 'utf8')), {
     framework: { ref: 'stable', version: VERSION },

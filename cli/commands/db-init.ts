@@ -1,0 +1,30 @@
+/** `fw db:init`: prepares the database, the application account and `fw_migrations` (see cli/db/init.ts). */
+import type { Command } from 'commander';
+import type { CommandInput } from '../command-module.js';
+import { credentialsFor, findProjectRoot, readDbSettings } from '../db/connection.js';
+import { initDatabase, type InitStep } from '../db/init.js';
+
+export function configure(_command: Command): void {}
+
+export async function run(_input: CommandInput): Promise<number> {
+  const root = findProjectRoot();
+  const settings = readDbSettings(root);
+  const out = process.stdout;
+  if (settings.driver === 'sqlite') {
+    out.write(`db:init — SQLite ${settings.file}\n`);
+  } else {
+    const { credentials, envPrefix } = credentialsFor(settings, 'admin');
+    out.write(`db:init — MariaDB ${credentials.host}:${credentials.port}, base ${settings.name}, compte ${credentials.user} (${envPrefix}_LOGIN)\n`);
+  }
+  const steps = await initDatabase(settings);
+  out.write(formatSteps(steps));
+  const changed = steps.filter((step) => step.fate === 'créé' || step.fate === 'accordé').length;
+  out.write(changed === 0 ? 'Rien à faire : tout était déjà en place.\n' : `Terminé : ${changed} élément(s) créé(s) ou accordé(s).\n`);
+  return 0;
+}
+
+/** One line per step: two spaces, the fate padded, the subject, ` — detail`. */
+export function formatSteps(steps: readonly InitStep[]): string {
+  const width = Math.max(...steps.map((step) => step.fate.length));
+  return steps.map((step) => `  ${step.fate.padEnd(width)}  ${step.subject}${step.detail ? ` — ${step.detail}` : ''}\n`).join('');
+}

@@ -1,0 +1,53 @@
+/** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns. */
+import type { Command } from 'commander';
+import { findEntity, type EntityNode } from '../../compiler/ir.js';
+import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
+import { compileOrFail, projectRoot } from '../project.js';
+
+export function configure(command: Command): void {
+  command
+    .option('--entity <Entité>', "l'entité à comparer")
+    .option('--all', 'compare toutes les entités')
+    .option('--check', 'code de sortie 2 au moindre écart (pour la CI)')
+    .option('--json', 'résultat en JSON');
+}
+
+export async function run({ options }: CommandInput): Promise<number> {
+  const root = projectRoot();
+  if (typeof options.entity !== 'string' && options.all !== true) {
+    throw new CliError('précisez « --entity <Entité> » ou « --all ».', 'exemple : fw migration:diff --entity Contact --check');
+  }
+  const model = await compileOrFail(root);
+  let entities: readonly EntityNode[];
+  if (options.all === true) {
+    entities = model.entities;
+  } else {
+    const entity = findEntity(model, options.entity as string);
+    if (!entity) {
+      throw new CliError(`entité « ${String(options.entity)} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`, 'vérifiez le nom (PascalCase) dans mvc/entities/.');
+    }
+    entities = [entity];
+  }
+  const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
+  const { readColumns } = await import('../db/schema.js');
+  const { diffEntity, formatDiff, hasDrift } = await import('../db/diff.js');
+  const settings = readDbSettings(root);
+  const results = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
+    const out: Array<{ entity: EntityNode; rows: ReturnType<typeof diffEntity> }> = [];
+    for (const entity of entities) out.push({ entity, rows: diffEntity(entity, await readColumns(db, entity.table)) });
+    return out;
+  });
+  const drift = results.some((r) => hasDrift(r.rows));
+  if (options.json === true) {
+    const json = results.map((r) => ({ entity: r.entity.name, table: r.entity.table, rows: r.rows.map(({ status, column, detail }) => ({ status, column, detail })) }));
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    for (const { entity, rows } of results) {
+      if (results.length > 1) process.stdout.write(`\n${entity.name} (${entity.table})\n`);
+      process.stdout.write(formatDiff(rows));
+    }
+    process.stdout.write(drift ? 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entité> » prépare la migration.\n' : 'Aucun écart.\n');
+  }
+  return drift && options.check === true ? 2 : 0;
+}

@@ -1,0 +1,76 @@
+/** `fw migration:make <name> [--from-entity <E> | --from-entities | --from-diff <E>]`: writes a migration, never applies it. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { findEntity, type EntityNode, type ModelNode } from '../../compiler/ir.js';
+import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
+import { compileOrFail, projectRoot } from '../project.js';
+
+const EXAMPLE = 'fw migration:make ajout_contacts --from-entity Contact';
+
+export function configure(command: Command): void {
+  command
+    .argument('<nom>', 'nom de la migration (snake_case)')
+    .option('--from-entity <Entité>', "création de la table d'une entité")
+    .option('--from-entities', 'création de toutes les tables et des relations')
+    .option('--from-diff <Entité>', 'écart entre une entité et sa table réelle (connexion à la base)');
+}
+
+/** `YYYYMMDDHHMMSS` in UTC. */
+export function versionOf(date: Date): string {
+  return date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+function requireEntity(model: ModelNode, name: string): EntityNode {
+  const entity = findEntity(model, name);
+  if (!entity) throw new CliError(`entité « ${name} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`, 'vérifiez le nom (PascalCase) dans mvc/entities/.');
+  return entity;
+}
+
+export async function run({ args, options }: CommandInput): Promise<number> {
+  const name = String(args[0]);
+  if (!/^[a-z][a-z0-9_]{0,100}$/.test(name)) {
+    throw new CliError(`nom de migration invalide « ${name} » : snake_case attendu (minuscules, chiffres, « _ »).`, `exemple : ${EXAMPLE}`);
+  }
+  const sources = ['fromEntity', 'fromEntities', 'fromDiff'].filter((key) => options[key] !== undefined && options[key] !== false);
+  if (sources.length > 1) throw new CliError('choisissez une seule source parmi --from-entity, --from-entities et --from-diff.', `exemple : ${EXAMPLE}`);
+  const root = projectRoot();
+  const emitters = await import('../../emitters/index.js');
+  let content: string;
+  if (sources.length === 0) {
+    content = emitters.emitEmptyMigration(name);
+  } else {
+    const model = await compileOrFail(root);
+    if (options.fromEntities === true) {
+      const { dependencyOrder } = await import('../../compiler/dependency-order.js');
+      content = emitters.emitCreateMigration(name, model, dependencyOrder(model).order, true);
+    } else if (typeof options.fromEntity === 'string') {
+      content = emitters.emitCreateMigration(name, model, [requireEntity(model, options.fromEntity)], false);
+    } else {
+      const entity = requireEntity(model, String(options.fromDiff));
+      const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
+      const { readColumns } = await import('../db/schema.js');
+      const { diffEntity } = await import('../db/diff.js');
+      const settings = readDbSettings(root);
+      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(entity, await readColumns(db, entity.table)));
+      const changes = rows.filter((row) => row.status !== 'OK') as Array<import('../../emitters/index.js').DiffChange>;
+      if (changes.length === 0) {
+        process.stdout.write(`Aucun écart entre ${entity.name} et la table ${entity.table} : aucune migration écrite.\n`);
+        return 0;
+      }
+      content = emitters.emitDiffMigration(name, model, entity, changes, settings.driver);
+    }
+  }
+  const dir = path.join(root, 'mvc', 'migrations');
+  const taken = new Set(fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => f.slice(0, 14)) : []);
+  let time = Date.now();
+  while (taken.has(versionOf(new Date(time)))) time += 1000;
+  const file = `mvc/migrations/${versionOf(new Date(time))}_${name}.sql`;
+  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const plan = planWrites(root, [{ path: file, content, kind: 'manual' }], {});
+  applyPlan(plan);
+  process.stdout.write(formatPlan(plan, { dryRun: false }));
+  process.stdout.write('Relisez le fichier, puis « fw migration:apply » l’appliquera (« fw migration:status » montre l’état).\n');
+  return 0;
+}

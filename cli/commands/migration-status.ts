@@ -1,0 +1,69 @@
+/** `fw migration:status [--json]`: read-only; APPLIED, PENDING, CHANGED, MISSING (spec "Migration statuses"). */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import type { CommandInput } from '../command-module.js';
+import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../db/connection.js';
+import { computeStatuses, migrationStatuses, readMigrationFiles, type MigrationStatus, type StatusReport } from '../db/migrations.js';
+
+export function configure(command: Command): void {
+  command.option('--json', 'écrit un tableau JSON au lieu du tableau texte');
+}
+
+export async function run({ options }: CommandInput): Promise<number> {
+  const root = findProjectRoot();
+  const settings = readDbSettings(root);
+  const report: StatusReport =
+    settings.driver === 'sqlite' && !fs.existsSync(settings.file)
+      ? noDatabaseYet(root) // read-only: opening the file would create it
+      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), (db) => migrationStatuses(db, root));
+  const out = process.stdout;
+  if (options.json) {
+    out.write(`${JSON.stringify(report.statuses.map(toJson), null, 2)}\n`);
+  } else {
+    out.write(formatStatusTable(report.statuses));
+    if (!report.tableExists) {
+      out.write('(la table fw_migrations n\'existe pas encore : « fw db:init » ou « fw migration:apply » la crée.)\n');
+    }
+    out.write(`${summary(report.statuses)}\n`);
+  }
+  for (const problem of report.problems) {
+    process.stderr.write(`Erreur : mvc/migrations/${problem.filename} : ${problem.reason}.\n`);
+  }
+  if (report.problems.length > 0) {
+    process.stderr.write('Conseil : renommez ces fichiers en YYYYMMDDHHMMSS_<nom>.sql (contenu non vide, une version par fichier) ou sortez-les du dossier.\n');
+    return 1;
+  }
+  return 0;
+}
+
+function noDatabaseYet(root: string): StatusReport {
+  const { files, problems } = readMigrationFiles(root);
+  return { statuses: computeStatuses(files, []), problems, tableExists: false };
+}
+
+/** `STATUT  VERSION  FICHIER`, each column padded to its widest cell, two spaces between columns. */
+export function formatStatusTable(statuses: readonly MigrationStatus[]): string {
+  const rows = [['STATUT', 'VERSION', 'FICHIER'], ...statuses.map((status) => [status.status, status.version, status.filename])];
+  const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const lines = rows.map((row) => `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`);
+  if (statuses.length === 0) lines.push('(aucune migration dans mvc/migrations/)');
+  return `${lines.join('\n')}\n`;
+}
+
+function summary(statuses: readonly MigrationStatus[]): string {
+  const count = (name: MigrationStatus['status']): number => statuses.filter((status) => status.status === name).length;
+  return `${count('APPLIED')} APPLIED, ${count('PENDING')} PENDING, ${count('CHANGED')} CHANGED, ${count('MISSING')} MISSING.`;
+}
+
+function toJson(status: MigrationStatus) {
+  return {
+    status: status.status,
+    version: status.version,
+    name: status.name,
+    filename: status.filename,
+    checksum: status.file?.checksum ?? null,
+    appliedChecksum: status.record?.checksum ?? null,
+    appliedAt: status.record?.appliedAt ?? null,
+    executionMs: status.record?.executionMs ?? null,
+  };
+}

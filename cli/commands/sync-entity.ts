@@ -1,0 +1,24 @@
+/** `fw sync:entity <Entity>`: regenerates the entity's base class and SQL (and creates its manual files once). */
+import type { Command } from 'commander';
+import { findEntity } from '../../compiler/ir.js';
+import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
+import { generate, generateOptions, readGenerateOptions } from '../generate.js';
+import { compileOrFail, projectRoot } from '../project.js';
+
+export function configure(command: Command): void {
+  generateOptions(command.argument('<Entité>', "nom de l'entité (PascalCase)"));
+}
+
+export async function run({ args, options }: CommandInput): Promise<number> {
+  const name = String(args[0]);
+  const root = projectRoot();
+  const model = await compileOrFail(root);
+  const entity = findEntity(model, name);
+  if (!entity) {
+    const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
+    throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
+  }
+  const { entityFiles } = await import('../../emitters/index.js');
+  return generate(root, entityFiles(model, entity), readGenerateOptions(options));
+}

@@ -1,0 +1,62 @@
+/**
+ * Entity vs real table (`migration:diff`, DECISIONS §5): one row per column with OK, COLUMN_MISSING,
+ * COLUMN_CHANGED, COLUMN_EXTRA, or a single TABLE_MISSING row. Types are compared after normalisation
+ * (`INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`).
+ */
+import type { EntityNode, FieldNode } from '../../compiler/ir.js';
+import { parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
+import type { ColumnInfo } from './schema.js';
+
+export type DiffStatus = 'OK' | 'COLUMN_MISSING' | 'COLUMN_CHANGED' | 'COLUMN_EXTRA' | 'TABLE_MISSING';
+
+export interface DiffRow {
+  readonly status: DiffStatus;
+  /** Column name (the table name for TABLE_MISSING). */
+  readonly column: string;
+  readonly detail: string;
+  /** The entity's field for OK, COLUMN_MISSING and COLUMN_CHANGED. */
+  readonly field?: FieldNode;
+}
+
+function describe(type: string, nullable: boolean): string {
+  return `${type} ${nullable ? 'NULL' : 'NOT NULL'}`;
+}
+
+/** Compares an entity with the columns read from the database (`null`: the table does not exist). */
+export function diffEntity(entity: EntityNode, columns: readonly ColumnInfo[] | null): DiffRow[] {
+  if (columns === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
+  const rows: DiffRow[] = [];
+  const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+  for (const field of entity.fields) {
+    const expected = describe(field.sqlType.text, field.nullable && !field.primaryKey);
+    const actual = byName.get(field.column.toLowerCase());
+    if (!actual) {
+      rows.push({ status: 'COLUMN_MISSING', column: field.column, detail: `attendu ${expected}`, field });
+      continue;
+    }
+    byName.delete(field.column.toLowerCase());
+    const parsed = parseSqlType(actual.type);
+    // MariaDB reports a JSON column as LONGTEXT (JSON is an alias there).
+    const jsonAlias = field.sqlType.base === 'JSON' && parsed?.base === 'LONGTEXT';
+    const typeOk = parsed !== null && (sameSqlType(parsed, field.sqlType) || jsonAlias);
+    const nullOk = actual.nullable === (field.nullable && !field.primaryKey);
+    if (typeOk && nullOk) rows.push({ status: 'OK', column: field.column, detail: expected, field });
+    else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });
+  }
+  for (const extra of byName.values()) {
+    rows.push({ status: 'COLUMN_EXTRA', column: extra.name, detail: `${describe(extra.type, extra.nullable)} absente de l'entité` });
+  }
+  return rows;
+}
+
+/** True when a diff has anything else than OK rows. */
+export function hasDrift(rows: readonly DiffRow[]): boolean {
+  return rows.some((row) => row.status !== 'OK');
+}
+
+/** `STATUT  COLONNE  DETAIL` with padded columns. */
+export function formatDiff(rows: readonly DiffRow[]): string {
+  const table = [['STATUT', 'COLONNE', 'DETAIL'], ...rows.map((r) => [r.status, r.column, r.detail])];
+  const widths = [0, 1].map((i) => Math.max(...table.map((row) => row[i]!.length)));
+  return `${table.map((row) => `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`).join('\n')}\n`;
+}

@@ -1,0 +1,37 @@
+/** The project a command runs in: its root, found from the working directory, and its compiled model. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ModelNode } from '../compiler/ir.js';
+import { CliError } from './errors.js';
+
+/** The project root: the working directory or its nearest parent holding `mvc/`; otherwise a CliError. */
+export function projectRoot(from: string = process.cwd()): string {
+  const start = path.resolve(from);
+  let dir = start;
+  for (;;) {
+    if (fs.statSync(path.join(dir, 'mvc'), { throwIfNoEntry: false })?.isDirectory()) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new CliError(
+    `le dossier « ${start} » n'est pas un projet fw (aucun dossier mvc/ ici ni au-dessus).`,
+    'placez-vous dans le dossier du projet, ou créez-en un avec « fw new MonProjet ».',
+  );
+}
+
+/** Compiles the project's entity and relation files; prints every problem and fails when there is one. */
+export async function compileOrFail(root: string): Promise<ModelNode> {
+  const { compileProject, formatDiagnostics } = await import('../compiler/index.js');
+  const result = compileProject(root);
+  if (result.diagnostics.length > 0 || !result.model) {
+    process.stderr.write(formatDiagnostics(result.diagnostics));
+    if (!formatDiagnostics(result.diagnostics).endsWith('\n')) process.stderr.write('\n');
+    const count = result.diagnostics.length;
+    throw new CliError(
+      `${count} erreur${count > 1 ? 's' : ''} dans les définitions d'entités : aucun fichier n'a été écrit.`,
+      'corrigez les fichiers indiqués puis relancez la commande (« fw check:model » vérifie sans rien écrire).',
+    );
+  }
+  return result.model;
+}

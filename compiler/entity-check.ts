@@ -1,0 +1,217 @@
+/**
+ * Meaning of one entity file (spec "Entity definition (JSON)", DECISIONS §5 "Entities"): names and reserved
+ * words, the file's place, one simple primary key, fields, media, rbac. Runs even when the schema found
+ * problems, so that every problem is reported at once; values of the wrong type are treated as absent.
+ */
+import { pointerTo, type DiagnosticList } from './diagnostics.js';
+import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
+import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
+import { defaultPlural, PASCAL_CASE, snakeCase, toEntityFileName } from './naming.js';
+import { isReservedWord } from './reserved-words.js';
+
+/** What the checks know of an entity, even an invalid one (relations are checked against it). */
+export interface EntityDraft {
+  readonly name: string;
+  readonly file: string;
+  readonly table: string | undefined;
+  readonly plural: string;
+  /** `#/plural` when the file gives it, else `#/entity` (the plural is derived from the name). */
+  readonly pluralPointer: string;
+  /** By field name, the primary key included. */
+  readonly fields: ReadonlyMap<string, FieldDraft>;
+  readonly primaryKey: FieldDraft | undefined;
+  /** Null when the entity has a problem of its own. */
+  readonly node: EntityNode | null;
+}
+
+/** Tables whose name starts with this belong to the framework (`fw_migrations`, `fw_sessions`). */
+export const FRAMEWORK_TABLE_PREFIX = 'fw_';
+
+/** `mvc/entities/<folder>/<base>.json` → its folder and base name, else undefined. */
+export function entityFileParts(file: string): { folder: string; base: string } | undefined {
+  const match = /(?:^|\/)mvc\/entities\/([^/]+)\/([^/]+)\.json$/.exec(file);
+  return match ? { folder: match[1] ?? '', base: match[2] ?? '' } : undefined;
+}
+
+/** Checks one parsed entity file; undefined when it names no entity. */
+export function checkEntity(data: unknown, file: string, diags: DiagnosticList): EntityDraft | undefined {
+  if (!isObject(data)) return undefined; // the schema already said an object is expected
+  const name = stringAt(data, 'entity');
+  if (name === undefined) return undefined;
+  const errorsBefore = diags.countFor(file);
+
+  if (PASCAL_CASE.test(name)) {
+    const parts = entityFileParts(file);
+    const snake = snakeCase(name);
+    if (parts && (parts.folder !== snake || parts.base !== snake)) {
+      diags.add(file, '#/entity', 'file_name', `l'entité « ${name} » doit être dans ${toEntityFileName(name)} : renommez le fichier, ou corrigez « entity »`);
+    }
+  }
+  if (isReservedWord(name)) {
+    diags.add(file, '#/entity', 'reserved_word', `nom d'entité « ${name} » : mot réservé SQL (MariaDB), refusé ; choisissez un autre nom${example(`${name}Client`)}`);
+  }
+  const table = stringAt(data, 'table');
+  if (table !== undefined) {
+    if (isReservedWord(table)) {
+      diags.add(file, '#/table', 'reserved_word', `table « ${table} » : mot réservé SQL (MariaDB), refusé ; choisissez un autre nom${example(defaultPlural(table))}`);
+    }
+    if (table.startsWith(FRAMEWORK_TABLE_PREFIX)) {
+      diags.add(file, '#/table', 'naming', `table « ${table} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; choisissez un autre nom`);
+    }
+  }
+  const plural = stringAt(data, 'plural') ?? defaultPlural(snakeCase(name));
+
+  const { primaryKey, fields } = checkFields(data, file, diags);
+  const media = checkMedia(data, file, fields, diags);
+  const rbac = readRbac(data);
+
+  const complete = primaryKey?.node && table !== undefined && fields.every((f) => f.node) && media !== undefined;
+  const node =
+    complete && diags.countFor(file) === errorsBefore
+      ? entityNode({
+          name,
+          snake: snakeCase(name),
+          table,
+          plural,
+          description: stringAt(data, 'description') ?? '',
+          primaryKey: primaryKey.node as FieldNode,
+          fields: [primaryKey, ...fields.filter((f) => f !== primaryKey)].map((f) => f.node as FieldNode),
+          media,
+          rbac,
+          file,
+        })
+      : null;
+  const pluralPointer = stringAt(data, 'plural') !== undefined ? '#/plural' : '#/entity';
+  return { name, file, table, plural, pluralPointer, fields: new Map(fields.map((f) => [f.name, f])), primaryKey, node };
+}
+
+/** Fields and the single simple primary key (the `primary_key` object, or one field with `primary_key: true`). */
+function checkFields(data: Json, file: string, diags: DiagnosticList): { primaryKey: FieldDraft | undefined; fields: FieldDraft[] } {
+  const fields: FieldDraft[] = [];
+  const keyObject = objectAt(data, 'primary_key');
+  const keyFromObject = keyObject ? checkField(keyObject, 'primary_key', file, '#/primary_key', diags) : undefined;
+  if (keyFromObject) fields.push(keyFromObject);
+  (arrayAt(data, 'fields') ?? []).forEach((raw, i) => {
+    if (!isObject(raw)) return;
+    const field = checkField(raw, 'field', file, pointerTo('#/fields', i), diags);
+    if (field) fields.push(field);
+  });
+
+  const keyFields = fields.filter((f) => f.primaryKey && f !== keyFromObject);
+  const primaryKey: FieldDraft | undefined = keyFromObject ?? keyFields[0];
+  if (keyFromObject && keyFields.length > 0) {
+    for (const extra of keyFields) {
+      diags.add(
+        file,
+        pointerTo(extra.pointer, 'primary_key'),
+        'primary_key',
+        `clé primaire déclarée deux fois : « primary_key » désigne déjà « ${keyFromObject.name} » ; retirez « primary_key »: true du champ « ${extra.name} » (une seule clé simple est permise)`,
+      );
+    }
+  } else if (keyFields.length > 1) {
+    for (const extra of keyFields.slice(1)) {
+      diags.add(
+        file,
+        pointerTo(extra.pointer, 'primary_key'),
+        'primary_key',
+        `clé primaire composite non prise en charge : « ${keyFields[0]?.name ?? ''} » est déjà la clé ; retirez « primary_key »: true du champ « ${extra.name} » (pour relier deux entités, déclarez une relation many_to_many)`,
+      );
+    }
+  }
+  const keyDeclared = data.primary_key !== undefined || (arrayAt(data, 'fields') ?? []).some((f) => isObject(f) && f.primary_key !== undefined && f.primary_key !== false);
+  if (!primaryKey && !keyDeclared) {
+    diags.add(
+      file,
+      '#',
+      'primary_key',
+      'aucune clé primaire : ajoutez "primary_key": {"name": "id", "sql_type": "INT"} ou "primary_key": true sur un champ entier',
+    );
+  }
+
+  const byName = new Map<string, FieldDraft>();
+  const byColumn = new Map<string, FieldDraft>();
+  for (const field of fields) {
+    const sameName = byName.get(field.name);
+    if (sameName) {
+      diags.add(file, pointerTo(field.pointer, 'name'), 'duplicate_field', `champ « ${field.name} » en double (déjà défini en ${sameName.pointer}) : renommez-le ou retirez-le`);
+    } else {
+      byName.set(field.name, field);
+    }
+    const columnKey = field.column.toLowerCase(); // MariaDB column names ignore case
+    const sameColumn = byColumn.get(columnKey);
+    if (sameColumn && !sameName) {
+      diags.add(
+        file,
+        pointerTo(field.pointer, field.column === field.name ? 'name' : 'sql'),
+        'duplicate_column',
+        `colonne « ${field.column} » du champ « ${field.name} » déjà utilisée par le champ « ${sameColumn.name} » (les noms de colonnes ignorent la casse) : donnez une autre colonne avec « sql »`,
+      );
+    } else if (!sameColumn) {
+      byColumn.set(columnKey, field);
+    }
+  }
+  return { primaryKey, fields };
+}
+
+function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], diags: DiagnosticList): MediaNode[] | undefined {
+  const entries = arrayAt(data, 'media') ?? [];
+  const nodes: MediaNode[] = [];
+  const names = new Map<string, string>();
+  const roles = new Map<string, string>();
+  let complete = true;
+  entries.forEach((raw, i) => {
+    const pointer = pointerTo('#/media', i);
+    if (!isObject(raw)) return void (complete = false);
+    const name = stringAt(raw, 'name');
+    const kind = stringAt(raw, 'field');
+    if (name === undefined || (kind !== 'image' && kind !== 'file')) return void (complete = false);
+    const before = diags.countFor(file);
+    const role = stringAt(raw, 'role') ?? name;
+    const variants = booleanAt(raw, 'variants') ?? false;
+    if (names.has(name)) {
+      diags.add(file, pointerTo(pointer, 'name'), 'media', `média « ${name} » en double (déjà défini en ${names.get(name) ?? ''}) : renommez-le`);
+    } else names.set(name, pointer);
+    if (fields.some((f) => f.name === name)) {
+      diags.add(file, pointerTo(pointer, 'name'), 'media', `média « ${name} » : un champ de l'entité porte déjà ce nom (les formulaires les confondraient) ; renommez le média`);
+    }
+    if (roles.has(role)) {
+      diags.add(file, pointerTo(pointer, raw.role === undefined ? 'name' : 'role'), 'media', `rôle de média « ${role} » en double (déjà utilisé en ${roles.get(role) ?? ''}) : chaque média a son propre rôle`);
+    } else roles.set(role, pointer);
+    if (variants && kind === 'file') {
+      diags.add(file, pointerTo(pointer, 'variants'), 'media', `média « ${name} » : les variantes (vignettes) n'existent que pour field: image ; retirez « variants » ou mettez field: image`);
+    }
+    if (diags.countFor(file) > before) complete = false;
+    nodes.push(
+      mediaNode({
+        name,
+        field: kind,
+        role,
+        label: stringAt(raw, 'label') ?? defaultLabel(name),
+        variants,
+        multiple: booleanAt(raw, 'multiple') ?? false,
+      }),
+    );
+  });
+  return complete ? nodes : undefined;
+}
+
+/** ` (par exemple « x »)` when the suggestion is itself allowed, else nothing. */
+function example(suggestion: string): string {
+  return isReservedWord(suggestion) ? '' : ` (par exemple « ${suggestion} »)`;
+}
+
+/** `photo_profil` → `Photo profil`. */
+function defaultLabel(name: string): string {
+  const words = name.replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function readRbac(data: Json): RbacNode | null {
+  const rbac = objectAt(data, 'rbac');
+  if (!rbac) return null;
+  const permissions: Record<string, readonly string[]> = {};
+  for (const [permission, roles] of Object.entries(objectAt(rbac, 'permissions') ?? {})) {
+    if (Array.isArray(roles)) permissions[permission] = roles.filter((r): r is string => typeof r === 'string');
+  }
+  return rbacNode({ permissions });
+}

@@ -1,0 +1,73 @@
+/**
+ * Naming rules of entity files (spec "Entity definition", naming rules; DECISIONS §5 "Entities"):
+ * PascalCase entities and columns, snake_case folders, tables, fields, plurals and relation names.
+ */
+
+/** MariaDB's limit for table, column and constraint names. */
+export const MAX_IDENTIFIER_LENGTH = 64;
+
+export const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
+
+/** `ContactClient` → `contact_client`, `HTTPServer` → `http_server`, `dateNaissance` → `date_naissance`. */
+export function snakeCase(name: string): string {
+  return name
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .replace(/[\s-]+/g, '_')
+    .replace(/_+/g, '_')
+    .toLowerCase();
+}
+
+/** `date_naissance` → `DateNaissance`, `id` → `Id`, `contact client` → `ContactClient`. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** Project-relative path of an entity's canonical file: `ContactClient` → `mvc/entities/contact_client/contact_client.json`. */
+export function toEntityFileName(name: string): string {
+  const snake = snakeCase(name);
+  return `mvc/entities/${snake}/${snake}.json`;
+}
+
+/** Route plural: the snake name plus `s`, unless it already ends in s, x or z (DECISIONS §5 "Entities"). */
+export function defaultPlural(snake: string): string {
+  return /[sxz]$/.test(snake) ? snake : `${snake}s`;
+}
+
+/** The closest candidate to a misspelt name (edit distance), or undefined when none is close enough. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase();
+    // A prefix counts as close: `integer` → `int`, `ville` → `ville_id`.
+    const prefix = Math.min(lower.length, other.length) >= 3 && (lower.startsWith(other) || other.startsWith(lower));
+    const d = prefix ? 1 : distance(lower, other);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

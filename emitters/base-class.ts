@@ -1,0 +1,279 @@
+/**
+ * `mvc/entities/<snake>/<snake>_base.ts`: the generated class of an entity (spec "Generated files per entity":
+ * "generated class with validation"). Self-contained: it imports nothing, so it compiles on its own.
+ */
+import type { EntityNode, FieldNode, LogicalType, ModelNode } from '../compiler/ir.js';
+import { EmitError } from './ir-lookup.js';
+import { syncEntityCommand, tsMarkerLine } from './marker.js';
+import { commentText, fileText, tsString } from './text.js';
+
+/** Run-time helpers the class may call; only those a class uses are written into it. */
+type Helper = 'toNumber' | 'toText' | 'toDateText' | 'toBool' | 'toBytes' | 'isMissing' | 'isBlank' | 'tooLong' | 'notInteger' | 'isNegative' | 'notNumber';
+
+const HELPER_ORDER: readonly Helper[] = ['toNumber', 'toText', 'toDateText', 'toBool', 'toBytes', 'isMissing', 'isBlank', 'tooLong', 'notInteger', 'isNegative', 'notNumber'];
+
+const HELPER_SOURCE: Record<Helper, readonly string[]> = {
+  toNumber: [
+    '/** SQL value -> number (drivers may return BIGINT or DECIMAL as bigint or string); undefined when absent. */',
+    'function toNumber(value: unknown): number | null | undefined {',
+    '  if (value === undefined || value === null) return value;',
+    "  return typeof value === 'number' ? value : Number(value);",
+    '}',
+  ],
+  toText: [
+    '/** SQL value -> string; undefined when absent. */',
+    'function toText(value: unknown): string | null | undefined {',
+    '  if (value === undefined || value === null) return value;',
+    "  return typeof value === 'string' ? value : String(value);",
+    '}',
+  ],
+  toDateText: [
+    '/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver\'s Date is read in local time, as mysql2 builds it. */',
+    'function toDateText(value: unknown, withTime: boolean): string | null | undefined {',
+    '  if (!(value instanceof Date)) return toText(value);',
+    "  const pad = (n: number): string => String(n).padStart(2, '0');",
+    '  const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;',
+    '  return withTime ? `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}` : day;',
+    '}',
+  ],
+  toBool: [
+    '/** TINYINT(1) value (0 / 1, as number, bigint or string) -> boolean; undefined when absent. */',
+    'function toBool(value: unknown): boolean | null | undefined {',
+    '  if (value === undefined || value === null) return value;',
+    "  return typeof value === 'boolean' ? value : Number(value) !== 0;",
+    '}',
+  ],
+  toBytes: [
+    '/** BLOB value (a Buffer is a Uint8Array) -> bytes; undefined when absent or not bytes. */',
+    'function toBytes(value: unknown): Uint8Array | null | undefined {',
+    '  if (value === undefined || value === null) return value;',
+    '  return value instanceof Uint8Array ? value : undefined;',
+    '}',
+  ],
+  isMissing: [
+    'function isMissing(value: unknown): boolean {',
+    "  return value === undefined || value === null || value === '';",
+    '}',
+  ],
+  isBlank: [
+    'function isBlank(value: unknown): boolean {',
+    "  return typeof value === 'string' && value.trim() === '';",
+    '}',
+  ],
+  tooLong: [
+    '/** Counted in characters (code points), as VARCHAR(n) counts them. */',
+    'function tooLong(value: unknown, max: number): boolean {',
+    "  return typeof value === 'string' && [...value].length > max;",
+    '}',
+  ],
+  notInteger: [
+    'function notInteger(value: unknown): boolean {',
+    '  return !isMissing(value) && !Number.isInteger(value);',
+    '}',
+  ],
+  isNegative: [
+    'function isNegative(value: unknown): boolean {',
+    "  return typeof value === 'number' && value < 0;",
+    '}',
+  ],
+  notNumber: [
+    'function notNumber(value: unknown): boolean {',
+    "  return !isMissing(value) && !(typeof value === 'number' && Number.isFinite(value));",
+    '}',
+  ],
+};
+
+/** French validation messages, one per field (the first rule that fails). */
+export const VALIDATION_MESSAGES = {
+  required: 'Ce champ est obligatoire.',
+  notEmpty: 'Ce champ ne peut pas être vide.',
+  maxLength: (max: number): string => `Ce champ ne doit pas dépasser ${max} caractères.`,
+  integer: 'Ce champ doit être un nombre entier.',
+  unsigned: 'Ce champ doit être un nombre positif ou nul.',
+  number: 'Ce champ doit être un nombre.',
+} as const;
+
+const TEXT_TYPES: ReadonlySet<LogicalType> = new Set(['str', 'decimal', 'date', 'datetime', 'time']);
+
+/** Class members a field may not shadow. */
+const RESERVED_MEMBERS = new Set(['constructor', 'validate', 'isValid', 'toRow', '__proto__']);
+
+interface Check {
+  readonly condition: string;
+  readonly message: string;
+}
+
+/** Everything the class says about one field, decided before any text is written. */
+interface FieldPlan {
+  readonly name: string;
+  readonly column: string;
+  readonly type: string;
+  readonly rowType: string;
+  readonly initializer: string;
+  readonly fromRow: string;
+  readonly toRow: string;
+  readonly checks: readonly Check[];
+}
+
+function scalarType(type: LogicalType): string {
+  if (type === 'int' || type === 'float') return 'number';
+  if (type === 'bool') return 'boolean';
+  if (type === 'bytes') return 'Uint8Array';
+  return 'string';
+}
+
+function emptyValue(type: LogicalType): string | null {
+  if (type === 'bool') return 'false';
+  if (type === 'bytes') return 'new Uint8Array(0)';
+  if (TEXT_TYPES.has(type)) return "''";
+  return null; // a number has no empty value: it stays undefined until validate() reports it
+}
+
+function reader(field: FieldNode, helpers: Set<Helper>): string {
+  const value = `row[${tsString(field.column)}]`;
+  const use = (helper: Helper, call: string): string => {
+    helpers.add(helper);
+    if (helper === 'toDateText') helpers.add('toText');
+    return call;
+  };
+  switch (field.logicalType) {
+    case 'int':
+    case 'float':
+      return use('toNumber', `toNumber(${value})`);
+    case 'bool':
+      return use('toBool', `toBool(${value})`);
+    case 'bytes':
+      return use('toBytes', `toBytes(${value})`);
+    case 'date':
+      return use('toDateText', `toDateText(${value}, false)`);
+    case 'datetime':
+      return use('toDateText', `toDateText(${value}, true)`);
+    default:
+      return use('toText', `toText(${value})`);
+  }
+}
+
+function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper>): Check[] {
+  if (isGeneratedKey) return [];
+  const self = `this.${field.name}`;
+  const checks: Check[] = [];
+  const add = (helper: Helper, condition: string, message: string): void => {
+    helpers.add(helper);
+    if (helper === 'notInteger' || helper === 'notNumber') helpers.add('isMissing');
+    checks.push({ condition, message });
+  };
+  if (!field.nullable) add('isMissing', `isMissing(${self})`, VALIDATION_MESSAGES.required);
+  if (field.logicalType === 'int') {
+    add('notInteger', `notInteger(${self})`, VALIDATION_MESSAGES.integer);
+    if (field.sqlType.unsigned) add('isNegative', `isNegative(${self})`, VALIDATION_MESSAGES.unsigned);
+  }
+  if (field.logicalType === 'float') add('notNumber', `notNumber(${self})`, VALIDATION_MESSAGES.number);
+  if (field.notEmpty && TEXT_TYPES.has(field.logicalType)) add('isBlank', `isBlank(${self})`, VALIDATION_MESSAGES.notEmpty);
+  if (field.maxLength !== null && field.logicalType === 'str') add('tooLong', `tooLong(${self}, ${field.maxLength})`, VALIDATION_MESSAGES.maxLength(field.maxLength));
+  return checks;
+}
+
+function planField(entity: EntityNode, field: FieldNode, helpers: Set<Helper>): FieldPlan {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.name) || RESERVED_MEMBERS.has(field.name)) {
+    throw new EmitError(`entité « ${entity.name} » : le champ « ${field.name} » ne peut pas devenir une propriété de la classe ${entity.name}Base.`);
+  }
+  const isGeneratedKey = field.primaryKey && field.autoIncrement;
+  const nullable = field.nullable || isGeneratedKey;
+  const scalar = scalarType(field.logicalType);
+  const type = nullable ? `${scalar} | null` : scalar;
+  const rowScalar = field.logicalType === 'bool' ? 'number' : scalar;
+  const data = `data.${field.name}`;
+  const empty = emptyValue(field.logicalType);
+  const self = `this.${field.name}`;
+  let toRow = self;
+  if (field.logicalType === 'bool') toRow = nullable ? `${self} === null ? null : ${self} ? 1 : 0` : `${self} ? 1 : 0`;
+  return {
+    name: field.name,
+    column: field.column,
+    type,
+    rowType: nullable ? `${rowScalar} | null` : rowScalar,
+    initializer: nullable ? `${data} ?? null` : empty !== null ? `${data} ?? ${empty}` : `${data} as ${scalar}`,
+    // A NULL read for a NOT NULL field (or an absent column) falls back to the constructor's default.
+    fromRow: nullable ? reader(field, helpers) : `${reader(field, helpers)} ?? undefined`,
+    toRow,
+    checks: checksOf(field, isGeneratedKey, helpers),
+  };
+}
+
+function jsdoc(text: string): string[] {
+  return text.trim() === '' ? [] : [`/** ${commentText(text).replace(/\*\//g, '*\\/')} */`];
+}
+
+function validationLines(plan: FieldPlan): string[] {
+  return plan.checks.map((check, i) => `    ${i === 0 ? 'if' : 'else if'} (${check.condition}) errors[${tsString(plan.name)}] = ${tsString(check.message)};`);
+}
+
+/** The text of `<snake>_base.ts` for one entity. */
+export function emitBaseClass(_model: ModelNode, entity: EntityNode): string {
+  const helpers = new Set<Helper>();
+  const plans = entity.fields.map((field) => planField(entity, field, helpers));
+  const base = `${entity.name}Base`;
+  const dataType = `${entity.name}Data`;
+  const rowType = `${entity.name}Row`;
+  return fileText([
+    tsMarkerLine(syncEntityCommand(entity.name)),
+    `// Entity ${commentText(entity.name)} (${commentText(entity.file)}), table ${commentText(entity.table)}.`,
+    `// Business code goes in ${entity.snake}.ts (class ${entity.name} extends ${base}), which is never overwritten.`,
+    '',
+    `/** Field values of ${entity.name}, by field name. */`,
+    `export interface ${dataType} {`,
+    ...plans.map((p) => `  ${p.name}: ${p.type};`),
+    '}',
+    '',
+    `/** A row of table ${commentText(entity.table)}, by SQL column (booleans as 0 / 1). */`,
+    `export interface ${rowType} {`,
+    ...plans.map((p) => `  ${p.column}: ${p.rowType};`),
+    '}',
+    '',
+    ...jsdoc(entity.description),
+    `export class ${base} {`,
+    `  static readonly entity = ${tsString(entity.name)};`,
+    `  static readonly table = ${tsString(entity.table)};`,
+    `  static readonly primaryKey = ${tsString(entity.primaryKey.name)};`,
+    '  /** Field name -> SQL column. */',
+    '  static readonly columns = {',
+    ...plans.map((p) => `    ${p.name}: ${tsString(p.column)},`),
+    '  } as const;',
+    '',
+    ...plans.map((p) => `  ${p.name}: ${p.type};`),
+    '',
+    '  /** A missing value is null (nullable fields), false, \'\' or an empty byte array; a missing number stays undefined until validate() reports it. */',
+    `  constructor(data: Partial<${dataType}> = {}) {`,
+    ...plans.map((p) => `    this.${p.name} = ${p.initializer};`),
+    '  }',
+    '',
+    '  /** An instance of the class it is called on (`Contact.fromRow(row)` is a `Contact`) from a database row. */',
+    `  static fromRow<T extends ${base}>(this: new (data?: Partial<${dataType}>) => T, row: Record<string, unknown>): T {`,
+    `    const data: { [K in keyof ${dataType}]?: ${dataType}[K] | undefined } = {`,
+    ...plans.map((p) => `      ${p.name}: ${p.fromRow},`),
+    '    };',
+    '    // The constructor reads undefined as absent (the cast only matters under exactOptionalPropertyTypes).',
+    `    return new this(data as Partial<${dataType}>);`,
+    '  }',
+    '',
+    '  /** The values by SQL column, ready to bind. */',
+    `  toRow(): ${rowType} {`,
+    '    return {',
+    ...plans.map((p) => `      ${p.column}: ${p.toRow},`),
+    '    };',
+    '  }',
+    '',
+    '  /** French messages by field name, one per invalid field; empty when the values can be saved. */',
+    '  validate(): Record<string, string> {',
+    '    const errors: Record<string, string> = {};',
+    ...plans.flatMap(validationLines),
+    '    return errors;',
+    '  }',
+    '',
+    '  isValid(): boolean {',
+    '    return Object.keys(this.validate()).length === 0;',
+    '  }',
+    '}',
+    ...HELPER_ORDER.filter((h) => helpers.has(h)).flatMap((h) => ['', ...HELPER_SOURCE[h]]),
+  ]);
+}

@@ -1,0 +1,19 @@
+/** What an emitter hands to the writer: a path, the whole content, and whether it may be regenerated. */
+
+/**
+ * `regenerable`: rewritten by every generation while it keeps its marker line (base class, SQL).
+ * `manual`: created once when absent, never touched again (the business class, `index.ts`).
+ * `canonical`: a definition file (`relations.json`) that an assistant command rebuilt from its current
+ * content: written whenever it differs, no marker needed.
+ */
+export type FileKind = 'regenerable' | 'manual' | 'canonical';
+
+export interface PlannedFile {
+  /** Posix path relative to the project root, e.g. `mvc/entities/contact/contact.sql`. */
+  readonly path: string;
+  readonly content: string;
+  readonly kind: FileKind;
+}
+
+/** Folder of entity definitions and their generated files (spec "Generated files per entity"). */
+export const ENTITIES_DIR = 'mvc/entities';

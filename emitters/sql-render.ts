@@ -1,0 +1,88 @@
+/** Spells a TableSpec in one dialect: the only place that knows MariaDB and SQLite DDL syntax. */
+import type { Dialect } from '../compiler/ir.js';
+import type { ColumnSpec, ForeignKeySpec, TableSpec } from './sql-table-spec.js';
+import { quoteIdentifier } from './sql-names.js';
+
+const MARIADB_TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+
+function columnList(columns: readonly string[], dialect: Dialect): string {
+  return `(${columns.map((c) => quoteIdentifier(c, dialect)).join(', ')})`;
+}
+
+/** `FOREIGN KEY (…) REFERENCES … (…) ON DELETE … ON UPDATE …` (the part after the constraint name). */
+export function foreignKeyClause(fk: ForeignKeySpec, dialect: Dialect): string {
+  return (
+    `FOREIGN KEY ${columnList(fk.columns, dialect)} REFERENCES ${quoteIdentifier(fk.refTable, dialect)} ${columnList(fk.refColumns, dialect)}` +
+    ` ON DELETE ${fk.onDelete} ON UPDATE ${fk.onUpdate}`
+  );
+}
+
+function constraint(fk: ForeignKeySpec, dialect: Dialect): string {
+  return `CONSTRAINT ${quoteIdentifier(fk.name, dialect)} ${foreignKeyClause(fk, dialect)}`;
+}
+
+function mariadbColumn(column: ColumnSpec): string {
+  const nullability = column.nullable ? 'NULL' : 'NOT NULL';
+  return `${quoteIdentifier(column.name, 'mariadb')} ${column.type} ${nullability}${column.autoIncrement ? ' AUTO_INCREMENT' : ''}`;
+}
+
+/** The single auto-increment key column becomes SQLite's `INTEGER PRIMARY KEY AUTOINCREMENT` (the rowid). */
+function sqliteRowidColumn(spec: TableSpec): string | null {
+  if (spec.primaryKey.length !== 1) return null;
+  const column = spec.columns.find((c) => c.name === spec.primaryKey[0]);
+  return column?.autoIncrement ? column.name : null;
+}
+
+function sqliteColumn(column: ColumnSpec, rowid: string | null): string {
+  const name = quoteIdentifier(column.name, 'sqlite');
+  if (column.name === rowid) return `${name} INTEGER PRIMARY KEY AUTOINCREMENT`;
+  return `${name} ${column.type}${column.nullable ? '' : ' NOT NULL'}`;
+}
+
+function body(definitions: readonly string[]): string[] {
+  return definitions.map((line, i) => `  ${line}${i < definitions.length - 1 ? ',' : ''}`);
+}
+
+function mariadbCreateTable(spec: TableSpec): string[] {
+  const q = (name: string) => quoteIdentifier(name, 'mariadb');
+  const definitions = [
+    ...spec.columns.map(mariadbColumn),
+    `PRIMARY KEY ${columnList(spec.primaryKey, 'mariadb')}`,
+    ...spec.uniques.map((u) => `UNIQUE KEY ${q(u.name)} ${columnList(u.columns, 'mariadb')}`),
+    ...spec.indexes.map((k) => `KEY ${q(k.name)} ${columnList(k.columns, 'mariadb')}`),
+    ...spec.foreignKeys.map((fk) => constraint(fk, 'mariadb')),
+  ];
+  return [`CREATE TABLE IF NOT EXISTS ${q(spec.table)} (`, ...body(definitions), `) ${MARIADB_TABLE_OPTIONS};`];
+}
+
+function sqliteCreateTable(spec: TableSpec): string[] {
+  const q = (name: string) => quoteIdentifier(name, 'sqlite');
+  const rowid = sqliteRowidColumn(spec);
+  const definitions = [
+    ...spec.columns.map((c) => sqliteColumn(c, rowid)),
+    ...(rowid ? [] : [`PRIMARY KEY ${columnList(spec.primaryKey, 'sqlite')}`]),
+    ...spec.foreignKeys.map((fk) => constraint(fk, 'sqlite')),
+  ];
+  return [
+    `CREATE TABLE IF NOT EXISTS ${q(spec.table)} (`,
+    ...body(definitions),
+    ');',
+    ...spec.uniques.map((u) => `CREATE UNIQUE INDEX IF NOT EXISTS ${q(u.name)} ON ${q(spec.table)} ${columnList(u.columns, 'sqlite')};`),
+    ...spec.indexes.map((k) => `CREATE INDEX IF NOT EXISTS ${q(k.name)} ON ${q(spec.table)} ${columnList(k.columns, 'sqlite')};`),
+  ];
+}
+
+/** One column definition as written in CREATE TABLE or ALTER TABLE … ADD/MODIFY COLUMN (never the SQLite rowid form). */
+export function renderColumn(column: ColumnSpec, dialect: Dialect): string {
+  return dialect === 'mariadb' ? mariadbColumn(column) : sqliteColumn(column, null);
+}
+
+/** CREATE TABLE IF NOT EXISTS (and, for SQLite, its indexes): re-running the lines is harmless. */
+export function renderCreateTable(spec: TableSpec, dialect: Dialect): string[] {
+  return dialect === 'mariadb' ? mariadbCreateTable(spec) : sqliteCreateTable(spec);
+}
+
+/** MariaDB only: `ALTER TABLE … ADD CONSTRAINT … FOREIGN KEY …;` */
+export function renderAddForeignKey(table: string, fk: ForeignKeySpec): string {
+  return `ALTER TABLE ${quoteIdentifier(table, 'mariadb')} ADD CONSTRAINT ${quoteIdentifier(fk.name, 'mariadb')} ${foreignKeyClause(fk, 'mariadb')};`;
+}

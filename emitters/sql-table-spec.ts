@@ -1,0 +1,142 @@
+/**
+ * The dialect-neutral shape of a table, built once from the IR (STYLE example 3): the SQL emitters decide
+ * here what a table holds, and `sql-render.ts` only spells it. Entity tables and pivot tables share it.
+ */
+import { manyToOneFrom, type Dialect, type EntityNode, type FieldNode, type ModelNode, type ReferentialAction, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
+import { EmitError, requireEntity, requireField } from './ir-lookup.js';
+import { shortenIdentifier } from './sql-names.js';
+import { byCodeUnits } from './text.js';
+
+export interface ColumnSpec {
+  readonly name: string;
+  /** MariaDB spelling of the type, e.g. `VARCHAR(100)`, `INT UNSIGNED` (SQLite accepts it as a type name). */
+  readonly type: string;
+  readonly nullable: boolean;
+  readonly autoIncrement: boolean;
+}
+
+export interface IndexSpec {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+export interface ForeignKeySpec {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly refTable: string;
+  readonly refColumns: readonly string[];
+  readonly onDelete: ReferentialAction;
+  readonly onUpdate: ReferentialAction;
+}
+
+export interface TableSpec {
+  readonly table: string;
+  readonly columns: readonly ColumnSpec[];
+  readonly primaryKey: readonly string[];
+  readonly uniques: readonly IndexSpec[];
+  readonly indexes: readonly IndexSpec[];
+  /** Declared inside CREATE TABLE. */
+  readonly foreignKeys: readonly ForeignKeySpec[];
+}
+
+/** The IR's canonical text, with UNSIGNED added if a hand-built node forgot it. */
+export function columnType(sqlType: SqlTypeNode): string {
+  return sqlType.unsigned && !/\bUNSIGNED\b/i.test(sqlType.text) ? `${sqlType.text} UNSIGNED` : sqlType.text;
+}
+
+/** `uq_<table>_<column lower>` / `ix_<table>_<column lower>`, shortened past 64 characters. */
+export function keyName(prefix: 'uq' | 'ix', table: string, column: string): string {
+  return shortenIdentifier(`${prefix}_${table}_${column.toLowerCase()}`);
+}
+
+function fieldColumn(field: FieldNode): ColumnSpec {
+  return { name: field.column, type: columnType(field.sqlType), nullable: field.nullable && !field.primaryKey, autoIncrement: field.autoIncrement };
+}
+
+/** The many-to-one relations whose key sits in this entity, by relation name. */
+export function manyToOneOf(model: ModelNode, entity: EntityNode): RelationNode[] {
+  return manyToOneFrom(model, entity.name).sort((a, b) => byCodeUnits(a.name, b.name));
+}
+
+/** The foreign key of a many-to-one relation, on the table of its `from` entity. */
+export function manyToOneForeignKey(model: ModelNode, relation: RelationNode): { table: string; foreignKey: ForeignKeySpec } {
+  const context = `relation « ${relation.name} »`;
+  const from = requireEntity(model, relation.fromEntity, context);
+  const to = requireEntity(model, relation.toEntity, context);
+  const column = requireField(from, relation.fromField, context).column;
+  const refColumn = requireField(to, relation.toField, context).column;
+  return {
+    table: from.table,
+    foreignKey: {
+      name: shortenIdentifier(relation.foreignKeyName),
+      columns: [column],
+      refTable: to.table,
+      refColumns: [refColumn],
+      onDelete: relation.onDelete,
+      onUpdate: relation.onUpdate,
+    },
+  };
+}
+
+/**
+ * An entity's table: every field, the primary key, a unique key per unique field, an index per filter field
+ * (not unique) and per many-to-one key column. Foreign keys are inline only for SQLite, which cannot add one
+ * to an existing table; MariaDB gets them from relations.sql once every table exists.
+ */
+export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: Dialect): TableSpec {
+  const relations = manyToOneOf(model, entity);
+  const foreignKeyFields = new Set(relations.map((r) => r.fromField));
+  const indexed = (field: FieldNode): boolean => !field.primaryKey && !field.unique && (field.filter || foreignKeyFields.has(field.name));
+  return {
+    table: entity.table,
+    columns: entity.fields.map(fieldColumn),
+    primaryKey: [entity.primaryKey.column],
+    uniques: entity.fields.filter((f) => f.unique && !f.primaryKey).map((f) => ({ name: keyName('uq', entity.table, f.column), columns: [f.column] })),
+    indexes: entity.fields.filter(indexed).map((f) => ({ name: keyName('ix', entity.table, f.column), columns: [f.column] })),
+    foreignKeys: dialect === 'sqlite' ? relations.map((r) => manyToOneForeignKey(model, r).foreignKey) : [],
+  };
+}
+
+/**
+ * A many-to-many pivot: one NOT NULL column per side named `<EntityName><KeyColumn>` with the referenced key's
+ * type, the pivot fields, the pair as primary key, an index on the second side (the primary key already serves
+ * the first) and one foreign key per side named `<foreign_key_name>_<side table>`.
+ */
+export function pivotTableSpec(model: ModelNode, relation: RelationNode): TableSpec {
+  const context = `relation « ${relation.name} »`;
+  if (relation.type !== 'many_to_many' || !relation.pivotTable) throw new EmitError(`${context} : une table pivot demande une relation many_to_many avec pivot_table.`);
+  if (relation.fromEntity === relation.toEntity) {
+    throw new EmitError(`${context} : une relation many_to_many d'une entité vers elle-même n'est pas prise en charge (les deux colonnes du pivot porteraient le même nom).`);
+  }
+  const table = relation.pivotTable;
+  const side = (entityName: string, fieldName: string) => {
+    const entity = requireEntity(model, entityName, context);
+    const key = requireField(entity, fieldName, context);
+    const column: ColumnSpec = { name: `${entity.name}${key.column}`, type: columnType(key.sqlType), nullable: false, autoIncrement: false };
+    const foreignKey: ForeignKeySpec = {
+      name: shortenIdentifier(`${relation.foreignKeyName}_${entity.table}`),
+      columns: [column.name],
+      refTable: entity.table,
+      refColumns: [key.column],
+      onDelete: relation.onDelete,
+      onUpdate: relation.onUpdate,
+    };
+    return { column, foreignKey };
+  };
+  const from = side(relation.fromEntity, relation.fromField);
+  const to = side(relation.toEntity, relation.toField);
+  const extra = relation.pivotFields.map((f) => ({ ...fieldColumn(f), autoIncrement: false }));
+  const names = new Set<string>();
+  for (const column of [from.column, to.column, ...extra]) {
+    if (names.has(column.name.toLowerCase())) throw new EmitError(`${context} : la table pivot « ${table} » aurait deux colonnes « ${column.name} ».`);
+    names.add(column.name.toLowerCase());
+  }
+  return {
+    table,
+    columns: [from.column, to.column, ...extra],
+    primaryKey: [from.column.name, to.column.name],
+    uniques: relation.pivotFields.filter((f) => f.unique).map((f) => ({ name: keyName('uq', table, f.column), columns: [f.column] })),
+    indexes: [{ name: keyName('ix', table, to.column.name), columns: [to.column.name] }],
+    foreignKeys: [from.foreignKey, to.foreignKey],
+  };
+}

@@ -1,0 +1,23 @@
+/** `mvc/entities/<snake>/<snake>.sql` (MariaDB) and `<snake>.sqlite.sql` (SQLite): an entity's table. */
+import type { Dialect, EntityNode, ModelNode } from '../compiler/ir.js';
+import { sqlMarkerLine, syncEntityCommand } from './marker.js';
+import { renderCreateTable } from './sql-render.js';
+import { entityTableSpec, manyToOneOf } from './sql-table-spec.js';
+import { commentText, fileText } from './text.js';
+
+/** The table DDL of one entity in one dialect (spec "Generated files per entity"; DECISIONS §4). */
+export function emitTableSql(model: ModelNode, entity: EntityNode, dialect: Dialect): string {
+  const spec = entityTableSpec(model, entity, dialect);
+  const holdsForeignKeys = manyToOneOf(model, entity).length > 0;
+  const note =
+    dialect === 'mariadb'
+      ? '-- Its foreign keys are in relations.sql, applied once every table exists.'
+      : '-- Its many-to-one foreign keys are inline: SQLite cannot add one to an existing table.';
+  return fileText([
+    sqlMarkerLine(syncEntityCommand(entity.name)),
+    `-- Entity ${commentText(entity.name)} (${commentText(entity.file)}), table ${commentText(entity.table)}.`,
+    ...(holdsForeignKeys ? [note] : []),
+    '',
+    ...renderCreateTable(spec, dialect),
+  ]);
+}

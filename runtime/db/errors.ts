@@ -1,0 +1,65 @@
+/** Errors of the database layer (runtime spec "Database access"; `DoublonError` → `DuplicateError`, DECISIONS §2). */
+
+/**
+ * A unique or primary-key violation (MariaDB errno 1062, SQLite `SQLITE_CONSTRAINT_UNIQUE` / `_PRIMARYKEY`).
+ * `constraint` is what the server names: the key on MariaDB (`email`, `PRIMARY`; an inline UNIQUE key takes
+ * the name of its column), `table.column[, table.column]` on SQLite. `columns` holds the column names when the
+ * server gives them (SQLite), or the key name otherwise, `PRIMARY` aside.
+ */
+export class DuplicateError extends Error {
+  override readonly name = 'DuplicateError';
+
+  constructor(
+    readonly constraint: string | null,
+    readonly columns: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(
+      constraint
+        ? `Doublon : la valeur existe déjà (contrainte d'unicité « ${constraint} »).`
+        : "Doublon : la valeur existe déjà (contrainte d'unicité).",
+      options,
+    );
+  }
+}
+
+/** Why a database cannot be used at all: the server is not reachable, refuses the account, or lacks the base. */
+export type UnavailableReason = 'unreachable' | 'access-denied' | 'unknown-database' | 'cannot-open';
+
+/**
+ * The database cannot be reached or opened. `summary` says what failed (host:port or file), `advice` which
+ * settings to check; `message` holds both. Raised after the connect timeout at worst, never a hang.
+ */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+
+  constructor(
+    readonly reason: UnavailableReason,
+    readonly summary: string,
+    readonly advice: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${capitalize(summary)} ${capitalize(advice)}`, options);
+  }
+}
+
+/** A SQL query file of `loadQueries` is missing or malformed; `file` is its absolute path. */
+export class QueryFileError extends Error {
+  override readonly name = 'QueryFileError';
+
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A value given as a `?` parameter that the layer does not know how to send, or a placeholder count mismatch. */
+export class QueryParameterError extends TypeError {
+  override readonly name = 'QueryParameterError';
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

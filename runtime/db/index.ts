@@ -1,0 +1,25 @@
+/** The database layer of the runtime (runtime spec "Database access", DECISIONS §4). */
+export {
+  Database,
+  Connection,
+  openDatabase,
+  getDatabase,
+  closeDatabase,
+  databaseOptionsFromConfig,
+  fetchOne,
+  fetchAll,
+  execute,
+  insert,
+  transaction,
+  type Transaction,
+  type Queryable,
+  type Row,
+  type Params,
+  type DatabaseOptions,
+} from './database.js';
+export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect.js';
+export { mariadbDialect, type MariaDbOptions } from './mariadb.js';
+export { sqliteDialect, type SqliteOptions } from './sqlite.js';
+export { DuplicateError, DatabaseUnavailableError, QueryFileError, QueryParameterError, type UnavailableReason } from './errors.js';
+export { formatUtcDateTime, type DriverValue } from './params.js';
+export { loadQueries, loadQueryFile, clearQueryCache, parseQueries, type QueryMap } from './queries.js';

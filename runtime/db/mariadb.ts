@@ -1,0 +1,165 @@
+/** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (DECISIONS §4). */
+import { CompiledQuery, MysqlDialect } from 'kysely';
+import type { Pool, PoolOptions } from 'mysql2';
+import type { Dialect } from './dialect.js';
+import { DatabaseUnavailableError, DuplicateError, QueryParameterError } from './errors.js';
+import type { DriverValue } from './params.js';
+import { placeholderPositions } from './sql-lexer.js';
+
+export interface MariaDbOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Omitted for server-level work (`CREATE DATABASE`). */
+  readonly database?: string;
+  readonly user: string;
+  readonly password: string;
+  /** Connections in the pool (`db_pool_size`, 5 by default). */
+  readonly poolSize?: number;
+  /** How long to wait for the server before giving up, 5 000 ms by default. */
+  readonly connectTimeoutMs?: number;
+  /** Prefix of the environment variables named in connection errors: `DB_APP` (default) or `DB_ADMIN`. */
+  readonly envPrefix?: string;
+}
+
+/** Connection-level error codes of Node and mysql2 that mean "the server could not be reached". */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET',
+  'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT',
+]);
+const ER_DUP_ENTRY = 1062;
+const ER_ACCESS_DENIED = 1045;
+/** MariaDB's answer to an unknown account that sent a password it cannot check. */
+const ER_ACCESS_DENIED_NO_PASSWORD = 1698;
+const ER_DB_ACCESS_DENIED = 1044;
+const ER_BAD_DB = 1049;
+
+/** Builds the MariaDB dialect; mysql2 is imported when the pool is first needed. */
+export function mariadbDialect(options: MariaDbOptions): Dialect {
+  const prefix = options.envPrefix ?? 'DB_APP';
+  const target = `${options.host}:${options.port}`;
+  const envFile = `env/${process.env.APP_ENV || 'dev'}`;
+  return {
+    name: 'mariadb',
+    beginTransactionSql: 'START TRANSACTION',
+
+    createKyselyDialect() {
+      return new MysqlDialect({
+        pool: async () => createPool(options),
+        // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
+        onCreateConnection: async (connection) => {
+          await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'", []));
+        },
+      });
+    },
+
+    compile(sql, params) {
+      return CompiledQuery.raw(bindParameters(sql, params), []);
+    },
+
+    translateError(error) {
+      const info = driverError(error);
+      if (!info) return error;
+      if (info.errno === ER_DUP_ENTRY) {
+        const key = /for key '([^']*)'/.exec(info.message)?.[1] ?? null;
+        const column = key?.includes('.') ? key.slice(key.lastIndexOf('.') + 1) : key;
+        return new DuplicateError(key, column && column !== 'PRIMARY' ? [column] : [], { cause: error });
+      }
+      const variables = `les variables ${prefix}_HOST et ${prefix}_PORT (${envFile} ou l'environnement du processus)`;
+      if (info.code && UNREACHABLE_CODES.has(info.code)) {
+        return new DatabaseUnavailableError(
+          'unreachable',
+          `impossible de joindre le serveur MariaDB ${target} (${info.code}${info.code === 'ETIMEDOUT' ? `, pas de réponse en ${(options.connectTimeoutMs ?? 5000) / 1000} s` : ''}).`,
+          `vérifiez que le serveur est démarré et ${variables}.`,
+          { cause: error },
+        );
+      }
+      if (info.errno === ER_ACCESS_DENIED || info.errno === ER_ACCESS_DENIED_NO_PASSWORD || info.errno === ER_DB_ACCESS_DENIED) {
+        return new DatabaseUnavailableError(
+          'access-denied',
+          `le serveur MariaDB ${target} refuse le compte « ${options.user} »${options.database ? ` sur la base « ${options.database} »` : ''}.`,
+          `vérifiez les variables ${prefix}_LOGIN et ${prefix}_PWD (${envFile}), ou lancez « fw db:init » pour créer le compte applicatif.`,
+          { cause: error },
+        );
+      }
+      if (info.errno === ER_BAD_DB) {
+        return new DatabaseUnavailableError(
+          'unknown-database',
+          `la base « ${options.database ?? ''} » n'existe pas sur le serveur MariaDB ${target}.`,
+          `vérifiez la variable DB_NAME (${envFile}), ou lancez « fw db:init » pour la créer.`,
+          { cause: error },
+        );
+      }
+      return error;
+    },
+
+    describe() {
+      return `MariaDB ${target}${options.database ? `/${options.database}` : ''}`;
+    },
+  };
+}
+
+async function createPool(options: MariaDbOptions): Promise<Pool> {
+  const mysql = await import('mysql2');
+  const config: PoolOptions = {
+    host: options.host,
+    port: options.port,
+    user: options.user,
+    password: options.password,
+    connectionLimit: options.poolSize ?? 5,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    dateStrings: true,
+    supportBigNumbers: true,
+    charset: 'UTF8MB4_UNICODE_CI',
+    waitForConnections: true,
+    queueLimit: 0,
+  };
+  if (options.database) config.database = options.database;
+  return mysql.createPool(config);
+}
+
+interface DriverErrorInfo {
+  readonly code: string | undefined;
+  readonly errno: number | undefined;
+  readonly message: string;
+}
+
+function driverError(error: unknown): DriverErrorInfo | null {
+  if (!(error instanceof Error)) return null;
+  const record = error as Error & { code?: unknown; errno?: unknown };
+  return {
+    code: typeof record.code === 'string' ? record.code : undefined,
+    errno: typeof record.errno === 'number' ? record.errno : undefined,
+    message: error.message,
+  };
+}
+
+/**
+ * Replaces each `?` placeholder (outside literals and comments, see sql-lexer.ts) with its escaped value, as
+ * mysql2's `query` would, but without its blind spots: a `?` in a string or a comment stays, `??` is not an
+ * identifier. Quotes are doubled (safe with or without NO_BACKSLASH_ESCAPES).
+ */
+export function bindParameters(sql: string, params: readonly DriverValue[]): string {
+  const positions = placeholderPositions(sql, 'mariadb');
+  if (positions.length !== params.length) {
+    throw new QueryParameterError(
+      `La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`,
+    );
+  }
+  if (positions.length === 0) return sql;
+  let out = '';
+  let from = 0;
+  positions.forEach((position, index) => {
+    out += sql.slice(from, position) + escapeValue(params[index]!);
+    from = position + 1;
+  });
+  return out + sql.slice(from);
+}
+
+function escapeValue(value: DriverValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
+  return `'${value.replace(/[\0\x1a\\']/g, (ch) => ESCAPES[ch]!)}'`;
+}
+
+const ESCAPES: Record<string, string> = { '\0': '\\0', '\x1a': '\\Z', '\\': '\\\\', "'": "''" };

@@ -1,0 +1,73 @@
+/** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (DECISIONS §4). */
+import { CompiledQuery, SqliteDialect } from 'kysely';
+import type { Dialect } from './dialect.js';
+import { DatabaseUnavailableError, DuplicateError } from './errors.js';
+
+export interface SqliteOptions {
+  /** Absolute path of the database file, or `:memory:`. */
+  readonly file: string;
+  /** How long a writer waits for another process's lock, 5 000 ms by default. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Builds the SQLite dialect; better-sqlite3 is imported when the file is first opened. */
+export function sqliteDialect(options: SqliteOptions): Dialect {
+  const busyTimeout = options.busyTimeoutMs ?? 5000;
+  const envFile = `env/${process.env.APP_ENV || 'dev'}`;
+  return {
+    name: 'sqlite',
+    // IMMEDIATE takes the write lock at the start: a deferred transaction that reads then writes can fail at
+    // once with SQLITE_BUSY when another process wrote in between, whatever the busy timeout.
+    beginTransactionSql: 'BEGIN IMMEDIATE',
+
+    createKyselyDialect() {
+      return new SqliteDialect({
+        database: async () => {
+          const { default: Database } = await import('better-sqlite3');
+          const db = new Database(options.file, { timeout: busyTimeout });
+          try {
+            db.pragma(`busy_timeout = ${Math.trunc(busyTimeout)}`);
+            db.pragma('journal_mode = WAL');
+            db.pragma('foreign_keys = ON');
+          } catch (error) {
+            db.close();
+            throw error;
+          }
+          return db;
+        },
+      });
+    },
+
+    compile(sql, params) {
+      return CompiledQuery.raw(sql, [...params]);
+    },
+
+    translateError(error) {
+      if (!(error instanceof Error)) return error;
+      const code = (error as Error & { code?: unknown }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        // "UNIQUE constraint failed: users.email, users.tenant_id"
+        const constraint = /constraint failed: (.+)$/.exec(error.message)?.[1]?.trim() ?? null;
+        const columns = constraint ? constraint.split(',').map((part) => part.trim().replace(/^.*\./, '')) : [];
+        return new DuplicateError(constraint, columns, { cause: error });
+      }
+      const cannotOpen =
+        code === 'SQLITE_CANTOPEN' ||
+        code === 'SQLITE_NOTADB' ||
+        (error instanceof TypeError && /Cannot open database/i.test(error.message));
+      if (cannotOpen) {
+        return new DatabaseUnavailableError(
+          'cannot-open',
+          `impossible d'ouvrir la base SQLite ${options.file} (${error.message}).`,
+          `vérifiez la variable DB_FILE (${envFile}) et les droits sur son dossier, ou lancez « fw db:init » pour créer le fichier.`,
+          { cause: error },
+        );
+      }
+      return error;
+    },
+
+    describe() {
+      return `SQLite ${options.file}`;
+    },
+  };
+}

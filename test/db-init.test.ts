@@ -1,0 +1,187 @@
+// `fw db:init` as a real process: on MariaDB it creates the database, an application account whose grants are
+// exactly SELECT, INSERT, UPDATE, DELETE on that database, and fw_migrations; on SQLite the folder, the file
+// and fw_migrations. A second run finds everything present.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type Database } from '../runtime/db/index.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const FW = path.join(REPO, 'bin', 'fw.js');
+const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+
+function fw(cwd: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') env[key] = value;
+  }
+  const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env, timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function project(env: string): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-init-')));
+  fs.mkdirSync(path.join(root, 'mvc', 'migrations'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'env'));
+  fs.writeFileSync(path.join(root, 'env', 'dev'), env);
+  return root;
+}
+
+/** The step lines of db:init (two spaces, a fate, two spaces, the subject). */
+function steps(stdout: string): string[] {
+  return stdout.split('\n').filter((line) => line.startsWith('  '));
+}
+
+async function withServer<T>(fn: (server: Database) => Promise<T>): Promise<T> {
+  const server = openDatabase({ driver: 'mariadb', ...MARIADB });
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const Maria = suite('db-init: MariaDB');
+const suffix = randomBytes(4).toString('hex');
+const database = `fw_test_${suffix}`;
+const login = `fw_app_${suffix}`;
+const password = `p'w"\\${suffix}`;
+let root = '';
+
+Maria.before(() => {
+  root = project(
+    `DB_DRIVER=mariadb\nDB_NAME=${database}\nDB_APP_HOST=127.0.0.1\nDB_APP_PORT=3306\nDB_APP_LOGIN=${login}\nDB_APP_PWD=${password}\n` +
+      'DB_ADMIN_HOST=127.0.0.1\nDB_ADMIN_PORT=3306\nDB_ADMIN_LOGIN=root\nDB_ADMIN_PWD=\n',
+  );
+});
+
+Maria.after(async () => {
+  await withServer(async (server) => {
+    await server.execute(`DROP DATABASE IF EXISTS \`${database}\``);
+    for (const host of ['%', 'localhost']) await server.execute('DROP USER IF EXISTS ?@?', [login, host]);
+  });
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+Maria('creates the database, the account on % and localhost, the grants, fw_migrations', async () => {
+  const run = fw(root, ['db:init']);
+  assert.is(run.status, 0, run.stderr);
+  const lines = steps(run.stdout);
+  assert.is(lines.length, 6, run.stdout);
+  assert.match(lines[0]!, new RegExp(`^  créé +base ${database} — utf8mb4$`));
+  assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'%'`));
+  assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'localhost'`));
+  assert.match(run.stdout, /accordé +SELECT, INSERT, UPDATE, DELETE sur/);
+  assert.match(lines[5]!, /^  créé +table fw_migrations$/);
+
+  await withServer(async (server) => {
+    const schema = await server.fetchOne<{ charset: string }>(
+      'SELECT DEFAULT_CHARACTER_SET_NAME AS charset FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+      [database],
+    );
+    assert.is(schema?.charset, 'utf8mb4');
+    for (const host of ['%', 'localhost']) {
+      const grants = (await server.fetchAll(`SHOW GRANTS FOR ?@?`, [login, host])).map((row) => String(Object.values(row)[0]));
+      assert.is(grants.length, 2, grants.join('\n'));
+      assert.match(grants[0]!, new RegExp(`^GRANT USAGE ON \\*\\.\\* TO \`${login}\`@\`${host}\``));
+      const escaped = database.replace(/_/g, '\\\\_');
+      assert.match(grants[1]!, new RegExp(`^GRANT SELECT, INSERT, UPDATE, DELETE ON \`${escaped}\`\\.\\* TO \`${login}\`@\`${host}\`$`));
+    }
+    const table = await server.fetchOne(
+      "SELECT 1 AS found FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'fw_migrations'",
+      [database],
+    );
+    assert.ok(table);
+  });
+
+  // The application account connects with DB_APP_PWD, reads and writes rows, and cannot change the schema.
+  const app = openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: login, password, database });
+  try {
+    assert.equal(await app.fetchAll('SELECT version FROM fw_migrations'), []);
+    let denied: unknown;
+    await app.execute('CREATE TABLE sneaky (id INT)').catch((error: unknown) => (denied = error));
+    assert.is((denied as { errno?: number } | undefined)?.errno, 1142, String(denied));
+  } finally {
+    await app.close();
+  }
+});
+
+Maria('a second run is idempotent: everything already present', () => {
+  const run = fw(root, ['db:init']);
+  assert.is(run.status, 0, run.stderr);
+  const lines = steps(run.stdout);
+  assert.is(lines.length, 6, run.stdout);
+  for (const line of lines) assert.match(line, /^  déjà (présent|accordé) /);
+  assert.match(run.stdout, /Rien à faire/);
+});
+
+Maria('when the application login is the admin login, no account is created', async () => {
+  const name = `fw_test_${randomBytes(4).toString('hex')}`;
+  const dir = project(`DB_DRIVER=mariadb\nDB_NAME=${name}\nDB_APP_LOGIN=root\nDB_ADMIN_LOGIN=root\n`);
+  try {
+    const run = fw(dir, ['db:init']);
+    assert.is(run.status, 0, run.stderr);
+    assert.match(run.stdout, /ignoré +compte applicatif root — DB_APP_LOGIN est aussi le compte administrateur/);
+    assert.not.ok(steps(run.stdout).some((line) => /accordé|compte '/.test(line)), run.stdout);
+  } finally {
+    await withServer((server) => server.execute(`DROP DATABASE IF EXISTS \`${name}\``));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Maria('identifiers are validated before any DDL', () => {
+  const dir = project('DB_DRIVER=mariadb\nDB_NAME=bad-name`; DROP DATABASE x\nDB_APP_LOGIN=app\nDB_ADMIN_LOGIN=root\n');
+  try {
+    const run = fw(dir, ['db:init']);
+    assert.is(run.status, 1);
+    assert.match(run.stderr, /^Erreur : DB_NAME « bad-name`; DROP DATABASE x » n'est pas un nom de base accepté\./);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const badLogin = project(`DB_DRIVER=mariadb\nDB_NAME=fw_x\nDB_APP_LOGIN=app'@'%\nDB_ADMIN_LOGIN=root\n`);
+  try {
+    const run = fw(badLogin, ['db:init']);
+    assert.is(run.status, 1);
+    assert.match(run.stderr, /DB_APP_LOGIN « app'@'% » n'est pas un nom de compte accepté/);
+  } finally {
+    fs.rmSync(badLogin, { recursive: true, force: true });
+  }
+});
+
+Maria.run();
+
+const Lite = suite('db-init: SQLite');
+
+Lite('creates the folder, the file and fw_migrations; a second run finds them', async () => {
+  const dir = project('DB_DRIVER=sqlite\nDB_FILE=storage/data/app.sqlite\n');
+  try {
+    const run = fw(dir, ['db:init']);
+    assert.is(run.status, 0, run.stderr);
+    assert.equal(steps(run.stdout).map((line) => line.trim().replace(/\s+/g, ' ')), [
+      'créé dossier storage/data',
+      'créé fichier SQLite storage/data/app.sqlite',
+      'créé table fw_migrations',
+    ]);
+    const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'storage', 'data', 'app.sqlite') });
+    try {
+      assert.equal(await db.fetchAll('SELECT version FROM fw_migrations'), []);
+    } finally {
+      await db.close();
+    }
+    const again = fw(dir, ['db:init']);
+    assert.is(again.status, 0, again.stderr);
+    assert.equal(steps(again.stdout).map((line) => line.trim().replace(/\s+/g, ' ')), [
+      'déjà présent fichier SQLite storage/data/app.sqlite',
+      'déjà présent table fw_migrations',
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Lite.run();
