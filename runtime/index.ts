@@ -25,3 +25,8 @@ export { templateManager, TemplateManager, TemplateError, type TemplateRenderer 
 export { NunjucksRenderer } from './templates/nunjucks.js';
 export { trans, clearTranslations } from './i18n.js';
 export * from './db/index.js';
+
+// --- Forms, validator, pagination (runtime spec "Form fields", "Validator", "Pagination object") ---
+export * from './forms/index.js';
+export { Validator } from './validator.js';
+export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';

@@ -1,0 +1,28 @@
+/** Errors of the forms layer (runtime spec "Form fields (core.forms)"). */
+
+/**
+ * A value refused by a field, or by a form's `clean()` hook. Thrown by `Field.clean()` and caught by
+ * `Form.isValid()`, which records `message` under the field (or in the non-field errors for `clean()`).
+ * Custom fields and `clean()` overrides may throw it too.
+ */
+export class FormValidationError extends Error {
+  override readonly name = 'FormValidationError';
+}
+
+/** A programming mistake in a form or field declaration (bad option, reserved field name, not a Field). */
+export class FormDefinitionError extends Error {
+  override readonly name = 'FormDefinitionError';
+}
+
+/** A field name that the form does not declare (`form.field(name)`, `form.addError(name, …)`). */
+export class UnknownFieldError extends Error {
+  override readonly name = 'UnknownFieldError';
+
+  constructor(
+    readonly fieldName: string,
+    readonly formName: string,
+    known: readonly string[],
+  ) {
+    super(`Champ inconnu « ${fieldName} » dans le formulaire ${formName}. Champs déclarés : ${known.join(', ') || '(aucun)'}.`);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Date fields: DateField and DateTimeField. Cleaned values are strings, not Date objects: a calendar date has
+ * no time zone, and a string is what both database dialects take and give back (DECISIONS §4: times are UTC).
+ */
+import { FormValidationError } from './errors.js';
+import { TextInputField, type FieldOptions } from './field.js';
+import { messages } from './messages.js';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+function isLeap(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** True for a real calendar date (years 0001 to 9999). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const days = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** A Date as `YYYY-MM-DD` and `HH:MM:SS`, in UTC. */
+function utcParts(date: Date): [string, string] {
+  return [
+    `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`,
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`,
+  ];
+}
+
+/** A date typed strictly as `YYYY-MM-DD` that exists in the calendar (`2023-02-29` is refused). Cleaned unchanged. */
+export class DateField extends TextInputField<string> {
+  constructor(options: FieldOptions = {}) {
+    super(options, 'date');
+  }
+
+  protected convert(text: string, label: string): string {
+    const m = DATE.exec(text);
+    if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw new FormValidationError(messages.date(label));
+    return text;
+  }
+
+  /** A Date (UTC) or a stored `YYYY-MM-DD[ HH:MM:SS]` string → `YYYY-MM-DD` for `<input type="date">`. */
+  override format(value: unknown): string {
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : utcParts(value)[0];
+    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(?:[T ]|$)/.test(value)) return value.slice(0, 10);
+    return super.format(value);
+  }
+}
+
+/**
+ * A date and time typed as `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` (what `<input type="datetime-local">`
+ * sends), with a real date, hours 00–23, minutes and seconds 00–59. Cleaned to `YYYY-MM-DD HH:MM:SS`, the
+ * DATETIME text of both dialects.
+ */
+export class DateTimeField extends TextInputField<string> {
+  constructor(options: FieldOptions = {}) {
+    super(options, 'datetime-local');
+  }
+
+  protected convert(text: string, label: string): string {
+    const m = DATE_TIME.exec(text);
+    if (!m) throw new FormValidationError(messages.dateTime(label));
+    const [hours, minutes, seconds] = [Number(m[4]), Number(m[5]), Number(m[6] ?? '0')];
+    if (!isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) || hours > 23 || minutes > 59 || seconds > 59) {
+      throw new FormValidationError(messages.dateTime(label));
+    }
+    return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6] ?? '00'}`;
+  }
+
+  /** A Date (UTC) or a stored `YYYY-MM-DD HH:MM:SS` string → `YYYY-MM-DDTHH:MM:SS` for the input. */
+  override format(value: unknown): string {
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : utcParts(value).join('T');
+    if (typeof value === 'string') {
+      const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)/.exec(value);
+      if (m) return `${m[1]}T${m[2]}`;
+    }
+    return super.format(value);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * File fields: FileField and ImageField. They check the metadata of an UploadedFile (runtime spec "Upload
+ * rules" 4 and 5) and save nothing: storing the file is the upload chain's job.
+ */
+import { get } from '../config.js';
+import type { UploadedFile } from '../http/request.js';
+import { FormDefinitionError, FormValidationError } from './errors.js';
+import { checkCount, Field, type FieldInput, type FieldOptions, type HtmlAttrs } from './field.js';
+import { messages } from './messages.js';
+
+export interface FileFieldOptions extends FieldOptions {
+  /** Allowed extensions, without the dot, any case; default: the `upload_allowed_extensions` setting. */
+  extensions?: readonly string[];
+  /** Maximum size in bytes; default: the `upload_max_size` setting. */
+  maxSize?: number;
+  /** Allowed MIME types (the client's Content-Type, parameters ignored, any case); default: not checked. */
+  mimeTypes?: readonly string[];
+}
+
+const normalizeExtension = (ext: string): string => ext.trim().replace(/^\./, '').toLowerCase();
+const normalizeMime = (mime: string): string => (mime.split(';')[0] ?? '').trim().toLowerCase();
+
+/** The file name without any client-side folder (`C:\fakepath\a.jpg` → `a.jpg`). */
+function baseName(filename: string): string {
+  return filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+}
+
+/** The last extension, lower-cased; '' when there is none (`README`, `.env`, `a.`). */
+export function lastExtension(filename: string): string {
+  const name = baseName(filename);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+function checkList(name: string, list: readonly string[] | undefined): void {
+  if (list !== undefined && (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string' && v.trim() !== ''))) {
+    throw new FormDefinitionError(`Option ${name} invalide : une liste non vide de textes est attendue.`);
+  }
+}
+
+/**
+ * An uploaded file, checked on its metadata: the last extension against a whitelist (`a.php.jpg` passes
+ * when jpg is allowed, `a.jpg.php` does not), the size (an empty file is accepted), and the MIME type when
+ * a list is given. A part sent without a file name (nothing chosen) counts as absent. Cleaned to the
+ * UploadedFile itself.
+ */
+export class FileField extends Field<UploadedFile> {
+  override readonly isFile = true;
+  readonly extensions: readonly string[] | undefined;
+  readonly maxSize: number | undefined;
+  readonly mimeTypes: readonly string[] | undefined;
+
+  constructor(options: FileFieldOptions = {}) {
+    super(options, 'file');
+    checkList('extensions', options.extensions);
+    checkList('mimeTypes', options.mimeTypes);
+    checkCount('maxSize', options.maxSize);
+    this.extensions = options.extensions?.map(normalizeExtension);
+    this.maxSize = options.maxSize;
+    this.mimeTypes = options.mimeTypes?.map(normalizeMime);
+  }
+
+  /** The extensions in force (the setting is read at each call, so `configure()` applies at once). */
+  allowedExtensions(): readonly string[] {
+    return this.extensions ?? get('upload_allowed_extensions').map(normalizeExtension);
+  }
+
+  clean(input: FieldInput, label: string): UploadedFile | null {
+    const file = input.file;
+    if (!file || file.filename === '') {
+      if (this.required) throw new FormValidationError(messages.required(label));
+      return null;
+    }
+    const name = baseName(file.filename);
+    const allowed = this.allowedExtensions();
+    if (!allowed.includes(lastExtension(name))) throw new FormValidationError(messages.fileExtension(label, name, allowed));
+    const maxSize = this.maxSize ?? get('upload_max_size');
+    if (file.size > maxSize) throw new FormValidationError(messages.fileSize(label, name, maxSize));
+    if (this.mimeTypes && !this.mimeTypes.includes(normalizeMime(file.contentType))) {
+      throw new FormValidationError(messages.fileType(label, name, normalizeMime(file.contentType)));
+    }
+    return file;
+  }
+
+  /** A file input cannot be pre-filled. */
+  override format(): string {
+    return '';
+  }
+
+  override attrs(): HtmlAttrs {
+    return { accept: this.allowedExtensions().map((e) => `.${e}`).join(',') };
+  }
+}
+
+export const IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'webp'];
+export const IMAGE_MIME_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp'];
+
+/**
+ * A FileField for images: extensions among jpg, jpeg, png, webp and MIME types among image/jpeg, image/png,
+ * image/webp (both checked). The options may narrow these lists, never widen them (no SVG: it carries scripts).
+ */
+export class ImageField extends FileField {
+  constructor(options: FileFieldOptions = {}) {
+    const extensions = options.extensions ?? IMAGE_EXTENSIONS;
+    const mimeTypes = options.mimeTypes ?? IMAGE_MIME_TYPES;
+    super({ ...options, extensions, mimeTypes });
+    const wider = [
+      ...this.extensions!.filter((e) => !IMAGE_EXTENSIONS.includes(e)),
+      ...this.mimeTypes!.filter((m) => !IMAGE_MIME_TYPES.includes(m)),
+    ];
+    if (wider.length > 0) {
+      throw new FormDefinitionError(`ImageField n’accepte que ${[...IMAGE_EXTENSIONS, ...IMAGE_MIME_TYPES].join(', ')} ; refusé : ${wider.join(', ')}.`);
+    }
+  }
+}

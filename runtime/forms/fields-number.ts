@@ -1,0 +1,152 @@
+/** Number fields: IntegerField (cleaned to a number) and DecimalField (cleaned to an exact decimal string). */
+import { FormDefinitionError, FormValidationError } from './errors.js';
+import { checkCount, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
+import { messages } from './messages.js';
+
+export interface IntegerFieldOptions extends FieldOptions {
+  min?: number;
+  max?: number;
+}
+
+const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * An integer written in decimal digits (an optional sign, nothing else): `1.5`, `1e3`, `0x10`, `1 000` are
+ * refused; a value beyond ±(2^53 − 1) is refused rather than rounded. Cleaned to a number.
+ */
+export class IntegerField extends TextInputField<number> {
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+
+  constructor(options: IntegerFieldOptions = {}) {
+    super(options, 'number');
+    for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
+      if (value !== undefined && !Number.isSafeInteger(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (entier attendu).`);
+    }
+    if (options.min !== undefined && options.max !== undefined && options.min > options.max) {
+      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
+    }
+    this.min = options.min;
+    this.max = options.max;
+  }
+
+  protected convert(text: string, label: string): number {
+    if (!INTEGER.test(text)) throw new FormValidationError(messages.integer(label));
+    const value = Number(text) + 0; // `+ 0` turns -0 into 0
+    if (!Number.isSafeInteger(value)) throw new FormValidationError(messages.tooLarge(label));
+    if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));
+    if (this.max !== undefined && value > this.max) throw new FormValidationError(messages.max(label, this.max));
+    return value;
+  }
+
+  override attrs(): HtmlAttrs {
+    const attrs: HtmlAttrs = { step: 1 };
+    if (this.min !== undefined) attrs.min = this.min;
+    if (this.max !== undefined) attrs.max = this.max;
+    return attrs;
+  }
+}
+
+export interface DecimalFieldOptions extends FieldOptions {
+  /** Total number of digits, as in DECIMAL(M, D): M. */
+  maxDigits?: number;
+  /** Digits after the point, as in DECIMAL(M, D): D. The cleaned value is padded to this many. */
+  decimalPlaces?: number;
+  /** Bounds, preferably as strings (`'0.01'`) so that they are exact. */
+  min?: string | number;
+  max?: string | number;
+}
+
+/** A parsed decimal: sign, whole digits without leading zeros (`'0'` at least), fraction digits as written. */
+interface Decimal {
+  readonly negative: boolean;
+  readonly whole: string;
+  readonly fraction: string;
+}
+
+const DECIMAL = /^([+-]?)(?:(\d+)(?:[.,](\d*))?|[.,](\d+))$/;
+
+/** Parses `12.50`, `-3`, `0,5`, `.5`, `5.` (point or comma); exponents, spaces and hex are refused. */
+export function parseDecimal(text: string): Decimal | null {
+  const m = DECIMAL.exec(text);
+  if (!m) return null;
+  const whole = (m[2] ?? '0').replace(/^0+(?=\d)/, '');
+  const fraction = m[3] ?? m[4] ?? '';
+  const isZero = whole === '0' && /^0*$/.test(fraction);
+  return { negative: m[1] === '-' && !isZero, whole, fraction };
+}
+
+/** Compares two decimals exactly (BigInt on a common scale): −1, 0 or 1. */
+export function compareDecimal(a: Decimal, b: Decimal): number {
+  const scale = Math.max(a.fraction.length, b.fraction.length);
+  const scaled = (d: Decimal): bigint => BigInt(d.whole + d.fraction.padEnd(scale, '0')) * (d.negative ? -1n : 1n);
+  const x = scaled(a);
+  const y = scaled(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function formatDecimal(d: Decimal): string {
+  return `${d.negative ? '-' : ''}${d.whole}${d.fraction ? `.${d.fraction}` : ''}`;
+}
+
+function boundOption(name: string, value: string | number | undefined): Decimal | undefined {
+  if (value === undefined) return undefined;
+  const parsed = typeof value === 'number' && !Number.isFinite(value) ? null : parseDecimal(String(value));
+  if (!parsed) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre décimal attendu, par exemple '0.01').`);
+  return parsed;
+}
+
+/**
+ * A decimal number kept exact: never converted to a float. Accepts a point or a comma; cleaned to a string
+ * with a point, no leading zeros, and exactly `decimalPlaces` decimals when set (`12,5` → `'12.50'`).
+ * Trailing zeros beyond `decimalPlaces` are accepted (`1.500` is 1.50); other extra decimals are refused.
+ */
+export class DecimalField extends TextInputField<string> {
+  readonly maxDigits: number | undefined;
+  readonly decimalPlaces: number | undefined;
+  readonly min: string | undefined;
+  readonly max: string | undefined;
+  private readonly minValue: Decimal | undefined;
+  private readonly maxValue: Decimal | undefined;
+
+  constructor(options: DecimalFieldOptions = {}) {
+    super(options, 'text');
+    checkCount('maxDigits', options.maxDigits, true);
+    checkCount('decimalPlaces', options.decimalPlaces);
+    if (options.maxDigits !== undefined && options.decimalPlaces !== undefined && options.decimalPlaces > options.maxDigits) {
+      throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${options.decimalPlaces}) dépasse maxDigits (${options.maxDigits}).`);
+    }
+    this.maxDigits = options.maxDigits;
+    this.decimalPlaces = options.decimalPlaces;
+    this.minValue = boundOption('min', options.min);
+    this.maxValue = boundOption('max', options.max);
+    if (this.minValue && this.maxValue && compareDecimal(this.minValue, this.maxValue) > 0) {
+      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
+    }
+    this.min = this.minValue && formatDecimal(this.minValue);
+    this.max = this.maxValue && formatDecimal(this.maxValue);
+  }
+
+  protected convert(text: string, label: string): string {
+    const parsed = parseDecimal(text);
+    if (!parsed) throw new FormValidationError(messages.decimal(label));
+    const significant = parsed.fraction.replace(/0+$/, '');
+    const places = this.decimalPlaces;
+    if (places !== undefined && significant.length > places) throw new FormValidationError(messages.decimalPlaces(label, places));
+    const value: Decimal = { ...parsed, fraction: places === undefined ? parsed.fraction : significant.padEnd(places, '0') };
+    const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
+    if (this.maxDigits !== undefined) {
+      if (places !== undefined && wholeDigits > this.maxDigits - places) {
+        throw new FormValidationError(messages.wholeDigits(label, this.maxDigits - places));
+      }
+      if (wholeDigits + significant.length > this.maxDigits) throw new FormValidationError(messages.maxDigits(label, this.maxDigits));
+    }
+    if (this.minValue && compareDecimal(value, this.minValue) < 0) throw new FormValidationError(messages.min(label, this.min!));
+    if (this.maxValue && compareDecimal(value, this.maxValue) > 0) throw new FormValidationError(messages.max(label, this.max!));
+    return formatDecimal(value);
+  }
+
+  override attrs(): HtmlAttrs {
+    return { inputmode: 'decimal' };
+  }
+}

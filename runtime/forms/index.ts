@@ -1,0 +1,21 @@
+/** Forms with typed fields (runtime spec "Form fields (core.forms)"). */
+export { Form, type FieldMap, type FormClass, type FormContext, type FieldContext, type FormInput, type FormInputValue, type FormOptions } from './form.js';
+export {
+  Field,
+  TextInputField,
+  charCount,
+  type FieldOptions,
+  type FieldInput,
+  type Choice,
+  type ChoiceOption,
+  type HtmlAttrs,
+  type CleanedValue,
+  type CleanedData,
+} from './field.js';
+export { StringField, TextAreaField, EmailField, PhoneField, UrlField, SlugField, type StringFieldOptions, type LengthOptions, type PhoneFormat } from './fields-text.js';
+export { IntegerField, DecimalField, type IntegerFieldOptions, type DecimalFieldOptions } from './fields-number.js';
+export { BooleanField, ChoiceField, RelationField, RelatedIdsField, type BooleanFieldOptions, type ChoiceFieldOptions } from './fields-choice.js';
+export { DateField, DateTimeField } from './fields-date.js';
+export { FileField, ImageField, IMAGE_EXTENSIONS, IMAGE_MIME_TYPES, type FileFieldOptions } from './fields-file.js';
+export { FormValidationError, FormDefinitionError, UnknownFieldError } from './errors.js';
+export { messages as formMessages, formatSize } from './messages.js';
