@@ -86,6 +86,18 @@ export function emitDiffMigration(name: string, model: ModelNode, entity: Entity
       let definition = renderColumn(column, dialect);
       if (dialect === 'sqlite' && !column.nullable) definition += ` DEFAULT ${sqliteDefault(change.field)}`;
       lines.push(`ALTER TABLE ${table} ADD COLUMN ${definition};`);
+      // The column's unique key or index comes with it: CREATE TABLE (which holds them) is skipped on an existing table.
+      for (const [keys, unique] of [[spec.uniques, true], [spec.indexes, false]] as const) {
+        for (const key of keys.filter((k) => k.columns.length === 1 && k.columns[0] === column.name)) {
+          const keyName = quoteIdentifier(key.name, dialect);
+          const columnName = quoteIdentifier(column.name, dialect);
+          lines.push(
+            dialect === 'mariadb'
+              ? `ALTER TABLE ${table} ADD ${unique ? 'UNIQUE ' : ''}KEY ${keyName} (${columnName});`
+              : `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${keyName} ON ${table} (${columnName});`,
+          );
+        }
+      }
     } else if (change.status === 'COLUMN_CHANGED' && column) {
       if (dialect === 'mariadb') {
         lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
