@@ -68,6 +68,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run] [--media] [--public]',
     summary: 'Génère contrôleur, modèle, formulaire, vues et routes du CRUD.',
     example: 'fw make:crud Contact',
+    load: () => import('./commands/make-crud.js'),
   },
   {
     name: 'make:relation',

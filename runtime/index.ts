@@ -22,7 +22,7 @@ export {
   type Flash, type FlashLevel,
 } from './session/session.js';
 export { templateManager, TemplateManager, TemplateError, type TemplateRenderer } from './templates/manager.js';
-export { NunjucksRenderer } from './templates/nunjucks.js';
+export { NunjucksRenderer, userCan } from './templates/nunjucks.js';
 export { trans, clearTranslations } from './i18n.js';
 export * from './db/index.js';
 
@@ -30,3 +30,4 @@ export * from './db/index.js';
 export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';
+export * from './crud/index.js';

@@ -1,0 +1,74 @@
+/**
+ * `fw make:crud <Entity> [--dry-run] [--public]`: the controller, model, form, layout and views of the entity's
+ * CRUD pages (created when absent, never overwritten), its base class and SQL (regenerated, as sync:entity does),
+ * and the routes of the spec's table added to `mvc/routes.ts` through its syntax tree. All or nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { findEntity } from '../../compiler/ir.js';
+import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
+import { compileOrFail, projectRoot } from '../project.js';
+
+export function configure(command: Command): void {
+  command
+    .argument('<Entité>', "nom de l'entité (PascalCase)")
+    .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
+    .option('--public', 'routes publiques (sans connexion ; le jeton CSRF reste exigé)')
+    .option('--media', 'pages des médias de l’entité');
+}
+
+export async function run({ args, options }: CommandInput): Promise<number> {
+  const name = String(args[0]);
+  const dryRun = options.dryRun === true;
+  if (options.media === true) {
+    throw new CliError("l'option « --media » de « fw make:crud » n'est pas encore disponible dans cette version.", `générez le CRUD sans elle : « fw make:crud ${name} ».`);
+  }
+  const root = projectRoot();
+  const model = await compileOrFail(root);
+  const entity = findEntity(model, name);
+  if (!entity) {
+    const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
+    throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
+  }
+  const { entityFiles } = await import('../../emitters/index.js');
+  const crud = await import('../../emitters/crud/index.js');
+  const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true });
+  const { import: controllerImport, routes } = crud.crudRoutes(plan);
+
+  const routesPath = path.join(root, crud.ROUTES_FILE);
+  const routesText = fs.existsSync(routesPath) ? fs.readFileSync(routesPath, 'utf8') : null;
+  if (routesText === null) {
+    throw new CliError(
+      `${crud.ROUTES_FILE} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
+      `créez ${crud.ROUTES_FILE} avec ces lignes, puis relancez la commande :\n${crud.manualLines(controllerImport, routes)}`,
+    );
+  }
+  let edit;
+  try {
+    edit = crud.addRoutes(routesText, crud.ROUTES_FILE, controllerImport, routes, `${entity.name} (fw make:crud ${entity.name})`);
+  } catch (err) {
+    if (!(err instanceof crud.RoutesEditError)) throw err;
+    const advice = err.manualLines
+      ? `ajoutez ces lignes à ${crud.ROUTES_FILE} (l'import en tête, les routes dans la fonction qui les enregistre), puis relancez la commande :\n${err.manualLines}`
+      : `corrigez ${crud.ROUTES_FILE}, puis relancez « fw make:crud ${entity.name} ».`;
+    throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, advice);
+  }
+
+  const files = [...entityFiles(model, entity), ...crud.crudFiles(plan), { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
+  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const writePlan = planWrites(root, files);
+  if (!dryRun) applyPlan(writePlan);
+  const out = [formatPlan(writePlan, { dryRun })];
+  if (edit.added.length > 0) {
+    out.push(`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${crud.ROUTES_FILE} (${edit.added.length}) :\n`);
+    for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
+  }
+  if (edit.existing.length > 0) out.push(`Routes déjà présentes dans ${crud.ROUTES_FILE} : ${edit.existing.length}.\n`);
+  if (!dryRun && edit.added.length > 0) {
+    out.push(`Liste : ${plan.prefix}${plan.isPublic ? '' : ' (routes protégées : connexion requise ; --public pour une application sans connexion)'}\n`);
+  }
+  process.stdout.write(out.join(''));
+  return 0;
+}

@@ -1,0 +1,281 @@
+/** `mvc/controllers/<snake>_controller.ts`: the handlers of the CRUD routes (manual file). */
+import type { CrudPlan } from './plan.js';
+
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+export function emitCrudController(plan: CrudPlan): string {
+  const { entity, entityClass, modelClass, formClass, controllerClass, listConst, relations } = plan;
+  const views = plan.viewDir;
+  const rowType = `${entityClass}ListRow`;
+  const rbac = entity.rbac;
+  const roles = rbac
+    ? Object.entries(rbac.permissions)
+        .map(([permission, list]) => `  ${permission}: [${list.map(quote).join(', ')}],`)
+        .join('\n')
+    : '';
+  const uniqueFields = entity.fields.filter((f) => f.unique && !f.primaryKey);
+  const choicesBody = relations.length
+    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices(),`).join('\n')}\n  }`
+    : '{}';
+  const displayFields = plan.fields.map((f) => {
+    const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
+    return `    { label: ${quote(f.label)}, value: ${value} },`;
+  });
+  const csvColumns = plan.listFields.map((f) => (f.relation ? f.relation.labelKey : f.field.name));
+  const csvValues = plan.listFields.map((f) => (f.relation ? `row.${f.relation.labelKey}` : `row.${f.field.name}`));
+  const filterChoices = plan.filterFields.filter((f) => f.relation).map((f) => `${f.field.name}: choiceOptions(choices.${f.field.name})`);
+  const fwImports = [
+    'BaseController',
+    'DuplicateError',
+    'ListQuery',
+    'Pagination',
+    'csvResponse',
+    'errorPage',
+    'isHtmx',
+    'parseId',
+    'parseIds',
+    'trans',
+    ...(rbac ? ['userCan', 'userHasRole'] : []),
+  ];
+  const permissionHelper = rbac
+    ? `
+/** Roles allowed per permission, from the role block of mvc/entities/${entity.snake}/${entity.snake}.json. */
+const ROLES: Readonly<Record<string, readonly string[]>> = {
+${roles}
+};
+
+/** A permission the role block declares needs one of its roles (or the \`${entity.snake}.<permission>\` permission); others are open. */
+function allowed(request: Request, permission: string): boolean {
+  const roles = ROLES[permission];
+  if (!roles) return true;
+  return userCan(request, \`${entity.snake}.\${permission}\`) || roles.some((role) => userHasRole(request, role));
+}
+`
+    : `
+/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
+function allowed(_request: Request, _permission: string): boolean {
+  return true;
+}
+`;
+  return `// Controller of the entity ${entityClass}: list, detail, create, edit, delete, bulk delete and CSV export. This file is
+// yours: \`fw make:crud ${entityClass}\` created it once and never overwrites it.
+import { ${fwImports.join(', ')}, type Choice, type Request, type Response } from 'fw-mvc';
+import { ${entityClass}, type ${entityClass}Data } from '../entities/${entity.snake}/index.js';
+import { ${formClass} } from '../forms/${entity.snake}_form.js';
+import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';
+
+/** Route prefix of the pages (route names: \`${plan.routeName}.<action>\`). */
+const BASE = '${plan.prefix}';
+const TITLE = ${quote(plan.title)};
+${permissionHelper}
+/** Unique fields by SQL column: a DuplicateError becomes a message on the field. */
+const UNIQUE_COLUMNS: Readonly<Record<string, string>> = {${uniqueFields.map((f) => ` ${f.column}: '${f.name}'`).join(',')}${uniqueFields.length ? ' ' : ''}};
+
+export class ${controllerClass} extends BaseController {
+  /** GET ${plan.prefix}: the list; an \`HX-Request\` gets only the results (\`_results.html\`). */
+  static async index(request: Request): Promise<Response> {
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    const { query, rows, pagination } = await ${modelClass}.page(request);
+    return results(request, query, rows, pagination, isHtmx(request) ? '_results.html' : 'index.html');
+  }
+
+  /** GET ${plan.prefix}/new: the empty form. */
+  static async create(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const form = new ${formClass}(null, { choices: await formChoices() });
+    return formPage(request, form, null);
+  }
+
+  /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
+  static async store(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const record = validRecord(form);
+    if (!record) return formPage(request, form, null, 422);
+    try {
+      await ${modelClass}.create(record);
+    } catch (err) {
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, null, 422);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
+  }
+
+  /** GET ${plan.prefix}/{id}: the detail page; an id that is not a positive integer, or unknown, gives 404. */
+  static async show(request: Request): Promise<Response> {
+    if (!allowed(request, 'show')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    return BaseController.render('${views}/show.html', { request, context: { title: TITLE, base: BASE, row, fields: displayFields(row) } });
+  }
+
+  /** GET ${plan.prefix}/{id}/edit: the form filled with the record. */
+  static async edit(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const form = new ${formClass}(null, { initial: { ...row }, choices: await formChoices() });
+    return formPage(request, form, row);
+  }
+
+  /** POST ${plan.prefix}/{id}: updates; 422 with the messages when invalid. */
+  static async update(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const record = validRecord(form);
+    if (!record) return formPage(request, form, row, 422);
+    try {
+      await ${modelClass}.update(row.${plan.primaryKey.name} as number, record);
+    } catch (err) {
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, row, 422);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
+  }
+
+  /**
+   * POST ${plan.prefix}/{id}/delete. With \`HX-Request\`, the list comes back (\`_results.html\`) with the search, filters,
+   * sort and page the form carried; without, a redirect to the list with that state.
+   */
+  static async destroy(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const id = parseId(request.routeParams['id']);
+    if (id === null) return errorPage(404, request);
+    const deleted = await ${modelClass}.delete(id);
+    if (deleted === 0) return errorPage(404, request);
+    BaseController.setFlash(request, trans('crud.deleted'));
+    const state = { params: request.body };
+    if (isHtmx(request)) {
+      const { query, rows, pagination } = await ${modelClass}.page(state);
+      return results(request, query, rows, pagination, '_results.html');
+    }
+    const query = ListQuery.fromRequest(state, ${listConst});
+    const page = parseId(request.body['page']?.[0]);
+    const target = query.urlWithState(BASE);
+    return BaseController.redirect(page && page > 1 ? \`\${target}\${target.includes('?') ? '&' : '?'}page=\${page}\` : target);
+  }
+
+  /** POST ${plan.prefix}/bulk-delete: the selected \`ids\`, shown for confirmation; none selected goes straight back. */
+  static async bulkDelete(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const rows = await ${modelClass}.findMany(ids);
+    if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    return BaseController.render('${views}/bulk_delete.html', { request, context: { title: TITLE, base: BASE, rows, labels: rows.map(rowLabel) } });
+  }
+
+  /** POST ${plan.prefix}/bulk-delete/confirm: deletes the confirmed \`ids\` (one \`?\` each) and goes back to the list. */
+  static async bulkDeleteConfirm(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const deleted = await ${modelClass}.deleteMany(ids);
+    return BaseController.redirectWithFlash(request, BASE, \`\${trans('crud.bulk_deleted')} (\${deleted})\`);
+  }
+
+  /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
+  static async exportCsv(request: Request): Promise<Response> {
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
+    const header = [${csvColumns.map(quote).join(', ')}];
+    return csvResponse('${entity.plural}.csv', header, rows.map((row) => [${csvValues.join(', ')}]));
+  }
+}
+
+/** The list page, or its results partial: rows, pagination, sort links, filters, empty state, reset and export links. */
+async function results(request: Request, query: ListQuery, rows: ${rowType}[], pagination: Pagination, template: string): Promise<Response> {
+  const sortUrls: Record<string, string> = {};
+  const sortStates: Record<string, string> = {};
+  for (const key of Object.keys(${listConst}.sortable)) {
+    sortUrls[key] = query.sortUrl(BASE, key);
+    sortStates[key] = query.sortState(key);
+  }
+  const page = pagination.context();
+${relations.length ? '  const choices = await formChoices();\n' : ''}  const context = {
+    title: TITLE,
+    base: BASE,
+    rows,
+    pagination: page,
+    q: query.q,
+    sort: query.sort ?? '',
+    direction: query.sort ? query.direction : '',
+    filters: query.filters,
+    filter_choices: { ${filterChoices.join(', ')} },
+    sort_urls: sortUrls,
+    sort_states: sortStates,
+    is_filtered: query.isFiltered,
+    empty_context: query.emptyContext,
+    empty_message: trans(query.emptyMessageKey),
+    reset_url: BASE,
+    export_url: query.urlWithState(\`\${BASE}/export.csv\`),
+    // The list's state, carried by the delete forms so that the list comes back as it was.
+    state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
+    partial: template === '_results.html',
+  };
+  const response = BaseController.render(\`${views}/\${template}\`, { request, context });
+  response.headers['Vary'] = 'HX-Request';
+  return response;
+}
+${relations.length ? '' : '\n// No many-to-one relation: no select to fill.'}
+async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+  return ${choicesBody};
+}
+
+function choiceOptions(choices: readonly Choice[] | undefined): Array<{ value: string; label: string }> {
+  return (choices ?? []).map(([value, label]) => ({ value: String(value), label }));
+}
+
+function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
+  const action = row ? \`\${BASE}/\${String(row.${plan.primaryKey.name})}\` : BASE;
+  return BaseController.render('${views}/form.html', { status, request, context: { title: TITLE, base: BASE, form: form.context(), row, action } });
+}
+
+/** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
+function validRecord(form: ${formClass}): ${entityClass} | null {
+  if (!form.isValid()) return null;
+  const record = new ${entityClass}(form.cleanedData as Partial<${entityClass}Data>);
+  for (const [field, message] of Object.entries(record.validate())) {
+    if (form.fieldNames.includes(field)) form.addError(field, message);
+  }
+  return form.isValid() ? record : null;
+}
+
+/** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
+function duplicateField(err: DuplicateError): string | null {
+  const names = [err.constraint ?? '', ...err.columns];
+  for (const [column, field] of Object.entries(UNIQUE_COLUMNS)) {
+    if (names.some((name) => name === column || name.endsWith(\`.\${column}\`) || name.endsWith(\`_\${column}\`))) return field;
+  }
+  return null;
+}
+
+async function findOr404(request: Request): Promise<${rowType} | null> {
+  const id = parseId(request.routeParams['id']);
+  return id === null ? null : ${modelClass}.find(id);
+}
+
+/** What the detail page shows, in field order. */
+function displayFields(row: ${rowType}): Array<{ label: string; value: unknown }> {
+  return [
+${displayFields.join('\n')}
+  ];
+}
+
+/** How a record is named on the bulk-delete confirmation page. */
+function rowLabel(row: ${rowType}): string {
+  return \`#\${String(row.${plan.primaryKey.name})}${plan.listFields.length ? ` \${String(row.${labelOf(plan)} ?? '')}` : ''}\`;
+}
+`;
+}
+
+function labelOf(plan: CrudPlan): string {
+  const text = plan.listFields.find((f) => f.input === 'text' || f.input === 'email');
+  return (text ?? plan.listFields[0]!).field.name;
+}

@@ -1,0 +1,198 @@
+/**
+ * What the CRUD emitters need to know about one entity, derived once from the IR: class and file names, the
+ * list's columns and allow-lists, the form's fields, the many-to-one targets and their labels, the routes.
+ */
+import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode } from '../../compiler/ir.js';
+import { requireEntity, requireField } from '../ir-lookup.js';
+
+/** How a value is entered and shown. */
+export type InputKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'int' | 'decimal' | 'bool' | 'date' | 'datetime' | 'time' | 'relation';
+
+/** A many-to-one target: the select of the form and filter, the label column of the list. */
+export interface CrudRelation {
+  readonly field: FieldNode;
+  readonly target: EntityNode;
+  readonly targetKey: FieldNode;
+  /** The target's field shown for a row (its first name-like text field, else its first text field, else its key). */
+  readonly targetLabel: FieldNode;
+  /** SQL alias of the joined table, e.g. `r_ville_id`. */
+  readonly alias: string;
+  /** Key of the label in list rows and in the CSV header: `<field>_label`. */
+  readonly labelKey: string;
+}
+
+export interface CrudField {
+  readonly field: FieldNode;
+  readonly label: string;
+  readonly input: InputKind;
+  readonly relation: CrudRelation | null;
+  /** Shown as a column of the list (long texts and binary values are not). */
+  readonly inList: boolean;
+  /** Entered in the form (an auto-increment key is not). */
+  readonly inForm: boolean;
+}
+
+export interface CrudRoute {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  /** Static method of the controller. */
+  readonly action: string;
+  /** Route name, e.g. `contacts.index`. */
+  readonly name: string;
+}
+
+export interface CrudPlan {
+  readonly entity: EntityNode;
+  readonly entityClass: string;
+  readonly modelClass: string;
+  readonly formClass: string;
+  readonly controllerClass: string;
+  /** e.g. `CONTACT_LIST`. */
+  readonly listConst: string;
+  readonly primaryKey: FieldNode;
+  /** Every field but the primary key, in file order. */
+  readonly fields: readonly CrudField[];
+  readonly listFields: readonly CrudField[];
+  readonly formFields: readonly CrudField[];
+  readonly filterFields: readonly CrudField[];
+  readonly relations: readonly CrudRelation[];
+  /** Textual columns searched by `q`. */
+  readonly searchColumns: readonly string[];
+  /** Route prefix `/<plural>` and route names `<plural>.<action>`. */
+  readonly prefix: string;
+  readonly routeName: string;
+  /** Folder of the views under `mvc/views/`. */
+  readonly viewDir: string;
+  readonly routes: readonly CrudRoute[];
+  /** Routes declared public (`--public`). */
+  readonly isPublic: boolean;
+  /** Permissions checked when the entity declares a role block: `<snake>.index`, `<snake>.delete`. */
+  readonly checksPermissions: boolean;
+  /** The human name of the entity (its description, or its name). */
+  readonly title: string;
+}
+
+const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
+const LONG_TEXT_TYPES = new Set(['TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
+const LABEL_NAMES = ['nom', 'name', 'libelle', 'label', 'titre', 'title', 'intitule', 'designation', 'email'];
+
+/** `date_naissance` → `Date naissance`. */
+export function humanLabel(name: string): string {
+  const spaced = name.replace(/_id$/, '').replace(/_+/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+function isTextual(field: FieldNode): boolean {
+  return TEXT_TYPES.has(field.sqlType.base) || LONG_TEXT_TYPES.has(field.sqlType.base);
+}
+
+function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
+  if (relation) return 'relation';
+  const base = field.sqlType.base;
+  if (field.logicalType === 'bool') return 'bool';
+  if (LONG_TEXT_TYPES.has(base)) return 'textarea';
+  switch (field.logicalType) {
+    case 'int':
+      return 'int';
+    case 'decimal':
+    case 'float':
+      return 'decimal';
+    case 'date':
+      return 'date';
+    case 'datetime':
+      return 'datetime';
+    case 'time':
+      return 'time';
+    default:
+      break;
+  }
+  const name = field.name;
+  if (name.includes('email') || name.includes('courriel')) return 'email';
+  if (/(^|_)(url|website|site|site_web)($|_)/.test(name)) return 'url';
+  if (/(phone|telephone|tel|mobile|portable)/.test(name)) return 'tel';
+  return 'text';
+}
+
+/** The field that names a row of `target` in selects and lists. */
+export function labelField(target: EntityNode): FieldNode {
+  const texts = target.fields.filter((f) => !f.primaryKey && TEXT_TYPES.has(f.sqlType.base));
+  for (const name of LABEL_NAMES) {
+    const found = texts.find((f) => f.name === name || f.name.startsWith(`${name}_`));
+    if (found) return found;
+  }
+  return texts[0] ?? target.primaryKey;
+}
+
+function pascal(snake: string): string {
+  return snake.split('_').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+}
+
+export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean } = {}): CrudPlan {
+  const entity = requireEntity(model, entityName, 'make:crud');
+  const relations = new Map<string, CrudRelation>();
+  for (const relation of manyToOneFrom(model, entity.name)) {
+    const field = requireField(entity, relation.fromField, `relation ${relation.name}`);
+    const target = requireEntity(model, relation.toEntity, `relation ${relation.name}`);
+    relations.set(field.name, {
+      field,
+      target,
+      targetKey: requireField(target, relation.toField, `relation ${relation.name}`),
+      targetLabel: labelField(target),
+      alias: `r_${field.name}`,
+      labelKey: `${field.name}_label`,
+    });
+  }
+  const fields: CrudField[] = entity.fields
+    .filter((f) => !f.primaryKey)
+    .map((field) => {
+      const relation = relations.get(field.name) ?? null;
+      const input = inputKind(field, relation);
+      return {
+        field,
+        label: humanLabel(field.name),
+        input,
+        relation,
+        inList: input !== 'textarea' && field.logicalType !== 'bytes',
+        inForm: field.logicalType !== 'bytes',
+      };
+    });
+  const pk = entity.primaryKey;
+  const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: humanLabel(pk.name), input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
+  const prefix = `/${entity.plural}`;
+  const routeName = entity.plural;
+  const route = (method: 'GET' | 'POST', path: string, action: string, name: string): CrudRoute => ({ method, path: `${prefix}${path}`, action, name: `${routeName}.${name}` });
+  return {
+    entity,
+    entityClass: entity.name,
+    modelClass: `${entity.name}Model`,
+    formClass: `${entity.name}Form`,
+    controllerClass: `${entity.name}Controller`,
+    listConst: `${entity.snake.toUpperCase()}_LIST`,
+    primaryKey: pk,
+    fields,
+    listFields: fields.filter((f) => f.inList),
+    formFields,
+    filterFields: fields.filter((f) => (f.field.filter || f.relation !== null) && f.field.logicalType !== 'bytes'),
+    relations: [...relations.values()],
+    searchColumns: entity.fields.filter((f) => isTextual(f) && !relations.has(f.name)).map((f) => `t.${f.column}`),
+    prefix,
+    routeName,
+    viewDir: entity.snake,
+    // GET /new before GET /{id} (the router also ranks static segments first, DECISIONS §5).
+    routes: [
+      route('GET', '', 'index', 'index'),
+      route('GET', '/new', 'create', 'new'),
+      route('POST', '', 'store', 'store'),
+      route('GET', '/export.csv', 'exportCsv', 'export'),
+      route('POST', '/bulk-delete', 'bulkDelete', 'bulk_delete'),
+      route('POST', '/bulk-delete/confirm', 'bulkDeleteConfirm', 'bulk_delete_confirm'),
+      route('GET', '/{id}', 'show', 'show'),
+      route('GET', '/{id}/edit', 'edit', 'edit'),
+      route('POST', '/{id}', 'update', 'update'),
+      route('POST', '/{id}/delete', 'destroy', 'delete'),
+    ],
+    isPublic: options.isPublic === true,
+    checksPermissions: entity.rbac !== null,
+    title: pascal(entity.plural),
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The state of a generated list page, read from the query string through allow-lists (cli-and-generators.md
+ * "List query parameters"): search `q`, `page`, `sort`, `direction` and equality filters. Column names only ever
+ * come from the `ListSpec` the generator wrote, never from the request; every value is a `?` parameter.
+ */
+import type { Request } from '../http/request.js';
+import type { PageLinkParam } from '../pagination.js';
+
+/** How a filter reads its value: text input (text, int), All / Yes / No select (bool), select of target labels (relation). */
+export type FilterKind = 'text' | 'int' | 'bool' | 'relation';
+
+export interface ListFilterSpec {
+  /** The SQL expression compared with `=`, e.g. `t.VilleId`. */
+  readonly column: string;
+  readonly kind: FilterKind;
+}
+
+/** The allow-lists of one list page, written by `fw make:crud` into the entity's model. */
+export interface ListSpec {
+  /** Sort key (a field name) → SQL expression; every column of the entity, primary key included. */
+  readonly sortable: Readonly<Record<string, string>>;
+  /** The key of the default sort (the primary key), always descending. */
+  readonly defaultSort: string;
+  /** Textual columns (VARCHAR, CHAR, TEXT) searched by `q`. */
+  readonly searchable: readonly string[];
+  /** Filter key (a field name) → column and kind; fields with `list.filter` and many-to-one foreign keys. */
+  readonly filters: Readonly<Record<string, ListFilterSpec>>;
+}
+
+/** A filter key that is not in the allow-list (spec: ValueError). */
+export class UnknownFilterError extends Error {
+  override readonly name = 'UnknownFilterError';
+  constructor(key: string, allowed: readonly string[]) {
+    super(`Filtre inconnu « ${key} » : les filtres autorisés sont ${allowed.length ? allowed.map((k) => `« ${k} »`).join(', ') : '(aucun)'}.`);
+  }
+}
+
+/** A SQL fragment and its `?` parameters. */
+export interface SqlFragment {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** Which empty-state message a list shows (`crud.empty_search`, `crud.empty_filters`, `crud.empty_search_filters`, `crud.empty`). */
+export type EmptyContext = 'search' | 'filters' | 'search_filters' | 'general';
+
+/** The character that escapes `%`, `_` and itself in LIKE patterns (the same on MariaDB and SQLite). */
+const LIKE_ESCAPE = '!';
+
+/** `%`, `_` and the escape character made literal, so `q=50%` looks for "50%" and not for "50" followed by anything. */
+export function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c);
+}
+
+const INTEGER = /^-?\d{1,15}$/;
+
+/** The parsed, allow-listed state of one list request. */
+export class ListQuery {
+  /** The search text, trimmed ('' when absent). */
+  readonly q: string;
+  /** The sort key asked for when it is allowed, else null (default sort). */
+  readonly sort: string | null;
+  /** `asc` or `desc`; `asc` when invalid; `desc` for the default sort. */
+  readonly direction: 'asc' | 'desc';
+  /** Active filters: key → the value as given (only allowed keys with a usable value). */
+  readonly filters: Readonly<Record<string, string>>;
+
+  private constructor(
+    readonly spec: ListSpec,
+    q: string,
+    sort: string | null,
+    direction: 'asc' | 'desc',
+    filters: Record<string, string>,
+  ) {
+    this.q = q;
+    this.sort = sort;
+    this.direction = direction;
+    this.filters = Object.freeze(filters);
+  }
+
+  /** The state of `request`'s query string; unknown sort keys and filter keys are ignored, bad values dropped. */
+  static fromRequest(request: Pick<Request, 'params'>, spec: ListSpec): ListQuery {
+    const first = (name: string): string => (request.params[name]?.[0] ?? '').trim();
+    const q = first('q');
+    const askedSort = first('sort');
+    const sort = Object.hasOwn(spec.sortable, askedSort) ? askedSort : null;
+    const askedDirection = first('direction').toLowerCase();
+    const direction = sort === null ? 'desc' : askedDirection === 'desc' ? 'desc' : 'asc';
+    const filters: Record<string, string> = {};
+    for (const [key, filter] of Object.entries(spec.filters)) {
+      const value = first(key);
+      if (value !== '' && acceptsValue(filter.kind, value)) filters[key] = value;
+    }
+    return new ListQuery(spec, q, sort, direction, filters);
+  }
+
+  /** True when a search or a filter narrows the list (the reset link shows). */
+  get isFiltered(): boolean {
+    return this.q !== '' || Object.keys(this.filters).length > 0;
+  }
+
+  get emptyContext(): EmptyContext {
+    const searching = this.q !== '';
+    const filtering = Object.keys(this.filters).length > 0;
+    if (searching && filtering) return 'search_filters';
+    if (searching) return 'search';
+    if (filtering) return 'filters';
+    return 'general';
+  }
+
+  /** The i18n key of the empty-state message. */
+  get emptyMessageKey(): string {
+    return this.emptyContext === 'general' ? 'crud.empty' : `crud.empty_${this.emptyContext}`;
+  }
+
+  /** The SQL of one equality filter; UnknownFilterError when `key` is not in the allow-list. */
+  filterClause(key: string, value: string): SqlFragment {
+    const filter = Object.hasOwn(this.spec.filters, key) ? this.spec.filters[key] : undefined;
+    if (!filter) throw new UnknownFilterError(key, Object.keys(this.spec.filters));
+    return { sql: `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
+  }
+
+  /** `WHERE (search) AND filter = ? AND …`, or '' when nothing narrows the list. */
+  where(): SqlFragment {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (this.q !== '' && this.spec.searchable.length > 0) {
+      const pattern = `%${escapeLike(this.q)}%`;
+      parts.push(`(${this.spec.searchable.map((column) => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
+      for (let i = 0; i < this.spec.searchable.length; i++) params.push(pattern);
+    } else if (this.q !== '') {
+      // Nothing textual to search: a search finds nothing rather than everything.
+      parts.push('1 = 0');
+    }
+    for (const [key, value] of Object.entries(this.filters)) {
+      const clause = this.filterClause(key, value);
+      parts.push(clause.sql);
+      params.push(...clause.params);
+    }
+    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  /** `ORDER BY <allowed column> ASC|DESC`. */
+  orderBy(): string {
+    const key = this.sort ?? this.spec.defaultSort;
+    const column = this.spec.sortable[key];
+    if (column === undefined) throw new UnknownFilterError(key, Object.keys(this.spec.sortable));
+    return `ORDER BY ${column} ${this.direction.toUpperCase()}`;
+  }
+
+  /** The state that links keep: `q`, active filters, and `sort` / `direction` when a sort was chosen. */
+  linkParams(options: { sort?: boolean } = {}): Record<string, PageLinkParam> {
+    const params: Record<string, PageLinkParam> = { q: this.q, ...this.filters };
+    if (options.sort !== false && this.sort !== null) {
+      params['sort'] = this.sort;
+      params['direction'] = this.direction;
+    }
+    return params;
+  }
+
+  /** The link of a column header: sorts by `key` (toggling the direction when it is already the sort), keeps `q` and filters, back to page 1. */
+  sortUrl(base: string, key: string): string {
+    const direction = this.sort === key && this.direction === 'asc' ? 'desc' : 'asc';
+    return withQuery(base, { ...this.linkParams({ sort: false }), sort: key, direction });
+  }
+
+  /** `asc`, `desc` or '' (not sorted by this key): for the arrow of a column header. */
+  sortState(key: string): string {
+    return this.sort === key ? this.direction : '';
+  }
+
+  /** The list link with the whole state but the page (CSV export, return after an action). */
+  urlWithState(base: string): string {
+    return withQuery(base, this.linkParams());
+  }
+}
+
+function acceptsValue(kind: FilterKind, value: string): boolean {
+  switch (kind) {
+    case 'bool':
+      return value === '1' || value === '0';
+    case 'int':
+    case 'relation':
+      return INTEGER.test(value);
+    default:
+      return true;
+  }
+}
+
+function filterValue(kind: FilterKind, value: string): unknown {
+  if (kind === 'text') return value;
+  if (!acceptsValue(kind, value)) throw new RangeError(`Valeur de filtre invalide : « ${value} ».`);
+  return Number(value);
+}
+
+/** `base?a=1&b=2`, empty values left out, names sorted (the same state gives the same URL). */
+export function withQuery(base: string, params: Readonly<Record<string, PageLinkParam>>): string {
+  const search = new URLSearchParams();
+  for (const name of Object.keys(params).sort()) {
+    const value = params[name];
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === null || item === undefined || item === '') continue;
+      search.append(name, String(item));
+    }
+  }
+  const query = search.toString();
+  return query ? `${base}?${query}` : base;
+}
