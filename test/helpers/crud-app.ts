@@ -1,0 +1,210 @@
+/**
+ * A generated CRUD application served for real: `fw new --no-install`, entities Ville and Contact (many-to-one
+ * Contact.ville_id → Ville.id), `fw make:crud --public` for both, `fw db:init` and `fw db:apply` on SQLite or on
+ * a throw-away MariaDB database, then `tsx app.ts` on an ephemeral port. `fw-mvc` and `tsx` are linked to this
+ * repository (no install). A small cookie-keeping HTTP client speaks to it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DialectName } from '../../runtime/db/index.js';
+import { REPO, newProject, type CliProject } from './cli.js';
+
+export const VILLE_JSON = {
+  format_version: 1,
+  entity: 'Ville',
+  table: 'villes',
+  fields: [
+    { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true },
+    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } },
+  ],
+};
+
+export const CONTACT_JSON = {
+  format_version: 1,
+  entity: 'Contact',
+  table: 'contacts',
+  fields: [
+    { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true },
+    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true }, list: { filter: true } },
+    { name: 'prenom', sql_type: 'VARCHAR(100)' },
+    { name: 'email', sql_type: 'VARCHAR(190)', unique: true },
+    { name: 'telephone', sql_type: 'VARCHAR(30)', nullable: true },
+    { name: 'actif', sql_type: 'BOOLEAN', list: { filter: true } },
+    { name: 'notes', sql_type: 'TEXT', nullable: true },
+    { name: 'ville_id', sql_type: 'INT', nullable: true },
+  ],
+};
+
+/** The htmx build shipped by the `htmx.org` devDependency. */
+export const HTMX_FILE = path.join(REPO, 'node_modules', 'htmx.org', 'dist', 'htmx.min.js');
+
+export interface CrudAppOptions {
+  /** Load htmx in `layouts/app.html` (copied to static/vendor/htmx/), as a user would after `fw js:init htmx`. */
+  readonly htmx?: boolean;
+}
+
+export interface CrudApp {
+  readonly project: CliProject;
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** Everything the server printed. */
+  output(): string;
+  /** Stops the server (SIGTERM), drops the MariaDB database, removes the folder. */
+  stop(): Promise<void>;
+}
+
+function ok(project: CliProject, args: string[]): void {
+  const run = project.run(args);
+  if (run.status !== 0) throw new Error(`fw ${args.join(' ')} a échoué (${run.status}) :\n${run.stdout}${run.stderr}`);
+}
+
+/** Links `fw-mvc`, `tsx` and the type packages of this repository into the project. */
+export function linkFramework(project: CliProject): void {
+  const modules = project.path('node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  for (const [name, target] of [
+    ['fw-mvc', REPO],
+    ['tsx', path.join(REPO, 'node_modules', 'tsx')],
+    ['@types', path.join(REPO, 'node_modules', '@types')],
+  ] as const) {
+    const link = path.join(modules, name);
+    if (!fs.existsSync(link)) fs.symlinkSync(target, link, 'dir');
+  }
+}
+
+/** Turns htmx on in the generated layout, as the comment in `layouts/app.html` tells the user to. */
+export function enableHtmx(project: CliProject): void {
+  project.write('static/vendor/htmx/htmx.min.js', fs.readFileSync(HTMX_FILE, 'utf8'));
+  const layout = project.read('mvc/views/layouts/app.html');
+  const tag = '<script src="/static/vendor/htmx/htmx.min.js" defer></script>';
+  const next = layout.replace(/\{#- Partial updates[\s\S]*?-#\}/, tag);
+  if (next === layout) throw new Error('layouts/app.html : le commentaire htmx est introuvable');
+  project.write('mvc/views/layouts/app.html', next);
+}
+
+/** Builds the Contacts application on `dialect` (CLI processes only) without serving it. */
+export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {}): CliProject {
+  const project = newProject('Carnet');
+  try {
+    project.useDialect(dialect);
+    project.write('mvc/entities/ville/ville.json', JSON.stringify(VILLE_JSON, null, 2) + '\n');
+    project.write('mvc/entities/contact/contact.json', JSON.stringify(CONTACT_JSON, null, 2) + '\n');
+    ok(project, ['make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--on-delete', 'SET NULL', '--on-update', 'CASCADE', '--no-input']);
+    ok(project, ['make:crud', 'Ville', '--public']);
+    ok(project, ['make:crud', 'Contact', '--public']);
+    ok(project, ['sync:relations']);
+    ok(project, ['db:init']);
+    ok(project, ['db:apply']);
+    linkFramework(project);
+    if (options.htmx) enableHtmx(project);
+    return project;
+  } catch (err) {
+    void project.cleanup();
+    throw err;
+  }
+}
+
+/** Serves a built project with `tsx app.ts` on an ephemeral port; resolves once it listens. */
+export async function serveProject(project: CliProject, env: Readonly<Record<string, string>> = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') childEnv[key] = value;
+  const child = spawn(process.execPath, [path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], {
+    cwd: project.root,
+    env: { ...childEnv, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`le serveur n'a pas démarré en 30 s :\n${output}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /fw-mvc : (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`le serveur s'est arrêté (code ${code}) :\n${output}`));
+    });
+  });
+  return { url, child, output: () => output };
+}
+
+/** Builds and serves the Contacts application. */
+export async function startCrudApp(dialect: DialectName, options: CrudAppOptions = {}): Promise<CrudApp> {
+  const project = buildCrudApp(dialect, options);
+  let served;
+  try {
+    served = await serveProject(project);
+  } catch (err) {
+    await project.cleanup();
+    throw err;
+  }
+  const { url, child, output } = served;
+  return {
+    project,
+    url,
+    output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await project.cleanup();
+    },
+  };
+}
+
+export interface HttpResult {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** A client that keeps the session cookie and reads the CSRF token from pages, like a browser without script. */
+export class HttpClient {
+  private cookie = '';
+  constructor(readonly base: string) {}
+
+  async request(method: string, url: string, options: { form?: Array<[string, string]>; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookie) headers['cookie'] = this.cookie;
+    let body: string | undefined;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetch(this.base + url, { method, headers, body, redirect: 'manual' });
+    const setCookie = response.headers.get('set-cookie');
+    const session = setCookie ? /session_id=[^;]*/.exec(setCookie)?.[0] : undefined;
+    if (session) this.cookie = session;
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+
+  get(url: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+    return this.request('GET', url, { headers });
+  }
+
+  /** POSTs a form; the CSRF token is added unless the form has one. */
+  async post(url: string, form: Array<[string, string]> = [], headers: Record<string, string> = {}): Promise<HttpResult> {
+    const fields = form.some(([name]) => name === 'csrf_token') ? form : [['csrf_token', await this.csrfToken()] as [string, string], ...form];
+    return this.request('POST', url, { form: fields, headers });
+  }
+
+  private token = '';
+  /** The session's CSRF token, read once from a page that has a form. */
+  async csrfToken(page = '/contacts/new'): Promise<string> {
+    if (this.token) return this.token;
+    const result = await this.get(page);
+    const match = /name="csrf_token" value="([^"]+)"/.exec(result.text);
+    if (!match) throw new Error(`aucun jeton CSRF sur ${page} (${result.status})`);
+    this.token = match[1]!;
+    return this.token;
+  }
+}
