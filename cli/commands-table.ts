@@ -46,7 +46,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw new MonProjet',
     load: () => import('./commands/new.js'),
   },
-  { name: 'routes:list', family: 'Projet', usage: '', summary: "Liste les routes de l'application." },
+  { name: 'routes:list', family: 'Projet', usage: '[--json]', summary: "Liste les routes de l'application.", load: () => import('./commands/routes-list.js') },
   { name: 'i18n:init', family: 'Projet', usage: '', summary: 'Initialise les catalogues de traduction.' },
   { name: 'i18n:check', family: 'Projet', usage: '', summary: 'Vérifie les catalogues de traduction.' },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
