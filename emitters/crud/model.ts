@@ -73,7 +73,8 @@ export class ${modelClass} {
     const where = query.where();
     const count = await fetchOne<{ total: unknown }>(\`\${COUNT} \${where.sql}\`, where.params);
     const pagination = new Pagination(request, Number(count?.total ?? 0), ${modelClass}.perPage, { params: query.linkParams() });
-    const rows = await fetchAll(\`\${SELECT} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
+    // Nothing matches: no second query (a sorted LIMIT over no match would read the whole table).
+    const rows = pagination.total === 0 ? [] : await fetchAll(\`\${SELECT} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
     return { query, rows: rows.map(toListRow), pagination };
   }
 
