@@ -32,6 +32,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
     throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
   }
+  if (entity.primaryKey.logicalType !== 'int') {
+    throw new CliError(
+      `la clé primaire « ${entity.primaryKey.name} » de ${entity.name} est de type ${entity.primaryKey.sqlType.text} : les pages CRUD adressent les enregistrements par un identifiant entier (/${entity.plural}/{id}).`,
+      `donnez à ${entity.name} une clé entière (« "sql_type": "INT", "auto_increment": true ») dans ${entity.file}, ou écrivez ces pages à la main.`,
+    );
+  }
   const { entityFiles } = await import('../../emitters/index.js');
   const crud = await import('../../emitters/crud/index.js');
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true });
