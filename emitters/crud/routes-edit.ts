@@ -1,7 +1,8 @@
 /**
  * Adds routes to `mvc/routes.ts` through its syntax tree (ts-morph): existing routes are recognised by the
- * method and path of their `*.add('METHOD', '/path', …)` calls (inside `group()` callbacks too, with the group's
- * prefix), never by comparing text; the import is added once; the user's code stays byte for byte as it was, the
+ * method and path of their `*.add('METHOD', '/path', …)` calls (on groups too: a `group()` callback's
+ * parameter, a chained `group()`, a variable holding one, joined as `RouteGroup.add` joins them), never by
+ * comparing text; the import is added once; the user's code stays byte for byte as it was, the
  * new lines are spliced in at positions read from the tree. A pure function: text in, text out.
  */
 import { Node, Project, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
@@ -45,10 +46,12 @@ export class RoutesEditError extends Error {
 /** The function that generators add routes to. */
 export const ROUTES_FUNCTION = 'registerRoutes';
 
-/** `/contacts/{contact_id}` and `/contacts/{id}` are the same route. */
+/**
+ * `/contacts/{contact_id}` and `/contacts/{id}` are the same route. The method is upper-cased as the router does;
+ * the path is otherwise kept as written: for the router `/contacts/` and `/contacts` are two routes.
+ */
 function routeKey(method: string, path: string): string {
-  const normalised = path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/';
-  return `${method.toUpperCase()} ${normalised}`;
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
 function stringValue(node: Node | undefined): string | null {
@@ -56,20 +59,55 @@ function stringValue(node: Node | undefined): string | null {
   return null;
 }
 
-/** The prefixes of the `x.group('/prefix', …, (g) => { … })` calls around a node, outermost first. */
-function groupPrefix(call: CallExpression): string {
-  let prefix = '';
-  for (const ancestor of call.getAncestors()) {
-    if (!Node.isCallExpression(ancestor)) continue;
-    const callee = ancestor.getExpression();
-    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'group') continue;
-    const first = stringValue(ancestor.getArguments()[0]);
-    if (first !== null) prefix = first.replace(/\/+$/, '') + prefix;
-  }
-  return prefix;
+/** What `receiverPrefix` answers for the router itself (or anything that is not a group). */
+const ROUTER = Symbol('router');
+
+/** A `x.group('/prefix', …)` call. */
+function isGroupCall(node: Node | undefined): node is CallExpression {
+  if (!node || !Node.isCallExpression(node)) return false;
+  const callee = node.getExpression();
+  return Node.isPropertyAccessExpression(callee) && callee.getName() === 'group';
 }
 
-/** Every `*.add('METHOD', '/path', …)` of the file, as `METHOD /path` keys. */
+/** The path a group gives to `pattern`, joined exactly as `RouteGroup.add` joins it. */
+function joinGroup(prefix: string, pattern: string): string {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  if (pattern === '/' || pattern === '') return base || '/';
+  return `${base}${pattern.startsWith('/') ? '' : '/'}${pattern}`;
+}
+
+/**
+ * The prefix of the group that `receiver` (the `x` of `x.add(…)`) is, `ROUTER` for the router itself, or null when
+ * the prefix is not a string literal. A group is the callback parameter of `group(prefix, options, (g) => …)`, a
+ * `group(prefix)` call chained with `.add`, or a variable initialised with one (RouteGroup has no `group()`).
+ */
+function receiverPrefix(receiver: Node): string | typeof ROUTER | null {
+  const prefixOf = (call: CallExpression): string | null => stringValue(call.getArguments()[0]);
+  if (isGroupCall(receiver)) return prefixOf(receiver);
+  if (!Node.isIdentifier(receiver)) return ROUTER;
+  const name = receiver.getText();
+  for (const scope of receiver.getAncestors()) {
+    if (Node.isArrowFunction(scope) || Node.isFunctionExpression(scope) || Node.isFunctionDeclaration(scope) || Node.isMethodDeclaration(scope)) {
+      if (scope.getParameters().some((p) => p.getName() === name)) {
+        const parent = scope.getParent();
+        return isGroupCall(parent) && parent.getArguments()[2] === scope ? prefixOf(parent) : ROUTER;
+      }
+    }
+    if (Node.isBlock(scope) || Node.isSourceFile(scope)) {
+      for (const statement of scope.getStatements()) {
+        if (!Node.isVariableStatement(statement)) continue;
+        const declaration = statement.getDeclarations().find((d) => d.getName() === name);
+        if (declaration) {
+          const init = declaration.getInitializer();
+          return isGroupCall(init) ? prefixOf(init) : ROUTER;
+        }
+      }
+    }
+  }
+  return ROUTER;
+}
+
+/** Every `*.add('METHOD', '/path', …)` of the file, as `METHOD /path` keys (with the prefix of its group). */
 export function declaredRoutes(source: SourceFile): Set<string> {
   const keys = new Set<string>();
   for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
@@ -79,7 +117,9 @@ export function declaredRoutes(source: SourceFile): Set<string> {
     const method = stringValue(methodArg);
     const path = stringValue(pathArg);
     if (method === null || path === null) continue;
-    keys.add(routeKey(method, groupPrefix(call) + path));
+    const prefix = receiverPrefix(callee.getExpression());
+    if (prefix === null) continue;
+    keys.add(routeKey(method, prefix === ROUTER ? path : joinGroup(prefix, path)));
   }
   return keys;
 }
@@ -161,7 +201,14 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   if (importAdded) {
     const imports = source.getImportDeclarations();
     const last = imports[imports.length - 1];
-    edits.push(last ? { at: last.getEnd(), insert: `${newline}${importLine(imp)}` } : { at: 0, insert: `${importLine(imp)}${newline}` });
+    if (last) {
+      // After a comment that ends the import's line, so that the comment stays with its import.
+      const lineEnd = text.slice(last.getEnd()).search(/\r?\n|$/) + last.getEnd();
+      const at = /^[ \t]*(\/\/.*)?$/.test(text.slice(last.getEnd(), lineEnd)) ? lineEnd : last.getEnd();
+      edits.push({ at, insert: `${newline}${importLine(imp)}` });
+    } else {
+      edits.push({ at: 0, insert: `${importLine(imp)}${newline}` });
+    }
   }
   // From the end backwards, so that each position read from the tree is still right when it is used.
   let next = text;

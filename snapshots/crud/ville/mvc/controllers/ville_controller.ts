@@ -1,0 +1,220 @@
+// Controller of the entity Ville: list, detail, create, edit, delete, bulk delete and CSV export. This file is
+// yours: `fw make:crud Ville` created it once and never overwrites it.
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
+import { Ville, type VilleData } from '../entities/ville/index.js';
+import { VilleForm } from '../forms/ville_form.js';
+import { VILLE_LIST, VilleModel, type VilleListRow } from '../models/ville_model.js';
+
+/** Route prefix of the pages (route names: `villes.<action>`). */
+const BASE = '/villes';
+const TITLE = 'Villes';
+
+/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
+function allowed(_request: Request, _permission: string): boolean {
+  return true;
+}
+
+/** Unique fields by SQL column: a DuplicateError becomes a message on the field. */
+const UNIQUE_COLUMNS: Readonly<Record<string, string>> = { CodePostal: 'code_postal' };
+
+export class VilleController extends BaseController {
+  /** GET /villes: the list; an `HX-Request` gets only the results (`_results.html`). */
+  static async index(request: Request): Promise<Response> {
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    const { query, rows, pagination } = await VilleModel.page(request);
+    return results(request, query, rows, pagination, isHtmx(request) ? '_results.html' : 'index.html');
+  }
+
+  /** GET /villes/new: the empty form. */
+  static async create(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const form = new VilleForm(null, { choices: await formChoices() });
+    return formPage(request, form, null);
+  }
+
+  /** POST /villes: creates; an invalid form comes back with status 422, its messages and the values entered. */
+  static async store(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const form = VilleForm.fromRequest(request, { choices: await formChoices() });
+    const record = validRecord(form);
+    if (!record) return formPage(request, form, null, 422);
+    try {
+      await VilleModel.create(record);
+    } catch (err) {
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, null, 422);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
+  }
+
+  /** GET /villes/{id}: the detail page; an id that is not a positive integer, or unknown, gives 404. */
+  static async show(request: Request): Promise<Response> {
+    if (!allowed(request, 'show')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    return BaseController.render('ville/show.html', { request, context: { title: TITLE, base: BASE, row, fields: displayFields(row) } });
+  }
+
+  /** GET /villes/{id}/edit: the form filled with the record. */
+  static async edit(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const form = new VilleForm(null, { initial: { ...row }, choices: await formChoices() });
+    return formPage(request, form, row);
+  }
+
+  /** POST /villes/{id}: updates; 422 with the messages when invalid. */
+  static async update(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const form = VilleForm.fromRequest(request, { choices: await formChoices() });
+    const record = validRecord(form);
+    if (!record) return formPage(request, form, row, 422);
+    try {
+      await VilleModel.update(row.id as number, record);
+    } catch (err) {
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, row, 422);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
+  }
+
+  /**
+   * POST /villes/{id}/delete. With `HX-Request`, the list comes back (`_results.html`) with the search, filters,
+   * sort and page the form carried; without, a redirect to the list with that state.
+   */
+  static async destroy(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const id = parseId(request.routeParams['id']);
+    if (id === null) return errorPage(404, request);
+    const deleted = await VilleModel.delete(id);
+    if (deleted === 0) return errorPage(404, request);
+    BaseController.setFlash(request, trans('crud.deleted'));
+    const state = { params: request.body };
+    if (isHtmx(request)) {
+      const { query, rows, pagination } = await VilleModel.page(state);
+      return results(request, query, rows, pagination, '_results.html');
+    }
+    const query = ListQuery.fromRequest(state, VILLE_LIST);
+    const page = parseId(request.body['page']?.[0]);
+    const target = query.urlWithState(BASE);
+    return BaseController.redirect(page && page > 1 ? `${target}${target.includes('?') ? '&' : '?'}page=${page}` : target);
+  }
+
+  /** POST /villes/bulk-delete: the selected `ids`, shown for confirmation; none selected goes straight back. */
+  static async bulkDelete(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const rows = await VilleModel.findMany(ids);
+    if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    return BaseController.render('ville/bulk_delete.html', { request, context: { title: TITLE, base: BASE, rows, labels: rows.map(rowLabel) } });
+  }
+
+  /** POST /villes/bulk-delete/confirm: deletes the confirmed `ids` (one `?` each) and goes back to the list. */
+  static async bulkDeleteConfirm(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const deleted = await VilleModel.deleteMany(ids);
+    return BaseController.redirectWithFlash(request, BASE, `${trans('crud.bulk_deleted')} (${deleted})`);
+  }
+
+  /** GET /villes/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
+  static async exportCsv(request: Request): Promise<Response> {
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    const rows = await VilleModel.exportRows(ListQuery.fromRequest(request, VILLE_LIST));
+    const header = ['nom', 'code_postal'];
+    return csvResponse('villes.csv', header, rows.map((row) => [row.nom, row.code_postal]));
+  }
+}
+
+/** The list page, or its results partial: rows, pagination, sort links, filters, empty state, reset and export links. */
+async function results(request: Request, query: ListQuery, rows: VilleListRow[], pagination: Pagination, template: string): Promise<Response> {
+  const sortUrls: Record<string, string> = {};
+  const sortStates: Record<string, string> = {};
+  for (const key of Object.keys(VILLE_LIST.sortable)) {
+    sortUrls[key] = query.sortUrl(BASE, key);
+    sortStates[key] = query.sortState(key);
+  }
+  const page = pagination.context();
+  const context = {
+    title: TITLE,
+    base: BASE,
+    rows,
+    pagination: page,
+    q: query.q,
+    sort: query.sort ?? '',
+    direction: query.sort ? query.direction : '',
+    filters: query.filters,
+    filter_choices: {  },
+    sort_urls: sortUrls,
+    sort_states: sortStates,
+    is_filtered: query.isFiltered,
+    empty_context: query.emptyContext,
+    empty_message: trans(query.emptyMessageKey),
+    reset_url: BASE,
+    export_url: query.urlWithState(`${BASE}/export.csv`),
+    // The list's state, carried by the delete forms so that the list comes back as it was.
+    state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
+    partial: template === '_results.html',
+  };
+  const response = BaseController.render(`ville/${template}`, { request, context });
+  response.headers['Vary'] = 'HX-Request';
+  return response;
+}
+
+// No many-to-one relation: no select to fill.
+async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+  return {};
+}
+
+function choiceOptions(choices: readonly Choice[] | undefined): Array<{ value: string; label: string }> {
+  return (choices ?? []).map(([value, label]) => ({ value: String(value), label }));
+}
+
+function formPage(request: Request, form: VilleForm, row: VilleListRow | null, status = 200): Response {
+  const action = row ? `${BASE}/${String(row.id)}` : BASE;
+  return BaseController.render('ville/form.html', { status, request, context: { title: TITLE, base: BASE, form: form.context(), row, action } });
+}
+
+/** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
+function validRecord(form: VilleForm): Ville | null {
+  if (!form.isValid()) return null;
+  const record = new Ville(form.cleanedData as Partial<VilleData>);
+  for (const [field, message] of Object.entries(record.validate())) {
+    if (form.fieldNames.includes(field)) form.addError(field, message);
+  }
+  return form.isValid() ? record : null;
+}
+
+/** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
+function duplicateField(err: DuplicateError): string | null {
+  const names = [err.constraint ?? '', ...err.columns];
+  for (const [column, field] of Object.entries(UNIQUE_COLUMNS)) {
+    if (names.some((name) => name === column || name.endsWith(`.${column}`) || name.endsWith(`_${column}`))) return field;
+  }
+  return null;
+}
+
+async function findOr404(request: Request): Promise<VilleListRow | null> {
+  const id = parseId(request.routeParams['id']);
+  return id === null ? null : VilleModel.find(id);
+}
+
+/** What the detail page shows, in field order. */
+function displayFields(row: VilleListRow): Array<{ label: string; value: unknown }> {
+  return [
+    { label: 'Nom', value: row.nom },
+    { label: 'Code postal', value: row.code_postal },
+  ];
+}
+
+/** How a record is named on the bulk-delete confirmation page. */
+function rowLabel(row: VilleListRow): string {
+  return `#${String(row.id)} ${String(row.nom ?? '')}`;
+}

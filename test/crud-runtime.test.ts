@@ -1,0 +1,423 @@
+// The runtime of the generated CRUD pages (cli-and-generators.md "List query parameters", "Bulk delete rules",
+// "CSV export rules", "Partial-page behaviour"; DECISIONS §5): the list state read through allow-lists, its SQL
+// run on a real SQLite database, CSV cells and the download's headers on the wire, bulk ids and the htmx header.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Sqlite from 'better-sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  ListQuery,
+  UnknownFilterError,
+  csvCell,
+  csvResponse,
+  escapeLike,
+  isHtmx,
+  parseId,
+  parseIds,
+  placeholders,
+  toCsv,
+  withQuery,
+  type ListSpec,
+} from '../runtime/crud/index.js';
+import { writeResponse } from '../runtime/http/server.js';
+
+/** The allow-lists `fw make:crud` would write for a Contact with filters of every kind. */
+const SPEC: ListSpec = {
+  sortable: { id: 't.Id', nom: 't.Nom', email: 't.Email', actif: 't.Actif', visites: 't.Visites', ville_id: 't.VilleId' },
+  defaultSort: 'id',
+  searchable: ['t.Nom', 't.Email'],
+  filters: {
+    nom: { column: 't.Nom', kind: 'text' },
+    actif: { column: 't.Actif', kind: 'bool' },
+    visites: { column: 't.Visites', kind: 'int' },
+    ville_id: { column: 't.VilleId', kind: 'relation' },
+  },
+};
+
+/** A fake request: `?a=1&a=2` is `{ a: ['1', '2'] }`. */
+function query(params: Record<string, string | string[]>, spec: ListSpec = SPEC): ListQuery {
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(params)) multi[name] = Array.isArray(value) ? value : [value];
+  return ListQuery.fromRequest({ params: multi }, spec);
+}
+
+// --- ListQuery: q, LIKE escaping, WHERE ---
+
+const Q = suite('crud-runtime: ListQuery search and filters');
+
+Q('q is trimmed; absent or blank q narrows nothing', () => {
+  assert.is(query({ q: '  Dupont \t' }).q, 'Dupont');
+  assert.is(query({ q: '   ' }).q, '');
+  assert.is(query({}).q, '');
+  assert.equal(query({}).where(), { sql: '', params: [] });
+  assert.equal(query({ q: '  ' }).where(), { sql: '', params: [] });
+});
+
+Q('escapeLike makes %, _ and the escape character ! literal', () => {
+  assert.is(escapeLike('50%'), '50!%');
+  assert.is(escapeLike('a_b'), 'a!_b');
+  assert.is(escapeLike('wow!'), 'wow!!');
+  assert.is(escapeLike('!%_'), '!!!%!_');
+  assert.is(escapeLike('plain text'), 'plain text');
+});
+
+Q('q searches every searchable column with OR inside parentheses, ESCAPE \'!\', one parameter per column', () => {
+  const where = query({ q: ' 50%_! ' }).where();
+  assert.is(where.sql, "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!')");
+  assert.equal(where.params, ['%50!%!_!!%', '%50!%!_!!%']);
+});
+
+Q('filters are ANDed after the search group, each an equality with a parameter', () => {
+  const where = query({ q: 'du', nom: 'Dupont', actif: '1', visites: '-3', ville_id: '7' }).where();
+  assert.is(
+    where.sql,
+    "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!') AND t.Nom = ? AND t.Actif = ? AND t.Visites = ? AND t.VilleId = ?",
+  );
+  assert.equal(where.params, ['%du%', '%du%', 'Dupont', 1, -3, 7]);
+  const filtersOnly = query({ actif: '0' }).where();
+  assert.equal(filtersOnly, { sql: 'WHERE t.Actif = ?', params: [0] });
+});
+
+Q('a search on an entity without textual columns finds nothing rather than everything', () => {
+  const spec: ListSpec = { ...SPEC, searchable: [] };
+  assert.equal(query({ q: 'x' }, spec).where(), { sql: 'WHERE 1 = 0', params: [] });
+});
+
+Q('a filter key outside the allow-list is ignored from the request', () => {
+  const q = query({ zzz: '1', Nom: 'x', 't.Nom': 'x', ['__proto__']: 'x', constructor: '1', nom: 'Dupont' });
+  assert.equal({ ...q.filters }, { nom: 'Dupont' });
+  assert.equal(q.where(), { sql: 'WHERE t.Nom = ?', params: ['Dupont'] });
+});
+
+Q('filterClause with a key outside the allow-list throws UnknownFilterError naming it and the allowed keys', () => {
+  const q = query({});
+  assert.equal(q.filterClause('actif', '1'), { sql: 't.Actif = ?', params: [1] });
+  assert.equal(q.filterClause('nom', ' x '), { sql: 't.Nom = ?', params: [' x '] });
+  let caught: unknown;
+  try {
+    q.filterClause('zzz', '1');
+  } catch (err) {
+    caught = err;
+  }
+  assert.instance(caught, UnknownFilterError);
+  const error = caught as UnknownFilterError;
+  assert.is(error.name, 'UnknownFilterError');
+  assert.match(error.message, /« zzz »/);
+  for (const key of ['nom', 'actif', 'visites', 'ville_id']) assert.match(error.message, `« ${key} »`);
+  // Inherited properties are not filters either.
+  assert.throws(() => q.filterClause('constructor', '1'), (err: unknown) => err instanceof UnknownFilterError && /« constructor »/.test((err as Error).message));
+  assert.throws(() => q.filterClause('toString', '1'), (err: unknown) => err instanceof UnknownFilterError);
+});
+
+Q('a bool filter accepts only 1 and 0', () => {
+  assert.equal({ ...query({ actif: '1' }).filters }, { actif: '1' });
+  assert.equal({ ...query({ actif: ' 0 ' }).filters }, { actif: '0' });
+  for (const bad of ['true', 'false', 'yes', 'on', '2', '-1', '01', '']) {
+    assert.equal({ ...query({ actif: bad }).filters }, {}, `actif=${bad}`);
+  }
+  assert.throws(() => query({}).filterClause('actif', 'oui'), (err: unknown) => err instanceof RangeError);
+});
+
+Q('int and relation filters accept only integers', () => {
+  assert.equal({ ...query({ visites: '12', ville_id: '3' }).filters }, { visites: '12', ville_id: '3' });
+  assert.equal({ ...query({ visites: '-4' }).filters }, { visites: '-4' });
+  for (const bad of ['1.5', '1e3', 'abc', '0x10', '3 OR 1=1', '1,2', '+']) {
+    assert.equal({ ...query({ visites: bad, ville_id: bad }).filters }, {}, `value ${bad}`);
+  }
+  assert.throws(() => query({}).filterClause('ville_id', '1 OR 1=1'), (err: unknown) => err instanceof RangeError);
+});
+
+Q('a text filter keeps its value; an empty value is no filter', () => {
+  assert.equal({ ...query({ nom: "O'Brien; DROP TABLE x" }).filters }, { nom: "O'Brien; DROP TABLE x" });
+  assert.equal({ ...query({ nom: '' }).filters }, {});
+  assert.equal(query({ nom: "O'Brien" }).where().params, ["O'Brien"]);
+});
+
+Q('only the first value of a repeated parameter counts', () => {
+  const q = query({ q: ['a', 'b'], actif: ['x', '1'], sort: ['nom', 'id'] });
+  assert.is(q.q, 'a');
+  assert.equal({ ...q.filters }, {});
+  assert.is(q.sort, 'nom');
+});
+
+Q.run();
+
+// --- ListQuery on a real database ---
+
+const DB = suite('crud-runtime: ListQuery SQL on SQLite');
+
+let db: Sqlite.Database;
+
+DB.before(() => {
+  db = new Sqlite(':memory:');
+  db.exec('CREATE TABLE contacts (Id INTEGER PRIMARY KEY, Nom TEXT, Email TEXT, Actif INTEGER, Visites INTEGER, VilleId INTEGER)');
+  const insert = db.prepare('INSERT INTO contacts (Id, Nom, Email, Actif, Visites, VilleId) VALUES (?, ?, ?, ?, ?, ?)');
+  insert.run(1, '50% off', 'promo@x.fr', 1, 0, 1);
+  insert.run(2, '500 items', 'stock@x.fr', 1, 3, 1);
+  insert.run(3, 'a_b', 'ab@x.fr', 0, 3, 2);
+  insert.run(4, 'axb', 'axb@x.fr', 1, 5, null);
+  insert.run(5, 'Wow!', 'wow@x.fr', 0, 5, 2);
+  insert.run(6, 'Dupont', 'jean_dupont@x.fr', 1, 1, 2);
+});
+
+DB.after(() => {
+  db?.close();
+});
+
+function ids(params: Record<string, string>): number[] {
+  const q = query(params);
+  const where = q.where();
+  return db
+    .prepare(`SELECT t.Id AS id FROM contacts t ${where.sql} ${q.orderBy()}`)
+    .all(...(where.params as unknown[]))
+    .map((row) => (row as { id: number }).id);
+}
+
+DB('% and _ in q are literal; the default order is the primary key descending', () => {
+  assert.equal(ids({}), [6, 5, 4, 3, 2, 1]);
+  assert.equal(ids({ q: '50%' }), [1]);
+  assert.equal(ids({ q: 'a_b' }), [3]);
+  assert.equal(ids({ q: '_' }), [6, 3]);
+  assert.equal(ids({ q: 'wow!' }), [5]);
+  assert.equal(ids({ q: '!' }), [5]);
+});
+
+DB('the search covers every searchable column (OR), the filters narrow it (AND)', () => {
+  assert.equal(ids({ q: 'dupont' }), [6]);
+  assert.equal(ids({ q: 'x.fr', actif: '0' }), [5, 3]);
+  assert.equal(ids({ q: 'x.fr', actif: '1', ville_id: '1' }), [2, 1]);
+  assert.equal(ids({ visites: '5', sort: 'email', direction: 'asc' }), [4, 5]);
+  assert.equal(ids({ visites: '5', sort: 'email', direction: 'desc' }), [5, 4]);
+});
+
+DB('the search group keeps its parentheses: an OR never escapes a filter', () => {
+  // Without them, `Nom LIKE ? OR Email LIKE ? AND Actif = ?` would return the active row 1 through its Nom.
+  assert.equal(ids({ q: '50%' }), [1]);
+  assert.equal(ids({ q: '50%', actif: '0' }), []);
+});
+
+DB.run();
+
+// --- ListQuery: sort, direction, links, empty states ---
+
+const S = suite('crud-runtime: ListQuery sort, links and empty states');
+
+S('a sort key must be in sortable; unknown falls back to the primary key descending whatever the direction', () => {
+  const byNom = query({ sort: 'nom', direction: 'desc' });
+  assert.is(byNom.sort, 'nom');
+  assert.is(byNom.direction, 'desc');
+  assert.is(byNom.orderBy(), 'ORDER BY t.Nom DESC');
+  assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC');
+  assert.is(query({ sort: 'id', direction: 'asc' }).orderBy(), 'ORDER BY t.Id ASC');
+  for (const bad of ['Nom', 't.Nom', 'nom; DROP TABLE contacts', '__proto__', 'constructor', '']) {
+    const q = query({ sort: bad, direction: 'asc' });
+    assert.is(q.sort, null, `sort=${bad}`);
+    assert.is(q.direction, 'desc', `sort=${bad}`);
+    assert.is(q.orderBy(), 'ORDER BY t.Id DESC', `sort=${bad}`);
+  }
+  assert.is(query({}).orderBy(), 'ORDER BY t.Id DESC');
+});
+
+S('an invalid direction gives asc; the direction is case-insensitive', () => {
+  assert.is(query({ sort: 'email', direction: 'sideways' }).direction, 'asc');
+  assert.is(query({ sort: 'email', direction: 'desc; DROP' }).orderBy(), 'ORDER BY t.Email ASC');
+  assert.is(query({ sort: 'email', direction: 'DESC' }).direction, 'desc');
+  assert.is(query({ sort: 'email' }).direction, 'asc');
+});
+
+S('sortUrl toggles the direction of the current sort, keeps q and filters, drops page', () => {
+  const q = query({ q: 'du', actif: '1', sort: 'nom', direction: 'asc', page: '4' });
+  assert.is(q.sortUrl('/contacts', 'nom'), '/contacts?actif=1&direction=desc&q=du&sort=nom');
+  assert.is(q.sortUrl('/contacts', 'email'), '/contacts?actif=1&direction=asc&q=du&sort=email');
+  const desc = query({ sort: 'nom', direction: 'desc', page: '2' });
+  assert.is(desc.sortUrl('/contacts', 'nom'), '/contacts?direction=asc&sort=nom');
+  // The default sort is not a chosen sort: the first click on any header sorts ascending.
+  assert.is(query({ page: '3' }).sortUrl('/contacts', 'id'), '/contacts?direction=asc&sort=id');
+  assert.is(q.sortState('nom'), 'asc');
+  assert.is(q.sortState('email'), '');
+  assert.is(desc.sortState('nom'), 'desc');
+});
+
+S('linkParams: q, active filters, and sort/direction only when a sort was chosen', () => {
+  assert.equal(query({ q: 'x', nom: 'A', visites: 'bad', sort: 'nom', direction: 'desc', page: '2' }).linkParams(), {
+    q: 'x',
+    nom: 'A',
+    sort: 'nom',
+    direction: 'desc',
+  });
+  assert.equal(query({ q: 'x', sort: 'nom' }).linkParams({ sort: false }), { q: 'x' });
+  assert.equal(query({ sort: 'unknown', direction: 'asc' }).linkParams(), { q: '' });
+});
+
+S('urlWithState keeps the whole state but the page, with sorted names and no empty values', () => {
+  assert.is(query({}).urlWithState('/contacts/export.csv'), '/contacts/export.csv');
+  assert.is(
+    query({ q: 'a b&c', ville_id: '2', sort: 'email', direction: 'desc', page: '5' }).urlWithState('/contacts/export.csv'),
+    '/contacts/export.csv?direction=desc&q=a+b%26c&sort=email&ville_id=2',
+  );
+  assert.is(query({ q: 'x', sort: 'zzz' }).urlWithState('/contacts'), '/contacts?q=x');
+});
+
+S('withQuery sorts names, repeats list values and leaves out empty ones', () => {
+  assert.is(withQuery('/p', { b: '2', a: 1, c: '', d: null, e: undefined, f: ['x', 'y'] }), '/p?a=1&b=2&f=x&f=y');
+  assert.is(withQuery('/p', {}), '/p');
+});
+
+S('emptyContext: general, search, filters, search_filters, and their message keys', () => {
+  const cases: Array<[Record<string, string>, string, string, boolean]> = [
+    [{}, 'general', 'crud.empty', false],
+    [{ q: 'x' }, 'search', 'crud.empty_search', true],
+    [{ actif: '0' }, 'filters', 'crud.empty_filters', true],
+    [{ q: 'x', ville_id: '2' }, 'search_filters', 'crud.empty_search_filters', true],
+    // A dropped filter value and a sort are not a narrowing.
+    [{ q: ' ', actif: 'maybe', sort: 'nom' }, 'general', 'crud.empty', false],
+  ];
+  for (const [params, context, key, filtered] of cases) {
+    const q = query(params);
+    assert.is(q.emptyContext, context, JSON.stringify(params));
+    assert.is(q.emptyMessageKey, key, JSON.stringify(params));
+    assert.is(q.isFiltered, filtered, JSON.stringify(params));
+  }
+});
+
+S.run();
+
+// --- CSV ---
+
+const C = suite('crud-runtime: CSV');
+
+C('every cell is quoted and " is doubled', () => {
+  assert.is(csvCell('Dupont'), '"Dupont"');
+  assert.is(csvCell('dit "Jo"'), '"dit ""Jo"""');
+  assert.is(csvCell('a,b\nc'), '"a,b\nc"');
+  assert.is(csvCell(''), '""');
+});
+
+C('null and undefined are empty, booleans are 1 and 0, numbers their text', () => {
+  assert.is(csvCell(null), '""');
+  assert.is(csvCell(undefined), '""');
+  assert.is(csvCell(true), '"1"');
+  assert.is(csvCell(false), '"0"');
+  assert.is(csvCell(42), '"42"');
+  assert.is(csvCell(-1.5), '"-1.5"');
+  assert.is(csvCell(new Date(Date.UTC(2024, 0, 2, 3, 4, 5))), '"2024-01-02T03:04:05.000Z"');
+});
+
+C('a cell starting with = + - @ tab or CR gets the formula prefix, before the quotes are doubled', () => {
+  assert.is(csvCell('=SUM(A1:A9)'), `"'=SUM(A1:A9)"`);
+  assert.is(csvCell('+33 6 12 34 56 78'), `"'+33 6 12 34 56 78"`);
+  assert.is(csvCell('-2+3'), `"'-2+3"`);
+  assert.is(csvCell('-'), `"'-"`);
+  assert.is(csvCell('@SUM(1)'), `"'@SUM(1)"`);
+  assert.is(csvCell('\t=1'), `"'\t=1"`);
+  assert.is(csvCell('\r=1'), `"'\r=1"`);
+  assert.is(csvCell('=HYPERLINK("http://x")'), `"'=HYPERLINK(""http://x"")"`);
+  assert.is(csvCell('-1\n=cmd'), `"'-1\n=cmd"`);
+  // Not at the start: no prefix.
+  assert.is(csvCell('a=b'), '"a=b"');
+  assert.is(csvCell(' =1'), '" =1"');
+});
+
+C('a plain number keeps its sign and gets no prefix', () => {
+  for (const text of ['-1.5', '+3', '42', '-0', '3.', '.5', '-.5', '+12.75']) assert.is(csvCell(text), `"${text}"`, text);
+  // Not plain numbers: an exponent, a thousands separator, a second sign.
+  assert.is(csvCell('-1e5'), `"'-1e5"`);
+  assert.is(csvCell('-1,5'), `"'-1,5"`);
+  assert.is(csvCell('+-3'), `"'+-3"`);
+});
+
+C('toCsv: header then rows, CRLF after every line', () => {
+  const text = toCsv(['nom', 'actif', 'solde'], [
+    ['Dupont', true, -1.5],
+    ['=cmd', false, null],
+  ]);
+  assert.is(text, '"nom","actif","solde"\r\n"Dupont","1","-1.5"\r\n"\'=cmd","0",""\r\n');
+  assert.is(toCsv(['a'], []), '"a"\r\n');
+});
+
+C('csvResponse: status 200 and exactly the three headers of the spec', () => {
+  const response = csvResponse('contacts.csv', ['nom'], [['Dupont']]);
+  assert.is(response.status, 200);
+  assert.is(response.contentType, 'text/csv; charset=utf-8');
+  assert.equal(response.headers, { 'Content-Disposition': 'attachment; filename="contacts.csv"', 'Cache-Control': 'no-store' });
+  assert.is(response.body, '"nom"\r\n"Dupont"\r\n');
+  // A name cannot break out of its quotes.
+  assert.is(csvResponse('a"b\r\n.csv', [], []).headers['Content-Disposition'], 'attachment; filename="a_b__.csv"');
+});
+
+C('csvResponse on the wire: the headers as a browser receives them', async () => {
+  const server = http.createServer((_req, res) => writeResponse(res, undefined, csvResponse('contacts.csv', ['nom', 'ville_id_label'], [['Dupont', 'Lyon'], ['@x', null]])));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/contacts/export.csv`);
+    assert.is(response.status, 200);
+    assert.is(response.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.is(response.headers.get('content-disposition'), 'attachment; filename="contacts.csv"');
+    assert.is(response.headers.get('cache-control'), 'no-store');
+    assert.is(await response.text(), '"nom","ville_id_label"\r\n"Dupont","Lyon"\r\n"\'@x",""\r\n');
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+C.run();
+
+// --- ids ---
+
+const I = suite('crud-runtime: bulk ids and route ids');
+
+I('parseIds takes a scalar or a list', () => {
+  assert.equal(parseIds('5'), [5]);
+  assert.equal(parseIds(['5', '6']), [5, 6]);
+  assert.equal(parseIds(9), [9]);
+  assert.equal(parseIds(undefined), []);
+  assert.equal(parseIds(null), []);
+  assert.equal(parseIds([]), []);
+  assert.equal(parseIds({ 0: '1' }), []);
+});
+
+I('parseIds drops non-integers, 0 and negatives, trims, and dedupes in the order given', () => {
+  assert.equal(parseIds(['3', 'x', '-1', '0', '3', '7']), [3, 7]);
+  assert.equal(parseIds(['1.5', '1e3', '0x10', '', ' ', '+4', '12abc', 1.5, -2, true, null, ['8']]), []);
+  assert.equal(parseIds([' 7 ', '7', '\t8\n']), [7, 8]);
+  assert.equal(parseIds(['9', '2', '9', '2', '1']), [9, 2, 1]);
+  assert.equal(parseIds(['007', '7']), [7]);
+  // Beyond 15 digits an id would lose precision: dropped.
+  assert.equal(parseIds(['1234567890123456']), []);
+});
+
+I('placeholders: one ? per value; zero values is an error', () => {
+  assert.is(placeholders(1), '?');
+  assert.is(placeholders(3), '?, ?, ?');
+  assert.throws(() => placeholders(0), (err: unknown) => err instanceof RangeError);
+  assert.throws(() => placeholders(-1), (err: unknown) => err instanceof RangeError);
+  assert.throws(() => placeholders(1.5), (err: unknown) => err instanceof RangeError);
+});
+
+I('parseId: a positive integer, else null (the page answers 404)', () => {
+  assert.is(parseId('12'), 12);
+  assert.is(parseId('1'), 1);
+  for (const bad of ['abc', '0', '-1', '1.0', '1e3', ' 12', '12 ', '', '12abc', '0x1', '1234567890123456', undefined]) {
+    assert.is(parseId(bad), null, JSON.stringify(bad));
+  }
+});
+
+I.run();
+
+// --- htmx ---
+
+const H = suite('crud-runtime: isHtmx');
+
+H('true only for HX-Request: true, and not for a history restore', () => {
+  assert.is(isHtmx({ headers: { 'hx-request': 'true' } }), true);
+  assert.is(isHtmx({ headers: {} }), false);
+  assert.is(isHtmx({ headers: { 'hx-request': 'false' } }), false);
+  assert.is(isHtmx({ headers: { 'hx-request': '1' } }), false);
+  assert.is(isHtmx({ headers: { 'hx-request': '' } }), false);
+  assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'true' } }), false);
+  assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'false' } }), true);
+});
+
+H.run();
