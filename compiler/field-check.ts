@@ -18,6 +18,9 @@ import {
   logicalTypeOf,
 } from './sql-types.js';
 
+/** Query parameters of the generated list page: a filter (keyed by its field name) may not take one of them. */
+const LIST_PARAMETERS: ReadonlySet<string> = new Set(['q', 'page', 'sort', 'direction']);
+
 export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -156,6 +159,15 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
       at('list', 'filter'),
       'filter_type',
       `${label} « ${name} » : filtre de liste impossible sur le type ${sqlType.text} ; types filtrables : ${FILTER_CAPABLE_TYPES.join(', ')} ; retirez « list.filter » ou changez le type`,
+    );
+  }
+
+  if (filter && LIST_PARAMETERS.has(name)) {
+    diags.add(
+      file,
+      at('list', 'filter'),
+      'filter_name',
+      `${label} « ${name} » : un filtre de liste porte le nom du champ, et « ${name} » est déjà un paramètre de la liste (${[...LIST_PARAMETERS].join(', ')}) ; renommez le champ ou retirez « list.filter »`,
     );
   }
 

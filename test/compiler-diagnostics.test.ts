@@ -335,6 +335,16 @@ const cases: Case[] = [
       want: [{ file: NOTE, pointer: `#/fields/${i}/list/filter`, code: 'filter_type', says: [`filtre de liste impossible sur le type ${type}`, `types filtrables : ${FILTERABLE}`] }],
     }),
   ),
+  ...(['q', 'page', 'sort', 'direction'] as const).map(
+    (name): Case => ({
+      name: `a filter named like a list parameter (${name})`,
+      edit: (f) => {
+        note(f).fields[0].name = name;
+        note(f).fields[0].list = { filter: true };
+      },
+      want: [{ file: NOTE, pointer: '#/fields/0/list/filter', code: 'filter_name', says: [`champ « ${name} »`, 'déjà un paramètre de la liste', 'renommez le champ'] }],
+    }),
+  ),
   {
     name: 'max_length beyond the VARCHAR length',
     edit: (f) => (note(f).fields[0].constraints = { max_length: 200 }),

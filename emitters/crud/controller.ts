@@ -1,4 +1,5 @@
 /** `mvc/controllers/<snake>_controller.ts`: the handlers of the CRUD routes (manual file). */
+import { keyName } from '../sql-table-spec.js';
 import type { CrudPlan } from './plan.js';
 
 function quote(text: string): string {
@@ -16,6 +17,8 @@ export function emitCrudController(plan: CrudPlan): string {
         .join('\n')
     : '';
   const uniqueFields = entity.fields.filter((f) => f.unique && !f.primaryKey);
+  const uniqueEntries = uniqueFields.flatMap((f) => [keyName('uq', entity.table, f.column), `${entity.table}.${f.column}`, f.column].map((name) => `\n  '${name}': '${f.name}',`));
+  const uniqueKeys = uniqueEntries.length ? `${uniqueEntries.join('')}\n` : '';
   const choicesBody = relations.length
     ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices(),`).join('\n')}\n  }`
     : '{}';
@@ -70,8 +73,8 @@ import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity
 const BASE = '${plan.prefix}';
 const TITLE = ${quote(plan.title)};
 ${permissionHelper}
-/** Unique fields by SQL column: a DuplicateError becomes a message on the field. */
-const UNIQUE_COLUMNS: Readonly<Record<string, string>> = {${uniqueFields.map((f) => ` ${f.column}: '${f.name}'`).join(',')}${uniqueFields.length ? ' ' : ''}};
+/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
+const UNIQUE_KEYS: Readonly<Record<string, string>> = {${uniqueKeys}};
 
 export class ${controllerClass} extends BaseController {
   /** GET ${plan.prefix}: the list; an \`HX-Request\` gets only the results (\`_results.html\`). */
@@ -182,7 +185,7 @@ export class ${controllerClass} extends BaseController {
 
   /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    if (!allowed(request, 'index')) return errorPage(403, request);
+    if (!allowed(request, ${rbac && rbac.permissions['export'] ? "'export'" : "'index'"})) return errorPage(403, request);
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
     const header = [${csvColumns.map(quote).join(', ')}];
     return csvResponse('${entity.plural}.csv', header, rows.map((row) => [${csvValues.join(', ')}]));
@@ -249,9 +252,8 @@ function validRecord(form: ${formClass}): ${entityClass} | null {
 
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
-  const names = [err.constraint ?? '', ...err.columns];
-  for (const [column, field] of Object.entries(UNIQUE_COLUMNS)) {
-    if (names.some((name) => name === column || name.endsWith(\`.\${column}\`) || name.endsWith(\`_\${column}\`))) return field;
+  for (const name of [err.constraint ?? '', ...err.columns]) {
+    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
   }
   return null;
 }

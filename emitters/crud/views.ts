@@ -44,6 +44,16 @@ Every page works the same without it. -#}
 `;
 }
 
+/** The CSV link: the list's search, filters and sort, not its page; no hx-* attribute (a download). */
+function exportLink(): string {
+  return `<a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>`;
+}
+
+/** The sort kept by the search form, so that a new search keeps the column chosen. */
+function sortFields(): string {
+  return `{% if sort %}<input type="hidden" name="sort" value="{{ sort }}"><input type="hidden" name="direction" value="{{ direction }}">{% endif %}`;
+}
+
 /** The hidden fields that carry the list's state (search, filters, sort, page) in a POST form. */
 function stateFields(): string {
   return `{% for name, value in state %}{% if value %}<input type="hidden" name="{{ name }}" value="{{ value }}">{% endif %}{% endfor %}`;
@@ -88,7 +98,7 @@ export function emitIndexView(plan: CrudPlan): string {
 <div class="mb-6 flex flex-wrap items-center justify-between gap-4">
   <h1 class="text-2xl font-semibold text-gray-900">{{ title }}</h1>
   <div class="flex flex-wrap gap-2">
-    <a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>
+    <span id="crud-export-box">${exportLink()}</span>
     <a href="{{ base }}/new" class="${PRIMARY}">{{ trans('crud.new') }}</a>
   </div>
 </div>
@@ -101,7 +111,7 @@ export function emitIndexView(plan: CrudPlan): string {
     </div>
 ${filters}
   </div>
-  {% if sort %}<input type="hidden" name="sort" value="{{ sort }}"><input type="hidden" name="direction" value="{{ direction }}">{% endif %}
+  <span id="crud-sort-fields">${sortFields()}</span>
   <div class="mt-4 flex gap-2">
     <button type="submit" class="${PRIMARY}">{{ trans('crud.filter') }}</button>
   </div>
@@ -123,7 +133,12 @@ ${filters}
 export function emitResultsView(plan: CrudPlan): string {
   const v = plan.viewDir;
   return `{#- Results of the ${plan.entityClass} list: what partial updates (HX-Request) receive, without the layout. -#}
-{% if partial and flash_html %}<div class="mb-4">{{ flash_html | safe }}</div>{% endif %}
+{% if partial %}
+{#- Out of the swapped area, the export link and the search form's sort fields follow the new state (htmx out-of-band swap). -#}
+<span id="crud-export-box" hx-swap-oob="true">${exportLink()}</span>
+<span id="crud-sort-fields" hx-swap-oob="true">${sortFields()}</span>
+{% if flash_html %}<div class="mb-4">{{ flash_html | safe }}</div>{% endif %}
+{% endif %}
 {% if is_filtered %}
 <p class="mb-4 text-sm"><a href="{{ reset_url }}" hx-get="{{ reset_url }}" ${HX_NAV} class="font-medium text-blue-700 hover:underline" id="crud-reset">{{ trans('crud.reset') }}</a></p>
 {% endif %}

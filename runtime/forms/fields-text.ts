@@ -151,14 +151,18 @@ export class PhoneField extends TextInputField<string> {
 
 const URL_MAX = 2048;
 
-/** An absolute http or https URL of at most 2048 characters that `new URL` parses; cleaned as entered (trimmed). */
+/** An absolute http or https URL of at most 2048 characters (or `maxLength`, when lower) that `new URL` parses; cleaned as entered (trimmed). */
 export class UrlField extends TextInputField<string> {
-  constructor(options: FieldOptions = {}) {
+  readonly maxLength: number;
+
+  constructor(options: FieldOptions & { maxLength?: number } = {}) {
     super(options, 'url');
+    checkCount('maxLength', options.maxLength, true);
+    this.maxLength = Math.min(options.maxLength ?? URL_MAX, URL_MAX);
   }
 
   protected convert(text: string, label: string): string {
-    checkLength(text, label, undefined, URL_MAX);
+    checkLength(text, label, undefined, this.maxLength);
     if (!/^https?:\/\//i.test(text) || /[\s\u0000-\u001F\u007F]/.test(text)) throw new FormValidationError(messages.url(label));
     let url: URL;
     try {
@@ -171,7 +175,7 @@ export class UrlField extends TextInputField<string> {
   }
 
   override attrs(): HtmlAttrs {
-    return { maxlength: URL_MAX };
+    return { maxlength: this.maxLength };
   }
 }
 

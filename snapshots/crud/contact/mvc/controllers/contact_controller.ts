@@ -14,8 +14,12 @@ function allowed(_request: Request, _permission: string): boolean {
   return true;
 }
 
-/** Unique fields by SQL column: a DuplicateError becomes a message on the field. */
-const UNIQUE_COLUMNS: Readonly<Record<string, string>> = { Email: 'email' };
+/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
+const UNIQUE_KEYS: Readonly<Record<string, string>> = {
+  'uq_contact_email': 'email',
+  'contact.Email': 'email',
+  'Email': 'email',
+};
 
 export class ContactController extends BaseController {
   /** GET /contacts: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -196,9 +200,8 @@ function validRecord(form: ContactForm): Contact | null {
 
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
-  const names = [err.constraint ?? '', ...err.columns];
-  for (const [column, field] of Object.entries(UNIQUE_COLUMNS)) {
-    if (names.some((name) => name === column || name.endsWith(`.${column}`) || name.endsWith(`_${column}`))) return field;
+  for (const name of [err.constraint ?? '', ...err.columns]) {
+    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
   }
   return null;
 }

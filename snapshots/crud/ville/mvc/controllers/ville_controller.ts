@@ -14,8 +14,12 @@ function allowed(_request: Request, _permission: string): boolean {
   return true;
 }
 
-/** Unique fields by SQL column: a DuplicateError becomes a message on the field. */
-const UNIQUE_COLUMNS: Readonly<Record<string, string>> = { CodePostal: 'code_postal' };
+/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
+const UNIQUE_KEYS: Readonly<Record<string, string>> = {
+  'uq_ville_codepostal': 'code_postal',
+  'ville.CodePostal': 'code_postal',
+  'CodePostal': 'code_postal',
+};
 
 export class VilleController extends BaseController {
   /** GET /villes: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -194,9 +198,8 @@ function validRecord(form: VilleForm): Ville | null {
 
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
-  const names = [err.constraint ?? '', ...err.columns];
-  for (const [column, field] of Object.entries(UNIQUE_COLUMNS)) {
-    if (names.some((name) => name === column || name.endsWith(`.${column}`) || name.endsWith(`_${column}`))) return field;
+  for (const name of [err.constraint ?? '', ...err.columns]) {
+    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
   }
   return null;
 }
