@@ -207,8 +207,8 @@ S('a sort key must be in sortable; unknown falls back to the primary key descend
   const byNom = query({ sort: 'nom', direction: 'desc' });
   assert.is(byNom.sort, 'nom');
   assert.is(byNom.direction, 'desc');
-  assert.is(byNom.orderBy(), 'ORDER BY t.Nom DESC');
-  assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC');
+  assert.is(byNom.orderBy(), 'ORDER BY t.Nom DESC, t.Id DESC');
+  assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC, t.Id ASC');
   assert.is(query({ sort: 'id', direction: 'asc' }).orderBy(), 'ORDER BY t.Id ASC');
   for (const bad of ['Nom', 't.Nom', 'nom; DROP TABLE contacts', '__proto__', 'constructor', '']) {
     const q = query({ sort: bad, direction: 'asc' });
@@ -221,7 +221,7 @@ S('a sort key must be in sortable; unknown falls back to the primary key descend
 
 S('an invalid direction gives asc; the direction is case-insensitive', () => {
   assert.is(query({ sort: 'email', direction: 'sideways' }).direction, 'asc');
-  assert.is(query({ sort: 'email', direction: 'desc; DROP' }).orderBy(), 'ORDER BY t.Email ASC');
+  assert.is(query({ sort: 'email', direction: 'desc; DROP' }).orderBy(), 'ORDER BY t.Email ASC, t.Id ASC');
   assert.is(query({ sort: 'email', direction: 'DESC' }).direction, 'desc');
   assert.is(query({ sort: 'email' }).direction, 'asc');
 });

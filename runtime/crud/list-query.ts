@@ -140,12 +140,17 @@ export class ListQuery {
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }
 
-  /** `ORDER BY <allowed column> ASC|DESC`. */
+  /**
+   * `ORDER BY <allowed column> ASC|DESC`, then the primary key in the same direction when the column is another
+   * one: rows with equal values keep one order, so that no row shows on two pages or on none.
+   */
   orderBy(): string {
     const key = this.sort ?? this.spec.defaultSort;
     const column = this.spec.sortable[key];
-    if (column === undefined) throw new UnknownFilterError(key, Object.keys(this.spec.sortable));
-    return `ORDER BY ${column} ${this.direction.toUpperCase()}`;
+    const primary = this.spec.sortable[this.spec.defaultSort];
+    if (column === undefined || primary === undefined) throw new UnknownFilterError(key, Object.keys(this.spec.sortable));
+    const direction = this.direction.toUpperCase();
+    return key === this.spec.defaultSort ? `ORDER BY ${column} ${direction}` : `ORDER BY ${column} ${direction}, ${primary} ${direction}`;
   }
 
   /** The state that links keep: `q`, active filters, and `sort` / `direction` when a sort was chosen. */
