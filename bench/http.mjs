@@ -1,0 +1,202 @@
+/**
+ * The HTTP section: raw node:http, fastify and fw-mvc in their own child processes, checked to answer alike, then
+ * loaded in turn with autocannon (from the parent process) in alternating rounds; medians and targets.
+ */
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { STATIC_SECURITY_HEADERS, buildCspHeader } from 'fw-mvc';
+import { startMeter } from './meter.mjs';
+import { BENCH_DIR, HELLO, HTML_TYPE, JSON_TYPE, ROUTES, SECURITY_HEADERS, TEXT_TYPE, median, printTable } from './shared.mjs';
+
+const SERVERS = { raw: 'node:http', fastify: 'fastify', fw: 'fw-mvc' };
+const NAMES = Object.keys(SERVERS);
+const RETRIES = 3;
+const CONNECTIONS = 50;
+const PIPELINING = 1;
+const MIN_RATIO = { '/hello': 0.85, '/json': 0.85, '/page': 0.95 };
+const MAX_RSS_MB = 100;
+const EXPECTED = {
+  '/hello': { type: TEXT_TYPE, body: HELLO },
+  '/json': { type: JSON_TYPE, body: JSON.stringify({ message: HELLO }) },
+  '/page': { type: HTML_TYPE, contains: '<td>&lt;b&gt;Row 3 &amp; &quot;quotes&quot;&lt;/b&gt;</td>' },
+};
+/** Headers node:http adds by itself; every other header must be the same set on every server. */
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+
+/** The copy in shared.mjs must be what the framework sends. */
+function checkHeaderCopy() {
+  const framework = [...STATIC_SECURITY_HEADERS.map(([n, v]) => [n, v]), ['Content-Security-Policy', buildCspHeader()]];
+  if (JSON.stringify(framework) !== JSON.stringify(SECURITY_HEADERS)) {
+    throw new Error(`bench/shared.mjs SECURITY_HEADERS differ from runtime/security/headers.ts:\n${JSON.stringify(framework, null, 2)}`);
+  }
+}
+
+/** Forks a server; resolves with { child, port } once it listens. */
+function start(name) {
+  const child = fork(path.join(BENCH_DIR, 'servers', `${name}.mjs`), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server ${name} exited (${code}) before listening`)));
+    child.on('message', (msg) => msg?.type === 'ready' && resolve({ child, port: msg.port }));
+  });
+}
+
+function rssOf({ child }) {
+  return new Promise((resolve) => {
+    const onMessage = (msg) => {
+      if (msg?.type !== 'rss') return;
+      child.off('message', onMessage);
+      resolve(msg.rss);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'rss' });
+  });
+}
+
+function fetchOnce(port, route) {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: route, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    }).on('error', reject);
+  });
+}
+
+/** Every server answers every route with 200, the six headers, the expected type, the same header set and the same body. */
+async function verify(servers) {
+  const problems = [];
+  for (const route of ROUTES) {
+    const bodies = {};
+    const headerSets = {};
+    for (const name of NAMES) {
+      const { status, headers, body } = await fetchOnce(servers[name].port, route);
+      const where = `${SERVERS[name]} ${route}`;
+      if (status !== 200) problems.push(`${where}: status ${status}`);
+      for (const [header, value] of SECURITY_HEADERS) {
+        if (headers[header.toLowerCase()] !== value) problems.push(`${where}: ${header} = ${JSON.stringify(headers[header.toLowerCase()])}`);
+      }
+      const expected = EXPECTED[route];
+      if (headers['content-type'] !== expected.type) problems.push(`${where}: Content-Type = ${headers['content-type']}`);
+      if (headers['content-length'] !== String(Buffer.byteLength(body))) problems.push(`${where}: Content-Length = ${headers['content-length']}`);
+      if (expected.body !== undefined && body !== expected.body) problems.push(`${where}: body ${JSON.stringify(body.slice(0, 80))}`);
+      if (expected.contains !== undefined && !body.includes(expected.contains)) problems.push(`${where}: body lacks ${expected.contains}`);
+      bodies[name] = body;
+      headerSets[name] = Object.keys(headers).filter((h) => !TRANSPORT_HEADERS.has(h)).sort().join(', ');
+    }
+    for (const name of NAMES) {
+      if (bodies[name] !== bodies.raw) problems.push(`${SERVERS[name]} ${route}: body differs from node:http's`);
+      if (headerSets[name] !== headerSets.raw) problems.push(`${SERVERS[name]} ${route}: headers [${headerSets[name]}] differ from node:http's [${headerSets.raw}]`);
+    }
+  }
+  if (problems.length) throw new Error(`The servers do not answer alike:\n  ${problems.join('\n  ')}`);
+}
+
+/** One autocannon run; its req/s (all requests over the measured time), p99, and the server's CPU time per request. */
+async function load(server, route, duration) {
+  const meter = startMeter(server.child.pid);
+  const result = await autocannon({ url: `http://127.0.0.1:${server.port}${route}`, connections: CONNECTIONS, pipelining: PIPELINING, duration });
+  const { serverCpu, noise } = meter();
+  if (result.errors || result.timeouts || result.non2xx) {
+    throw new Error(`load on ${route} (port ${server.port}): ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  }
+  const seconds = (new Date(result.finish) - new Date(result.start)) / 1000;
+  return { rps: result.requests.total / seconds, p99: result.latency.p99, cpuUs: (serverCpu * 1e6) / result.requests.total, noise };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A measure; when other work ran meanwhile, waits for a quiet second (at most 10 s) and measures again, keeping the quietest. */
+async function sample(server, route, { duration, maxNoise }) {
+  let best;
+  for (let attempt = 0; attempt <= RETRIES; attempt++) {
+    const result = await load(server, route, duration);
+    if (!best || result.noise < best.noise) best = result;
+    if (result.noise <= maxNoise) break;
+    for (let waited = 0; waited < 10; waited++) {
+      const idle = startMeter(server.child.pid);
+      await sleep(1000);
+      if (idle().noise <= maxNoise) break;
+    }
+  }
+  return best;
+}
+
+/**
+ * Runs the section. `settings`: { rounds, duration, warmup (s), maxNoise (cores) }.
+ * The ratio of a server is the median over the rounds of (its req/s / node:http's req/s in the same round): the
+ * three servers of a round are measured back to back, so slow drifts of a shared machine cancel out. Rounds in
+ * which other work exceeded maxNoise for any of the three are left out (unless no round was quiet).
+ */
+export async function runHttp(settings) {
+  checkHeaderCopy();
+  const servers = {};
+  try {
+    for (const name of NAMES) servers[name] = await start(name);
+    await verify(servers);
+    console.log(`checked: ${NAMES.length} servers × ${ROUTES.length} routes answer 200 with the six headers, the same header set and the same bodies`);
+    console.log(`load: autocannon, ${CONNECTIONS} connections, pipelining ${PIPELINING}, warm-up ${settings.warmup} s per server and route, ${settings.rounds} rounds × ${settings.duration} s`);
+
+    for (const route of ROUTES) for (const name of NAMES) await load(servers[name], route, settings.warmup);
+
+    const samples = {};
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const route of ROUTES) {
+        for (let i = 0; i < NAMES.length; i++) {
+          const name = NAMES[(i + round) % NAMES.length]; // rotate who goes first
+          const s = await sample(servers[name], route, settings);
+          (samples[`${route} ${name}`] ??= []).push(s);
+          console.log(`round ${round + 1}/${settings.rounds}  ${route.padEnd(6)} ${SERVERS[name].padEnd(9)} ${s.rps.toFixed(0).padStart(7)} req/s  p99 ${String(s.p99).padStart(3)} ms  ${s.cpuUs.toFixed(1).padStart(5)} CPU µs/req  other work ${s.noise.toFixed(2)} cores`);
+        }
+      }
+    }
+
+    const rss = {};
+    for (const name of NAMES) rss[name] = await rssOf(servers[name]);
+
+    // A round counts when the three servers of the route were measured quietly; with no quiet round, all count (flagged).
+    const rows = [];
+    for (const route of ROUTES) {
+      const raw = samples[`${route} raw`];
+      const quiet = raw.map((_, i) => i).filter((i) => NAMES.every((n) => samples[`${route} ${n}`][i].noise <= settings.maxNoise));
+      const used = quiet.length > 0 ? quiet : raw.map((_, i) => i);
+      for (const name of NAMES) {
+        const rounds = samples[`${route} ${name}`];
+        const pick = (f) => used.map((i) => f(rounds[i], raw[i]));
+        rows.push({
+          route,
+          server: name,
+          rps: median(pick((s) => s.rps)),
+          p99: median(pick((s) => s.p99)),
+          ratio: median(pick((s, r) => s.rps / r.rps)),
+          cpuUs: median(pick((s) => s.cpuUs)),
+          cpuRatio: median(pick((s, r) => r.cpuUs / s.cpuUs)),
+          quietRounds: quiet.length,
+          rounds,
+        });
+      }
+    }
+    printTable(
+      ['route', 'server', 'req/s', 'p99 ms', 'ratio', 'CPU µs/req', 'CPU ratio', 'quiet rounds', 'req/s per round (other work, cores)'],
+      rows.map((r) => [r.route, SERVERS[r.server], r.rps.toFixed(0), r.p99.toFixed(1), r.ratio.toFixed(3), r.cpuUs.toFixed(1),
+        r.cpuRatio.toFixed(3), `${r.quietRounds}/${r.rounds.length}`, r.rounds.map((x) => `${x.rps.toFixed(0)} (${x.noise.toFixed(2)})`).join(' ')]),
+      [0, 1, 8],
+    );
+
+    const rssMb = Object.fromEntries(NAMES.map((n) => [n, Number((rss[n] / 2 ** 20).toFixed(1))]));
+    console.log(`\nRSS after the load: ${NAMES.map((n) => `${SERVERS[n]} ${rssMb[n]} MB`).join(', ')}`);
+
+    const targets = ROUTES.map((route) => {
+      const { ratio, cpuRatio, quietRounds } = rows.find((r) => r.route === route && r.server === 'fw');
+      const noisy = quietRounds === 0 ? '; UNRELIABLE: other work ran during every round' : '';
+      return { target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`, value: Number(ratio.toFixed(3)), pass: ratio >= MIN_RATIO[route], note: `CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}` };
+    });
+    targets.push({ target: `fw RSS after the load <= ${MAX_RSS_MB} MB`, value: rssMb.fw, pass: rssMb.fw <= MAX_RSS_MB });
+
+    const results = rows.map(({ rounds, ...r }) => ({ ...r, rounds: rounds.map((s) => ({ rps: Math.round(s.rps), p99: s.p99, cpuUs: Number(s.cpuUs.toFixed(1)), noise: Number(s.noise.toFixed(2)) })) }));
+    return { settings: { connections: CONNECTIONS, pipelining: PIPELINING, ...settings }, results, rss_mb: rssMb, targets };
+  } finally {
+    for (const { child } of Object.values(servers)) child.kill();
+  }
+}

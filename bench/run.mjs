@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), then the CLI section (wall time of
+ * `fw` commands); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
+ *
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli` (or `--only=http`, `--only=cli`); default both.
+ * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
+ * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (5), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
+ * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times). CLI: BENCH_CLI_RUNS (5).
+ * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR } from './shared.mjs';
+
+const SECTIONS = ['http', 'cli'];
+
+function options() {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
+  const onlyText = values.only ?? process.env.BENCH_ONLY ?? '';
+  const only = onlyText ? onlyText.split(/[,|\s]+/).filter(Boolean) : SECTIONS;
+  const unknown = only.filter((s) => !SECTIONS.includes(s));
+  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}: choose among ${SECTIONS.join(', ')}`);
+  const short = values.short ?? ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_SHORT ?? '').toLowerCase());
+  return { only, short };
+}
+
+function positive(name, fallback) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number (got ${process.env[name]})`);
+  return value;
+}
+
+async function main() {
+  const { only, short } = options();
+  const machine = {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model,
+    memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
+  console.log(`bench: ${only.join(' + ')}${short ? ' (short mode)' : ''}; ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}`);
+  const report = { date: new Date().toISOString(), machine, short, sections: {} };
+
+  if (only.includes('http')) {
+    console.log('\n== HTTP: fw-mvc against node:http and fastify\n');
+    const { runHttp } = await import('./http.mjs');
+    report.sections.http = await runHttp({
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+      maxNoise: positive('BENCH_MAX_NOISE', 0.15),
+    });
+  }
+  if (only.includes('cli')) {
+    console.log('\n== CLI: wall time of fw commands\n');
+    const { runCli } = await import('./cli.mjs');
+    report.sections.cli = await runCli({ runs: positive('BENCH_CLI_RUNS', short ? 3 : 5) });
+  }
+
+  console.log('\ntargets:');
+  let missed = 0;
+  for (const [section, { targets }] of Object.entries(report.sections)) {
+    for (const t of targets) {
+      if (!t.pass) missed++;
+      console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${section.padEnd(4)}  ${t.target}  (${t.value}${t.note ? `; ${t.note}` : ''})`);
+    }
+  }
+
+  const file = path.join(BENCH_DIR, 'results', 'latest.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
+  if (missed) process.exitCode = 1;
+}
+
+await main();
