@@ -339,8 +339,12 @@ function scenario({ dialect, htmx }: Variant): void {
     await until('message « Aucun résultat pour cette recherche. »', async () => (await page.locator('#crud-results [data-empty=search]').count()) === 1);
     assert.is(await page.locator('#crud-results tbody tr').count(), 0);
 
-    // Reset.
-    await navigate('réinitialiser', () => page.click('#crud-reset'), (q, p) => p === '/contacts' && q.get('q') === null);
+    // Reset: a full page load, with or without htmx, so that the search form empties too.
+    await mark(page);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/contacts' && url.search === ''), page.click('#crud-reset')]);
+    await page.waitForLoadState('load');
+    assert.not.ok(await marked(page), 'réinitialiser : la page est rechargée');
+    assert.is(await page.inputValue('#crud-q'), '', 'réinitialiser : la recherche est vidée');
     await until('liste complète', async () => (await paginationTotal(page)) === '45');
   });
 

@@ -140,7 +140,8 @@ export function emitResultsView(plan: CrudPlan): string {
 {% if flash_html %}<div class="mb-4">{{ flash_html | safe }}</div>{% endif %}
 {% endif %}
 {% if is_filtered %}
-<p class="mb-4 text-sm"><a href="{{ reset_url }}" hx-get="{{ reset_url }}" ${HX_NAV} class="font-medium text-blue-700 hover:underline" id="crud-reset">{{ trans('crud.reset') }}</a></p>
+{#- A full load (no hx-get): the search form above the results must empty too. -#}
+<p class="mb-4 text-sm"><a href="{{ reset_url }}" class="font-medium text-blue-700 hover:underline" id="crud-reset">{{ trans('crud.reset') }}</a></p>
 {% endif %}
 {% if rows | length %}
 {% include "${v}/_table.html" %}
