@@ -2,7 +2,7 @@
  * The HTTP section: raw node:http, fastify and fw-mvc in their own child processes, checked to answer alike, then
  * loaded in turn with autocannon (from the parent process) in alternating rounds; medians and targets.
  */
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +24,30 @@ const EXPECTED = {
 };
 /** Headers node:http adds by itself; every other header must be the same set on every server. */
 const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+
+/** The CPUs of an affinity list such as `0-3,6`. */
+function cpuList(text) {
+  return text.split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+/**
+ * With taskset and two allowed CPUs or more (BENCH_PIN=0 turns it off): the load generator (this process) on one
+ * CPU, every server on another, so that the scheduler cannot put a server and autocannon on the same CPU for a
+ * while (servers are loaded one at a time, so they never compete). Returns { server, restore } or null.
+ */
+function pinning() {
+  if (process.env.BENCH_PIN === '0') return null;
+  const probe = spawnSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' });
+  const list = probe.status === 0 ? /:\s*(\S+)\s*$/.exec(probe.stdout)?.[1] : undefined;
+  const cpus = list ? cpuList(list) : [];
+  if (cpus.length < 2) return null;
+  const pin = (pid, cpu) => spawnSync('taskset', ['-cp', String(cpu), String(pid)]).status === 0;
+  if (!pin(process.pid, cpus[0])) return null;
+  return { server: (pid) => pin(pid, cpus[1]), cpus: [cpus[0], cpus[1]], restore: () => pin(process.pid, list) };
+}
 
 /** The copy in shared.mjs must be what the framework sends. */
 function checkHeaderCopy() {
@@ -125,17 +149,22 @@ async function sample(server, route, { duration, maxNoise }) {
 
 /**
  * Runs the section. `settings`: { rounds, duration, warmup (s), maxNoise (cores) }.
- * The ratio of a server is the median over the rounds of (its req/s / node:http's req/s in the same round): the
- * three servers of a round are measured back to back, so slow drifts of a shared machine cancel out. Rounds in
- * which other work exceeded maxNoise for any of the three are left out (unless no round was quiet).
+ * The ratio of a server is its median req/s over the rounds divided by node:http's. A median per server rather
+ * than a median of per-round ratios: on a shared virtual machine the slowdowns come in bursts of a few seconds
+ * that hit one sample, and a per-round ratio would be spoiled by a burst on either of its two samples.
  */
 export async function runHttp(settings) {
   checkHeaderCopy();
   const servers = {};
+  const pinned = pinning();
   try {
-    for (const name of NAMES) servers[name] = await start(name);
+    for (const name of NAMES) {
+      servers[name] = await start(name);
+      if (pinned && !pinned.server(servers[name].child.pid)) throw new Error(`taskset could not pin the ${name} server`);
+    }
     await verify(servers);
     console.log(`checked: ${NAMES.length} servers × ${ROUTES.length} routes answer 200 with the six headers, the same header set and the same bodies`);
+    console.log(pinned ? `CPUs: autocannon on CPU ${pinned.cpus[0]}, the servers on CPU ${pinned.cpus[1]} (BENCH_PIN=0: no pinning)` : 'CPUs: not pinned');
     console.log(`load: autocannon, ${CONNECTIONS} connections, pipelining ${PIPELINING}, warm-up ${settings.warmup} s per server and route, ${settings.rounds} rounds × ${settings.duration} s`);
 
     for (const route of ROUTES) for (const name of NAMES) await load(servers[name], route, settings.warmup);
@@ -155,26 +184,20 @@ export async function runHttp(settings) {
     const rss = {};
     for (const name of NAMES) rss[name] = await rssOf(servers[name]);
 
-    // A round counts when the three servers of the route were measured quietly; with no quiet round, all count (flagged).
+    // Each server's median over its rounds; samples taken while other work ran (after the retries) are left out,
+    // unless every sample of that server was noisy (flagged below).
     const rows = [];
     for (const route of ROUTES) {
-      const raw = samples[`${route} raw`];
-      const quiet = raw.map((_, i) => i).filter((i) => NAMES.every((n) => samples[`${route} ${n}`][i].noise <= settings.maxNoise));
-      const used = quiet.length > 0 ? quiet : raw.map((_, i) => i);
+      const stats = (name) => {
+        const all = samples[`${route} ${name}`];
+        const quiet = all.filter((x) => x.noise <= settings.maxNoise);
+        const used = quiet.length > 0 ? quiet : all;
+        return { rps: median(used.map((x) => x.rps)), p99: median(used.map((x) => x.p99)), cpuUs: median(used.map((x) => x.cpuUs)), quietRounds: quiet.length, rounds: all };
+      };
+      const raw = stats('raw');
       for (const name of NAMES) {
-        const rounds = samples[`${route} ${name}`];
-        const pick = (f) => used.map((i) => f(rounds[i], raw[i]));
-        rows.push({
-          route,
-          server: name,
-          rps: median(pick((s) => s.rps)),
-          p99: median(pick((s) => s.p99)),
-          ratio: median(pick((s, r) => s.rps / r.rps)),
-          cpuUs: median(pick((s) => s.cpuUs)),
-          cpuRatio: median(pick((s, r) => r.cpuUs / s.cpuUs)),
-          quietRounds: quiet.length,
-          rounds,
-        });
+        const own = stats(name);
+        rows.push({ route, server: name, ...own, ratio: own.rps / raw.rps, cpuRatio: raw.cpuUs / own.cpuUs });
       }
     }
     printTable(
@@ -189,14 +212,15 @@ export async function runHttp(settings) {
 
     const targets = ROUTES.map((route) => {
       const { ratio, cpuRatio, quietRounds } = rows.find((r) => r.route === route && r.server === 'fw');
-      const noisy = quietRounds === 0 ? '; UNRELIABLE: other work ran during every round' : '';
+      const noisy = quietRounds === 0 ? '; UNRELIABLE: other work ran during every fw-mvc sample' : '';
       return { target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`, value: Number(ratio.toFixed(3)), pass: ratio >= MIN_RATIO[route], note: `CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}` };
     });
     targets.push({ target: `fw RSS after the load <= ${MAX_RSS_MB} MB`, value: rssMb.fw, pass: rssMb.fw <= MAX_RSS_MB });
 
     const results = rows.map(({ rounds, ...r }) => ({ ...r, rounds: rounds.map((s) => ({ rps: Math.round(s.rps), p99: s.p99, cpuUs: Number(s.cpuUs.toFixed(1)), noise: Number(s.noise.toFixed(2)) })) }));
-    return { settings: { connections: CONNECTIONS, pipelining: PIPELINING, ...settings }, results, rss_mb: rssMb, targets };
+    return { settings: { connections: CONNECTIONS, pipelining: PIPELINING, pinned_cpus: pinned?.cpus ?? null, ...settings }, results, rss_mb: rssMb, targets };
   } finally {
     for (const { child } of Object.values(servers)) child.kill();
+    pinned?.restore();
   }
 }

@@ -4,8 +4,9 @@
  *
  * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli` (or `--only=http`, `--only=cli`); default both.
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
- * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (5), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
- * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times). CLI: BENCH_CLI_RUNS (5).
+ * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
+ * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
+ * CLI: BENCH_CLI_RUNS (5).
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -48,7 +49,7 @@ async function main() {
     console.log('\n== HTTP: fw-mvc against node:http and fastify\n');
     const { runHttp } = await import('./http.mjs');
     report.sections.http = await runHttp({
-      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 7),
       duration: positive('BENCH_DURATION', short ? 2 : 3),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
       maxNoise: positive('BENCH_MAX_NOISE', 0.15),
