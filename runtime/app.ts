@@ -7,7 +7,8 @@ import { errorPage } from './controller.js';
 import { HttpError } from './http/errors.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
-import { UNSAFE_METHODS, type Router } from './http/router.js';
+import { isPromise } from './http/promise.js';
+import { UNSAFE_METHODS, type RouteEntry, type Router } from './http/router.js';
 import { serveStatic } from './http/static.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
@@ -88,25 +89,47 @@ export class Application {
 
   /** Everything a request needs: static files, session load, dispatch, session persistence. */
   async handle(request: Request): Promise<Response> {
-    if (this.nonceEnabled) {
-      request.nonce = generateNonce();
-      return runWithNonce(request.nonce, () => this.handleInner(request));
-    }
-    return this.handleInner(request);
+    return this.respond(request);
   }
 
-  private async handleInner(request: Request): Promise<Response> {
+  /**
+   * handle() without a promise when nothing on the way is asynchronous (the server's path): a Response when the
+   * handler answered synchronously and no session was involved, else a promise of it.
+   */
+  respond(request: Request): Response | Promise<Response> {
+    if (this.nonceEnabled) {
+      request.nonce = generateNonce();
+      return runWithNonce(request.nonce, () => this.respondInner(request));
+    }
+    return this.respondInner(request);
+  }
+
+  private respondInner(request: Request): Response | Promise<Response> {
     const staticResponse = this.tryStatic(request);
     if (staticResponse) return staticResponse;
-    if (request.headers.cookie !== undefined) await loadRequestSession(request);
-    const response = await this.dispatch(request);
+    // Without a cookie there is no session to load (one created by the handler is still persisted below).
+    if (request.headers.cookie !== undefined) return this.respondWithSession(request);
+    const response = this.route(request);
+    return isPromise(response) ? response.then((r) => this.persistSession(request, r)) : this.persistSession(request, response);
+  }
+
+  private async respondWithSession(request: Request): Promise<Response> {
+    await loadRequestSession(request);
+    return this.persistSession(request, await this.route(request));
+  }
+
+  private persistSession(request: Request, response: Response): Response | Promise<Response> {
     const session = existingSession(request);
-    if (session) await session.persist(response);
-    return response;
+    return session ? session.persist(response).then(() => response) : response;
   }
 
   /** The spec's seven steps: route, 404, params, CSRF, middlewares, handler, 500. */
   async dispatch(request: Request): Promise<Response> {
+    return this.route(request);
+  }
+
+  /** dispatch(), synchronous as long as the middlewares and the handler are. */
+  private route(request: Request): Response | Promise<Response> {
     const match = this.router.match(request.method, request.path);
     if (!match) return this.noRoute(request);
     const [route, params] = match;
@@ -116,18 +139,28 @@ export class Application {
         const refused = this.csrf.check(request, route.api);
         if (refused) return refused;
       }
-      if (!route.public) {
-        for (const middleware of this.middlewares) {
-          const stop = await middleware.check(request);
-          if (stop) return stop;
-        }
-      }
-      return await route.handler(request);
+      const response = route.public ? route.handler(request) : this.guarded(request, route, 0);
+      return isPromise(response) ? Promise.resolve(response).then(undefined, (err: unknown) => this.failure(request, route, err)) : response;
     } catch (err) {
-      if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, {}, { api: route.api, code: err.code, message: err.message });
-      log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });
-      return errorPage(500, request, {}, { api: route.api });
+      return this.failure(request, route, err);
     }
+  }
+
+  /** The middlewares from `from` on, then the handler; waits only for a middleware that returns a promise. */
+  private guarded(request: Request, route: RouteEntry, from: number): Response | Promise<Response> {
+    for (let i = from; i < this.middlewares.length; i++) {
+      const stop = this.middlewares[i]!.check(request);
+      if (isPromise(stop)) return Promise.resolve(stop).then((s) => s || this.guarded(request, route, i + 1));
+      if (stop) return stop;
+    }
+    return route.handler(request);
+  }
+
+  /** An error of a handler or a middleware: its page for an HttpError below 500, else logged and a 500. */
+  private failure(request: Request, route: RouteEntry, err: unknown): Response {
+    if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, {}, { api: route.api, code: err.code, message: err.message });
+    log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });
+    return errorPage(500, request, {}, { api: route.api });
   }
 
   private noRoute(request: Request): Response {

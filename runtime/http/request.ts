@@ -106,17 +106,28 @@ export class Request {
     if (override && OVERRIDABLE.has(override)) this.method = override;
   }
 
-  /** Builds a Request from a node:http message, reading and parsing its body within the limits. */
-  static async fromNode(message: IncomingMessage): Promise<Request> {
+  /** True when the method of a node:http message carries a body to read (not GET, HEAD or OPTIONS). */
+  static hasBody(message: IncomingMessage): boolean {
+    return !BODYLESS.has((message.method ?? 'GET').toUpperCase());
+  }
+
+  /** A Request from the head of a node:http message (method, path, query, headers); the body is not read. */
+  static fromNodeHead(message: IncomingMessage): Request {
     const url = message.url ?? '/';
     const q = url.indexOf('?');
-    const request = new Request({
+    return new Request({
       method: message.method,
       path: q === -1 ? url : url.slice(0, q),
       query: q === -1 ? '' : url.slice(q + 1),
       headers: message.headers,
+      // Read now, while the connection is open; node caches it per connection, so keep-alive requests pay nothing.
       ip: message.socket.remoteAddress ?? '',
     });
+  }
+
+  /** Builds a Request from a node:http message, reading and parsing its body within the limits. */
+  static async fromNode(message: IncomingMessage): Promise<Request> {
+    const request = Request.fromNodeHead(message);
     if (!BODYLESS.has(request.originalMethod)) await readBody(message, request);
     return request;
   }

@@ -10,24 +10,23 @@ import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js'
 import { HttpError } from './errors.js';
 import { Request } from './request.js';
 import { Response } from './response.js';
+import { isPromise } from './promise.js';
 
 const log = getLogger('fw.http');
-const PLAIN_CSP = buildCspHeader();
 const SECURITY_NAMES = new Set([...STATIC_SECURITY_HEADERS.map(([name]) => name.toLowerCase()), 'content-security-policy']);
-const STATIC_FLAT: string[] = STATIC_SECURITY_HEADERS.flatMap(([name, value]) => [name, value]);
+const STATIC_FLAT: readonly string[] = STATIC_SECURITY_HEADERS.flatMap(([name, value]) => [name, value]);
+/** The six headers without a nonce, built once: most responses start from a copy of this. */
+const PLAIN_SECURITY_FLAT: readonly string[] = [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader()];
 
 /** Writes a Response: security headers first, then the response's own headers (never replacing a security header). */
 export function writeResponse(res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection = false): void {
-  const head = request?.method === 'HEAD' || response.status === 304 || response.status === 204;
-  const headers: string[] = STATIC_FLAT.slice();
-  headers.push('Content-Security-Policy', request?.nonce ? buildCspHeader(request.nonce) : PLAIN_CSP);
-  let length: number | undefined;
-  let bytes: Buffer | undefined;
-  if (response.filePath === undefined) {
-    bytes = response.bytes();
-    length = bytes.length;
-  }
-  if (response.status !== 304 && response.status !== 204) {
+  const bodyless = response.status === 304 || response.status === 204;
+  const head = bodyless || request?.method === 'HEAD';
+  const headers = request?.nonce ? [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader(request.nonce)] : PLAIN_SECURITY_FLAT.slice();
+  const { body } = response;
+  // A string body is written as a string: node then sends the head and the body in one write.
+  const length = response.filePath !== undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (!bodyless) {
     headers.push('Content-Type', response.contentType);
     if (length !== undefined) headers.push('Content-Length', String(length));
   }
@@ -40,10 +39,10 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
   }
   if (closeConnection) headers.push('Connection', 'close');
   res.writeHead(response.status, headers);
-  if (head || (response.filePath === undefined && length === 0)) {
+  if (head || length === 0) {
     res.end();
-  } else if (bytes) {
-    res.end(bytes);
+  } else if (length !== undefined) {
+    res.end(body);
   } else {
     const stream = fs.createReadStream(response.filePath!);
     stream.on('error', (err) => {
@@ -61,15 +60,35 @@ const stopping = new WeakSet<object>();
 export function requestListener(app: Application): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   // A plain function: node calls a 'request' listener with `this` set to the server.
   return function (this: unknown, req, res) {
-    handleNode(app, req, res, () => stopping.has(this as object)).catch((err: unknown) => {
-      log.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
-      if (!res.headersSent) writeResponse(res, undefined, errorPage(500), true);
-      else res.destroy();
-    });
+    try {
+      handleNode(app, req, res, this as object)?.catch((err: unknown) => failed(res, err));
+    } catch (err) {
+      failed(res, err);
+    }
   };
 }
 
-async function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse, isStopping: () => boolean): Promise<void> {
+/** An error while answering: logged, then a bare 500 (or the connection dropped when the head is already sent). */
+function failed(res: http.ServerResponse, err: unknown): void {
+  log.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
+  if (!res.headersSent) writeResponse(res, undefined, errorPage(500), true);
+  else res.destroy();
+}
+
+/**
+ * Answers one request. Without a body to read and with synchronous handlers, everything happens in this call
+ * (no promise); a promise is returned only when something on the way was asynchronous.
+ */
+function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse, server: object): Promise<void> | undefined {
+  if (Request.hasBody(req)) return handleNodeWithBody(app, req, res, server);
+  const request = Request.fromNodeHead(req);
+  const response = app.respond(request);
+  if (isPromise(response)) return response.then((r) => writeResponse(res, request, r, stopping.has(server)));
+  writeResponse(res, request, response, stopping.has(server));
+  return undefined;
+}
+
+async function handleNodeWithBody(app: Application, req: http.IncomingMessage, res: http.ServerResponse, server: object): Promise<void> {
   let request: Request;
   try {
     request = await Request.fromNode(req);
@@ -80,8 +99,8 @@ async function handleNode(app: Application, req: http.IncomingMessage, res: http
     writeResponse(res, partial, errorPage(err.status, partial, {}, { code: err.code, message: err.message }), true);
     return;
   }
-  const response = await app.handle(request);
-  writeResponse(res, request, response, isStopping());
+  const response = await app.respond(request);
+  writeResponse(res, request, response, stopping.has(server));
 }
 
 export interface ServeOptions {
