@@ -94,7 +94,16 @@ export async function runCrudBench(log = console.log) {
       results.push({ label, url, p50, p99, verdict });
       log(`  ${label.padEnd(30)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  ${targeted ? `(target p50 < ${CRUD_TARGETS.listP50Ms} ms: ${verdict})` : '(no target)'}`);
     }
-    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results };
+    const targets = [
+      { target: `fw make:crud Contact < ${CRUD_TARGETS.makeCrudSeconds} s`, value: Number(makeCrud.toFixed(3)), pass: makeCrud < CRUD_TARGETS.makeCrudSeconds },
+      ...results.filter((r) => r.verdict !== 'no target').map((r) => ({
+        target: `list p50 < ${CRUD_TARGETS.listP50Ms} ms: ${r.label} (${ROWS} rows)`,
+        value: Number(r.p50.toFixed(1)),
+        pass: r.verdict === 'PASS',
+        note: `p99 ${r.p99.toFixed(1)} ms`,
+      })),
+    ];
+    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, targets };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -151,7 +151,8 @@ async function sample(server, route, { duration, maxNoise }) {
  * Runs the section. `settings`: { rounds, duration, warmup (s), maxNoise (cores) }.
  * The ratio of a server is its median req/s over the rounds divided by node:http's. A median per server rather
  * than a median of per-round ratios: on a shared virtual machine the slowdowns come in bursts of a few seconds
- * that hit one sample, and a per-round ratio would be spoiled by a burst on either of its two samples.
+ * that hit one sample, and a per-round ratio would be spoiled by a burst on either of its two samples. The
+ * best-round ratio (fastest round of each) is printed too: such bursts only ever slow a server down.
  */
 export async function runHttp(settings) {
   checkHeaderCopy();
@@ -192,28 +193,28 @@ export async function runHttp(settings) {
         const all = samples[`${route} ${name}`];
         const quiet = all.filter((x) => x.noise <= settings.maxNoise);
         const used = quiet.length > 0 ? quiet : all;
-        return { rps: median(used.map((x) => x.rps)), p99: median(used.map((x) => x.p99)), cpuUs: median(used.map((x) => x.cpuUs)), quietRounds: quiet.length, rounds: all };
+        return { rps: median(used.map((x) => x.rps)), best: Math.max(...used.map((x) => x.rps)), p99: median(used.map((x) => x.p99)), cpuUs: median(used.map((x) => x.cpuUs)), quietRounds: quiet.length, rounds: all };
       };
       const raw = stats('raw');
       for (const name of NAMES) {
         const own = stats(name);
-        rows.push({ route, server: name, ...own, ratio: own.rps / raw.rps, cpuRatio: raw.cpuUs / own.cpuUs });
+        rows.push({ route, server: name, ...own, ratio: own.rps / raw.rps, bestRatio: own.best / raw.best, cpuRatio: raw.cpuUs / own.cpuUs });
       }
     }
     printTable(
-      ['route', 'server', 'req/s', 'p99 ms', 'ratio', 'CPU µs/req', 'CPU ratio', 'quiet rounds', 'req/s per round (other work, cores)'],
-      rows.map((r) => [r.route, SERVERS[r.server], r.rps.toFixed(0), r.p99.toFixed(1), r.ratio.toFixed(3), r.cpuUs.toFixed(1),
+      ['route', 'server', 'req/s', 'p99 ms', 'ratio', 'best-round ratio', 'CPU µs/req', 'CPU ratio', 'quiet rounds', 'req/s per round (other work, cores)'],
+      rows.map((r) => [r.route, SERVERS[r.server], r.rps.toFixed(0), r.p99.toFixed(1), r.ratio.toFixed(3), r.bestRatio.toFixed(3), r.cpuUs.toFixed(1),
         r.cpuRatio.toFixed(3), `${r.quietRounds}/${r.rounds.length}`, r.rounds.map((x) => `${x.rps.toFixed(0)} (${x.noise.toFixed(2)})`).join(' ')]),
-      [0, 1, 8],
+      [0, 1, 9],
     );
 
     const rssMb = Object.fromEntries(NAMES.map((n) => [n, Number((rss[n] / 2 ** 20).toFixed(1))]));
     console.log(`\nRSS after the load: ${NAMES.map((n) => `${SERVERS[n]} ${rssMb[n]} MB`).join(', ')}`);
 
     const targets = ROUTES.map((route) => {
-      const { ratio, cpuRatio, quietRounds } = rows.find((r) => r.route === route && r.server === 'fw');
+      const { ratio, bestRatio, cpuRatio, quietRounds } = rows.find((r) => r.route === route && r.server === 'fw');
       const noisy = quietRounds === 0 ? '; UNRELIABLE: other work ran during every fw-mvc sample' : '';
-      return { target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`, value: Number(ratio.toFixed(3)), pass: ratio >= MIN_RATIO[route], note: `CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}` };
+      return { target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`, value: Number(ratio.toFixed(3)), pass: ratio >= MIN_RATIO[route], note: `best rounds: ${bestRatio.toFixed(3)}; CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}` };
     });
     targets.push({ target: `fw RSS after the load <= ${MAX_RSS_MB} MB`, value: rssMb.fw, pass: rssMb.fw <= MAX_RSS_MB });
 

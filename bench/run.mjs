@@ -1,12 +1,14 @@
 /**
- * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), then the CLI section (wall time of
- * `fw` commands); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
+ * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
+ * `fw` commands), then the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
+ * rows); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli` (or `--only=http`, `--only=cli`); default both.
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud` (or `--only=...`, comma-separated); default all.
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
- * CLI: BENCH_CLI_RUNS (5).
+ * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
+ * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode); needs MariaDB on 127.0.0.1:3306.
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -15,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli'];
+const SECTIONS = ['http', 'cli', 'crud'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -59,6 +61,15 @@ async function main() {
     console.log('\n== CLI: wall time of fw commands\n');
     const { runCli } = await import('./cli.mjs');
     report.sections.cli = await runCli({ runs: positive('BENCH_CLI_RUNS', short ? 3 : 5) });
+  }
+  if (only.includes('crud')) {
+    console.log('\n== CRUD: fw make:crud and the generated list page\n');
+    if (short) {
+      process.env.BENCH_CRUD_REQUESTS ??= '50';
+      process.env.BENCH_CRUD_RUNS ??= '3';
+    }
+    const { runCrudBench } = await import('./crud.mjs');
+    report.sections.crud = await runCrudBench();
   }
 
   console.log('\ntargets:');
