@@ -65,14 +65,14 @@ const listeners: Array<(keys: string[]) => void> = [];
 /** Sets configuration keys; an unknown key throws ConfigKeyError and nothing is changed. */
 export function configure(settings: Partial<ConfigValues>): void {
   const keys = Object.keys(settings);
-  for (const key of keys) if (!(key in DEFAULTS)) throw new ConfigKeyError(key);
+  for (const key of keys) if (!Object.hasOwn(DEFAULTS, key)) throw new ConfigKeyError(key);
   values = { ...values, ...settings };
   for (const listener of listeners) listener(keys);
 }
 
 /** Returns a configuration value; an unknown key throws ConfigKeyError. */
 export function get<K extends ConfigKey>(key: K): ConfigValues[K] {
-  if (!(key in DEFAULTS)) throw new ConfigKeyError(key);
+  if (!Object.hasOwn(DEFAULTS, key)) throw new ConfigKeyError(key);
   return values[key];
 }
 

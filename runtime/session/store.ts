@@ -34,9 +34,11 @@ interface MemoryEntry {
 /** In-process sessions, lost on restart; TTL 3600 s, sliding; expired sessions purged. */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, MemoryEntry>();
-  private lastPurge = Date.now();
+  private lastPurge: number;
 
-  constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now) {}
+  constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now) {
+    this.lastPurge = now();
+  }
 
   async create(data: SessionData = {}): Promise<string> {
     this.purgeIfDue();
