@@ -43,8 +43,10 @@ export function packageName(name: string): string {
 export function projectFiles(options: ProjectOptions): ProjectFile[] {
   const templateDir = path.join(options.frameworkRoot, 'cli', 'templates', 'project');
   const viewsDir = path.join(options.frameworkRoot, 'runtime', 'views');
+  const staticDir = path.join(options.frameworkRoot, 'runtime', 'static');
   requireFolder(templateDir, 'modèle de projet introuvable');
   for (const folder of FRAMEWORK_VIEW_FOLDERS) requireFolder(path.join(viewsDir, folder), 'vues du framework introuvables');
+  requireFolder(staticDir, 'feuille de style du framework introuvable');
 
   const values: Record<string, string> = {
     PROJECT_NAME: options.name,
@@ -71,6 +73,8 @@ export function projectFiles(options: ProjectOptions): ProjectFile[] {
       add(`mvc/views/${folder}/${file}`, fs.readFileSync(path.join(viewsDir, folder, file)));
     }
   }
+  // The ready stylesheet is the one the runtime serves to projects without their own: one copy in the package.
+  add('static/tailwind.css', fs.readFileSync(path.join(staticDir, 'tailwind.css')));
   add('fw_modules.json', Buffer.from(modulesFile(options)));
   if (options.profile === 'auth-mfa') {
     const readme = files.get('README.md')?.toString('utf8') ?? `# ${options.name}\n`;

@@ -353,7 +353,10 @@ function fakeFramework(template: Record<string, string>, views: Record<string, s
     }
   };
   write(path.join(root, 'cli', 'templates', 'project'), template);
-  if (views) write(path.join(root, 'runtime', 'views'), views);
+  if (views) {
+    write(path.join(root, 'runtime', 'views'), views);
+    write(path.join(root, 'runtime', 'static'), { 'tailwind.css': '/* css */\n' });
+  }
   return root;
 }
 
