@@ -22,3 +22,8 @@ export function formatCliError(message: string, advice?: string): string {
 export function missingOptionValue(commandName: string, flag: string, advice: string): CliError {
   return new CliError(`l'option « ${flag} » de « fw ${commandName} » attend une valeur.`, advice);
 }
+
+/** A command of the spec that this version lists in the help but does not implement yet. */
+export function notAvailable(commandName: string): CliError {
+  return new CliError(`la commande « ${commandName} » n'est pas encore disponible dans cette version.`);
+}

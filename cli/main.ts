@@ -3,7 +3,7 @@
  * from the command table and package.json; commander and the command modules load only for the command that runs.
  */
 import { COMMANDS, findCommand } from './commands-table.js';
-import { CliError, formatCliError } from './errors.js';
+import { CliError, formatCliError, notAvailable } from './errors.js';
 import { formatCommandHelp, formatHelp } from './help.js';
 import { installInterruptHandler } from './interrupt.js';
 import { packageInfo } from './package-root.js';
@@ -28,7 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const entry = findCommand(first);
   if (!entry) throw unknownCommand(first);
   if (wantsHelp(rest)) return printCommandHelp(first);
-  if (!entry.load) throw new CliError(`la commande « ${first} » n'est pas encore disponible dans cette version.`);
+  if (!entry.load) throw notAvailable(first);
   const [module, { runCommand }] = await Promise.all([entry.load(), import('./run-command.js')]);
   return runCommand(entry, module, rest);
 }

@@ -20,6 +20,19 @@ export function projectRoot(from: string = process.cwd()): string {
   );
 }
 
+/**
+ * For the structural checks (`project:check`, `project:audit`), which look at the working directory itself:
+ * a CliError when it holds neither `app.ts` nor `mvc/` (spec "Diagnostics": they fail at once outside a project).
+ */
+export function assertProjectHere(commandName: string, dir: string = process.cwd()): string {
+  const root = path.resolve(dir);
+  if (fs.existsSync(path.join(root, 'app.ts')) || fs.statSync(path.join(root, 'mvc'), { throwIfNoEntry: false })?.isDirectory()) return root;
+  throw new CliError(
+    `le dossier « ${root} » n'est pas un projet fw (ni app.ts ni dossier mvc/) : « fw ${commandName} » n'a rien à contrôler.`,
+    `lancez « fw ${commandName} » depuis la racine du projet (le dossier qui contient app.ts et mvc/), ou créez-en un avec « fw new MonProjet ».`,
+  );
+}
+
 /** Compiles the project's entity and relation files; prints every problem and fails when there is one. */
 export async function compileOrFail(root: string): Promise<ModelNode> {
   const { compileProject, formatDiagnostics } = await import('../compiler/index.js');

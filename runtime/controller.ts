@@ -47,7 +47,10 @@ function lazyToken(request: Request): () => string {
   return token;
 }
 
-/** The full context of a page rendered for a request. */
+/**
+ * The full context of a page rendered for a request. `layout` is the layout that page templates extend
+ * (`{% extends layout or "layouts/base.html" %}`): the `base` option of render() picks it.
+ */
 export function pageContext(request: Request | undefined, context: Context, base: string, raw = false): Context {
   const full: Context = { app_name: get('app_name'), layout: base };
   if (request && !raw) {
@@ -62,12 +65,20 @@ export function pageContext(request: Request | undefined, context: Context, base
 }
 
 export class BaseController {
-  /** A rendered page. Second argument: a status, or an options object `{ status, context, base, request, raw }`. */
+  /**
+   * A rendered page. Second argument: a status, or an options object `{ status, context, base, request, raw }`.
+   * `base` is the layout the page extends when its template says `{% extends layout or "layouts/base.html" %}`
+   * (the framework's pages and the project's home page do).
+   */
   static render(template: string, statusOrOptions: number | RenderOptions = 200, context: Context = {}, base = 'layouts/base.html', options: { request?: Request; raw?: boolean } = {}): Response {
     const o: RenderOptions = typeof statusOrOptions === 'number' ? { status: statusOrOptions, context, base, ...options } : statusOrOptions;
     const status = o.status ?? 200;
     if (o.raw) return html(template, status, {}, true);
-    return html(template, status, pageContext(o.request, o.context ?? {}, o.base ?? 'layouts/base.html'));
+    const layout = o.base ?? 'layouts/base.html';
+    if (typeof layout !== 'string' || layout.trim() === '') {
+      throw new TypeError(`BaseController.render('${template}') : « base » doit nommer un gabarit de mise en page (par exemple 'layouts/admin.html'), reçu ${JSON.stringify(layout)}.`);
+    }
+    return html(template, status, pageContext(o.request, o.context ?? {}, layout));
   }
 
   /** A 302 redirect, with an optional flash stored on the request's session. */

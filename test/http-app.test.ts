@@ -249,6 +249,16 @@ C('an unknown key in configure or get throws ConfigKeyError naming it; nothing i
   assert.throws(() => get('nope' as ConfigKey), (e: Error) => e instanceof ConfigKeyError && e.message.includes('nope'));
 });
 
+C('inherited names (toString, constructor, __proto__…) are unknown keys too', () => {
+  for (const key of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
+    const bad = { [key]: 1 } as unknown as Parameters<typeof configure>[0];
+    assert.throws(() => configure(bad), (e: Error) => e instanceof ConfigKeyError && (e as ConfigKeyError).key === key && e.message.includes(`« ${key} »`), key);
+    assert.throws(() => get(key as ConfigKey), (e: Error) => e instanceof ConfigKeyError && e.message.includes(`« ${key} »`), key);
+  }
+  assert.throws(() => configure(JSON.parse('{"__proto__": {"polluted": true}}')), (e: Error) => e instanceof ConfigKeyError && e.message.includes('__proto__'));
+  assert.is(({} as Record<string, unknown>).polluted, undefined);
+});
+
 C('defaults of the spec keys', () => {
   const expected: Partial<Record<ConfigKey, unknown>> = {
     app_name: 'fw-mvc', app_env: 'dev', views_dir: 'mvc/views', sql_dir: 'mvc/models/sql', upload_root: 'storage/uploads',

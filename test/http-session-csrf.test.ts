@@ -94,13 +94,14 @@ S('a forged or malformed session id is ignored: the server picks a new id', asyn
 });
 
 S('POST without token: 403, the French "form expired, reload" page, no session created', async () => {
-  const message = trans('errors.403.message');
+  const message = trans('errors.403.csrf_message');
   assert.match(message, /expiré/);
   assert.match(message, /[Rr]echargez/);
   const anonymous = await post(t, '/submit', { a: '1' });
   assert.is(anonymous.status, 403);
   assert.is(anonymous.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.ok(anonymous.text.includes(escapeHtml(message)), 'the errors/403.html page');
+  assert.not.ok(anonymous.text.includes(escapeHtml(trans('errors.403.message'))), 'not the "no rights" wording of forbidden()');
   assert.equal(anonymous.cookies, []);
   const { cookie } = await openForm(t);
   const withSession = await post(t, '/submit', { a: '1' }, { Cookie: cookie });

@@ -160,11 +160,18 @@ export function bodyLimit(contentType: string): number {
   return base;
 }
 
+/** The 413 error when the declared Content-Length is over the limit of the content type; undefined otherwise. */
+export function declaredLengthError(headers: IncomingHttpHeaders): RequestEntityTooLarge | undefined {
+  const limit = bodyLimit((headers['content-type'] ?? '').toLowerCase());
+  const declared = headers['content-length'];
+  return declared !== undefined && Number(declared) > limit ? new RequestEntityTooLarge(limit) : undefined;
+}
+
 async function readBody(message: IncomingMessage, request: Request): Promise<void> {
   const contentType = (request.header('content-type') ?? '').toLowerCase();
   const limit = bodyLimit(contentType);
-  const declared = request.header('content-length');
-  if (declared !== undefined && Number(declared) > limit) throw new RequestEntityTooLarge(limit);
+  const tooLarge = declaredLengthError(request.headers);
+  if (tooLarge) throw tooLarge;
   if (contentType.startsWith('multipart/form-data')) {
     await readMultipart(message, request, limit);
   } else {

@@ -8,7 +8,7 @@ import { errorPage } from '../controller.js';
 import { getLogger } from '../logger.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
 import { HttpError } from './errors.js';
-import { Request } from './request.js';
+import { Request, declaredLengthError } from './request.js';
 import { Response } from './response.js';
 import { isPromise } from './promise.js';
 
@@ -68,6 +68,31 @@ export function requestListener(app: Application): (req: http.IncomingMessage, r
   };
 }
 
+/**
+ * The 'checkContinue' listener (a request with `Expect: 100-continue`). Without it node answers 100 Continue at
+ * once, and the client sends a body that is then refused: an over-limit declared Content-Length (same rule as the
+ * body reader) gets its 413 instead of the 100, and the body is never sent. Checked whatever the method: a GET
+ * does not read its body, but inviting a huge one would still cost the upload.
+ */
+export function continueListener(app: Application): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const onRequest = requestListener(app);
+  return function (this: unknown, req, res) {
+    const tooLarge = declaredLengthError(req.headers);
+    if (tooLarge) {
+      refuseBody(req, res, tooLarge);
+      return;
+    }
+    res.writeContinue();
+    onRequest.call(this, req, res);
+  };
+}
+
+/** Answers an error raised before or while reading the body; the rest of the body is not read, so the connection closes. */
+function refuseBody(req: http.IncomingMessage, res: http.ServerResponse, err: HttpError): void {
+  const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: req.socket.remoteAddress ?? '' });
+  writeResponse(res, partial, errorPage(err.status, partial, {}, { code: err.code, message: err.message }), true);
+}
+
 /** An error while answering: logged, then a bare 500 (or the connection dropped when the head is already sent). */
 function failed(res: http.ServerResponse, err: unknown): void {
   log.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
@@ -94,9 +119,7 @@ async function handleNodeWithBody(app: Application, req: http.IncomingMessage, r
     request = await Request.fromNode(req);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    // The rest of the body is not read: close the connection after answering.
-    const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: req.socket.remoteAddress ?? '' });
-    writeResponse(res, partial, errorPage(err.status, partial, {}, { code: err.code, message: err.message }), true);
+    refuseBody(req, res, err);
     return;
   }
   const response = await app.respond(request);
@@ -123,6 +146,7 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
   const server = certFile && keyFile
     ? https.createServer({ cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
     : http.createServer(listener);
+  server.on('checkContinue', continueListener(app));
   server.keepAliveTimeout = 5_000;
   return server;
 }
