@@ -44,7 +44,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     const model = await compileOrFail(root);
     if (options.fromEntities === true) {
       const { dependencyOrder } = await import('../../compiler/dependency-order.js');
-      content = emitters.emitCreateMigration(name, model, dependencyOrder(model).order, true);
+      content = emitters.emitCreateMigration(name, model, dependencyOrder(model), true);
     } else if (typeof options.fromEntity === 'string') {
       content = emitters.emitCreateMigration(name, model, [requireEntity(model, options.fromEntity)], false);
     } else {
