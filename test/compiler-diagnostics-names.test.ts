@@ -90,6 +90,18 @@ Names('the same names are legal as a pivot field, and as a column (sql) of anoth
   assert.ok(result.model);
 });
 
+Names('relations: from_entity and to_entity follow the entity name rule (64 characters at most), like the fields', () => {
+  const docs = files();
+  const long = `N${'o'.repeat(64)}`;
+  Object.assign(docs[RELATIONS]!.relations[0], { from_entity: long, to_field: `t${'a'.repeat(64)}` });
+  const result = compile(docs);
+  const lengths = result.diagnostics.filter((d) => d.code === 'identifier_length').map((d) => `${d.file}${d.pointer} ${d.message}`);
+  assert.equal(lengths, [
+    `${RELATIONS}#/relations/0/from_entity « from_entity » compte 65 caractères, 64 au plus (limite des identifiants MariaDB) : raccourcissez-le`,
+    `${RELATIONS}#/relations/0/to_field « to_field » compte 65 caractères, 64 au plus (limite des identifiants MariaDB) : raccourcissez-le`,
+  ]);
+});
+
 Names('fw build:model: the [ERREUR] line names the file and pointer, and nothing is written', async () => {
   const project = newProject('Noms');
   try {
