@@ -136,6 +136,28 @@ function conformance(dialect: DialectName): void {
     assert.is(diff.status, 0, diff.stdout + diff.stderr);
   });
 
+  t('a statement that fails: file, statement and line named, the reason once, a Conseil; exit 1', async () => {
+    const project = fresh();
+    entity(project, 'Ville', 'INT');
+    entity(project, 'Contact', 'INT', [{ name: 'ville_id', sql_type: 'INT', nullable: true }]);
+    relation(project, 'contact_ville', 'Contact.ville_id', 'Ville.id');
+    ok(project, ['build:model']);
+    ok(project, ['db:init']);
+    // A contact table made by hand, without the key column: its index (SQLite) or its foreign key (MariaDB) fails.
+    await project.sql([dialect === 'sqlite' ? 'CREATE TABLE contact (Id INTEGER PRIMARY KEY, Nom VARCHAR(100) NOT NULL)' : 'CREATE TABLE contact (Id INT PRIMARY KEY, Nom VARCHAR(100) NOT NULL)']);
+    const run = project.run(['db:apply']);
+    assert.is(run.status, 1, run.stdout + run.stderr);
+    const failed = dialect === 'sqlite' ? 'mvc/entities/contact/contact.sqlite.sql' : 'mvc/entities/relations.sql';
+    assert.ok(lines(run.stdout).some((line) => line.startsWith(`  ÉCHEC      ${failed}`)), run.stdout);
+    const [error, advice, ...rest] = lines(run.stderr);
+    assert.equal(rest, []);
+    assert.match(error!, new RegExp(`^Erreur : ${failed.replace(/\./g, '\\.')}, instruction \\d+ \\(ligne \\d+\\) : .*VilleId`));
+    assert.not.match(error!, /\.\./);
+    if (dialect === 'mariadb') assert.match(error!, /[^.]\. Sur MariaDB, les instructions précédentes de ce fichier sont peut-être déjà validées/);
+    else assert.match(error!, /[^.][.?!]$/);
+    assert.is(advice, 'Conseil : corrigez la définition puis « fw build:model » et relancez « fw db:apply ».');
+  });
+
   t.run();
 }
 
