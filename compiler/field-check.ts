@@ -3,6 +3,7 @@
  * constraints, filter, auto-increment, reserved words. Reads the parsed JSON defensively: a value of the
  * wrong type was already reported by the schema and is treated here as absent.
  */
+import { classMemberConflict } from './class-members.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { fieldNode, type FieldNode, type LogicalType, type SqlTypeNode } from './ir.js';
 import { pascalCase } from './naming.js';
@@ -78,6 +79,16 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
   const nameReserved = isReservedWord(name);
   if (nameReserved) {
     diags.add(file, at('name'), 'reserved_word', `${label} « ${name} » : mot réservé SQL (MariaDB), refusé comme nom ; choisissez un autre nom`);
+  }
+  // Pivot fields are columns only; entity fields become properties of the generated class.
+  const member = role === 'pivot_field' ? undefined : classMemberConflict(name, file.replace(/\.json$/, '_base.ts'));
+  if (member) {
+    diags.add(
+      file,
+      at('name'),
+      'member_name',
+      `${label} « ${name} » : ce nom est pris par ${member}, que la propriété du champ masquerait ; renommez le champ (par exemple « ${name}_valeur »), et gardez la colonne voulue avec « sql »`,
+    );
   }
   const explicitColumn = stringAt(raw, 'sql');
   const column = explicitColumn ?? pascalCase(name);

@@ -2,6 +2,7 @@
  * `mvc/entities/<snake>/<snake>_base.ts`: the generated class of an entity (spec "Generated files per entity":
  * "generated class with validation"). Self-contained: it imports nothing, so it compiles on its own.
  */
+import { classMemberConflict } from '../compiler/class-members.js';
 import type { EntityNode, FieldNode, LogicalType, ModelNode } from '../compiler/ir.js';
 import { EmitError } from './ir-lookup.js';
 import { syncEntityCommand, tsMarkerLine } from './marker.js';
@@ -95,8 +96,6 @@ export const VALIDATION_MESSAGES = {
 
 const TEXT_TYPES: ReadonlySet<LogicalType> = new Set(['str', 'decimal', 'date', 'datetime', 'time']);
 
-/** Class members a field may not shadow. */
-const RESERVED_MEMBERS = new Set(['constructor', 'validate', 'isValid', 'toRow', '__proto__']);
 
 interface Check {
   readonly condition: string;
@@ -174,7 +173,8 @@ function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper
 }
 
 function planField(entity: EntityNode, field: FieldNode, helpers: Set<Helper>): FieldPlan {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.name) || RESERVED_MEMBERS.has(field.name)) {
+  // The compiler refuses these names with a diagnostic; this guards models built by hand.
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.name) || classMemberConflict(field.name) !== undefined) {
     throw new EmitError(`entité « ${entity.name} » : le champ « ${field.name} » ne peut pas devenir une propriété de la classe ${entity.name}Base.`);
   }
   const isGeneratedKey = field.primaryKey && field.autoIncrement;

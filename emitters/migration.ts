@@ -71,8 +71,12 @@ function sqliteDefault(field: FieldNode): string {
   }
 }
 
-/** The statements that bring the table of `entity` to its definition, for one dialect. */
-export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[], dialect: Dialect): string {
+/**
+ * The statements of one dialect that bring the table of `entity` to its definition. The diff (read on one
+ * database) only says which columns differ; what each column should be comes from the entity, so both dialects
+ * can be written.
+ */
+function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly DiffChange[], dialect: Dialect): string[] {
   const spec = entityTableSpec(model, entity, dialect);
   const table = quoteIdentifier(entity.table, dialect);
   const lines: string[] = [];
@@ -111,6 +115,15 @@ export function emitDiffMigration(name: string, model: ModelNode, entity: Entity
       lines.push(`-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`, `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`);
     }
   }
-  const body = lines.length > 0 ? lines.join('\n') : '-- Aucun écart.';
-  return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n-- fw:dialect ${dialect}\n${body}\n`;
+  return lines.length > 0 ? lines : ['-- Aucun écart.'];
+}
+
+/**
+ * The migration that brings the table of `entity` to its definition, with a section per dialect (the same
+ * change on MariaDB and SQLite, like every migration file). A change a dialect cannot express (SQLite cannot
+ * modify a column) is a comment there: `migration:apply` refuses a section without any statement.
+ */
+export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
+  const parts = { mariadb: [diffStatements(model, entity, changes, 'mariadb').join('\n')], sqlite: [diffStatements(model, entity, changes, 'sqlite').join('\n')] };
+  return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections(parts)}`;
 }

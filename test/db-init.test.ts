@@ -120,6 +120,54 @@ Maria('a second run is idempotent: everything already present', () => {
   assert.match(run.stdout, /Rien à faire/);
 });
 
+Maria('extra privileges of the application account are reported with their REVOKE, never revoked', async () => {
+  const escaped = database.replace(/_/g, '\\_');
+  await withServer(async (server) => {
+    await server.execute(`GRANT CREATE, DROP, ALTER ON \`${escaped}\`.* TO ?@'%'`, [login]);
+    await server.execute("GRANT RELOAD ON *.* TO ?@'localhost'", [login]);
+  });
+  const run = fw(root, ['db:init']);
+  assert.is(run.status, 0, run.stderr);
+  const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
+  assert.equal(extra.map((line) => line.replace(/^  en trop +/, '')), [
+    `CREATE, DROP, ALTER sur ${database}.* à '${login}'@'%' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
+      `pour les retirer : REVOKE CREATE, DROP, ALTER ON \`${escaped}\`.* FROM '${login}'@'%';`,
+    `RELOAD sur toutes les bases (*.*) à '${login}'@'localhost' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
+      `pour les retirer : REVOKE RELOAD ON *.* FROM '${login}'@'localhost';`,
+  ]);
+  // The four privileges are still reported as granted, not granted twice.
+  assert.is(steps(run.stdout).filter((line) => /^  déjà accordé +SELECT, INSERT, UPDATE, DELETE/.test(line)).length, 2, run.stdout);
+  assert.match(run.stderr, /^Attention : le compte applicatif a des droits en plus de SELECT, INSERT, UPDATE, DELETE/);
+  assert.match(run.stderr, /\nConseil : lancez les REVOKE indiqués/);
+
+  await withServer(async (server) => {
+    // Nothing was revoked by db:init; the printed statements take the extra rights away.
+    const grants = (await server.fetchAll("SHOW GRANTS FOR ?@'%'", [login])).map((row) => String(Object.values(row)[0]));
+    assert.ok(grants.some((line) => /\bCREATE, DROP, ALTER ON /.test(line)), grants.join('\n'));
+    for (const line of extra) await server.execute(/(REVOKE .*);$/.exec(line)![1]!);
+  });
+  const clean = fw(root, ['db:init']);
+  assert.is(clean.status, 0, clean.stderr);
+  assert.is(clean.stderr, '');
+  assert.not.match(clean.stdout, /en trop/);
+  assert.match(clean.stdout, /Rien à faire/);
+});
+
+Maria('ALL PRIVILEGES on the database: reported, with the advice to run db:init again after the REVOKE', async () => {
+  const escaped = database.replace(/_/g, '\\_');
+  await withServer((server) => server.execute(`GRANT ALL PRIVILEGES ON \`${escaped}\`.* TO ?@'%'`, [login]));
+  const run = fw(root, ['db:init']);
+  assert.is(run.status, 0, run.stderr);
+  const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
+  assert.is(extra.length, 1, run.stdout);
+  assert.ok(extra[0]!.endsWith(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM '${login}'@'%'; puis relancez « fw db:init » (REVOKE ALL retire aussi les quatre droits)`), extra[0]);
+  await withServer((server) => server.execute(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM ?@'%'`, [login]));
+  const again = fw(root, ['db:init']);
+  assert.is(again.status, 0, again.stderr);
+  assert.match(again.stdout, new RegExp(`  accordé +SELECT, INSERT, UPDATE, DELETE sur ${database}\\.\\* à '${login}'@'%'`));
+  assert.is(again.stderr, '');
+});
+
 Maria('when the application login is the admin login, no account is created', async () => {
   const name = `fw_test_${randomBytes(4).toString('hex')}`;
   const dir = project(`DB_DRIVER=mariadb\nDB_NAME=${name}\nDB_APP_LOGIN=root\nDB_ADMIN_LOGIN=root\n`);

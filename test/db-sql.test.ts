@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { dialectSection, splitSqlStatements } from '../cli/db/sql-split.js';
 import { computeStatuses, migrationChecksum, type MigrationFile, type MigrationRecord } from '../cli/db/migrations.js';
 import { CliError } from '../cli/errors.js';
-import { bindParameters } from '../runtime/db/mariadb.js';
+import { bindParameters } from '../runtime/db/mariadb-binding.js';
 import { placeholderPositions } from '../runtime/db/sql-lexer.js';
 import {
   clearQueryCache,
@@ -34,6 +34,11 @@ Lexer('MariaDB binding escapes values and keeps literals', () => {
   assert.is(bindParameters('SELECT ??', [1, 2]), 'SELECT 12');
   assert.is(bindParameters("SELECT 'it''s ?' -- ?\n, ?", [1n]), "SELECT 'it''s ?' -- ?\n, 1");
   assert.is(bindParameters("SELECT 'a\\'?', ?", ['x']), "SELECT 'a\\'?', 'x'");
+});
+
+Lexer('MariaDB binding for a session with NO_BACKSLASH_ESCAPES: only quotes doubled; a backslash escapes nothing', () => {
+  assert.is(bindParameters('SELECT ?, ?', ['O\'Brien \\ "x"', 'nul\0'], true), "SELECT 'O''Brien \\ \"x\"', 'nul\0'");
+  assert.is(bindParameters("SELECT 'a\\', ?", ['x'], true), "SELECT 'a\\', 'x'");
 });
 
 Lexer('a placeholder count mismatch is refused', () => {

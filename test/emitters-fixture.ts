@@ -1,7 +1,8 @@
 /**
  * IR values for the emitter, writer and generated-project tests, built with the factories of `compiler/ir.ts`
  * (the compiler that produces them is written at the same time). `fixtureModel()` is the model of the snapshots:
- * Contact, Ville (Contact.ville_id -> Ville.id) and Tag (contact_tag, with the pivot field added_at).
+ * Contact, Ville (Contact.ville_id -> Ville.id) and Tag (contact_tag, with the pivot field ajoute_le, named as in
+ * test/fixtures/entities/valid/mvc/entities/relations.json).
  */
 import {
   entityNode,
@@ -186,7 +187,7 @@ export function fixtureModel(): ModelNode {
       manyToMany('contact_tag', 'Contact.id', 'Tag.id', {
         pivotTable: 'contact_tag',
         foreignKeyName: 'fk_contact_tag',
-        pivotFields: [field('added_at', 'DATETIME')],
+        pivotFields: [field('ajoute_le', 'DATETIME')],
       }),
     ],
   });

@@ -142,7 +142,7 @@ test('the constraints hold: unique e-mail, RESTRICT on the city, CASCADE from co
   await fails("INSERT INTO contact (Nom, Prenom, Email, NbVisites, Actif, VilleId) VALUES ('M', 'P', 'p@example.org', 0, 1, 999)", 'ER_NO_REFERENCED_ROW_2');
   await fails('DELETE FROM ville WHERE Id = 1', 'ER_ROW_IS_REFERENCED_2');
   await conn.query("INSERT INTO tag (Libelle) VALUES ('client')");
-  await conn.query("INSERT INTO contact_tag (ContactId, TagId, AddedAt) VALUES (1, 1, '2024-05-01 10:00:00')");
+  await conn.query("INSERT INTO contact_tag (ContactId, TagId, AjouteLe) VALUES (1, 1, '2024-05-01 10:00:00')");
   await conn.query('DELETE FROM contact WHERE Id = 1');
   assert.equal(await rows('SELECT * FROM contact_tag'), []);
 });

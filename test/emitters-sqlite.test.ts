@@ -126,7 +126,7 @@ test('the constraints hold: unique, NOT NULL, RESTRICT, CASCADE on update and on
   assert.is((db.prepare('SELECT VilleId FROM contact WHERE Id = ?').get(contact) as { VilleId: number }).VilleId, 50, 'ON UPDATE CASCADE');
 
   const tag = db.prepare('INSERT INTO tag (Libelle) VALUES (?)').run('client').lastInsertRowid;
-  const link = db.prepare('INSERT INTO contact_tag (ContactId, TagId, AddedAt) VALUES (?, ?, ?)');
+  const link = db.prepare('INSERT INTO contact_tag (ContactId, TagId, AjouteLe) VALUES (?, ?, ?)');
   link.run(contact, tag, '2024-05-01 10:00:00');
   assert.throws(() => link.run(contact, tag, '2024-05-02 10:00:00'), /UNIQUE constraint failed/, 'the pair is the key');
   assert.throws(() => link.run(contact, 999, '2024-05-02 10:00:00'), /FOREIGN KEY constraint failed/);

@@ -184,12 +184,14 @@ function conformance(dialect: DialectName): void {
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact']), expected);
   });
 
-  t('migration:make x --from-diff Contact fixes the column and its unique key; apply; --check exits 0', async () => {
+  t('migration:make x --from-diff Contact fixes the column and its unique key, for both dialects; apply; --check exits 0', async () => {
     const file = makeMigration(project, ['x', '--from-diff', 'Contact']);
-    const body = sqlite
-      ? 'ALTER TABLE "contact" ADD COLUMN "Code" VARCHAR(20);\nCREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");\n'
-      : 'ALTER TABLE `contact` ADD COLUMN `Code` VARCHAR(20) NULL;\nALTER TABLE `contact` ADD UNIQUE KEY `uq_contact_code` (`Code`);\n';
-    assert.is(project.read(`${MIGRATIONS}/${file}`), `${MIGRATION_HEAD('x', 'fw migration:make --from-diff Contact')}-- fw:dialect ${dialect}\n${body}`);
+    assert.is(
+      project.read(`${MIGRATIONS}/${file}`),
+      `${MIGRATION_HEAD('x', 'fw migration:make --from-diff Contact')}` +
+        '-- fw:dialect mariadb\nALTER TABLE `contact` ADD COLUMN `Code` VARCHAR(20) NULL;\nALTER TABLE `contact` ADD UNIQUE KEY `uq_contact_code` (`Code`);\n\n' +
+        '-- fw:dialect sqlite\nALTER TABLE "contact" ADD COLUMN "Code" VARCHAR(20);\nCREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");\n',
+    );
     assert.ok(run(project, ['migration:status']).some((line) => line.startsWith('PENDING') && line.endsWith(file)));
     applyMigrations(project, [file]);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check']).at(-1), 'Aucun écart.');
@@ -216,13 +218,30 @@ function conformance(dialect: DialectName): void {
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [...diffTable(rows), DRIFT]);
 
     const file = makeMigration(project, ['fix_nom', '--from-diff', 'Contact']);
-    const body = sqlite
-      ? '-- Nom : SQLite ne sait pas modifier une colonne. Reconstruisez la table :\n' +
-        '--   CREATE TABLE nouvelle table, INSERT INTO … SELECT …, DROP TABLE contact, ALTER TABLE … RENAME TO contact.\n'
-      : 'ALTER TABLE `contact` MODIFY COLUMN `Nom` VARCHAR(100) NOT NULL;\n';
-    const drop = `-- Extra n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :\n-- ALTER TABLE ${q('contact')} DROP COLUMN ${q('Extra')};\n`;
-    assert.is(project.read(`${MIGRATIONS}/${file}`), `${MIGRATION_HEAD('fix_nom', 'fw migration:make --from-diff Contact')}-- fw:dialect ${dialect}\n${body}${drop}`);
-    applyMigrations(project, [file]);
+    const drop = (d: DialectName): string => {
+      const quote = (name: string): string => (d === 'sqlite' ? `"${name}"` : `\`${name}\``);
+      return `-- Extra n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :\n-- ALTER TABLE ${quote('contact')} DROP COLUMN ${quote('Extra')};\n`;
+    };
+    assert.is(
+      project.read(`${MIGRATIONS}/${file}`),
+      `${MIGRATION_HEAD('fix_nom', 'fw migration:make --from-diff Contact')}` +
+        `-- fw:dialect mariadb\nALTER TABLE \`contact\` MODIFY COLUMN \`Nom\` VARCHAR(100) NOT NULL;\n${drop('mariadb')}\n` +
+        '-- fw:dialect sqlite\n-- Nom : SQLite ne sait pas modifier une colonne. Reconstruisez la table :\n' +
+        `--   CREATE TABLE nouvelle table, INSERT INTO … SELECT …, DROP TABLE contact, ALTER TABLE … RENAME TO contact.\n${drop('sqlite')}`,
+    );
+    if (sqlite) {
+      // Nothing in the SQLite section runs: apply refuses the file rather than record a change that never happened.
+      const refused = project.run(['migration:apply']);
+      assert.is(refused.status, 1);
+      assert.equal(lines(refused.stderr), [
+        `Erreur : la migration « ${file} » ne contient aucune instruction pour sqlite (sa section « -- fw:dialect sqlite » est vide ou absente, ou ne contient que des commentaires) ; aucune migration n'a été appliquée ni enregistrée.`,
+        'Conseil : écrivez ses instructions sqlite sous « -- fw:dialect sqlite » (le fichier est encore PENDING, il peut être modifié) ; si ce dialecte n\'a vraiment rien à faire, écrivez-y « SELECT 1; » pour le dire.',
+      ]);
+      assert.ok(run(project, ['migration:status']).some((line) => line.startsWith('PENDING') && line.endsWith(file)));
+      fs.rmSync(project.path(`${MIGRATIONS}/${file}`));
+    } else {
+      applyMigrations(project, [file]);
+    }
     const after = sqlite ? rows : rows.map((row) => (row === changed ? (['OK', 'Nom', 'VARCHAR(100) NOT NULL'] as const) : row));
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [...diffTable(after), DRIFT]);
   });
@@ -236,7 +255,8 @@ function conformance(dialect: DialectName): void {
     ]);
     const file = makeMigration(project, ['recree_contact', '--from-diff', 'Contact']);
     const text = project.read(`${MIGRATIONS}/${file}`);
-    assert.ok(text.startsWith(`${MIGRATION_HEAD('recree_contact', 'fw migration:make --from-diff Contact')}-- fw:dialect ${dialect}\nCREATE TABLE IF NOT EXISTS ${q('contact')} (\n`), text);
+    assert.ok(text.startsWith(`${MIGRATION_HEAD('recree_contact', 'fw migration:make --from-diff Contact')}-- fw:dialect mariadb\nCREATE TABLE IF NOT EXISTS \`contact\` (\n`), text);
+    assert.ok(text.includes('\n-- fw:dialect sqlite\nCREATE TABLE IF NOT EXISTS "contact" (\n'), text);
     applyMigrations(project, [file]);
     // MariaDB keeps foreign keys in relations.sql: db:apply adds the one the dropped table took away.
     assert.equal(run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), [

@@ -271,4 +271,22 @@ test('interactive make:relation: piped answers, defaults filled, the first relat
   assert.equal(lines(check.stdout), ['OK : 3 entité(s), 2 relation(s), aucune erreur.']);
 });
 
+test('make:relation many_to_many: ON DELETE defaults to CASCADE, with flags and in the assistant', () => {
+  const flags = project.run(['make:relation', '--no-input', '--name', 'contact_favori', '--type', 'many_to_many', '--from', 'Contact.id', '--to', 'Ville.id']);
+  assert.is(flags.status, 0, flags.stderr);
+  // type, on delete and on update left to their defaults
+  const asked = project.run(['make:relation'], { input: 'contact_visite\nmany_to_many\nContact.id\nRegion.id\n\n\n' });
+  assert.is(asked.status, 0, asked.stderr);
+  assert.match(asked.stdout, /ON DELETE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : ON UPDATE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : /);
+  const written = JSON.parse(project.read(RELATIONS_JSON)) as { relations: Array<Record<string, string>> };
+  const pivot = (name: string, to: string) => ({
+    name, type: 'many_to_many', from_entity: 'Contact', from_field: 'id', to_entity: to, to_field: 'id', on_delete: 'CASCADE', on_update: 'CASCADE',
+  });
+  assert.equal(written.relations.slice(2), [pivot('contact_favori', 'Ville'), pivot('contact_visite', 'Region')]);
+  // A many_to_one keeps RESTRICT.
+  assert.equal(written.relations.slice(0, 2).map((r) => r.on_delete), ['RESTRICT', 'SET NULL']);
+  const check = project.run(['check:model']);
+  assert.equal(lines(check.stdout), ['OK : 3 entité(s), 4 relation(s), aucune erreur.']);
+});
+
 test.run();

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
 import { CliError } from '../errors.js';
 import { compileOrFail, projectRoot } from '../project.js';
+import type { RelationNode } from '../../compiler/ir.js';
 
 export function configure(command: Command): void {
   command.option('--dry-run', 'affiche les fichiers qui seraient appliqués, dans leur ordre, sans toucher à la base');
@@ -16,12 +17,10 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
   const settings = readDbSettings(root);
   const dialect = settings.driver;
-  const { dependencyOrder } = await import('../../compiler/dependency-order.js');
+  const { dependencyOrder, unfillableCycles } = await import('../../compiler/dependency-order.js');
   const { entityFiles, relationFiles } = await import('../../emitters/index.js');
-  const { order, cycles } = dependencyOrder(model);
-  if (dialect === 'sqlite' && cycles.length > 0) {
-    throw new CliError(`les clés étrangères de ${cycles.join(', ')} forment un cycle : SQLite ne peut pas créer ces tables.`, 'rendez une des clés nullable et retirez-la du cycle, ou utilisez MariaDB.');
-  }
+  // A foreign-key cycle is applied like anything else: neither dialect needs the referenced table first.
+  const order = dependencyOrder(model);
   const suffix = dialect === 'sqlite' ? '.sqlite.sql' : '.sql';
   const wanted = [
     ...order.map((entity) => entityFiles(model, entity).find((f) => f.path.endsWith(`/${entity.snake}${suffix}`))!),
@@ -55,8 +54,28 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (failed?.failure) {
     const f = failed.failure;
     const partial = dialect === 'mariadb' ? ' Sur MariaDB, les instructions précédentes de ce fichier sont peut-être déjà validées (le DDL valide implicitement).' : '';
-    throw new CliError(`${failed.path}, instruction ${f.statement} (ligne ${f.line}) : ${f.message}.${partial}`, 'corrigez la définition puis « fw build:model » et relancez « fw db:apply ».');
+    throw new CliError(`${failed.path}, instruction ${f.statement} (ligne ${f.line}) : ${sentence(f.message)}${partial}`, 'corrigez la définition puis « fw build:model » et relancez « fw db:apply ».');
   }
   out.write(`Schéma appliqué : ${report.files.length} fichier(s).\n`);
+  warnUnfillableCycles(unfillableCycles(model));
   return 0;
+}
+
+/** The text with one final period (driver messages sometimes end with one, sometimes not). */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/**
+ * The tables of a cycle of NOT NULL foreign keys exist, but no row can ever be inserted in them (each row needs
+ * one of the next table first): said after the apply, which is not refused, because the fix is in the model.
+ */
+function warnUnfillableCycles(cycles: readonly (readonly RelationNode[])[]): void {
+  for (const cycle of cycles) {
+    const keys = cycle.map((r) => `${r.fromEntity}.${r.fromField} → ${r.toEntity}`).join(', ');
+    process.stderr.write(
+      `Attention : les clés étrangères NOT NULL ${keys} forment un cycle : les tables existent, mais aucune ligne ne pourra y être insérée sans désactiver la vérification des clés étrangères (chacune exige d'abord une ligne de la table suivante).\n` +
+        'Conseil : rendez une de ces clés nullable (« nullable »: true dans son entité).\n',
+    );
+  }
 }

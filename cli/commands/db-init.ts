@@ -20,6 +20,12 @@ export async function run(_input: CommandInput): Promise<number> {
   out.write(formatSteps(steps));
   const changed = steps.filter((step) => step.fate === 'créé' || step.fate === 'accordé').length;
   out.write(changed === 0 ? 'Rien à faire : tout était déjà en place.\n' : `Terminé : ${changed} élément(s) créé(s) ou accordé(s).\n`);
+  if (steps.some((step) => step.fate === 'en trop')) {
+    process.stderr.write(
+      'Attention : le compte applicatif a des droits en plus de SELECT, INSERT, UPDATE, DELETE (lignes « en trop ») : une faille de l\'application pourrait modifier ou supprimer les tables.\n' +
+        'Conseil : lancez les REVOKE indiqués avec le compte administrateur ; fw db:init ne retire jamais un droit lui-même.\n',
+    );
+  }
   return 0;
 }
 

@@ -102,10 +102,19 @@ function splitRef(value: string, flag: string): [string, string] {
   return [match[1]!, match[2]!];
 }
 
+/**
+ * The default of each answer: ON DELETE follows the type, as in the compiler (RESTRICT for many_to_one, CASCADE
+ * for many_to_many: a pivot row means nothing once one side is gone).
+ */
+async function defaultsFor(type: string): Promise<Answers> {
+  const { DEFAULT_ON_DELETE, DEFAULT_PIVOT_ON_DELETE, DEFAULT_ON_UPDATE } = await import('../../compiler/relation-check.js');
+  const onDelete = type === 'many_to_many' ? DEFAULT_PIVOT_ON_DELETE : DEFAULT_ON_DELETE;
+  return { name: '', type: 'many_to_one', from: '', to: '', onDelete, onUpdate: DEFAULT_ON_UPDATE, fkName: '' };
+}
+
 /** Values from the flags; the missing ones are asked (unless --no-input, where they are an error). */
 async function collect(options: Readonly<Record<string, unknown>>): Promise<Answers> {
   const given = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
-  const defaults: Answers = { name: '', type: 'many_to_one', from: '', to: '', onDelete: 'RESTRICT', onUpdate: 'CASCADE', fkName: '' };
   const answers: Answers = {
     name: given('name') ?? '',
     type: given('type') ?? '',
@@ -121,7 +130,7 @@ async function collect(options: Readonly<Record<string, unknown>>): Promise<Answ
     if (missing.length > 0) {
       throw new CliError(`option(s) manquante(s) avec --no-input : ${missing.map((k) => `--${k}`).join(', ')}.`, 'exemple : fw make:relation --no-input --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id');
     }
-    return fill(answers, defaults);
+    return fill(answers, await defaultsFor(answers.type));
   }
   const prompts: Array<[keyof Answers, string]> = [
     ['name', 'Nom de la relation (snake_case)'],
@@ -138,7 +147,9 @@ async function collect(options: Readonly<Record<string, unknown>>): Promise<Answ
     try {
       for (const [key, question] of prompts) {
         if (answers[key]) continue;
-        process.stdout.write(`${question}${defaults[key] ? ` [${defaults[key]}]` : ''} : `);
+        // Asked after the type, so the ON DELETE shown is the default of the type chosen.
+        const fallback = (await defaultsFor(answers.type))[key];
+        process.stdout.write(`${question}${fallback ? ` [${fallback}]` : ''} : `);
         const next = await lines.next();
         answers[key] = next.done ? '' : String(next.value).trim();
       }
@@ -146,7 +157,7 @@ async function collect(options: Readonly<Record<string, unknown>>): Promise<Answ
       rl.close();
     }
   }
-  const result = fill(answers, defaults);
+  const result = fill(answers, await defaultsFor(answers.type));
   const missing = required.filter((key) => !result[key]);
   if (missing.length > 0) throw new CliError(`valeur manquante : ${missing.join(', ')}.`, 'exemple : fw make:relation --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id');
   return result;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
 import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../db/connection.js';
-import { applyMigrations } from '../db/migrations.js';
+import { applyMigrations } from '../db/migration-apply.js';
 
 /** How long a second run waits for the first one's lock: MariaDB GET_LOCK and SQLite busy timeout. */
 const LOCK_WAIT_SECONDS = 60;

@@ -44,7 +44,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     const model = await compileOrFail(root);
     if (options.fromEntities === true) {
       const { dependencyOrder } = await import('../../compiler/dependency-order.js');
-      content = emitters.emitCreateMigration(name, model, dependencyOrder(model).order, true);
+      content = emitters.emitCreateMigration(name, model, dependencyOrder(model), true);
     } else if (typeof options.fromEntity === 'string') {
       content = emitters.emitCreateMigration(name, model, [requireEntity(model, options.fromEntity)], false);
     } else {
@@ -59,7 +59,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
         process.stdout.write(`Aucun écart entre ${entity.name} et la table ${entity.table} : aucune migration écrite.\n`);
         return 0;
       }
-      content = emitters.emitDiffMigration(name, model, entity, changes, settings.driver);
+      content = emitters.emitDiffMigration(name, model, entity, changes);
     }
   }
   const dir = path.join(root, 'mvc', 'migrations');
@@ -72,5 +72,19 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   applyPlan(plan);
   process.stdout.write(formatPlan(plan, { dryRun: false }));
   process.stdout.write('Relisez le fichier, puis « fw migration:apply » l’appliquera (« fw migration:status » montre l’état).\n');
+  await warnEmptySections(file, content);
   return 0;
+}
+
+/**
+ * A dialect section without any statement (a hand-written template, or a change SQLite cannot express) is
+ * refused by migration:apply on that dialect: said now, while the file is fresh.
+ */
+async function warnEmptySections(file: string, content: string): Promise<void> {
+  const { dialectSection, splitSqlStatements } = await import('../db/sql-split.js');
+  const { DIALECT_NAMES } = await import('../../runtime/db/dialect.js');
+  const empty = DIALECT_NAMES.filter((dialect) => splitSqlStatements(dialectSection(content, dialect, file), dialect, file).length === 0);
+  for (const dialect of empty) {
+    process.stderr.write(`Attention : ${file} n'a encore aucune instruction pour ${dialect} : « fw migration:apply » la refusera sur ${dialect} tant que sa section « -- fw:dialect ${dialect} » est vide.\n`);
+  }
 }

@@ -7,6 +7,7 @@
  * Files are applied in the order given (the caller orders them by dependency) and the run stops at the first
  * failing statement; the files after it are reported as not run.
  */
+import { DatabaseUnavailableError } from '../../runtime/db/index.js';
 import { dialectSection, splitSqlStatements } from './sql-split.js';
 import { constraintExists, dialectOf, indexExists, tableExists, type Handle } from './schema.js';
 
@@ -54,7 +55,10 @@ const CREATE_INDEX = new RegExp(
   'i',
 );
 
-/** Applies `files` in order on `handle`; never throws for a SQL error, which is reported in the outcome. */
+/**
+ * Applies `files` in order on `handle`; never throws for a SQL error, which is reported in the outcome. A
+ * DatabaseUnavailableError (server unreachable, account refused) is thrown as it is.
+ */
 export async function applySqlFiles(handle: Handle, files: readonly SqlFileInput[]): Promise<ApplySqlReport> {
   const dialect = dialectOf(handle);
   const outcomes: SqlFileOutcome[] = [];
@@ -77,6 +81,8 @@ export async function applySqlFiles(handle: Handle, files: readonly SqlFileInput
         await handle.execute(statement.text);
         executed++;
       } catch (error) {
+        // A server that cannot be reached is no statement's fault: the caller reports it as such.
+        if (error instanceof DatabaseUnavailableError) throw error;
         failure = {
           statement: index + 1,
           line: statement.line,

@@ -10,7 +10,6 @@
  *   SELECT, INSERT, UPDATE, DELETE (runtime spec "Database access"); otherwise the application account.
  * - The running application and read-only tools use the APPLICATION account (`DB_APP_*`).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   DatabaseUnavailableError,

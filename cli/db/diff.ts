@@ -1,10 +1,11 @@
 /**
  * Entity vs real table (`migration:diff`, DECISIONS §5): one row per column with OK, COLUMN_MISSING,
  * COLUMN_CHANGED, COLUMN_EXTRA, or a single TABLE_MISSING row. Types are compared after normalisation
- * (`INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`).
+ * (`INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column
+ * equals any integer primary key: the SQLite DDL writes every auto-increment key that way (sql-render.ts).
  */
 import type { EntityNode, FieldNode } from '../../compiler/ir.js';
-import { parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
+import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
 import type { ColumnInfo } from './schema.js';
 
 export type DiffStatus = 'OK' | 'COLUMN_MISSING' | 'COLUMN_CHANGED' | 'COLUMN_EXTRA' | 'TABLE_MISSING';
@@ -38,7 +39,8 @@ export function diffEntity(entity: EntityNode, columns: readonly ColumnInfo[] | 
     const parsed = parseSqlType(actual.type);
     // MariaDB reports a JSON column as LONGTEXT (JSON is an alias there).
     const jsonAlias = field.sqlType.base === 'JSON' && parsed?.base === 'LONGTEXT';
-    const typeOk = parsed !== null && (sameSqlType(parsed, field.sqlType) || jsonAlias);
+    const rowidKey = actual.rowid && field.primaryKey && isInteger(field.sqlType);
+    const typeOk = rowidKey || (parsed !== null && (sameSqlType(parsed, field.sqlType) || jsonAlias));
     const nullOk = actual.nullable === (field.nullable && !field.primaryKey);
     if (typeOk && nullOk) rows.push({ status: 'OK', column: field.column, detail: expected, field });
     else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });

@@ -13,15 +13,15 @@ import path from 'node:path';
 import type { Database } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';
 import { checkDatabaseName, credentialsFor, IDENTIFIER, openHandle, usingHandle, type DbSettings } from './connection.js';
+import { APP_PRIVILEGES, extraGrants, hasAppGrant, revokeStatement } from './grants.js';
 import { ensureMigrationsTable, MIGRATIONS_TABLE } from './migrations.js';
 
-/** The privileges of the application account, and nothing else (runtime spec "Database access"). */
-export const APP_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;
+
 /** The hosts of the application account: '%' for TCP from anywhere, 'localhost' so that an anonymous local account cannot shadow it. */
 export const APP_HOSTS = ['%', 'localhost'] as const;
 
 /** What happened to one object. */
-export type InitFate = 'créé' | 'déjà présent' | 'accordé' | 'déjà accordé' | 'ignoré';
+export type InitFate = 'créé' | 'déjà présent' | 'accordé' | 'déjà accordé' | 'ignoré' | 'en trop';
 
 export interface InitStep {
   readonly fate: InitFate;
@@ -106,6 +106,16 @@ async function ensureAppAccount(server: Database, database: string, login: strin
     await server.execute(`GRANT ${privileges} ON \`${database.replace(/_/g, '\\_')}\`.* TO ?@?`, [login, host]);
     steps.push({ fate: 'accordé', subject: `${privileges} sur ${database}.* à ${account}` });
   }
+  // Reported, never revoked: the extra rights may be wanted (a shared account), and revoking is the admin's call.
+  for (const extra of extraGrants(grants ?? [], database)) {
+    steps.push({
+      fate: 'en trop',
+      subject: `${extra.privileges.join(', ')} sur ${extra.on === '*.*' ? 'toutes les bases (*.*)' : `${database}.*`} à ${account}`,
+      detail:
+        `le compte applicatif ne devrait avoir que ${privileges} ; pour les retirer : ${revokeStatement(extra, login, host)}` +
+        (extra.privileges.includes('ALL PRIVILEGES') ? ' puis relancez « fw db:init » (REVOKE ALL retire aussi les quatre droits)' : ''),
+    });
+  }
   return steps;
 }
 
@@ -118,15 +128,4 @@ async function showGrants(server: Database, login: string, host: string): Promis
     if ((error as { errno?: unknown }).errno === 1141) return null;
     throw error;
   }
-}
-
-/** True when a grant line gives exactly the four privileges on `database`.* (escaped or not). */
-function hasAppGrant(grants: readonly string[], database: string): boolean {
-  const names = new Set([database, database.replace(/_/g, '\\_')]);
-  return grants.some((line) => {
-    const match = /^GRANT (.+) ON `(.+)`\.\* TO /.exec(line);
-    if (!match || !names.has(match[2]!)) return false;
-    const privileges = new Set(match[1]!.split(',').map((part) => part.trim().toUpperCase()));
-    return APP_PRIVILEGES.every((privilege) => privileges.has(privilege));
-  });
 }

@@ -1,15 +1,14 @@
 /**
  * Versioned SQL migrations (spec "Migration statuses", DECISIONS §5 "Migrations"): files
  * `mvc/migrations/YYYYMMDDHHMMSS_<name>.sql`, the table `fw_migrations`, statuses recomputed from files and
- * rows joined on the version, and `applyMigrations` under a lock.
+ * rows joined on the version. Applying them is migration-apply.ts; what each file runs, migration-plan.ts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatUtcDateTime, type Connection, type Database, type DialectName } from '../../runtime/db/index.js';
+import type { Database, DialectName } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';
 import { dialectOf, tableExists, type Handle } from './schema.js';
-import { dialectSection, splitSqlStatements, type SqlStatement } from './sql-split.js';
 
 export const MIGRATIONS_TABLE = 'fw_migrations';
 export const MIGRATIONS_DIR = path.join('mvc', 'migrations');
@@ -191,200 +190,6 @@ export async function migrationStatuses(db: Database, root: string): Promise<Sta
   const { files, problems } = readMigrationFiles(root);
   const records = await readMigrationRecords(db);
   return { statuses: computeStatuses(files, records ?? []), problems, tableExists: records !== null };
-}
-
-export interface AppliedMigration {
-  readonly filename: string;
-  readonly executionMs: number;
-  readonly statements: number;
-}
-
-export interface ApplyOptions {
-  /** Called after each migration is applied and recorded. */
-  readonly onApplied?: (migration: AppliedMigration) => void;
-  /** Seconds to wait for another run's lock (MariaDB GET_LOCK), 60 by default. */
-  readonly lockTimeoutSeconds?: number;
-}
-
-/**
- * Applies the PENDING migrations in ascending version order (spec "Migration statuses"):
- * - refuses (CliError naming the culprits) while any file is invalid, or any migration is CHANGED or MISSING;
- * - records each migration in `fw_migrations` after it succeeded, with its execution time;
- * - stops at the first failure without recording it; the message names the file and the statement;
- * - holds a lock for the whole run, so that two runs at once apply each migration exactly once (the second
- *   waits, then finds them APPLIED): MariaDB `GET_LOCK` on the connection that applies, SQLite an immediate
- *   transaction, in which each file runs under its own savepoint (atomic per file).
- * `db` must use an account allowed to change the schema (see connection.ts).
- */
-export async function applyMigrations(db: Database, root: string, options: ApplyOptions = {}): Promise<AppliedMigration[]> {
-  const { files, problems } = readMigrationFiles(root);
-  if (problems.length > 0) throw invalidFilesError(problems);
-  return db.withConnection((connection) =>
-    db.driver === 'sqlite'
-      ? applyOnSqlite(connection, files, options)
-      : applyOnMariaDb(connection, files, options),
-  );
-}
-
-async function applyOnMariaDb(connection: Connection, files: MigrationFile[], options: ApplyOptions): Promise<AppliedMigration[]> {
-  const timeout = options.lockTimeoutSeconds ?? 60;
-  // One lock per database: two projects on the same server do not wait for each other.
-  const lock = await connection.fetchOne<{ acquired: unknown }>(
-    "SELECT GET_LOCK(CONCAT('fw_migrations:', DATABASE()), ?) AS acquired",
-    [timeout],
-  );
-  if (Number(lock?.acquired) !== 1) {
-    throw new CliError(
-      `une autre exécution de « fw migration:apply » tient le verrou des migrations depuis plus de ${timeout} s.`,
-      'attendez la fin de cette exécution, puis relancez « fw migration:apply ».',
-    );
-  }
-  try {
-    await ensureMigrationsTable(connection);
-    const pending = plan(await pendingOrRefuse(connection, files), 'mariadb');
-    const applied: AppliedMigration[] = [];
-    for (const { file, statements } of pending) {
-      const started = performance.now();
-      for (const [index, statement] of statements.entries()) {
-        try {
-          await connection.execute(statement.text);
-        } catch (error) {
-          throw statementFailure(file, statements, index, error, 'mariadb');
-        }
-      }
-      const executionMs = Math.round(performance.now() - started);
-      await record(connection, file, executionMs);
-      const done = { filename: file.filename, executionMs, statements: statements.length };
-      applied.push(done);
-      options.onApplied?.(done);
-    }
-    return applied;
-  } finally {
-    await connection.fetchOne("SELECT RELEASE_LOCK(CONCAT('fw_migrations:', DATABASE())) AS released").catch(() => {});
-  }
-}
-
-async function applyOnSqlite(connection: Connection, files: MigrationFile[], options: ApplyOptions): Promise<AppliedMigration[]> {
-  // BEGIN IMMEDIATE takes the write lock now: a second run waits here (busy timeout) until the first commits.
-  try {
-    await connection.execute('BEGIN IMMEDIATE');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
-      throw new CliError(
-        'la base SQLite est verrouillée par une autre écriture (une autre exécution de « fw migration:apply » ?) depuis trop longtemps.',
-        'attendez la fin de cette exécution (ou arrêtez le processus qui écrit), puis relancez « fw migration:apply ».',
-      );
-    }
-    throw error;
-  }
-  let open = true;
-  try {
-    await ensureMigrationsTable(connection);
-    const pending = plan(await pendingOrRefuse(connection, files), 'sqlite');
-    const applied: AppliedMigration[] = [];
-    for (const { file, statements } of pending) {
-      const started = performance.now();
-      await connection.execute('SAVEPOINT fw_migration');
-      for (const [index, statement] of statements.entries()) {
-        try {
-          await connection.execute(statement.text);
-        } catch (error) {
-          await connection.execute('ROLLBACK TO SAVEPOINT fw_migration');
-          await connection.execute('RELEASE SAVEPOINT fw_migration');
-          // The migrations applied before this one stay applied.
-          await connection.execute('COMMIT');
-          open = false;
-          throw statementFailure(file, statements, index, error, 'sqlite');
-        }
-      }
-      const executionMs = Math.round(performance.now() - started);
-      await record(connection, file, executionMs);
-      await connection.execute('RELEASE SAVEPOINT fw_migration');
-      const done = { filename: file.filename, executionMs, statements: statements.length };
-      applied.push(done);
-      options.onApplied?.(done);
-    }
-    await connection.execute('COMMIT');
-    open = false;
-    return applied;
-  } finally {
-    if (open) await connection.execute('ROLLBACK').catch(() => {});
-  }
-}
-
-/** The PENDING files, after checking under the lock that nothing is CHANGED or MISSING. */
-async function pendingOrRefuse(connection: Connection, files: MigrationFile[]): Promise<MigrationFile[]> {
-  const statuses = computeStatuses(files, (await readMigrationRecords(connection)) ?? []);
-  const culprits = statuses.filter((status) => status.status === 'CHANGED' || status.status === 'MISSING');
-  if (culprits.length > 0) {
-    const list = culprits.map((status) => `${status.status} ${status.filename}`).join(', ');
-    throw new CliError(
-      `migration:apply refuse de s'exécuter : ${culprits.length} migration(s) modifiée(s) ou absente(s) (${list}) ; aucune migration n'a été appliquée.`,
-      'une migration appliquée ne se modifie pas et ne se supprime pas : restaurez le fichier (CHANGED : son contenu d\'origine, MISSING : le fichier), puis écrivez une nouvelle migration pour le changement voulu.',
-    );
-  }
-  return statuses.filter((status) => status.status === 'PENDING').map((status) => status.file!);
-}
-
-/** Transaction control that would break the transaction fw runs each SQLite migration in. */
-const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
-
-/**
- * Cuts every pending file into statements before anything runs, so that a malformed file (DELIMITER, unknown
- * dialect marker, transaction control on SQLite) stops the run before the first migration, not in the middle.
- */
-function plan(files: readonly MigrationFile[], dialect: DialectName): Array<{ file: MigrationFile; statements: SqlStatement[] }> {
-  return files.map((file) => {
-    const statements = splitSqlStatements(dialectSection(file.text, dialect, file.filename), dialect, file.filename);
-    const control = dialect === 'sqlite' ? statements.find((statement) => TRANSACTION_CONTROL.test(statement.text)) : undefined;
-    if (control) {
-      throw new CliError(
-        `${file.filename}, ligne ${control.line} : « ${control.text.split(/\s+/)[0]} » — fw exécute déjà chaque migration SQLite dans une transaction ; aucune migration n'a été appliquée.`,
-        'retirez BEGIN / COMMIT / ROLLBACK du fichier, puis relancez « fw migration:apply ».',
-      );
-    }
-    return { file, statements };
-  });
-}
-
-async function record(connection: Connection, file: MigrationFile, executionMs: number): Promise<void> {
-  await connection.execute(
-    `INSERT INTO ${MIGRATIONS_TABLE} (version, name, filename, checksum, applied_at, execution_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-    [file.version, file.name, file.filename, file.checksum, formatUtcDateTime(new Date()), executionMs],
-  );
-}
-
-const SHOWN_STATEMENT = 300;
-
-function statementFailure(
-  file: MigrationFile,
-  statements: readonly SqlStatement[],
-  index: number,
-  error: unknown,
-  dialect: DialectName,
-): CliError {
-  const statement = statements[index]!;
-  const text = statement.text.length > SHOWN_STATEMENT ? `${statement.text.slice(0, SHOWN_STATEMENT)}…` : statement.text;
-  const reason = error instanceof Error ? error.message : String(error);
-  let consequence: string;
-  if (dialect === 'sqlite') {
-    consequence = "cette migration a été annulée en entier (transaction) et n'est pas enregistrée";
-  } else if (index > 0) {
-    consequence =
-      `cette migration n'est pas enregistrée, mais ses instructions précédentes (${index === 1 ? 'la 1re' : `1 à ${index}`}) ` +
-      'ont peut-être déjà été validées : MariaDB valide le DDL implicitement';
-  } else {
-    consequence = "cette migration n'est pas enregistrée ; aucune de ses instructions n'a été exécutée";
-  }
-  return new CliError(
-    `la migration « ${file.filename} » a échoué à l'instruction ${index + 1}/${statements.length} (ligne ${statement.line}) :\n` +
-      `  ${text.replace(/\n/g, '\n  ')}\n` +
-      `  → ${reason}\n` +
-      `${consequence} ; les migrations suivantes n'ont pas été appliquées.`,
-    dialect === 'mariadb' && index > 0
-      ? 'vérifiez la base (les instructions déjà passées), corrigez le fichier pour qu\'il reparte de cet état, puis relancez « fw migration:apply ».'
-      : 'corrigez le fichier (il est encore PENDING, il peut donc être modifié), puis relancez « fw migration:apply ».',
-  );
 }
 
 /** The refusal for misnamed, empty or duplicated `.sql` files in mvc/migrations/. */

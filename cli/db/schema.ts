@@ -15,6 +15,12 @@ export interface ColumnInfo {
   readonly nullable: boolean;
   /** `PRI`, `UNI`, `MUL` or '' (MariaDB's COLUMN_KEY; computed the same way on SQLite). */
   readonly key: string;
+  /**
+   * SQLite only: the column is the table's `INTEGER PRIMARY KEY`, an alias of the 64-bit rowid. fw writes every
+   * auto-increment key that way whatever its declared integer type (BIGINT, INT UNSIGNED…), so the declared
+   * type says nothing about the entity's.
+   */
+  readonly rowid: boolean;
 }
 
 /** The dialect behind a handle. */
@@ -33,7 +39,7 @@ export async function readColumns(handle: Handle, table: string): Promise<Column
       [table],
     );
     if (rows.length === 0) return (await tableExists(handle, table)) ? [] : null;
-    return rows.map((row) => ({ name: row.name, type: row.type, nullable: row.nullable === 'YES', key: row.column_key ?? '' }));
+    return rows.map((row) => ({ name: row.name, type: row.type, nullable: row.nullable === 'YES', key: row.column_key ?? '', rowid: false }));
   }
   if (!(await tableExists(handle, table))) return null;
   const columns = await handle.fetchAll<{ name: string; type: string; not_null: number; pk: number }>(
@@ -53,12 +59,14 @@ export async function readColumns(handle: Handle, table: string): Promise<Column
     if (index.is_unique && parts.length === 1) unique.add(first);
     else indexed.add(first);
   }
+  const singleKey = columns.filter((column) => column.pk > 0).length === 1;
   return columns.map((column) => ({
     name: column.name,
     type: column.type,
     // SQLite lets a non-INTEGER primary key hold NULL unless NOT NULL is written; report what the table allows.
     nullable: column.not_null === 0 && !(column.pk > 0 && /^INTEGER$/i.test(column.type)),
     key: column.pk > 0 ? 'PRI' : unique.has(column.name) ? 'UNI' : indexed.has(column.name) ? 'MUL' : '',
+    rowid: singleKey && column.pk > 0 && /^INTEGER$/i.test(column.type),
   }));
 }
 

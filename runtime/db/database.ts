@@ -103,14 +103,14 @@ export class Database implements Queryable {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const current = this.#currentConnection();
     if (current) return current.transaction(fn);
-    return this.#kysely.connection().execute((single) => new Connection(this, single, 0).transaction(fn));
+    return this.#withSingleConnection((single) => new Connection(this, single, 0).transaction(fn));
   }
 
   /** Runs `fn` with one connection held for its whole duration (locks such as MariaDB's GET_LOCK live on one). */
   withConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
     const current = this.#currentConnection();
     if (current) return fn(current);
-    return this.#kysely.connection().execute(async (single) => {
+    return this.#withSingleConnection(async (single) => {
       const connection = new Connection(this, single, 0);
       try {
         return await this.#current.run(connection, () => fn(connection));
@@ -123,6 +123,23 @@ export class Database implements Queryable {
   /** Closes the pool or the file; the handle cannot be used afterwards. */
   async close(): Promise<void> {
     await this.#kysely.destroy();
+  }
+
+  /**
+   * Runs `fn` on one connection of the pool (or the file). Acquiring it is where a down server or an unreadable
+   * file shows first, so that error is translated like a query's (DatabaseUnavailableError with its advice);
+   * what `fn` throws passes unchanged (its queries' errors are already translated by #run).
+   */
+  async #withSingleConnection<T>(fn: (single: Executor) => Promise<T>): Promise<T> {
+    let acquired = false;
+    try {
+      return await this.#kysely.connection().execute((single) => {
+        acquired = true;
+        return fn(single);
+      });
+    } catch (error) {
+      throw acquired ? error : this.#dialect.translateError(error);
+    }
   }
 
   #currentConnection(): Connection | undefined {

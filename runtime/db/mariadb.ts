@@ -2,9 +2,8 @@
 import { CompiledQuery, MysqlDialect } from 'kysely';
 import type { Pool, PoolOptions } from 'mysql2';
 import type { Dialect } from './dialect.js';
-import { DatabaseUnavailableError, DuplicateError, QueryParameterError } from './errors.js';
-import type { DriverValue } from './params.js';
-import { placeholderPositions } from './sql-lexer.js';
+import { DatabaseUnavailableError, DuplicateError } from './errors.js';
+import { bindingPool } from './mariadb-pool.js';
 
 export interface MariaDbOptions {
   readonly host: string;
@@ -44,7 +43,8 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
 
     createKyselyDialect() {
       return new MysqlDialect({
-        pool: async () => createPool(options),
+        // Parameters are written into the SQL by each connection, which knows its session's sql_mode (mariadb-pool.ts).
+        pool: async () => bindingPool(await createPool(options)),
         // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
         onCreateConnection: async (connection) => {
           await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'", []));
@@ -53,7 +53,7 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
     },
 
     compile(sql, params) {
-      return CompiledQuery.raw(bindParameters(sql, params), []);
+      return CompiledQuery.raw(sql, [...params]);
     },
 
     translateError(error) {
@@ -132,34 +132,3 @@ function driverError(error: unknown): DriverErrorInfo | null {
     message: error.message,
   };
 }
-
-/**
- * Replaces each `?` placeholder (outside literals and comments, see sql-lexer.ts) with its escaped value, as
- * mysql2's `query` would, but without its blind spots: a `?` in a string or a comment stays, `??` is not an
- * identifier. Quotes are doubled (safe with or without NO_BACKSLASH_ESCAPES).
- */
-export function bindParameters(sql: string, params: readonly DriverValue[]): string {
-  const positions = placeholderPositions(sql, 'mariadb');
-  if (positions.length !== params.length) {
-    throw new QueryParameterError(
-      `La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`,
-    );
-  }
-  if (positions.length === 0) return sql;
-  let out = '';
-  let from = 0;
-  positions.forEach((position, index) => {
-    out += sql.slice(from, position) + escapeValue(params[index]!);
-    from = position + 1;
-  });
-  return out + sql.slice(from);
-}
-
-function escapeValue(value: DriverValue): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
-  return `'${value.replace(/[\0\x1a\\']/g, (ch) => ESCAPES[ch]!)}'`;
-}
-
-const ESCAPES: Record<string, string> = { '\0': '\\0', '\x1a': '\\Z', '\\': '\\\\', "'": "''" };

@@ -5,6 +5,11 @@
  */
 import type { DialectName } from './dialect.js';
 
+export interface LexOptions {
+  /** MariaDB only: whether `\` escapes inside string literals (true unless the session has NO_BACKSLASH_ESCAPES). */
+  readonly backslashEscapes?: boolean;
+}
+
 /**
  * Returns `sql` with the same length and the same line breaks, where comments and the contents of string
  * literals are blanked (spaces), and `;` / `?` inside quoted identifiers too. Code keeps its characters, so a
@@ -13,9 +18,11 @@ import type { DialectName } from './dialect.js';
  * Rules per dialect: MariaDB strings take `'…'` and `"…"` with backslash escapes and doubled quotes, comments
  * are `#…`, `-- …` (a space or control character after the dashes) and `/* … *\/`; SQLite strings take `'…'`
  * with doubled quotes only, `"…"` and `[…]` are identifiers, comments are `--…` and `/* … *\/`. Backticks quote
- * identifiers in both.
+ * identifiers in both. `backslashEscapes: false` reads MariaDB strings as a session with NO_BACKSLASH_ESCAPES
+ * does (a backslash is an ordinary character).
  */
-export function maskSql(sql: string, dialect: DialectName): string {
+export function maskSql(sql: string, dialect: DialectName, options: LexOptions = {}): string {
+  const backslashEscapes = dialect === 'mariadb' && options.backslashEscapes !== false;
   const out: string[] = [];
   const n = sql.length;
   let i = 0;
@@ -29,7 +36,7 @@ export function maskSql(sql: string, dialect: DialectName): string {
     const ch = sql[i]!;
     const next = sql[i + 1];
     if (ch === "'" || (ch === '"' && dialect === 'mariadb')) {
-      const { end, closed } = stringEnd(sql, i, ch, dialect === 'mariadb');
+      const { end, closed } = stringEnd(sql, i, ch, backslashEscapes);
       out.push(ch);
       if (closed) {
         blank(i + 1, end - 1);
@@ -68,8 +75,8 @@ export function maskSql(sql: string, dialect: DialectName): string {
 }
 
 /** Positions of the `?` placeholders of `sql` (outside literals, quoted identifiers and comments). */
-export function placeholderPositions(sql: string, dialect: DialectName): number[] {
-  const mask = maskSql(sql, dialect);
+export function placeholderPositions(sql: string, dialect: DialectName, options: LexOptions = {}): number[] {
+  const mask = maskSql(sql, dialect, options);
   const positions: number[] = [];
   for (let i = 0; i < mask.length; i++) {
     // `?NNN` is SQLite's numbered form; it is left to the driver.

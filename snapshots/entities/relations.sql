@@ -5,7 +5,7 @@
 CREATE TABLE IF NOT EXISTS `contact_tag` (
   `ContactId` INT UNSIGNED NOT NULL,
   `TagId` INT UNSIGNED NOT NULL,
-  `AddedAt` DATETIME NOT NULL,
+  `AjouteLe` DATETIME NOT NULL,
   PRIMARY KEY (`ContactId`, `TagId`),
   KEY `ix_contact_tag_tagid` (`TagId`),
   CONSTRAINT `fk_contact_tag_contact` FOREIGN KEY (`ContactId`) REFERENCES `contact` (`Id`) ON DELETE CASCADE ON UPDATE CASCADE,

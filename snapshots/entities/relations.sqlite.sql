@@ -5,7 +5,7 @@
 CREATE TABLE IF NOT EXISTS "contact_tag" (
   "ContactId" INT UNSIGNED NOT NULL,
   "TagId" INT UNSIGNED NOT NULL,
-  "AddedAt" DATETIME NOT NULL,
+  "AjouteLe" DATETIME NOT NULL,
   PRIMARY KEY ("ContactId", "TagId"),
   CONSTRAINT "fk_contact_tag_contact" FOREIGN KEY ("ContactId") REFERENCES "contact" ("Id") ON DELETE CASCADE ON UPDATE CASCADE,
   CONSTRAINT "fk_contact_tag_tag" FOREIGN KEY ("TagId") REFERENCES "tag" ("Id") ON DELETE CASCADE ON UPDATE CASCADE

@@ -1,0 +1,39 @@
+/**
+ * `?` parameters written into MariaDB SQL as literals (the text protocol; see mariadb-pool.ts for why). Unlike
+ * mysql2's own formatting, a `?` inside a literal or a comment stays (sql-lexer.ts) and `??` is not an
+ * identifier. How a value is spelt depends on the session: with NO_BACKSLASH_ESCAPES a backslash is an
+ * ordinary character inside quotes and only the quote is doubled; without it, backslash, NUL and Ctrl-Z are
+ * escaped with a backslash too.
+ */
+import { QueryParameterError } from './errors.js';
+import type { DriverValue } from './params.js';
+import { placeholderPositions } from './sql-lexer.js';
+
+/** Replaces each `?` placeholder of `sql` with its value, escaped for a session with or without NO_BACKSLASH_ESCAPES. */
+export function bindParameters(sql: string, params: readonly DriverValue[], noBackslashEscapes = false): string {
+  const positions = placeholderPositions(sql, 'mariadb', { backslashEscapes: !noBackslashEscapes });
+  if (positions.length !== params.length) {
+    throw new QueryParameterError(
+      `La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`,
+    );
+  }
+  if (positions.length === 0) return sql;
+  let out = '';
+  let from = 0;
+  positions.forEach((position, index) => {
+    out += sql.slice(from, position) + escapeValue(params[index]!, noBackslashEscapes);
+    from = position + 1;
+  });
+  return out + sql.slice(from);
+}
+
+function escapeValue(value: DriverValue, noBackslashEscapes: boolean): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
+  // The protocol carries the statement's length: NUL and Ctrl-Z may stay raw inside the quotes.
+  if (noBackslashEscapes) return `'${value.replace(/'/g, "''")}'`;
+  return `'${value.replace(/[\0\x1a\\']/g, (ch) => ESCAPES[ch]!)}'`;
+}
+
+const ESCAPES: Record<string, string> = { '\0': '\\0', '\x1a': '\\Z', '\\': '\\\\', "'": "''" };
