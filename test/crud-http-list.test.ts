@@ -54,17 +54,25 @@ function crudSuite(dialect: DialectName): void {
     assert.match(middle.text, /<span class="ml-auto text-gray-500">53<\/span>/);
   });
 
-  t('list: default sort id DESC; an unknown sort is ignored; an invalid direction gives asc', async () => {
+  t('list: default sort id DESC; an unknown sort is ignored; an invalid direction gives asc; a direction alone orders the id', async () => {
     const rows = await dbContacts(seeded.app);
     const byIdDesc = rows.map((r) => r.id).sort((a, b) => b - a).slice(0, 20);
     const byIdAsc = rows.map((r) => r.id).sort((a, b) => a - b).slice(0, 20);
-    for (const query of ['', 'sort=bogus', 'sort=Nom', 'sort=t.Nom', 'sort=nom%3BDROP%20TABLE%20contacts', 'sort=ville_id_label', 'sort=__proto__', 'sort=bogus&direction=asc', 'direction=asc']) {
+    for (const query of ['', 'sort=bogus', 'sort=Nom', 'sort=t.Nom', 'sort=nom%3BDROP%20TABLE%20contacts', 'sort=ville_id_label', 'sort=__proto__', 'sort=bogus&direction=asc', 'direction=sideways']) {
       assert.equal(await pageIds(`/contacts?${query}`), byIdDesc, `« ${query} » → id DESC`);
     }
     for (const direction of ['sideways', 'ASCENDING', '', '1', 'desc%27']) {
       assert.equal(await pageIds(`/contacts?sort=id&direction=${direction}`), byIdAsc, `direction=${direction} → asc`);
     }
     assert.equal(await pageIds('/contacts?sort=id&direction=desc'), byIdDesc);
+    // `direction` without `sort`: the primary key in that direction, kept by the page links and shown on its header.
+    assert.equal(await pageIds('/contacts?direction=asc'), byIdAsc);
+    assert.equal(await pageIds('/contacts?direction=desc'), byIdDesc);
+    const asc = await get('/contacts?direction=asc&q=exemple');
+    const next = tags(asc.text, 'a').find((a) => a.attrs['rel'] === 'next')!;
+    assert.equal(Object.fromEntries(parseLink(next.attrs['href']!).params), { direction: 'asc', page: '2', q: 'exemple', sort: 'id' });
+    assert.equal(await pageIds(next.attrs['href']!), rows.map((r) => r.id).sort((a, b) => a - b).slice(20, 40));
+    assert.is(tags(asc.text, 'a').find((a) => a.attrs['aria-sort'])?.attrs['href'], '/contacts?direction=desc&q=exemple&sort=id');
     assert.is(await dbCount(seeded.app), 53, 'la table est intacte');
   });
 
