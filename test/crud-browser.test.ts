@@ -464,7 +464,7 @@ function scenario({ dialect, htmx }: Variant): void {
     const items = (await page.locator('main li').allTextContents()).map((text) => text.trim().replace(/^#\d+ /, ''));
     assert.equal(items.sort(), ['Nom-41', 'Nom-42']);
     await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), page.click('form[action="/contacts/bulk-delete/confirm"] button[type=submit]')]);
-    assert.match((await page.locator('main').textContent())!, 'Enregistrements supprimés. (2)');
+    assert.match((await page.locator('main').textContent())!, '2 enregistrement(s) supprimé(s).');
     assert.is(await paginationTotal(page), '42');
     await open('/contacts?sort=nom&direction=asc&page=3');
     await expectNoms(page, ['Nom-44', 'Nom-45'], 'page 3 après la suppression groupée');

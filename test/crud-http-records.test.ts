@@ -291,7 +291,7 @@ function crudSuite(dialect: DialectName): void {
     const after = await dbContacts(seeded.app);
     assert.is(after.length, before.length - 3, 'exactement trois lignes supprimées');
     assert.equal(after.map((r) => r.id), before.map((r) => r.id).filter((id) => !ids.includes(id)));
-    assert.ok((await get('/contacts')).text.includes(`${FLASH.bulkDeleted} (3)`));
+    assert.ok((await get('/contacts')).text.includes(`>${FLASH.bulkDeleted(3)}</div>`), 'flash : une phrase avec le nombre');
     // Confirm with repeated, junk and unknown ids.
     const [x, y] = [after[0]!.id, after[1]!.id];
     const direct = await seeded.client.post('/contacts/bulk-delete/confirm', [['ids', String(x)], ['ids', String(x)], ['ids', '-1'], ['ids', String(y)], ['ids', '999999']]);

@@ -180,7 +180,7 @@ export class ${controllerClass} extends BaseController {
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const deleted = await ${modelClass}.deleteMany(ids);
-    return BaseController.redirectWithFlash(request, BASE, \`\${trans('crud.bulk_deleted')} (\${deleted})\`);
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
   /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */

@@ -19,7 +19,7 @@ export const FLASH = {
   created: 'Enregistrement créé.',
   updated: 'Enregistrement mis à jour.',
   deleted: 'Enregistrement supprimé.',
-  bulkDeleted: 'Enregistrements supprimés.',
+  bulkDeleted: (count: number): string => `${count} enregistrement(s) supprimé(s).`,
   noneSelected: 'Aucun enregistrement sélectionné.',
 };
 export const MSG = {

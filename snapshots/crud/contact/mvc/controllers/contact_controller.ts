@@ -125,7 +125,7 @@ export class ContactController extends BaseController {
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const deleted = await ContactModel.deleteMany(ids);
-    return BaseController.redirectWithFlash(request, BASE, `${trans('crud.bulk_deleted')} (${deleted})`);
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
   /** GET /contacts/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
