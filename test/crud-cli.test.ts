@@ -335,7 +335,8 @@ const FICHE = {
     { name: 'archive', sql_type: 'BOOLEAN', nullable: true },
     { name: 'contact_id', sql_type: 'INT' },
   ],
-  rbac: { permissions: { index: ['admin', 'editeur'], delete: ['admin'], export: ['admin'] } },
+  // export names a role that index does not (comptable): the export needs both.
+  rbac: { permissions: { index: ['admin', 'editeur'], delete: ['admin'], export: ['admin', 'comptable'] } },
 };
 
 /** No relation at all, and a primary key that is entered (not auto-increment). */
@@ -390,7 +391,14 @@ async function status(action: Action, roles: string[], method = 'GET'): Promise<
 const c = FicheController;
 console.log(JSON.stringify({
   index: { lecteur: await status(c.index, ['lecteur']), editeur: await status(c.index, ['editeur']) },
-  exportCsv: { lecteur: await status(c.exportCsv, ['lecteur']), editeur: await status(c.exportCsv, ['editeur']) },
+  exportCsv: {
+    lecteur: await status(c.exportCsv, ['lecteur']),
+    editeur: await status(c.exportCsv, ['editeur']),
+    comptable: await status(c.exportCsv, ['comptable']),
+    admin: await status(c.exportCsv, ['admin']),
+    'editeur+comptable': await status(c.exportCsv, ['editeur', 'comptable']),
+  },
+  indexComptable: await status(c.index, ['comptable']),
   bulkDelete: { editeur: await status(c.bulkDelete, ['editeur'], 'POST') },
   bulkDeleteConfirm: { editeur: await status(c.bulkDeleteConfirm, ['editeur'], 'POST') },
   destroy: { editeur: await status(c.destroy, ['editeur'], 'POST') },
@@ -398,15 +406,17 @@ console.log(JSON.stringify({
 }));
 `;
 
-test('the role block is enforced by the generated controller: index, delete and export each need their roles', () => {
+test('the role block is enforced by the generated controller: index, delete need their roles; export needs index and export', () => {
   typed.write('mvc/rbac_probe.ts', RBAC_PROBE);
   const loader = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
   const result = spawnSync(process.execPath, ['--import', loader, 'mvc/rbac_probe.ts'], { cwd: typed.root, encoding: 'utf8', timeout: 60_000 });
   assert.is(result.status, 0, result.stderr);
   assert.equal(JSON.parse(result.stdout), {
     index: { lecteur: 403, editeur: 'passed' },
-    // `export: ['admin']`: an editeur may see the list but not download it (schema: "Rôles autorisés pour l'export CSV").
-    exportCsv: { lecteur: 403, editeur: 403 },
+    // The export needs `index` (spec: "<entity>.index for export") and, declared here, `export` too: an editeur may see the
+    // list but not download it; a comptable may export but not see the list, so not download it either.
+    exportCsv: { lecteur: 403, editeur: 403, comptable: 403, admin: 'passed', 'editeur+comptable': 'passed' },
+    indexComptable: 403,
     bulkDelete: { editeur: 403 },
     bulkDeleteConfirm: { editeur: 403 },
     destroy: { editeur: 403 },

@@ -185,7 +185,8 @@ export class ${controllerClass} extends BaseController {
 
   /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    if (!allowed(request, ${rbac && rbac.permissions['export'] ? "'export'" : "'index'"})) return errorPage(403, request);
+    // The file holds the list's rows: it needs \`index\` (spec), and \`export\` as well when the role block names it.
+    if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
     const header = [${csvColumns.map(quote).join(', ')}];
     return csvResponse('${entity.plural}.csv', header, rows.map((row) => [${csvValues.join(', ')}]));

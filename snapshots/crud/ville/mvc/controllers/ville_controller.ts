@@ -130,7 +130,8 @@ export class VilleController extends BaseController {
 
   /** GET /villes/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    if (!allowed(request, 'index')) return errorPage(403, request);
+    // The file holds the list's rows: it needs `index` (spec), and `export` as well when the role block names it.
+    if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await VilleModel.exportRows(ListQuery.fromRequest(request, VILLE_LIST));
     const header = ['nom', 'code_postal'];
     return csvResponse('villes.csv', header, rows.map((row) => [row.nom, row.code_postal]));
