@@ -20,7 +20,7 @@ export function emitCrudController(plan: CrudPlan): string {
   const uniqueEntries = uniqueFields.flatMap((f) => [keyName('uq', entity.table, f.column), `${entity.table}.${f.column}`, f.column].map((name) => `\n  '${name}': '${f.name}',`));
   const uniqueKeys = uniqueEntries.length ? `${uniqueEntries.join('')}\n` : '';
   const choicesBody = relations.length
-    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices(),`).join('\n')}\n  }`
+    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices([keep['${r.field.name}']]),`).join('\n')}\n  }`
     : '{}';
   const displayFields = plan.fields.map((f) => {
     const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
@@ -94,7 +94,7 @@ export class ${controllerClass} extends BaseController {
   /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
@@ -120,7 +120,8 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = new ${formClass}(null, { initial: { ...row }, choices: await formChoices() });
+    const initial = { ...row };
+    const form = new ${formClass}(null, { initial, choices: await formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -129,7 +130,7 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
@@ -202,7 +203,7 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     sortStates[key] = query.sortState(key);
   }
   const page = pagination.context();
-${relations.length ? '  const choices = await formChoices();\n' : ''}  const context = {
+${relations.length ? '  const choices = await formChoices(query.filters);\n' : ''}  const context = {
     title: TITLE,
     base: BASE,
     rows,
@@ -228,7 +229,11 @@ ${relations.length ? '  const choices = await formChoices();\n' : ''}  const con
   return response;
 }
 ${relations.length ? '' : '\n// No many-to-one relation: no select to fill.'}
-async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+/**
+ * The choices of the many-to-one selects. \`keep\` gives, by field, the values a select must offer whatever their rank
+ * among the targets: the record edited, the values posted, the active filters (see the model's \`<field>Choices\`).
+ */
+async function formChoices(${relations.length ? 'keep' : '_keep'}: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return ${choicesBody};
 }
 

@@ -39,7 +39,7 @@ export class ContactController extends BaseController {
   /** POST /contacts: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = ContactForm.fromRequest(request, { choices: await formChoices() });
+    const form = ContactForm.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
@@ -65,7 +65,8 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = new ContactForm(null, { initial: { ...row }, choices: await formChoices() });
+    const initial = { ...row };
+    const form = new ContactForm(null, { initial, choices: await formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -74,7 +75,7 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = ContactForm.fromRequest(request, { choices: await formChoices() });
+    const form = ContactForm.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
@@ -147,7 +148,7 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
     sortStates[key] = query.sortState(key);
   }
   const page = pagination.context();
-  const choices = await formChoices();
+  const choices = await formChoices(query.filters);
   const context = {
     title: TITLE,
     base: BASE,
@@ -174,9 +175,13 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
   return response;
 }
 
-async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+/**
+ * The choices of the many-to-one selects. `keep` gives, by field, the values a select must offer whatever their rank
+ * among the targets: the record edited, the values posted, the active filters (see the model's `<field>Choices`).
+ */
+async function formChoices(keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return {
-    ville_id: await ContactModel.ville_idChoices(),
+    ville_id: await ContactModel.ville_idChoices([keep['ville_id']]),
   };
 }
 
