@@ -256,25 +256,90 @@ test('an invalid entity file (broken JSON, or a filter on TEXT): exit 1, nothing
   project.write(file, good);
 });
 
-test('routes.ts without registerRoutes: exit 1, the lines to paste on stderr, nothing written', () => {
+const RERUN = (entity: string): string => `puis relancez « fw make:crud ${entity} » : elle créera alors les fichiers et reconnaîtra les routes collées :`;
+
+test('routes.ts without registerRoutes: exit 1, nothing written, the lines to paste; pasted, a second run creates the files and adds nothing', () => {
   const routes = project.read(ROUTES);
-  project.write(ROUTES, template.replace('export function registerRoutes', 'export function mesRoutes'));
+  const renamed = template.replace('export function registerRoutes', 'export function mesRoutes');
+  project.write(ROUTES, renamed);
   const before = project.snapshot();
   const run = project.run(['make:crud', 'Contact']);
   assert.is(run.status, 1);
   assert.is(run.stdout, '');
-  assert.equal(lines(run.stderr), [
-    `Erreur : ${ROUTES} : la fonction « export function registerRoutes(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement. Aucun fichier n'a été écrit.`,
-    `Conseil : ajoutez ces lignes à ${ROUTES} (l'import en tête, les routes dans la fonction qui les enregistre), puis relancez la commande :`,
+  const pasted = [
     "import { ContactController } from './controllers/contact_controller.js';",
     '',
     'export function registerRoutes(router: Router): void {',
     ...routeLines('Contact', 'contacts'),
     '}',
+  ];
+  assert.equal(lines(run.stderr), [
+    `Erreur : ${ROUTES} : la fonction « export function registerRoutes(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement. Aucun fichier n'a été écrit.`,
+    `Conseil : collez ces lignes dans ${ROUTES} (les imports en tête avec les autres, la fonction registerRoutes avec ses routes à la suite), ${RERUN('Contact')}`,
+    ...pasted,
   ]);
   assert.equal(project.snapshot(), before);
   assert.not.ok(project.exists('mvc/views/contact/show.html'), 'the missing view was not written either');
+
+  // Pasted as told: the import with the others, the function after the rest. The second run writes the missing view,
+  // recognises the 10 routes by method and path, and leaves routes.ts as pasted; a third changes nothing.
+  const withLines = `${renamed.replace("home_controller.js';\n", `home_controller.js';\n${pasted[0]}\n`)}\n${pasted.slice(2).join('\n')}\n`;
+  project.write(ROUTES, withLines);
+  const again = project.run(['make:crud', 'Contact']);
+  assert.is(again.status, 0, again.stderr);
+  const fates = lines(again.stdout);
+  assert.ok(fates.includes(fateLine('créé', 'mvc/views/contact/show.html')), again.stdout);
+  assert.ok(fates.includes(fateLine('inchangé', ROUTES)), again.stdout);
+  assert.ok(fates.includes(`Routes déjà présentes dans ${ROUTES} : 10.`), again.stdout);
+  assert.not.ok(again.stdout.includes('Routes ajoutées'), again.stdout);
+  assert.is(project.read(ROUTES), withLines);
+  const settled = project.snapshot();
+  const third = project.run(['make:crud', 'Contact']);
+  assert.is(third.status, 0, third.stderr);
+  assert.equal(project.snapshot(), settled);
+
   project.write(ROUTES, routes);
+  // The next test expects the view to be missing, as the failed runs above left it.
+  fs.rmSync(project.path('mvc/views/contact/show.html'));
+});
+
+test('no routes.ts at all: exit 1, nothing written, a routes.ts to create; created from those lines, the second run works', () => {
+  const bare = fresh();
+  writeEntity(bare, VILLE);
+  fs.rmSync(bare.path(ROUTES));
+  const before = bare.snapshot();
+  const run = bare.run(['make:crud', 'Ville', '--public']);
+  assert.is(run.status, 1);
+  assert.is(run.stdout, '');
+  const file = [
+    "import type { Router } from 'fw-mvc';",
+    "import { VilleController } from './controllers/ville_controller.js';",
+    '',
+    'export function registerRoutes(router: Router): void {',
+    ...routeLines('Ville', 'villes', true),
+    '}',
+  ];
+  assert.equal(lines(run.stderr), [
+    `Erreur : ${ROUTES} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
+    `Conseil : créez ${ROUTES} avec ces lignes (les imports et les routes), ${RERUN('Ville')}`,
+    ...file,
+  ]);
+  assert.equal(bare.snapshot(), before);
+  bare.write(ROUTES, `${file.join('\n')}\n`);
+  const again = bare.run(['make:crud', 'Ville', '--public']);
+  assert.is(again.status, 0, again.stderr);
+  assert.equal(lines(again.stdout), [
+    ...[...entityFiles('ville'), ...crudFiles('ville')].map((f) => fateLine('créé', f)),
+    fateLine('inchangé', ROUTES),
+    'Résumé : 16 créés, 1 inchangé.',
+    `Routes déjà présentes dans ${ROUTES} : 10.`,
+  ]);
+  // The router sees each route once, wired to the generated controller.
+  linkPackages(bare);
+  const listed = bare.run(['routes:list', '--json']);
+  assert.is(listed.status, 0, listed.stderr);
+  const routes = (JSON.parse(listed.stdout) as Array<{ method: string; path: string; handler: string }>).map((r) => `${r.method} ${r.path} ${r.handler}`);
+  assert.equal(routes, CRUD_ROUTES.map(([method, suffix, action]) => `${method} /villes${suffix} VilleController.${action}`));
 });
 
 test('routes.ts that does not parse: exit 1 with the line of the error, nothing written', () => {

@@ -39,8 +39,10 @@ export class RoutesEditError extends Error {
   override readonly name = 'RoutesEditError';
   constructor(
     message: string,
-    /** The exact lines to paste by hand (import first), or '' when the file must be fixed first. */
+    /** The exact lines to paste by hand (imports first), or '' when the file must be fixed first. */
     readonly manualLines: string,
+    /** Where the lines after the imports go: a whole `registerRoutes` to add to the file, or routes for the one it has. */
+    readonly placement: 'file' | 'function' = 'file',
   ) {
     super(message);
   }
@@ -214,6 +216,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
     throw new RoutesEditError(
       `${file} :${taken} : les routes générées désigneraient cet autre ${imp.name}. Les lignes ci-dessous importent le contrôleur sous le nom ${local}.`,
       pasteLines(bound, toAdd, variable),
+      'function',
     );
   }
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
@@ -254,7 +257,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const check = parse(next);
   const after = declaredRoutes(check);
   if (parseErrors(check).length || missing.some((r) => !after.has(routeKey(r.method, r.path)))) {
-    throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable));
+    throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable), 'function');
   }
   return { text: next, added: toAdd, existing, importAdded };
 }
