@@ -130,6 +130,13 @@ test('make:crud Contact --dry-run lists the files and the routes, and writes not
     fateLine('mis à jour', ROUTES),
     'Résumé (simulation) : 16 créés, 1 mis à jour.',
     ...addedReport('contacts', true),
+    // Every line routes.ts would get, the import included, where it would go (git diff -U0).
+    `Modifications de ${ROUTES} :`,
+    '@@ -3,0 +4 @@',
+    "+import { ContactController } from './controllers/contact_controller.js';",
+    '@@ -6,0 +8,11 @@',
+    '+  // Contact (fw make:crud Contact)',
+    ...routeLines('Contact', 'contacts').map((line) => `+${line}`),
   ]);
   assert.equal(project.snapshot(), before);
 });

@@ -80,6 +80,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
   }
   if (edit.existing.length > 0) out.push(`Routes déjà présentes dans ${crud.ROUTES_FILE} : ${edit.existing.length}.\n`);
+  // What the writer would change in routes.ts, line by line, imports included: a dry run shows it all.
+  if (dryRun && edit.text !== routesText) out.push(`Modifications de ${crud.ROUTES_FILE} :\n${crud.unifiedDiff(routesText, edit.text)}`);
   if (!dryRun && edit.added.length > 0) {
     out.push(`Liste : ${plan.prefix}${plan.isPublic ? '' : ' (routes protégées : connexion requise ; --public pour une application sans connexion)'}\n`);
   }
