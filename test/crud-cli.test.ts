@@ -1,14 +1,12 @@
 // `fw make:crud` run as a real process in projects made by `fw new`: the files and routes it reports and writes,
-// --dry-run, idempotence, the user's edits kept, refusals that write nothing, --public seen by the real router
-// (`fw routes:list`), and a generated project with every field type that type-checks (`tsc --noEmit`) and whose
-// role block is enforced by the generated controller.
-import { spawnSync } from 'node:child_process';
+// --dry-run and the lines it would insert, idempotence, the user's edits kept, refusals that write nothing and the
+// second run after pasting the lines they print, --public seen by the real router (`fw routes:list`). The generated
+// code type-checked and its role block: crud-cli-typecheck.test.ts.
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { CONTACT, CONTACT_VILLE, VILLE, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
 
 const projects: CliProject[] = [];
 let project: CliProject;
@@ -21,51 +19,6 @@ function fresh(): CliProject {
   const made = newProject('Carnet');
   projects.push(made);
   return made;
-}
-
-function ok(target: CliProject, args: string[]): string {
-  const run = target.run(args);
-  assert.is(run.status, 0, `fw ${args.join(' ')} : ${run.stdout}${run.stderr}`);
-  return run.stdout;
-}
-
-/** `node_modules/fw-mvc` → this repository and `@types` → ours, as after `npm install` (no network). */
-function linkPackages(target: CliProject): void {
-  fs.mkdirSync(target.path('node_modules'), { recursive: true });
-  fs.symlinkSync(REPO, target.path('node_modules/fw-mvc'), 'dir');
-  fs.symlinkSync(path.join(REPO, 'node_modules', '@types'), target.path('node_modules/@types'), 'dir');
-}
-
-const ID = { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true };
-
-const VILLE = {
-  format_version: 1,
-  entity: 'Ville',
-  table: 'villes',
-  fields: [ID, { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } }],
-};
-
-const CONTACT = {
-  format_version: 1,
-  entity: 'Contact',
-  table: 'contacts',
-  fields: [
-    ID,
-    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true }, list: { filter: true } },
-    { name: 'prenom', sql_type: 'VARCHAR(100)' },
-    { name: 'email', sql_type: 'VARCHAR(190)', unique: true },
-    { name: 'telephone', sql_type: 'VARCHAR(30)', nullable: true },
-    { name: 'actif', sql_type: 'BOOLEAN', list: { filter: true } },
-    { name: 'notes', sql_type: 'TEXT', nullable: true },
-    { name: 'ville_id', sql_type: 'INT', nullable: true },
-  ],
-};
-
-const CONTACT_VILLE = ['make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--on-delete', 'SET NULL', '--on-update', 'CASCADE', '--no-input'];
-
-function writeEntity(target: CliProject, definition: { entity: string }): void {
-  const snake = definition.entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-  target.write(`mvc/entities/${snake}/${snake}.json`, `${JSON.stringify(definition, null, 2)}\n`);
 }
 
 const ROUTES = 'mvc/routes.ts';
@@ -377,124 +330,6 @@ test('no entity argument: exit 1 with a usage example', () => {
   assert.is(run.stdout, '');
   assert.equal(lines(run.stderr), ["Erreur : il manque l'argument <Entité> de « fw make:crud ».", 'Conseil : par exemple « fw make:crud Contact ».']);
   assert.equal(project.snapshot(), before);
-});
-
-// --- a project with every field type ---
-
-const FICHE = {
-  format_version: 1,
-  entity: 'Fiche',
-  table: 'fiches',
-  description: 'Une fiche avec tous les types',
-  fields: [
-    ID,
-    { name: 'quantite', sql_type: 'INT', list: { filter: true } },
-    { name: 'grand', sql_type: 'BIGINT UNSIGNED' },
-    { name: 'petit', sql_type: 'TINYINT', nullable: true },
-    { name: 'prix', sql_type: 'DECIMAL(10,2)' },
-    { name: 'remise', sql_type: 'DECIMAL(5,2)', nullable: true },
-    { name: 'ratio', sql_type: 'FLOAT', nullable: true },
-    { name: 'jour', sql_type: 'DATE' },
-    { name: 'rappel', sql_type: 'DATE', nullable: true },
-    { name: 'moment', sql_type: 'DATETIME', nullable: true },
-    { name: 'heure', sql_type: 'TIME', nullable: true },
-    { name: 'resume', sql_type: 'TEXT', nullable: true },
-    { name: 'code', sql_type: 'CHAR(5)', list: { filter: true } },
-    { name: 'courriel', sql_type: 'VARCHAR(190)', nullable: true },
-    { name: 'site_url', sql_type: 'VARCHAR(255)', nullable: true },
-    { name: 'telephone', sql_type: 'VARCHAR(30)' },
-    { name: 'publie', sql_type: 'BOOLEAN', list: { filter: true } },
-    { name: 'archive', sql_type: 'BOOLEAN', nullable: true },
-    { name: 'contact_id', sql_type: 'INT' },
-  ],
-  // export names a role that index does not (comptable): the export needs both.
-  rbac: { permissions: { index: ['admin', 'editeur'], delete: ['admin'], export: ['admin', 'comptable'] } },
-};
-
-/** No relation at all, and a primary key that is entered (not auto-increment). */
-const ETIQUETTE = {
-  format_version: 1,
-  entity: 'Etiquette',
-  table: 'etiquettes',
-  fields: [
-    { name: 'code', sql_type: 'INT', primary_key: true },
-    { name: 'libelle', sql_type: 'VARCHAR(50)', unique: true, constraints: { not_empty: true } },
-    { name: 'couleur', sql_type: 'CHAR(7)', nullable: true },
-  ],
-};
-
-let typed: CliProject;
-
-function tsc(target: CliProject): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: target.root, encoding: 'utf8' });
-  return { status: result.status, output: result.stdout + result.stderr };
-}
-
-test('a project with every field type, a role block and an entity without relations type-checks after make:crud', () => {
-  typed = fresh();
-  for (const definition of [VILLE, CONTACT, FICHE, ETIQUETTE]) writeEntity(typed, definition);
-  ok(typed, CONTACT_VILLE);
-  ok(typed, ['make:relation', '--name', 'fiche_contact', '--type', 'many_to_one', '--from', 'Fiche.contact_id', '--to', 'Contact.id', '--no-input']);
-  for (const entity of ['Ville', 'Contact', 'Fiche', 'Etiquette']) ok(typed, ['make:crud', entity]);
-  linkPackages(typed);
-  const checked = tsc(typed);
-  assert.is(checked.output, '');
-  assert.is(checked.status, 0);
-});
-
-/** Calls actions of the generated FicheController for signed-in users with given roles (no database: the role check comes first). */
-const RBAC_PROBE = `import { Request } from 'fw-mvc';
-import { FicheController } from './controllers/fiche_controller.js';
-
-type Action = (request: Request) => Promise<{ status: number }>;
-
-/** The status an action answers, or 'passed' when it went past the role check (and then failed without a database). */
-async function status(action: Action, roles: string[], method = 'GET'): Promise<number | 'passed'> {
-  const request = new Request({ method, body: { ids: ['1'] } });
-  request.routeParams['id'] = '1';
-  request.state['session'] = { get: (key: string) => (key === 'user' ? { id: 1, roles } : undefined) };
-  try {
-    return (await action(request)).status;
-  } catch {
-    return 'passed';
-  }
-}
-
-const c = FicheController;
-console.log(JSON.stringify({
-  index: { lecteur: await status(c.index, ['lecteur']), editeur: await status(c.index, ['editeur']) },
-  exportCsv: {
-    lecteur: await status(c.exportCsv, ['lecteur']),
-    editeur: await status(c.exportCsv, ['editeur']),
-    comptable: await status(c.exportCsv, ['comptable']),
-    admin: await status(c.exportCsv, ['admin']),
-    'editeur+comptable': await status(c.exportCsv, ['editeur', 'comptable']),
-  },
-  indexComptable: await status(c.index, ['comptable']),
-  bulkDelete: { editeur: await status(c.bulkDelete, ['editeur'], 'POST') },
-  bulkDeleteConfirm: { editeur: await status(c.bulkDeleteConfirm, ['editeur'], 'POST') },
-  destroy: { editeur: await status(c.destroy, ['editeur'], 'POST') },
-  show: { lecteur: await status(c.show, ['lecteur']) },
-}));
-`;
-
-test('the role block is enforced by the generated controller: index, delete need their roles; export needs index and export', () => {
-  typed.write('mvc/rbac_probe.ts', RBAC_PROBE);
-  const loader = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  const result = spawnSync(process.execPath, ['--import', loader, 'mvc/rbac_probe.ts'], { cwd: typed.root, encoding: 'utf8', timeout: 60_000 });
-  assert.is(result.status, 0, result.stderr);
-  assert.equal(JSON.parse(result.stdout), {
-    index: { lecteur: 403, editeur: 'passed' },
-    // The export needs `index` (spec: "<entity>.index for export") and, declared here, `export` too: an editeur may see the
-    // list but not download it; a comptable may export but not see the list, so not download it either.
-    exportCsv: { lecteur: 403, editeur: 403, comptable: 403, admin: 'passed', 'editeur+comptable': 'passed' },
-    indexComptable: 403,
-    bulkDelete: { editeur: 403 },
-    bulkDeleteConfirm: { editeur: 403 },
-    destroy: { editeur: 403 },
-    // No `show` roles: open to every signed-in user.
-    show: { lecteur: 'passed' },
-  });
 });
 
 test.run();
