@@ -8,7 +8,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { HttpClient } from './helpers/crud-app.js';
 import { decode, emptyState, fieldError, forms, hiddenFields, hxAttrs, inputValue, isChecked, parseLink, rowIds, selectOptions, textareaValue } from './helpers/crud-html.js';
-import { EMPTY, FLASH, HX, MSG, dbContact, dbContacts, dbCount, seededApp } from './helpers/crud-seed.js';
+import { CONFIRM_DELETE, EMPTY, FLASH, HX, MSG, dbContact, dbContacts, dbCount, seededApp } from './helpers/crud-seed.js';
 
 function crudSuite(dialect: DialectName): void {
   const t = suite(`crud-http-records: ${dialect}`);
@@ -216,6 +216,36 @@ function crudSuite(dialect: DialectName): void {
     const emptied = await seeded.client.post(`/contacts/${lone.id}/delete`, [['q', 'Hourra']], HX);
     assert.is(emptied.status, 200);
     assert.equal(emptyState(emptied.text), { context: 'search', message: EMPTY.search });
+  });
+
+  t('delete from the detail page: a POST form with its token; htmx confirms it (hx-post, hx-confirm) and is sent to the list', async () => {
+    const id = rowIds((await get('/contacts')).text)[2]!;
+    const show = await get(`/contacts/${id}`);
+    const form = forms(show.text).find((f) => f.attrs['action'] === `/contacts/${id}/delete`)!;
+    assert.ok(form, 'formulaire de suppression sur la fiche');
+    assert.is(form.attrs['method'], 'post');
+    assert.equal(
+      Object.fromEntries(hxAttrs(form).map((name) => [name, form.attrs[name]])),
+      { 'hx-post': `/contacts/${id}/delete`, 'hx-confirm': CONFIRM_DELETE },
+      'hx-post (so that htmx asks hx-confirm), no target, no pushed URL',
+    );
+    assert.is(form.attrs['id'], 'crud-delete');
+    assert.is(new Map(hiddenFields(form)).get('csrf_token'), await seeded.client.csrfToken());
+    // What htmx sends (HX-Target: the form itself): deleted, and a full load of the list where the flash shows.
+    const count = await dbCount(seeded.app);
+    const res = await seeded.client.post(form.attrs['hx-post']!, hiddenFields(form), { ...HX, 'HX-Target': 'crud-delete', 'HX-Trigger': 'crud-delete' });
+    assert.is(res.status, 200);
+    assert.is(res.headers.get('hx-redirect'), '/contacts');
+    assert.is(res.text, '');
+    assertSecurityHeaders(res.headers, 'HX-Redirect');
+    assert.is(await dbCount(seeded.app), count - 1);
+    assert.is(await dbContact(seeded.app, id), undefined);
+    assert.ok((await get('/contacts')).text.includes(`>${FLASH.deleted}</div>`));
+    // Without the script: the POST form, a redirect to the list.
+    const other = rowIds((await get('/contacts')).text)[2]!;
+    const plain = await seeded.client.post(`/contacts/${other}/delete`);
+    assert.is(plain.status, 302);
+    assert.is(plain.headers.get('location'), '/contacts');
   });
 
   t('delete: without or with a wrong CSRF token → 403 and nothing deleted; unknown id → 404', async () => {

@@ -12,6 +12,8 @@ import {
   csvCell,
   csvResponse,
   escapeLike,
+  htmxRedirect,
+  htmxTarget,
   isHtmx,
   parseId,
   parseIds,
@@ -437,6 +439,13 @@ H('true only for HX-Request: true, and not for a history restore', () => {
   assert.is(isHtmx({ headers: { 'hx-request': '' } }), false);
   assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'true' } }), false);
   assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'false' } }), true);
+});
+
+H('htmxTarget reads HX-Target; htmxRedirect answers 200 with HX-Redirect', () => {
+  assert.is(htmxTarget({ headers: { 'hx-target': 'crud-delete' } }), 'crud-delete');
+  assert.is(htmxTarget({ headers: {} }), null);
+  const res = htmxRedirect('/contacts');
+  assert.equal([res.status, res.headers['HX-Redirect'], res.body], [200, '/contacts', '']);
 });
 
 H.run();

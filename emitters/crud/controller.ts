@@ -36,6 +36,8 @@ export function emitCrudController(plan: CrudPlan): string {
     'Pagination',
     'csvResponse',
     'errorPage',
+    'htmxRedirect',
+    'htmxTarget',
     'isHtmx',
     'parseId',
     'parseIds',
@@ -145,7 +147,8 @@ export class ${controllerClass} extends BaseController {
 
   /**
    * POST ${plan.prefix}/{id}/delete. With \`HX-Request\`, the list comes back (\`_results.html\`) with the search, filters,
-   * sort and page the form carried; without, a redirect to the list with that state.
+   * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
+   * (\`#crud-delete\`, which htmx sends only to ask its confirmation) leaves for the list with a full load.
    */
   static async destroy(request: Request): Promise<Response> {
     if (!allowed(request, 'delete')) return errorPage(403, request);
@@ -155,6 +158,7 @@ export class ${controllerClass} extends BaseController {
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
+    if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(BASE);
     if (isHtmx(request)) {
       const { query, rows, pagination } = await ${modelClass}.page(state);
       return results(request, query, rows, pagination, '_results.html');

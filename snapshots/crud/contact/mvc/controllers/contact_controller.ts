@@ -1,6 +1,6 @@
 // Controller of the entity Contact: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: `fw make:crud Contact` created it once and never overwrites it.
-import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
 import { Contact, type ContactData } from '../entities/contact/index.js';
 import { ContactForm } from '../forms/contact_form.js';
 import { CONTACT_LIST, ContactModel, type ContactListRow } from '../models/contact_model.js';
@@ -90,7 +90,8 @@ export class ContactController extends BaseController {
 
   /**
    * POST /contacts/{id}/delete. With `HX-Request`, the list comes back (`_results.html`) with the search, filters,
-   * sort and page the form carried; without, a redirect to the list with that state.
+   * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
+   * (`#crud-delete`, which htmx sends only to ask its confirmation) leaves for the list with a full load.
    */
   static async destroy(request: Request): Promise<Response> {
     if (!allowed(request, 'delete')) return errorPage(403, request);
@@ -100,6 +101,7 @@ export class ContactController extends BaseController {
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
+    if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(BASE);
     if (isHtmx(request)) {
       const { query, rows, pagination } = await ContactModel.page(state);
       return results(request, query, rows, pagination, '_results.html');
