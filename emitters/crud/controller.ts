@@ -232,11 +232,15 @@ ${relations.length ? '  const choices = await formChoices(query.filters);\n' : '
   response.headers['Vary'] = 'HX-Request';
   return response;
 }
-${relations.length ? '' : '\n// No many-to-one relation: no select to fill.'}
-/**
+
+${
+  relations.length
+    ? `/**
  * The choices of the many-to-one selects. \`keep\` gives, by field, the values a select must offer whatever their rank
  * among the targets: the record edited, the values posted, the active filters (see the model's \`<field>Choices\`).
- */
+ */`
+    : '/** No many-to-one relation: no select to fill. */'
+}
 async function formChoices(${relations.length ? 'keep' : '_keep'}: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return ${choicesBody};
 }

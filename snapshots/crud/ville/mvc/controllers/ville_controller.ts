@@ -176,11 +176,7 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
   return response;
 }
 
-// No many-to-one relation: no select to fill.
-/**
- * The choices of the many-to-one selects. `keep` gives, by field, the values a select must offer whatever their rank
- * among the targets: the record edited, the values posted, the active filters (see the model's `<field>Choices`).
- */
+/** No many-to-one relation: no select to fill. */
 async function formChoices(_keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return {};
 }
