@@ -1,7 +1,8 @@
 // A generated Contacts CRUD application driven by a real browser (Debian's Chromium through playwright-core): records
 // are created through the form pages, then the list is searched, filtered, sorted, paged through, a row is deleted,
-// two are bulk-deleted and the CSV export is downloaded. Once with htmx loaded (partial updates: no page reload, URL
-// pushed with the state, single delete keeps the URL) and once without (the same actions through full page loads).
+// two are bulk-deleted, the CSV export is downloaded and a row is deleted from its detail page. Once with htmx loaded
+// (partial updates: no page reload, URL pushed with the state, single delete keeps the URL, deletes confirmed) and once
+// without (the same actions through full page loads).
 // No console error or warning is tolerated but the two explained in expectedConsole.
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
@@ -464,7 +465,7 @@ function scenario({ dialect, htmx }: Variant): void {
     const items = (await page.locator('main li').allTextContents()).map((text) => text.trim().replace(/^#\d+ /, ''));
     assert.equal(items.sort(), ['Nom-41', 'Nom-42']);
     await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), page.click('form[action="/contacts/bulk-delete/confirm"] button[type=submit]')]);
-    assert.match((await page.locator('main').textContent())!, 'Enregistrements supprimés. (2)');
+    assert.match((await page.locator('main').textContent())!, '2 enregistrement(s) supprimé(s).');
     assert.is(await paginationTotal(page), '42');
     await open('/contacts?sort=nom&direction=asc&page=3');
     await expectNoms(page, ['Nom-44', 'Nom-45'], 'page 3 après la suppression groupée');
@@ -497,6 +498,18 @@ function scenario({ dialect, htmx }: Variant): void {
     // Doubled quotes inside a quoted cell, booleans as 1 / 0, "+…" prefixed against formulas.
     assert.is(lines[1], '"Nom-01","Jean ""JJ"", fils","contact01@exemple.test","\'+33 6 00 00 00 01","1","Lyon"');
     assert.is(lines[2], '"Nom-03","Prénom03","contact03@exemple.test","\'+33 6 00 00 00 03","0","Lyon"');
+  });
+
+  it('deletes from the detail page: htmx asks for confirmation when loaded; then the list and its message', async () => {
+    await open('/contacts?sort=nom&direction=asc&page=3');
+    await expectNoms(page, ['Nom-44', 'Nom-45'], 'page 3');
+    const row = page.locator('#crud-results tbody tr', { hasText: 'Nom-44' });
+    await Promise.all([page.waitForURL((url) => /^\/contacts\/\d+$/.test(url.pathname)), row.locator('a', { hasText: 'Voir' }).click()]);
+    const dialogCount = dialogs.length;
+    await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), page.click('#crud-delete button[type=submit]')]);
+    await until('message « Enregistrement supprimé. »', async () => (await page.locator('main').textContent())!.includes('Enregistrement supprimé.'));
+    assert.equal(dialogs.slice(dialogCount), htmx ? ['confirm: Supprimer définitivement cet enregistrement ?'] : [], 'une confirmation avec htmx, aucune sans script');
+    assert.is(await paginationTotal(page), '41');
   });
 
   it('logs no console error', async () => {

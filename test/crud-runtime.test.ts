@@ -12,6 +12,8 @@ import {
   csvCell,
   csvResponse,
   escapeLike,
+  htmxRedirect,
+  htmxTarget,
   isHtmx,
   parseId,
   parseIds,
@@ -210,13 +212,32 @@ S('a sort key must be in sortable; unknown falls back to the primary key descend
   assert.is(byNom.orderBy(), 'ORDER BY t.Nom DESC, t.Id DESC');
   assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC, t.Id ASC');
   assert.is(query({ sort: 'id', direction: 'asc' }).orderBy(), 'ORDER BY t.Id ASC');
-  for (const bad of ['Nom', 't.Nom', 'nom; DROP TABLE contacts', '__proto__', 'constructor', '']) {
+  for (const bad of ['Nom', 't.Nom', 'nom; DROP TABLE contacts', '__proto__', 'constructor']) {
     const q = query({ sort: bad, direction: 'asc' });
     assert.is(q.sort, null, `sort=${bad}`);
     assert.is(q.direction, 'desc', `sort=${bad}`);
     assert.is(q.orderBy(), 'ORDER BY t.Id DESC', `sort=${bad}`);
   }
   assert.is(query({}).orderBy(), 'ORDER BY t.Id DESC');
+});
+
+S('a direction without sort orders the primary key that way and becomes a chosen sort; an unknown sort stays id DESC', () => {
+  for (const [direction, expected] of [['asc', 'asc'], ['ASC', 'asc'], ['desc', 'desc'], [' Desc ', 'desc']] as const) {
+    for (const params of [{ direction }, { sort: '', direction }, { sort: '  ', direction, q: 'x' }] as Array<Record<string, string>>) {
+      const q = query(params);
+      assert.is(q.sort, 'id', JSON.stringify(params));
+      assert.is(q.direction, expected, JSON.stringify(params));
+      assert.is(q.orderBy(), `ORDER BY t.Id ${expected.toUpperCase()}`, JSON.stringify(params));
+      assert.is(q.sortState('id'), expected);
+      assert.equal(q.linkParams(), { q: 'q' in params ? 'x' : '', sort: 'id', direction: expected });
+    }
+  }
+  for (const params of [{ direction: 'sideways' }, { direction: '' }, { sort: 'bogus', direction: 'asc' }, { sort: 'bogus', direction: 'desc' }] as Array<Record<string, string>>) {
+    const q = query(params);
+    assert.is(q.sort, null, JSON.stringify(params));
+    assert.is(q.orderBy(), 'ORDER BY t.Id DESC', JSON.stringify(params));
+    assert.equal(q.linkParams(), { q: '' });
+  }
 });
 
 S('an invalid direction gives asc; the direction is case-insensitive', () => {
@@ -418,6 +439,13 @@ H('true only for HX-Request: true, and not for a history restore', () => {
   assert.is(isHtmx({ headers: { 'hx-request': '' } }), false);
   assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'true' } }), false);
   assert.is(isHtmx({ headers: { 'hx-request': 'true', 'hx-history-restore-request': 'false' } }), true);
+});
+
+H('htmxTarget reads HX-Target; htmxRedirect answers 200 with HX-Redirect', () => {
+  assert.is(htmxTarget({ headers: { 'hx-target': 'crud-delete' } }), 'crud-delete');
+  assert.is(htmxTarget({ headers: {} }), null);
+  const res = htmxRedirect('/contacts');
+  assert.equal([res.status, res.headers['HX-Redirect'], res.body], [200, '/contacts', '']);
 });
 
 H.run();

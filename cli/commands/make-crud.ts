@@ -43,12 +43,16 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true });
   const { import: controllerImport, routes } = crud.crudRoutes(plan);
 
+  // All or nothing: when routes.ts cannot be edited, no file is written, even the generated ones. The lines to paste
+  // name a controller that does not exist yet, so the advice is to paste them, then to run the command again: it
+  // creates the files then, and recognises the pasted routes by their method and path.
+  const rerun = `puis relancez « fw make:crud ${entity.name} » : elle créera alors les fichiers et reconnaîtra les routes collées`;
   const routesPath = path.join(root, crud.ROUTES_FILE);
   const routesText = fs.existsSync(routesPath) ? fs.readFileSync(routesPath, 'utf8') : null;
   if (routesText === null) {
     throw new CliError(
       `${crud.ROUTES_FILE} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
-      `créez ${crud.ROUTES_FILE} avec ces lignes, puis relancez la commande :\n${crud.manualLines(controllerImport, routes)}`,
+      `créez ${crud.ROUTES_FILE} avec ces lignes (les imports et les routes), ${rerun} :\n${crud.manualLines(controllerImport, routes)}`,
     );
   }
   let edit;
@@ -56,8 +60,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     edit = crud.addRoutes(routesText, crud.ROUTES_FILE, controllerImport, routes, `${entity.name} (fw make:crud ${entity.name})`);
   } catch (err) {
     if (!(err instanceof crud.RoutesEditError)) throw err;
+    const where =
+      err.placement === 'function'
+        ? `l'import en tête avec les autres, les routes dans ${crud.ROUTES_FUNCTION}`
+        : `les imports en tête avec les autres, la fonction ${crud.ROUTES_FUNCTION} avec ses routes à la suite`;
     const advice = err.manualLines
-      ? `ajoutez ces lignes à ${crud.ROUTES_FILE} (l'import en tête, les routes dans la fonction qui les enregistre), puis relancez la commande :\n${err.manualLines}`
+      ? `collez ces lignes dans ${crud.ROUTES_FILE} (${where}), ${rerun} :\n${err.manualLines}`
       : `corrigez ${crud.ROUTES_FILE}, puis relancez « fw make:crud ${entity.name} ».`;
     throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, advice);
   }
@@ -72,6 +80,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
   }
   if (edit.existing.length > 0) out.push(`Routes déjà présentes dans ${crud.ROUTES_FILE} : ${edit.existing.length}.\n`);
+  // What the writer would change in routes.ts, line by line, imports included: a dry run shows it all.
+  if (dryRun && edit.text !== routesText) out.push(`Modifications de ${crud.ROUTES_FILE} :\n${crud.unifiedDiff(routesText, edit.text)}`);
   if (!dryRun && edit.added.length > 0) {
     out.push(`Liste : ${plan.prefix}${plan.isPublic ? '' : ' (routes protégées : connexion requise ; --public pour une application sans connexion)'}\n`);
   }

@@ -95,8 +95,8 @@ export async function run({ options }: CommandInput): Promise<number> {
     }
     const yes = (value: boolean): string => (value ? 'oui' : 'non');
     const rows = entries.map((e) => [e.method, e.pattern, e.name ?? '-', yes(e.public), yes(e.csrf), yes(e.api), handler(e)]);
+    // The table of DECISIONS §5 and nothing else, so that a script can read it line by line.
     process.stdout.write(formatRoutes(rows));
-    process.stdout.write(`${entries.length} route${entries.length > 1 ? 's' : ''}.\n`);
     return 0;
   } finally {
     unregister();

@@ -20,7 +20,7 @@ export function emitCrudController(plan: CrudPlan): string {
   const uniqueEntries = uniqueFields.flatMap((f) => [keyName('uq', entity.table, f.column), `${entity.table}.${f.column}`, f.column].map((name) => `\n  '${name}': '${f.name}',`));
   const uniqueKeys = uniqueEntries.length ? `${uniqueEntries.join('')}\n` : '';
   const choicesBody = relations.length
-    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices(),`).join('\n')}\n  }`
+    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices([keep['${r.field.name}']]),`).join('\n')}\n  }`
     : '{}';
   const displayFields = plan.fields.map((f) => {
     const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
@@ -36,6 +36,8 @@ export function emitCrudController(plan: CrudPlan): string {
     'Pagination',
     'csvResponse',
     'errorPage',
+    'htmxRedirect',
+    'htmxTarget',
     'isHtmx',
     'parseId',
     'parseIds',
@@ -94,7 +96,7 @@ export class ${controllerClass} extends BaseController {
   /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
@@ -120,7 +122,8 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = new ${formClass}(null, { initial: { ...row }, choices: await formChoices() });
+    const initial = { ...row };
+    const form = new ${formClass}(null, { initial, choices: await formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -129,7 +132,7 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices() });
+    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
@@ -144,7 +147,8 @@ export class ${controllerClass} extends BaseController {
 
   /**
    * POST ${plan.prefix}/{id}/delete. With \`HX-Request\`, the list comes back (\`_results.html\`) with the search, filters,
-   * sort and page the form carried; without, a redirect to the list with that state.
+   * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
+   * (\`#crud-delete\`, which htmx sends only to ask its confirmation) leaves for the list with a full load.
    */
   static async destroy(request: Request): Promise<Response> {
     if (!allowed(request, 'delete')) return errorPage(403, request);
@@ -154,6 +158,7 @@ export class ${controllerClass} extends BaseController {
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
+    if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(BASE);
     if (isHtmx(request)) {
       const { query, rows, pagination } = await ${modelClass}.page(state);
       return results(request, query, rows, pagination, '_results.html');
@@ -180,12 +185,13 @@ export class ${controllerClass} extends BaseController {
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const deleted = await ${modelClass}.deleteMany(ids);
-    return BaseController.redirectWithFlash(request, BASE, \`\${trans('crud.bulk_deleted')} (\${deleted})\`);
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
   /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    if (!allowed(request, ${rbac && rbac.permissions['export'] ? "'export'" : "'index'"})) return errorPage(403, request);
+    // The file holds the list's rows: it needs \`index\` (spec), and \`export\` as well when the role block names it.
+    if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
     const header = [${csvColumns.map(quote).join(', ')}];
     return csvResponse('${entity.plural}.csv', header, rows.map((row) => [${csvValues.join(', ')}]));
@@ -201,7 +207,7 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     sortStates[key] = query.sortState(key);
   }
   const page = pagination.context();
-${relations.length ? '  const choices = await formChoices();\n' : ''}  const context = {
+${relations.length ? '  const choices = await formChoices(query.filters);\n' : ''}  const context = {
     title: TITLE,
     base: BASE,
     rows,
@@ -226,8 +232,16 @@ ${relations.length ? '  const choices = await formChoices();\n' : ''}  const con
   response.headers['Vary'] = 'HX-Request';
   return response;
 }
-${relations.length ? '' : '\n// No many-to-one relation: no select to fill.'}
-async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+
+${
+  relations.length
+    ? `/**
+ * The choices of the many-to-one selects. \`keep\` gives, by field, the values a select must offer whatever their rank
+ * among the targets: the record edited, the values posted, the active filters (see the model's \`<field>Choices\`).
+ */`
+    : '/** No many-to-one relation: no select to fill. */'
+}
+async function formChoices(${relations.length ? 'keep' : '_keep'}: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return ${choicesBody};
 }
 

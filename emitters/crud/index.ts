@@ -13,6 +13,7 @@ import { emitAppLayout, emitBulkDeleteView, emitFormView, emitIndexView, emitPag
 
 export { crudPlan, humanLabel, labelField, type CrudPlan, type CrudField, type CrudRelation, type CrudRoute, type InputKind } from './plan.js';
 export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from './routes-edit.js';
+export { unifiedDiff } from './line-diff.js';
 
 export const ROUTES_FILE = 'mvc/routes.ts';
 

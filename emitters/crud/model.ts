@@ -24,17 +24,28 @@ export function emitCrudModel(plan: CrudPlan): string {
   const sortable = entity.fields.map((f) => `    ${f.name}: 't.${f.column}',`).join('\n');
   const filters = plan.filterFields.map((f) => `    ${f.field.name}: { column: 't.${f.field.column}', kind: '${filterKind(f)}' },`).join('\n');
   const choiceMethods = plan.relations
-    .map(
-      (r) => `
-  /** Choices of the ${r.field.name} select: every ${r.target.name}, by ${r.targetLabel.name}. */
-  static async ${r.field.name}Choices(): Promise<Choice[]> {
-    const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT ${r.targetKey.column} AS id, ${r.targetLabel.column} AS label FROM ${r.target.table} ORDER BY ${r.targetLabel.column}, ${r.targetKey.column} LIMIT 1000');
+    .map((r) => {
+      const select = `SELECT ${r.targetKey.column} AS id, ${r.targetLabel.column} AS label FROM ${r.target.table}`;
+      const order = `ORDER BY ${r.targetLabel.column}, ${r.targetKey.column}`;
+      return `
+  /**
+   * Choices of the ${r.field.name} select: the first CHOICES_MAX ${r.target.name} by ${r.targetLabel.name}, then those of \`keep\` that come
+   * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
+   * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
+   */
+  static async ${r.field.name}Choices(keep: readonly unknown[] = []): Promise<Choice[]> {
+    const rows = await fetchAll<{ id: unknown; label: unknown }>('${select} ${order} LIMIT ?', [CHOICES_MAX]);
+    const missing = missingChoiceKeys(rows, keep, '${r.targetKey.logicalType === 'int' ? 'int' : 'text'}');
+    if (missing.length > 0) {
+      // Past the first rows in the same order, hence after them.
+      rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(\`${select} WHERE ${r.targetKey.column} IN (\${placeholders(missing.length)}) ${order}\`, missing)));
+    }
     return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
   }
-`,
-    )
+`;
+    })
     .join('');
-  const imports = ['CSV_MAX_ROWS', 'ListQuery', 'Pagination', 'execute', 'fetchAll', 'fetchOne', 'insert', 'placeholders'];
+  const imports = ['CSV_MAX_ROWS', 'ListQuery', 'Pagination', 'execute', 'fetchAll', 'fetchOne', 'insert', 'placeholders', ...(plan.relations.length ? ['CHOICES_MAX', 'missingChoiceKeys'] : [])].sort();
   const typeImports = ['ListSpec', 'Request', 'Row', ...(plan.relations.length ? ['Choice'] : [])];
   const row = (v: string): string => v;
   const toListRow = plan.relations.length

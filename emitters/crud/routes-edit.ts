@@ -6,6 +6,7 @@
  * new lines are spliced in at positions read from the tree. A pure function: text in, text out.
  */
 import { Node, Project, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { boundNames, controllerBinding, freeAlias } from './routes-import.js';
 
 export interface RouteToAdd {
   readonly method: string;
@@ -21,6 +22,8 @@ export interface ImportToAdd {
   readonly name: string;
   /** Module specifier, e.g. `./controllers/contact_controller.js`. */
   readonly from: string;
+  /** The local name when `name` is taken in the file: `import { name as alias }`. */
+  readonly alias?: string;
 }
 
 export interface RoutesEdit {
@@ -36,8 +39,10 @@ export class RoutesEditError extends Error {
   override readonly name = 'RoutesEditError';
   constructor(
     message: string,
-    /** The exact lines to paste by hand (import first), or '' when the file must be fixed first. */
+    /** The exact lines to paste by hand (imports first), or '' when the file must be fixed first. */
     readonly manualLines: string,
+    /** Where the lines after the imports go: a whole `registerRoutes` to add to the file, or routes for the one it has. */
+    readonly placement: 'file' | 'function' = 'file',
   ) {
     super(message);
   }
@@ -125,20 +130,33 @@ export function declaredRoutes(source: SourceFile): Set<string> {
 }
 
 function importLine(imp: ImportToAdd): string {
-  return `import { ${imp.name} } from '${imp.from}';`;
+  return `import { ${imp.name}${imp.alias ? ` as ${imp.alias}` : ''} } from '${imp.from}';`;
 }
 
 function routeLine(variable: string, route: RouteToAdd): string {
   return `${variable}.add('${route.method}', '${route.path}', ${route.handler}, ${route.options});`;
 }
 
-/** What to paste by hand when the file has no usable anchor. */
-export function manualLines(imp: ImportToAdd, routes: readonly RouteToAdd[]): string {
-  return [importLine(imp), '', `export function ${ROUTES_FUNCTION}(router: Router): void {`, ...routes.map((r) => `  ${routeLine('router', r)}`), '}'].join('\n');
+/** The import of the Router type that a pasted `registerRoutes(router: Router)` needs. */
+const ROUTER_IMPORT = "import type { Router } from 'fw-mvc';";
+
+/**
+ * What to paste by hand when the file has no usable anchor (or does not exist): the imports (the controller's, unless
+ * the file already has it; the Router type's when asked) and the whole `registerRoutes` function.
+ */
+export function manualLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], options: { routerImport?: boolean } = {}): string {
+  const imports = [...(options.routerImport === false ? [] : [ROUTER_IMPORT]), ...(imp ? [importLine(imp)] : [])];
+  return [...imports, ...(imports.length ? [''] : []), `export function ${ROUTES_FUNCTION}(router: Router): void {`, ...routes.map((r) => `  ${routeLine('router', r)}`), '}'].join('\n');
 }
 
-function hasNamedImport(source: SourceFile, imp: ImportToAdd): boolean {
-  return source.getImportDeclarations().some((decl) => decl.getNamedImports().some((named) => (named.getAliasNode()?.getText() ?? named.getName()) === imp.name));
+/** What to paste by hand inside an existing `registerRoutes`: the import (unless the file has it), then the route lines. */
+function pasteLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], variable: string): string {
+  return [...(imp ? [importLine(imp), ''] : []), ...routes.map((r) => `  ${routeLine(variable, r)}`)].join('\n');
+}
+
+/** The route with its handler on `local` (`ContactController.index` → `CrudContactController.index`). */
+function onBinding(route: RouteToAdd, name: string, local: string): RouteToAdd {
+  return local !== name && route.handler.startsWith(`${name}.`) ? { ...route, handler: local + route.handler.slice(name.length) } : route;
 }
 
 function parseErrors(source: SourceFile): string[] {
@@ -158,7 +176,9 @@ function parse(text: string): SourceFile {
 
 /**
  * Adds the missing routes (and the import, once) to the text of `mvc/routes.ts`. Routes go at the end of the
- * body of `registerRoutes(router)`, after a comment line, indented like the function's first statement.
+ * body of `registerRoutes(router)`, after a comment line, indented like the function's first statement. The
+ * controller is the file's own import of it when there is one (under its local name); the import is added when
+ * the name is free; a name bound to something else, or imported as a type only, is refused (RoutesEditError).
  */
 export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string): RoutesEdit {
   const source = parse(text);
@@ -169,16 +189,36 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const existing = routes.filter((r) => declared.has(routeKey(r.method, r.path)));
   if (missing.length === 0) return { text, added: [], existing, importAdded: false };
 
+  const binding = controllerBinding(source, imp.name, imp.from);
+  if (binding.kind === 'type-only') {
+    throw new RoutesEditError(
+      `${file} importe ${imp.name} comme un type seulement (ligne ${binding.line} : « ${binding.text} ») : les routes ont besoin de la classe. Remplacez cet import par « ${importLine(imp)} », puis relancez la commande.`,
+      '',
+    );
+  }
+  // The name the routes use: the file's import of the controller, else its name, else (taken) an alias of it.
+  const local = binding.kind === 'imported' ? binding.local : binding.kind === 'taken' ? freeAlias(source, imp.name) : imp.name;
+  const bound: ImportToAdd = local === imp.name ? imp : { ...imp, alias: local };
+  const toAdd = missing.map((r) => onBinding(r, imp.name, local));
+  const taken = binding.kind === 'taken' ? ` « ${imp.name} » est déjà pris par ${binding.by} (ligne ${binding.line} : « ${binding.text} »)` : '';
+
   const fn = source.getFunction(ROUTES_FUNCTION);
   const body = fn?.getBody();
   const parameter = fn?.getParameters()[0];
   if (!fn || !body || !Node.isBlock(body) || !parameter) {
     throw new RoutesEditError(
-      `${file} : la fonction « export function ${ROUTES_FUNCTION}(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement.`,
-      manualLines(imp, missing),
+      `${file} : la fonction « export function ${ROUTES_FUNCTION}(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement.${taken ? ` De plus,${taken} : les lignes ci-dessous importent le contrôleur sous le nom ${local}.` : ''}`,
+      manualLines(binding.kind === 'imported' ? null : bound, toAdd, { routerImport: !boundNames(source).has('Router') }),
     );
   }
   const variable = parameter.getName();
+  if (binding.kind === 'taken') {
+    throw new RoutesEditError(
+      `${file} :${taken} : les routes générées désigneraient cet autre ${imp.name}. Les lignes ci-dessous importent le contrôleur sous le nom ${local}.`,
+      pasteLines(bound, toAdd, variable),
+      'function',
+    );
+  }
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
 
   // Indentation: that of the first statement, else the function's own plus two spaces.
@@ -188,7 +228,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   };
   const first = body.getStatements()[0];
   const indent = first ? lineIndent(first.getStart()) : `${lineIndent(fn.getStart())}  `;
-  const lines = [`${indent}// ${comment}`, ...missing.map((r) => indent + routeLine(variable, r))];
+  const lines = [`${indent}// ${comment}`, ...toAdd.map((r) => indent + routeLine(variable, r))];
 
   // Splice the routes in before the closing brace of the body: on its own line when the brace starts its line.
   const edits: Array<{ at: number; insert: string }> = [];
@@ -197,7 +237,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   if (/^[ \t]*$/.test(text.slice(lineStart, close))) edits.push({ at: lineStart, insert: lines.join(newline) + newline });
   else edits.push({ at: close, insert: `${newline}${lines.join(newline)}${newline}` });
 
-  const importAdded = !hasNamedImport(source, imp);
+  const importAdded = binding.kind === 'free';
   if (importAdded) {
     const imports = source.getImportDeclarations();
     const last = imports[imports.length - 1];
@@ -217,7 +257,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const check = parse(next);
   const after = declaredRoutes(check);
   if (parseErrors(check).length || missing.some((r) => !after.has(routeKey(r.method, r.path)))) {
-    throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, manualLines(imp, missing));
+    throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable), 'function');
   }
-  return { text: next, added: missing, existing, importAdded };
+  return { text: next, added: toAdd, existing, importAdded };
 }

@@ -226,7 +226,9 @@ export function emitShowView(plan: CrudPlan): string {
   <h1 class="text-2xl font-semibold text-gray-900">{{ title }} #{{ row.${pk} }}</h1>
   <div class="flex gap-2">
     <a href="{{ base }}/{{ row.${pk} }}/edit" class="${PRIMARY}">{{ trans('crud.edit') }}</a>
-    <form method="post" action="{{ base }}/{{ row.${pk} }}/delete">
+    {#- Without script, a plain POST. With htmx, hx-post is what makes htmx ask hx-confirm (it confirms only the requests
+    it sends); the answer sends the page to the list (HX-Redirect, see the controller's destroy). -#}
+    <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" id="crud-delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-confirm="{{ trans('crud.confirm_delete') }}">
       ${CSRF}
       <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
     </form>

@@ -58,9 +58,9 @@ const INTEGER = /^-?\d{1,15}$/;
 export class ListQuery {
   /** The search text, trimmed ('' when absent). */
   readonly q: string;
-  /** The sort key asked for when it is allowed, else null (default sort). */
+  /** The sort key asked for when it is allowed (the primary key for a `direction` alone), else null (default sort). */
   readonly sort: string | null;
-  /** `asc` or `desc`; `asc` when invalid; `desc` for the default sort. */
+  /** `asc` or `desc`; `asc` when invalid; `desc` for the default sort (no `sort`, or an unknown one, and no valid `direction`). */
   readonly direction: 'asc' | 'desc';
   /** Active filters: key → the value as given (only allowed keys with a usable value). */
   readonly filters: Readonly<Record<string, string>>;
@@ -83,9 +83,15 @@ export class ListQuery {
     const first = (name: string): string => (request.params[name]?.[0] ?? '').trim();
     const q = first('q');
     const askedSort = first('sort');
-    const sort = Object.hasOwn(spec.sortable, askedSort) ? askedSort : null;
     const askedDirection = first('direction').toLowerCase();
-    const direction = sort === null ? 'desc' : askedDirection === 'desc' ? 'desc' : 'asc';
+    let sort: string | null = Object.hasOwn(spec.sortable, askedSort) ? askedSort : null;
+    let direction: 'asc' | 'desc' = sort === null ? 'desc' : askedDirection === 'desc' ? 'desc' : 'asc';
+    // `?direction=asc` alone orders the default sort key that way (it is then a chosen sort, kept by the links). An
+    // unknown `sort` is not "no sort": the spec gives it the default sort, descending, whatever the direction.
+    if (askedSort === '' && (askedDirection === 'asc' || askedDirection === 'desc')) {
+      sort = spec.defaultSort;
+      direction = askedDirection;
+    }
     const filters: Record<string, string> = {};
     for (const [key, filter] of Object.entries(spec.filters)) {
       const value = first(key);

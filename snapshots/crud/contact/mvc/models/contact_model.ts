@@ -1,7 +1,7 @@
 // Model of the entity Contact: the SQL of its CRUD pages. This file is yours: `fw make:crud Contact`
 // created it once and never overwrites it. Every value goes through a `?` placeholder; column names only come
 // from the allow-lists below, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, type ListSpec, type Request, type Row, type Choice } from 'fw-mvc';
+import { CHOICES_MAX, CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, missingChoiceKeys, placeholders, type ListSpec, type Request, type Row, type Choice } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
 /** A row of the list and of the detail page: the entity and the labels of its many-to-one targets. */
@@ -87,9 +87,18 @@ export class ContactModel {
     return execute(`DELETE FROM contact WHERE Id IN (${placeholders(ids.length)})`, ids);
   }
 
-  /** Choices of the ville_id select: every Ville, by nom. */
-  static async ville_idChoices(): Promise<Choice[]> {
-    const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Nom AS label FROM ville ORDER BY Nom, Id LIMIT 1000');
+  /**
+   * Choices of the ville_id select: the first CHOICES_MAX Ville by nom, then those of `keep` that come
+   * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
+   * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
+   */
+  static async ville_idChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
+    const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Nom AS label FROM ville ORDER BY Nom, Id LIMIT ?', [CHOICES_MAX]);
+    const missing = missingChoiceKeys(rows, keep, 'int');
+    if (missing.length > 0) {
+      // Past the first rows in the same order, hence after them.
+      rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Nom AS label FROM ville WHERE Id IN (${placeholders(missing.length)}) ORDER BY Nom, Id`, missing)));
+    }
     return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
   }
 }

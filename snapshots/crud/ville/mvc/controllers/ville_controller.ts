@@ -1,6 +1,6 @@
 // Controller of the entity Ville: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: `fw make:crud Ville` created it once and never overwrites it.
-import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
 import { Ville, type VilleData } from '../entities/ville/index.js';
 import { VilleForm } from '../forms/ville_form.js';
 import { VILLE_LIST, VilleModel, type VilleListRow } from '../models/ville_model.js';
@@ -39,7 +39,7 @@ export class VilleController extends BaseController {
   /** POST /villes: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = VilleForm.fromRequest(request, { choices: await formChoices() });
+    const form = VilleForm.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
@@ -65,7 +65,8 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = new VilleForm(null, { initial: { ...row }, choices: await formChoices() });
+    const initial = { ...row };
+    const form = new VilleForm(null, { initial, choices: await formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -74,7 +75,7 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = VilleForm.fromRequest(request, { choices: await formChoices() });
+    const form = VilleForm.fromRequest(request, { choices: await formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
@@ -89,7 +90,8 @@ export class VilleController extends BaseController {
 
   /**
    * POST /villes/{id}/delete. With `HX-Request`, the list comes back (`_results.html`) with the search, filters,
-   * sort and page the form carried; without, a redirect to the list with that state.
+   * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
+   * (`#crud-delete`, which htmx sends only to ask its confirmation) leaves for the list with a full load.
    */
   static async destroy(request: Request): Promise<Response> {
     if (!allowed(request, 'delete')) return errorPage(403, request);
@@ -99,6 +101,7 @@ export class VilleController extends BaseController {
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
+    if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(BASE);
     if (isHtmx(request)) {
       const { query, rows, pagination } = await VilleModel.page(state);
       return results(request, query, rows, pagination, '_results.html');
@@ -125,12 +128,13 @@ export class VilleController extends BaseController {
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const deleted = await VilleModel.deleteMany(ids);
-    return BaseController.redirectWithFlash(request, BASE, `${trans('crud.bulk_deleted')} (${deleted})`);
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
   /** GET /villes/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    if (!allowed(request, 'index')) return errorPage(403, request);
+    // The file holds the list's rows: it needs `index` (spec), and `export` as well when the role block names it.
+    if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await VilleModel.exportRows(ListQuery.fromRequest(request, VILLE_LIST));
     const header = ['nom', 'code_postal'];
     return csvResponse('villes.csv', header, rows.map((row) => [row.nom, row.code_postal]));
@@ -172,8 +176,8 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
   return response;
 }
 
-// No many-to-one relation: no select to fill.
-async function formChoices(): Promise<Record<string, readonly Choice[]>> {
+/** No many-to-one relation: no select to fill. */
+async function formChoices(_keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return {};
 }
 
