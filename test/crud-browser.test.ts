@@ -3,180 +3,19 @@
 // two are bulk-deleted, the CSV export is downloaded and a row is deleted from its detail page. Once with htmx loaded
 // (partial updates: no page reload, URL pushed with the state, single delete keeps the URL, deletes confirmed) and once
 // without (the same actions through full page loads).
-// No console error or warning is tolerated but the two explained in expectedConsole.
+// No console error or warning is tolerated but the two explained in expectedConsole. The data of the scenario
+// (contactData) and that list of expected messages are in helpers/crud-browser.ts.
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { startCrudApp, type CrudApp } from './helpers/crud-app.js';
+import {
+  CHROMIUM, CONTACT_COUNT, CREATE_WORKERS, VILLES, checkNavigation, contactData, expectIdsDescending, expectNomSet, expectNoms,
+  launchChromium, mark, marked, noms, paginationTotal, pathAndQuery, queryOf, rows, sortLinkIn, until, watchPage,
+} from './helpers/crud-browser.js';
 
-/** Debian's `chromium` package; `.ci/run` installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-/** How long a wait for the page (an element, a URL, a swap) may take. */
-const WAIT_MS = 10_000;
-
-/**
- * The console messages that are expected, and why; any other error or warning fails the test.
- * - htmx 2 appends a `<style>` for its request indicators (`htmx.config.includeIndicatorStyles`), which the
- *   application's CSP (`style-src 'self'`, no 'unsafe-inline') refuses, once per page load. Chromium names the
- *   refused text by its hash: the one below is that of htmx 2.0's indicator rules, so another inline style (one the
- *   app itself would add) still fails. The pages use no `htmx-indicator`, so nothing is lost; the app is left as
- *   generated. (After an htmx upgrade, recompute it: sha256, base64, of the text htmx puts in that `<style>`.)
- * - The browser's own request for `/favicon.ico` gets a 404: the project template ships no icon.
- */
-const HTMX_INDICATOR_STYLE_HASH = 'sha256-faU7yAF8NxuMTNEwVmBz+VcYeIoBQ2EMHW3WaVxCvnk=';
-function expectedConsole(message: ConsoleMessage): string | null {
-  const text = message.text();
-  const source = message.location().url;
-  if (/inline style violates the following Content Security Policy directive 'style-src 'self''/.test(text) && text.includes(HTMX_INDICATOR_STYLE_HASH) && source.endsWith('/static/vendor/htmx/htmx.min.js')) {
-    return 'CSP : feuille de style des indicateurs htmx';
-  }
-  if (/Failed to load resource: the server responded with a status of 404/.test(text) && /^http:\/\/127\.0\.0\.1:\d+\/favicon\.ico$/.test(source)) return '404 /favicon.ico';
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Data: 2 villes, 45 contacts. Nom-01 … Nom-45 sort as their number; every 9th prénom is "Zoé" (5 of them); a contact
-// is inactive when its number is a multiple of 3 (15), lives in Lyon when odd (23), in Nantes when even (22).
-
-const VILLES = ['Lyon', 'Nantes'] as const;
-const CONTACT_COUNT = 45;
-/** Browser contexts creating the contacts at the same time. */
-const CREATE_WORKERS = 3;
-
-interface ContactInput {
-  nom: string;
-  prenom: string;
-  email: string;
-  telephone: string;
-  actif: boolean;
-  notes: string;
-  ville: (typeof VILLES)[number];
-}
-
-function contactData(i: number): ContactInput {
-  const nn = String(i).padStart(2, '0');
-  return {
-    nom: `Nom-${nn}`,
-    // A comma and double quotes (CSV quoting); the others are plain.
-    prenom: i === 1 ? 'Jean "JJ", fils' : i % 9 === 0 ? 'Zoé' : `Prénom${nn}`,
-    email: `contact${nn}@exemple.test`,
-    // Starts with "+": the CSV export prefixes it with a quote so that a spreadsheet does not read a formula.
-    telephone: i % 2 === 1 ? `+33 6 00 00 00 ${nn}` : '',
-    actif: i % 3 !== 0,
-    notes: i === 2 ? 'Ligne 1\nLigne 2' : '',
-    ville: i % 2 === 1 ? 'Lyon' : 'Nantes',
-  };
-}
-
-const noms = (from: number, to: number): string[] => {
-  const out: string[] = [];
-  for (let i = from; from <= to ? i <= to : i >= to; i += from <= to ? 1 : -1) out.push(`Nom-${String(i).padStart(2, '0')}`);
-  return out;
-};
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Page helpers
-
-/** Polls `probe` until it returns a truthy value (returned) or WAIT_MS passes (then fails with `what` and the last value). */
-async function until<T>(what: string, probe: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let last: T | undefined;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last) return last;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`attente dépassée (${WAIT_MS} ms) : ${what} ; dernière valeur : ${JSON.stringify(last)}${lastError ? ` ; ${String(lastError)}` : ''}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The header labels of the results table (sort arrows removed). */
-async function headers(page: Page): Promise<string[]> {
-  return page.locator('#crud-results thead th').evaluateAll((ths: any[]) => ths.map((th) => String(th.textContent).replace(/[▲▼]/g, '').trim()));
-}
-
-/** The rows of the results table as objects keyed by header label ('' for the checkbox and actions columns). */
-async function rows(page: Page): Promise<Array<Record<string, string>>> {
-  const labels = await headers(page);
-  const cells: string[][] = await page
-    .locator('#crud-results tbody tr')
-    .evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.querySelectorAll('td') as ArrayLike<any>).map((td) => String(td.textContent).trim())));
-  return cells.map((row) => Object.fromEntries(row.map((text, index) => [labels[index] ?? String(index), text])));
-}
-
-async function nomColumn(page: Page): Promise<string[]> {
-  return (await rows(page)).map((row) => row['Nom']!);
-}
-
-/** Waits until the list shows exactly these noms, in this order. */
-async function expectNoms(page: Page, expected: readonly string[], what: string): Promise<void> {
-  const want = JSON.stringify(expected);
-  await until(`${what} : ${want}`, async () => JSON.stringify(await nomColumn(page)) === want);
-}
-
-/** Waits until the list shows exactly these noms, in the default order (ids descending). */
-async function expectNomSet(page: Page, expected: readonly string[], what: string): Promise<void> {
-  const want = JSON.stringify([...expected].sort());
-  await until(`${what} : ${want}`, async () => JSON.stringify((await nomColumn(page)).sort()) === want);
-  await expectIdsDescending(page, what);
-}
-
-/** The default order of the list: newest first. */
-async function expectIdsDescending(page: Page, what: string): Promise<void> {
-  const ids = (await rows(page)).map((row) => Number(row['#']));
-  assert.ok(ids.length > 0 && ids.every((id, index) => Number.isInteger(id) && (index === 0 || id < ids[index - 1]!)), `${what} : ids non décroissants ${JSON.stringify(ids)}`);
-}
-
-/** The total printed at the end of the pagination bar ('' when there is a single page). */
-async function paginationTotal(page: Page): Promise<string> {
-  const total = page.locator('#crud-results nav span.ml-auto');
-  return (await total.count()) ? (await total.textContent())!.trim() : '';
-}
-
-/** The sort link of a column header (its label, then maybe an arrow). */
-function sortLinkIn(page: Page, label: string) {
-  return page.locator('#crud-results thead th a', { hasText: new RegExp(`^\\s*${label}(\\s*[▲▼])?\\s*$`) });
-}
-
-function pathAndQuery(page: Page): string {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-}
-
-function queryOf(page: Page): URLSearchParams {
-  return new URL(page.url()).searchParams;
-}
-
-/** Marks the current document; a full page load loses the mark, a partial update keeps it. */
-async function mark(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    (globalThis as any).__marker = 1;
-  });
-}
-
-async function marked(page: Page): Promise<boolean> {
-  return page.evaluate(() => (globalThis as any).__marker === 1);
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
 // The scenario, registered once per variant.
 
 interface Variant {
@@ -200,7 +39,7 @@ function scenario({ dialect, htmx }: Variant): void {
   const villeIds = new Map<string, string>();
 
   it.before(async () => {
-    const [started, launched] = await Promise.allSettled([startCrudApp(dialect, { htmx }), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })]);
+    const [started, launched] = await Promise.allSettled([startCrudApp(dialect, { htmx }), launchChromium()]);
     if (started.status === 'fulfilled') app = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'rejected' || launched.status === 'rejected') {
@@ -224,16 +63,9 @@ function scenario({ dialect, htmx }: Variant): void {
     await app?.stop();
   });
 
-  /** Collects the console errors and warnings and the uncaught exceptions of a page. */
+  /** Collects the console errors and warnings and the uncaught exceptions of a page (helpers/crud-browser.ts). */
   function watch(tab: Page): void {
-    tab.setDefaultTimeout(WAIT_MS);
-    tab.on('console', (message: ConsoleMessage) => {
-      if (message.type() !== 'error' && message.type() !== 'warning') return;
-      const expected = expectedConsole(message);
-      if (expected) ignored.set(expected, (ignored.get(expected) ?? 0) + 1);
-      else problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
-    });
-    tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    watchPage(tab, problems, ignored);
   }
 
   const sortLink = (label: string) => sortLinkIn(page, label);
@@ -243,25 +75,9 @@ function scenario({ dialect, htmx }: Variant): void {
     await page.goto(app.url + url);
   }
 
-  /**
-   * Runs `action` on the list and checks how the page changed: with htmx, no document load (the mark survives)
-   * and the URL becomes `url`; without, a document load (the mark is gone) that ends on `url`.
-   */
+  /** Runs `action` on the list and checks how the page changed for this variant (helpers/crud-browser.ts, checkNavigation). */
   async function navigate(what: string, action: () => Promise<unknown>, url: (query: URLSearchParams, path: string) => boolean): Promise<void> {
-    await mark(page);
-    const before = loads;
-    await action();
-    await until(`${what} : URL attendue (actuelle ${page.url()})`, async () => url(queryOf(page), new URL(page.url()).pathname));
-    if (htmx) {
-      // Let any stray navigation show up before checking that there was none.
-      await page.waitForTimeout(100);
-      assert.ok(await marked(page), `${what} : la page a été rechargée alors que htmx est chargé`);
-      assert.is(loads, before, `${what} : chargement complet de la page alors que htmx est chargé`);
-    } else {
-      await page.waitForLoadState('load');
-      assert.not.ok(await marked(page), `${what} : pas de rechargement de page sans htmx`);
-      assert.ok(loads > before, `${what} : aucun chargement de page`);
-    }
+    await checkNavigation(page, htmx, () => loads, what, action, url);
   }
 
   it('creates 2 villes and 45 contacts through the form pages', async () => {

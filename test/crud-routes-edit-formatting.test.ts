@@ -1,0 +1,58 @@
+// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (STYLE.md example 6): the layout of the edited file,
+// its line ends, indentation, parameter name, empty bodies and where the import goes.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { COMMENT, IMPORT_LINE, TEMPLATE, assertEachRouteOnce, edit, routeLines } from './helpers/crud-routes-edit.js';
+
+// --- layout of the file ---
+
+const L = suite('crud-routes-edit: line ends, indentation, empty bodies');
+
+L('a CRLF file keeps CRLF everywhere', () => {
+  const crlf = TEMPLATE.replace(/\n/g, '\r\n');
+  const result = edit(crlf);
+  assert.not.match(result.text, /[^\r]\n/);
+  assert.is(result.text, edit(TEMPLATE).text.replace(/\n/g, '\r\n'));
+  assert.is(edit(result.text).text, result.text);
+});
+
+L('an empty body {} on one line gets the routes on their own lines, indented by two', () => {
+  const text = "import type { Router } from 'fw-mvc';\n\nexport function registerRoutes(router: Router): void {}\n";
+  const result = edit(text);
+  assert.is(
+    result.text,
+    [
+      "import type { Router } from 'fw-mvc';",
+      IMPORT_LINE,
+      '',
+      'export function registerRoutes(router: Router): void {',
+      `  // ${COMMENT}`,
+      ...routeLines(),
+      '}',
+      '',
+    ].join('\n'),
+  );
+  assertEachRouteOnce(result.text);
+});
+
+L("the parameter's name and the body's indentation are the user's", () => {
+  const text = "import type { Router } from 'fw-mvc';\n\nexport function registerRoutes(r: Router): void {\n\tr.add('GET', '/x', () => null as never);\n}\n";
+  const result = edit(text);
+  assert.is(result.text, `${text.replace("from 'fw-mvc';", `from 'fw-mvc';\n${IMPORT_LINE}`).replace(/\}\n$/, '')}\t// ${COMMENT}\n${routeLines('r', '\t').join('\n')}\n}\n`);
+  assertEachRouteOnce(result.text);
+});
+
+L('a file without imports gets the import on its first line', () => {
+  const text = 'export function registerRoutes(router: { add(...args: unknown[]): void }): void {\n}\n';
+  const result = edit(text);
+  assert.ok(result.text.startsWith(`${IMPORT_LINE}\nexport function registerRoutes(`), result.text);
+  assert.is(result.importAdded, true);
+});
+
+L('a comment after the last import stays on its line', () => {
+  const text = TEMPLATE.replace("home_controller.js';", "home_controller.js'; // la page d'accueil");
+  const result = edit(text);
+  assert.ok(result.text.includes(`home_controller.js'; // la page d'accueil\n${IMPORT_LINE}\n`), result.text);
+});
+
+L.run();
