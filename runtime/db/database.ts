@@ -4,9 +4,9 @@
  * module-level helpers use a default handle built lazily from the configuration registry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, Kysely, type QueryResult } from 'kysely';
+import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { get, getPath, onConfigChange } from '../config.js';
-import type { Dialect, DialectName } from './dialect.js';
+import type { Dialect, DialectName, KyselyModule } from './dialect.js';
 import { mariadbDialect, type MariaDbOptions } from './mariadb.js';
 import { toDriverValues } from './params.js';
 import { sqliteDialect, type SqliteOptions } from './sqlite.js';
@@ -57,15 +57,20 @@ interface DatabaseInternals {
 
 const internals = new WeakMap<Database, DatabaseInternals>();
 
-/** A handle on one database: a MariaDB pool or a SQLite file. */
+/** Kysely and the instance built with it, made on first use. */
+interface Engine {
+  readonly kysely: KyselyModule;
+  readonly db: Kysely<Schema>;
+}
+
+/** A handle on one database: a MariaDB pool or a SQLite file. Nothing is loaded or opened before the first query. */
 export class Database implements Queryable {
   readonly #dialect: Dialect;
-  readonly #kysely: Kysely<Schema>;
+  #engine: Promise<Engine> | undefined;
   readonly #current = new AsyncLocalStorage<Connection>();
 
   constructor(dialect: Dialect) {
     this.#dialect = dialect;
-    this.#kysely = new Kysely<Schema>({ dialect: dialect.createKyselyDialect() });
     internals.set(this, { dialect, current: this.#current });
   }
 
@@ -122,7 +127,15 @@ export class Database implements Queryable {
 
   /** Closes the pool or the file; the handle cannot be used afterwards. */
   async close(): Promise<void> {
-    await this.#kysely.destroy();
+    if (this.#engine) await (await this.#engine).db.destroy();
+  }
+
+  #load(): Promise<Engine> {
+    this.#engine ??= import('kysely').then((kysely) => ({
+      kysely,
+      db: new kysely.Kysely<Schema>({ dialect: this.#dialect.createKyselyDialect(kysely) }),
+    }));
+    return this.#engine;
   }
 
   /**
@@ -131,9 +144,10 @@ export class Database implements Queryable {
    * what `fn` throws passes unchanged (its queries' errors are already translated by #run).
    */
   async #withSingleConnection<T>(fn: (single: Executor) => Promise<T>): Promise<T> {
+    const { db } = await this.#load();
     let acquired = false;
     try {
-      return await this.#kysely.connection().execute((single) => {
+      return await db.connection().execute((single) => {
         acquired = true;
         return fn(single);
       });
@@ -148,7 +162,8 @@ export class Database implements Queryable {
   }
 
   async #run(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {
-    let executor: Executor = this.#kysely;
+    const { kysely, db } = await this.#load();
+    let executor: Executor = db;
     const connection = tx ?? this.#currentConnection();
     if (connection) {
       if (connection.database !== this) throw new Error("Cette transaction appartient à une autre base de données.");
@@ -156,7 +171,7 @@ export class Database implements Queryable {
       if (state.ended) throw new Error('Cette transaction (ou connexion) est terminée ; elle ne sert plus après son bloc.');
       executor = state.executor;
     }
-    const compiled = this.#dialect.compile(query, toDriverValues(params));
+    const compiled: CompiledQuery = kysely.CompiledQuery.raw(query, toDriverValues(params));
     try {
       return await executor.executeQuery(compiled);
     } catch (error) {

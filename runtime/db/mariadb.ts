@@ -1,5 +1,4 @@
 /** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (DECISIONS §4). */
-import { CompiledQuery, MysqlDialect } from 'kysely';
 import type { Pool, PoolOptions } from 'mysql2';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError } from './errors.js';
@@ -41,19 +40,15 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
     name: 'mariadb',
     beginTransactionSql: 'START TRANSACTION',
 
-    createKyselyDialect() {
-      return new MysqlDialect({
+    createKyselyDialect(kysely) {
+      return new kysely.MysqlDialect({
         // Parameters are written into the SQL by each connection, which knows its session's sql_mode (mariadb-pool.ts).
         pool: async () => bindingPool(await createPool(options)),
         // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
         onCreateConnection: async (connection) => {
-          await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'", []));
+          await connection.executeQuery(kysely.CompiledQuery.raw("SET time_zone = '+00:00'", []));
         },
       });
-    },
-
-    compile(sql, params) {
-      return CompiledQuery.raw(sql, [...params]);
     },
 
     translateError(error) {

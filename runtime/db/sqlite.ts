@@ -1,5 +1,4 @@
 /** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (DECISIONS §4). */
-import { CompiledQuery, SqliteDialect } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError } from './errors.js';
 
@@ -20,8 +19,8 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
     // once with SQLITE_BUSY when another process wrote in between, whatever the busy timeout.
     beginTransactionSql: 'BEGIN IMMEDIATE',
 
-    createKyselyDialect() {
-      return new SqliteDialect({
+    createKyselyDialect(kysely) {
+      return new kysely.SqliteDialect({
         database: async () => {
           const { default: Database } = await import('better-sqlite3');
           const db = new Database(options.file, { timeout: busyTimeout });
@@ -36,10 +35,6 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
           return db;
         },
       });
-    },
-
-    compile(sql, params) {
-      return CompiledQuery.raw(sql, [...params]);
     },
 
     translateError(error) {

@@ -1,0 +1,68 @@
+/**
+ * What a generated app pays for at start: importing the runtime loads neither kysely (about a thousand modules)
+ * nor a database driver; the first query loads kysely and that dialect's driver only. Observed in a fresh Node
+ * process through a module resolve hook, which sees ESM and CommonJS loads alike.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const WATCHED = ['kysely', 'mysql2', 'better-sqlite3'];
+
+/** Runs `body` after importing the runtime in a fresh process; returns the watched packages that were loaded, sorted. */
+function loadedPackages(body: string): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-lazy-'));
+  try {
+    const hook = path.join(dir, 'hook.mjs');
+    fs.writeFileSync(hook, `
+      export async function resolve(specifier, context, next) {
+        const result = await next(specifier, context);
+        const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(result.url);
+        if (match) process.stderr.write('loaded:' + match[1] + '\\n');
+        return result;
+      }
+    `);
+    const register = path.join(dir, 'register.mjs');
+    fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+    const script = `
+      const runtime = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'runtime', 'index.js')).href)});
+      ${body}
+    `;
+    const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8' });
+    assert.is(run.status, 0, run.stderr);
+    const loaded = new Set([...run.stderr.matchAll(/^loaded:(\S+)$/gm)].map((m) => m[1]!));
+    return WATCHED.filter((name) => loaded.has(name)).sort();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('importing the runtime loads neither kysely nor a driver', () => {
+  assert.equal(loadedPackages(''), []);
+});
+
+test('opening a handle loads nothing; the first SQLite query loads kysely and better-sqlite3 only', () => {
+  assert.equal(loadedPackages(`runtime.openDatabase({ driver: 'sqlite', file: ':memory:' });`), []);
+  assert.equal(
+    loadedPackages(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`),
+    ['better-sqlite3', 'kysely'],
+  );
+});
+
+test('the first MariaDB query loads kysely and mysql2 only', () => {
+  assert.equal(
+    loadedPackages(`const db = runtime.openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' }); await db.fetchOne('SELECT 1'); await db.close();`),
+    ['kysely', 'mysql2'],
+  );
+});
+
+test('closing a handle that never ran a query loads nothing', () => {
+  assert.equal(loadedPackages(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.close();`), []);
+});
+
+test.run();
