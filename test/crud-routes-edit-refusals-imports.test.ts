@@ -20,14 +20,14 @@ E('no registerRoutes: RoutesEditError whose manualLines hold the import and ever
   assert.is(manual[0], IMPORT_LINE);
 });
 
-E('registerRoutes without a parameter, or declared as an arrow function: the same refusal', () => {
-  for (const text of [
-    'export function registerRoutes(): void {}\n',
-    "import type { Router } from 'fw-mvc';\nexport const registerRoutes = (router: Router): void => {};\n",
-  ]) {
-    const error = editError(text);
-    assert.ok(error.manualLines.split('\n').includes(IMPORT_LINE), text);
-  }
+E('registerRoutes without a parameter: refused, the lines are the routes for its body, not a second registerRoutes', () => {
+  const error = editError('export function registerRoutes(): void {}\n');
+  assert.match(error.message, /paramètre/);
+  assert.is(error.placement, 'function');
+  const manual = error.manualLines.split('\n');
+  assert.equal(manual.slice(0, 2), ["import type { Router } from 'fw-mvc';", IMPORT_LINE]);
+  for (const line of routeLines()) assert.ok(manual.includes(line), `${line}\n${error.manualLines}`);
+  assert.not.match(error.manualLines, /registerRoutes/);
 });
 
 E('a syntax error: RoutesEditError with the line number and no manual lines', () => {

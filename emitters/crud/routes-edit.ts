@@ -5,7 +5,7 @@
  * comparing text; the import is added once; the user's code stays byte for byte as it was, the
  * new lines are spliced in at positions read from the tree. A pure function: text in, text out.
  */
-import { Node, Project, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { Node, Project, SyntaxKind, type Block, type CallExpression, type SourceFile } from 'ts-morph';
 import { boundNames, controllerBinding, freeAlias } from './routes-import.js';
 
 export interface RouteToAdd {
@@ -149,9 +149,10 @@ export function manualLines(imp: ImportToAdd | null, routes: readonly RouteToAdd
   return [...imports, ...(imports.length ? [''] : []), `export function ${ROUTES_FUNCTION}(router: Router): void {`, ...routes.map((r) => `  ${routeLine('router', r)}`), '}'].join('\n');
 }
 
-/** What to paste by hand inside an existing `registerRoutes`: the import (unless the file has it), then the route lines. */
-function pasteLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], variable: string): string {
-  return [...(imp ? [importLine(imp), ''] : []), ...routes.map((r) => `  ${routeLine(variable, r)}`)].join('\n');
+/** What to paste by hand inside an existing `registerRoutes`: the imports (the file lacks), then the route lines. */
+function pasteLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], variable: string, otherImports: readonly string[] = []): string {
+  const imports = [...otherImports, ...(imp ? [importLine(imp)] : [])];
+  return [...imports, ...(imports.length ? [''] : []), ...routes.map((r) => `  ${routeLine(variable, r)}`)].join('\n');
 }
 
 /** The route with its handler on `local` (`ContactController.index` → `CrudContactController.index`). */
@@ -174,9 +175,40 @@ function parse(text: string): SourceFile {
   return project.createSourceFile('/routes.ts', text, { overwrite: true });
 }
 
+/** Where `registerRoutes` is, and whether routes can be added to it. */
+type Anchor =
+  | { readonly kind: 'block'; readonly body: Block; readonly parameter: string; readonly statement: Node }
+  | { readonly kind: 'expression-body' | 'no-parameter'; readonly line: number; readonly parameter: string | null }
+  | { readonly kind: 'missing' };
+
+/**
+ * The anchor: `function registerRoutes(router) { … }`, or a variable holding an arrow function or a function
+ * expression (`const registerRoutes = (router: Router): void => { … };`), through parentheses, `as` and `satisfies`.
+ * Routes go into a block body; an arrow whose body is an expression, or a function without a parameter, has no place
+ * for them.
+ */
+function findAnchor(source: SourceFile): Anchor {
+  let fn: Node | undefined = source.getFunction(ROUTES_FUNCTION);
+  let statement: Node | undefined = fn;
+  if (!fn) {
+    const declaration = source.getVariableDeclaration(ROUTES_FUNCTION);
+    fn = declaration?.getInitializer();
+    while (fn && (Node.isParenthesizedExpression(fn) || Node.isAsExpression(fn) || Node.isSatisfiesExpression(fn))) fn = fn.getExpression();
+    statement = declaration?.getVariableStatement() ?? declaration;
+  }
+  if (!fn || !statement || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return { kind: 'missing' };
+  const body = fn.getBody();
+  if (!body) return { kind: 'missing' };
+  const parameter = fn.getParameters()[0]?.getName() ?? null;
+  const line = fn.getStartLineNumber();
+  if (!Node.isBlock(body)) return { kind: 'expression-body', line, parameter };
+  if (parameter === null) return { kind: 'no-parameter', line, parameter };
+  return { kind: 'block', body, parameter, statement };
+}
+
 /**
  * Adds the missing routes (and the import, once) to the text of `mvc/routes.ts`. Routes go at the end of the
- * body of `registerRoutes(router)`, after a comment line, indented like the function's first statement. The
+ * body of `registerRoutes(router)` (a function, or an arrow or function expression with a block body), after a comment line, indented like the function's first statement. The
  * controller is the file's own import of it when there is one (under its local name); the import is added when
  * the name is free; a name bound to something else, or imported as a type only, is refused (RoutesEditError).
  */
@@ -202,16 +234,30 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const toAdd = missing.map((r) => onBinding(r, imp.name, local));
   const taken = binding.kind === 'taken' ? ` « ${imp.name} » est déjà pris par ${binding.by} (ligne ${binding.line} : « ${binding.text} »)` : '';
 
-  const fn = source.getFunction(ROUTES_FUNCTION);
-  const body = fn?.getBody();
-  const parameter = fn?.getParameters()[0];
-  if (!fn || !body || !Node.isBlock(body) || !parameter) {
+  const anchor = findAnchor(source);
+  if (anchor.kind !== 'block') {
+    const also = taken ? ` De plus,${taken} : les lignes ci-dessous importent le contrôleur sous le nom ${local}.` : '';
+    const controller = binding.kind === 'imported' ? null : bound;
+    if (anchor.kind === 'missing') {
+      throw new RoutesEditError(
+        `${file} : la fonction « export function ${ROUTES_FUNCTION}(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement.${also}`,
+        manualLines(controller, toAdd, { routerImport: !boundNames(source).has('Router') }),
+      );
+    }
+    // The function is there: the lines go into it, a second registerRoutes would not compile.
+    const fix =
+      anchor.kind === 'expression-body'
+        ? `est une fonction fléchée sans bloc (« => expression ») : il n'y a pas d'endroit où ajouter les routes. Donnez-lui un corps entre accolades, { … }, et collez-y les routes`
+        : `n'a pas de paramètre : les routes ne sauraient pas sur quel routeur s'ajouter. Donnez-lui le paramètre (router: Router) et collez les routes dans son corps`;
+    const routerImport = anchor.kind === 'no-parameter' && !boundNames(source).has('Router') ? [ROUTER_IMPORT] : [];
     throw new RoutesEditError(
-      `${file} : la fonction « export function ${ROUTES_FUNCTION}(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement.${taken ? ` De plus,${taken} : les lignes ci-dessous importent le contrôleur sous le nom ${local}.` : ''}`,
-      manualLines(binding.kind === 'imported' ? null : bound, toAdd, { routerImport: !boundNames(source).has('Router') }),
+      `${file} : la fonction « ${ROUTES_FUNCTION} » (ligne ${anchor.line}) ${fix}.${also}`,
+      pasteLines(controller, toAdd, anchor.parameter ?? 'router', routerImport),
+      'function',
     );
   }
-  const variable = parameter.getName();
+  const { body, parameter, statement } = anchor;
+  const variable = parameter;
   if (binding.kind === 'taken') {
     throw new RoutesEditError(
       `${file} :${taken} : les routes générées désigneraient cet autre ${imp.name}. Les lignes ci-dessous importent le contrôleur sous le nom ${local}.`,
@@ -227,7 +273,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
     return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
   };
   const first = body.getStatements()[0];
-  const indent = first ? lineIndent(first.getStart()) : `${lineIndent(fn.getStart())}  `;
+  const indent = first ? lineIndent(first.getStart()) : `${lineIndent(statement.getStart())}  `;
   const lines = [`${indent}// ${comment}`, ...toAdd.map((r) => indent + routeLine(variable, r))];
 
   // Splice the routes in before the closing brace of the body: on its own line when the brace starts its line.
