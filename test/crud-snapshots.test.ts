@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { crudFiles, planCrud } from '../emitters/crud/index.js';
-import { fixtureModel } from './emitters-fixture.js';
+import { modelNode } from '../compiler/ir.js';
+import { entity, field, fixtureModel, idField, manyToOne, villeEntity } from './emitters-fixture.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const SNAPSHOTS = path.join(REPO, 'snapshots', 'crud');
@@ -74,6 +75,22 @@ for (const file of files) {
     assert.fixture(file.content, fs.readFileSync(target, 'utf8'));
   });
 }
+
+test("the model's choice methods: the field in camelCase, the snake name kept for two fields that would share one", () => {
+  const fields = ['ville_id', 'ville_2', 'ville2', 'lieu_de_naissance'];
+  const contact = entity('Contact', [idField(), ...fields.map((f) => field(f, 'INT UNSIGNED', { nullable: true }))]);
+  const relations = fields.map((f) => manyToOne(`contact_${f}`, `Contact.${f}`, 'Ville.id', { foreignKeyName: `fk_contact_${f}` }));
+  const plan = planCrud(modelNode({ entities: [contact, villeEntity()], relations }), 'Contact');
+  assert.equal(
+    plan.relations.map((r) => [r.field.name, r.choicesMethod]),
+    [
+      ['ville_id', 'villeIdChoices'],
+      ['ville_2', 'ville_2Choices'],
+      ['ville2', 'ville2Choices'],
+      ['lieu_de_naissance', 'lieuDeNaissanceChoices'],
+    ],
+  );
+});
 
 test('no stale snapshot: every file under snapshots/crud is produced by the emitters', () => {
   const expected = new Set(files.map((f) => snapshotPath(f.snake, f.path)));

@@ -20,7 +20,7 @@ export function emitCrudController(plan: CrudPlan): string {
   const uniqueEntries = uniqueFields.flatMap((f) => [keyName('uq', entity.table, f.column), `${entity.table}.${f.column}`, f.column].map((name) => `\n  '${name}': '${f.name}',`));
   const uniqueKeys = uniqueEntries.length ? `${uniqueEntries.join('')}\n` : '';
   const choicesBody = relations.length
-    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.field.name}Choices([keep['${r.field.name}']]),`).join('\n')}\n  }`
+    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.choicesMethod}([keep['${r.field.name}']]),`).join('\n')}\n  }`
     : '{}';
   const displayFields = plan.fields.map((f) => {
     const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
@@ -237,7 +237,7 @@ ${
   relations.length
     ? `/**
  * The choices of the many-to-one selects. \`keep\` gives, by field, the values a select must offer whatever their rank
- * among the targets: the record edited, the values posted, the active filters (see the model's \`<field>Choices\`).
+ * among the targets: the record edited, the values posted, the active filters (see the model's \`${relations.map((r) => r.choicesMethod).join('`, `')}\`).
  */`
     : '/** No many-to-one relation: no select to fill. */'
 }

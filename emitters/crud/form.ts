@@ -84,7 +84,7 @@ export function emitCrudForm(plan: CrudPlan): string {
   const declarations = plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) }));
   const classes = [...new Set(['Form', ...declarations.map((d) => d.className)])].sort();
   const relationNote = plan.relations.length
-    ? `\n *\n * The choices of ${plan.relations.map((r) => r.field.name).join(', ')} come from the model (\`${plan.modelClass}.<field>Choices()\`), passed by the controller.`
+    ? `\n *\n * The choices of ${plan.relations.map((r) => r.field.name).join(', ')} come from the model (${plan.relations.map((r) => `\`${plan.modelClass}.${r.choicesMethod}()\``).join(', ')}), passed by the controller.`
     : '';
   return `// Form of the entity ${plan.entityClass}. This file is yours: \`fw make:crud ${plan.entityClass}\` created it once and never
 // overwrites it. Add rules in clean(); the entity's own checks (${plan.entity.snake}_base.ts) run after these.

@@ -33,7 +33,7 @@ export function emitCrudModel(plan: CrudPlan): string {
    * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
    * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
    */
-  static async ${r.field.name}Choices(keep: readonly unknown[] = []): Promise<Choice[]> {
+  static async ${r.choicesMethod}(keep: readonly unknown[] = []): Promise<Choice[]> {
     const rows = await fetchAll<{ id: unknown; label: unknown }>('${select} ${order} LIMIT ?', [CHOICES_MAX]);
     const missing = missingChoiceKeys(rows, keep, '${r.targetKey.logicalType === 'int' ? 'int' : 'text'}');
     if (missing.length > 0) {

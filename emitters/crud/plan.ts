@@ -19,6 +19,8 @@ export interface CrudRelation {
   readonly alias: string;
   /** Key of the label in list rows and in the CSV header: `<field>_label`. */
   readonly labelKey: string;
+  /** The model's static method that lists the select's choices: the field in camelCase + `Choices`, e.g. `villeIdChoices`. */
+  readonly choicesMethod: string;
 }
 
 export interface CrudField {
@@ -127,10 +129,28 @@ function pascal(snake: string): string {
   return snake.split('_').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
 }
 
+/** `ville_id` → `villeId`. */
+function camel(snake: string): string {
+  const name = pascal(snake);
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/**
+ * The choice methods' names, by field. Two fields can share a camelCase name (`ville_2` and `ville2`): those keep
+ * their snake name, which the entity's field names make unique.
+ */
+function choicesMethods(fields: readonly string[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const f of fields) counts.set(camel(f), (counts.get(camel(f)) ?? 0) + 1);
+  return new Map(fields.map((f) => [f, `${counts.get(camel(f)) === 1 ? camel(f) : f}Choices`]));
+}
+
 export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean } = {}): CrudPlan {
   const entity = requireEntity(model, entityName, 'make:crud');
   const relations = new Map<string, CrudRelation>();
-  for (const relation of manyToOneFrom(model, entity.name)) {
+  const manyToOne = manyToOneFrom(model, entity.name);
+  const methods = choicesMethods(manyToOne.map((r) => r.fromField));
+  for (const relation of manyToOne) {
     const field = requireField(entity, relation.fromField, `relation ${relation.name}`);
     const target = requireEntity(model, relation.toEntity, `relation ${relation.name}`);
     relations.set(field.name, {
@@ -140,6 +160,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
       targetLabel: labelField(target),
       alias: `r_${field.name}`,
       labelKey: `${field.name}_label`,
+      choicesMethod: methods.get(field.name) ?? `${field.name}Choices`,
     });
   }
   const fields: CrudField[] = entity.fields

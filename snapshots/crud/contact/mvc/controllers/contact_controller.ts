@@ -179,11 +179,11 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
 
 /**
  * The choices of the many-to-one selects. `keep` gives, by field, the values a select must offer whatever their rank
- * among the targets: the record edited, the values posted, the active filters (see the model's `<field>Choices`).
+ * among the targets: the record edited, the values posted, the active filters (see the model's `villeIdChoices`).
  */
 async function formChoices(keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return {
-    ville_id: await ContactModel.ville_idChoices([keep['ville_id']]),
+    ville_id: await ContactModel.villeIdChoices([keep['ville_id']]),
   };
 }
 

@@ -5,7 +5,7 @@ import { BooleanField, DateField, DecimalField, EmailField, Form, IntegerField, 
 /**
  * The fields of the create and edit pages, from mvc/entities/contact/contact.json.
  *
- * The choices of ville_id come from the model (`ContactModel.<field>Choices()`), passed by the controller.
+ * The choices of ville_id come from the model (`ContactModel.villeIdChoices()`), passed by the controller.
  */
 export class ContactForm extends Form {
   static fields = {

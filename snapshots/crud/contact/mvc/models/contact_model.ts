@@ -92,7 +92,7 @@ export class ContactModel {
    * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
    * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
    */
-  static async ville_idChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
+  static async villeIdChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
     const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Nom AS label FROM ville ORDER BY Nom, Id LIMIT ?', [CHOICES_MAX]);
     const missing = missingChoiceKeys(rows, keep, 'int');
     if (missing.length > 0) {
