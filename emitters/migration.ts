@@ -4,9 +4,9 @@
  */
 import type { Dialect, EntityNode, FieldNode, ModelNode } from '../compiler/ir.js';
 import { emitRelationsSql } from './sql-relations.js';
-import { renderAddForeignKey, renderColumn, renderCreateTable } from './sql-render.js';
+import { renderAddForeignKey, renderColumn, renderCreateTable, renderSqliteRebuild } from './sql-render.js';
 import { quoteIdentifier } from './sql-names.js';
-import { entityTableSpec, manyToOneForeignKey, manyToOneOf } from './sql-table-spec.js';
+import { entityTableSpec, manyToOneForeignKey, manyToOneOf, type TableSpec } from './sql-table-spec.js';
 
 const DIALECTS: readonly Dialect[] = ['mariadb', 'sqlite'];
 
@@ -56,7 +56,17 @@ export interface DiffChange {
   readonly status: 'COLUMN_MISSING' | 'COLUMN_CHANGED' | 'COLUMN_EXTRA' | 'TABLE_MISSING';
   readonly column: string;
   readonly field?: FieldNode;
+  /** COLUMN_EXTRA: the real column's type and nullability. */
+  readonly actual?: { readonly type: string; readonly nullable: boolean };
 }
+
+/**
+ * The first statement of a SQLite section that rebuilds a table. migration:apply runs such a migration in a
+ * transaction of its own opened after this PRAGMA (inside a transaction it would be a no-op), and refuses to
+ * commit it while PRAGMA foreign_key_check reports a row: SQLite's documented procedure, steps 1 and 10
+ * (cli/db/migration-apply.ts).
+ */
+const SQLITE_FOREIGN_KEYS_OFF = 'PRAGMA foreign_keys = OFF;';
 
 /** A default SQLite accepts when adding a NOT NULL column to a table that may hold rows. */
 function sqliteDefault(field: FieldNode): string {
@@ -102,26 +112,43 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
           );
         }
       }
-    } else if (change.status === 'COLUMN_CHANGED' && column) {
-      if (dialect === 'mariadb') {
-        lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
-      } else {
-        lines.push(
-          `-- ${change.column} : SQLite ne sait pas modifier une colonne. Reconstruisez la table :`,
-          `--   CREATE TABLE nouvelle table, INSERT INTO … SELECT …, DROP TABLE ${entity.table}, ALTER TABLE … RENAME TO ${entity.table}.`,
-        );
-      }
+    } else if (change.status === 'COLUMN_CHANGED' && column && dialect === 'mariadb') {
+      lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
     } else if (change.status === 'COLUMN_EXTRA') {
       lines.push(`-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`, `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`);
     }
   }
+  if (dialect === 'sqlite' && changes.some((c) => c.status === 'COLUMN_CHANGED')) return sqliteRebuild(spec, changes, lines);
   return lines.length > 0 ? lines : ['-- Aucun écart.'];
 }
 
 /**
+ * SQLite cannot modify a column: the table is rebuilt after the missing columns were added (so that every
+ * column of the entity is copied), keeping the extra columns with their real type so that no data is lost
+ * without the user's decision (the commented DROP COLUMN stays).
+ */
+function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: readonly string[]): string[] {
+  const extras = changes.flatMap((c) => (c.status === 'COLUMN_EXTRA' && c.actual ? [{ name: c.column, type: c.actual.type, nullable: c.actual.nullable, autoIncrement: false }] : []));
+  const rebuilt: TableSpec = { ...spec, columns: [...spec.columns, ...extras] };
+  const changed = changes.filter((c) => c.status === 'COLUMN_CHANGED').map((c) => c.column);
+  // The ADD COLUMN lines bring their key with them; the rebuild re-creates every key, so only the columns stay.
+  const added = lines.filter((line) => line.startsWith('ALTER TABLE') && line.includes(' ADD COLUMN '));
+  const comments = lines.filter((line) => line.startsWith('--'));
+  return [
+    `-- ${changed.join(', ')} : SQLite ne sait pas modifier une colonne, la table ${spec.table} est reconstruite`,
+    '-- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration',
+    '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.',
+    SQLITE_FOREIGN_KEYS_OFF,
+    ...added,
+    ...renderSqliteRebuild(rebuilt, rebuilt.columns.map((c) => c.name)),
+    ...comments,
+  ];
+}
+
+/**
  * The migration that brings the table of `entity` to its definition, with a section per dialect (the same
- * change on MariaDB and SQLite, like every migration file). A change a dialect cannot express (SQLite cannot
- * modify a column) is a comment there: `migration:apply` refuses a section without any statement.
+ * change on MariaDB and SQLite, like every migration file). A changed column is MODIFY COLUMN on MariaDB and a
+ * table rebuild on SQLite.
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
   const parts = { mariadb: [diffStatements(model, entity, changes, 'mariadb').join('\n')], sqlite: [diffStatements(model, entity, changes, 'sqlite').join('\n')] };

@@ -55,20 +55,45 @@ function mariadbCreateTable(spec: TableSpec): string[] {
   return [`CREATE TABLE IF NOT EXISTS ${q(spec.table)} (`, ...body(definitions), `) ${MARIADB_TABLE_OPTIONS};`];
 }
 
-function sqliteCreateTable(spec: TableSpec): string[] {
-  const q = (name: string) => quoteIdentifier(name, 'sqlite');
+function sqliteTableLines(spec: TableSpec, create: string): string[] {
   const rowid = sqliteRowidColumn(spec);
   const definitions = [
     ...spec.columns.map((c) => sqliteColumn(c, rowid)),
     ...(rowid ? [] : [`PRIMARY KEY ${columnList(spec.primaryKey, 'sqlite')}`]),
     ...spec.foreignKeys.map((fk) => constraint(fk, 'sqlite')),
   ];
+  return [`${create} (`, ...body(definitions), ');'];
+}
+
+function sqliteKeyLines(spec: TableSpec): string[] {
+  const q = (name: string) => quoteIdentifier(name, 'sqlite');
   return [
-    `CREATE TABLE IF NOT EXISTS ${q(spec.table)} (`,
-    ...body(definitions),
-    ');',
     ...spec.uniques.map((u) => `CREATE UNIQUE INDEX IF NOT EXISTS ${q(u.name)} ON ${q(spec.table)} ${columnList(u.columns, 'sqlite')};`),
     ...spec.indexes.map((k) => `CREATE INDEX IF NOT EXISTS ${q(k.name)} ON ${q(spec.table)} ${columnList(k.columns, 'sqlite')};`),
+  ];
+}
+
+function sqliteCreateTable(spec: TableSpec): string[] {
+  return [...sqliteTableLines(spec, `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(spec.table, 'sqlite')}`), ...sqliteKeyLines(spec)];
+}
+
+/**
+ * SQLite's documented table rebuild (lang_altertable.html, "other kinds of table schema changes"), the only
+ * way it has to change a column: a new table with the very DDL of `renderCreateTable` (columns, inline foreign
+ * keys), the `copied` columns carried over, the old table dropped (its indexes with it), the new one renamed,
+ * the keys re-created. The statements must run with foreign keys OFF: with them on, DROP TABLE of a referenced
+ * table deletes its rows first and fires the children's ON DELETE actions (RESTRICT fails, CASCADE empties them).
+ */
+export function renderSqliteRebuild(spec: TableSpec, copied: readonly string[]): string[] {
+  const table = quoteIdentifier(spec.table, 'sqlite');
+  const staging = quoteIdentifier(`${spec.table}__fw_new`, 'sqlite');
+  const list = copied.map((c) => quoteIdentifier(c, 'sqlite')).join(', ');
+  return [
+    ...sqliteTableLines(spec, `CREATE TABLE ${staging}`),
+    `INSERT INTO ${staging} (${list}) SELECT ${list} FROM ${table};`,
+    `DROP TABLE ${table};`,
+    `ALTER TABLE ${staging} RENAME TO ${table};`,
+    ...sqliteKeyLines(spec),
   ];
 }
 

@@ -77,7 +77,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 }
 
 /**
- * A dialect section without any statement (a hand-written template, or a change SQLite cannot express) is
+ * A dialect section without any statement (a hand-written template, or one emptied by hand) is
  * refused by migration:apply on that dialect: said now, while the file is fresh.
  */
 async function warnEmptySections(file: string, content: string): Promise<void> {

@@ -17,6 +17,8 @@ export interface DiffRow {
   readonly detail: string;
   /** The entity's field for OK, COLUMN_MISSING and COLUMN_CHANGED. */
   readonly field?: FieldNode;
+  /** The real column of a COLUMN_EXTRA row: a SQLite table rebuild keeps it (dropping it is the user's choice). */
+  readonly actual?: { readonly type: string; readonly nullable: boolean };
 }
 
 function describe(type: string, nullable: boolean): string {
@@ -46,7 +48,7 @@ export function diffEntity(entity: EntityNode, columns: readonly ColumnInfo[] | 
     else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });
   }
   for (const extra of byName.values()) {
-    rows.push({ status: 'COLUMN_EXTRA', column: extra.name, detail: `${describe(extra.type, extra.nullable)} absente de l'entité` });
+    rows.push({ status: 'COLUMN_EXTRA', column: extra.name, detail: `${describe(extra.type, extra.nullable)} absente de l'entité`, actual: { type: extra.type, nullable: extra.nullable } });
   }
   return rows;
 }

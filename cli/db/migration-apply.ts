@@ -36,7 +36,9 @@ export interface ApplyOptions {
  * - stops at the first failure without recording it; the message names the file and the statement;
  * - holds a lock for the whole run, so that two runs at once apply each migration exactly once (the second
  *   waits, then finds them APPLIED): MariaDB `GET_LOCK` on the connection that applies, SQLite an immediate
- *   transaction, in which each file runs under its own savepoint (atomic per file).
+ *   transaction, in which each file runs under its own savepoint (atomic per file); a file whose SQLite section
+ *   starts with `PRAGMA foreign_keys = OFF` (a table rebuild) gets a transaction of its own, foreign keys off,
+ *   committed only if `PRAGMA foreign_key_check` finds no orphan.
  * `db` must use an account allowed to change the schema (see connection.ts).
  */
 export async function applyMigrations(db: Database, root: string, options: ApplyOptions = {}): Promise<AppliedMigration[]> {
@@ -101,11 +103,38 @@ async function applyOnSqlite(connection: Connection, files: MigrationFile[], opt
     throw error;
   }
   let open = true;
+  let foreignKeysOff = false;
+  let lockReleased = false;
+  const foreignKeysBackOn = async (): Promise<void> => {
+    await connection.execute('COMMIT');
+    open = false;
+    await connection.execute('PRAGMA foreign_keys = ON');
+    foreignKeysOff = false;
+    await connection.execute('BEGIN IMMEDIATE');
+    open = true;
+  };
   try {
     await ensureMigrationsTable(connection);
     const pending = plan(await pendingOrRefuse(connection, files), 'sqlite');
     const applied: AppliedMigration[] = [];
     for (const { file, statements } of pending) {
+      const rebuild = turnsForeignKeysOff(statements);
+      if (rebuild) {
+        // PRAGMA foreign_keys is a no-op inside a transaction: this file gets one of its own, the ones before it
+        // stay applied.
+        await connection.execute('COMMIT');
+        open = false;
+        await connection.execute('PRAGMA foreign_keys = OFF');
+        foreignKeysOff = true;
+        await connection.execute('BEGIN IMMEDIATE');
+        open = true;
+        lockReleased = true;
+      }
+      // Once the lock was released, another run may have applied this file (or the next ones) in between.
+      if (lockReleased && ((await readMigrationRecords(connection)) ?? []).some((r) => r.version === file.version)) {
+        if (rebuild) await foreignKeysBackOn();
+        continue;
+      }
       const started = performance.now();
       await connection.execute('SAVEPOINT fw_migration');
       for (const [index, statement] of statements.entries()) {
@@ -120,9 +149,20 @@ async function applyOnSqlite(connection: Connection, files: MigrationFile[], opt
           throw statementFailure(file, statements, index, error, 'sqlite');
         }
       }
+      if (rebuild) {
+        const orphans = await connection.fetchAll<{ table: string; parent: string; rowid: unknown }>('PRAGMA foreign_key_check');
+        if (orphans.length > 0) {
+          await connection.execute('ROLLBACK TO SAVEPOINT fw_migration');
+          await connection.execute('RELEASE SAVEPOINT fw_migration');
+          await connection.execute('COMMIT');
+          open = false;
+          throw orphansFailure(file, orphans);
+        }
+      }
       const executionMs = Math.round(performance.now() - started);
       await record(connection, file, executionMs);
       await connection.execute('RELEASE SAVEPOINT fw_migration');
+      if (rebuild) await foreignKeysBackOn();
       const done = { filename: file.filename, executionMs, statements: statements.length };
       applied.push(done);
       options.onApplied?.(done);
@@ -132,7 +172,21 @@ async function applyOnSqlite(connection: Connection, files: MigrationFile[], opt
     return applied;
   } finally {
     if (open) await connection.execute('ROLLBACK').catch(() => {});
+    if (foreignKeysOff) await connection.execute('PRAGMA foreign_keys = ON').catch(() => {});
   }
+}
+
+/** A SQLite section that starts with `PRAGMA foreign_keys = OFF` (a table rebuild, see emitters/migration.ts). */
+function turnsForeignKeysOff(statements: readonly SqlStatement[]): boolean {
+  return /^PRAGMA\s+foreign_keys\s*=\s*(OFF|0|FALSE|NO)$/i.test(statements[0]?.text ?? '');
+}
+
+function orphansFailure(file: MigrationFile, orphans: ReadonlyArray<{ table: string; parent: string; rowid: unknown }>): CliError {
+  const shown = orphans.slice(0, 5).map((o) => `${o.table} (rowid ${String(o.rowid)}) → ${o.parent}`).join(', ');
+  return new CliError(
+    `la migration « ${file.filename} » laisserait ${orphans.length} ligne(s) sans parent (PRAGMA foreign_key_check : ${shown}) ; elle a été annulée en entier et n'est pas enregistrée.`,
+    'corrigez les données ou le fichier (il est encore PENDING), puis relancez « fw migration:apply ».',
+  );
 }
 
 /** The PENDING files, after checking under the lock that nothing is CHANGED or MISSING. */
