@@ -52,8 +52,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
   // project:check, project:audit and starter:build are not implemented yet; their modules parse the arguments
   // and refuse what the spec refuses (outside a project, missing id), then say the command is not available.
-  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: () => import('./commands/project-check.js') },
-  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: () => import('./commands/project-audit.js') },
+  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:check') },
+  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:audit') },
 
   // Entités
   {

@@ -96,7 +96,6 @@ export const VALIDATION_MESSAGES = {
 
 const TEXT_TYPES: ReadonlySet<LogicalType> = new Set(['str', 'decimal', 'date', 'datetime', 'time']);
 
-
 interface Check {
   readonly condition: string;
   readonly message: string;

@@ -151,6 +151,6 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
  * table rebuild on SQLite.
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
-  const parts = { mariadb: [diffStatements(model, entity, changes, 'mariadb').join('\n')], sqlite: [diffStatements(model, entity, changes, 'sqlite').join('\n')] };
+  const parts = Object.fromEntries(DIALECTS.map((dialect) => [dialect, [diffStatements(model, entity, changes, dialect).join('\n')]])) as Record<Dialect, string[]>;
   return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections(parts)}`;
 }

@@ -16,7 +16,6 @@ import { checkDatabaseName, credentialsFor, IDENTIFIER, openHandle, usingHandle,
 import { APP_PRIVILEGES, extraGrants, hasAppGrant, revokeStatement } from './grants.js';
 import { ensureMigrationsTable, MIGRATIONS_TABLE } from './migrations.js';
 
-
 /** The hosts of the application account: '%' for TCP from anywhere, 'localhost' so that an anonymous local account cannot shadow it. */
 export const APP_HOSTS = ['%', 'localhost'] as const;
 

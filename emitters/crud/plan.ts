@@ -160,7 +160,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
       targetLabel: labelField(target),
       alias: `r_${field.name}`,
       labelKey: `${field.name}_label`,
-      choicesMethod: methods.get(field.name) ?? `${field.name}Choices`,
+      choicesMethod: methods.get(field.name)!,
     });
   }
   const fields: CrudField[] = entity.fields

@@ -160,9 +160,8 @@ export function bodyLimit(contentType: string): number {
   return base;
 }
 
-/** The 413 error when the declared Content-Length is over the limit of the content type; undefined otherwise. */
-export function declaredLengthError(headers: IncomingHttpHeaders): RequestEntityTooLarge | undefined {
-  const limit = bodyLimit((headers['content-type'] ?? '').toLowerCase());
+/** The 413 error when the declared Content-Length is over `limit` (by default, the limit of the content type); undefined otherwise. */
+export function declaredLengthError(headers: IncomingHttpHeaders, limit = bodyLimit((headers['content-type'] ?? '').toLowerCase())): RequestEntityTooLarge | undefined {
   const declared = headers['content-length'];
   return declared !== undefined && Number(declared) > limit ? new RequestEntityTooLarge(limit) : undefined;
 }
@@ -170,7 +169,7 @@ export function declaredLengthError(headers: IncomingHttpHeaders): RequestEntity
 async function readBody(message: IncomingMessage, request: Request): Promise<void> {
   const contentType = (request.header('content-type') ?? '').toLowerCase();
   const limit = bodyLimit(contentType);
-  const tooLarge = declaredLengthError(request.headers);
+  const tooLarge = declaredLengthError(request.headers, limit);
   if (tooLarge) throw tooLarge;
   if (contentType.startsWith('multipart/form-data')) {
     await readMultipart(message, request, limit);
