@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MARIADB_ADMIN as MARIADB } from './helpers/cli.js';
 import { isReservedWord, RESERVED_WORDS } from '../compiler/index.js';
 import { openDatabase, type Connection } from '../runtime/db/index.js';
 
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' } as const;
 const PARSE_ERROR = 1064;
 
 /** True when the server cannot parse `sql`; any other failure is unexpected and thrown. */

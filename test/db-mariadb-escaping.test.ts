@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MARIADB_ADMIN as MARIADB } from './helpers/cli.js';
 import { openDatabase, type Connection, type Database } from '../runtime/db/index.js';
 
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' } as const;
 const VALUES = ['a\\b', 'C:\\dossier\\', "l'été \\' \"x\"", 'nul\0ctrl-z\x1a', '\\\\', '%_\\%'];
 
 const t = suite('db-mariadb-escaping');

@@ -110,6 +110,7 @@ P('render(\'errors/404.html\', { base: \'layouts/admin.html\' }): the page in th
   assert.ok(pub.text.includes('<header') && pub.text.includes('<footer'), 'the public header and footer');
   assert.not.ok(pub.text.includes('<aside'));
   const plain = await t.fetch('/no/such/page');
+  assertErrorPage(plain, 404, { title: 'errors.404.title', message: 'errors.404.message' });
   assert.not.ok(plain.text.includes('<aside') || plain.text.includes('<header'), 'the base layout by default');
 });
 

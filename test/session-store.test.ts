@@ -95,6 +95,11 @@ M('expired sessions are purged on their own once a minute, when sessions are cre
   assert.is(store.size, 2, 'fresh purged; the 100 s old one and the new one kept');
   assert.is(await store.get(fresh), null);
   assert.equal(await store.get(other), {});
+  clock.advance(121 * SECOND); // both expired; a write, not only a creation, purges
+  const written = 'a'.repeat(64);
+  await store.set(written, { w: 1 });
+  assert.is(store.size, 1, 'set() purged the two expired sessions');
+  assert.equal(await store.get(written), { w: 1 });
 });
 
 M('data is stored by value: changing an object after set() or after get() does not change the session', async () => {

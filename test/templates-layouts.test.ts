@@ -43,6 +43,8 @@ function routes(router: Router): void {
   }, { public: true });
   router.add('GET', '/can', (r) => BaseController.render('can.html', { request: r }), { public: true });
   router.add('GET', '/trans', (r) => BaseController.render('trans.html', { request: r }), { public: true });
+  // CSRF stays on (the default for POST): the logout form's token must be the session's own.
+  router.add('POST', '/logout', () => BaseController.redirect('/'), { public: true });
 }
 
 const FLASH = '<div class="mb-6"><div class="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800" role="status">Enregistré &lt;ok&gt;.</div></div>';
@@ -94,8 +96,14 @@ L('public layout: header with the app name and navigation, footer; admin layout:
 
 L('admin layout with a user: the logout form carries the CSRF token', async () => {
   const login = await t.fetch('/login-as/admin');
-  const text = (await t.fetch('/page/admin', { headers: { Cookie: sessionCookie(login.cookies)! } })).text;
-  assert.match(text, /<form method="post" action="\/logout"[^>]*>\s*<input type="hidden" name="csrf_token" value="[0-9a-f]{64}">/);
+  const cookie = sessionCookie(login.cookies)!;
+  const text = (await t.fetch('/page/admin', { headers: { Cookie: cookie } })).text;
+  const token = /<form method="post" action="\/logout"[^>]*>\s*<input type="hidden" name="csrf_token" value="([0-9a-f]{64})">/.exec(text)?.[1];
+  assert.ok(token, text);
+  const post = (csrf: string) =>
+    t.fetch('/logout', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: `csrf_token=${csrf}` });
+  assert.is((await post('0'.repeat(64))).status, 403, 'another token is refused');
+  assert.is((await post(token)).status, 302, "the form's token is the session's");
 });
 
 L('can(): false without a user; true for a permission the user lists; true for everything with the admin role', async () => {
