@@ -6,29 +6,11 @@ import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
+import { okLines as ok, makeMigration as make, migrationFiles, MIGRATIONS } from './helpers/migrations.js';
 import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 
-const MIGRATIONS = 'mvc/migrations';
 const CONTACT = 'mvc/entities/contact/contact.json';
 
-function ok(project: CliProject, args: string[]): string[] {
-  const run = project.run(args);
-  assert.is(run.status, 0, `fw ${args.join(' ')} : ${run.stdout}${run.stderr}`);
-  return lines(run.stdout);
-}
-
-function migrationFiles(project: CliProject): string[] {
-  return fs.readdirSync(project.path(MIGRATIONS)).filter((f) => f.endsWith('.sql')).sort();
-}
-
-/** `fw migration:make <args>`; the name of the file it wrote. */
-function make(project: CliProject, args: string[]): string {
-  const before = migrationFiles(project);
-  ok(project, ['migration:make', ...args]);
-  const made = migrationFiles(project).filter((f) => !before.includes(f));
-  assert.is(made.length, 1);
-  return made[0]!;
-}
 
 const Cross = suite('migrations-dialects: a --from-diff migration made on one dialect applies on the other');
 

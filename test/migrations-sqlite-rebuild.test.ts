@@ -5,29 +5,11 @@
 import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { okLines as ok, makeMigration as make, MIGRATIONS } from './helpers/migrations.js';
 import { lines, newProject, type CliProject } from './helpers/cli.js';
 
-const MIGRATIONS = 'mvc/migrations';
 const CONTACT = 'mvc/entities/contact/contact.json';
 const VILLE = 'mvc/entities/ville/ville.json';
-
-function ok(project: CliProject, args: string[]): string[] {
-  const run = project.run(args);
-  assert.is(run.status, 0, `fw ${args.join(' ')} : ${run.stdout}${run.stderr}`);
-  return lines(run.stdout);
-}
-
-function migrationFiles(project: CliProject): string[] {
-  return fs.readdirSync(project.path(MIGRATIONS)).filter((f) => f.endsWith('.sql')).sort();
-}
-
-function make(project: CliProject, args: string[]): string {
-  const before = migrationFiles(project);
-  ok(project, ['migration:make', ...args]);
-  const made = migrationFiles(project).filter((f) => !before.includes(f));
-  assert.is(made.length, 1);
-  return made[0]!;
-}
 
 /** Rows of a query run on the project's database (admin account). */
 async function query<T extends object>(project: CliProject, sql: string): Promise<T[]> {

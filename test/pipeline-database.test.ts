@@ -1,14 +1,13 @@
 // The database half of the pipeline, run as real `fw` processes against SQLite and against MariaDB (one body,
 // run twice): db:init and db:apply (schema read back from the catalogue), refusal of stale generated SQL,
 // migration:diff rows and --check, migration:make --from-diff / --from-entities / --from-entity, migration:apply.
-import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
+import { MIGRATIONS, migrationFiles } from './helpers/migrations.js';
 import { fateLine, lines, newProject, readSchema, type CliProject, type Schema } from './helpers/cli.js';
 
 const C = 'mvc/entities/contact';
-const MIGRATIONS = 'mvc/migrations';
 const DRIFT = 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entité> » prépare la migration.';
 const MIGRATION_HEAD = (name: string, origin: string): string =>
   `-- Migration ${name} (${origin}).\n-- Relisez-la avant « fw migration:apply » : une fois appliquée, ne la modifiez plus.\n\n`;
@@ -18,11 +17,6 @@ function diffTable(rows: ReadonlyArray<readonly [string, string, string]>): stri
   const all = [['STATUT', 'COLONNE', 'DETAIL'], ...rows];
   const [w0, w1] = [0, 1].map((i) => Math.max(...all.map((row) => row[i]!.length)));
   return all.map(([status, column, detail]) => `${status!.padEnd(w0!)}  ${column!.padEnd(w1!)}  ${detail}`);
-}
-
-/** The `.sql` files of mvc/migrations/, sorted. */
-function migrationFiles(project: CliProject): string[] {
-  return fs.readdirSync(project.path(MIGRATIONS)).filter((f) => f.endsWith('.sql')).sort();
 }
 
 /** Runs `fw migration:make <args>` and returns the name of the file it wrote (checked against its report). */
