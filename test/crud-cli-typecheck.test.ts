@@ -82,21 +82,25 @@ test('a project with every field type, a role block and an entity without relati
   assert.is(checked.status, 0);
 });
 
-/** Calls actions of the generated FicheController for signed-in users with given roles (no database: the role check comes first). */
+/** Calls actions of the generated FicheController for signed-in users with given roles (no tables: the role check comes first). */
 const RBAC_PROBE = `import { Request } from 'fw-mvc';
 import { FicheController } from './controllers/fiche_controller.js';
 
 type Action = (request: Request) => Promise<{ status: number }>;
 
-/** The status an action answers, or 'passed' when it went past the role check (and then failed without a database). */
-async function status(action: Action, roles: string[], method = 'GET'): Promise<number | 'passed'> {
+/** The status an action answers, or 'passed' when it went past the role check (and then failed on the missing table). */
+async function status(action: Action, roles: string[], method = 'GET'): Promise<number | string> {
   const request = new Request({ method, body: { ids: ['1'] } });
   request.routeParams['id'] = '1';
   request.state['session'] = { get: (key: string) => (key === 'user' ? { id: 1, roles } : undefined) };
   try {
     return (await action(request)).status;
-  } catch {
-    return 'passed';
+  } catch (error) {
+    // Past the role check, the action queries the project's SQLite file, which has no tables (db:apply was never run):
+    // only that failure means 'passed'; any other error is returned as is, so the comparison shows it.
+    const e = error as { name?: string; message?: string; code?: string };
+    if (e?.name === 'SqliteError' && e.code === 'SQLITE_ERROR' && e.message === 'no such table: fiches') return 'passed';
+    return \`\${e?.name}: \${e?.message} (\${e?.code})\`;
   }
 }
 

@@ -94,9 +94,44 @@ A('an arrow whose body is an expression: refused, the lines are the import and t
   assert.is(error.placement, 'function');
   assert.is(error.manualLines, [IMPORT_LINE, '', ...routeLines('rt')].join('\n'));
   assert.not.match(error.manualLines, /registerRoutes/);
-  // Pasted into a block body, the lines make a file that registers every route once.
-  const fixed = `${HEAD.replace('\n\n', `\n${IMPORT_LINE}\n\n`)}export const registerRoutes = (rt: Router): void => {\n  rt.add('GET', '/', HomeController.index, { name: 'home', public: true });\n${routeLines('rt').join('\n')}\n};\n`;
+  // Given a block body and the refusal's own lines pasted (the import after the last import, the routes at the end of
+  // the body), the file registers every route once, and a second run recognises them all and changes nothing.
+  const [importLine, blank, ...routes] = error.manualLines.split('\n');
+  assert.is(blank, '');
+  const fixed = `${HEAD.replace('\n\n', `\n${importLine}\n\n`)}export const registerRoutes = (rt: Router): void => {\n  rt.add('GET', '/', HomeController.index, { name: 'home', public: true });\n${routes.join('\n')}\n};\n`;
   assertEachRouteOnce(fixed);
+  for (let run = 0; run < 2; run++) {
+    const again = edit(fixed);
+    assert.is(again.text, fixed);
+    assert.equal(again.added, []);
+    assert.equal(keys(again.existing), keys(ROUTES));
+  }
+});
+
+A('an arrow without a parameter: refused (no-parameter), the lines import Router and the controller, then the routes on router', () => {
+  const head = "import { HomeController } from './controllers/home_controller.js';\n\n";
+  const text = `${head}export const registerRoutes = () => {\n  void HomeController;\n};\n`;
+  const error = editError(text);
+  assert.match(error.message, /mvc\/routes\.ts/);
+  assert.match(error.message, /« registerRoutes » \(ligne 3\)/);
+  assert.match(error.message, /n'a pas de paramètre/);
+  assert.is(error.placement, 'function');
+  assert.ok(error.manualLines.startsWith("import type { Router } from 'fw-mvc';\n"), error.manualLines);
+  assert.is(error.manualLines, ["import type { Router } from 'fw-mvc';", IMPORT_LINE, '', ...routeLines('router')].join('\n'));
+  assert.not.match(error.manualLines, /registerRoutes/);
+  // With the parameter given as told and the lines pasted, every route is registered once and a rerun changes nothing.
+  const lines = error.manualLines.split('\n');
+  const blank = lines.indexOf('');
+  const fixed = `${lines.slice(0, blank).join('\n')}\n${head}export const registerRoutes = (router: Router) => {\n  void HomeController;\n${lines.slice(blank + 1).join('\n')}\n};\n`;
+  assertEachRouteOnce(fixed);
+  const again = edit(fixed);
+  assert.is(again.text, fixed);
+  assert.equal(again.added, []);
+  // Router already imported: only the controller's import is asked for.
+  const withRouter = editError(`${HEAD}export const registerRoutes = () => {\n  void HomeController;\n};\n`);
+  assert.is(withRouter.placement, 'function');
+  assert.match(withRouter.message, /\(ligne 4\)/);
+  assert.is(withRouter.manualLines, [IMPORT_LINE, '', ...routeLines('router')].join('\n'));
 });
 
 A('a registerRoutes that is not a function (a number): the anchor is missing, the lines declare the whole function', () => {

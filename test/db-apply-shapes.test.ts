@@ -107,9 +107,9 @@ function conformance(dialect: DialectName): void {
       assert.is(await db.execute('UPDATE equipe SET CapitaineId = ? WHERE Id = ?', [joueur, equipe]), 1);
       // Both keys are enforced: a missing player or team is refused.
       for (const sql of ['UPDATE equipe SET CapitaineId = 999 WHERE Id = ?', 'UPDATE joueur SET EquipeId = 999 WHERE Id = ?']) {
-        let refused = false;
-        await db.execute(sql, [1]).catch(() => (refused = true));
-        assert.ok(refused, sql);
+        const error = await db.execute(sql, [1]).then(() => null, (e: unknown) => e);
+        assert.ok(error instanceof Error, `${sql}: the statement should have been refused`);
+        assert.match(error.message, /FOREIGN KEY constraint failed|foreign key constraint fails/i, sql);
       }
     } finally {
       await db.close();

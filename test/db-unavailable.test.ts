@@ -8,7 +8,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DatabaseUnavailableError, openDatabase, type Database } from '../runtime/db/index.js';
-import { lines, newProject } from './helpers/cli.js';
+import { lines, MARIADB_ADMIN, newProject } from './helpers/cli.js';
 
 const CLOSED = { host: '127.0.0.1', port: 1, user: 'root', password: '', database: 'fw_nowhere' } as const;
 
@@ -66,18 +66,42 @@ Runtime('SQLite in a missing folder: transaction() and withConnection() give Dat
 });
 
 Runtime('an error thrown inside the callback passes unchanged (only the connection is translated)', async () => {
-  const db = openDatabase({ driver: 'sqlite', file: ':memory:' });
+  // Each error carries the code its driver's translation would turn into DatabaseUnavailableError had the connection
+  // failed: ECONNREFUSED for MariaDB (a real server), SQLITE_CANTOPEN for SQLite.
+  const handles: Array<[string, Database, string]> = [
+    ['mariadb', openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 }), 'ECONNREFUSED'],
+    ['sqlite', openDatabase({ driver: 'sqlite', file: ':memory:' }), 'SQLITE_CANTOPEN'],
+  ];
   try {
-    const mine = Object.assign(new Error('mine'), { code: 'ECONNREFUSED' });
-    for (const run of [() => db.transaction(async () => Promise.reject(mine)), () => db.withConnection(async () => Promise.reject(mine))]) {
-      let caught: unknown;
-      await run().catch((error: unknown) => (caught = error));
-      assert.is(caught, mine);
+    for (const [driver, db, code] of handles) {
+      const runs: Array<[string, (mine: Error, entered: () => void) => Promise<unknown>]> = [
+        ['transaction', (mine, entered) => db.transaction(async (tx) => (await tx.fetchOne('SELECT 1'), entered(), Promise.reject(mine)))],
+        ['withConnection', (mine, entered) => db.withConnection(async (c) => (await c.fetchOne('SELECT 1'), entered(), Promise.reject(mine)))],
+        ['transaction (sync throw)', (mine, entered) => db.transaction(async () => (entered(), thrower(mine)))],
+        ['withConnection (sync throw)', (mine, entered) => db.withConnection(async () => (entered(), thrower(mine)))],
+      ];
+      for (const [name, run] of runs) {
+        const label = `${driver} ${name}`;
+        const mine = Object.assign(new Error(`mine: ${label}`), { code });
+        let entered = false;
+        let caught: unknown = 'not rejected';
+        await run(mine, () => (entered = true)).catch((error: unknown) => (caught = error));
+        assert.ok(entered, `${label}: the callback ran`);
+        assert.not.ok(caught instanceof DatabaseUnavailableError, `${label}: translated into ${String(caught)}`);
+        assert.ok(caught === mine, `${label}: caught ${String(caught)}`);
+        assert.is((caught as { code?: unknown }).code, code, label);
+      }
+      // The handle still works after the callbacks' failures.
+      assert.equal(await db.fetchOne<{ one: number }>('SELECT 1 AS one'), { one: 1 }, driver);
     }
   } finally {
-    await db.close();
+    for (const [, db] of handles) await db.close();
   }
 });
+
+function thrower(error: Error): never {
+  throw error;
+}
 
 Runtime.run();
 
