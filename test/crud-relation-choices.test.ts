@@ -9,7 +9,7 @@ import { CHOICES_MAX, missingChoiceKeys } from '../runtime/crud/index.js';
 import type { DialectName } from '../runtime/db/index.js';
 import { HttpClient, startCrudApp, type CrudApp } from './helpers/crud-app.js';
 import { fieldError, forms, inputValue, isChecked, rowIds, selectOptions, textareaValue } from './helpers/crud-html.js';
-import { withDb } from './helpers/crud-seed.js';
+import { dbContact, dbCount, withDb } from './helpers/crud-seed.js';
 
 const K = suite('crud-relation-choices: missingChoiceKeys');
 
@@ -36,12 +36,8 @@ function choicesSuite(dialect: DialectName): void {
   let app: CrudApp;
   let client: HttpClient;
 
-  const villeOf = async (id: number): Promise<number | null> =>
-    withDb(app, async (db) => {
-      const row = await db.fetchOne<{ v: unknown }>('SELECT VilleId AS v FROM contacts WHERE Id = ?', [id]);
-      return row?.v === null || row?.v === undefined ? null : Number(row.v);
-    });
-  const count = async (): Promise<number> => withDb(app, async (db) => Number((await db.fetchOne<{ n: unknown }>('SELECT COUNT(*) AS n FROM contacts'))!.n));
+  const villeOf = async (id: number): Promise<number | null> => (await dbContact(app, id))?.ville_id ?? null;
+  const count = (): Promise<number> => dbCount(app);
   const contact = (email: string, ville: string): Array<[string, string]> => [['nom', 'Far'], ['prenom', 'Away'], ['email', email], ['actif', '1'], ['ville_id', ville]];
 
   t.before(async () => {
