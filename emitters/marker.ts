@@ -25,7 +25,12 @@ export function tsMarkerLine(command: string): string {
   return `// ${GENERATED_MARKER} (regenerate with: ${command})`;
 }
 
-const MARKER_LINE = new RegExp(`^\\s*(?:--|//|#)\\s*${GENERATED_MARKER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+/** `{#- fw-mvc: generated file, do not edit (regenerate with: <command>) -#}` (a template, nunjucks comment). */
+export function templateMarkerLine(command: string): string {
+  return `{#- ${GENERATED_MARKER} (regenerate with: ${command}) -#}`;
+}
+
+const MARKER_LINE = new RegExp(`^\\s*(?:--|//|#|\\{#-?)\\s*${GENERATED_MARKER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 /** True when the first line of `content` (a UTF-8 BOM allowed) is a generated-file marker. */
 export function hasGeneratedMarker(content: string): boolean {

@@ -1,16 +1,20 @@
-/** `fw build:model [--dry-run]`: regenerates every entity's files and the relations. */
+/**
+ * `fw build:model [--dry-run] [--check]`: regenerates every entity's files and the relations, and the regenerable
+ * files of the CRUD pages that exist. `--check` writes nothing and exits 2 when one of them is stale.
+ */
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
-import { generate, generateOptions, readGenerateOptions } from '../generate.js';
+import { checkOption, existingCrudFiles, generate, generateOptions, readGenerateOptions } from '../generate.js';
 import { compileOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
-  generateOptions(command);
+  checkOption(generateOptions(command));
 }
 
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
   const { modelFiles } = await import('../../emitters/index.js');
-  return generate(root, modelFiles(model), readGenerateOptions(options));
+  const crudFiles = await existingCrudFiles(root, model, model.entities.map((e) => e.name));
+  return generate(root, [...modelFiles(model), ...crudFiles], readGenerateOptions(options), 'fw build:model');
 }

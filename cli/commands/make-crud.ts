@@ -1,7 +1,9 @@
 /**
- * `fw make:crud <Entity> [--dry-run] [--public]`: the controller, model, form, layout and views of the entity's
- * CRUD pages (created when absent, never overwritten), its base class and SQL (regenerated, as sync:entity does),
- * and the routes of the spec's table added to `mvc/routes.ts` through its syntax tree. All or nothing.
+ * `fw make:crud <Entity> [--dry-run] [--public] [--check]`: the controller, model, form class, layout and views of the
+ * entity's CRUD pages (created when absent, never overwritten), what derives from the entity (form fields, columns,
+ * filters, the fields partial: regenerated, as sync:entity does), its base class and SQL, and the routes of the
+ * spec's table added to `mvc/routes.ts` through its syntax tree. All or nothing. `--check` writes nothing and exits 2
+ * when a regenerable file is stale.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ export function configure(command: Command): void {
     .argument('<Entité>', "nom de l'entité (PascalCase)")
     .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
     .option('--public', 'routes publiques (sans connexion ; le jeton CSRF reste exigé)')
+    .option('--check', 'n’écrit rien ; code 2 et la liste des fichiers générés périmés (CI)')
     .option('--media', 'pages des médias de l’entité');
 }
 
@@ -73,6 +76,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const files = [...entityFiles(model, entity), ...crud.crudFiles(plan), { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
   const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
   const writePlan = planWrites(root, files);
+  if (options.check === true) {
+    const { reportStale } = await import('../generate.js');
+    return reportStale(writePlan, `fw make:crud ${entity.name}`);
+  }
   if (!dryRun) applyPlan(writePlan);
   const out = [formatPlan(writePlan, { dryRun })];
   if (edit.added.length > 0) {

@@ -1,9 +1,12 @@
-/** `fw sync:entity <Entity>`: regenerates the entity's base class and SQL (and creates its manual files once). */
+/**
+ * `fw sync:entity <Entity>`: regenerates the entity's base class and SQL (and creates its manual files once), and the
+ * regenerable files of its CRUD pages when they exist.
+ */
 import type { Command } from 'commander';
 import { findEntity } from '../../compiler/ir.js';
 import type { CommandInput } from '../command-module.js';
 import { CliError } from '../errors.js';
-import { generate, generateOptions, readGenerateOptions } from '../generate.js';
+import { existingCrudFiles, generate, generateOptions, readGenerateOptions } from '../generate.js';
 import { compileOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
@@ -20,5 +23,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
   }
   const { entityFiles } = await import('../../emitters/index.js');
-  return generate(root, entityFiles(model, entity), readGenerateOptions(options));
+  // The pages of the entities related to it show its label and list its records as choices: theirs follow too.
+  const related = model.relations.filter((r) => r.fromEntity === entity.name || r.toEntity === entity.name).flatMap((r) => [r.fromEntity, r.toEntity]);
+  const crudFiles = await existingCrudFiles(root, model, [entity.name, ...related]);
+  return generate(root, [...entityFiles(model, entity), ...crudFiles], readGenerateOptions(options), `fw sync:entity ${entity.name}`);
 }

@@ -1,5 +1,4 @@
 /** `mvc/controllers/<snake>_controller.ts`: the handlers of the CRUD routes (manual file). */
-import { keyName } from '../sql-table-spec.js';
 import type { CrudPlan } from './plan.js';
 
 function quote(text: string): string {
@@ -7,7 +6,7 @@ function quote(text: string): string {
 }
 
 export function emitCrudController(plan: CrudPlan): string {
-  const { entity, entityClass, modelClass, formClass, controllerClass, listConst, relations } = plan;
+  const { entity, entityClass, modelClass, formClass, controllerClass, listConst } = plan;
   const views = plan.viewDir;
   const rowType = `${entityClass}ListRow`;
   const rbac = entity.rbac;
@@ -16,19 +15,6 @@ export function emitCrudController(plan: CrudPlan): string {
         .map(([permission, list]) => `  ${permission}: [${list.map(quote).join(', ')}],`)
         .join('\n')
     : '';
-  const uniqueFields = entity.fields.filter((f) => f.unique && !f.primaryKey);
-  const uniqueEntries = uniqueFields.flatMap((f) => [keyName('uq', entity.table, f.column), `${entity.table}.${f.column}`, f.column].map((name) => `\n  '${name}': '${f.name}',`));
-  const uniqueKeys = uniqueEntries.length ? `${uniqueEntries.join('')}\n` : '';
-  const choicesBody = relations.length
-    ? `{\n${relations.map((r) => `    ${r.field.name}: await ${modelClass}.${r.choicesMethod}([keep['${r.field.name}']]),`).join('\n')}\n  }`
-    : '{}';
-  const displayFields = plan.fields.map((f) => {
-    const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
-    return `    { label: ${quote(f.label)}, value: ${value} },`;
-  });
-  const csvColumns = plan.listFields.map((f) => (f.relation ? f.relation.labelKey : f.field.name));
-  const csvValues = plan.listFields.map((f) => (f.relation ? `row.${f.relation.labelKey}` : `row.${f.field.name}`));
-  const filterChoices = plan.filterFields.filter((f) => f.relation).map((f) => `${f.field.name}: choiceOptions(choices.${f.field.name})`);
   const fwImports = [
     'BaseController',
     'DuplicateError',
@@ -66,18 +52,15 @@ function allowed(_request: Request, _permission: string): boolean {
 `;
   return `// Controller of the entity ${entityClass}: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: \`fw make:crud ${entityClass}\` created it once and never overwrites it.
-import { ${fwImports.join(', ')}, type Choice, type Request, type Response } from 'fw-mvc';
-import { ${entityClass}, type ${entityClass}Data } from '../entities/${entity.snake}/index.js';
+import { ${fwImports.join(', ')}, type Request, type Response } from 'fw-mvc';
+import { ${entityClass} } from '../entities/${entity.snake}/index.js';
 import { ${formClass} } from '../forms/${entity.snake}_form.js';
+import * as crud from '../models/${plan.crudModule}.js';
 import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';
 
 /** Route prefix of the pages (route names: \`${plan.routeName}.<action>\`). */
 const BASE = '${plan.prefix}';
-const TITLE = ${quote(plan.title)};
 ${permissionHelper}
-/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
-const UNIQUE_KEYS: Readonly<Record<string, string>> = {${uniqueKeys}};
-
 export class ${controllerClass} extends BaseController {
   /** GET ${plan.prefix}: the list; an \`HX-Request\` gets only the results (\`_results.html\`). */
   static async index(request: Request): Promise<Response> {
@@ -89,18 +72,18 @@ export class ${controllerClass} extends BaseController {
   /** GET ${plan.prefix}/new: the empty form. */
   static async create(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = new ${formClass}(null, { choices: await formChoices() });
+    const form = new ${formClass}(null, { choices: await crud.formChoices() });
     return formPage(request, form, null);
   }
 
   /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
-      await ${modelClass}.create(record);
+      await ${modelClass}.create(record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -114,7 +97,7 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('${views}/show.html', { request, context: { title: TITLE, base: BASE, row, fields: displayFields(row) } });
+    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
   }
 
   /** GET ${plan.prefix}/{id}/edit: the form filled with the record. */
@@ -122,8 +105,8 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const initial = { ...row };
-    const form = new ${formClass}(null, { initial, choices: await formChoices(initial) });
+    const initial = await crud.formValues(row);
+    const form = new ${formClass}(null, { initial, choices: await crud.formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -132,11 +115,11 @@ export class ${controllerClass} extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = ${formClass}.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
-      await ${modelClass}.update(row.${plan.primaryKey.name} as number, record);
+      await ${modelClass}.update(row.${plan.primaryKey.name} as number, record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -176,7 +159,7 @@ export class ${controllerClass} extends BaseController {
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const rows = await ${modelClass}.findMany(ids);
     if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
-    return BaseController.render('${views}/bulk_delete.html', { request, context: { title: TITLE, base: BASE, rows, labels: rows.map(rowLabel) } });
+    return BaseController.render('${views}/bulk_delete.html', { request, context: { title: crud.TITLE, base: BASE, rows, labels: rows.map(crud.rowLabel) } });
   }
 
   /** POST ${plan.prefix}/bulk-delete/confirm: deletes the confirmed \`ids\` (one \`?\` each) and goes back to the list. */
@@ -193,8 +176,7 @@ export class ${controllerClass} extends BaseController {
     // The file holds the list's rows: it needs \`index\` (spec), and \`export\` as well when the role block names it.
     if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
-    const header = [${csvColumns.map(quote).join(', ')}];
-    return csvResponse('${entity.plural}.csv', header, rows.map((row) => [${csvValues.join(', ')}]));
+    return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
   }
 }
 
@@ -207,8 +189,8 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     sortStates[key] = query.sortState(key);
   }
   const page = pagination.context();
-${relations.length ? '  const choices = await formChoices(query.filters);\n' : ''}  const context = {
-    title: TITLE,
+  const context = {
+    title: crud.TITLE,
     base: BASE,
     rows,
     pagination: page,
@@ -216,7 +198,7 @@ ${relations.length ? '  const choices = await formChoices(query.filters);\n' : '
     sort: query.sort ?? '',
     direction: query.sort ? query.direction : '',
     filters: query.filters,
-    filter_choices: { ${filterChoices.join(', ')} },
+    filter_choices: await crud.filterChoices(query.filters),
     sort_urls: sortUrls,
     sort_states: sortStates,
     is_filtered: query.isFiltered,
@@ -233,31 +215,15 @@ ${relations.length ? '  const choices = await formChoices(query.filters);\n' : '
   return response;
 }
 
-${
-  relations.length
-    ? `/**
- * The choices of the many-to-one selects. \`keep\` gives, by field, the values a select must offer whatever their rank
- * among the targets: the record edited, the values posted, the active filters (see the model's \`${relations.map((r) => r.choicesMethod).join('`, `')}\`).
- */`
-    : '/** No many-to-one relation: no select to fill. */'
-}
-async function formChoices(${relations.length ? 'keep' : '_keep'}: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
-  return ${choicesBody};
-}
-
-function choiceOptions(choices: readonly Choice[] | undefined): Array<{ value: string; label: string }> {
-  return (choices ?? []).map(([value, label]) => ({ value: String(value), label }));
-}
-
 function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
   const action = row ? \`\${BASE}/\${String(row.${plan.primaryKey.name})}\` : BASE;
-  return BaseController.render('${views}/form.html', { status, request, context: { title: TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
 function validRecord(form: ${formClass}): ${entityClass} | null {
   if (!form.isValid()) return null;
-  const record = new ${entityClass}(form.cleanedData as Partial<${entityClass}Data>);
+  const record = new ${entityClass}(form.cleanedData);
   for (const [field, message] of Object.entries(record.validate())) {
     if (form.fieldNames.includes(field)) form.addError(field, message);
   }
@@ -267,7 +233,7 @@ function validRecord(form: ${formClass}): ${entityClass} | null {
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
   for (const name of [err.constraint ?? '', ...err.columns]) {
-    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
+    if (Object.hasOwn(crud.UNIQUE_KEYS, name)) return crud.UNIQUE_KEYS[name]!;
   }
   return null;
 }
@@ -276,22 +242,5 @@ async function findOr404(request: Request): Promise<${rowType} | null> {
   const id = parseId(request.routeParams['id']);
   return id === null ? null : ${modelClass}.find(id);
 }
-
-/** What the detail page shows, in field order. */
-function displayFields(row: ${rowType}): Array<{ label: string; value: unknown }> {
-  return [
-${displayFields.join('\n')}
-  ];
-}
-
-/** How a record is named on the bulk-delete confirmation page. */
-function rowLabel(row: ${rowType}): string {
-  return \`#\${String(row.${plan.primaryKey.name})}${plan.listFields.length ? ` \${String(row.${labelOf(plan)} ?? '')}` : ''}\`;
-}
 `;
-}
-
-function labelOf(plan: CrudPlan): string {
-  const text = plan.listFields.find((f) => f.input === 'text' || f.input === 'email');
-  return (text ?? plan.listFields[0]!).field.name;
 }

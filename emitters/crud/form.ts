@@ -1,5 +1,6 @@
-/** `mvc/forms/<snake>_form.ts`: the form of the create and edit pages (manual file). */
+/** The form of the create and edit pages: its fields (regenerable) and its class (manual). */
 import type { FieldNode } from '../../compiler/ir.js';
+import { syncEntityCommand, tsMarkerLine } from '../marker.js';
 import type { CrudField, CrudPlan } from './plan.js';
 
 /** Bounds of the integer types (signed, unsigned); BIGINT is bounded by the form's safe-integer check. */
@@ -47,6 +48,11 @@ function declaration(f: CrudField): { className: string; code: string } {
       }
       if (field.sqlType.unsigned) options.push("min: '0'");
       break;
+    case 'float':
+      // FLOAT, DOUBLE, REAL: a JS number, as the base class holds it (DECISIONS §7).
+      className = 'FloatField';
+      if (field.sqlType.unsigned) options.push('min: 0');
+      break;
     case 'date':
       className = 'DateField';
       break;
@@ -80,23 +86,43 @@ function declaration(f: CrudField): { className: string; code: string } {
   return { className, code: `new ${className}({ ${options.join(', ')} })` };
 }
 
-export function emitCrudForm(plan: CrudPlan): string {
-  const declarations = plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) }));
-  const classes = [...new Set(['Form', ...declarations.map((d) => d.className)])].sort();
-  const relationNote = plan.relations.length
-    ? `\n *\n * The choices of ${plan.relations.map((r) => r.field.name).join(', ')} come from the model (${plan.relations.map((r) => `\`${plan.modelClass}.${r.choicesMethod}()\``).join(', ')}), passed by the controller.`
+/** `mvc/forms/<snake>_fields.ts` (regenerable): the form's fields as the entity file describes them. */
+export function emitCrudFormFields(plan: CrudPlan): string {
+  const declarations = [
+    ...plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) })),
+    ...plan.links.map((l) => ({ name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${quote(l.label)}, required: false })` })),
+  ];
+  const classes = [...new Set(declarations.map((d) => d.className))].sort();
+  const choiceFields = [...plan.relations.map((r) => r.field.name), ...plan.links.map((l) => l.name)];
+  const choicesNote = choiceFields.length
+    ? `\n *\n * The choices of ${choiceFields.join(', ')} come from ${plan.crudModule}.ts (\`formChoices()\`), passed by the controller.`
     : '';
-  return `// Form of the entity ${plan.entityClass}. This file is yours: \`fw make:crud ${plan.entityClass}\` created it once and never
-// overwrites it. Add rules in clean(); the entity's own checks (${plan.entity.snake}_base.ts) run after these.
+  const command = syncEntityCommand(plan.entityClass);
+  return `${tsMarkerLine(command)}
+// The fields of the ${plan.entityClass} form as ${plan.entity.file} describes them; ${plan.entity.snake}_form.ts (yours) uses
+// them. \`${command}\` and \`fw build:model\` rewrite this file when the entity changes.
 import { ${classes.join(', ')} } from 'fw-mvc';
 
 /**
- * The fields of the create and edit pages, from mvc/entities/${plan.entity.snake}/${plan.entity.snake}.json.${relationNote}
+ * The fields of the create and edit pages, in the entity's order.${choicesNote}
  */
-export class ${plan.formClass} extends Form {
-  static fields = {
-${declarations.map((d) => `    ${d.name}: ${d.code},`).join('\n')}
-  };
+export const ${plan.fieldsConst} = {
+${declarations.map((d) => `  ${d.name}: ${d.code},`).join('\n')}
+};
+`;
+}
+
+/** `mvc/forms/<snake>_form.ts` (manual): the form class, on the regenerable fields. */
+export function emitCrudForm(plan: CrudPlan): string {
+  return `// Form of the entity ${plan.entityClass}. This file is yours: \`fw make:crud ${plan.entityClass}\` created it once and never
+// overwrites it. Its fields come from ${plan.entity.snake}_fields.ts, which \`fw sync:entity ${plan.entityClass}\` keeps in step with
+// the entity. Add rules in clean(); the entity's own checks (${plan.entity.snake}_base.ts) run after these. To add a field
+// of your own: \`static fields = { ...${plan.fieldsConst}, extra: new StringField() }\` and \`Form<typeof ${plan.formClass}.fields>\`.
+import { Form } from 'fw-mvc';
+import { ${plan.fieldsConst} } from './${plan.entity.snake}_fields.js';
+
+export class ${plan.formClass} extends Form<typeof ${plan.fieldsConst}> {
+  static fields = ${plan.fieldsConst};
 }
 `;
 }

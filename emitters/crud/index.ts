@@ -1,17 +1,21 @@
 /**
- * `fw make:crud`: the files of an entity's CRUD pages (all manual: created when absent, never overwritten) and the
- * routes to add to `mvc/routes.ts` (spec "Generated files per entity", "Generated CRUD routes").
+ * `fw make:crud`: the files of an entity's CRUD pages and the routes to add to `mvc/routes.ts` (spec "Generated files
+ * per entity", "Generated CRUD routes"). Controller, model, form class and views are manual (created when absent,
+ * never overwritten); what derives from the entity (form fields, list / CSV / detail columns, filters, the form's
+ * fields partial) is regenerable, rewritten by make:crud, sync:entity and build:model (docs/crud.md).
  */
 import type { ModelNode } from '../../compiler/ir.js';
 import type { PlannedFile } from '../planned-file.js';
 import { emitCrudController } from './controller.js';
-import { emitCrudForm } from './form.js';
+import { emitCrudModule } from './crud-module.js';
+import { emitCrudForm, emitCrudFormFields } from './form.js';
 import { emitCrudModel } from './model.js';
 import { crudPlan, type CrudPlan } from './plan.js';
 import type { ImportToAdd, RouteToAdd } from './routes-edit.js';
-import { emitAppLayout, emitBulkDeleteView, emitFormView, emitIndexView, emitPaginationView, emitResultsView, emitShowView, emitTableView } from './views.js';
+import { emitFiltersView, emitIndexView, emitListCellsView, emitListHeadView, emitPaginationView, emitResultsView, emitTableView } from './views-list.js';
+import { emitAppLayout, emitBulkDeleteView, emitFieldsView, emitFormView, emitShowView } from './views-record.js';
 
-export { crudPlan, humanLabel, labelField, type CrudPlan, type CrudField, type CrudRelation, type CrudRoute, type InputKind } from './plan.js';
+export { crudPlan, humanLabel, labelField, type CrudPlan, type CrudField, type CrudLink, type CrudRelation, type CrudRoute, type InputKind } from './plan.js';
 export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from './routes-edit.js';
 export { unifiedDiff } from './line-diff.js';
 
@@ -22,7 +26,27 @@ export interface CrudOptions {
   readonly isPublic?: boolean;
 }
 
-/** The controller, model, form, layout and views of the entity's CRUD pages, in the order they are reported. */
+/** The regenerable files of the entity's CRUD pages: what derives from the entity file. */
+export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
+  const snake = plan.entity.snake;
+  const views = `mvc/views/${plan.viewDir}`;
+  const regenerable = (path: string, content: string): PlannedFile => ({ path, content, kind: 'regenerable' });
+  return [
+    regenerable(`mvc/models/${plan.crudModule}.ts`, emitCrudModule(plan)),
+    regenerable(`mvc/forms/${snake}_fields.ts`, emitCrudFormFields(plan)),
+    regenerable(`${views}/_fields.html`, emitFieldsView(plan)),
+    regenerable(`${views}/_filters.html`, emitFiltersView(plan)),
+    regenerable(`${views}/_list_head.html`, emitListHeadView(plan)),
+    regenerable(`${views}/_list_cells.html`, emitListCellsView(plan)),
+  ];
+}
+
+/** Where the crud module of an entity lives: its presence tells sync:entity and build:model that the CRUD exists. */
+export function crudModulePath(entitySnake: string): string {
+  return `mvc/models/${entitySnake}_crud.ts`;
+}
+
+/** The controller, model, form, layout and views of the entity's CRUD pages (manual), then the regenerable files. */
 export function crudFiles(plan: CrudPlan): PlannedFile[] {
   const snake = plan.entity.snake;
   const views = `mvc/views/${plan.viewDir}`;
@@ -39,6 +63,7 @@ export function crudFiles(plan: CrudPlan): PlannedFile[] {
     manual(`${views}/_pagination.html`, emitPaginationView(plan)),
     manual(`${views}/_results.html`, emitResultsView(plan)),
     manual(`${views}/bulk_delete.html`, emitBulkDeleteView(plan)),
+    ...crudRegenerableFiles(plan),
   ];
 }
 

@@ -2,11 +2,12 @@
  * What the CRUD emitters need to know about one entity, derived once from the IR: class and file names, the
  * list's columns and allow-lists, the form's fields, the many-to-one targets and their labels, the routes.
  */
-import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode } from '../../compiler/ir.js';
+import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode, type RelationNode } from '../../compiler/ir.js';
 import { requireEntity, requireField } from '../ir-lookup.js';
+import { pivotTableSpec } from '../sql-table-spec.js';
 
 /** How a value is entered and shown. */
-export type InputKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'int' | 'decimal' | 'bool' | 'date' | 'datetime' | 'time' | 'relation';
+export type InputKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'int' | 'decimal' | 'float' | 'bool' | 'date' | 'datetime' | 'time' | 'relation';
 
 /** A many-to-one target: the select of the form and filter, the label column of the list. */
 export interface CrudRelation {
@@ -20,6 +21,29 @@ export interface CrudRelation {
   /** Key of the label in list rows and in the CSV header: `<field>_label`. */
   readonly labelKey: string;
   /** The model's static method that lists the select's choices: the field in camelCase + `Choices`, e.g. `villeIdChoices`. */
+  readonly choicesMethod: string;
+}
+
+/**
+ * A many-to-many relation seen from this entity: a multiple select of the other side's records in the form, saved
+ * in the pivot table with the record, listed on the detail page.
+ */
+export interface CrudLink {
+  readonly relation: RelationNode;
+  /** Form field and key of the form's values: `<other entity snake>_ids`, e.g. `tag_ids`. */
+  readonly name: string;
+  readonly label: string;
+  /** The other side. */
+  readonly target: EntityNode;
+  readonly targetKey: FieldNode;
+  readonly targetLabel: FieldNode;
+  readonly pivotTable: string;
+  /** The pivot's column holding this entity's key, and the one holding the other side's. */
+  readonly ownColumn: string;
+  readonly otherColumn: string;
+  /** Extra pivot fields: filled with a default on insert (kept as they are for links that stay). */
+  readonly pivotFields: readonly FieldNode[];
+  /** The crud module's function listing the choices, e.g. `tagIdsChoices`. */
   readonly choicesMethod: string;
 }
 
@@ -58,6 +82,8 @@ export interface CrudPlan {
   readonly formFields: readonly CrudField[];
   readonly filterFields: readonly CrudField[];
   readonly relations: readonly CrudRelation[];
+  /** Many-to-many relations of the entity (either side), edited in the form. */
+  readonly links: readonly CrudLink[];
   /** Textual columns searched by `q`. */
   readonly searchColumns: readonly string[];
   /** Route prefix `/<plural>` and route names `<plural>.<action>`. */
@@ -72,6 +98,9 @@ export interface CrudPlan {
   readonly checksPermissions: boolean;
   /** The human name of the entity (its description, or its name). */
   readonly title: string;
+  /** The regenerable crud module (`mvc/models/<snake>_crud.ts`) and the form's fields constant (`CONTACT_FIELDS`). */
+  readonly crudModule: string;
+  readonly fieldsConst: string;
 }
 
 const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
@@ -97,8 +126,9 @@ function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
     case 'int':
       return 'int';
     case 'decimal':
-    case 'float':
       return 'decimal';
+    case 'float':
+      return 'float';
     case 'date':
       return 'date';
     case 'datetime':
@@ -145,6 +175,39 @@ function choicesMethods(fields: readonly string[]): Map<string, string> {
   return new Map(fields.map((f) => [f, `${counts.get(camel(f)) === 1 ? camel(f) : f}Choices`]));
 }
 
+/** The many-to-many relations of `entity`, from either side, as form fields named after the other side. */
+function crudLinks(model: ModelNode, entity: EntityNode, taken: ReadonlySet<string>): CrudLink[] {
+  const links: CrudLink[] = [];
+  const names = new Set(taken);
+  for (const relation of model.relations) {
+    if (relation.type !== 'many_to_many' || !relation.pivotTable || relation.fromEntity === relation.toEntity) continue;
+    const isFrom = relation.fromEntity === entity.name;
+    if (!isFrom && relation.toEntity !== entity.name) continue;
+    const target = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
+    const targetKey = requireField(target, isFrom ? relation.toField : relation.fromField, `relation ${relation.name}`);
+    const spec = pivotTableSpec(model, relation);
+    const [fromColumn, toColumn] = spec.primaryKey as [string, string];
+    // Two relations to the same entity, or a field already named so: the relation's name tells them apart.
+    let name = `${target.snake}_ids`;
+    if (names.has(name)) name = `${relation.name}_ids`;
+    names.add(name);
+    links.push({
+      relation,
+      name,
+      label: pascal(target.plural),
+      target,
+      targetKey,
+      targetLabel: labelField(target),
+      pivotTable: relation.pivotTable,
+      ownColumn: isFrom ? fromColumn : toColumn,
+      otherColumn: isFrom ? toColumn : fromColumn,
+      pivotFields: relation.pivotFields,
+      choicesMethod: `${camel(name)}Choices`,
+    });
+  }
+  return links;
+}
+
 export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean } = {}): CrudPlan {
   const entity = requireEntity(model, entityName, 'make:crud');
   const relations = new Map<string, CrudRelation>();
@@ -179,6 +242,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     });
   const pk = entity.primaryKey;
   const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: humanLabel(pk.name), input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
+  const links = crudLinks(model, entity, new Set(entity.fields.map((f) => f.name)));
   const prefix = `/${entity.plural}`;
   const routeName = entity.plural;
   const route = (method: 'GET' | 'POST', path: string, action: string, name: string): CrudRoute => ({ method, path: `${prefix}${path}`, action, name: `${routeName}.${name}` });
@@ -195,6 +259,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     formFields,
     filterFields: fields.filter((f) => (f.field.filter || f.relation !== null) && f.field.logicalType !== 'bytes'),
     relations: [...relations.values()],
+    links,
     searchColumns: entity.fields.filter((f) => isTextual(f) && !relations.has(f.name)).map((f) => `t.${f.column}`),
     prefix,
     routeName,
@@ -215,5 +280,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     isPublic: options.isPublic === true,
     checksPermissions: entity.rbac !== null,
     title: pascal(entity.plural),
+    crudModule: `${entity.snake}_crud`,
+    fieldsConst: `${entity.snake.toUpperCase()}_FIELDS`,
   };
 }

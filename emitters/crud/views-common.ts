@@ -1,0 +1,14 @@
+/** What the CRUD views share: the Tailwind classes of buttons and inputs, the htmx navigation attributes, escaping. */
+
+/** The attributes of a link or GET form that refreshes the results and pushes the URL. */
+export const HX_NAV = 'hx-target="#crud-results" hx-swap="innerHTML" hx-push-url="true"';
+export const BUTTON = 'inline-flex items-center rounded-md px-3 py-2 text-sm font-medium';
+export const PRIMARY = `${BUTTON} bg-blue-600 text-white hover:bg-blue-700`;
+export const SECONDARY = `${BUTTON} border border-gray-300 bg-white text-gray-700 hover:bg-gray-50`;
+export const DANGER = `${BUTTON} bg-red-600 text-white hover:bg-red-700`;
+export const INPUT = 'block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900';
+export const CSRF = `<input type="hidden" name="csrf_token" value="{{ csrf_token() }}">`;
+
+export function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,203 @@
+/**
+ * The list views of the CRUD pages: `index.html` with the partials `_results.html`, `_table.html`, `_pagination.html`
+ * (manual), and the partials that derive from the entity, `_filters.html`, `_list_head.html`, `_list_cells.html`
+ * (regenerable). Every action works without a script; the `hx-*` attributes only add partial updates when the page
+ * loads htmx (cli-and-generators.md "Partial-page behaviour").
+ */
+import { syncEntityCommand, templateMarkerLine } from '../marker.js';
+import type { CrudField, CrudPlan } from './plan.js';
+import { CSRF, DANGER, HX_NAV, INPUT, PRIMARY, SECONDARY, escape } from './views-common.js';
+
+/** The CSV link: the list's search, filters and sort, not its page; no hx-* attribute (a download). */
+function exportLink(): string {
+  return `<a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>`;
+}
+
+/** The sort kept by the search form, so that a new search keeps the column chosen. */
+function sortFields(): string {
+  return `{% if sort %}<input type="hidden" name="sort" value="{{ sort }}"><input type="hidden" name="direction" value="{{ direction }}">{% endif %}`;
+}
+
+/** The hidden fields that carry the list's state (search, filters, sort, page) in a POST form. */
+function stateFields(): string {
+  return `{% for name, value in state %}{% if value %}<input type="hidden" name="{{ name }}" value="{{ value }}">{% endif %}{% endfor %}`;
+}
+
+function filterInput(f: CrudField): string {
+  const name = f.field.name;
+  const label = escape(f.label);
+  const id = `filter-${name}`;
+  const labelTag = `<label for="${id}" class="mb-1 block text-xs font-medium text-gray-600">${label}</label>`;
+  if (f.relation) {
+    return `    <div>
+      ${labelTag}
+      <select id="${id}" name="${name}" class="${INPUT}">
+        <option value="">{{ trans('crud.filter_all') }}</option>
+        {% for choice in filter_choices.${name} %}<option value="{{ choice.value }}"{% if filters.${name} == choice.value %} selected{% endif %}>{{ choice.label }}</option>{% endfor %}
+      </select>
+    </div>`;
+  }
+  if (f.field.logicalType === 'bool') {
+    return `    <div>
+      ${labelTag}
+      <select id="${id}" name="${name}" class="${INPUT}">
+        <option value="">{{ trans('crud.filter_all') }}</option>
+        <option value="1"{% if filters.${name} == '1' %} selected{% endif %}>{{ trans('crud.yes') }}</option>
+        <option value="0"{% if filters.${name} == '0' %} selected{% endif %}>{{ trans('crud.no') }}</option>
+      </select>
+    </div>`;
+  }
+  return `    <div>
+      ${labelTag}
+      <input type="text" id="${id}" name="${name}" value="{{ filters.${name} }}" class="${INPUT}">
+    </div>`;
+}
+
+export function emitIndexView(plan: CrudPlan): string {
+  const v = plan.viewDir;
+  return `{#- List of ${plan.entityClass} (fw make:crud). The results live in _results.html, which partial updates replace. -#}
+{% extends "layouts/app.html" %}
+{% block content %}
+<div class="mb-6 flex flex-wrap items-center justify-between gap-4">
+  <h1 class="text-2xl font-semibold text-gray-900">{{ title }}</h1>
+  <div class="flex flex-wrap gap-2">
+    <span id="crud-export-box">${exportLink()}</span>
+    <a href="{{ base }}/new" class="${PRIMARY}">{{ trans('crud.new') }}</a>
+  </div>
+</div>
+
+<form method="get" action="{{ base }}" hx-get="{{ base }}" ${HX_NAV} role="search" class="mb-6 rounded-lg border border-gray-200 bg-white p-4">
+  <div class="grid gap-4 md:grid-cols-4">
+    <div class="md:col-span-2">
+      <label for="crud-q" class="mb-1 block text-xs font-medium text-gray-600">{{ trans('crud.search') }}</label>
+      <input type="search" id="crud-q" name="q" value="{{ q }}" placeholder="{{ trans('crud.search_placeholder') }}" class="${INPUT}">
+    </div>
+{% include "${v}/_filters.html" %}
+  </div>
+  <span id="crud-sort-fields">${sortFields()}</span>
+  <div class="mt-4 flex gap-2">
+    <button type="submit" class="${PRIMARY}">{{ trans('crud.filter') }}</button>
+  </div>
+</form>
+
+{#- The bulk-delete form sits outside the table; the row checkboxes join it through their form attribute. -#}
+<form id="bulk-delete-form" method="post" action="{{ base }}/bulk-delete" class="mb-4">
+  ${CSRF}
+  <button type="submit" class="${DANGER}">{{ trans('crud.bulk_delete') }}</button>
+</form>
+
+<div id="crud-results">
+{% include "${v}/_results.html" %}
+</div>
+{% endblock %}
+`;
+}
+
+export function emitResultsView(plan: CrudPlan): string {
+  const v = plan.viewDir;
+  return `{#- Results of the ${plan.entityClass} list: what partial updates (HX-Request) receive, without the layout. -#}
+{% if partial %}
+{#- Out of the swapped area, the export link and the search form's sort fields follow the new state (htmx out-of-band swap). -#}
+<span id="crud-export-box" hx-swap-oob="true">${exportLink()}</span>
+<span id="crud-sort-fields" hx-swap-oob="true">${sortFields()}</span>
+{% if flash_html %}<div class="mb-4">{{ flash_html | safe }}</div>{% endif %}
+{% endif %}
+{% if is_filtered %}
+{#- A full load (no hx-get): the search form above the results must empty too. -#}
+<p class="mb-4 text-sm"><a href="{{ reset_url }}" class="font-medium text-blue-700 hover:underline" id="crud-reset">{{ trans('crud.reset') }}</a></p>
+{% endif %}
+{% if rows | length %}
+{% include "${v}/_table.html" %}
+{% include "${v}/_pagination.html" %}
+{% else %}
+<p class="rounded-lg border border-dashed border-gray-300 bg-white p-8 text-center text-gray-600" data-empty="{{ empty_context }}">{{ empty_message }}</p>
+{% endif %}
+`;
+}
+
+function cell(f: CrudField): string {
+  const name = f.field.name;
+  if (f.relation) return `{{ row.${f.relation.labelKey} }}`;
+  if (f.field.logicalType === 'bool') return `{{ trans('crud.yes') if row.${name} else trans('crud.no') }}`;
+  return `{{ row.${name} }}`;
+}
+
+/** `_filters.html` (regenerable): the list's filter inputs, inside the search form's grid. */
+export function emitFiltersView(plan: CrudPlan): string {
+  const filters = plan.filterFields.map(filterInput);
+  return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
+{#- Filters of the ${plan.entityClass} list (the entity's list.filter fields and many-to-one relations), included by index.html. -#}
+${filters.length ? filters.join('\n') + '\n' : ''}`;
+}
+
+/** `_list_head.html` (regenerable): the sortable column headers of the entity's fields, included by _table.html. */
+export function emitListHeadView(plan: CrudPlan): string {
+  const header = (key: string, label: string): string =>
+    `<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700"><a href="{{ sort_urls.${key} }}" hx-get="{{ sort_urls.${key} }}" ${HX_NAV} class="hover:underline"{% if sort_states.${key} %} aria-sort="{{ 'ascending' if sort_states.${key} == 'asc' else 'descending' }}"{% endif %}>${escape(label)}{% if sort_states.${key} == 'asc' %} ▲{% elif sort_states.${key} == 'desc' %} ▼{% endif %}</a></th>`;
+  return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
+${[header(plan.primaryKey.name, '#'), ...plan.listFields.map((f) => header(f.field.name, f.label))].join('\n')}
+`;
+}
+
+/** `_list_cells.html` (regenerable): the cells of one row (\`row\`), in the order of _list_head.html. */
+export function emitListCellsView(plan: CrudPlan): string {
+  const cells = plan.listFields.map((f) => `<td class="px-3 py-2">${cell(f)}</td>`);
+  return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
+<td class="px-3 py-2 text-gray-500">{{ row.${plan.primaryKey.name} }}</td>
+${cells.join('\n')}
+`;
+}
+
+export function emitTableView(plan: CrudPlan): string {
+  const pk = plan.primaryKey.name;
+  const v = plan.viewDir;
+  return `{#- Table of the ${plan.entityClass} list. The columns come from _list_head.html and _list_cells.html, which fw sync:entity keeps in step with the entity. -#}
+<div class="overflow-x-auto rounded-lg border border-gray-200 bg-white">
+<table class="min-w-full divide-y divide-gray-200 text-sm">
+  <thead class="bg-gray-50">
+    <tr>
+      <th scope="col" class="px-3 py-2"><span class="sr-only">{{ trans('crud.select') }}</span></th>
+      {% include "${v}/_list_head.html" %}
+      <th scope="col" class="px-3 py-2 text-right font-medium text-gray-700">{{ trans('crud.actions') }}</th>
+    </tr>
+  </thead>
+  <tbody class="divide-y divide-gray-100">
+    {% for row in rows %}
+    <tr>
+      <td class="px-3 py-2"><input type="checkbox" name="ids" value="{{ row.${pk} }}" form="bulk-delete-form" aria-label="{{ trans('crud.select') }} #{{ row.${pk} }}"></td>
+      {% include "${v}/_list_cells.html" %}
+      <td class="px-3 py-2 text-right whitespace-nowrap">
+        <a href="{{ base }}/{{ row.${pk} }}" class="font-medium text-blue-700 hover:underline">{{ trans('crud.show') }}</a>
+        <a href="{{ base }}/{{ row.${pk} }}/edit" class="ml-3 font-medium text-blue-700 hover:underline">{{ trans('crud.edit') }}</a>
+        <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-target="#crud-results" hx-swap="innerHTML" hx-confirm="{{ trans('crud.confirm_delete') }}" class="ml-3 inline">
+          ${CSRF}
+          ${stateFields()}
+          <button type="submit" class="font-medium text-red-700 hover:underline">{{ trans('crud.delete') }}</button>
+        </form>
+      </td>
+    </tr>
+    {% endfor %}
+  </tbody>
+</table>
+</div>
+`;
+}
+
+export function emitPaginationView(plan: CrudPlan): string {
+  const link = (url: string, label: string, extra = ''): string =>
+    `<a href="${url}" hx-get="${url}" ${HX_NAV}${extra} class="rounded-md border border-gray-300 bg-white px-3 py-2 text-gray-700 hover:bg-gray-50">${label}</a>`;
+  return `{#- Pages of the ${plan.entityClass} list: links keep the search, filters and sort. -#}
+{% if pagination.pageCount > 1 %}
+<nav aria-label="{{ trans('pagination.label') }}" class="mt-4 flex flex-wrap items-center gap-1 text-sm">
+  {% if pagination.hasPrev %}${link('{{ base }}{{ pagination.prevUrl }}', "{{ trans('pagination.previous') }}", ' rel="prev"')}{% endif %}
+  {% for link in pagination.links %}
+  {% if not link.url %}<span class="px-2 text-gray-500">…</span>
+  {% elif link.current %}<span aria-current="page" class="rounded-md border border-blue-600 bg-blue-600 px-3 py-2 font-medium text-white">{{ link.page }}</span>
+  {% else %}${link('{{ base }}{{ link.url }}', '{{ link.page }}')}{% endif %}
+  {% endfor %}
+  {% if pagination.hasNext %}${link('{{ base }}{{ pagination.nextUrl }}', "{{ trans('pagination.next') }}", ' rel="next"')}{% endif %}
+  <span class="ml-auto text-gray-500">{{ pagination.total }}</span>
+</nav>
+{% endif %}
+`;
+}
