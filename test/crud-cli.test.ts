@@ -55,10 +55,14 @@ function entityFiles(snake: string): string[] {
   return [`${dir}/${snake}.sql`, `${dir}/${snake}.sqlite.sql`, `${dir}/${snake}_base.ts`, `${dir}/${snake}.ts`, `${dir}/index.ts`];
 }
 
-/** The 11 files of the spec's list (and the bulk-delete page), in make:crud's order. */
+/**
+ * The 11 manual files of the spec's list (and the bulk-delete page), then the regenerable ones (what derives from the
+ * entity, docs/crud.md), in make:crud's order.
+ */
 function crudFiles(snake: string): string[] {
   const views = ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
-  return [`mvc/controllers/${snake}_controller.ts`, `mvc/models/${snake}_model.ts`, `mvc/forms/${snake}_form.ts`, 'mvc/views/layouts/app.html', ...views];
+  const regenerable = [`mvc/models/${snake}_crud.ts`, `mvc/forms/${snake}_fields.ts`, ...['_fields', '_filters', '_list_head', '_list_cells'].map((v) => `mvc/views/${snake}/${v}.html`)];
+  return [`mvc/controllers/${snake}_controller.ts`, `mvc/models/${snake}_model.ts`, `mvc/forms/${snake}_form.ts`, 'mvc/views/layouts/app.html', ...views, ...regenerable];
 }
 
 const PROTECTED = '(routes protégées : connexion requise ; --public pour une application sans connexion)';
@@ -81,7 +85,7 @@ test('make:crud Contact --dry-run lists the files and the routes, and writes not
     "Simulation (--dry-run) : aucun fichier n'est écrit.",
     ...[...entityFiles('contact'), ...crudFiles('contact')].map((f) => fateLine('créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé (simulation) : 16 créés, 1 mis à jour.',
+    'Résumé (simulation) : 22 créés, 1 mis à jour.',
     ...addedReport('contacts', true),
     // Every line routes.ts would get, the import included, where it would go (git diff -U0).
     `Modifications de ${ROUTES} :`,
@@ -101,7 +105,7 @@ test('make:crud Contact creates the CRUD files and adds the 10 routes inside reg
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('contact'), ...crudFiles('contact')].map((f) => fateLine('créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé : 16 créés, 1 mis à jour.',
+    'Résumé : 22 créés, 1 mis à jour.',
     ...addedReport('contacts'),
     `Liste : /contacts ${PROTECTED}`,
   ]);
@@ -120,7 +124,7 @@ test('a second make:crud Contact changes nothing and adds no route', () => {
   assert.is(run.status, 0, run.stderr);
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('contact'), ...crudFiles('contact'), ROUTES].map((f) => fateLine('inchangé', f)),
-    'Résumé : 17 inchangés.',
+    'Résumé : 23 inchangés.',
     `Routes déjà présentes dans ${ROUTES} : 10.`,
   ]);
   assert.equal(project.snapshot(), before);
@@ -138,7 +142,7 @@ test("the user's edits of generated files are kept: reported ignoré, never rewr
   const fates = lines(run.stdout);
   assert.ok(fates.includes(fateLine('ignoré', view, MANUAL)), run.stdout);
   assert.ok(fates.includes(fateLine('ignoré', controller, MANUAL)), run.stdout);
-  assert.ok(fates.includes('Résumé : 15 inchangés, 2 ignorés.'), run.stdout);
+  assert.ok(fates.includes('Résumé : 21 inchangés, 2 ignorés.'), run.stdout);
   assert.equal(project.snapshot(), before);
   assert.is(project.read(view), edited);
 });
@@ -151,7 +155,7 @@ test('make:crud Ville --public: public routes for the router (fw routes:list), t
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('ville'), ...crudFiles('ville')].map((f) => fateLine(f === layout ? 'inchangé' : 'créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé : 15 créés, 1 mis à jour, 1 inchangé.',
+    'Résumé : 21 créés, 1 mis à jour, 1 inchangé.',
     ...addedReport('villes'),
     'Liste : /villes',
   ]);
@@ -291,7 +295,7 @@ test('no routes.ts at all: exit 1, nothing written, a routes.ts to create; creat
   assert.equal(lines(again.stdout), [
     ...[...entityFiles('ville'), ...crudFiles('ville')].map((f) => fateLine('créé', f)),
     fateLine('inchangé', ROUTES),
-    'Résumé : 16 créés, 1 inchangé.',
+    'Résumé : 22 créés, 1 inchangé.',
     `Routes déjà présentes dans ${ROUTES} : 10.`,
   ]);
   // The router sees each route once, wired to the generated controller.
