@@ -40,19 +40,19 @@ const validationCases: Array<{ name: string; given: Row; want: Record<string, st
   {
     name: 'nothing given: every non-nullable field is required, booleans default to false',
     given: {},
-    want: { nom: M.required, prenom: M.required, email: M.required, nb_visites: M.required },
+    want: { nom: M.required('Nom'), prenom: M.required('Prenom'), email: M.required('Email'), nb_visites: M.required('Nb visites') },
   },
-  { name: 'empty string counts as missing', given: { ...validContact, prenom: '' }, want: { prenom: M.required } },
-  { name: 'not_empty: blank after trim', given: { ...validContact, nom: '   ' }, want: { nom: M.notEmpty } },
+  { name: 'empty string counts as missing', given: { ...validContact, prenom: '' }, want: { prenom: M.required('Prenom') } },
+  { name: 'not_empty: blank after trim', given: { ...validContact, nom: '   ' }, want: { nom: M.notEmpty('Nom') } },
   { name: 'without not_empty, blank is accepted', given: { ...validContact, prenom: '  ' }, want: {} },
-  { name: 'max_length: 101 characters refused', given: { ...validContact, nom: 'x'.repeat(101) }, want: { nom: M.maxLength(100) } },
+  { name: 'max_length: 101 characters refused', given: { ...validContact, nom: 'x'.repeat(101) }, want: { nom: M.maxLength('Nom', 100) } },
   { name: 'max_length counts characters, not UTF-16 units', given: { ...validContact, nom: '😀'.repeat(100) }, want: {} },
-  { name: 'nullable field: null accepted, length still checked', given: { ...validContact, telephone: '0'.repeat(21) }, want: { telephone: M.maxLength(20) } },
-  { name: 'integer field: 1.5 refused', given: { ...validContact, nb_visites: 1.5 }, want: { nb_visites: M.integer } },
-  { name: 'integer field: a string refused', given: { ...validContact, nb_visites: '12' }, want: { nb_visites: M.integer } },
-  { name: 'unsigned integer: negative refused', given: { ...validContact, nb_visites: -1 }, want: { nb_visites: M.unsigned } },
-  { name: 'nullable foreign key: not an integer', given: { ...validContact, ville_id: 2.5 }, want: { ville_id: M.integer } },
-  { name: 'several fields at once, one message each', given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN }, want: { nom: M.required, email: M.notEmpty, nb_visites: M.integer } },
+  { name: 'nullable field: null accepted, length still checked', given: { ...validContact, telephone: '0'.repeat(21) }, want: { telephone: M.maxLength('Telephone', 20) } },
+  { name: 'integer field: 1.5 refused', given: { ...validContact, nb_visites: 1.5 }, want: { nb_visites: M.integer('Nb visites') } },
+  { name: 'integer field: a string refused', given: { ...validContact, nb_visites: '12' }, want: { nb_visites: M.integer('Nb visites') } },
+  { name: 'unsigned integer: negative refused', given: { ...validContact, nb_visites: -1 }, want: { nb_visites: M.unsigned('Nb visites') } },
+  { name: 'nullable foreign key: not an integer', given: { ...validContact, ville_id: 2.5 }, want: { ville_id: M.integer('Ville') } },
+  { name: 'several fields at once, one message each', given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN }, want: { nom: M.required('Nom'), email: M.notEmpty('Email'), nb_visites: M.integer('Nb visites') } },
 ];
 
 for (const c of validationCases) {
@@ -94,9 +94,9 @@ test('constructor: defaults (null, false, empty string; a missing number stays u
 
 const rowCases: Array<{ name: string; row: Row; want: Row }> = [
   {
-    name: 'SQLite row (numbers, 0/1, DECIMAL as a number)',
+    name: 'SQLite row (numbers, 0/1, DECIMAL as a number: read at the declared scale)',
     row: { Id: 7, Nom: 'Dupont', Prenom: 'Jean', Email: 'j@x.org', Telephone: null, DateNaissance: '1990-05-17', Solde: 10.5, NbVisites: 3, Actif: 1, VilleId: 2 },
-    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: null, date_naissance: '1990-05-17', solde: '10.5', nb_visites: 3, actif: true, ville_id: 2 },
+    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: null, date_naissance: '1990-05-17', solde: '10.50', nb_visites: 3, actif: true, ville_id: 2 },
   },
   {
     name: 'mysql2 row (DECIMAL as a string, DATE as a local Date, BIGINT as a string)',
@@ -160,8 +160,8 @@ test('other types: float, bytes, time, datetime, nullable boolean', async () => 
   assert.equal(item.toRow(), { Id: 1, Valeur: 2.5, Poids: null, Brut: bytes, Heure: '10:30:00', PriseLe: '2024-01-31 08:05:09', Valide: null });
   assert.equal(new Base({ ...item, valide: true }).toRow().Valide, 1);
   assert.equal(new Base({ ...item, valide: false }).toRow().Valide, 0);
-  assert.equal(new Base({ heure: '1', prise_le: '2', valeur: Number.POSITIVE_INFINITY }).validate(), { valeur: M.number });
-  assert.equal(new Base({ heure: '1', prise_le: '2' }).validate(), { valeur: M.required });
+  assert.equal(new Base({ heure: '1', prise_le: '2', valeur: Number.POSITIVE_INFINITY }).validate(), { valeur: M.number('Valeur') });
+  assert.equal(new Base({ heure: '1', prise_le: '2' }).validate(), { valeur: M.required('Valeur') });
 });
 
 test('the class text: marker first, self-contained, only the helpers it uses, one final newline', () => {

@@ -1,9 +1,12 @@
-/** Number fields: IntegerField (cleaned to a number) and DecimalField (cleaned to an exact decimal string). */
+/**
+ * Number fields: IntegerField and FloatField (cleaned to a number), DecimalField (cleaned to an exact decimal
+ * string).
+ */
 import { FormDefinitionError, FormValidationError } from './errors.js';
 import { checkCount, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
-export interface IntegerFieldOptions extends FieldOptions {
+export interface IntegerFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   min?: number;
   max?: number;
 }
@@ -14,11 +17,11 @@ const INTEGER = /^[+-]?\d+$/;
  * An integer written in decimal digits (an optional sign, nothing else): `1.5`, `1e3`, `0x10`, `1 000` are
  * refused; a value beyond ±(2^53 − 1) is refused rather than rounded. Cleaned to a number.
  */
-export class IntegerField extends TextInputField<number> {
+export class IntegerField<R extends boolean = true> extends TextInputField<number, R> {
   readonly min: number | undefined;
   readonly max: number | undefined;
 
-  constructor(options: IntegerFieldOptions = {}) {
+  constructor(options: IntegerFieldOptions<R> = {}) {
     super(options, 'number');
     for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
       if (value !== undefined && !Number.isSafeInteger(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (entier attendu).`);
@@ -47,7 +50,7 @@ export class IntegerField extends TextInputField<number> {
   }
 }
 
-export interface DecimalFieldOptions extends FieldOptions {
+export interface DecimalFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   /** Total number of digits, as in DECIMAL(M, D): M. */
   maxDigits?: number;
   /** Digits after the point, as in DECIMAL(M, D): D. The cleaned value is padded to this many. */
@@ -101,7 +104,7 @@ function boundOption(name: string, value: string | number | undefined): Decimal 
  * with a point, no leading zeros, and exactly `decimalPlaces` decimals when set (`12,5` → `'12.50'`).
  * Trailing zeros beyond `decimalPlaces` are accepted (`1.500` is 1.50); other extra decimals are refused.
  */
-export class DecimalField extends TextInputField<string> {
+export class DecimalField<R extends boolean = true> extends TextInputField<string, R> {
   readonly maxDigits: number | undefined;
   readonly decimalPlaces: number | undefined;
   readonly min: string | undefined;
@@ -109,7 +112,7 @@ export class DecimalField extends TextInputField<string> {
   private readonly minValue: Decimal | undefined;
   private readonly maxValue: Decimal | undefined;
 
-  constructor(options: DecimalFieldOptions = {}) {
+  constructor(options: DecimalFieldOptions<R> = {}) {
     super(options, 'text');
     checkCount('maxDigits', options.maxDigits, true);
     checkCount('decimalPlaces', options.decimalPlaces);
@@ -144,6 +147,48 @@ export class DecimalField extends TextInputField<string> {
     if (this.minValue && compareDecimal(value, this.minValue) < 0) throw new FormValidationError(messages.min(label, this.min!));
     if (this.maxValue && compareDecimal(value, this.maxValue) > 0) throw new FormValidationError(messages.max(label, this.max!));
     return formatDecimal(value);
+  }
+
+  override attrs(): HtmlAttrs {
+    return { inputmode: 'decimal' };
+  }
+}
+
+export interface FloatFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
+  min?: number;
+  max?: number;
+}
+
+const FLOAT = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A floating-point number (FLOAT, DOUBLE, REAL columns): digits with a point or a comma, an optional exponent
+ * (`0.25`, `-1e3`, `0,5`, `.5`). `NaN`, `Infinity`, hex, spaces and values beyond the double range are refused.
+ * Cleaned to a finite JS number (`-0` → 0).
+ */
+export class FloatField<R extends boolean = true> extends TextInputField<number, R> {
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+
+  constructor(options: FloatFieldOptions<R> = {}) {
+    super(options, 'text');
+    for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
+      if (value !== undefined && !Number.isFinite(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre fini attendu).`);
+    }
+    if (options.min !== undefined && options.max !== undefined && options.min > options.max) {
+      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
+    }
+    this.min = options.min;
+    this.max = options.max;
+  }
+
+  protected convert(text: string, label: string): number {
+    if (!FLOAT.test(text)) throw new FormValidationError(messages.number(label));
+    const value = Number(text.replace(',', '.')) + 0; // `+ 0` turns -0 into 0
+    if (!Number.isFinite(value)) throw new FormValidationError(messages.tooLarge(label));
+    if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));
+    if (this.max !== undefined && value > this.max) throw new FormValidationError(messages.max(label, this.max));
+    return value;
   }
 
   override attrs(): HtmlAttrs {
