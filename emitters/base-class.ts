@@ -10,11 +10,11 @@ import { commentText, fileText, tsString } from './text.js';
 
 /** Run-time helpers the class may call; only those a class uses are written into it. */
 type Helper =
-  | 'toNumber' | 'toText' | 'toDecimalText' | 'toDateText' | 'toBool' | 'toBytes'
+  | 'toNumber' | 'toText' | 'toDecimalText' | 'toDateText' | 'withFraction' | 'toBool' | 'toBytes'
   | 'isMissing' | 'isBlank' | 'tooLong' | 'notInteger' | 'isNegative' | 'notNumber' | 'notDecimal' | 'tooManyDecimals';
 
 const HELPER_ORDER: readonly Helper[] = [
-  'toNumber', 'toText', 'toDecimalText', 'toDateText', 'toBool', 'toBytes',
+  'toNumber', 'toText', 'toDecimalText', 'toDateText', 'withFraction', 'toBool', 'toBytes',
   'isMissing', 'isBlank', 'tooLong', 'notInteger', 'isNegative', 'notNumber', 'notDecimal', 'tooManyDecimals',
 ];
 
@@ -62,6 +62,13 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  const pad = (n: number): string => String(n).padStart(2, '0');",
     '  const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;',
     '  return withTime ? `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}` : day;',
+    '}',
+  ],
+  withFraction: [
+    '/** DATETIME(p) / TIME(p) text -> exactly `digits` fraction digits, as MariaDB gives it (`08:05:01` -> `08:05:01.000`). */',
+    'function withFraction(value: string | null | undefined, digits: number): string | null | undefined {',
+    "  const m = typeof value === 'string' ? /^(.*\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d*))?$/.exec(value) : null;",
+    "  return m ? `${m[1]}.${(m[2] ?? '').padEnd(digits, '0').slice(0, digits)}` : value;",
     '}',
   ],
   toBool: [
@@ -212,10 +219,20 @@ function reader(field: FieldNode, helpers: Set<Helper>): string {
     case 'date':
       return use('toDateText', `toDateText(${value}, false)`);
     case 'datetime':
-      return use('toDateText', `toDateText(${value}, true)`);
+      return fraction(field, use('toDateText', `toDateText(${value}, true)`), helpers);
+    case 'time':
+      return fraction(field, use('toText', `toText(${value})`), helpers);
     default:
       return use('toText', `toText(${value})`);
   }
+}
+
+/** DATETIME(p), TIMESTAMP(p), TIME(p): the text read at the declared precision, the same on both dialects. */
+function fraction(field: FieldNode, call: string, helpers: Set<Helper>): string {
+  const digits = ['DATETIME', 'TIMESTAMP', 'TIME'].includes(field.sqlType.base) ? (field.sqlType.args[0] ?? 0) : 0;
+  if (digits === 0) return call;
+  helpers.add('withFraction');
+  return `withFraction(${call}, ${digits})`;
 }
 
 function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper>): Check[] {

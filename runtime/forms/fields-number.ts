@@ -88,6 +88,27 @@ export function compareDecimal(a: Decimal, b: Decimal): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The DECIMAL(M, D) rule on the digits before the point (M − D) and on all significant digits (M). */
+function checkWholeDigits(value: Decimal, significant: string, label: string, maxDigits: number | undefined, places: number | undefined): void {
+  if (maxDigits === undefined) return;
+  const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
+  if (places !== undefined && wholeDigits > maxDigits - places) throw new FormValidationError(messages.wholeDigits(label, maxDigits - places));
+  if (wholeDigits + significant.length > maxDigits) throw new FormValidationError(messages.maxDigits(label, maxDigits));
+}
+
+/** `-1.5e3` → the decimal -1500 (digits shifted as text, never through a float). */
+function expandExponent(text: string): Decimal | null {
+  const m = /^([+-]?[\d.,]*)(?:[eE]([+-]?\d+))?$/.exec(text);
+  const parsed = m ? parseDecimal(m[1]!) : null;
+  if (!m || !parsed) return null;
+  const shift = Number(m[2] ?? '0');
+  const digits = parsed.whole + parsed.fraction;
+  const point = parsed.whole.length + shift;
+  const padded = point < 0 ? '0'.repeat(-point) + digits : digits.padEnd(point, '0');
+  const at = Math.max(point, 0);
+  return { negative: parsed.negative, whole: padded.slice(0, at).replace(/^0+(?=\d)/, '') || '0', fraction: padded.slice(at) };
+}
+
 function formatDecimal(d: Decimal): string {
   return `${d.negative ? '-' : ''}${d.whole}${d.fraction ? `.${d.fraction}` : ''}`;
 }
@@ -137,13 +158,7 @@ export class DecimalField<R extends boolean = true> extends TextInputField<strin
     const places = this.decimalPlaces;
     if (places !== undefined && significant.length > places) throw new FormValidationError(messages.decimalPlaces(label, places));
     const value: Decimal = { ...parsed, fraction: places === undefined ? parsed.fraction : significant.padEnd(places, '0') };
-    const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
-    if (this.maxDigits !== undefined) {
-      if (places !== undefined && wholeDigits > this.maxDigits - places) {
-        throw new FormValidationError(messages.wholeDigits(label, this.maxDigits - places));
-      }
-      if (wholeDigits + significant.length > this.maxDigits) throw new FormValidationError(messages.maxDigits(label, this.maxDigits));
-    }
+    checkWholeDigits(value, significant, label, this.maxDigits, places);
     if (this.minValue && compareDecimal(value, this.minValue) < 0) throw new FormValidationError(messages.min(label, this.min!));
     if (this.maxValue && compareDecimal(value, this.maxValue) > 0) throw new FormValidationError(messages.max(label, this.max!));
     return formatDecimal(value);
@@ -157,6 +172,10 @@ export class DecimalField<R extends boolean = true> extends TextInputField<strin
 export interface FloatFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   min?: number;
   max?: number;
+  /** DOUBLE(M, D) / FLOAT(M, D): M, the total number of digits. */
+  maxDigits?: number;
+  /** DOUBLE(M, D) / FLOAT(M, D): D. More significant decimals are refused (the server would round them). */
+  decimalPlaces?: number;
 }
 
 const FLOAT = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
@@ -169,9 +188,18 @@ const FLOAT = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
 export class FloatField<R extends boolean = true> extends TextInputField<number, R> {
   readonly min: number | undefined;
   readonly max: number | undefined;
+  readonly maxDigits: number | undefined;
+  readonly decimalPlaces: number | undefined;
 
   constructor(options: FloatFieldOptions<R> = {}) {
     super(options, 'text');
+    checkCount('maxDigits', options.maxDigits, true);
+    checkCount('decimalPlaces', options.decimalPlaces);
+    if (options.maxDigits !== undefined && options.decimalPlaces !== undefined && options.decimalPlaces > options.maxDigits) {
+      throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${options.decimalPlaces}) dépasse maxDigits (${options.maxDigits}).`);
+    }
+    this.maxDigits = options.maxDigits;
+    this.decimalPlaces = options.decimalPlaces;
     for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
       if (value !== undefined && !Number.isFinite(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre fini attendu).`);
     }
@@ -184,6 +212,14 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
 
   protected convert(text: string, label: string): number {
     if (!FLOAT.test(text)) throw new FormValidationError(messages.number(label));
+    if (this.maxDigits !== undefined || this.decimalPlaces !== undefined) {
+      const exact = expandExponent(text)!;
+      const significant = exact.fraction.replace(/0+$/, '');
+      if (this.decimalPlaces !== undefined && significant.length > this.decimalPlaces) {
+        throw new FormValidationError(messages.decimalPlaces(label, this.decimalPlaces));
+      }
+      checkWholeDigits(exact, significant, label, this.maxDigits, this.decimalPlaces);
+    }
     const value = Number(text.replace(',', '.')) + 0; // `+ 0` turns -0 into 0
     if (!Number.isFinite(value)) throw new FormValidationError(messages.tooLarge(label));
     if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));
