@@ -9,9 +9,14 @@ import { syncEntityCommand, tsMarkerLine } from './marker.js';
 import { commentText, fileText, tsString } from './text.js';
 
 /** Run-time helpers the class may call; only those a class uses are written into it. */
-type Helper = 'toNumber' | 'toText' | 'toDateText' | 'toBool' | 'toBytes' | 'isMissing' | 'isBlank' | 'tooLong' | 'notInteger' | 'isNegative' | 'notNumber';
+type Helper =
+  | 'toNumber' | 'toText' | 'toDecimalText' | 'toDateText' | 'withFraction' | 'toBool' | 'toBytes'
+  | 'isMissing' | 'isBlank' | 'tooLong' | 'notInteger' | 'isNegative' | 'notNumber' | 'notDecimal' | 'tooManyDecimals';
 
-const HELPER_ORDER: readonly Helper[] = ['toNumber', 'toText', 'toDateText', 'toBool', 'toBytes', 'isMissing', 'isBlank', 'tooLong', 'notInteger', 'isNegative', 'notNumber'];
+const HELPER_ORDER: readonly Helper[] = [
+  'toNumber', 'toText', 'toDecimalText', 'toDateText', 'withFraction', 'toBool', 'toBytes',
+  'isMissing', 'isBlank', 'tooLong', 'notInteger', 'isNegative', 'notNumber', 'notDecimal', 'tooManyDecimals',
+];
 
 const HELPER_SOURCE: Record<Helper, readonly string[]> = {
   toNumber: [
@@ -28,6 +33,28 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  return typeof value === 'string' ? value : String(value);",
     '}',
   ],
+  toDecimalText: [
+    '/**',
+    ' * DECIMAL value (a string, or a number / bigint from a driver) -> its text with exactly `scale` decimals',
+    ' * (`3`, `\'3.0\'` -> `\'3.00\'`), by string arithmetic only (never a float); extra decimals are rounded half away',
+    ' * from zero, as MariaDB does. A value that is not a number is returned as text, for validate() to report.',
+    ' */',
+    'function toDecimalText(value: unknown, scale: number): string | null | undefined {',
+    '  if (value === undefined || value === null) return value;',
+    "  const text = typeof value === 'string' ? value.trim() : String(value);",
+    '  const m = /^([+-]?)(\\d*)(?:\\.(\\d*))?(?:[eE]([+-]?\\d+))?$/.exec(text);',
+    "  if (!m || `${m[2]}${m[3] ?? ''}` === '') return text;",
+    "  let digits = `${m[2]}${m[3] ?? ''}`;",
+    "  let point = (m[2] ?? '').length + Number(m[4] ?? 0);",
+    "  if (point < 0) [digits, point] = ['0'.repeat(-point) + digits, 0];",
+    "  digits = digits.padEnd(point + scale, '0');",
+    '  let units = BigInt(digits.slice(0, point + scale));',
+    "  if ((digits[point + scale] ?? '0') >= '5') units += 1n;",
+    "  const abs = units.toString().padStart(scale + 1, '0');",
+    "  const sign = m[1] === '-' && units !== 0n ? '-' : '';",
+    "  return scale === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;",
+    '}',
+  ],
   toDateText: [
     '/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver\'s Date is read in local time, as mysql2 builds it. */',
     'function toDateText(value: unknown, withTime: boolean): string | null | undefined {',
@@ -35,6 +62,13 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  const pad = (n: number): string => String(n).padStart(2, '0');",
     '  const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;',
     '  return withTime ? `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}` : day;',
+    '}',
+  ],
+  withFraction: [
+    '/** DATETIME(p) / TIME(p) text -> exactly `digits` fraction digits, as MariaDB gives it (`08:05:01` -> `08:05:01.000`). */',
+    'function withFraction(value: string | null | undefined, digits: number): string | null | undefined {',
+    "  const m = typeof value === 'string' ? /^(.*\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d*))?$/.exec(value) : null;",
+    "  return m ? `${m[1]}.${(m[2] ?? '').padEnd(digits, '0').slice(0, digits)}` : value;",
     '}',
   ],
   toBool: [
@@ -73,7 +107,9 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     '}',
   ],
   isNegative: [
+    '/** A number below zero, or a decimal string below zero (`-0.00` is zero). */',
     'function isNegative(value: unknown): boolean {',
+    "  if (typeof value === 'string') return /^\\s*-[\\d.]*[1-9]/.test(value);",
     "  return typeof value === 'number' && value < 0;",
     '}',
   ],
@@ -82,17 +118,51 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  return !isMissing(value) && !(typeof value === 'number' && Number.isFinite(value));",
     '}',
   ],
+  notDecimal: [
+    '/** Not a decimal written with digits and an optional point (`12.50`, `-3`). */',
+    'function notDecimal(value: unknown): boolean {',
+    "  return !isMissing(value) && !(typeof value === 'string' && /^[+-]?\\d+(?:\\.\\d+)?$/.test(value.trim()));",
+    '}',
+  ],
+  tooManyDecimals: [
+    '/** More significant decimals than the column keeps (trailing zeros do not count). */',
+    'function tooManyDecimals(value: unknown, scale: number): boolean {',
+    "  return typeof value === 'string' && (/\\.(\\d*?)0*$/.exec(value.trim())?.[1] ?? '').length > scale;",
+    '}',
+  ],
 };
 
-/** French validation messages, one per field (the first rule that fails). */
+const named = (label: string): string => `Le champ « ${label} »`;
+
+/**
+ * French validation messages, one per field (the first rule that fails), naming the field by its label as the
+ * form's messages do (runtime/forms/messages.ts).
+ */
 export const VALIDATION_MESSAGES = {
-  required: 'Ce champ est obligatoire.',
-  notEmpty: 'Ce champ ne peut pas être vide.',
-  maxLength: (max: number): string => `Ce champ ne doit pas dépasser ${max} caractères.`,
-  integer: 'Ce champ doit être un nombre entier.',
-  unsigned: 'Ce champ doit être un nombre positif ou nul.',
-  number: 'Ce champ doit être un nombre.',
+  required: (label: string): string => `${named(label)} est obligatoire.`,
+  notEmpty: (label: string): string => `${named(label)} ne peut pas être vide.`,
+  maxLength: (label: string, max: number): string => `${named(label)} doit contenir au plus ${max} caractère${max > 1 ? 's' : ''}.`,
+  integer: (label: string): string => `${named(label)} doit être un nombre entier.`,
+  unsigned: (label: string): string => `${named(label)} doit être un nombre positif ou nul.`,
+  number: (label: string): string => `${named(label)} doit être un nombre.`,
+  decimal: (label: string): string => `${named(label)} doit être un nombre décimal (par exemple 12.50).`,
+  decimalPlaces: (label: string, n: number): string => `${named(label)} doit comporter au plus ${n} décimale${n > 1 ? 's' : ''}.`,
 } as const;
+
+/**
+ * The label a field is named by in messages: its `label` when the model carries one, else its name made
+ * readable as the generated form does (`date_naissance` → `Date naissance`, `ville_id` → `Ville`).
+ */
+export function fieldLabel(field: FieldNode): string {
+  if ('label' in field && typeof field.label === 'string' && field.label.trim() !== '') return field.label;
+  const spaced = field.name.replace(/_id$/, '').replace(/_+/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** The scale of a DECIMAL(p,s) column read as a decimal string; null for any other column. */
+function decimalScale(field: FieldNode): number | null {
+  return field.logicalType === 'decimal' && field.sqlType.base === 'DECIMAL' ? (field.sqlType.args[1] ?? 0) : null;
+}
 
 const TEXT_TYPES: ReadonlySet<LogicalType> = new Set(['str', 'decimal', 'date', 'datetime', 'time']);
 
@@ -142,32 +212,57 @@ function reader(field: FieldNode, helpers: Set<Helper>): string {
       return use('toBool', `toBool(${value})`);
     case 'bytes':
       return use('toBytes', `toBytes(${value})`);
+    case 'decimal': {
+      const scale = decimalScale(field);
+      return scale === null ? use('toText', `toText(${value})`) : use('toDecimalText', `toDecimalText(${value}, ${scale})`);
+    }
     case 'date':
       return use('toDateText', `toDateText(${value}, false)`);
     case 'datetime':
-      return use('toDateText', `toDateText(${value}, true)`);
+      return fraction(field, use('toDateText', `toDateText(${value}, true)`), helpers);
+    case 'time':
+      return fraction(field, use('toText', `toText(${value})`), helpers);
     default:
       return use('toText', `toText(${value})`);
   }
 }
 
+/** DATETIME(p), TIMESTAMP(p), TIME(p): the text read at the declared precision, the same on both dialects. */
+function fraction(field: FieldNode, call: string, helpers: Set<Helper>): string {
+  const digits = ['DATETIME', 'TIMESTAMP', 'TIME'].includes(field.sqlType.base) ? (field.sqlType.args[0] ?? 0) : 0;
+  if (digits === 0) return call;
+  helpers.add('withFraction');
+  return `withFraction(${call}, ${digits})`;
+}
+
 function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper>): Check[] {
   if (isGeneratedKey) return [];
   const self = `this.${field.name}`;
+  const label = fieldLabel(field);
+  const M = VALIDATION_MESSAGES;
   const checks: Check[] = [];
   const add = (helper: Helper, condition: string, message: string): void => {
     helpers.add(helper);
-    if (helper === 'notInteger' || helper === 'notNumber') helpers.add('isMissing');
+    if (helper === 'notInteger' || helper === 'notNumber' || helper === 'notDecimal') helpers.add('isMissing');
     checks.push({ condition, message });
   };
-  if (!field.nullable) add('isMissing', `isMissing(${self})`, VALIDATION_MESSAGES.required);
+  if (!field.nullable) add('isMissing', `isMissing(${self})`, M.required(label));
   if (field.logicalType === 'int') {
-    add('notInteger', `notInteger(${self})`, VALIDATION_MESSAGES.integer);
-    if (field.sqlType.unsigned) add('isNegative', `isNegative(${self})`, VALIDATION_MESSAGES.unsigned);
+    add('notInteger', `notInteger(${self})`, M.integer(label));
+    if (field.sqlType.unsigned) add('isNegative', `isNegative(${self})`, M.unsigned(label));
   }
-  if (field.logicalType === 'float') add('notNumber', `notNumber(${self})`, VALIDATION_MESSAGES.number);
-  if (field.notEmpty && TEXT_TYPES.has(field.logicalType)) add('isBlank', `isBlank(${self})`, VALIDATION_MESSAGES.notEmpty);
-  if (field.maxLength !== null && field.logicalType === 'str') add('tooLong', `tooLong(${self}, ${field.maxLength})`, VALIDATION_MESSAGES.maxLength(field.maxLength));
+  if (field.logicalType === 'float') {
+    add('notNumber', `notNumber(${self})`, M.number(label));
+    if (field.sqlType.unsigned) add('isNegative', `isNegative(${self})`, M.unsigned(label));
+  }
+  const scale = decimalScale(field);
+  if (scale !== null) {
+    add('notDecimal', `notDecimal(${self})`, M.decimal(label));
+    add('tooManyDecimals', `tooManyDecimals(${self}, ${scale})`, M.decimalPlaces(label, scale));
+    if (field.sqlType.unsigned) add('isNegative', `isNegative(${self})`, M.unsigned(label));
+  }
+  if (field.notEmpty && TEXT_TYPES.has(field.logicalType)) add('isBlank', `isBlank(${self})`, M.notEmpty(label));
+  if (field.maxLength !== null && field.logicalType === 'str') add('tooLong', `tooLong(${self}, ${field.maxLength})`, M.maxLength(label, field.maxLength));
   return checks;
 }
 
@@ -186,6 +281,12 @@ function planField(entity: EntityNode, field: FieldNode, helpers: Set<Helper>): 
   const self = `this.${field.name}`;
   let toRow = self;
   if (field.logicalType === 'bool') toRow = nullable ? `${self} === null ? null : ${self} ? 1 : 0` : `${self} ? 1 : 0`;
+  const scale = decimalScale(field);
+  if (scale !== null) {
+    // The declared scale on both dialects: SQLite keeps the text as written (a TEXT column).
+    helpers.add('toDecimalText');
+    toRow = nullable ? `toDecimalText(${self}, ${scale}) ?? null` : `toDecimalText(${self}, ${scale}) ?? ${self}`;
+  }
   return {
     name: field.name,
     column: field.column,

@@ -33,10 +33,19 @@ function sqliteRowidColumn(spec: TableSpec): string | null {
   return column?.autoIncrement ? column.name : null;
 }
 
+/**
+ * The SQLite declared type of a column: the MariaDB spelling, except DECIMAL, declared TEXT (docs/entities.md
+ * "Types"): with its NUMERIC affinity SQLite would store `3.00` as the integer 3 and `0.1` as a
+ * float; as TEXT it keeps the exact decimal the application wrote, at the declared scale.
+ */
+export function sqliteColumnType(type: string): string {
+  return /^\s*(?:DECIMAL|NUMERIC|DEC|FIXED)\b/i.test(type) ? 'TEXT' : type;
+}
+
 function sqliteColumn(column: ColumnSpec, rowid: string | null): string {
   const name = quoteIdentifier(column.name, 'sqlite');
   if (column.name === rowid) return `${name} INTEGER PRIMARY KEY AUTOINCREMENT`;
-  return `${name} ${column.type}${column.nullable ? '' : ' NOT NULL'}`;
+  return `${name} ${sqliteColumnType(column.type)}${column.nullable ? '' : ' NOT NULL'}`;
 }
 
 function body(definitions: readonly string[]): string[] {

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import ts from 'typescript';
-import { modelNode, type EntityNode } from '../compiler/ir.js';
+import { modelNode, type EntityNode, type FieldNode } from '../compiler/ir.js';
 import { emitBaseClass, EmitError, VALIDATION_MESSAGES } from '../emitters/index.js';
 import { contactEntity, entity, field, fixtureModel, idField } from './emitters-fixture.js';
 
@@ -40,19 +40,19 @@ const validationCases: Array<{ name: string; given: Row; want: Record<string, st
   {
     name: 'nothing given: every non-nullable field is required, booleans default to false',
     given: {},
-    want: { nom: M.required, prenom: M.required, email: M.required, nb_visites: M.required },
+    want: { nom: M.required('Nom'), prenom: M.required('Prenom'), email: M.required('Email'), nb_visites: M.required('Nb visites') },
   },
-  { name: 'empty string counts as missing', given: { ...validContact, prenom: '' }, want: { prenom: M.required } },
-  { name: 'not_empty: blank after trim', given: { ...validContact, nom: '   ' }, want: { nom: M.notEmpty } },
+  { name: 'empty string counts as missing', given: { ...validContact, prenom: '' }, want: { prenom: M.required('Prenom') } },
+  { name: 'not_empty: blank after trim', given: { ...validContact, nom: '   ' }, want: { nom: M.notEmpty('Nom') } },
   { name: 'without not_empty, blank is accepted', given: { ...validContact, prenom: '  ' }, want: {} },
-  { name: 'max_length: 101 characters refused', given: { ...validContact, nom: 'x'.repeat(101) }, want: { nom: M.maxLength(100) } },
+  { name: 'max_length: 101 characters refused', given: { ...validContact, nom: 'x'.repeat(101) }, want: { nom: M.maxLength('Nom', 100) } },
   { name: 'max_length counts characters, not UTF-16 units', given: { ...validContact, nom: '😀'.repeat(100) }, want: {} },
-  { name: 'nullable field: null accepted, length still checked', given: { ...validContact, telephone: '0'.repeat(21) }, want: { telephone: M.maxLength(20) } },
-  { name: 'integer field: 1.5 refused', given: { ...validContact, nb_visites: 1.5 }, want: { nb_visites: M.integer } },
-  { name: 'integer field: a string refused', given: { ...validContact, nb_visites: '12' }, want: { nb_visites: M.integer } },
-  { name: 'unsigned integer: negative refused', given: { ...validContact, nb_visites: -1 }, want: { nb_visites: M.unsigned } },
-  { name: 'nullable foreign key: not an integer', given: { ...validContact, ville_id: 2.5 }, want: { ville_id: M.integer } },
-  { name: 'several fields at once, one message each', given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN }, want: { nom: M.required, email: M.notEmpty, nb_visites: M.integer } },
+  { name: 'nullable field: null accepted, length still checked', given: { ...validContact, telephone: '0'.repeat(21) }, want: { telephone: M.maxLength('Telephone', 20) } },
+  { name: 'integer field: 1.5 refused', given: { ...validContact, nb_visites: 1.5 }, want: { nb_visites: M.integer('Nb visites') } },
+  { name: 'integer field: a string refused', given: { ...validContact, nb_visites: '12' }, want: { nb_visites: M.integer('Nb visites') } },
+  { name: 'unsigned integer: negative refused', given: { ...validContact, nb_visites: -1 }, want: { nb_visites: M.unsigned('Nb visites') } },
+  { name: 'nullable foreign key: not an integer', given: { ...validContact, ville_id: 2.5 }, want: { ville_id: M.integer('Ville') } },
+  { name: 'several fields at once, one message each', given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN }, want: { nom: M.required('Nom'), email: M.notEmpty('Email'), nb_visites: M.integer('Nb visites') } },
 ];
 
 for (const c of validationCases) {
@@ -94,9 +94,9 @@ test('constructor: defaults (null, false, empty string; a missing number stays u
 
 const rowCases: Array<{ name: string; row: Row; want: Row }> = [
   {
-    name: 'SQLite row (numbers, 0/1, DECIMAL as a number)',
+    name: 'SQLite row (numbers, 0/1, DECIMAL as a number: read at the declared scale)',
     row: { Id: 7, Nom: 'Dupont', Prenom: 'Jean', Email: 'j@x.org', Telephone: null, DateNaissance: '1990-05-17', Solde: 10.5, NbVisites: 3, Actif: 1, VilleId: 2 },
-    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: null, date_naissance: '1990-05-17', solde: '10.5', nb_visites: 3, actif: true, ville_id: 2 },
+    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: null, date_naissance: '1990-05-17', solde: '10.50', nb_visites: 3, actif: true, ville_id: 2 },
   },
   {
     name: 'mysql2 row (DECIMAL as a string, DATE as a local Date, BIGINT as a string)',
@@ -160,8 +160,81 @@ test('other types: float, bytes, time, datetime, nullable boolean', async () => 
   assert.equal(item.toRow(), { Id: 1, Valeur: 2.5, Poids: null, Brut: bytes, Heure: '10:30:00', PriseLe: '2024-01-31 08:05:09', Valide: null });
   assert.equal(new Base({ ...item, valide: true }).toRow().Valide, 1);
   assert.equal(new Base({ ...item, valide: false }).toRow().Valide, 0);
-  assert.equal(new Base({ heure: '1', prise_le: '2', valeur: Number.POSITIVE_INFINITY }).validate(), { valeur: M.number });
-  assert.equal(new Base({ heure: '1', prise_le: '2' }).validate(), { valeur: M.required });
+  assert.equal(new Base({ heure: '1', prise_le: '2', valeur: Number.POSITIVE_INFINITY }).validate(), { valeur: M.number('Valeur') });
+  assert.equal(new Base({ heure: '1', prise_le: '2' }).validate(), { valeur: M.required('Valeur') });
+});
+
+const money = entity('Compte', [
+  idField(),
+  field('solde', 'DECIMAL(10,2)'),
+  field('taux', 'DECIMAL(6,4) UNSIGNED', { nullable: true }),
+  field('unites', 'DECIMAL(5,0)', { nullable: true }),
+  field('ecart', 'DOUBLE UNSIGNED', { nullable: true }),
+  field('ouvert_le', 'DATETIME(3)', { nullable: true }),
+  field('heure', 'TIME(6)', { nullable: true }),
+]);
+
+const decimalCases: Array<[given: unknown, scale: 'solde' | 'unites', want: unknown]> = [
+  // What the drivers give: SQLite's TEXT as stored (or a number in a column made before it became TEXT), mysql2's string.
+  ['3', 'solde', '3.00'],
+  ['3.0', 'solde', '3.00'],
+  [3, 'solde', '3.00'],
+  [3n, 'solde', '3.00'],
+  ['12.50', 'solde', '12.50'],
+  [10.5, 'solde', '10.50'],
+  [0.1, 'solde', '0.10'],
+  ['-0.005', 'solde', '-0.01'],
+  ['-0.004', 'solde', '0.00'],
+  ['.5', 'solde', '0.50'],
+  ['007.5', 'solde', '7.50'],
+  [1e21, 'solde', '1000000000000000000000.00'],
+  [5e-7, 'solde', '0.00'],
+  ['99999999.995', 'solde', '100000000.00'],
+  ['123456789012345678901234567890.125', 'solde', '123456789012345678901234567890.13'],
+  ['3.5', 'unites', '4'],
+  ['-2.5', 'unites', '-3'],
+  [null, 'solde', undefined],
+  ['abc', 'solde', 'abc'],
+];
+
+test('fromRow: DECIMAL at the declared scale, exactly (string arithmetic, rounding half away from zero as MariaDB)', async () => {
+  const { Base } = await load(money);
+  for (const [given, name, want] of decimalCases) {
+    const column = name === 'solde' ? 'Solde' : 'Unites';
+    const read = Base.fromRow({ [column]: given })[name];
+    // A NULL read for the NOT NULL solde falls back to the constructor's default ('').
+    assert.equal(read, want === undefined ? (name === 'solde' ? '' : null) : want, `${String(given)} -> ${String(want)}`);
+  }
+});
+
+test('toRow writes DECIMAL at the declared scale; validate refuses what is not a decimal, extra decimals and negative UNSIGNED', async () => {
+  const { Base } = await load(money);
+  assert.equal(new Base({ solde: '3', taux: '0.5', unites: null }).toRow(), { Id: null, Solde: '3.00', Taux: '0.5000', Unites: null, Ecart: null, OuvertLe: null, Heure: null });
+  assert.equal(new Base({ solde: '3.00' }).validate(), {});
+  assert.equal(new Base({ solde: '1.500' }).validate(), {}, 'trailing zeros are not decimals');
+  assert.equal(new Base({ solde: '' }).validate(), { solde: M.required('Solde') });
+  assert.equal(new Base({ solde: '3,5' }).validate(), { solde: M.decimal('Solde') });
+  assert.equal(new Base({ solde: 3 }).validate(), { solde: M.decimal('Solde') }, 'a number is not the string the class holds');
+  assert.equal(new Base({ solde: '3.456' }).validate(), { solde: M.decimalPlaces('Solde', 2) });
+  assert.equal(new Base({ solde: '1', taux: '-0.0001' }).validate(), { taux: M.unsigned('Taux') });
+  assert.equal(new Base({ solde: '1', taux: '-0.0000' }).validate(), {}, '-0 is not negative');
+  assert.equal(new Base({ solde: '1', ecart: -0.5 }).validate(), { ecart: M.unsigned('Ecart') });
+  assert.equal(new Base({ solde: '1', ecart: '0.5' }).validate(), { ecart: M.number('Ecart') });
+});
+
+test('fromRow: DATETIME(p) and TIME(p) read at the declared precision on both dialects', async () => {
+  const { Base } = await load(money);
+  const sqlite = Base.fromRow({ Solde: '1.00', OuvertLe: '2024-02-29 08:05:01', Heure: '07:30:00' });
+  const mariadb = Base.fromRow({ Solde: '1.00', OuvertLe: '2024-02-29 08:05:01.000', Heure: '07:30:00.000000' });
+  assert.equal([sqlite.ouvert_le, sqlite.heure], ['2024-02-29 08:05:01.000', '07:30:00.000000']);
+  assert.equal({ ...sqlite }, { ...mariadb });
+  assert.is(Base.fromRow({ Solde: '1', OuvertLe: '2024-02-29 08:05:01.5' }).ouvert_le, '2024-02-29 08:05:01.500');
+});
+
+test('messages name the field by its label, as the form does', async () => {
+  const labelled = entity('Piece', [idField(), { ...field('prix_ht', 'DECIMAL(8,2)'), label: 'Prix hors taxes' } as FieldNode, field('ville_id', 'INT')]);
+  const { Base } = await load(labelled);
+  assert.equal(new Base({}).validate(), { prix_ht: 'Le champ « Prix hors taxes » est obligatoire.', ville_id: 'Le champ « Ville » est obligatoire.' });
 });
 
 test('the class text: marker first, self-contained, only the helpers it uses, one final newline', () => {

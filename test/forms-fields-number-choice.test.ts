@@ -1,15 +1,17 @@
-/** Number and choice fields, table-driven (runtime spec "Form fields"): IntegerField, DecimalField, BooleanField, ChoiceField, RelationField, RelatedIdsField. */
+/** Number and choice fields, table-driven (runtime spec "Form fields"): IntegerField, FloatField, DecimalField, TimeField, BooleanField, ChoiceField, RelationField, RelatedIdsField. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   BooleanField,
   ChoiceField,
   DecimalField,
+  FloatField,
   FormDefinitionError,
   FormValidationError,
   IntegerField,
   RelatedIdsField,
   RelationField,
+  TimeField,
   formMessages as M,
   type Field,
 } from '../runtime/index.js';
@@ -43,6 +45,58 @@ function table(field: Field, label: string, accepted: Accepted, refused: Refused
     }
   }
 }
+
+test('FloatField: point, comma or exponent, cleaned to a finite number; NaN, Infinity and garbage refused', () => {
+  const notNumber = M.number('Poids kg');
+  table(
+    new FloatField({ label: 'Poids kg' }),
+    'Poids kg',
+    [
+      ['0.25', 0.25],
+      ['0,25', 0.25],
+      ['-1e3', -1000],
+      ['1.5E-7', 1.5e-7],
+      ['+.5', 0.5],
+      ['5.', 5],
+      ['-0', 0],
+      [' 12 ', 12],
+      ['1e308', 1e308],
+    ],
+    [
+      ['', M.required('Poids kg')],
+      ['NaN', notNumber],
+      ['Infinity', notNumber],
+      ['-Infinity', notNumber],
+      ['0x10', notNumber],
+      ['1 000', notNumber],
+      ['1,000.5', notNumber],
+      ['e3', notNumber],
+      ['1e', notNumber],
+      ['douze', notNumber],
+      ['1e400', M.tooLarge('Poids kg')],
+    ],
+  );
+  table(new FloatField({ label: 'P', required: false, min: 0, max: 10 }), 'P', [['', null], ['10', 10], ['0', 0]], [['-0.1', M.min('P', 0)], ['10.5', M.max('P', 10)]]);
+  // DOUBLE(8,2): the server would round 0.255 to 0.26; the form refuses it, exactly, exponents included.
+  table(
+    new FloatField({ label: 'P', maxDigits: 8, decimalPlaces: 2 }),
+    'P',
+    [['0.25', 0.25], ['2.50e1', 25], ['123456.7', 123456.7], ['1.2000', 1.2]],
+    [['0.255', M.decimalPlaces('P', 2)], ['2.55e-1', M.decimalPlaces('P', 2)], ['1234567', M.wholeDigits('P', 6)], ['1e6', M.wholeDigits('P', 6)]],
+  );
+  assert.throws(() => new FloatField({ min: Number.NaN }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(() => new FloatField({ maxDigits: 2, decimalPlaces: 3 }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.equal(new FloatField().attrs(), { inputmode: 'decimal' });
+});
+
+test('TimeField: HH:MM or HH:MM:SS, cleaned to HH:MM:SS (the TIME text of MariaDB)', () => {
+  const bad = M.time('Heure');
+  table(new TimeField({ label: 'Heure' }), 'Heure', [['07:30', '07:30:00'], ['23:59:59', '23:59:59'], [' 00:00 ', '00:00:00']], [['24:00', bad], ['7:30', bad], ['12:60', bad], ['12:00:60', bad], ['midi', bad], ['', M.required('Heure')]]);
+  const field = new TimeField();
+  assert.is(field.format('07:30:00.000'), '07:30:00');
+  assert.is(field.format(null), '');
+  assert.is(field.type, 'time');
+});
 
 test('IntegerField: decimal digits only, bounds, cleaned to a number', () => {
   const notInteger = 'Le champ « Âge » doit être un nombre entier.';

@@ -160,13 +160,17 @@ test('a program using Contact.fromRow, toRow and validate compiles and runs agai
       email: 'jean@example.org',
       telephone: null,
       date_naissance: null,
-      // DECIMAL has NUMERIC affinity in SQLite: '12.50' is stored as the number 12.5.
-      solde: '12.5',
+      // DECIMAL is TEXT in SQLite and read at its declared scale: '12.50', as on MariaDB.
+      solde: '12.50',
       nb_visites: 3,
       actif: true,
       ville_id: 1,
     },
-    draftErrors: { nom: 'Ce champ ne peut pas être vide.', prenom: 'Ce champ est obligatoire.', nb_visites: 'Ce champ doit être un nombre entier.' },
+    draftErrors: {
+      nom: 'Le champ « Nom » ne peut pas être vide.',
+      prenom: 'Le champ « Prenom » est obligatoire.',
+      nb_visites: 'Le champ « Nb visites » doit être un nombre entier.',
+    },
     draftValid: false,
     loadedValid: true,
   });

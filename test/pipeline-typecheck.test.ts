@@ -99,12 +99,12 @@ test('the generated classes and SQL work together at run time (db:init, db:apply
   const result = spawnSync(process.execPath, ['--import', loader, 'mvc/usage.ts'], { cwd: project.root, encoding: 'utf8', timeout: 60_000 });
   assert.is(result.status, 0, result.stderr);
   assert.equal(JSON.parse(result.stdout), {
-    // DECIMAL has NUMERIC affinity in SQLite: '12.50' is stored as the number 12.5 (MariaDB keeps '12.50').
-    loaded: { id: 1, nom: 'Dupont', actif: true, solde: '12.5', naissance: '1990-05-17', ville_id: 1 },
+    // DECIMAL is TEXT in SQLite and read at its declared scale: '12.50', as on MariaDB.
+    loaded: { id: 1, nom: 'Dupont', actif: true, solde: '12.50', naissance: '1990-05-17', ville_id: 1 },
     actif: true,
     naissance: '1990-05-17',
     isContact: true,
-    draft: { nom: 'Ce champ ne peut pas être vide.' },
+    draft: { nom: 'Le champ « Nom » ne peut pas être vide.' },
     orphan: 'FOREIGN KEY constraint failed',
   });
 });

@@ -104,6 +104,8 @@ async function createPool(options: MariaDbOptions): Promise<Pool> {
     connectTimeout: options.connectTimeoutMs ?? 5000,
     dateStrings: true,
     supportBigNumbers: true,
+    // A JSON column comes back as the text stored, as SQLite gives it (mysql2 would parse it into an object).
+    jsonStrings: true,
     charset: 'UTF8MB4_UNICODE_CI',
     waitForConnections: true,
     queueLimit: 0,

@@ -3,12 +3,16 @@ import type { UploadedFile } from '../http/request.js';
 import { FormDefinitionError, FormValidationError } from './errors.js';
 import { messages } from './messages.js';
 
-/** Options common to every field. */
-export interface FieldOptions {
+/**
+ * Options common to every field. `R` is the literal type of `required` (`true` when absent), so that the
+ * cleaned value's type says whether it may be null: `new StringField({ required: false })` cleans to
+ * `string | null`, `new StringField()` to `string`.
+ */
+export interface FieldOptions<R extends boolean = boolean> {
   /** Shown to the user and named in messages; default: the field name, capitalised, `_` as spaces. */
   label?: string;
   /** Default true. BooleanField ignores it (see its `mustBeChecked`). */
-  required?: boolean;
+  required?: R;
   /** Displayed by an unbound form when the form's `initial` option gives no value. */
   initial?: unknown;
   helpText?: string;
@@ -36,14 +40,17 @@ export interface ChoiceOption {
 /** Extra HTML attributes a template may put on the input (`maxlength`, `min`, `accept`, …). */
 export type HtmlAttrs = Record<string, string | number | boolean>;
 
+/** What `clean()` gives for a field of value type `T` whose `required` is `R`: `T`, or `T | null` unless required. */
+export type Cleaned<T, R extends boolean> = R extends true ? T : T | null;
+
 /**
  * A form field: options, `clean()` (raw input → cleaned value, or FormValidationError with a French message
  * naming the label) and display helpers. Fields hold no per-request state, so one instance may serve every
  * form of a class.
  */
-export abstract class Field<T = unknown> {
+export abstract class Field<T = unknown, R extends boolean = boolean> {
   readonly label: string | undefined;
-  readonly required: boolean;
+  readonly required: R;
   readonly initial: unknown;
   readonly helpText: string;
   /** The input type for templates (`text`, `number`, `checkbox`, `select`, `email`, `file`, …). */
@@ -53,16 +60,16 @@ export abstract class Field<T = unknown> {
   /** True when the field reads `request.files` rather than the body. */
   readonly isFile: boolean = false;
 
-  constructor(options: FieldOptions, defaultType: string) {
+  constructor(options: FieldOptions<R>, defaultType: string) {
     this.label = options.label;
-    this.required = options.required ?? true;
+    this.required = (options.required ?? true) as R;
     this.initial = options.initial;
     this.helpText = options.helpText ?? '';
     this.type = options.inputType ?? defaultType;
   }
 
   /** The cleaned value, `null` for an empty optional field; throws FormValidationError when refused. */
-  abstract clean(input: FieldInput, label: string): T | null;
+  abstract clean(input: FieldInput, label: string): Cleaned<T, R>;
 
   /** How an initial or stored value is shown in the input (`null` → ''). */
   format(value: unknown): string {
@@ -93,14 +100,14 @@ export abstract class Field<T = unknown> {
  * A field fed by one text value: trimmed (see `normalize`), empty → required error or `null`, otherwise
  * `convert()`.
  */
-export abstract class TextInputField<T> extends Field<T> {
-  clean(input: FieldInput, label: string): T | null {
+export abstract class TextInputField<T, R extends boolean = boolean> extends Field<T, R> {
+  clean(input: FieldInput, label: string): Cleaned<T, R> {
     const text = this.normalize(input.value ?? '');
     if (text === '') {
       if (this.required) throw new FormValidationError(messages.required(label));
-      return null;
+      return null as Cleaned<T, R>; // not required, so R is not `true`
     }
-    return this.convert(text, label);
+    return this.convert(text, label) as Cleaned<T, R>;
   }
 
   /** Both ends trimmed. */
@@ -112,12 +119,15 @@ export abstract class TextInputField<T> extends Field<T> {
   protected abstract convert(text: string, label: string): T;
 }
 
-/** The cleaned value type of a field, `null` included (an empty optional field). */
-export type CleanedValue<F> = F extends Field<infer T> ? T | null : never;
+/**
+ * The cleaned value type of a field: what its `clean()` returns, `null` included only when the field may be
+ * left empty (`required: false`; a BooleanField and a RelatedIdsField never give null).
+ */
+export type CleanedValue<F> = F extends { clean(input: FieldInput, label: string): infer C } ? C : never;
 
 /**
- * The cleaned data of a form class, field by field: `form.cleanedData as CleanedData<typeof MyForm.fields>`.
- * Complete once `isValid()` returned true.
+ * The cleaned data of a field map, field by field: the type of `form.cleanedData` for a
+ * `Form<typeof FIELDS>`. Complete once `isValid()` returned true.
  */
 export type CleanedData<M extends Record<string, Field>> = { [K in keyof M]: CleanedValue<M[K]> };
 

@@ -37,7 +37,7 @@ export class BooleanField extends Field<boolean> {
 }
 
 /** Options of the fields that offer choices. */
-export interface ChoiceFieldOptions extends FieldOptions {
+export interface ChoiceFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   /** `[value, label]` pairs; a form may replace them per instance (`new MyForm(data, { choices: { field: […] } })`). */
   choices?: readonly Choice[];
 }
@@ -73,10 +73,10 @@ export function holdsChoices(field: Field): field is Field & ChoiceHolder {
 }
 
 /** A value among `choices` (compared as strings, after trimming). Cleaned to the value as a string. */
-export class ChoiceField<T extends string | number = string> extends TextInputField<T> implements ChoiceHolder {
+export class ChoiceField<T extends string | number = string, R extends boolean = true> extends TextInputField<T, R> implements ChoiceHolder {
   readonly choices: readonly Choice[];
 
-  constructor(options: ChoiceFieldOptions = {}) {
+  constructor(options: ChoiceFieldOptions<R> = {}) {
     super(options, 'select');
     this.choices = checkChoices(options.choices);
   }
@@ -87,11 +87,11 @@ export class ChoiceField<T extends string | number = string> extends TextInputFi
 
   protected convert(text: string, label: string): T {
     if (!this.choices.some(([value]) => String(value) === text)) throw new FormValidationError(messages.choice(label));
-    return this.cleanChoice(text);
+    return this.cleanChoice(text, label);
   }
 
   /** The cleaned value of an accepted choice. */
-  protected cleanChoice(text: string): T {
+  protected cleanChoice(text: string, _label: string): T {
     return text as T;
   }
 
@@ -102,14 +102,33 @@ export class ChoiceField<T extends string | number = string> extends TextInputFi
 
 const CANONICAL_INTEGER = /^-?(?:0|[1-9]\d*)$/;
 
+export interface RelationFieldOptions<I extends boolean = false, R extends boolean = boolean> extends ChoiceFieldOptions<R> {
+  /** The target's key is an integer: the cleaned value is always a number (a non-integer choice is refused). */
+  integer?: I;
+}
+
+/** The cleaned type of a RelationField: `number` with `integer: true`, `string | number` otherwise. */
+export type RelationKey<I extends boolean> = I extends true ? number : string | number;
+
 /**
  * A many-to-one relation: a ChoiceField whose choices (usually `[id, label]` of the target rows) come from
  * the options, given by the controller; it runs no query. Cleaned to a number when the value is an integer
- * written canonically (`'12'` → 12), to the string otherwise.
+ * written canonically (`'12'` → 12), to the string otherwise; with `integer: true` (an integer key), always
+ * to a number, typed so.
  */
-export class RelationField extends ChoiceField<string | number> {
-  protected override cleanChoice(text: string): string | number {
-    return CANONICAL_INTEGER.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+export class RelationField<I extends boolean = false, R extends boolean = true> extends ChoiceField<RelationKey<I>, R> {
+  readonly integer: I;
+
+  constructor(options: RelationFieldOptions<I, R> = {}) {
+    super(options);
+    this.integer = (options.integer ?? false) as I;
+  }
+
+  protected override cleanChoice(text: string, label: string): RelationKey<I> {
+    const isInteger = CANONICAL_INTEGER.test(text) && Number.isSafeInteger(Number(text));
+    if (isInteger) return Number(text);
+    if (this.integer) throw new FormValidationError(messages.choice(label));
+    return text as RelationKey<I>;
   }
 }
 

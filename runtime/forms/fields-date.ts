@@ -1,9 +1,9 @@
 /**
- * Date fields: DateField and DateTimeField. Cleaned values are strings, not Date objects: a calendar date has
+ * Date fields: DateField, DateTimeField and TimeField. Cleaned values are strings, not Date objects: a calendar date has
  * no time zone, and a string is what both database dialects take and give back (DECISIONS §4: times are UTC).
  */
 import { FormValidationError } from './errors.js';
-import { TextInputField, type FieldOptions } from './field.js';
+import { TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -31,8 +31,8 @@ function utcParts(date: Date): [string, string] {
 }
 
 /** A date typed strictly as `YYYY-MM-DD` that exists in the calendar (`2023-02-29` is refused). Cleaned unchanged. */
-export class DateField extends TextInputField<string> {
-  constructor(options: FieldOptions = {}) {
+export class DateField<R extends boolean = true> extends TextInputField<string, R> {
+  constructor(options: FieldOptions<R> = {}) {
     super(options, 'date');
   }
 
@@ -55,8 +55,8 @@ export class DateField extends TextInputField<string> {
  * sends), with a real date, hours 00–23, minutes and seconds 00–59. Cleaned to `YYYY-MM-DD HH:MM:SS`, the
  * DATETIME text of both dialects.
  */
-export class DateTimeField extends TextInputField<string> {
-  constructor(options: FieldOptions = {}) {
+export class DateTimeField<R extends boolean = true> extends TextInputField<string, R> {
+  constructor(options: FieldOptions<R> = {}) {
     super(options, 'datetime-local');
   }
 
@@ -78,5 +78,36 @@ export class DateTimeField extends TextInputField<string> {
       if (m) return `${m[1]}T${m[2]}`;
     }
     return super.format(value);
+  }
+}
+
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * A time of day typed as `HH:MM` or `HH:MM:SS` (what `<input type="time">` sends), hours 00–23, minutes and
+ * seconds 00–59. Cleaned to `HH:MM:SS`, the TIME text MariaDB gives back, so both dialects store the same.
+ */
+export class TimeField<R extends boolean = true> extends TextInputField<string, R> {
+  constructor(options: FieldOptions<R> = {}) {
+    super(options, 'time');
+  }
+
+  protected convert(text: string, label: string): string {
+    const m = TIME.exec(text);
+    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? '0') > 59) throw new FormValidationError(messages.time(label));
+    return `${m[1]}:${m[2]}:${m[3] ?? '00'}`;
+  }
+
+  /** A stored `HH:MM:SS[.fff]` → `HH:MM:SS` for the input. */
+  override format(value: unknown): string {
+    if (typeof value === 'string') {
+      const m = /^(\d{2}:\d{2}(?::\d{2})?)(?:\.\d*)?$/.exec(value);
+      if (m) return m[1]!;
+    }
+    return super.format(value);
+  }
+
+  override attrs(): HtmlAttrs {
+    return { step: 1 };
   }
 }

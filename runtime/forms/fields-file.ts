@@ -5,10 +5,10 @@
 import { get } from '../config.js';
 import type { UploadedFile } from '../http/request.js';
 import { FormDefinitionError, FormValidationError } from './errors.js';
-import { checkCount, Field, type FieldInput, type FieldOptions, type HtmlAttrs } from './field.js';
+import { checkCount, Field, type Cleaned, type FieldInput, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
-export interface FileFieldOptions extends FieldOptions {
+export interface FileFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   /** Allowed extensions, without the dot, any case; default: the `upload_allowed_extensions` setting. */
   extensions?: readonly string[];
   /** Maximum size in bytes; default: the `upload_max_size` setting. */
@@ -44,13 +44,13 @@ function checkList(name: string, list: readonly string[] | undefined): void {
  * a list is given. A part sent without a file name (nothing chosen) counts as absent. Cleaned to the
  * UploadedFile itself.
  */
-export class FileField extends Field<UploadedFile> {
+export class FileField<R extends boolean = true> extends Field<UploadedFile, R> {
   override readonly isFile = true;
   readonly extensions: readonly string[] | undefined;
   readonly maxSize: number | undefined;
   readonly mimeTypes: readonly string[] | undefined;
 
-  constructor(options: FileFieldOptions = {}) {
+  constructor(options: FileFieldOptions<R> = {}) {
     super(options, 'file');
     checkList('extensions', options.extensions);
     checkList('mimeTypes', options.mimeTypes);
@@ -65,11 +65,11 @@ export class FileField extends Field<UploadedFile> {
     return this.extensions ?? get('upload_allowed_extensions').map(normalizeExtension);
   }
 
-  clean(input: FieldInput, label: string): UploadedFile | null {
+  clean(input: FieldInput, label: string): Cleaned<UploadedFile, R> {
     const file = input.file;
     if (!file || file.filename === '') {
       if (this.required) throw new FormValidationError(messages.required(label));
-      return null;
+      return null as Cleaned<UploadedFile, R>; // not required, so R is not `true`
     }
     const name = baseName(file.filename);
     const allowed = this.allowedExtensions();
@@ -79,7 +79,7 @@ export class FileField extends Field<UploadedFile> {
     if (this.mimeTypes && !this.mimeTypes.includes(normalizeMime(file.contentType))) {
       throw new FormValidationError(messages.fileType(label, name, normalizeMime(file.contentType)));
     }
-    return file;
+    return file as Cleaned<UploadedFile, R>;
   }
 
   /** A file input cannot be pre-filled. */
@@ -99,8 +99,8 @@ export const IMAGE_MIME_TYPES: readonly string[] = ['image/jpeg', 'image/png', '
  * A FileField for images: extensions among jpg, jpeg, png, webp and MIME types among image/jpeg, image/png,
  * image/webp (both checked). The options may narrow these lists, never widen them (no SVG: it carries scripts).
  */
-export class ImageField extends FileField {
-  constructor(options: FileFieldOptions = {}) {
+export class ImageField<R extends boolean = true> extends FileField<R> {
+  constructor(options: FileFieldOptions<R> = {}) {
     const extensions = options.extensions ?? IMAGE_EXTENSIONS;
     const mimeTypes = options.mimeTypes ?? IMAGE_MIME_TYPES;
     super({ ...options, extensions, mimeTypes });

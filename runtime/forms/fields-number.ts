@@ -1,9 +1,12 @@
-/** Number fields: IntegerField (cleaned to a number) and DecimalField (cleaned to an exact decimal string). */
+/**
+ * Number fields: IntegerField and FloatField (cleaned to a number), DecimalField (cleaned to an exact decimal
+ * string).
+ */
 import { FormDefinitionError, FormValidationError } from './errors.js';
 import { checkCount, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
-export interface IntegerFieldOptions extends FieldOptions {
+export interface IntegerFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   min?: number;
   max?: number;
 }
@@ -14,11 +17,11 @@ const INTEGER = /^[+-]?\d+$/;
  * An integer written in decimal digits (an optional sign, nothing else): `1.5`, `1e3`, `0x10`, `1 000` are
  * refused; a value beyond ±(2^53 − 1) is refused rather than rounded. Cleaned to a number.
  */
-export class IntegerField extends TextInputField<number> {
+export class IntegerField<R extends boolean = true> extends TextInputField<number, R> {
   readonly min: number | undefined;
   readonly max: number | undefined;
 
-  constructor(options: IntegerFieldOptions = {}) {
+  constructor(options: IntegerFieldOptions<R> = {}) {
     super(options, 'number');
     for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
       if (value !== undefined && !Number.isSafeInteger(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (entier attendu).`);
@@ -47,7 +50,7 @@ export class IntegerField extends TextInputField<number> {
   }
 }
 
-export interface DecimalFieldOptions extends FieldOptions {
+export interface DecimalFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   /** Total number of digits, as in DECIMAL(M, D): M. */
   maxDigits?: number;
   /** Digits after the point, as in DECIMAL(M, D): D. The cleaned value is padded to this many. */
@@ -85,6 +88,27 @@ export function compareDecimal(a: Decimal, b: Decimal): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The DECIMAL(M, D) rule on the digits before the point (M − D) and on all significant digits (M). */
+function checkWholeDigits(value: Decimal, significant: string, label: string, maxDigits: number | undefined, places: number | undefined): void {
+  if (maxDigits === undefined) return;
+  const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
+  if (places !== undefined && wholeDigits > maxDigits - places) throw new FormValidationError(messages.wholeDigits(label, maxDigits - places));
+  if (wholeDigits + significant.length > maxDigits) throw new FormValidationError(messages.maxDigits(label, maxDigits));
+}
+
+/** `-1.5e3` → the decimal -1500 (digits shifted as text, never through a float). */
+function expandExponent(text: string): Decimal | null {
+  const m = /^([+-]?[\d.,]*)(?:[eE]([+-]?\d+))?$/.exec(text);
+  const parsed = m ? parseDecimal(m[1]!) : null;
+  if (!m || !parsed) return null;
+  const shift = Number(m[2] ?? '0');
+  const digits = parsed.whole + parsed.fraction;
+  const point = parsed.whole.length + shift;
+  const padded = point < 0 ? '0'.repeat(-point) + digits : digits.padEnd(point, '0');
+  const at = Math.max(point, 0);
+  return { negative: parsed.negative, whole: padded.slice(0, at).replace(/^0+(?=\d)/, '') || '0', fraction: padded.slice(at) };
+}
+
 function formatDecimal(d: Decimal): string {
   return `${d.negative ? '-' : ''}${d.whole}${d.fraction ? `.${d.fraction}` : ''}`;
 }
@@ -101,7 +125,7 @@ function boundOption(name: string, value: string | number | undefined): Decimal 
  * with a point, no leading zeros, and exactly `decimalPlaces` decimals when set (`12,5` → `'12.50'`).
  * Trailing zeros beyond `decimalPlaces` are accepted (`1.500` is 1.50); other extra decimals are refused.
  */
-export class DecimalField extends TextInputField<string> {
+export class DecimalField<R extends boolean = true> extends TextInputField<string, R> {
   readonly maxDigits: number | undefined;
   readonly decimalPlaces: number | undefined;
   readonly min: string | undefined;
@@ -109,7 +133,7 @@ export class DecimalField extends TextInputField<string> {
   private readonly minValue: Decimal | undefined;
   private readonly maxValue: Decimal | undefined;
 
-  constructor(options: DecimalFieldOptions = {}) {
+  constructor(options: DecimalFieldOptions<R> = {}) {
     super(options, 'text');
     checkCount('maxDigits', options.maxDigits, true);
     checkCount('decimalPlaces', options.decimalPlaces);
@@ -134,16 +158,73 @@ export class DecimalField extends TextInputField<string> {
     const places = this.decimalPlaces;
     if (places !== undefined && significant.length > places) throw new FormValidationError(messages.decimalPlaces(label, places));
     const value: Decimal = { ...parsed, fraction: places === undefined ? parsed.fraction : significant.padEnd(places, '0') };
-    const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
-    if (this.maxDigits !== undefined) {
-      if (places !== undefined && wholeDigits > this.maxDigits - places) {
-        throw new FormValidationError(messages.wholeDigits(label, this.maxDigits - places));
-      }
-      if (wholeDigits + significant.length > this.maxDigits) throw new FormValidationError(messages.maxDigits(label, this.maxDigits));
-    }
+    checkWholeDigits(value, significant, label, this.maxDigits, places);
     if (this.minValue && compareDecimal(value, this.minValue) < 0) throw new FormValidationError(messages.min(label, this.min!));
     if (this.maxValue && compareDecimal(value, this.maxValue) > 0) throw new FormValidationError(messages.max(label, this.max!));
     return formatDecimal(value);
+  }
+
+  override attrs(): HtmlAttrs {
+    return { inputmode: 'decimal' };
+  }
+}
+
+export interface FloatFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
+  min?: number;
+  max?: number;
+  /** DOUBLE(M, D) / FLOAT(M, D): M, the total number of digits. */
+  maxDigits?: number;
+  /** DOUBLE(M, D) / FLOAT(M, D): D. More significant decimals are refused (the server would round them). */
+  decimalPlaces?: number;
+}
+
+const FLOAT = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A floating-point number (FLOAT, DOUBLE, REAL columns): digits with a point or a comma, an optional exponent
+ * (`0.25`, `-1e3`, `0,5`, `.5`). `NaN`, `Infinity`, hex, spaces and values beyond the double range are refused.
+ * Cleaned to a finite JS number (`-0` → 0).
+ */
+export class FloatField<R extends boolean = true> extends TextInputField<number, R> {
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly maxDigits: number | undefined;
+  readonly decimalPlaces: number | undefined;
+
+  constructor(options: FloatFieldOptions<R> = {}) {
+    super(options, 'text');
+    checkCount('maxDigits', options.maxDigits, true);
+    checkCount('decimalPlaces', options.decimalPlaces);
+    if (options.maxDigits !== undefined && options.decimalPlaces !== undefined && options.decimalPlaces > options.maxDigits) {
+      throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${options.decimalPlaces}) dépasse maxDigits (${options.maxDigits}).`);
+    }
+    this.maxDigits = options.maxDigits;
+    this.decimalPlaces = options.decimalPlaces;
+    for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
+      if (value !== undefined && !Number.isFinite(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre fini attendu).`);
+    }
+    if (options.min !== undefined && options.max !== undefined && options.min > options.max) {
+      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
+    }
+    this.min = options.min;
+    this.max = options.max;
+  }
+
+  protected convert(text: string, label: string): number {
+    if (!FLOAT.test(text)) throw new FormValidationError(messages.number(label));
+    if (this.maxDigits !== undefined || this.decimalPlaces !== undefined) {
+      const exact = expandExponent(text)!;
+      const significant = exact.fraction.replace(/0+$/, '');
+      if (this.decimalPlaces !== undefined && significant.length > this.decimalPlaces) {
+        throw new FormValidationError(messages.decimalPlaces(label, this.decimalPlaces));
+      }
+      checkWholeDigits(exact, significant, label, this.maxDigits, this.decimalPlaces);
+    }
+    const value = Number(text.replace(',', '.')) + 0; // `+ 0` turns -0 into 0
+    if (!Number.isFinite(value)) throw new FormValidationError(messages.tooLarge(label));
+    if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));
+    if (this.max !== undefined && value > this.max) throw new FormValidationError(messages.max(label, this.max));
+    return value;
   }
 
   override attrs(): HtmlAttrs {

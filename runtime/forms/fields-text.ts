@@ -3,12 +3,12 @@ import { FormDefinitionError, FormValidationError } from './errors.js';
 import { checkCount, checkLength, checkOrder, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
-export interface LengthOptions extends FieldOptions {
+export interface LengthOptions<R extends boolean = boolean> extends FieldOptions<R> {
   minLength?: number;
   maxLength?: number;
 }
 
-export interface StringFieldOptions extends LengthOptions {
+export interface StringFieldOptions<R extends boolean = boolean> extends LengthOptions<R> {
   /** Tested with `RegExp.test` (a search: anchor it with `^…$`); `g` and `y` flags are dropped. */
   regex?: RegExp;
   /** Message when the regex does not match; default: « Le champ « X » n’a pas le format attendu. » */
@@ -28,13 +28,13 @@ function lengthAttrs(minLength: number | undefined, maxLength: number | undefine
 }
 
 /** A single-line text: trimmed, minLength / maxLength in characters, optional regex. Cleaned to a string. */
-export class StringField extends TextInputField<string> {
+export class StringField<R extends boolean = true> extends TextInputField<string, R> {
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
   readonly regex: RegExp | undefined;
   readonly regexMessage: string | undefined;
 
-  constructor(options: StringFieldOptions = {}) {
+  constructor(options: StringFieldOptions<R> = {}) {
     super(options, 'text');
     checkCount('minLength', options.minLength);
     checkCount('maxLength', options.maxLength);
@@ -62,11 +62,11 @@ export class StringField extends TextInputField<string> {
  * A multi-line text: line endings normalised to `\n` (a browser sends CRLF), both ends trimmed, inner
  * whitespace kept; minLength / maxLength in characters. Templates render it escaped (autoescape).
  */
-export class TextAreaField extends TextInputField<string> {
+export class TextAreaField<R extends boolean = true> extends TextInputField<string, R> {
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
 
-  constructor(options: LengthOptions = {}) {
+  constructor(options: LengthOptions<R> = {}) {
     super(options, 'textarea');
     checkCount('minLength', options.minLength);
     checkCount('maxLength', options.maxLength);
@@ -97,10 +97,10 @@ const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const EMAIL = new RegExp(`^(?=[^@]{1,64}@)(${ATOM}(?:\\.${ATOM})*)@((?:${LABEL}\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9])$`);
 
 /** An e-mail address: at most 254 characters, pragmatic syntax, domain lower-cased (local part kept). */
-export class EmailField extends TextInputField<string> {
+export class EmailField<R extends boolean = true> extends TextInputField<string, R> {
   readonly maxLength: number;
 
-  constructor(options: FieldOptions & { maxLength?: number } = {}) {
+  constructor(options: FieldOptions<R> & { maxLength?: number } = {}) {
     super(options, 'email');
     checkCount('maxLength', options.maxLength, true);
     this.maxLength = Math.min(options.maxLength ?? EMAIL_MAX, EMAIL_MAX);
@@ -129,10 +129,10 @@ const PHONE_INTERNATIONAL = /^\+33[ .-]?[1-9](?:[ .-]?\d{2}){4}$/;
  * `+33 X XX XX XX XX`. Cleaned by default to the national form `0X XX XX XX XX` with single spaces
  * (option `format: 'e164'` gives `+33XXXXXXXXX`).
  */
-export class PhoneField extends TextInputField<string> {
+export class PhoneField<R extends boolean = true> extends TextInputField<string, R> {
   readonly phoneFormat: PhoneFormat;
 
-  constructor(options: FieldOptions & { format?: PhoneFormat } = {}) {
+  constructor(options: FieldOptions<R> & { format?: PhoneFormat } = {}) {
     super(options, 'tel');
     const format = options.format ?? 'national';
     if (format !== 'national' && format !== 'e164') throw new FormDefinitionError(`Option format invalide : ${String(format)} (national ou e164).`);
@@ -152,10 +152,10 @@ export class PhoneField extends TextInputField<string> {
 const URL_MAX = 2048;
 
 /** An absolute http or https URL of at most 2048 characters (or `maxLength`, when lower) that `new URL` parses; cleaned as entered (trimmed). */
-export class UrlField extends TextInputField<string> {
+export class UrlField<R extends boolean = true> extends TextInputField<string, R> {
   readonly maxLength: number;
 
-  constructor(options: FieldOptions & { maxLength?: number } = {}) {
+  constructor(options: FieldOptions<R> & { maxLength?: number } = {}) {
     super(options, 'url');
     checkCount('maxLength', options.maxLength, true);
     this.maxLength = Math.min(options.maxLength ?? URL_MAX, URL_MAX);
@@ -186,11 +186,11 @@ const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  * A slug as typed: lowercase ASCII letters, digits and single inner hyphens; at most 120 characters by
  * default. Accents, capitals, underscores and spaces are refused, never converted.
  */
-export class SlugField extends TextInputField<string> {
+export class SlugField<R extends boolean = true> extends TextInputField<string, R> {
   readonly minLength: number | undefined;
   readonly maxLength: number;
 
-  constructor(options: LengthOptions = {}) {
+  constructor(options: LengthOptions<R> = {}) {
     super(options, 'text');
     checkCount('minLength', options.minLength);
     checkCount('maxLength', options.maxLength, true);

@@ -1,7 +1,7 @@
 /** The Form base class (runtime spec "Form fields (core.forms)"; DECISIONS §2 for the names). */
 import { UploadedFile, type Request } from '../http/request.js';
 import { FormDefinitionError, FormValidationError, UnknownFieldError } from './errors.js';
-import { Field, prettyName, type Choice, type ChoiceOption, type FieldInput, type HtmlAttrs } from './field.js';
+import { Field, prettyName, type CleanedData, type Choice, type ChoiceOption, type FieldInput, type HtmlAttrs } from './field.js';
 import { holdsChoices } from './fields-choice.js';
 
 /** The fields of a form class, by name, in display order. */
@@ -72,9 +72,16 @@ const RESERVED = new Set(['fields', 'errors', 'non_field_errors', 'is_bound']);
  *     const form = ContactForm.fromRequest(request);
  *     if (form.isValid()) save(form.cleanedData);
  *
+ * Give the field map as the type parameter and `cleanedData` is typed field by field (`null` only for
+ * `required: false`), so that `new Contact(form.cleanedData)` is checked by tsc:
+ *
+ *     const CONTACT_FIELDS = { nom: new StringField({ maxLength: 100 }), age: new IntegerField({ required: false }) };
+ *     class ContactForm extends Form<typeof CONTACT_FIELDS> { static fields = CONTACT_FIELDS; }
+ *     // form.cleanedData: { nom: string; age: number | null }
+ *
  * Validation runs once, on the first call that needs it (`isValid()`, `errors`, `cleanedData`, `context()`, …).
  */
-export class Form {
+export class Form<F extends FieldMap = FieldMap> {
   /** True when the form was given data (even empty): only a bound form can be valid. */
   readonly isBound: boolean;
   /** Declared field names, in declaration order. */
@@ -177,10 +184,13 @@ export class Form {
    */
   clean(): void {}
 
-  /** Cleaned values of the valid fields (empty optional → null); complete once `isValid()` returned true. */
-  get cleanedData(): Record<string, unknown> {
+  /**
+   * Cleaned values of the valid fields (empty optional → null); complete once `isValid()` returned true (the
+   * type describes that complete state: a field with an error is absent).
+   */
+  get cleanedData(): CleanedData<F> {
     this.ensureValidated();
-    return this.cleaned;
+    return this.cleaned as CleanedData<F>;
   }
 
   /** The entered value of a field as text, for re-display (or the initial value of an unbound form). */

@@ -9,13 +9,14 @@ export {
   type Choice,
   type ChoiceOption,
   type HtmlAttrs,
+  type Cleaned,
   type CleanedValue,
   type CleanedData,
 } from './field.js';
 export { StringField, TextAreaField, EmailField, PhoneField, UrlField, SlugField, type StringFieldOptions, type LengthOptions, type PhoneFormat } from './fields-text.js';
-export { IntegerField, DecimalField, type IntegerFieldOptions, type DecimalFieldOptions } from './fields-number.js';
-export { BooleanField, ChoiceField, RelationField, RelatedIdsField, type BooleanFieldOptions, type ChoiceFieldOptions } from './fields-choice.js';
-export { DateField, DateTimeField } from './fields-date.js';
+export { IntegerField, FloatField, DecimalField, type IntegerFieldOptions, type FloatFieldOptions, type DecimalFieldOptions } from './fields-number.js';
+export { BooleanField, ChoiceField, RelationField, RelatedIdsField, type BooleanFieldOptions, type ChoiceFieldOptions, type RelationFieldOptions, type RelationKey } from './fields-choice.js';
+export { DateField, DateTimeField, TimeField } from './fields-date.js';
 export { FileField, ImageField, IMAGE_EXTENSIONS, IMAGE_MIME_TYPES, type FileFieldOptions } from './fields-file.js';
 export { FormValidationError, FormDefinitionError, UnknownFieldError } from './errors.js';
 export { messages as formMessages, formatSize } from './messages.js';

@@ -54,9 +54,9 @@ export class TagBase {
   /** French messages by field name, one per invalid field; empty when the values can be saved. */
   validate(): Record<string, string> {
     const errors: Record<string, string> = {};
-    if (isMissing(this.libelle)) errors['libelle'] = 'Ce champ est obligatoire.';
-    else if (isBlank(this.libelle)) errors['libelle'] = 'Ce champ ne peut pas être vide.';
-    else if (tooLong(this.libelle, 50)) errors['libelle'] = 'Ce champ ne doit pas dépasser 50 caractères.';
+    if (isMissing(this.libelle)) errors['libelle'] = 'Le champ « Libelle » est obligatoire.';
+    else if (isBlank(this.libelle)) errors['libelle'] = 'Le champ « Libelle » ne peut pas être vide.';
+    else if (tooLong(this.libelle, 50)) errors['libelle'] = 'Le champ « Libelle » doit contenir au plus 50 caractères.';
     return errors;
   }
 

@@ -61,11 +61,11 @@ export class VilleBase {
   /** French messages by field name, one per invalid field; empty when the values can be saved. */
   validate(): Record<string, string> {
     const errors: Record<string, string> = {};
-    if (isMissing(this.nom)) errors['nom'] = 'Ce champ est obligatoire.';
-    else if (isBlank(this.nom)) errors['nom'] = 'Ce champ ne peut pas être vide.';
-    else if (tooLong(this.nom, 100)) errors['nom'] = 'Ce champ ne doit pas dépasser 100 caractères.';
-    if (isMissing(this.code_postal)) errors['code_postal'] = 'Ce champ est obligatoire.';
-    else if (tooLong(this.code_postal, 5)) errors['code_postal'] = 'Ce champ ne doit pas dépasser 5 caractères.';
+    if (isMissing(this.nom)) errors['nom'] = 'Le champ « Nom » est obligatoire.';
+    else if (isBlank(this.nom)) errors['nom'] = 'Le champ « Nom » ne peut pas être vide.';
+    else if (tooLong(this.nom, 100)) errors['nom'] = 'Le champ « Nom » doit contenir au plus 100 caractères.';
+    if (isMissing(this.code_postal)) errors['code_postal'] = 'Le champ « Code postal » est obligatoire.';
+    else if (tooLong(this.code_postal, 5)) errors['code_postal'] = 'Le champ « Code postal » doit contenir au plus 5 caractères.';
     return errors;
   }
 
