@@ -33,6 +33,8 @@ function declaration(f: CrudField): { className: string; code: string } {
   switch (f.input) {
     case 'relation':
       className = 'RelationField';
+      // An integer key cleans to a number, as the base class holds it.
+      if (f.relation?.targetKey.logicalType === 'int') options.push('integer: true');
       break;
     case 'bool':
       className = 'BooleanField';
@@ -51,6 +53,7 @@ function declaration(f: CrudField): { className: string; code: string } {
     case 'float':
       // FLOAT, DOUBLE, REAL: a JS number, as the base class holds it (DECISIONS §7).
       className = 'FloatField';
+      if (field.sqlType.args.length === 2) options.push(`maxDigits: ${field.sqlType.args[0]}`, `decimalPlaces: ${field.sqlType.args[1]}`);
       if (field.sqlType.unsigned) options.push('min: 0');
       break;
     case 'date':
@@ -60,8 +63,7 @@ function declaration(f: CrudField): { className: string; code: string } {
       className = 'DateTimeField';
       break;
     case 'time':
-      className = 'StringField';
-      options.push("inputType: 'time'", 'regex: /^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?$/');
+      className = 'TimeField';
       break;
     case 'textarea':
       className = 'TextAreaField';
