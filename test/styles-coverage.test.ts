@@ -91,6 +91,14 @@ test('every class of the generated views and the framework templates is in the s
   assert.is(made().read('static/tailwind.css'), shipped, 'fw new copie la feuille du framework');
 });
 
+test('the shipped stylesheet is the Tailwind CLI output of runtime/static/src/input.css, not a hand edit', () => {
+  const out = made().path('framework-build.css');
+  const cli = path.join(REPO, 'node_modules', '@tailwindcss', 'cli', 'dist', 'index.mjs');
+  const run = spawnSync(process.execPath, [cli, '-i', path.join(REPO, 'runtime', 'static', 'src', 'input.css'), '-o', out, '--minify'], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  assert.is(run.status, 0, run.stdout + run.stderr);
+  assert.ok(fs.readFileSync(out, 'utf8') === fs.readFileSync(SHIPPED_CSS, 'utf8'), 'runtime/static/tailwind.css diffère de la sortie de npm run build:css');
+});
+
 test("the project's npm run build:css (a devDependency, no npx) covers its views and the generated CRUD pages", () => {
   const target = made();
   const scripts = JSON.parse(target.read('package.json')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
