@@ -219,7 +219,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // tsx serves the app (npm start), so it is a dependency, not a devDependency (npm install --omit=dev).
   assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc', 'tsx']);
-  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@types/node', 'typescript']);
+  // The stylesheet is rebuilt by the Tailwind CLI of the project's devDependencies (never npx: docs/styles.md).
+  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@tailwindcss/cli', '@types/node', 'tailwindcss', 'typescript']);
+  assert.is(manifest.scripts['build:css'], 'tailwindcss -i static/src/input.css -o static/tailwind.css --minify');
 
   assert.equal(JSON.parse(fs.readFileSync(path.join(project, 'fw_modules.json'), 'utf8')), {
     framework: { ref: 'stable', version: VERSION },
