@@ -141,9 +141,9 @@ ${[header(plan.primaryKey.name, '#'), ...plan.listFields.map((f) => header(f.fie
 
 /** `_list_cells.html` (regenerable): the cells of one row (\`row\`), in the order of _list_head.html. */
 export function emitListCellsView(plan: CrudPlan): string {
-  const cells = plan.listFields.map((f) => `<td class="px-3 py-2">${cell(f)}</td>`);
+  const cells = plan.listFields.map((f) => `<td class="max-w-xs truncate px-3 py-2">${cell(f)}</td>`);
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
-<td class="px-3 py-2 text-gray-500">{{ row.${plan.primaryKey.name} }}</td>
+<td class="px-3 py-2 whitespace-nowrap text-gray-500">{{ row.${plan.primaryKey.name} }}</td>
 ${cells.join('\n')}
 `;
 }

@@ -80,7 +80,7 @@ function formInput(f: CrudField): string {
   }
   if (f.input === 'relation') {
     control = `<select id="field-${name}" name="${name}" class="${INPUT}"${required}${errorAttrs}>
-      <option value=""></option>
+      <option value="">—</option>
       {% for choice in ${ctx}.choices %}<option value="{{ choice.value }}"{% if choice.selected %} selected{% endif %}>{{ choice.label }}</option>{% endfor %}
     </select>`;
   } else if (f.input === 'textarea') {
@@ -143,17 +143,19 @@ export function emitBulkDeleteView(plan: CrudPlan): string {
   return `{#- Confirmation of a bulk delete of ${plan.entityClass} records. -#}
 {% extends "layouts/app.html" %}
 {% block content %}
-<h1 class="mb-4 text-2xl font-semibold text-gray-900">{{ trans('crud.bulk_confirm_title') }}</h1>
-<p class="mb-4 text-gray-700">{{ trans('crud.bulk_confirm_intro') }}</p>
-<ul class="mb-6 list-disc pl-6 text-sm text-gray-900">
-  {% for label in labels %}<li>{{ label }}</li>{% endfor %}
-</ul>
-<form method="post" action="{{ base }}/bulk-delete/confirm" class="flex gap-2">
-  ${CSRF}
-  {% for row in rows %}<input type="hidden" name="ids" value="{{ row.${pk} }}">{% endfor %}
-  <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
-  <a href="{{ base }}" class="${SECONDARY}">{{ trans('crud.cancel') }}</a>
-</form>
+<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ trans('crud.bulk_confirm_title') }}</h1>
+<div class="rounded-lg border border-gray-200 bg-white p-6">
+  <p class="mb-4 text-gray-700">{{ trans('crud.bulk_confirm_intro') }}</p>
+  <ul class="mb-6 list-disc pl-6 text-sm text-gray-900">
+    {% for label in labels %}<li>{{ label }}</li>{% endfor %}
+  </ul>
+  <form method="post" action="{{ base }}/bulk-delete/confirm" class="flex flex-wrap gap-2">
+    ${CSRF}
+    {% for row in rows %}<input type="hidden" name="ids" value="{{ row.${pk} }}">{% endfor %}
+    <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
+    <a href="{{ base }}" class="${SECONDARY}">{{ trans('crud.cancel') }}</a>
+  </form>
+</div>
 {% endblock %}
 `;
 }
