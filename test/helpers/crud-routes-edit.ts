@@ -1,5 +1,5 @@
-// Shared by the crud-routes-edit-*.test.ts files: `addRoutes` on `mvc/routes.ts` for the Contact of the emitters
-// fixture, the route lines it writes, its refusals, and the edited text run against the real Router.
+// Shared by the crud-routes-edit-*.test.ts files: `addRoutes` on `mvc/routes.ts` for the Contact of the fixture
+// project (test/fixtures/project), the route lines it writes, its refusals, and the edited text run against the real Router.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import * as assert from 'uvu/assert';
 import { addRoutes, crudRoutes, planCrud, RoutesEditError, type RoutesEdit } from '../../emitters/crud/index.js';
 import { Router } from '../../runtime/http/router.js';
-import { fixtureModel } from '../emitters-fixture.js';
+import { fixtureModel } from './fixture-project.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 export const TEMPLATE = fs.readFileSync(path.join(REPO, 'cli', 'templates', 'project', 'mvc', 'routes.ts'), 'utf8');
