@@ -7,7 +7,7 @@
  */
 import { Node, Project, SyntaxKind, type Block, type CallExpression, type SourceFile } from 'ts-morph';
 import { boundNames, controllerBinding, freeAlias } from './routes-import.js';
-import { mismatch, routePublicFlag, type RouteMismatch } from './routes-public.js';
+import { asksPublic, mismatch, routePublicFlag, type RouteMismatch } from './routes-public.js';
 
 export type { RouteMismatch } from './routes-public.js';
 
@@ -158,13 +158,7 @@ export function declaredRoutes(source: SourceFile): Set<string> {
  */
 function requestedFlags(routes: readonly RouteToAdd[]): boolean[] {
   const list = parse(`void [${routes.map((r) => `(${r.options})`).join(', ')}];`).getDescendantsOfKind(SyntaxKind.ArrayLiteralExpression)[0];
-  return (list?.getElements() ?? []).map((element) => {
-    const object = Node.isParenthesizedExpression(element) ? element.getExpression() : element;
-    if (!Node.isObjectLiteralExpression(object)) return false;
-    const property = object.getProperty('public');
-    const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-    return value !== undefined && Node.isTrueLiteral(value);
-  });
+  return (list?.getElements() ?? []).map((element) => asksPublic(Node.isParenthesizedExpression(element) ? element.getExpression() : element));
 }
 
 /** The existing routes whose public flag (when it can be told) is not the requested one. */

@@ -51,6 +51,11 @@ function literalFlag(value: Node | undefined): boolean | null {
   return null;
 }
 
+/** Whether an options object literal asks for a public route (a literal `public: true`), read as routePublicFlag reads a route's. */
+export function asksPublic(options: Node | undefined): boolean {
+  return optionsFlag(options) === true;
+}
+
 /** The last `public` property assignment of an object literal (the one that counts), if any. */
 function publicProperty(options: ObjectLiteralExpression): PropertyAssignment | undefined {
   const found = options.getProperties().filter((p): p is PropertyAssignment => Node.isPropertyAssignment(p) && propertyName(p) === 'public');
