@@ -5,7 +5,10 @@ import * as assert from 'uvu/assert';
 import ts from 'typescript';
 import { modelNode, type EntityNode, type FieldNode } from '../compiler/ir.js';
 import { emitBaseClass, EmitError, VALIDATION_MESSAGES } from '../emitters/index.js';
-import { contactEntity, entity, field, fixtureModel, idField } from './emitters-fixture.js';
+import { entity, field, idField } from './emitters-fixture.js';
+import { fixtureEntity, fixtureModel } from './helpers/fixture-project.js';
+
+const contactEntity = (): EntityNode => fixtureEntity('Contact');
 
 type Row = Record<string, unknown>;
 interface Instance {

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelNode } from '../compiler/ir.js';
 import { entityFiles, GENERATED_MARKER, hasGeneratedMarker, modelFiles, relationFiles } from '../emitters/index.js';
-import { fixtureModel } from './emitters-fixture.js';
+import { fixtureModel } from './helpers/fixture-project.js';
 
 test('entityFiles: the five files of an entity, with their kind', () => {
   const model = fixtureModel();

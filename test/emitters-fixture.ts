@@ -1,13 +1,11 @@
 /**
- * IR values for the emitter, writer and generated-project tests, built with the factories of `compiler/ir.ts`
- * (the compiler that produces them is written at the same time). `fixtureModel()` is the model of the snapshots:
- * Contact, Ville (Contact.ville_id -> Ville.id) and Tag (contact_tag, with the pivot field ajoute_le, named as in
- * test/fixtures/entities/valid/mvc/entities/relations.json).
+ * Factories of IR values for table-driven emitter tests (one field, one relation, an entity made for a case), built
+ * with the factories of `compiler/ir.ts`, and the schema a database should hold for a model. The model of the
+ * snapshots is not built here: it is compiled from the JSON files of test/fixtures/project (helpers/fixture-project.ts).
  */
 import {
   entityNode,
   fieldNode,
-  modelNode,
   relationNode,
   sqlTypeNode,
   type EntityNode,
@@ -147,49 +145,6 @@ export function manyToMany(
     pivotTable: options.pivotTable,
     pivotFields: options.pivotFields ?? [],
     pointer: `/relations/${name}`,
-  });
-}
-
-export function contactEntity(): EntityNode {
-  return entity(
-    'Contact',
-    [
-      idField(),
-      field('nom', 'VARCHAR(100)', { notEmpty: true }),
-      field('prenom', 'VARCHAR(100)'),
-      field('email', 'VARCHAR(190)', { unique: true, notEmpty: true }),
-      field('telephone', 'VARCHAR(20)', { nullable: true }),
-      field('date_naissance', 'DATE', { nullable: true }),
-      field('solde', 'DECIMAL(10,2)', { nullable: true }),
-      field('nb_visites', 'INT UNSIGNED'),
-      field('actif', 'TINYINT(1)', { filter: true }),
-      field('ville_id', 'INT UNSIGNED', { nullable: true }),
-    ],
-    'contact',
-    'Une personne du carnet.',
-  );
-}
-
-export function villeEntity(): EntityNode {
-  return entity('Ville', [idField(), field('nom', 'VARCHAR(100)', { notEmpty: true, filter: true }), field('code_postal', 'CHAR(5)', { filter: true, unique: true })]);
-}
-
-export function tagEntity(): EntityNode {
-  return entity('Tag', [idField(), field('libelle', 'VARCHAR(50)', { unique: true, notEmpty: true })]);
-}
-
-/** The model of the snapshots. */
-export function fixtureModel(): ModelNode {
-  return modelNode({
-    entities: [contactEntity(), villeEntity(), tagEntity()],
-    relations: [
-      manyToOne('contact_ville', 'Contact.ville_id', 'Ville.id', { foreignKeyName: 'fk_contact_villeid', onDelete: 'RESTRICT', onUpdate: 'CASCADE' }),
-      manyToMany('contact_tag', 'Contact.id', 'Tag.id', {
-        pivotTable: 'contact_tag',
-        foreignKeyName: 'fk_contact_tag',
-        pivotFields: [field('ajoute_le', 'DATETIME')],
-      }),
-    ],
   });
 }
 

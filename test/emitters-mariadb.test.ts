@@ -5,7 +5,8 @@ import mysql from 'mysql2/promise';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelFiles } from '../emitters/index.js';
-import { expectedSchema, fixtureModel } from './emitters-fixture.js';
+import { expectedSchema } from './emitters-fixture.js';
+import { fixtureModel } from './helpers/fixture-project.js';
 
 const model = fixtureModel();
 const files = modelFiles(model);

@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelFiles } from '../emitters/index.js';
-import { expectedSchema, fixtureModel } from './emitters-fixture.js';
+import { expectedSchema } from './emitters-fixture.js';
+import { fixtureModel } from './helpers/fixture-project.js';
 
 interface ColumnInfo {
   name: string;

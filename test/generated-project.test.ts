@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyPlan, planWrites } from '../cli/writer.js';
 import { modelFiles } from '../emitters/index.js';
-import { fixtureModel } from './emitters-fixture.js';
+import { fixtureModel } from './helpers/fixture-project.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -86,7 +86,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.push(`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${crud.ROUTES_FILE} (${edit.added.length}) :\n`);
     for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
   }
-  if (edit.existing.length > 0) out.push(`Routes déjà présentes dans ${crud.ROUTES_FILE} : ${edit.existing.length}.\n`);
+  if (edit.existing.length > 0) {
+    // Existing routes stay as the user wrote them; those whose public flag differs from the request are shown, before → after.
+    const { existingRoutesReport } = await import('../../emitters/crud/routes-public.js');
+    out.push(existingRoutesReport(crud.ROUTES_FILE, edit.existing.length, edit.mismatched, plan.isPublic));
+  }
   // What the writer would change in routes.ts, line by line, imports included: a dry run shows it all.
   if (dryRun && edit.text !== routesText) out.push(`Modifications de ${crud.ROUTES_FILE} :\n${crud.unifiedDiff(routesText, edit.text)}`);
   if (!dryRun && edit.added.length > 0) {

@@ -7,6 +7,9 @@
  */
 import { Node, Project, SyntaxKind, type Block, type CallExpression, type SourceFile } from 'ts-morph';
 import { boundNames, controllerBinding, freeAlias } from './routes-import.js';
+import { asksPublic, mismatch, routePublicFlag, type RouteMismatch } from './routes-public.js';
+
+export type { RouteMismatch } from './routes-public.js';
 
 export interface RouteToAdd {
   readonly method: string;
@@ -31,6 +34,11 @@ export interface RoutesEdit {
   readonly text: string;
   readonly added: readonly RouteToAdd[];
   readonly existing: readonly RouteToAdd[];
+  /**
+   * The existing routes whose public flag differs from the request (`public: true` in `RouteToAdd.options`), with the
+   * line to change and what it should become. Never changed in the text: the user's routes are the user's code.
+   */
+  readonly mismatched: readonly RouteMismatch[];
   readonly importAdded: boolean;
 }
 
@@ -64,7 +72,7 @@ function stringValue(node: Node | undefined): string | null {
   return null;
 }
 
-/** What `receiverPrefix` answers for the router itself (or anything that is not a group). */
+/** What `receiverGroup` answers for the router itself (or anything that is not a group). */
 const ROUTER = Symbol('router');
 
 /** A `x.group('/prefix', …)` call. */
@@ -82,20 +90,19 @@ function joinGroup(prefix: string, pattern: string): string {
 }
 
 /**
- * The prefix of the group that `receiver` (the `x` of `x.add(…)`) is, `ROUTER` for the router itself, or null when
- * the prefix is not a string literal. A group is the callback parameter of `group(prefix, options, (g) => …)`, a
- * `group(prefix)` call chained with `.add`, or a variable initialised with one (RouteGroup has no `group()`).
+ * The `group(prefix, options, …)` call whose group `receiver` (the `x` of `x.add(…)`) is, or `ROUTER` for the router
+ * itself. A group is the callback parameter of `group(prefix, options, (g) => …)`, a `group(prefix)` call chained with
+ * `.add`, or a variable initialised with one (RouteGroup has no `group()`).
  */
-function receiverPrefix(receiver: Node): string | typeof ROUTER | null {
-  const prefixOf = (call: CallExpression): string | null => stringValue(call.getArguments()[0]);
-  if (isGroupCall(receiver)) return prefixOf(receiver);
+function receiverGroup(receiver: Node): CallExpression | typeof ROUTER {
+  if (isGroupCall(receiver)) return receiver;
   if (!Node.isIdentifier(receiver)) return ROUTER;
   const name = receiver.getText();
   for (const scope of receiver.getAncestors()) {
     if (Node.isArrowFunction(scope) || Node.isFunctionExpression(scope) || Node.isFunctionDeclaration(scope) || Node.isMethodDeclaration(scope)) {
       if (scope.getParameters().some((p) => p.getName() === name)) {
         const parent = scope.getParent();
-        return isGroupCall(parent) && parent.getArguments()[2] === scope ? prefixOf(parent) : ROUTER;
+        return isGroupCall(parent) && parent.getArguments()[2] === scope ? parent : ROUTER;
       }
     }
     if (Node.isBlock(scope) || Node.isSourceFile(scope)) {
@@ -104,7 +111,7 @@ function receiverPrefix(receiver: Node): string | typeof ROUTER | null {
         const declaration = statement.getDeclarations().find((d) => d.getName() === name);
         if (declaration) {
           const init = declaration.getInitializer();
-          return isGroupCall(init) ? prefixOf(init) : ROUTER;
+          return isGroupCall(init) ? init : ROUTER;
         }
       }
     }
@@ -112,9 +119,18 @@ function receiverPrefix(receiver: Node): string | typeof ROUTER | null {
   return ROUTER;
 }
 
-/** Every `*.add('METHOD', '/path', …)` of the file, as `METHOD /path` keys (with the prefix of its group). */
-export function declaredRoutes(source: SourceFile): Set<string> {
-  const keys = new Set<string>();
+/** A route of the file: its `add` call and the `group()` call it is added to (null for the router itself). */
+interface DeclaredRoute {
+  readonly call: CallExpression;
+  readonly group: CallExpression | null;
+}
+
+/**
+ * Every `*.add('METHOD', '/path', …)` of the file by its `METHOD /path` key (with the prefix of its group; a group
+ * whose prefix is not a string literal is left out). The first of two same keys is kept: it is the one that answers.
+ */
+function declaredRouteCalls(source: SourceFile): Map<string, DeclaredRoute> {
+  const routes = new Map<string, DeclaredRoute>();
   for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'add') continue;
@@ -122,11 +138,42 @@ export function declaredRoutes(source: SourceFile): Set<string> {
     const method = stringValue(methodArg);
     const path = stringValue(pathArg);
     if (method === null || path === null) continue;
-    const prefix = receiverPrefix(callee.getExpression());
+    const group = receiverGroup(callee.getExpression());
+    const prefix = group === ROUTER ? '' : stringValue(group.getArguments()[0]);
     if (prefix === null) continue;
-    keys.add(routeKey(method, prefix === ROUTER ? path : joinGroup(prefix, path)));
+    const key = routeKey(method, group === ROUTER ? path : joinGroup(prefix, path));
+    if (!routes.has(key)) routes.set(key, { call, group: group === ROUTER ? null : group });
   }
-  return keys;
+  return routes;
+}
+
+/** Every `*.add('METHOD', '/path', …)` of the file, as `METHOD /path` keys (with the prefix of its group). */
+export function declaredRoutes(source: SourceFile): Set<string> {
+  return new Set(declaredRouteCalls(source).keys());
+}
+
+/**
+ * Whether each route asks to be public: its options literal (`RouteToAdd.options`) read through the parser, all in one
+ * file, as the flag of a route of routes.ts is read (a literal `public: true`).
+ */
+function requestedFlags(routes: readonly RouteToAdd[]): boolean[] {
+  const list = parse(`void [${routes.map((r) => `(${r.options})`).join(', ')}];`).getDescendantsOfKind(SyntaxKind.ArrayLiteralExpression)[0];
+  return (list?.getElements() ?? []).map((element) => asksPublic(Node.isParenthesizedExpression(element) ? element.getExpression() : element));
+}
+
+/** The existing routes whose public flag (when it can be told) is not the requested one. */
+function mismatches(source: SourceFile, declared: Map<string, DeclaredRoute>, existing: readonly RouteToAdd[]): RouteMismatch[] {
+  if (existing.length === 0) return [];
+  const wanted = requestedFlags(existing);
+  const out: RouteMismatch[] = [];
+  existing.forEach((route, index) => {
+    const found = declared.get(routeKey(route.method, route.path));
+    if (!found) return;
+    const isPublic = routePublicFlag(found.call, found.group);
+    const asked = wanted[index] === true;
+    if (isPublic !== null && isPublic !== asked) out.push(mismatch(source, found.call, found.group, route, isPublic, asked));
+  });
+  return out;
 }
 
 function importLine(imp: ImportToAdd): string {
@@ -216,10 +263,11 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new RoutesEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`, '');
-  const declared = declaredRoutes(source);
+  const declared = declaredRouteCalls(source);
   const missing = routes.filter((r) => !declared.has(routeKey(r.method, r.path)));
   const existing = routes.filter((r) => declared.has(routeKey(r.method, r.path)));
-  if (missing.length === 0) return { text, added: [], existing, importAdded: false };
+  const mismatched = mismatches(source, declared, existing);
+  if (missing.length === 0) return { text, added: [], existing, mismatched, importAdded: false };
 
   const binding = controllerBinding(source, imp.name, imp.from);
   if (binding.kind === 'type-only') {
@@ -305,5 +353,5 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   if (parseErrors(check).length || missing.some((r) => !after.has(routeKey(r.method, r.path)))) {
     throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable), 'function');
   }
-  return { text: next, added: toAdd, existing, importAdded };
+  return { text: next, added: toAdd, existing, mismatched, importAdded };
 }

@@ -1,0 +1,182 @@
+// fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Contact)
+// Entity Contact (mvc/entities/contact/contact.json), table contact.
+// Business code goes in contact.ts (class Contact extends ContactBase), which is never overwritten.
+
+/** Field values of Contact, by field name. */
+export interface ContactData {
+  id: number | null;
+  nom: string;
+  prenom: string;
+  email: string;
+  date_naissance: string | null;
+  solde: string | null;
+  nb_visites: number;
+  actif: boolean;
+  ville_id: number | null;
+  code_client: string | null;
+}
+
+/** A row of table contact, by SQL column (booleans as 0 / 1). */
+export interface ContactRow {
+  Id: number | null;
+  Nom: string;
+  Prenom: string;
+  Email: string;
+  DateNaissance: string | null;
+  Solde: string | null;
+  NbVisites: number;
+  Actif: number;
+  VilleId: number | null;
+  CodeClient: string | null;
+}
+
+/** Une personne du carnet. */
+export class ContactBase {
+  static readonly entity = 'Contact';
+  static readonly table = 'contact';
+  static readonly primaryKey = 'id';
+  /** Field name -> SQL column. */
+  static readonly columns = {
+    id: 'Id',
+    nom: 'Nom',
+    prenom: 'Prenom',
+    email: 'Email',
+    date_naissance: 'DateNaissance',
+    solde: 'Solde',
+    nb_visites: 'NbVisites',
+    actif: 'Actif',
+    ville_id: 'VilleId',
+    code_client: 'CodeClient',
+  } as const;
+
+  id: number | null;
+  nom: string;
+  prenom: string;
+  email: string;
+  date_naissance: string | null;
+  solde: string | null;
+  nb_visites: number;
+  actif: boolean;
+  ville_id: number | null;
+  code_client: string | null;
+
+  /** A missing value is null (nullable fields), false, '' or an empty byte array; a missing number stays undefined until validate() reports it. */
+  constructor(data: Partial<ContactData> = {}) {
+    this.id = data.id ?? null;
+    this.nom = data.nom ?? '';
+    this.prenom = data.prenom ?? '';
+    this.email = data.email ?? '';
+    this.date_naissance = data.date_naissance ?? null;
+    this.solde = data.solde ?? null;
+    this.nb_visites = data.nb_visites as number;
+    this.actif = data.actif ?? false;
+    this.ville_id = data.ville_id ?? null;
+    this.code_client = data.code_client ?? null;
+  }
+
+  /** An instance of the class it is called on (`Contact.fromRow(row)` is a `Contact`) from a database row. */
+  static fromRow<T extends ContactBase>(this: new (data?: Partial<ContactData>) => T, row: Record<string, unknown>): T {
+    const data: { [K in keyof ContactData]?: ContactData[K] | undefined } = {
+      id: toNumber(row['Id']),
+      nom: toText(row['Nom']) ?? undefined,
+      prenom: toText(row['Prenom']) ?? undefined,
+      email: toText(row['Email']) ?? undefined,
+      date_naissance: toDateText(row['DateNaissance'], false),
+      solde: toText(row['Solde']),
+      nb_visites: toNumber(row['NbVisites']) ?? undefined,
+      actif: toBool(row['Actif']) ?? undefined,
+      ville_id: toNumber(row['VilleId']),
+      code_client: toText(row['CodeClient']),
+    };
+    // The constructor reads undefined as absent (the cast only matters under exactOptionalPropertyTypes).
+    return new this(data as Partial<ContactData>);
+  }
+
+  /** The values by SQL column, ready to bind. */
+  toRow(): ContactRow {
+    return {
+      Id: this.id,
+      Nom: this.nom,
+      Prenom: this.prenom,
+      Email: this.email,
+      DateNaissance: this.date_naissance,
+      Solde: this.solde,
+      NbVisites: this.nb_visites,
+      Actif: this.actif ? 1 : 0,
+      VilleId: this.ville_id,
+      CodeClient: this.code_client,
+    };
+  }
+
+  /** French messages by field name, one per invalid field; empty when the values can be saved. */
+  validate(): Record<string, string> {
+    const errors: Record<string, string> = {};
+    if (isMissing(this.nom)) errors['nom'] = 'Ce champ est obligatoire.';
+    else if (isBlank(this.nom)) errors['nom'] = 'Ce champ ne peut pas être vide.';
+    else if (tooLong(this.nom, 250)) errors['nom'] = 'Ce champ ne doit pas dépasser 250 caractères.';
+    if (isMissing(this.prenom)) errors['prenom'] = 'Ce champ est obligatoire.';
+    else if (tooLong(this.prenom, 100)) errors['prenom'] = 'Ce champ ne doit pas dépasser 100 caractères.';
+    if (isMissing(this.email)) errors['email'] = 'Ce champ est obligatoire.';
+    else if (isBlank(this.email)) errors['email'] = 'Ce champ ne peut pas être vide.';
+    else if (tooLong(this.email, 190)) errors['email'] = 'Ce champ ne doit pas dépasser 190 caractères.';
+    if (isMissing(this.nb_visites)) errors['nb_visites'] = 'Ce champ est obligatoire.';
+    else if (notInteger(this.nb_visites)) errors['nb_visites'] = 'Ce champ doit être un nombre entier.';
+    else if (isNegative(this.nb_visites)) errors['nb_visites'] = 'Ce champ doit être un nombre positif ou nul.';
+    if (isMissing(this.actif)) errors['actif'] = 'Ce champ est obligatoire.';
+    if (notInteger(this.ville_id)) errors['ville_id'] = 'Ce champ doit être un nombre entier.';
+    else if (isNegative(this.ville_id)) errors['ville_id'] = 'Ce champ doit être un nombre positif ou nul.';
+    if (tooLong(this.code_client, 20)) errors['code_client'] = 'Ce champ ne doit pas dépasser 20 caractères.';
+    return errors;
+  }
+
+  isValid(): boolean {
+    return Object.keys(this.validate()).length === 0;
+  }
+}
+
+/** SQL value -> number (drivers may return BIGINT or DECIMAL as bigint or string); undefined when absent. */
+function toNumber(value: unknown): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  return typeof value === 'number' ? value : Number(value);
+}
+
+/** SQL value -> string; undefined when absent. */
+function toText(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver's Date is read in local time, as mysql2 builds it. */
+function toDateText(value: unknown, withTime: boolean): string | null | undefined {
+  if (!(value instanceof Date)) return toText(value);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+  return withTime ? `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}` : day;
+}
+
+/** TINYINT(1) value (0 / 1, as number, bigint or string) -> boolean; undefined when absent. */
+function toBool(value: unknown): boolean | null | undefined {
+  if (value === undefined || value === null) return value;
+  return typeof value === 'boolean' ? value : Number(value) !== 0;
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function isBlank(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() === '';
+}
+
+/** Counted in characters (code points), as VARCHAR(n) counts them. */
+function tooLong(value: unknown, max: number): boolean {
+  return typeof value === 'string' && [...value].length > max;
+}
+
+function notInteger(value: unknown): boolean {
+  return !isMissing(value) && !Number.isInteger(value);
+}
+
+function isNegative(value: unknown): boolean {
+  return typeof value === 'number' && value < 0;
+}
