@@ -14,15 +14,21 @@ const files = ['Contact', 'Ville'].flatMap((entity) => {
   return crudFiles(plan).map((file) => ({ snake: plan.entity.snake, path: file.path, content: file.content, kind: file.kind }));
 });
 
-test('make:crud emits the 11 files of the spec for each entity, all manual (created once, never overwritten)', () => {
+test('make:crud emits the 11 manual files of the spec for each entity, then the regenerable ones', () => {
   const views = (snake: string) => ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
-  const expected = (snake: string) => [
+  const manual = (snake: string) => [
     `mvc/controllers/${snake}_controller.ts`,
     `mvc/models/${snake}_model.ts`,
     `mvc/forms/${snake}_form.ts`,
     'mvc/views/layouts/app.html',
     ...views(snake),
   ];
+  const regenerable = (snake: string) => [
+    `mvc/models/${snake}_crud.ts`,
+    `mvc/forms/${snake}_fields.ts`,
+    ...['_fields', '_filters', '_list_head', '_list_cells'].map((v) => `mvc/views/${snake}/${v}.html`),
+  ];
+  const expected = (snake: string) => [...manual(snake), ...regenerable(snake)];
   assert.equal(
     files.filter((f) => f.snake === 'contact').map((f) => f.path),
     expected('contact'),
@@ -31,7 +37,9 @@ test('make:crud emits the 11 files of the spec for each entity, all manual (crea
     files.filter((f) => f.snake === 'ville').map((f) => f.path),
     expected('ville'),
   );
-  assert.ok(files.every((f) => f.kind === 'manual'));
+  for (const f of files) assert.is(f.kind, regenerable(f.snake).includes(f.path) ? 'regenerable' : 'manual', f.path);
+  // A regenerable file starts with the marker line (in its own comment syntax), which the writer looks for.
+  for (const f of files.filter((file) => file.kind === 'regenerable')) assert.match(f.content.split('\n')[0]!, /fw-mvc: generated file, do not edit \(regenerate with: fw sync:entity \w+\)/);
   // The layout is shared: the same bytes whichever entity creates it first.
   const layouts = files.filter((f) => f.path === 'mvc/views/layouts/app.html').map((f) => f.content);
   assert.is(layouts[0], layouts[1]);

@@ -1,25 +1,18 @@
 // Controller of the entity Contact: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: `fw make:crud Contact` created it once and never overwrites it.
-import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
-import { Contact, type ContactData } from '../entities/contact/index.js';
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
+import { Contact } from '../entities/contact/index.js';
 import { ContactForm } from '../forms/contact_form.js';
+import * as crud from '../models/contact_crud.js';
 import { CONTACT_LIST, ContactModel, type ContactListRow } from '../models/contact_model.js';
 
 /** Route prefix of the pages (route names: `contacts.<action>`). */
 const BASE = '/contacts';
-const TITLE = 'Contacts';
 
 /** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
 function allowed(_request: Request, _permission: string): boolean {
   return true;
 }
-
-/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
-const UNIQUE_KEYS: Readonly<Record<string, string>> = {
-  'uq_contact_email': 'email',
-  'contact.Email': 'email',
-  'Email': 'email',
-};
 
 export class ContactController extends BaseController {
   /** GET /contacts: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -32,18 +25,18 @@ export class ContactController extends BaseController {
   /** GET /contacts/new: the empty form. */
   static async create(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = new ContactForm(null, { choices: await formChoices() });
+    const form = new ContactForm(null, { choices: await crud.formChoices() });
     return formPage(request, form, null);
   }
 
   /** POST /contacts: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = ContactForm.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = ContactForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
-      await ContactModel.create(record);
+      await ContactModel.create(record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -57,7 +50,7 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('contact/show.html', { request, context: { title: TITLE, base: BASE, row, fields: displayFields(row) } });
+    return BaseController.render('contact/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
   }
 
   /** GET /contacts/{id}/edit: the form filled with the record. */
@@ -65,8 +58,8 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const initial = { ...row };
-    const form = new ContactForm(null, { initial, choices: await formChoices(initial) });
+    const initial = await crud.formValues(row);
+    const form = new ContactForm(null, { initial, choices: await crud.formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -75,11 +68,11 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = ContactForm.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = ContactForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
-      await ContactModel.update(row.id as number, record);
+      await ContactModel.update(row.id as number, record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -119,7 +112,7 @@ export class ContactController extends BaseController {
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const rows = await ContactModel.findMany(ids);
     if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
-    return BaseController.render('contact/bulk_delete.html', { request, context: { title: TITLE, base: BASE, rows, labels: rows.map(rowLabel) } });
+    return BaseController.render('contact/bulk_delete.html', { request, context: { title: crud.TITLE, base: BASE, rows, labels: rows.map(crud.rowLabel) } });
   }
 
   /** POST /contacts/bulk-delete/confirm: deletes the confirmed `ids` (one `?` each) and goes back to the list. */
@@ -136,8 +129,7 @@ export class ContactController extends BaseController {
     // The file holds the list's rows: it needs `index` (spec), and `export` as well when the role block names it.
     if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await ContactModel.exportRows(ListQuery.fromRequest(request, CONTACT_LIST));
-    const header = ['nom', 'prenom', 'email', 'telephone', 'date_naissance', 'solde', 'nb_visites', 'actif', 'ville_id_label'];
-    return csvResponse('contacts.csv', header, rows.map((row) => [row.nom, row.prenom, row.email, row.telephone, row.date_naissance, row.solde, row.nb_visites, row.actif, row.ville_id_label]));
+    return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
   }
 }
 
@@ -150,9 +142,8 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
     sortStates[key] = query.sortState(key);
   }
   const page = pagination.context();
-  const choices = await formChoices(query.filters);
   const context = {
-    title: TITLE,
+    title: crud.TITLE,
     base: BASE,
     rows,
     pagination: page,
@@ -160,7 +151,7 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
     sort: query.sort ?? '',
     direction: query.sort ? query.direction : '',
     filters: query.filters,
-    filter_choices: { ville_id: choiceOptions(choices.ville_id) },
+    filter_choices: await crud.filterChoices(query.filters),
     sort_urls: sortUrls,
     sort_states: sortStates,
     is_filtered: query.isFiltered,
@@ -177,29 +168,15 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
   return response;
 }
 
-/**
- * The choices of the many-to-one selects. `keep` gives, by field, the values a select must offer whatever their rank
- * among the targets: the record edited, the values posted, the active filters (see the model's `villeIdChoices`).
- */
-async function formChoices(keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
-  return {
-    ville_id: await ContactModel.villeIdChoices([keep['ville_id']]),
-  };
-}
-
-function choiceOptions(choices: readonly Choice[] | undefined): Array<{ value: string; label: string }> {
-  return (choices ?? []).map(([value, label]) => ({ value: String(value), label }));
-}
-
 function formPage(request: Request, form: ContactForm, row: ContactListRow | null, status = 200): Response {
   const action = row ? `${BASE}/${String(row.id)}` : BASE;
-  return BaseController.render('contact/form.html', { status, request, context: { title: TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('contact/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
 function validRecord(form: ContactForm): Contact | null {
   if (!form.isValid()) return null;
-  const record = new Contact(form.cleanedData as Partial<ContactData>);
+  const record = new Contact(form.cleanedData);
   for (const [field, message] of Object.entries(record.validate())) {
     if (form.fieldNames.includes(field)) form.addError(field, message);
   }
@@ -209,7 +186,7 @@ function validRecord(form: ContactForm): Contact | null {
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
   for (const name of [err.constraint ?? '', ...err.columns]) {
-    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
+    if (Object.hasOwn(crud.UNIQUE_KEYS, name)) return crud.UNIQUE_KEYS[name]!;
   }
   return null;
 }
@@ -217,24 +194,4 @@ function duplicateField(err: DuplicateError): string | null {
 async function findOr404(request: Request): Promise<ContactListRow | null> {
   const id = parseId(request.routeParams['id']);
   return id === null ? null : ContactModel.find(id);
-}
-
-/** What the detail page shows, in field order. */
-function displayFields(row: ContactListRow): Array<{ label: string; value: unknown }> {
-  return [
-    { label: 'Nom', value: row.nom },
-    { label: 'Prenom', value: row.prenom },
-    { label: 'Email', value: row.email },
-    { label: 'Telephone', value: row.telephone },
-    { label: 'Date naissance', value: row.date_naissance },
-    { label: 'Solde', value: row.solde },
-    { label: 'Nb visites', value: row.nb_visites },
-    { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },
-    { label: 'Ville', value: row.ville_id_label ?? row.ville_id },
-  ];
-}
-
-/** How a record is named on the bulk-delete confirmation page. */
-function rowLabel(row: ContactListRow): string {
-  return `#${String(row.id)} ${String(row.nom ?? '')}`;
 }

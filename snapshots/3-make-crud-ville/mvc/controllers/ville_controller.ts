@@ -1,25 +1,18 @@
 // Controller of the entity Ville: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: `fw make:crud Ville` created it once and never overwrites it.
-import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Choice, type Request, type Response } from 'fw-mvc';
-import { Ville, type VilleData } from '../entities/ville/index.js';
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
+import { Ville } from '../entities/ville/index.js';
 import { VilleForm } from '../forms/ville_form.js';
+import * as crud from '../models/ville_crud.js';
 import { VILLE_LIST, VilleModel, type VilleListRow } from '../models/ville_model.js';
 
 /** Route prefix of the pages (route names: `villes.<action>`). */
 const BASE = '/villes';
-const TITLE = 'Villes';
 
 /** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
 function allowed(_request: Request, _permission: string): boolean {
   return true;
 }
-
-/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
-const UNIQUE_KEYS: Readonly<Record<string, string>> = {
-  'uq_ville_codepostal': 'code_postal',
-  'ville.CodePostal': 'code_postal',
-  'CodePostal': 'code_postal',
-};
 
 export class VilleController extends BaseController {
   /** GET /villes: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -32,18 +25,18 @@ export class VilleController extends BaseController {
   /** GET /villes/new: the empty form. */
   static async create(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = new VilleForm(null, { choices: await formChoices() });
+    const form = new VilleForm(null, { choices: await crud.formChoices() });
     return formPage(request, form, null);
   }
 
   /** POST /villes: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
-    const form = VilleForm.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = VilleForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, null, 422);
     try {
-      await VilleModel.create(record);
+      await VilleModel.create(record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -57,7 +50,7 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('ville/show.html', { request, context: { title: TITLE, base: BASE, row, fields: displayFields(row) } });
+    return BaseController.render('ville/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
   }
 
   /** GET /villes/{id}/edit: the form filled with the record. */
@@ -65,8 +58,8 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const initial = { ...row };
-    const form = new VilleForm(null, { initial, choices: await formChoices(initial) });
+    const initial = await crud.formValues(row);
+    const form = new VilleForm(null, { initial, choices: await crud.formChoices(initial) });
     return formPage(request, form, row);
   }
 
@@ -75,11 +68,11 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const form = VilleForm.fromRequest(request, { choices: await formChoices(request.body) });
+    const form = VilleForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
-      await VilleModel.update(row.id as number, record);
+      await VilleModel.update(row.id as number, record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -119,7 +112,7 @@ export class VilleController extends BaseController {
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
     const rows = await VilleModel.findMany(ids);
     if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
-    return BaseController.render('ville/bulk_delete.html', { request, context: { title: TITLE, base: BASE, rows, labels: rows.map(rowLabel) } });
+    return BaseController.render('ville/bulk_delete.html', { request, context: { title: crud.TITLE, base: BASE, rows, labels: rows.map(crud.rowLabel) } });
   }
 
   /** POST /villes/bulk-delete/confirm: deletes the confirmed `ids` (one `?` each) and goes back to the list. */
@@ -136,8 +129,7 @@ export class VilleController extends BaseController {
     // The file holds the list's rows: it needs `index` (spec), and `export` as well when the role block names it.
     if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await VilleModel.exportRows(ListQuery.fromRequest(request, VILLE_LIST));
-    const header = ['nom', 'code_postal'];
-    return csvResponse('villes.csv', header, rows.map((row) => [row.nom, row.code_postal]));
+    return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
   }
 }
 
@@ -151,7 +143,7 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
   }
   const page = pagination.context();
   const context = {
-    title: TITLE,
+    title: crud.TITLE,
     base: BASE,
     rows,
     pagination: page,
@@ -159,7 +151,7 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
     sort: query.sort ?? '',
     direction: query.sort ? query.direction : '',
     filters: query.filters,
-    filter_choices: {  },
+    filter_choices: await crud.filterChoices(query.filters),
     sort_urls: sortUrls,
     sort_states: sortStates,
     is_filtered: query.isFiltered,
@@ -176,24 +168,15 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
   return response;
 }
 
-/** No many-to-one relation: no select to fill. */
-async function formChoices(_keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
-  return {};
-}
-
-function choiceOptions(choices: readonly Choice[] | undefined): Array<{ value: string; label: string }> {
-  return (choices ?? []).map(([value, label]) => ({ value: String(value), label }));
-}
-
 function formPage(request: Request, form: VilleForm, row: VilleListRow | null, status = 200): Response {
   const action = row ? `${BASE}/${String(row.id)}` : BASE;
-  return BaseController.render('ville/form.html', { status, request, context: { title: TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('ville/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
 function validRecord(form: VilleForm): Ville | null {
   if (!form.isValid()) return null;
-  const record = new Ville(form.cleanedData as Partial<VilleData>);
+  const record = new Ville(form.cleanedData);
   for (const [field, message] of Object.entries(record.validate())) {
     if (form.fieldNames.includes(field)) form.addError(field, message);
   }
@@ -203,7 +186,7 @@ function validRecord(form: VilleForm): Ville | null {
 /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
 function duplicateField(err: DuplicateError): string | null {
   for (const name of [err.constraint ?? '', ...err.columns]) {
-    if (Object.hasOwn(UNIQUE_KEYS, name)) return UNIQUE_KEYS[name]!;
+    if (Object.hasOwn(crud.UNIQUE_KEYS, name)) return crud.UNIQUE_KEYS[name]!;
   }
   return null;
 }
@@ -211,17 +194,4 @@ function duplicateField(err: DuplicateError): string | null {
 async function findOr404(request: Request): Promise<VilleListRow | null> {
   const id = parseId(request.routeParams['id']);
   return id === null ? null : VilleModel.find(id);
-}
-
-/** What the detail page shows, in field order. */
-function displayFields(row: VilleListRow): Array<{ label: string; value: unknown }> {
-  return [
-    { label: 'Nom', value: row.nom },
-    { label: 'Code postal', value: row.code_postal },
-  ];
-}
-
-/** How a record is named on the bulk-delete confirmation page. */
-function rowLabel(row: VilleListRow): string {
-  return `#${String(row.id)} ${String(row.nom ?? '')}`;
 }

@@ -1,13 +1,10 @@
 // Form of the entity Ville. This file is yours: `fw make:crud Ville` created it once and never
-// overwrites it. Add rules in clean(); the entity's own checks (ville_base.ts) run after these.
-import { Form, StringField } from 'fw-mvc';
+// overwrites it. Its fields come from ville_fields.ts, which `fw sync:entity Ville` keeps in step with
+// the entity. Add rules in clean(); the entity's own checks (ville_base.ts) run after these. To add a field
+// of your own: `static fields = { ...VILLE_FIELDS, extra: new StringField() }` and `Form<typeof VilleForm.fields>`.
+import { Form } from 'fw-mvc';
+import { VILLE_FIELDS } from './ville_fields.js';
 
-/**
- * The fields of the create and edit pages, from mvc/entities/ville/ville.json.
- */
-export class VilleForm extends Form {
-  static fields = {
-    nom: new StringField({ label: 'Nom', maxLength: 100 }),
-    code_postal: new StringField({ label: 'Code postal', maxLength: 5 }),
-  };
+export class VilleForm extends Form<typeof VILLE_FIELDS> {
+  static fields = VILLE_FIELDS;
 }

@@ -1,29 +1,16 @@
-// Model of the entity Ville: the SQL of its CRUD pages. This file is yours: `fw make:crud Ville`
-// created it once and never overwrites it. Every value goes through a `?` placeholder; column names only come
-// from the allow-lists below, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, type ListSpec, type Request, type Row } from 'fw-mvc';
-import { Ville } from '../entities/ville/index.js';
+// Model of the entity Ville: the queries of its CRUD pages. This file is yours: `fw make:crud Ville`
+// created it once and never overwrites it. The columns, joins and allow-lists come from ville_crud.ts, which
+// `fw sync:entity Ville` keeps in step with the entity. Every value goes through a `?` placeholder; column
+// names only come from those allow-lists, never from the request.
+import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import type { Ville } from '../entities/ville/index.js';
+import * as crud from './ville_crud.js';
 
-/** A row of the list and of the detail page: the entity. */
-export type VilleListRow = Ville;
+/** A row of the list and of the detail page. */
+export type VilleListRow = crud.ListRow;
 
-/** The allow-lists of the list page: sort keys, searched columns, equality filters. */
-export const VILLE_LIST: ListSpec = {
-  sortable: {
-    id: 't.Id',
-    nom: 't.Nom',
-    code_postal: 't.CodePostal',
-  },
-  defaultSort: 'id',
-  searchable: ['t.Nom', 't.CodePostal'],
-  filters: {
-    nom: { column: 't.Nom', kind: 'text' },
-    code_postal: { column: 't.CodePostal', kind: 'text' },
-  },
-};
-
-const SELECT = 'SELECT t.Id, t.Nom, t.CodePostal FROM ville t';
-const COUNT = 'SELECT COUNT(*) AS total FROM ville t';
+/** The allow-lists of the list page (sort keys, searched columns, equality filters). */
+export const VILLE_LIST = crud.LIST;
 
 export class VilleModel {
   static readonly perPage = 20;
@@ -32,55 +19,58 @@ export class VilleModel {
   static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: VilleListRow[]; pagination: Pagination }> {
     const query = ListQuery.fromRequest(request, VILLE_LIST);
     const where = query.where();
-    const count = await fetchOne<{ total: unknown }>(`${COUNT} ${where.sql}`, where.params);
+    const count = await fetchOne<{ total: unknown }>(`${crud.COUNT} ${where.sql}`, where.params);
     const pagination = new Pagination(request, Number(count?.total ?? 0), VilleModel.perPage, { params: query.linkParams() });
     // Nothing matches: no second query (a sorted LIMIT over no match would read the whole table).
-    const rows = pagination.total === 0 ? [] : await fetchAll(`${SELECT} ${where.sql} ${query.orderBy()} LIMIT ? OFFSET ?`, [...where.params, pagination.limit, pagination.offset]);
-    return { query, rows: rows.map(toListRow), pagination };
+    const rows = pagination.total === 0 ? [] : await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ? OFFSET ?`, [...where.params, pagination.limit, pagination.offset]);
+    return { query, rows: rows.map(crud.toListRow), pagination };
   }
 
   /** The rows of the CSV export: the same search, filters and sort, no pagination, at most CSV_MAX_ROWS. */
   static async exportRows(query: ListQuery): Promise<VilleListRow[]> {
     const where = query.where();
-    const rows = await fetchAll(`${SELECT} ${where.sql} ${query.orderBy()} LIMIT ?`, [...where.params, CSV_MAX_ROWS]);
-    return rows.map(toListRow);
+    const rows = await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ?`, [...where.params, CSV_MAX_ROWS]);
+    return rows.map(crud.toListRow);
   }
 
   static async find(id: number): Promise<VilleListRow | null> {
-    const row = await fetchOne(`${SELECT} WHERE t.Id = ?`, [id]);
-    return row ? toListRow(row) : null;
+    const row = await fetchOne(`${crud.SELECT} WHERE ${crud.KEY} = ?`, [id]);
+    return row ? crud.toListRow(row) : null;
   }
 
   /** The rows of these ids (the bulk-delete confirmation page). */
   static async findMany(ids: readonly number[]): Promise<VilleListRow[]> {
     if (ids.length === 0) return [];
-    const rows = await fetchAll(`${SELECT} WHERE t.Id IN (${placeholders(ids.length)}) ORDER BY t.Id`, ids);
-    return rows.map(toListRow);
+    const rows = await fetchAll(`${crud.SELECT} WHERE ${crud.KEY} IN (${placeholders(ids.length)}) ORDER BY ${crud.KEY}`, ids);
+    return rows.map(crud.toListRow);
   }
 
-  /** Inserts the record; returns its new id. A unique violation throws DuplicateError. */
-  static async create(record: Ville): Promise<number> {
-    const row = record.toRow();
-    return insert('INSERT INTO ville (Nom, CodePostal) VALUES (?, ?)', [row.Nom, row.CodePostal]);
+  /** Inserts the record and its many-to-many links in one transaction; returns its new id. A unique violation throws DuplicateError. */
+  static async create(record: Ville, links: crud.Links = {}): Promise<number> {
+    return transaction(async (tx) => {
+      const id = await insert(crud.INSERT, crud.insertValues(record), tx);
+      await crud.saveLinks(id, links, tx);
+      return id;
+    });
   }
 
-  /** Updates the record; returns the number of rows changed. A unique violation throws DuplicateError. */
-  static async update(id: number, record: Ville): Promise<number> {
-    const row = record.toRow();
-    return execute('UPDATE ville SET Nom = ?, CodePostal = ? WHERE Id = ?', [row.Nom, row.CodePostal, id]);
+  /** Updates the record and its many-to-many links in one transaction; returns the number of rows changed. */
+  static async update(id: number, record: Ville, links: crud.Links = {}): Promise<number> {
+    return transaction(async (tx) => {
+      const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
+      await crud.saveLinks(id, links, tx);
+      return changed;
+    });
   }
 
+  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade). */
   static async delete(id: number): Promise<number> {
-    return execute('DELETE FROM ville WHERE Id = ?', [id]);
+    return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} = ?`, [id]);
   }
 
   /** Deletes these ids with one `?` per id; returns the number of rows deleted. */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return execute(`DELETE FROM ville WHERE Id IN (${placeholders(ids.length)})`, ids);
+    return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids);
   }
-}
-
-function toListRow(row: Row): VilleListRow {
-  return Ville.fromRow(row);
 }

@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS "contact" (
   "Email" VARCHAR(190) NOT NULL,
   "Telephone" VARCHAR(20),
   "DateNaissance" DATE,
-  "Solde" DECIMAL(10,2),
+  "Solde" TEXT,
   "NbVisites" INT UNSIGNED NOT NULL,
   "Actif" TINYINT(1) NOT NULL,
   "VilleId" INT UNSIGNED,

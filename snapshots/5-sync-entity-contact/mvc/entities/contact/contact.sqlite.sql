@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS "contact" (
   "Prenom" VARCHAR(100) NOT NULL,
   "Email" VARCHAR(190) NOT NULL,
   "DateNaissance" DATE,
-  "Solde" DECIMAL(10,2),
+  "Solde" TEXT,
   "NbVisites" INT UNSIGNED NOT NULL,
   "Actif" TINYINT(1) NOT NULL,
   "VilleId" INT UNSIGNED,

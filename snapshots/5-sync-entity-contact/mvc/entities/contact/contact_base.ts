@@ -82,7 +82,7 @@ export class ContactBase {
       prenom: toText(row['Prenom']) ?? undefined,
       email: toText(row['Email']) ?? undefined,
       date_naissance: toDateText(row['DateNaissance'], false),
-      solde: toText(row['Solde']),
+      solde: toDecimalText(row['Solde'], 2),
       nb_visites: toNumber(row['NbVisites']) ?? undefined,
       actif: toBool(row['Actif']) ?? undefined,
       ville_id: toNumber(row['VilleId']),
@@ -100,7 +100,7 @@ export class ContactBase {
       Prenom: this.prenom,
       Email: this.email,
       DateNaissance: this.date_naissance,
-      Solde: this.solde,
+      Solde: toDecimalText(this.solde, 2) ?? null,
       NbVisites: this.nb_visites,
       Actif: this.actif ? 1 : 0,
       VilleId: this.ville_id,
@@ -111,21 +111,23 @@ export class ContactBase {
   /** French messages by field name, one per invalid field; empty when the values can be saved. */
   validate(): Record<string, string> {
     const errors: Record<string, string> = {};
-    if (isMissing(this.nom)) errors['nom'] = 'Ce champ est obligatoire.';
-    else if (isBlank(this.nom)) errors['nom'] = 'Ce champ ne peut pas être vide.';
-    else if (tooLong(this.nom, 250)) errors['nom'] = 'Ce champ ne doit pas dépasser 250 caractères.';
-    if (isMissing(this.prenom)) errors['prenom'] = 'Ce champ est obligatoire.';
-    else if (tooLong(this.prenom, 100)) errors['prenom'] = 'Ce champ ne doit pas dépasser 100 caractères.';
-    if (isMissing(this.email)) errors['email'] = 'Ce champ est obligatoire.';
-    else if (isBlank(this.email)) errors['email'] = 'Ce champ ne peut pas être vide.';
-    else if (tooLong(this.email, 190)) errors['email'] = 'Ce champ ne doit pas dépasser 190 caractères.';
-    if (isMissing(this.nb_visites)) errors['nb_visites'] = 'Ce champ est obligatoire.';
-    else if (notInteger(this.nb_visites)) errors['nb_visites'] = 'Ce champ doit être un nombre entier.';
-    else if (isNegative(this.nb_visites)) errors['nb_visites'] = 'Ce champ doit être un nombre positif ou nul.';
-    if (isMissing(this.actif)) errors['actif'] = 'Ce champ est obligatoire.';
-    if (notInteger(this.ville_id)) errors['ville_id'] = 'Ce champ doit être un nombre entier.';
-    else if (isNegative(this.ville_id)) errors['ville_id'] = 'Ce champ doit être un nombre positif ou nul.';
-    if (tooLong(this.code_client, 20)) errors['code_client'] = 'Ce champ ne doit pas dépasser 20 caractères.';
+    if (isMissing(this.nom)) errors['nom'] = 'Le champ « Nom » est obligatoire.';
+    else if (isBlank(this.nom)) errors['nom'] = 'Le champ « Nom » ne peut pas être vide.';
+    else if (tooLong(this.nom, 250)) errors['nom'] = 'Le champ « Nom » doit contenir au plus 250 caractères.';
+    if (isMissing(this.prenom)) errors['prenom'] = 'Le champ « Prenom » est obligatoire.';
+    else if (tooLong(this.prenom, 100)) errors['prenom'] = 'Le champ « Prenom » doit contenir au plus 100 caractères.';
+    if (isMissing(this.email)) errors['email'] = 'Le champ « Email » est obligatoire.';
+    else if (isBlank(this.email)) errors['email'] = 'Le champ « Email » ne peut pas être vide.';
+    else if (tooLong(this.email, 190)) errors['email'] = 'Le champ « Email » doit contenir au plus 190 caractères.';
+    if (notDecimal(this.solde)) errors['solde'] = 'Le champ « Solde » doit être un nombre décimal (par exemple 12.50).';
+    else if (tooManyDecimals(this.solde, 2)) errors['solde'] = 'Le champ « Solde » doit comporter au plus 2 décimales.';
+    if (isMissing(this.nb_visites)) errors['nb_visites'] = 'Le champ « Nb visites » est obligatoire.';
+    else if (notInteger(this.nb_visites)) errors['nb_visites'] = 'Le champ « Nb visites » doit être un nombre entier.';
+    else if (isNegative(this.nb_visites)) errors['nb_visites'] = 'Le champ « Nb visites » doit être un nombre positif ou nul.';
+    if (isMissing(this.actif)) errors['actif'] = 'Le champ « Actif » est obligatoire.';
+    if (notInteger(this.ville_id)) errors['ville_id'] = 'Le champ « Ville » doit être un nombre entier.';
+    else if (isNegative(this.ville_id)) errors['ville_id'] = 'Le champ « Ville » doit être un nombre positif ou nul.';
+    if (tooLong(this.code_client, 20)) errors['code_client'] = 'Le champ « Code client » doit contenir au plus 20 caractères.';
     return errors;
   }
 
@@ -144,6 +146,27 @@ function toNumber(value: unknown): number | null | undefined {
 function toText(value: unknown): string | null | undefined {
   if (value === undefined || value === null) return value;
   return typeof value === 'string' ? value : String(value);
+}
+
+/**
+ * DECIMAL value (a string, or a number / bigint from a driver) -> its text with exactly `scale` decimals
+ * (`3`, `'3.0'` -> `'3.00'`), by string arithmetic only (never a float); extra decimals are rounded half away
+ * from zero, as MariaDB does. A value that is not a number is returned as text, for validate() to report.
+ */
+function toDecimalText(value: unknown, scale: number): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const text = typeof value === 'string' ? value.trim() : String(value);
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m || `${m[2]}${m[3] ?? ''}` === '') return text;
+  let digits = `${m[2]}${m[3] ?? ''}`;
+  let point = (m[2] ?? '').length + Number(m[4] ?? 0);
+  if (point < 0) [digits, point] = ['0'.repeat(-point) + digits, 0];
+  digits = digits.padEnd(point + scale, '0');
+  let units = BigInt(digits.slice(0, point + scale));
+  if ((digits[point + scale] ?? '0') >= '5') units += 1n;
+  const abs = units.toString().padStart(scale + 1, '0');
+  const sign = m[1] === '-' && units !== 0n ? '-' : '';
+  return scale === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;
 }
 
 /** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver's Date is read in local time, as mysql2 builds it. */
@@ -177,6 +200,18 @@ function notInteger(value: unknown): boolean {
   return !isMissing(value) && !Number.isInteger(value);
 }
 
+/** A number below zero, or a decimal string below zero (`-0.00` is zero). */
 function isNegative(value: unknown): boolean {
+  if (typeof value === 'string') return /^\s*-[\d.]*[1-9]/.test(value);
   return typeof value === 'number' && value < 0;
+}
+
+/** Not a decimal written with digits and an optional point (`12.50`, `-3`). */
+function notDecimal(value: unknown): boolean {
+  return !isMissing(value) && !(typeof value === 'string' && /^[+-]?\d+(?:\.\d+)?$/.test(value.trim()));
+}
+
+/** More significant decimals than the column keeps (trailing zeros do not count). */
+function tooManyDecimals(value: unknown, scale: number): boolean {
+  return typeof value === 'string' && (/\.(\d*?)0*$/.exec(value.trim())?.[1] ?? '').length > scale;
 }

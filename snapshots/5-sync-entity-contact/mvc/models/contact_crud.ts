@@ -1,0 +1,171 @@
+// fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Contact)
+// The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
+// fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
+// (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
+import { CHOICES_MAX, fetchAll, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
+import { Contact } from '../entities/contact/index.js';
+
+/** Title of the pages and name of the CSV file. */
+export const TITLE = 'Contacts';
+export const CSV_FILE = 'contacts.csv';
+
+/** The table, its key column, and the key as the list's SELECT names it. */
+export const TABLE = 'contact';
+export const KEY_COLUMN = 'Id';
+export const KEY = 't.Id';
+
+/** A row of the list and of the detail page: the entity and the labels of its many-to-one targets. */
+export type ListRow = Contact & { ville_id_label: string | null };
+
+/** Many-to-many links saved with the record, by form field: the other side's ids (absent: left as they are). */
+export interface Links {
+  readonly tag_ids?: readonly number[] | null | undefined;
+}
+
+/** The allow-lists of the list page: sort keys, searched columns, equality filters. */
+export const LIST: ListSpec = {
+  sortable: {
+    id: 't.Id',
+    nom: 't.Nom',
+    prenom: 't.Prenom',
+    email: 't.Email',
+    date_naissance: 't.DateNaissance',
+    solde: 't.Solde',
+    nb_visites: 't.NbVisites',
+    actif: 't.Actif',
+    ville_id: 't.VilleId',
+    code_client: 't.CodeClient',
+  },
+  defaultSort: 'id',
+  searchable: ['t.Nom', 't.Prenom', 't.Email', 't.CodeClient'],
+  filters: {
+    actif: { column: 't.Actif', kind: 'bool' },
+    ville_id: { column: 't.VilleId', kind: 'relation' },
+  },
+};
+
+export const SELECT = 'SELECT t.Id, t.Nom, t.Prenom, t.Email, t.DateNaissance, t.Solde, t.NbVisites, t.Actif, t.VilleId, t.CodeClient, r_ville_id.Nom AS ville_id_label FROM contact t LEFT JOIN ville r_ville_id ON r_ville_id.Id = t.VilleId';
+export const COUNT = 'SELECT COUNT(*) AS total FROM contact t';
+export const INSERT = 'INSERT INTO contact (Nom, Prenom, Email, DateNaissance, Solde, NbVisites, Actif, VilleId, CodeClient) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+export const UPDATE = 'UPDATE contact SET Nom = ?, Prenom = ?, Email = ?, DateNaissance = ?, Solde = ?, NbVisites = ?, Actif = ?, VilleId = ?, CodeClient = ? WHERE Id = ?';
+
+/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
+export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
+  'uq_contact_email': 'email',
+  'contact.Email': 'email',
+  'Email': 'email',
+};
+
+/** The pivot tables of the many-to-many relations, by form field. */
+export const LINKS = {
+  tag_ids: { table: 'contact_tag', ownColumn: 'ContactId', otherColumn: 'TagId', extra: { AjouteLe: () => formatUtcDateTime(new Date()) } },
+} as const satisfies Record<string, LinkSpec>;
+
+/** The values of INSERT, in its column order. */
+export function insertValues(record: Contact): unknown[] {
+  const row = record.toRow();
+  return [row.Nom, row.Prenom, row.Email, row.DateNaissance, row.Solde, row.NbVisites, row.Actif, row.VilleId, row.CodeClient];
+}
+
+/** The values of UPDATE, in its column order, the key last. */
+export function updateValues(record: Contact, id: number): unknown[] {
+  const row = record.toRow();
+  return [row.Nom, row.Prenom, row.Email, row.DateNaissance, row.Solde, row.NbVisites, row.Actif, row.VilleId, row.CodeClient, id];
+}
+
+/** Saves the record's many-to-many links given by the form, in the record's transaction. */
+export async function saveLinks(id: number, links: Links, tx: Transaction): Promise<void> {
+  if (links.tag_ids) await replaceLinks(LINKS.tag_ids, id, links.tag_ids, tx);
+}
+
+export function toListRow(row: Row): ListRow {
+  return Object.assign(Contact.fromRow(row), {
+    ville_id_label: row['ville_id_label'] === null || row['ville_id_label'] === undefined ? null : String(row['ville_id_label']),
+  });
+}
+
+/** The edit form's values: the record and its links. */
+export async function formValues(row: ListRow): Promise<Record<string, unknown>> {
+  const id = row.id as number;
+  return { ...row, tag_ids: await linkedIds(LINKS.tag_ids, id) };
+}
+
+/** What the detail page shows, in field order, then the many-to-many links. */
+export async function details(row: ListRow): Promise<Array<{ label: string; value: unknown }>> {
+  const id = row.id as number;
+  return [
+    { label: 'Nom', value: row.nom },
+    { label: 'Prenom', value: row.prenom },
+    { label: 'Email', value: row.email },
+    { label: 'Date naissance', value: row.date_naissance },
+    { label: 'Solde', value: row.solde },
+    { label: 'Nb visites', value: row.nb_visites },
+    { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },
+    { label: 'Ville', value: row.ville_id_label ?? row.ville_id },
+    { label: 'Code client', value: row.code_client },
+    { label: 'Tags', value: (await fetchAll<{ label: unknown }>('SELECT o.Libelle AS label FROM contact_tag p JOIN tag o ON o.Id = p.TagId WHERE p.ContactId = ? ORDER BY o.Libelle, o.Id', [id])).map((r) => String(r.label ?? '')).join(', ') },
+  ];
+}
+
+/** The CSV export's header and the cells of a row. */
+export const CSV_HEADER: readonly string[] = ['nom', 'prenom', 'email', 'date_naissance', 'solde', 'nb_visites', 'actif', 'ville_id_label', 'code_client'];
+
+export function csvRow(row: ListRow): unknown[] {
+  return [row.nom, row.prenom, row.email, row.date_naissance, row.solde, row.nb_visites, row.actif, row.ville_id_label, row.code_client];
+}
+
+/** How a record is named on the bulk-delete confirmation page. */
+export function rowLabel(row: ListRow): string {
+  return `#${String(row.id)} ${String(row.nom ?? '')}`;
+}
+
+/**
+ * The choices of the form's selects. `keep` gives, by field, the values a select must offer whatever their rank
+ * among the targets: the record edited, the values posted, the active filters.
+ */
+export async function formChoices(keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
+  return {
+    ville_id: await villeIdChoices([keep['ville_id']]),
+    tag_ids: await tagIdsChoices(relatedKeys(keep['tag_ids'])),
+  };
+}
+
+/** The options of the list's many-to-one filters. */
+export async function filterChoices(filters: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
+  return {
+    ville_id: options(await villeIdChoices([filters['ville_id']])),
+  };
+}
+
+function options(choices: readonly Choice[]): Array<{ value: string; label: string }> {
+  return choices.map(([value, label]) => ({ value: String(value), label }));
+}
+
+/**
+ * Choices of the ville_id select: the first CHOICES_MAX Ville by nom, then those of `keep` that come
+ * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
+ * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
+ */
+export async function villeIdChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
+  const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Nom AS label FROM ville ORDER BY Nom, Id LIMIT ?', [CHOICES_MAX]);
+  const missing = missingChoiceKeys(rows, keep, 'int');
+  if (missing.length > 0) {
+    // Past the first rows in the same order, hence after them.
+    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Nom AS label FROM ville WHERE Id IN (${placeholders(missing.length)}) ORDER BY Nom, Id`, missing)));
+  }
+  return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
+}
+
+/**
+ * Choices of the tag_ids multiple select: the first CHOICES_MAX Tag by libelle, then the linked or posted
+ * ids of `keep` that come further down, so that a link is never dropped on save.
+ */
+export async function tagIdsChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
+  const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Libelle AS label FROM tag ORDER BY Libelle, Id LIMIT ?', [CHOICES_MAX]);
+  const missing = missingChoiceKeys(rows, keep, 'int');
+  if (missing.length > 0) {
+    // Past the first rows in the same order, hence after them.
+    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Libelle AS label FROM tag WHERE Id IN (${placeholders(missing.length)}) ORDER BY Libelle, Id`, missing)));
+  }
+  return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
+}
