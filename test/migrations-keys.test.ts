@@ -2,10 +2,11 @@
 // hand on the real MariaDB or SQLite database makes `--check` exit 2 and names it; `migration:make --from-diff`
 // writes the statements that restore it (MariaDB ALTER TABLE, SQLite CREATE INDEX or a table rebuild), and once
 // `migration:apply` ran them `--check` exits 0 again. Real `fw` processes, one body run on both dialects.
+import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
-import { okLines as ok, makeMigration as make, MIGRATIONS } from './helpers/migrations.js';
+import { okLines as ok, makeMigration as make } from './helpers/migrations.js';
 import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 
 const CONTACT = 'mvc/entities/contact/contact.json';
@@ -18,6 +19,14 @@ function drift(project: CliProject): { status: number | null; rows: string[][]; 
   const out = lines(run.stdout);
   const rows = out.slice(1, -1).map((line) => line.split(/\s{2,}/)).filter((row) => row[0] !== 'OK');
   return { status: run.status, rows, last: out.at(-1) };
+}
+
+/** `fw migration:make <name> --from-diff Contact`: the file's text; both sections hold statements, so no warning. */
+function makeFromDiff(project: CliProject, name: string): string {
+  const run = project.run(['migration:make', name, '--from-diff', 'Contact']);
+  assert.is(run.status, 0, run.stderr);
+  assert.is(run.stderr, '');
+  return project.read(lines(run.stdout)[0]!.trim().split(/\s+/)[1]!);
 }
 
 function assertNoDrift(project: CliProject): void {
@@ -97,7 +106,7 @@ function conformance(dialect: DialectName): void {
     const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{ rows: Array<{ status: string; column: string; detail: string }> }>;
     assert.equal(json[0]!.rows.filter((row) => row.status !== 'OK'), [{ status: 'INDEX_MISSING', column: 'uq_contact_code', detail: 'attendu UNIQUE (Code)' }]);
 
-    const text = project.read(`${MIGRATIONS}/${make(project, ['remet_uq', '--from-diff', 'Contact'])}`);
+    const text = makeFromDiff(project, 'remet_uq');
     assert.equal(section(text, 'mariadb'), ['ALTER TABLE `contact` ADD UNIQUE KEY `uq_contact_code` (`Code`);']);
     assert.equal(section(text, 'sqlite'), ['CREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");']);
     ok(project, ['migration:apply']);
@@ -113,7 +122,7 @@ function conformance(dialect: DialectName): void {
     assert.is(before.status, 2);
     assert.equal(before.rows, [['FK_MISSING', 'fk_contact_villeid', `attendu ${FK} ON DELETE RESTRICT ON UPDATE CASCADE`]]);
 
-    const text = project.read(`${MIGRATIONS}/${make(project, ['remet_fk', '--from-diff', 'Contact'])}`);
+    const text = makeFromDiff(project, 'remet_fk');
     assert.equal(section(text, 'mariadb'), [
       'ALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE RESTRICT ON UPDATE CASCADE;',
     ]);
@@ -145,7 +154,7 @@ function conformance(dialect: DialectName): void {
     const before = drift(project);
     assert.is(before.status, 2);
     assert.equal(before.rows, [['FK_CHANGED', 'fk_contact_villeid', `attendu ${FK} ON DELETE SET NULL ON UPDATE CASCADE, trouvé ${FK} ON DELETE RESTRICT ON UPDATE CASCADE`]]);
-    const text = project.read(`${MIGRATIONS}/${make(project, ['fk_set_null', '--from-diff', 'Contact'])}`);
+    const text = makeFromDiff(project, 'fk_set_null');
     assert.equal(section(text, 'mariadb'), [
       'ALTER TABLE `contact` DROP FOREIGN KEY `fk_contact_villeid`;',
       'ALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE SET NULL ON UPDATE CASCADE;',
@@ -165,7 +174,7 @@ function conformance(dialect: DialectName): void {
     const before = drift(project);
     assert.is(before.status, 2);
     assert.equal(before.rows, [['INDEX_CHANGED', 'uq_contact_code', 'attendu UNIQUE (Code), trouvé INDEX (Code)']]);
-    const text = project.read(`${MIGRATIONS}/${make(project, ['uq_unique', '--from-diff', 'Contact'])}`);
+    const text = makeFromDiff(project, 'uq_unique');
     assert.equal(section(text, 'mariadb'), ['ALTER TABLE `contact` DROP INDEX `uq_contact_code`, ADD UNIQUE KEY `uq_contact_code` (`Code`);']);
     assert.equal(section(text, 'sqlite'), ['DROP INDEX "uq_contact_code";', 'CREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");']);
     ok(project, ['migration:apply']);
@@ -188,7 +197,33 @@ function conformance(dialect: DialectName): void {
       lines(made.stderr),
       ['sqlite', 'mariadb'].map((d) => `Attention : ${file} n'a encore aucune instruction pour ${d} : « fw migration:apply » la refusera sur ${d} tant que sa section « -- fw:dialect ${d} » est vide.`),
     );
-    project.write(file, text.replace(/-- (ALTER TABLE `contact` DROP INDEX|DROP INDEX ")/g, '$1'));
+    fs.rmSync(project.path(file));
+  });
+
+  t('a foreign key changed while an extra index exists: the SQLite rebuild keeps the extra index; only INDEX_EXTRA is left', async () => {
+    project.editJson<{ relations: Array<Record<string, unknown>> }>('mvc/entities/relations.json', (data) => {
+      data.relations[0]!.on_update = 'RESTRICT';
+    });
+    ok(project, ['sync:relations']);
+    const extra = ['INDEX_EXTRA', 'ix_nom_a_la_main', "INDEX (Nom) absent de l'entité"];
+    const before = drift(project);
+    assert.equal(before.rows, [
+      extra,
+      ['FK_CHANGED', 'fk_contact_villeid', `attendu ${FK} ON DELETE SET NULL ON UPDATE RESTRICT, trouvé ${FK} ON DELETE SET NULL ON UPDATE CASCADE`],
+    ]);
+    const text = makeFromDiff(project, 'fk_restrict');
+    assert.ok(section(text, 'sqlite').includes('CREATE INDEX IF NOT EXISTS "ix_nom_a_la_main" ON "contact" ("Nom");'), text);
+    ok(project, ['migration:apply']);
+    const after = drift(project);
+    assert.is(after.status, 2);
+    assert.equal(after.rows, [extra]);
+  });
+
+  t('the commented DROP INDEX of an INDEX_EXTRA migration, uncommented, removes it: --check exits 0', () => {
+    const made = project.run(['migration:make', 'sans_index_en_trop', '--from-diff', 'Contact']);
+    assert.is(made.status, 0, made.stderr);
+    const file = lines(made.stdout)[0]!.trim().split(/\s+/)[1]!;
+    project.write(file, project.read(file).replace(/-- (ALTER TABLE `contact` DROP INDEX|DROP INDEX ")/g, '$1'));
     ok(project, ['migration:apply']);
     assertNoDrift(project);
   });
