@@ -1,5 +1,5 @@
 /**
- * Entity vs real table (`migration:diff`, DECISIONS §5, docs/entities.md): one row per column with OK,
+ * Entity vs real table (`migration:diff`, docs/entities.md): one row per column with OK,
  * COLUMN_MISSING, COLUMN_CHANGED, COLUMN_EXTRA, then one per index or unique key (INDEX_*) and per foreign key
  * (FK_*), or a single TABLE_MISSING row. Types are compared after normalisation (`INT(11)` equals `INT`, `BOOLEAN`
  * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
