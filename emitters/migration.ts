@@ -162,7 +162,11 @@ function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect)
       // One statement: the old key may be the one a foreign key needs, and MariaDB refuses to drop it alone.
       return [addKey(table, expected, dialect).replace(' ADD ', ` DROP INDEX ${quoteIdentifier(actual.name, dialect)}, ADD `)];
     case 'INDEX_EXTRA':
-      return actual ? [`-- ${actual.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${dropKey(table, actual.name, dialect)}`] : [];
+      if (!actual) return [];
+      if (dialect === 'sqlite' && actual.constraint) {
+        return [`-- ${actual.name} (contrainte UNIQUE de CREATE TABLE) n'est plus dans l'entité : SQLite ne la retire qu'en reconstruisant la table.`];
+      }
+      return [`-- ${actual.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${dropKey(table, actual.name, dialect)}`];
     default:
       break;
   }
@@ -182,7 +186,11 @@ function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect)
       return fk.expected ? [`${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual?.name ?? fk.expected.name, dialect)};`, renderAddForeignKey(table, fk.expected)] : [];
     case 'FK_EXTRA':
       return fk.actual
-        ? [`-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité. Pour la supprimer, décommentez :`, `-- ${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual.name ?? '?', dialect)};`]
+        ? [
+            `-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité. Pour la supprimer, décommentez :`,
+            // A diff read on SQLite has no constraint name: SHOW CREATE TABLE gives it.
+            `-- ${alter} DROP FOREIGN KEY ${fk.actual.name === null ? `<nom> (SHOW CREATE TABLE ${quoteIdentifier(table, dialect)})` : quoteIdentifier(fk.actual.name, dialect)};`,
+          ]
         : [];
     default:
       return [];
@@ -258,9 +266,15 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
     indexes: [...spec.indexes, ...extraKeys.filter((k) => !k.unique).map(keptKey)],
     foreignKeys: [...spec.foreignKeys, ...extraForeignKeys],
   };
-  // The rebuild re-creates every key: of the lines written so far, only the added columns and the comments stay.
+  // The rebuild re-creates every key: of the lines written so far, only the added columns and the comments stay,
+  // and a kept UNIQUE constraint, now an index of its own, can be dropped by name.
   const added = lines.filter((line) => line.startsWith('ALTER TABLE') && line.includes(' ADD COLUMN '));
-  const comments = lines.filter((line) => line.startsWith('--'));
+  const renamed = extraKeys.filter((key) => key.constraint).map((key) => ({ key, name: keptKey(key).name }));
+  const comments = lines.flatMap((line) => {
+    if (!line.startsWith('--')) return [];
+    const kept = renamed.find(({ key }) => line.startsWith(`-- ${key.name} (contrainte UNIQUE`));
+    return kept ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- DROP INDEX ${quoteIdentifier(kept.name, 'sqlite')};`] : [line];
+  });
   return [
     `-- ${rebuildReasons(changes)}, la table ${spec.table} est reconstruite`,
     '-- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration',

@@ -228,6 +228,37 @@ function conformance(dialect: DialectName): void {
     assertNoDrift(project);
   });
 
+  if (sqlite) {
+    t('SQLite: a UNIQUE constraint written in CREATE TABLE (sqlite_autoindex_*) matches the unique field by meaning', async () => {
+      await project.sql([
+        'CREATE TABLE "contact_tmp" ("Id" INTEGER PRIMARY KEY AUTOINCREMENT, "Nom" VARCHAR(100) NOT NULL, ' +
+          '"VilleId" INT REFERENCES "ville" ("Id") ON DELETE SET NULL ON UPDATE RESTRICT, "Code" VARCHAR(20) UNIQUE)',
+        'INSERT INTO "contact_tmp" SELECT "Id", "Nom", "VilleId", "Code" FROM "contact"',
+        'DROP TABLE "contact"',
+        'ALTER TABLE "contact_tmp" RENAME TO "contact"',
+        'CREATE INDEX "ix_contact_villeid" ON "contact" ("VilleId")',
+      ]);
+      assert.ok((await readSchema(project)).indexes.some((i) => i.name === 'sqlite_autoindex_contact_1' && i.unique));
+      assertNoDrift(project);
+    });
+
+    t('SQLite: the entity wants a plain index instead: INDEX_CHANGED; DROP INDEX cannot remove a constraint, so the table is rebuilt', async () => {
+      project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT, (data) => {
+        const code = data.fields.find((f) => f.name === 'code')!;
+        code.unique = false;
+        code.list = { filter: true };
+      });
+      ok(project, ['sync:entity', 'Contact']);
+      assert.equal(drift(project).rows, [['INDEX_CHANGED', 'ix_contact_code', 'attendu INDEX (Code), trouvé sqlite_autoindex_contact_1 UNIQUE (Code)']]);
+      const text = makeFromDiff(project, 'code_index');
+      assert.ok(text.includes('-- ix_contact_code : SQLite ne sait pas retirer une contrainte UNIQUE de CREATE TABLE, la table contact est reconstruite\n'), text);
+      assert.ok(section(text, 'sqlite').includes('CREATE INDEX IF NOT EXISTS "ix_contact_code" ON "contact" ("Code");'), text);
+      ok(project, ['migration:apply']);
+      assertNoDrift(project);
+      assert.equal(await query(project, 'SELECT "Nom", "VilleId", "Code" FROM "contact"'), [{ Nom: 'Ada', VilleId: 1, Code: 'A1' }]);
+    });
+  }
+
   t.run();
 }
 
