@@ -150,7 +150,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'migration:diff',
     family: 'Base de données',
     usage: '--entity <Entité> | --all [--check] [--json]',
-    summary: 'Compare une entité aux colonnes réelles de la base, en lecture seule (--check : code 2 au moindre écart).',
+    summary: 'Compare une entité à sa table réelle (colonnes, index, clés uniques et étrangères), en lecture seule (--check : code 2 au moindre écart).',
     load: () => import('./commands/migration-diff.js'),
   },
   {

@@ -2,11 +2,11 @@
  * Migration files (`fw migration:make`): one file holds both dialects in `-- fw:dialect <name>` sections, so
  * a version means the same change on MariaDB and SQLite. Pure functions; the command picks the name and time.
  */
-import type { Dialect, EntityNode, FieldNode, ModelNode } from '../compiler/ir.js';
+import type { Dialect, EntityNode, FieldNode, ModelNode, ReferentialAction } from '../compiler/ir.js';
 import { emitRelationsSql } from './sql-relations.js';
 import { renderAddForeignKey, renderColumn, renderCreateTable, renderSqliteRebuild } from './sql-render.js';
-import { quoteIdentifier } from './sql-names.js';
-import { entityTableSpec, manyToOneForeignKey, manyToOneOf, type TableSpec } from './sql-table-spec.js';
+import { quoteIdentifier, shortenIdentifier } from './sql-names.js';
+import { entityTableSpec, keyName, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec, type TableSpec } from './sql-table-spec.js';
 
 const DIALECTS: readonly Dialect[] = ['mariadb', 'sqlite'];
 
@@ -52,12 +52,49 @@ export function emitCreateMigration(name: string, model: ModelNode, entities: re
   return `${header(name, origin)}\n${sections(parts)}`;
 }
 
+/** An index or unique key as `migration:diff` compares it: by columns and uniqueness, not by name. */
+export interface KeyShape {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+  /** SQLite: the index of a UNIQUE constraint of CREATE TABLE, which only a table rebuild removes. */
+  readonly constraint?: boolean;
+}
+
+/** A foreign key as the database reports it (SQLite keeps no constraint name: null). */
+export interface ForeignKeyShape {
+  readonly name: string | null;
+  readonly columns: readonly string[];
+  readonly refTable: string;
+  readonly refColumns: readonly string[];
+  readonly onDelete: string;
+  readonly onUpdate: string;
+}
+
+export type ChangeStatus =
+  | 'COLUMN_MISSING'
+  | 'COLUMN_CHANGED'
+  | 'COLUMN_EXTRA'
+  | 'TABLE_MISSING'
+  | 'INDEX_MISSING'
+  | 'INDEX_CHANGED'
+  | 'INDEX_EXTRA'
+  | 'FK_MISSING'
+  | 'FK_CHANGED'
+  | 'FK_EXTRA';
+
+/** One difference between an entity and its real table (docs/entities.md, "migration:diff"). */
 export interface DiffChange {
-  readonly status: 'COLUMN_MISSING' | 'COLUMN_CHANGED' | 'COLUMN_EXTRA' | 'TABLE_MISSING';
+  readonly status: ChangeStatus;
+  /** The column, key or table concerned. */
   readonly column: string;
   readonly field?: FieldNode;
   /** COLUMN_EXTRA: the real column's type and nullability. */
   readonly actual?: { readonly type: string; readonly nullable: boolean };
+  /** INDEX_*: the entity's key (MISSING, CHANGED) and the table's (CHANGED, EXTRA). */
+  readonly index?: { readonly expected?: KeyShape; readonly actual?: KeyShape };
+  /** FK_*: the entity's foreign key (MISSING, CHANGED) and the table's (CHANGED, EXTRA). */
+  readonly foreignKey?: { readonly expected?: ForeignKeySpec; readonly actual?: ForeignKeyShape };
 }
 
 /**
@@ -81,9 +118,88 @@ function sqliteDefault(field: FieldNode): string {
   }
 }
 
+function keyColumns(columns: readonly string[], dialect: Dialect): string {
+  return `(${columns.map((c) => quoteIdentifier(c, dialect)).join(', ')})`;
+}
+
+/** Adds a key: `ALTER TABLE … ADD [UNIQUE] KEY` on MariaDB, `CREATE [UNIQUE] INDEX IF NOT EXISTS` on SQLite. */
+function addKey(table: string, key: KeyShape, dialect: Dialect): string {
+  const name = quoteIdentifier(key.name, dialect);
+  const unique = key.unique ? 'UNIQUE ' : '';
+  return dialect === 'mariadb'
+    ? `ALTER TABLE ${quoteIdentifier(table, dialect)} ADD ${unique}KEY ${name} ${keyColumns(key.columns, dialect)};`
+    : `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${quoteIdentifier(table, dialect)} ${keyColumns(key.columns, dialect)};`;
+}
+
+function dropKey(table: string, name: string, dialect: Dialect): string {
+  return dialect === 'mariadb' ? `ALTER TABLE ${quoteIdentifier(table, dialect)} DROP INDEX ${quoteIdentifier(name, dialect)};` : `DROP INDEX ${quoteIdentifier(name, dialect)};`;
+}
+
+function describeForeignKey(fk: ForeignKeyShape | ForeignKeySpec): string {
+  return `(${fk.columns.join(', ')}) → ${fk.refTable} (${fk.refColumns.join(', ')})`;
+}
+
+/** SQLite cannot add, change or drop a foreign key, nor drop the index of a UNIQUE constraint: only a rebuild does. */
+function needsSqliteRebuild(change: DiffChange): boolean {
+  return (
+    change.status === 'COLUMN_CHANGED' ||
+    change.status === 'FK_MISSING' ||
+    change.status === 'FK_CHANGED' ||
+    (change.status === 'INDEX_CHANGED' && change.index?.actual?.constraint === true)
+  );
+}
+
+/** The statements of an index or foreign-key change (extras are only commented: dropping them is the user's choice). */
+function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect): string[] {
+  const table = entity.table;
+  const { expected, actual } = change.index ?? {};
+  switch (change.status) {
+    case 'INDEX_MISSING':
+      return expected ? [addKey(table, expected, dialect)] : [];
+    case 'INDEX_CHANGED':
+      if (!expected || !actual) return [];
+      if (dialect === 'sqlite') return [dropKey(table, actual.name, dialect), addKey(table, expected, dialect)];
+      // One statement: the old key may be the one a foreign key needs, and MariaDB refuses to drop it alone.
+      return [addKey(table, expected, dialect).replace(' ADD ', ` DROP INDEX ${quoteIdentifier(actual.name, dialect)}, ADD `)];
+    case 'INDEX_EXTRA':
+      if (!actual) return [];
+      if (dialect === 'sqlite' && actual.constraint) {
+        return [`-- ${actual.name} (contrainte UNIQUE de CREATE TABLE) n'est plus dans l'entité : SQLite ne la retire qu'en reconstruisant la table.`];
+      }
+      return [`-- ${actual.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${dropKey(table, actual.name, dialect)}`];
+    default:
+      break;
+  }
+  const fk = change.foreignKey ?? {};
+  if (dialect === 'sqlite') {
+    // FK_MISSING and FK_CHANGED rebuild the table (sqliteRebuild); an extra key stays until the user rebuilds it away.
+    return change.status === 'FK_EXTRA' && fk.actual
+      ? [`-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité : SQLite ne la retire qu'en reconstruisant la table.`]
+      : [];
+  }
+  const alter = `ALTER TABLE ${quoteIdentifier(table, dialect)}`;
+  switch (change.status) {
+    case 'FK_MISSING':
+      return fk.expected ? [renderAddForeignKey(table, fk.expected)] : [];
+    case 'FK_CHANGED':
+      // A diff read on SQLite has no constraint name: the key is the one fw names on MariaDB.
+      return fk.expected ? [`${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual?.name ?? fk.expected.name, dialect)};`, renderAddForeignKey(table, fk.expected)] : [];
+    case 'FK_EXTRA':
+      return fk.actual
+        ? [
+            `-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité. Pour la supprimer, décommentez :`,
+            // A diff read on SQLite has no constraint name: SHOW CREATE TABLE gives it.
+            `-- ${alter} DROP FOREIGN KEY ${fk.actual.name === null ? `<nom> (SHOW CREATE TABLE ${quoteIdentifier(table, dialect)})` : quoteIdentifier(fk.actual.name, dialect)};`,
+          ]
+        : [];
+    default:
+      return [];
+  }
+}
+
 /**
  * The statements of one dialect that bring the table of `entity` to its definition. The diff (read on one
- * database) only says which columns differ; what each column should be comes from the entity, so both dialects
+ * database) only says what differs; what each column and key should be comes from the entity, so both dialects
  * can be written.
  */
 function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly DiffChange[], dialect: Dialect): string[] {
@@ -93,49 +209,74 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
   for (const change of changes) {
     if (change.status === 'TABLE_MISSING') {
       lines.push(renderCreateTable(spec, dialect).join('\n'));
+      // As --from-entity: MariaDB gets the table's many-to-one keys by ALTER TABLE (SQLite has them inline).
+      if (dialect === 'mariadb') for (const relation of manyToOneOf(model, entity)) lines.push(renderAddForeignKey(entity.table, manyToOneForeignKey(model, relation).foreignKey));
       continue;
     }
     const column = spec.columns.find((c) => c.name === change.field?.column);
     if (change.status === 'COLUMN_MISSING' && column && change.field) {
+      // Its key, if any, is an INDEX_MISSING change of the same diff.
       let definition = renderColumn(column, dialect);
       if (dialect === 'sqlite' && !column.nullable) definition += ` DEFAULT ${sqliteDefault(change.field)}`;
       lines.push(`ALTER TABLE ${table} ADD COLUMN ${definition};`);
-      // The column's unique key or index comes with it: CREATE TABLE (which holds them) is skipped on an existing table.
-      for (const [keys, unique] of [[spec.uniques, true], [spec.indexes, false]] as const) {
-        for (const key of keys.filter((k) => k.columns.length === 1 && k.columns[0] === column.name)) {
-          const keyName = quoteIdentifier(key.name, dialect);
-          const columnName = quoteIdentifier(column.name, dialect);
-          lines.push(
-            dialect === 'mariadb'
-              ? `ALTER TABLE ${table} ADD ${unique ? 'UNIQUE ' : ''}KEY ${keyName} (${columnName});`
-              : `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${keyName} ON ${table} (${columnName});`,
-          );
-        }
-      }
     } else if (change.status === 'COLUMN_CHANGED' && column && dialect === 'mariadb') {
       lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
     } else if (change.status === 'COLUMN_EXTRA') {
       lines.push(`-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`, `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`);
+    } else {
+      lines.push(...keyStatements(entity, change, dialect));
     }
   }
-  if (dialect === 'sqlite' && changes.some((c) => c.status === 'COLUMN_CHANGED')) return sqliteRebuild(spec, changes, lines);
+  if (dialect === 'sqlite' && changes.some(needsSqliteRebuild)) return sqliteRebuild(spec, changes, lines);
   return lines.length > 0 ? lines : ['-- Aucun écart.'];
 }
 
+/** Why a SQLite table is rebuilt, for the comment above the rebuild. */
+function rebuildReasons(changes: readonly DiffChange[]): string {
+  const of = (statuses: readonly ChangeStatus[]): string[] => changes.filter((c) => statuses.includes(c.status) && needsSqliteRebuild(c)).map((c) => c.column);
+  const reasons: string[] = [];
+  const columns = of(['COLUMN_CHANGED']);
+  const foreignKeys = of(['FK_MISSING', 'FK_CHANGED']);
+  const constraints = of(['INDEX_CHANGED']);
+  if (columns.length > 0) reasons.push(`${columns.join(', ')} : SQLite ne sait pas modifier une colonne`);
+  if (foreignKeys.length > 0) reasons.push(`${foreignKeys.join(', ')} : SQLite ne sait pas ajouter ni modifier une clé étrangère`);
+  if (constraints.length > 0) reasons.push(`${constraints.join(', ')} : SQLite ne sait pas retirer une contrainte UNIQUE de CREATE TABLE`);
+  return reasons.join(' ; ');
+}
+
 /**
- * SQLite cannot modify a column: the table is rebuilt after the missing columns were added (so that every
- * column of the entity is copied), keeping the extra columns with their real type so that no data is lost
- * without the user's decision (the commented DROP COLUMN stays).
+ * SQLite cannot modify a column or a foreign key: the table is rebuilt after the missing columns were added (so
+ * that every column of the entity is copied), keeping the extra columns with their real type, and the extra
+ * indexes and foreign keys, so that nothing is lost without the user's decision (the commented DROP stays).
  */
 function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: readonly string[]): string[] {
   const extras = changes.flatMap((c) => (c.status === 'COLUMN_EXTRA' && c.actual ? [{ name: c.column, type: c.actual.type, nullable: c.actual.nullable, autoIncrement: false }] : []));
-  const rebuilt: TableSpec = { ...spec, columns: [...spec.columns, ...extras] };
-  const changed = changes.filter((c) => c.status === 'COLUMN_CHANGED').map((c) => c.column);
-  // The ADD COLUMN lines bring their key with them; the rebuild re-creates every key, so only the columns stay.
+  const extraKeys = changes.flatMap((c) => (c.status === 'INDEX_EXTRA' && c.index?.actual ? [c.index.actual] : []));
+  // An index named sqlite_autoindex_* cannot be created by hand: a kept UNIQUE constraint gets a uq_ name.
+  const keptKey = (key: KeyShape) => ({ name: key.constraint ? keyName('uq', spec.table, key.columns.join('_')) : key.name, columns: key.columns });
+  const extraForeignKeys = changes.flatMap((c) =>
+    c.status === 'FK_EXTRA' && c.foreignKey?.actual
+      ? [{ ...c.foreignKey.actual, name: c.foreignKey.actual.name ?? shortenIdentifier(`fk_${spec.table}_${c.foreignKey.actual.columns.join('_').toLowerCase()}`), onDelete: c.foreignKey.actual.onDelete as ReferentialAction, onUpdate: c.foreignKey.actual.onUpdate as ReferentialAction }]
+      : [],
+  );
+  const rebuilt: TableSpec = {
+    ...spec,
+    columns: [...spec.columns, ...extras],
+    uniques: [...spec.uniques, ...extraKeys.filter((k) => k.unique).map(keptKey)],
+    indexes: [...spec.indexes, ...extraKeys.filter((k) => !k.unique).map(keptKey)],
+    foreignKeys: [...spec.foreignKeys, ...extraForeignKeys],
+  };
+  // The rebuild re-creates every key: of the lines written so far, only the added columns and the comments stay,
+  // and a kept UNIQUE constraint, now an index of its own, can be dropped by name.
   const added = lines.filter((line) => line.startsWith('ALTER TABLE') && line.includes(' ADD COLUMN '));
-  const comments = lines.filter((line) => line.startsWith('--'));
+  const renamed = extraKeys.filter((key) => key.constraint).map((key) => ({ key, name: keptKey(key).name }));
+  const comments = lines.flatMap((line) => {
+    if (!line.startsWith('--')) return [];
+    const kept = renamed.find(({ key }) => line.startsWith(`-- ${key.name} (contrainte UNIQUE`));
+    return kept ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- DROP INDEX ${quoteIdentifier(kept.name, 'sqlite')};`] : [line];
+  });
   return [
-    `-- ${changed.join(', ')} : SQLite ne sait pas modifier une colonne, la table ${spec.table} est reconstruite`,
+    `-- ${rebuildReasons(changes)}, la table ${spec.table} est reconstruite`,
     '-- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration',
     '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.',
     SQLITE_FOREIGN_KEYS_OFF,
@@ -148,7 +289,7 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
 /**
  * The migration that brings the table of `entity` to its definition, with a section per dialect (the same
  * change on MariaDB and SQLite, like every migration file). A changed column is MODIFY COLUMN on MariaDB and a
- * table rebuild on SQLite.
+ * table rebuild on SQLite; so is a missing or changed foreign key (ALTER TABLE … ADD / DROP FOREIGN KEY on MariaDB).
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
   const parts = Object.fromEntries(DIALECTS.map((dialect) => [dialect, [diffStatements(model, entity, changes, dialect).join('\n')]])) as Record<Dialect, string[]>;

@@ -81,6 +81,7 @@ function conformance(dialect: DialectName): void {
   const applied = (label: string, file: string, executed: number, skipped: number): string =>
     `  ${label.padEnd(10)} mvc/entities/${file}${suffix} (${executed} instruction(s), ${skipped} déjà présente(s))`;
 
+  const FK_OK = 'FOREIGN KEY (VilleId) → ville (Id) ON DELETE RESTRICT ON UPDATE CASCADE';
   const CONTACT_FK = { table: 'contact', column: 'VilleId', refTable: 'ville', refColumn: 'Id', onDelete: 'RESTRICT', onUpdate: 'CASCADE' };
   const idType = sqlite ? 'integer' : 'int';
 
@@ -132,10 +133,12 @@ function conformance(dialect: DialectName): void {
 
   t('migration:diff --entity Contact: OK rows, exit 0, with and without --check; --json', () => {
     const expected = [
-      'STATUT  COLONNE  DETAIL',
-      'OK      Id       INT NOT NULL',
-      'OK      Nom      VARCHAR(100) NOT NULL',
-      'OK      VilleId  INT NULL',
+      'STATUT  COLONNE             DETAIL',
+      'OK      Id                  INT NOT NULL',
+      'OK      Nom                 VARCHAR(100) NOT NULL',
+      'OK      VilleId             INT NULL',
+      'OK      ix_contact_villeid  INDEX (VilleId)',
+      `OK      fk_contact_villeid  ${FK_OK}`,
       'Aucun écart.',
     ];
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact']), expected);
@@ -145,6 +148,8 @@ function conformance(dialect: DialectName): void {
       { status: 'OK', column: 'Id', detail: 'INT NOT NULL' },
       { status: 'OK', column: 'Nom', detail: 'VARCHAR(100) NOT NULL' },
       { status: 'OK', column: 'VilleId', detail: 'INT NULL' },
+      { status: 'OK', column: 'ix_contact_villeid', detail: 'INDEX (VilleId)' },
+      { status: 'OK', column: 'fk_contact_villeid', detail: FK_OK },
     ] }]);
   });
 
@@ -162,7 +167,7 @@ function conformance(dialect: DialectName): void {
     assert.equal(await readSchema(project), schema);
   });
 
-  t('a field added and synced: --check exits 2 with a COLUMN_MISSING row', () => {
+  t('a field added and synced: --check exits 2 with a COLUMN_MISSING row and the INDEX_MISSING row of its unique key', () => {
     run(project, ['sync:entity', 'Contact']);
     const expected = [
       ...diffTable([
@@ -170,10 +175,13 @@ function conformance(dialect: DialectName): void {
         ['OK', 'Nom', 'VARCHAR(100) NOT NULL'],
         ['OK', 'VilleId', 'INT NULL'],
         ['COLUMN_MISSING', 'Code', 'attendu VARCHAR(20) NULL'],
+        ['INDEX_MISSING', 'uq_contact_code', 'attendu UNIQUE (Code)'],
+        ['OK', 'ix_contact_villeid', 'INDEX (VilleId)'],
+        ['OK', 'fk_contact_villeid', FK_OK],
       ]),
       DRIFT,
     ];
-    assert.is(expected[0], 'STATUT          COLONNE  DETAIL');
+    assert.is(expected[0], 'STATUT          COLONNE             DETAIL');
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), expected);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact']), expected);
   });
@@ -199,16 +207,20 @@ function conformance(dialect: DialectName): void {
   t('a column altered and one added by hand: COLUMN_CHANGED and COLUMN_EXTRA', async () => {
     if (sqlite) {
       await project.sql([
-        'CREATE TABLE "contact_tmp" ("Id" INTEGER PRIMARY KEY AUTOINCREMENT, "Nom" VARCHAR(50) NOT NULL, "VilleId" INT REFERENCES "ville" ("Id"), "Code" VARCHAR(20), "Extra" INT)',
+        'CREATE TABLE "contact_tmp" ("Id" INTEGER PRIMARY KEY AUTOINCREMENT, "Nom" VARCHAR(50) NOT NULL, "VilleId" INT REFERENCES "ville" ("Id") ON DELETE RESTRICT ON UPDATE CASCADE, "Code" VARCHAR(20), "Extra" INT)',
         'DROP TABLE "contact"',
         'ALTER TABLE "contact_tmp" RENAME TO "contact"',
+        'CREATE UNIQUE INDEX "uq_contact_code" ON "contact" ("Code")',
+        'CREATE INDEX "ix_contact_villeid" ON "contact" ("VilleId")',
       ]);
     } else {
       await project.sql(['ALTER TABLE `contact` MODIFY `Nom` VARCHAR(50) NOT NULL', 'ALTER TABLE `contact` ADD COLUMN `Extra` INT NULL']);
     }
-    const changed = ['COLUMN_CHANGED', 'Nom', `attendu VARCHAR(100) NOT NULL, trouvé ${sqlite ? 'VARCHAR(50)' : 'varchar(50)'} NOT NULL`] as const;
-    const extra = ['COLUMN_EXTRA', 'Extra', `${sqlite ? 'INT' : 'int(11)'} NULL absente de l'entité`] as const;
-    const rows = [['OK', 'Id', 'INT NOT NULL'], changed, ['OK', 'VilleId', 'INT NULL'], ['OK', 'Code', 'VARCHAR(20) NULL'], extra] as const;
+    // Found types are upper-case on both dialects (MariaDB reports them lower-case).
+    const changed = ['COLUMN_CHANGED', 'Nom', 'attendu VARCHAR(100) NOT NULL, trouvé VARCHAR(50) NOT NULL'] as const;
+    const extra = ['COLUMN_EXTRA', 'Extra', `${sqlite ? 'INT' : 'INT(11)'} NULL absente de l'entité`] as const;
+    const keys = [['OK', 'uq_contact_code', 'UNIQUE (Code)'], ['OK', 'ix_contact_villeid', 'INDEX (VilleId)'], ['OK', 'fk_contact_villeid', FK_OK]] as const;
+    const rows = [['OK', 'Id', 'INT NOT NULL'], changed, ['OK', 'VilleId', 'INT NULL'], ['OK', 'Code', 'VARCHAR(20) NULL'], extra, ...keys] as const;
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [...diffTable(rows), DRIFT]);
 
     const file = makeMigration(project, ['fix_nom', '--from-diff', 'Contact']);
@@ -243,7 +255,7 @@ function conformance(dialect: DialectName): void {
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [...diffTable(after), DRIFT]);
   });
 
-  t('a dropped table: TABLE_MISSING; the --from-diff migration recreates it, db:apply adds the rest', async () => {
+  t('a dropped table: TABLE_MISSING; the --from-diff migration recreates it with its keys and, on MariaDB, its foreign key', async () => {
     await project.sql([`DROP TABLE ${q('contact')}`]);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [
       'STATUT         COLONNE  DETAIL',
@@ -254,13 +266,13 @@ function conformance(dialect: DialectName): void {
     const text = project.read(`${MIGRATIONS}/${file}`);
     assert.ok(text.startsWith(`${MIGRATION_HEAD('recree_contact', 'fw migration:make --from-diff Contact')}-- fw:dialect mariadb\nCREATE TABLE IF NOT EXISTS \`contact\` (\n`), text);
     assert.ok(text.includes('\n-- fw:dialect sqlite\nCREATE TABLE IF NOT EXISTS "contact" (\n'), text);
+    // As --from-entity, the MariaDB section adds the foreign key the dropped table took away (SQLite has it inline).
+    if (!sqlite) {
+      assert.ok(text.includes('\nALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE RESTRICT ON UPDATE CASCADE;\n'), text);
+    }
     applyMigrations(project, [file]);
-    // MariaDB keeps foreign keys in relations.sql: db:apply adds the one the dropped table took away.
-    assert.equal(run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), [
-      ...(sqlite ? [] : [applied('appliqué', 'relations', 1, 0)]),
-      'Schéma appliqué : 3 fichier(s).',
-    ]);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check']).at(-1), 'Aucun écart.');
+    assert.equal(run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), ['Schéma appliqué : 3 fichier(s).']);
     assert.equal(await readSchema(project), schema);
   });
 

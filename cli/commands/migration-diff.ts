@@ -1,4 +1,4 @@
-/** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns. */
+/** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns, keys and foreign keys. */
 import type { Command } from 'commander';
 import { findEntity, type EntityNode } from '../../compiler/ir.js';
 import type { CommandInput } from '../command-module.js';
@@ -30,12 +30,12 @@ export async function run({ options }: CommandInput): Promise<number> {
     entities = [entity];
   }
   const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-  const { readColumns } = await import('../db/schema.js');
+  const { readTable } = await import('../db/schema.js');
   const { diffEntity, formatDiff, hasDrift } = await import('../db/diff.js');
   const settings = readDbSettings(root);
   const results = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     const out: Array<{ entity: EntityNode; rows: ReturnType<typeof diffEntity> }> = [];
-    for (const entity of entities) out.push({ entity, rows: diffEntity(entity, await readColumns(db, entity.table)) });
+    for (const entity of entities) out.push({ entity, rows: diffEntity(model, entity, await readTable(db, entity.table)) });
     return out;
   });
   const drift = results.some((r) => hasDrift(r.rows));

@@ -50,11 +50,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     } else {
       const entity = requireEntity(model, String(options.fromDiff));
       const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-      const { readColumns } = await import('../db/schema.js');
-      const { diffEntity } = await import('../db/diff.js');
+      const { readTable } = await import('../db/schema.js');
+      const { changesOf, diffEntity } = await import('../db/diff.js');
       const settings = readDbSettings(root);
-      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(entity, await readColumns(db, entity.table)));
-      const changes = rows.filter((row) => row.status !== 'OK') as Array<import('../../emitters/index.js').DiffChange>;
+      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(model, entity, await readTable(db, entity.table)));
+      const changes = changesOf(rows);
       if (changes.length === 0) {
         process.stdout.write(`Aucun écart entre ${entity.name} et la table ${entity.table} : aucune migration écrite.\n`);
         return 0;

@@ -1,35 +1,37 @@
 /**
- * Entity vs real table (`migration:diff`, DECISIONS §5): one row per column with OK, COLUMN_MISSING,
- * COLUMN_CHANGED, COLUMN_EXTRA, or a single TABLE_MISSING row. Types are compared after normalisation
- * (`INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column
- * equals any integer primary key: the SQLite DDL writes every auto-increment key that way (sql-render.ts).
+ * Entity vs real table (`migration:diff`, docs/entities.md): one row per column with OK,
+ * COLUMN_MISSING, COLUMN_CHANGED, COLUMN_EXTRA, then one per index or unique key (INDEX_*) and per foreign key
+ * (FK_*), or a single TABLE_MISSING row. Types are compared after normalisation (`INT(11)` equals `INT`, `BOOLEAN`
+ * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
+ * SQLite DDL writes every auto-increment key that way (sql-render.ts). Keys are compared by meaning (diff-keys.ts).
  */
-import type { EntityNode, FieldNode } from '../../compiler/ir.js';
+import type { EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
-import type { ColumnInfo } from './schema.js';
+import type { ChangeStatus, DiffChange } from '../../emitters/migration.js';
+import { diffForeignKeys, diffIndexes } from './diff-keys.js';
+import type { TableInfo } from './schema.js';
 
-export type DiffStatus = 'OK' | 'COLUMN_MISSING' | 'COLUMN_CHANGED' | 'COLUMN_EXTRA' | 'TABLE_MISSING';
+export type DiffStatus = 'OK' | ChangeStatus;
 
-export interface DiffRow {
+export interface DiffRow extends Omit<DiffChange, 'status'> {
   readonly status: DiffStatus;
-  /** Column name (the table name for TABLE_MISSING). */
-  readonly column: string;
   readonly detail: string;
-  /** The entity's field for OK, COLUMN_MISSING and COLUMN_CHANGED. */
-  readonly field?: FieldNode;
-  /** The real column of a COLUMN_EXTRA row: a SQLite table rebuild keeps it (dropping it is the user's choice). */
-  readonly actual?: { readonly type: string; readonly nullable: boolean };
+}
+
+/** A type as the server reports it, upper-cased outside its quoted values (`enum('a','b')` -> `ENUM('a','b')`). */
+export function displayType(type: string): string {
+  return type.replace(/'(?:[^']|'')*'|[^']+/g, (part) => (part.startsWith("'") ? part : part.toUpperCase()));
 }
 
 function describe(type: string, nullable: boolean): string {
-  return `${type} ${nullable ? 'NULL' : 'NOT NULL'}`;
+  return `${displayType(type)} ${nullable ? 'NULL' : 'NOT NULL'}`;
 }
 
-/** Compares an entity with the columns read from the database (`null`: the table does not exist). */
-export function diffEntity(entity: EntityNode, columns: readonly ColumnInfo[] | null): DiffRow[] {
-  if (columns === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
+/** Compares an entity with its table read from the database (`null`: the table does not exist). */
+export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInfo | null): DiffRow[] {
+  if (table === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
   const rows: DiffRow[] = [];
-  const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+  const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
   for (const field of entity.fields) {
     const expected = describe(field.sqlType.text, field.nullable && !field.primaryKey);
     const actual = byName.get(field.column.toLowerCase());
@@ -50,7 +52,7 @@ export function diffEntity(entity: EntityNode, columns: readonly ColumnInfo[] | 
   for (const extra of byName.values()) {
     rows.push({ status: 'COLUMN_EXTRA', column: extra.name, detail: `${describe(extra.type, extra.nullable)} absente de l'entité`, actual: { type: extra.type, nullable: extra.nullable } });
   }
-  return rows;
+  return [...rows, ...diffIndexes(model, entity, table.indexes), ...diffForeignKeys(model, entity, table.foreignKeys)];
 }
 
 /** True when a diff has anything else than OK rows. */
@@ -58,7 +60,12 @@ export function hasDrift(rows: readonly DiffRow[]): boolean {
   return rows.some((row) => row.status !== 'OK');
 }
 
-/** `STATUT  COLONNE  DETAIL` with padded columns. */
+/** The rows a migration has to deal with. */
+export function changesOf(rows: readonly DiffRow[]): DiffChange[] {
+  return rows.flatMap(({ status, detail: _detail, ...rest }) => (status === 'OK' ? [] : [{ ...rest, status }]));
+}
+
+/** `STATUT  COLONNE  DETAIL` with padded columns (COLONNE names the key of an INDEX_* or FK_* row). */
 export function formatDiff(rows: readonly DiffRow[]): string {
   const table = [['STATUT', 'COLONNE', 'DETAIL'], ...rows.map((r) => [r.status, r.column, r.detail])];
   const widths = [0, 1].map((i) => Math.max(...table.map((row) => row[i]!.length)));

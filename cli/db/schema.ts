@@ -1,6 +1,6 @@
 /**
  * Introspection of the real schema, for `db:apply`, `migration:*` and `migration:diff`: tables, columns (type
- * as the server reports it), constraints and indexes. MariaDB reads information_schema of the current
+ * as the server reports it), indexes, unique keys and foreign keys. MariaDB reads information_schema of the current
  * database; SQLite reads its catalogue and pragmas.
  */
 import type { Connection, Database, DialectName } from '../../runtime/db/index.js';
@@ -68,6 +68,129 @@ export async function readColumns(handle: Handle, table: string): Promise<Column
     key: column.pk > 0 ? 'PRI' : unique.has(column.name) ? 'UNI' : indexed.has(column.name) ? 'MUL' : '',
     rowid: singleKey && column.pk > 0 && /^INTEGER$/i.test(column.type),
   }));
+}
+
+/** An index or unique key of a table (the primary key left out), as the catalogue describes it. */
+export interface IndexInfo {
+  readonly name: string;
+  /** Column names in key order (`<expression>` for an expression index). */
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+  /** SQLite only: the index of a UNIQUE constraint written in CREATE TABLE (`sqlite_autoindex_*`): DROP INDEX cannot remove it. */
+  readonly constraint: boolean;
+}
+
+/** A foreign key of a table. SQLite does not keep constraint names: `name` is null there. */
+export interface ForeignKeyInfo {
+  readonly name: string | null;
+  readonly columns: readonly string[];
+  readonly refTable: string;
+  readonly refColumns: readonly string[];
+  /** Upper-case referential actions (`RESTRICT`, `CASCADE`, `SET NULL`, `NO ACTION`, `SET DEFAULT`). */
+  readonly onDelete: string;
+  readonly onUpdate: string;
+}
+
+/** What `migration:diff` compares: columns, indexes and unique keys, foreign keys. */
+export interface TableInfo {
+  readonly columns: readonly ColumnInfo[];
+  readonly indexes: readonly IndexInfo[];
+  readonly foreignKeys: readonly ForeignKeyInfo[];
+}
+
+/** Columns, indexes and foreign keys of `table`, or null when the table does not exist. */
+export async function readTable(handle: Handle, table: string): Promise<TableInfo | null> {
+  const columns = await readColumns(handle, table);
+  if (columns === null) return null;
+  return { columns, indexes: await readIndexes(handle, table), foreignKeys: await readForeignKeys(handle, table) };
+}
+
+/** Groups catalogue rows (already in key order) by name, keeping the first row of each. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Array<{ first: T; rows: T[] }> {
+  const groups = new Map<string, { first: T; rows: T[] }>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.rows.push(row);
+    else groups.set(key(row), { first: row, rows: [row] });
+  }
+  return [...groups.values()];
+}
+
+/** The indexes and unique keys of `table` (MariaDB: information_schema.STATISTICS; SQLite: PRAGMA index_list / index_info). */
+export async function readIndexes(handle: Handle, table: string): Promise<IndexInfo[]> {
+  if (dialectOf(handle) === 'mariadb') {
+    const rows = await handle.fetchAll<{ name: string; non_unique: number | string; column_name: string | null }>(
+      `SELECT INDEX_NAME AS name, NON_UNIQUE AS non_unique, COLUMN_NAME AS column_name
+         FROM information_schema.STATISTICS
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME <> 'PRIMARY'
+        ORDER BY INDEX_NAME, SEQ_IN_INDEX`,
+      [table],
+    );
+    return groupBy(rows, (row) => row.name).map(({ first, rows: parts }) => ({
+      name: first.name,
+      columns: parts.map((part) => part.column_name ?? '<expression>'),
+      unique: Number(first.non_unique) === 0,
+      constraint: false,
+    }));
+  }
+  const list = await handle.fetchAll<{ name: string; is_unique: number; origin: string; partial: number }>(
+    'SELECT name, "unique" AS is_unique, origin, partial FROM pragma_index_list(?) ORDER BY name',
+    [table],
+  );
+  const indexes: IndexInfo[] = [];
+  for (const index of list.filter((i) => i.origin !== 'pk')) {
+    const parts = await handle.fetchAll<{ name: string | null }>('SELECT name FROM pragma_index_info(?) ORDER BY seqno', [index.name]);
+    indexes.push({ name: index.name, columns: parts.map((part) => part.name ?? '<expression>'), unique: index.is_unique === 1, constraint: index.origin === 'u' });
+  }
+  return indexes;
+}
+
+/**
+ * The foreign keys of `table` (MariaDB: information_schema KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS; SQLite:
+ * PRAGMA foreign_key_list, where a key written without its parent columns refers to the parent's primary key).
+ */
+export async function readForeignKeys(handle: Handle, table: string): Promise<ForeignKeyInfo[]> {
+  if (dialectOf(handle) === 'mariadb') {
+    const rows = await handle.fetchAll<{ name: string; column_name: string; ref_table: string; ref_column: string; on_delete: string; on_update: string }>(
+      `SELECT k.CONSTRAINT_NAME AS name, k.COLUMN_NAME AS column_name, k.REFERENCED_TABLE_NAME AS ref_table,
+              k.REFERENCED_COLUMN_NAME AS ref_column, r.DELETE_RULE AS on_delete, r.UPDATE_RULE AS on_update
+         FROM information_schema.KEY_COLUMN_USAGE k
+         JOIN information_schema.REFERENTIAL_CONSTRAINTS r
+           ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.TABLE_NAME = k.TABLE_NAME AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME
+        WHERE k.TABLE_SCHEMA = DATABASE() AND k.TABLE_NAME = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL
+        ORDER BY k.CONSTRAINT_NAME, k.ORDINAL_POSITION`,
+      [table],
+    );
+    return groupBy(rows, (row) => row.name).map(({ first, rows: parts }) => ({
+      name: first.name,
+      columns: parts.map((part) => part.column_name),
+      refTable: first.ref_table,
+      refColumns: parts.map((part) => part.ref_column),
+      onDelete: first.on_delete.toUpperCase(),
+      onUpdate: first.on_update.toUpperCase(),
+    }));
+  }
+  const rows = await handle.fetchAll<{ id: number; table: string; from: string; to: string | null; on_delete: string; on_update: string }>(
+    'SELECT id, "table", "from", "to", on_delete, on_update FROM pragma_foreign_key_list(?) ORDER BY id, seq',
+    [table],
+  );
+  const keys: ForeignKeyInfo[] = [];
+  for (const { first, rows: parts } of groupBy(rows, (row) => String(row.id))) {
+    let refColumns = parts.map((part) => part.to);
+    if (refColumns.some((column) => column === null)) {
+      const parent = await handle.fetchAll<{ name: string }>('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk', [first.table]);
+      refColumns = parent.map((column) => column.name);
+    }
+    keys.push({
+      name: null,
+      columns: parts.map((part) => part.from),
+      refTable: first.table,
+      refColumns: refColumns.map((column) => column ?? ''),
+      onDelete: first.on_delete.toUpperCase(),
+      onUpdate: first.on_update.toUpperCase(),
+    });
+  }
+  return keys;
 }
 
 /** True when `table` exists (a base table, not a view). */
