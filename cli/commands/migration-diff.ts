@@ -30,12 +30,12 @@ export async function run({ options }: CommandInput): Promise<number> {
     entities = [entity];
   }
   const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-  const { readTable } = await import('../db/schema.js');
+  const { dialectOf, readTable } = await import('../db/schema.js');
   const { diffEntity, formatDiff, hasDrift } = await import('../db/diff.js');
   const settings = readDbSettings(root);
   const results = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     const out: Array<{ entity: EntityNode; rows: ReturnType<typeof diffEntity> }> = [];
-    for (const entity of entities) out.push({ entity, rows: diffEntity(model, entity, await readTable(db, entity.table)) });
+    for (const entity of entities) out.push({ entity, rows: diffEntity(model, entity, await readTable(db, entity.table), dialectOf(db)) });
     return out;
   });
   const drift = results.some((r) => hasDrift(r.rows));

@@ -50,10 +50,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     } else {
       const entity = requireEntity(model, String(options.fromDiff));
       const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-      const { readTable } = await import('../db/schema.js');
+      const { dialectOf, readTable } = await import('../db/schema.js');
       const { changesOf, diffEntity } = await import('../db/diff.js');
       const settings = readDbSettings(root);
-      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(model, entity, await readTable(db, entity.table)));
+      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(model, entity, await readTable(db, entity.table), dialectOf(db)));
       const changes = changesOf(rows);
       if (changes.length === 0) {
         process.stdout.write(`Aucun écart entre ${entity.name} et la table ${entity.table} : aucune migration écrite.\n`);

@@ -5,9 +5,10 @@
  * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
  * SQLite DDL writes every auto-increment key that way (sql-render.ts). Keys are compared by meaning (diff-keys.ts).
  */
-import type { EntityNode, ModelNode } from '../../compiler/ir.js';
+import type { Dialect, EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
 import type { ChangeStatus, DiffChange } from '../../emitters/migration.js';
+import { sqliteColumnType } from '../../emitters/sql-render.js';
 import { diffForeignKeys, diffIndexes } from './diff-keys.js';
 import type { TableInfo } from './schema.js';
 
@@ -28,12 +29,15 @@ function describe(type: string, nullable: boolean): string {
 }
 
 /** Compares an entity with its table read from the database (`null`: the table does not exist). */
-export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInfo | null): DiffRow[] {
+export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInfo | null, dialect: Dialect): DiffRow[] {
   if (table === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
   const rows: DiffRow[] = [];
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
   for (const field of entity.fields) {
-    const expected = describe(field.sqlType.text, field.nullable && !field.primaryKey);
+    // SQLite declares DECIMAL columns TEXT (emitters/sql-render.ts): that is the type to find there.
+    const expectedType = dialect === 'sqlite' ? sqliteColumnType(field.sqlType.text) : field.sqlType.text;
+    const wanted = expectedType === field.sqlType.text ? field.sqlType : parseSqlType(expectedType);
+    const expected = describe(expectedType, field.nullable && !field.primaryKey);
     const actual = byName.get(field.column.toLowerCase());
     if (!actual) {
       rows.push({ status: 'COLUMN_MISSING', column: field.column, detail: `attendu ${expected}`, field });
@@ -44,7 +48,7 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
     // MariaDB reports a JSON column as LONGTEXT (JSON is an alias there).
     const jsonAlias = field.sqlType.base === 'JSON' && parsed?.base === 'LONGTEXT';
     const rowidKey = actual.rowid && field.primaryKey && isInteger(field.sqlType);
-    const typeOk = rowidKey || (parsed !== null && (sameSqlType(parsed, field.sqlType) || jsonAlias));
+    const typeOk = rowidKey || (parsed !== null && wanted !== null && (sameSqlType(parsed, wanted) || jsonAlias));
     const nullOk = actual.nullable === (field.nullable && !field.primaryKey);
     if (typeOk && nullOk) rows.push({ status: 'OK', column: field.column, detail: expected, field });
     else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });
