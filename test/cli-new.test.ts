@@ -15,6 +15,7 @@ const FRAMEWORK_VIEWS = path.join(REPO, 'runtime', 'views');
 /** The `.ts` project layout (spec "Project files and checks", DECISIONS §2), framework views aside. */
 const LAYOUT = [
   '.gitignore',
+  '.prebuild-installrc',
   'README.md',
   'app.ts',
   'config.ts',
@@ -35,6 +36,7 @@ const LAYOUT = [
   'storage/uploads/.gitkeep',
   'translations/fr.json',
   'tsconfig.json',
+  `vendor/fw-mvc-${VERSION}.tgz`,
 ];
 
 const ENV_KEYS = [
@@ -199,9 +201,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   const project = path.join(cwd, 'Demo');
   const files = filesUnder(project);
   for (const file of LAYOUT) assert.ok(files.includes(file), `missing ${file}`);
-  assert.not.ok(files.some((file) => path.basename(file).startsWith('_git')), 'a template dotfile was not renamed');
+  assert.not.ok(files.some((file) => /^_(git|vscode|prebuild)/.test(path.basename(file))), 'a template dotfile was not renamed');
 
-  for (const file of files) {
+  for (const file of files.filter((name) => !name.endsWith('.tgz'))) {
     const text = fs.readFileSync(path.join(project, file), 'utf8');
     assert.not.match(text, /__[A-Z][A-Z_]*__/, `placeholder left in ${file}`);
   }
@@ -214,7 +216,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.name, 'demo');
   assert.is(manifest.type, 'module');
   assert.is(manifest.private, true);
-  assert.is(manifest.dependencies['fw-mvc'], `file:${REPO.replace(/[\\/]$/, '').split(path.sep).join('/')}`);
+  // The framework comes from the project's own vendor/ folder: no path outside the project (DECISIONS §7).
+  assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
+  assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
   assert.is(manifest.scripts.start, 'tsx app.ts');
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // tsx serves the app (npm start), so it is a dependency, not a devDependency (npm install --omit=dev).
