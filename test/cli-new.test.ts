@@ -55,8 +55,11 @@ function workdir(): string {
 }
 
 function fw(cwd: string, args: string[], extraEnv: Record<string, string> = {}, bin = FW) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.FW_DEBUG;
+  delete env.HOST;
+  delete env.PORT;
+  Object.assign(env, extraEnv);
   const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -259,6 +262,13 @@ test('the framework layouts, components and error pages are copied byte for byte
     }
   }
   assert.ok(count > 0);
+});
+
+test('the address to open is the one npm start will use: HOST and PORT of the environment win', () => {
+  const cwd = workdir();
+  const run = fw(cwd, ['new', 'Port', '--no-install'], { PORT: '18100', HOST: '127.0.0.2' });
+  assert.is(run.status, 0, run.stderr);
+  assert.match(run.stdout, /\npuis ouvrez http:\/\/127\.0\.0\.2:18100\n/);
 });
 
 test('the npm package name is the lower-cased project name', () => {

@@ -63,7 +63,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 
   const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), 'npm start'];
   out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
-  out.write('puis ouvrez http://127.0.0.1:8000\n');
+  out.write(`puis ouvrez ${startAddress()}\n`);
   if (profile === 'auth-mfa') {
     out.write(
       "\nProfil auth-mfa : le module mfa est enregistré dans fw_modules.json ; le module d'authentification " +
@@ -71,6 +71,14 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * The address `npm start` will listen on: HOST and PORT of this environment win over the project's env/dev
+ * (127.0.0.1 and 8000), as they do for the server (docs/runtime.md, "Environment files").
+ */
+function startAddress(): string {
+  return `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || '8000'}`;
 }
 
 /**
