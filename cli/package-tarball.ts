@@ -1,7 +1,7 @@
 /**
  * Packs the running fw-mvc package into the tarball `npm pack` would make (same file list, `package/` prefix,
  * fixed modification time), in memory and without npm: `fw new` puts it in the project's vendor/ folder so that
- * the project installs from any folder (docs/cli.md, "fw new").
+ * the project installs from any folder (docs/install.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
