@@ -48,7 +48,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   for (const file of files) out.write(`  créé  ${file.path}\n`);
 
   if (options.install !== false) {
-    out.write('\nInstallation des dépendances (npm install ; la première fois, la compilation de SQLite prend une à trois minutes)…\n');
+    out.write('\nInstallation des dépendances (npm install ; la compilation de SQLite prend une minute ou plus)…\n');
     const outcome = await npmInstall(target);
     // npm got the same Ctrl+C as fw, and its exit may be seen before fw's own SIGINT handler runs.
     if (outcome.signal === 'SIGINT' || outcome.code === 130) throw new CliError('opération interrompue.', undefined, 130);
