@@ -15,7 +15,8 @@ export interface PackedPackage {
   readonly files: readonly string[];
 }
 
-interface Manifest {
+/** The fields of package.json that packing reads. */
+export interface PackageManifest {
   readonly name?: unknown;
   readonly version?: unknown;
   readonly files?: unknown;
@@ -23,6 +24,8 @@ interface Manifest {
   readonly main?: unknown;
   readonly exports?: unknown;
 }
+
+const PACKAGE_JSON = 'package.json';
 
 /** npm pack's fixed modification time, so that the same files give the same tarball. */
 const MTIME_SECONDS = Date.UTC(1985, 9, 26, 8, 15, 0) / 1000;
@@ -40,7 +43,8 @@ export function packPackage(root: string): PackedPackage {
   const name = String(manifest.name);
   const version = String(manifest.version);
   const files = packageFiles(root, manifest);
-  const missing = exportTargets(manifest.exports).filter((target) => !files.includes(target));
+  const packed = new Set(files);
+  const missing = exportTargets(manifest.exports).filter((target) => !packed.has(target));
   if (missing.length > 0) throw new Error(`fichiers annoncés par « exports » absents (paquet non compilé ?) : ${missing.join(', ')}`);
   const blocks: Buffer[] = [];
   for (const file of files) {
@@ -59,8 +63,8 @@ export function packPackage(root: string): PackedPackage {
  * files, and everything under the entries of `files` (the whole folder when there is no `files`), less what npm
  * always leaves out. Entries of `files` are plain paths (no glob patterns); symbolic links are skipped as npm does.
  */
-export function packageFiles(root: string, manifest: Manifest = readManifest(root)): string[] {
-  const found = new Set<string>(['package.json']);
+export function packageFiles(root: string, manifest: PackageManifest = readManifest(root)): string[] {
+  const found = new Set<string>([PACKAGE_JSON]);
   const rootEntries = fs.readdirSync(root, { withFileTypes: true });
   for (const entry of rootEntries) if (entry.isFile() && ALWAYS_AT_ROOT.test(entry.name)) found.add(entry.name);
   const extra = [...binFiles(manifest.bin), ...(typeof manifest.main === 'string' ? [manifest.main] : [])];
@@ -83,12 +87,10 @@ export function packageFiles(root: string, manifest: Manifest = readManifest(roo
   return [...found].sort();
 }
 
-const PACKAGE_JSON = 'package.json';
-
-function readManifest(root: string): Manifest {
+function readManifest(root: string): PackageManifest {
   const parsed: unknown = JSON.parse(fs.readFileSync(path.join(root, PACKAGE_JSON), 'utf8'));
   if (typeof parsed !== 'object' || parsed === null) throw new Error(`${path.join(root, PACKAGE_JSON)} n'est pas un objet JSON`);
-  const manifest = parsed as Manifest;
+  const manifest = parsed as PackageManifest;
   if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string') {
     throw new Error(`${path.join(root, PACKAGE_JSON)} : « name » et « version » sont requis pour empaqueter`);
   }

@@ -383,6 +383,21 @@ test('without the framework views, fw new fails clearly and writes nothing', () 
   assert.equal(fs.readdirSync(cwd), []);
 });
 
+test('a framework whose compiled runtime is missing is not packed: fw new fails clearly and writes nothing', () => {
+  const views = { 'layouts/base.html': 'base', 'components/button.html': 'b', 'errors/404.html': '404' };
+  const framework = fakeFramework({ 'app.ts': '// __PROJECT_NAME__\n' }, views);
+  const manifest = { name: 'fw-mvc', version: VERSION, type: 'module', exports: { '.': { default: './dist/runtime/index.js' } } };
+  fs.writeFileSync(path.join(framework, 'package.json'), JSON.stringify(manifest));
+  const cwd = workdir();
+  const run = fw(cwd, ['new', 'Demo', '--no-install'], {}, path.join(framework, 'bin', 'fw.js'));
+  assert.is(run.status, 1);
+  const [error, advice, rest] = run.stderr.split('\n');
+  assert.is(error, 'Erreur : empaquetage de fw-mvc impossible : fichiers annoncés par « exports » absents (paquet non compilé ?) : dist/runtime/index.js');
+  assert.match(advice ?? '', /^Conseil : .*npm run build/);
+  assert.is(rest, '');
+  assert.equal(fs.readdirSync(cwd), []);
+});
+
 test('a failure in the middle of writing removes everything that was written', () => {
   // The template holds a file where a framework view folder must go: the second write fails.
   const views = { 'layouts/base.html': 'base', 'components/button.html': 'b', 'errors/404.html': '404' };
