@@ -1,11 +1,13 @@
 /**
  * The files of a new project (spec "Project files and checks", `.ts` layout of DECISIONS §2): the template of
  * cli/templates/project/ with its placeholders filled, the framework's layouts, components and error pages,
- * and fw_modules.json. Reads the framework's folders; writes nothing.
+ * fw_modules.json, and the framework packed into vendor/ (the project's package.json installs it from there, so
+ * the project installs from any folder: docs/install.md). Reads the framework's folders; writes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from './errors.js';
+import { packPackage } from './package-tarball.js';
 
 export type Profile = 'standard' | 'auth-mfa';
 
@@ -27,12 +29,17 @@ export interface ProjectFile {
 }
 
 /** Template names that npm would drop or that tools would treat as real dotfiles inside the framework. */
-const DOTFILES: Readonly<Record<string, string>> = { _gitignore: '.gitignore', _gitkeep: '.gitkeep', _vscode: '.vscode' };
+const DOTFILES: Readonly<Record<string, string>> = {
+  _gitignore: '.gitignore',
+  _gitkeep: '.gitkeep',
+  _vscode: '.vscode',
+  '_prebuild-installrc': '.prebuild-installrc',
+};
 
 /** Framework view folders copied into `mvc/views/` at creation time (the runtime renders them by these names). */
 const FRAMEWORK_VIEW_FOLDERS = ['layouts', 'components', 'errors'] as const;
 
-const PLACEHOLDER = /__(PROJECT_NAME|PACKAGE_NAME|DB_NAME|FW_PATH|FW_VERSION)__/g;
+const PLACEHOLDER = /__(PROJECT_NAME|PACKAGE_NAME|DB_NAME|FW_TARBALL|FW_VERSION)__/g;
 
 /** The npm package name of a project: its name in lower case. */
 export function packageName(name: string): string {
@@ -47,12 +54,13 @@ export function projectFiles(options: ProjectOptions): ProjectFile[] {
   requireFolder(templateDir, 'modèle de projet introuvable');
   for (const folder of FRAMEWORK_VIEW_FOLDERS) requireFolder(path.join(viewsDir, folder), 'vues du framework introuvables');
   requireFolder(staticDir, 'feuille de style du framework introuvable');
+  const tarball = packFramework(options.frameworkRoot);
 
   const values: Record<string, string> = {
     PROJECT_NAME: options.name,
     PACKAGE_NAME: packageName(options.name),
     DB_NAME: packageName(options.name).replaceAll('-', '_'),
-    FW_PATH: options.frameworkRoot.split(path.sep).join('/'),
+    FW_TARBALL: tarball.path,
     FW_VERSION: options.frameworkVersion,
   };
   const files = new Map<string, Buffer>();
@@ -76,11 +84,25 @@ export function projectFiles(options: ProjectOptions): ProjectFile[] {
   // The ready stylesheet is the one the runtime serves to projects without their own: one copy in the package.
   add('static/tailwind.css', fs.readFileSync(path.join(staticDir, 'tailwind.css')));
   add('fw_modules.json', Buffer.from(modulesFile(options)));
+  add(tarball.path, tarball.content);
   if (options.profile === 'auth-mfa') {
     const readme = files.get('README.md')?.toString('utf8') ?? `# ${options.name}\n`;
     files.set('README.md', Buffer.from(readme + AUTH_MFA_README));
   }
   return [...files].map(([file, content]) => ({ path: file, content })).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The framework as npm pack makes it, at `vendor/<name>-<version>.tgz`. */
+function packFramework(root: string): { path: string; content: Buffer } {
+  try {
+    const packed = packPackage(root);
+    return { path: `vendor/${packed.fileName}`, content: packed.content };
+  } catch (error) {
+    throw new CliError(
+      `empaquetage de fw-mvc impossible : ${error instanceof Error ? error.message : String(error)}`,
+      "l'installation de fw-mvc est incomplète ; réinstallez le paquet (dans le dépôt du framework, « npm run build »).",
+    );
+  }
 }
 
 /** fw_modules.json: the framework reference the project was created from and its modules. */

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from '../dist/runtime/env.js';
+import { demoAddress } from './demo-address.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const demoDir = path.join(root, 'demo');
@@ -118,7 +120,10 @@ if (fs.existsSync(home)) {
   }
 }
 
-// 7. Serve. `npm start` runs in its own process group, and Ctrl+C or a SIGTERM sent to this script reaches all of it
+// 7. Serve, on the address the server will announce (HOST and PORT of this shell win over env/dev).
+const envFile = inProject('env', 'dev');
+console.log(`Démo : ${demoAddress(env, fs.existsSync(envFile) ? fs.readFileSync(envFile, 'utf8') : null)}/contacts`);
+// `npm start` runs in its own process group, and Ctrl+C or a SIGTERM sent to this script reaches all of it
 // (npm, the shell, tsx and the server): killing npm alone would leave the server holding the port.
 const child = spawn('npm', ['start'], { cwd: project, env, stdio: 'inherit', detached: true });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -144,8 +149,7 @@ if (process.env.npm_lifecycle_event === 'demo') {
 function readEnv(key) {
   const file = inProject('env', 'dev');
   if (!fs.existsSync(file)) return null;
-  const match = new RegExp(`^${key}=(.*)$`, 'm').exec(fs.readFileSync(file, 'utf8'));
-  return match && match[1].trim() ? match[1].trim() : null;
+  return parseEnv(fs.readFileSync(file, 'utf8'), 'env/dev')[key] || null;
 }
 
 /** 5 villes and 30 contacts, in one transaction, when neither table has a row yet. */

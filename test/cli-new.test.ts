@@ -15,6 +15,7 @@ const FRAMEWORK_VIEWS = path.join(REPO, 'runtime', 'views');
 /** The `.ts` project layout (spec "Project files and checks", DECISIONS §2), framework views aside. */
 const LAYOUT = [
   '.gitignore',
+  '.prebuild-installrc',
   'README.md',
   'app.ts',
   'config.ts',
@@ -35,6 +36,7 @@ const LAYOUT = [
   'storage/uploads/.gitkeep',
   'translations/fr.json',
   'tsconfig.json',
+  `vendor/fw-mvc-${VERSION}.tgz`,
 ];
 
 const ENV_KEYS = [
@@ -53,8 +55,11 @@ function workdir(): string {
 }
 
 function fw(cwd: string, args: string[], extraEnv: Record<string, string> = {}, bin = FW) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.FW_DEBUG;
+  delete env.HOST;
+  delete env.PORT;
+  Object.assign(env, extraEnv);
   const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -199,9 +204,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   const project = path.join(cwd, 'Demo');
   const files = filesUnder(project);
   for (const file of LAYOUT) assert.ok(files.includes(file), `missing ${file}`);
-  assert.not.ok(files.some((file) => path.basename(file).startsWith('_git')), 'a template dotfile was not renamed');
+  assert.not.ok(files.some((file) => /^_(git|vscode|prebuild)/.test(path.basename(file))), 'a template dotfile was not renamed');
 
-  for (const file of files) {
+  for (const file of files.filter((name) => !name.endsWith('.tgz'))) {
     const text = fs.readFileSync(path.join(project, file), 'utf8');
     assert.not.match(text, /__[A-Z][A-Z_]*__/, `placeholder left in ${file}`);
   }
@@ -214,7 +219,9 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.name, 'demo');
   assert.is(manifest.type, 'module');
   assert.is(manifest.private, true);
-  assert.is(manifest.dependencies['fw-mvc'], `file:${REPO.replace(/[\\/]$/, '').split(path.sep).join('/')}`);
+  // The framework comes from the project's own vendor/ folder: no path outside the project (DECISIONS §7).
+  assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
+  assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
   assert.is(manifest.scripts.start, 'tsx app.ts');
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // tsx serves the app (npm start), so it is a dependency, not a devDependency (npm install --omit=dev).
@@ -257,6 +264,13 @@ test('the framework layouts, components and error pages are copied byte for byte
     }
   }
   assert.ok(count > 0);
+});
+
+test('the address to open is the one npm start will use: HOST and PORT of the environment win', () => {
+  const cwd = workdir();
+  const run = fw(cwd, ['new', 'Port', '--no-install'], { PORT: '18100', HOST: '127.0.0.2' });
+  assert.is(run.status, 0, run.stderr);
+  assert.match(run.stdout, /\npuis ouvrez http:\/\/127\.0\.0\.2:18100\n/);
 });
 
 test('the npm package name is the lower-cased project name', () => {
@@ -368,6 +382,21 @@ test('without the framework views, fw new fails clearly and writes nothing', () 
   const run = fw(cwd, ['new', 'Demo', '--no-install'], {}, path.join(framework, 'bin', 'fw.js'));
   assert.is(run.status, 1);
   assert.match(run.stderr, /^Erreur : vues du framework introuvables : le dossier .*runtime.views.layouts n'existe pas\.\nConseil : /);
+  assert.equal(fs.readdirSync(cwd), []);
+});
+
+test('a framework whose compiled runtime is missing is not packed: fw new fails clearly and writes nothing', () => {
+  const views = { 'layouts/base.html': 'base', 'components/button.html': 'b', 'errors/404.html': '404' };
+  const framework = fakeFramework({ 'app.ts': '// __PROJECT_NAME__\n' }, views);
+  const manifest = { name: 'fw-mvc', version: VERSION, type: 'module', exports: { '.': { default: './dist/runtime/index.js' } } };
+  fs.writeFileSync(path.join(framework, 'package.json'), JSON.stringify(manifest));
+  const cwd = workdir();
+  const run = fw(cwd, ['new', 'Demo', '--no-install'], {}, path.join(framework, 'bin', 'fw.js'));
+  assert.is(run.status, 1);
+  const [error, advice, rest] = run.stderr.split('\n');
+  assert.is(error, 'Erreur : empaquetage de fw-mvc impossible : fichiers annoncés par « exports » absents (paquet non compilé ?) : dist/runtime/index.js');
+  assert.match(advice ?? '', /^Conseil : .*npm run build/);
+  assert.is(rest, '');
   assert.equal(fs.readdirSync(cwd), []);
 });
 

@@ -48,7 +48,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   for (const file of files) out.write(`  créé  ${file.path}\n`);
 
   if (options.install !== false) {
-    out.write('\nInstallation des dépendances (npm install)…\n');
+    out.write('\nInstallation des dépendances (npm install ; la compilation de SQLite prend une minute ou plus)…\n');
     const outcome = await npmInstall(target);
     // npm got the same Ctrl+C as fw, and its exit may be seen before fw's own SIGINT handler runs.
     if (outcome.signal === 'SIGINT' || outcome.code === 130) throw new CliError('opération interrompue.', undefined, 130);
@@ -63,7 +63,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 
   const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), 'npm start'];
   out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
-  out.write('puis ouvrez http://127.0.0.1:8000\n');
+  out.write(`puis ouvrez ${startAddress()}\n`);
   if (profile === 'auth-mfa') {
     out.write(
       "\nProfil auth-mfa : le module mfa est enregistré dans fw_modules.json ; le module d'authentification " +
@@ -71,6 +71,14 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * The address `npm start` will listen on: HOST and PORT of this environment win over the project's env/dev
+ * (127.0.0.1 and 8000), as they do for the server (docs/runtime.md, "Environment files").
+ */
+function startAddress(): string {
+  return `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || '8000'}`;
 }
 
 /**
