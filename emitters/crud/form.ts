@@ -12,11 +12,15 @@ const INT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = {
   INTEGER: [-2147483648n, 2147483647n],
 };
 
+/** YEAR holds 1901 to 2155 (and 0000), signed or not. */
+const YEAR_BOUNDS = ['min: 1901', 'max: 2155'];
+
 function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 function intBounds(field: FieldNode): string[] {
+  if (field.sqlType.base === 'YEAR') return YEAR_BOUNDS;
   const bounds = INT_BOUNDS[field.sqlType.base];
   if (field.sqlType.unsigned) return bounds ? ['min: 0', `max: ${(bounds[1] - bounds[0]).toString()}`] : ['min: 0'];
   return bounds ? [`min: ${bounds[0].toString()}`, `max: ${bounds[1].toString()}`] : [];
