@@ -88,8 +88,9 @@ function scenario({ dialect, htmx }: Variant): void {
     }
     await page.goto(`${app.url}/contacts/new`);
     for (const option of await page.locator('#field-ville_id option').all()) {
-      const label = (await option.textContent())!.trim();
-      if (label) villeIds.set(label, (await option.getAttribute('value'))!);
+      // The first option (value '', shown as a dash) chooses no ville.
+      const value = (await option.getAttribute('value'))!;
+      if (value) villeIds.set((await option.textContent())!.trim(), value);
     }
     assert.equal([...villeIds.keys()].sort(), [...VILLES]);
 
