@@ -5,7 +5,7 @@
  */
 import { getDatabase } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import { SQLITE_FOLD_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
+import { SQLITE_CONTAINS_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
 import type { Request } from '../http/request.js';
 import type { PageLinkParam } from '../pagination.js';
 
@@ -136,17 +136,19 @@ export class ListQuery {
 
   /**
    * `WHERE (search) AND filter = ? AND …`, or '' when nothing narrows the list. The search ignores case and
-   * accents on both dialects: MariaDB's collation does it, SQLite compares `fw_fold` of both sides. `dialect`
-   * defaults to the driver of the default database, the one the generated models query.
+   * accents on both dialects: MariaDB's collation does it, SQLite calls `fw_contains` (folded text holds the folded
+   * `q`). `dialect` defaults to the driver of the default database, the one the generated models query.
    */
   where(dialect: DialectName = currentDialect()): SqlFragment {
     const parts: string[] = [];
     const params: unknown[] = [];
-    if (this.q !== '' && this.spec.searchable.length > 0) {
-      const sqlite = dialect === 'sqlite';
-      const pattern = `%${escapeLike(sqlite ? unicodeFold(this.q) : this.q)}%`;
-      const searched = (column: string): string => (sqlite ? `${SQLITE_FOLD_FUNCTION}(${column})` : column);
-      parts.push(`(${this.spec.searchable.map((column) => `${searched(column)} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
+    if (this.q !== '' && this.spec.searchable.length > 0 && dialect === 'sqlite') {
+      // One call per row whatever the number of columns; a substring test, hence `%` and `_` literal as below.
+      parts.push(`${SQLITE_CONTAINS_FUNCTION}(?, ${this.spec.searchable.join(', ')})`);
+      params.push(unicodeFold(this.q));
+    } else if (this.q !== '' && this.spec.searchable.length > 0) {
+      const pattern = `%${escapeLike(this.q)}%`;
+      parts.push(`(${this.spec.searchable.map((column) => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
       for (let i = 0; i < this.spec.searchable.length; i++) params.push(pattern);
     } else if (this.q !== '') {
       // Nothing textual to search: a search finds nothing rather than everything.
