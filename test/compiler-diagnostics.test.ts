@@ -235,9 +235,19 @@ const cases: Case[] = [
     want: [{ file: 'mvc/entities/order/order.json', pointer: '#/entity', code: 'reserved_word', says: ["nom d'entité « Order »", 'mot réservé SQL'] }],
   },
   {
-    name: 'reserved word: table group',
+    name: 'reserved word: table order (the suggestion orders is allowed)',
+    edit: (f) => (note(f).table = 'order'),
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « order »', 'mot réservé SQL', '« orders »'] }],
+  },
+  {
+    name: 'reserved word: table group (the suggestion groups is reserved by MySQL 8.0, so none is given)',
     edit: (f) => (note(f).table = 'group'),
-    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « group »', 'mot réservé SQL', '« groups »'] }],
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « group »', 'choisissez un autre nom'] }],
+  },
+  {
+    name: 'reserved word: table position (MariaDB reads « position ( » as a function call; a column may be named so)',
+    edit: (f) => (note(f).table = 'position'),
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « position »', 'mot réservé SQL', '« positions »'] }],
   },
   {
     name: 'reserved word: table key (the suggestion keys is reserved too, so none is given)',
@@ -250,10 +260,11 @@ const cases: Case[] = [
     want: [{ file: NOTE, pointer: '#/fields/0/name', code: 'reserved_word', says: ['champ « select »', 'mot réservé SQL'] }],
   },
   {
-    name: 'reserved word: column User',
-    edit: (f) => note(f).fields.push({ name: 'utilisateur', sql: 'User', sql_type: 'VARCHAR(50)' }),
-    want: [{ file: NOTE, pointer: '#/fields/4/sql', code: 'reserved_word', says: ['colonne « User »', 'mot réservé SQL', 'changez « sql »'] }],
+    name: 'reserved word: column Rank (reserved by MySQL 8.0 only)',
+    edit: (f) => note(f).fields.push({ name: 'classement', sql: 'Rank', sql_type: 'INT' }),
+    want: [{ file: NOTE, pointer: '#/fields/4/sql', code: 'reserved_word', says: ['colonne « Rank »', 'mot réservé SQL', 'changez « sql »'] }],
   },
+
   {
     name: 'reserved word: derived column Int1 of field int_1',
     edit: (f) => note(f).fields.push({ name: 'int_1', sql_type: 'INT' }),
@@ -584,6 +595,16 @@ for (const c of cases) {
     }
   });
 }
+
+Bad('field position and column User are accepted: MariaDB 10.6+ and MySQL 8.0 take them unquoted (DECISIONS §7)', () => {
+  const files = project();
+  note(files).fields.push({ name: 'position', sql_type: 'INT' });
+  note(files).fields.push({ name: 'utilisateur', sql: 'User', sql_type: 'VARCHAR(50)' });
+  const result = compile(files);
+  assert.equal(result.diagnostics, [], describe(result.diagnostics));
+  const fields = result.model?.entities.find((e) => e.name === 'Note')?.fields.map((f) => f.column);
+  assert.ok(fields?.includes('Position') && fields.includes('User'), String(fields));
+});
 
 Bad('FK INT(11) → INT is accepted (display width dropped)', () => {
   const files = project();
