@@ -6,7 +6,7 @@
 import { classMemberConflict } from './class-members.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { fieldNode, type FieldNode, type LogicalType, type SqlTypeNode } from './ir.js';
-import { pascalCase } from './naming.js';
+import { humanLabel, pascalCase } from './naming.js';
 import { isReservedWord } from './reserved-words.js';
 import {
   acceptedLogicalTypes,
@@ -188,6 +188,7 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
       ? fieldNode({
           name,
           column,
+          label: stringAt(raw, 'label')?.trim() || humanLabel(name),
           logicalType,
           sqlType,
           nullable,

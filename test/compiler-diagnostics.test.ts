@@ -85,7 +85,7 @@ const cases: Case[] = [
   {
     name: 'unknown key in a field',
     edit: (f) => (note(f).fields[0].filtre = true),
-    want: [{ file: NOTE, pointer: '#/fields/0/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'clés permises : name, sql, python_type'] }],
+    want: [{ file: NOTE, pointer: '#/fields/0/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'clés permises : name, sql, label, python_type'] }],
   },
   {
     name: 'misspelt top-level key, with a suggestion',
@@ -224,6 +224,27 @@ const cases: Case[] = [
     name: 'table with the framework prefix',
     edit: (f) => (note(f).table = 'fw_notes'),
     want: [{ file: NOTE, pointer: '#/table', code: 'naming', says: ['« fw_notes »', 'préfixe fw_'] }],
+  },
+  // ---- labels ----
+  {
+    name: 'label: blank',
+    edit: (f) => (note(f).fields[0].label = '   '),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'non blanc'] }],
+  },
+  {
+    name: 'label: two lines',
+    edit: (f) => (note(f).fields[0].label = 'Prénom\nNom'),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'sur une ligne'] }],
+  },
+  {
+    name: 'label: longer than 100 characters',
+    edit: (f) => (note(f).fields[0].label = 'é'.repeat(101)),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['101 caractères, 100 au plus'] }],
+  },
+  {
+    name: 'label: empty',
+    edit: (f) => (note(f).fields[0].label = ''),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'non blanc'] }],
   },
   // ---- reserved words ----
   {
@@ -595,6 +616,14 @@ for (const c of cases) {
     }
   });
 }
+
+Bad('a label is trimmed and kept with its accents in the model', () => {
+  const files = project();
+  note(files).fields[0].label = '  Titre de l\'œuvre ';
+  const result = compile(files);
+  assert.equal(result.diagnostics, [], describe(result.diagnostics));
+  assert.is(result.model?.entities.find((e) => e.name === 'Note')?.fields.find((f) => f.pointer === '#/fields/0')?.label, "Titre de l'œuvre");
+});
 
 Bad('field position and column User are accepted: MariaDB 10.6+ and MySQL 8.0 take them unquoted (DECISIONS §7)', () => {
   const files = project();
