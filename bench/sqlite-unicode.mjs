@@ -1,7 +1,7 @@
 /**
  * What the unicode search and sort of SQLite cost (docs/crud.md "Search and sort on SQLite"): the list query of a
  * generated model (COUNT, then one page of 20) over a SQLite table of 100,000 rows, with the SQL of the `sqlite`
- * dialect (fw_fold / fw_sort_key) and with the plain SQL (binary LIKE and ORDER BY, as before). Median of runs, in ms.
+ * dialect (fw_contains / fw_sort_key) and with the plain SQL (binary LIKE and ORDER BY, as before). Median of runs, in ms.
  * Run after `npm run build`: `node bench/sqlite-unicode.mjs`. Env: BENCH_UNICODE_ROWS (100000), BENCH_UNICODE_RUNS (15).
  */
 import fs from 'node:fs';
@@ -52,7 +52,7 @@ try {
     ['q=ecrou, sort=libelle', { q: 'ecrou', sort: 'libelle', direction: 'asc' }],
   ];
   const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-  console.log(`SQLite, ${ROWS} rows, median of ${RUNS} runs (ms): plain SQL | fw_fold / fw_sort_key`);
+  console.log(`SQLite, ${ROWS} rows, median of ${RUNS} runs (ms): plain SQL | fw_contains / fw_sort_key`);
   for (const [label, params] of cases) {
     const times = { plain: [], unicode: [] };
     await listPage(params, 'mariadb');
