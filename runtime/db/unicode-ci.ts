@@ -56,15 +56,18 @@ function sortPiece(folded: string): string {
 // Memos of the two pure functions above for the Basic Multilingual Plane, indexed by UTF-16 code unit (filled on
 // first sight: computing one takes microseconds, and a list searched or sorted on SQLite calls them for every row).
 // They depend on nothing but the character, so they never need clearing.
-// Filled with undefined rather than holes: reading a hole is several times slower in V8.
-const FOLD_MEMO: Array<string | undefined> = Array.from({ length: 0x10000 }, () => undefined);
-const KEY_MEMO: Array<string | undefined> = Array.from({ length: 0x10000 }, () => undefined);
+// Made on first use (an application on MariaDB never needs them), filled with undefined rather than holes: reading
+// a hole is several times slower in V8.
+let foldMemo: Array<string | undefined> | null = null;
+let keyMemo: Array<string | undefined> | null = null;
+const newMemo = (): Array<string | undefined> => Array.from({ length: 0x10000 }, () => undefined);
 
 /** The representative of the character at `text[i]` (a BMP unit, or a surrogate pair read whole). */
 function foldAt(text: string, i: number, unit: number): string {
   if (unit >= 0xd800 && unit <= 0xdbff) return foldChar(String.fromCodePoint(text.codePointAt(i) ?? unit));
-  let folded = FOLD_MEMO[unit];
-  if (folded === undefined) FOLD_MEMO[unit] = folded = foldChar(String.fromCharCode(unit));
+  const memo = (foldMemo ??= newMemo());
+  let folded = memo[unit];
+  if (folded === undefined) memo[unit] = folded = foldChar(String.fromCharCode(unit));
   return folded;
 }
 
@@ -93,6 +96,7 @@ export function unicodeFold(text: string): string {
 /** A key whose binary (code point) order is the order of `utf8mb4_unicode_ci`; equal keys for equal texts there. */
 export function unicodeSortKey(text: string): string {
   const folded = unicodeFold(text);
+  const memo = (keyMemo ??= newMemo());
   let key = '';
   for (let i = 0; i < folded.length; i++) {
     const unit = folded.charCodeAt(i);
@@ -101,8 +105,8 @@ export function unicodeSortKey(text: string): string {
       i++;
       continue;
     }
-    let piece = KEY_MEMO[unit];
-    if (piece === undefined) KEY_MEMO[unit] = piece = sortPiece(String.fromCharCode(unit));
+    let piece = memo[unit];
+    if (piece === undefined) memo[unit] = piece = sortPiece(String.fromCharCode(unit));
     key += piece;
   }
   return key;
