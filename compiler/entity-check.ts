@@ -7,7 +7,7 @@ import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
 import { defaultPlural, PASCAL_CASE, snakeCase, toEntityFileName } from './naming.js';
-import { isReservedWord } from './reserved-words.js';
+import { isReservedTableName, isReservedWord } from './reserved-words.js';
 
 /** What the checks know of an entity, even an invalid one (relations are checked against it). */
 export interface EntityDraft {
@@ -48,12 +48,12 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
     }
   }
   if (isReservedWord(name)) {
-    diags.add(file, '#/entity', 'reserved_word', `nom d'entité « ${name} » : mot réservé SQL (MariaDB), refusé ; choisissez un autre nom${example(`${name}Client`)}`);
+    diags.add(file, '#/entity', 'reserved_word', `nom d'entité « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(`${name}Client`)}`);
   }
   const table = stringAt(data, 'table');
   if (table !== undefined) {
-    if (isReservedWord(table)) {
-      diags.add(file, '#/table', 'reserved_word', `table « ${table} » : mot réservé SQL (MariaDB), refusé ; choisissez un autre nom${example(defaultPlural(table))}`);
+    if (isReservedTableName(table)) {
+      diags.add(file, '#/table', 'reserved_word', `table « ${table} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(defaultPlural(table))}`);
     }
     if (table.startsWith(FRAMEWORK_TABLE_PREFIX)) {
       diags.add(file, '#/table', 'naming', `table « ${table} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; choisissez un autre nom`);
@@ -197,7 +197,7 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
 
 /** ` (par exemple « x »)` when the suggestion is itself allowed, else nothing. */
 function example(suggestion: string): string {
-  return isReservedWord(suggestion) ? '' : ` (par exemple « ${suggestion} »)`;
+  return isReservedTableName(suggestion) ? '' : ` (par exemple « ${suggestion} »)`;
 }
 
 /** `photo_profil` → `Photo profil`. */

@@ -6,7 +6,7 @@
 import { classMemberConflict } from './class-members.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { fieldNode, type FieldNode, type LogicalType, type SqlTypeNode } from './ir.js';
-import { pascalCase } from './naming.js';
+import { humanLabel, pascalCase } from './naming.js';
 import { isReservedWord } from './reserved-words.js';
 import {
   acceptedLogicalTypes,
@@ -78,7 +78,7 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
 
   const nameReserved = isReservedWord(name);
   if (nameReserved) {
-    diags.add(file, at('name'), 'reserved_word', `${label} « ${name} » : mot réservé SQL (MariaDB), refusé comme nom ; choisissez un autre nom`);
+    diags.add(file, at('name'), 'reserved_word', `${label} « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé comme nom ; choisissez un autre nom`);
   }
   // Pivot fields are columns only; entity fields become properties of the generated class.
   const member = role === 'pivot_field' ? undefined : classMemberConflict(name, file.replace(/\.json$/, '_base.ts'));
@@ -95,7 +95,7 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
   if (isReservedWord(column) && (explicitColumn !== undefined || !nameReserved)) {
     const where = explicitColumn !== undefined ? at('sql') : at('name');
     const how = explicitColumn !== undefined ? 'changez « sql »' : `donnez une autre colonne avec « sql », par exemple « ${column}Valeur »`;
-    diags.add(file, where, 'reserved_word', `colonne « ${column} » du ${label} « ${name} » : mot réservé SQL (MariaDB), refusé ; ${how}`);
+    diags.add(file, where, 'reserved_word', `colonne « ${column} » du ${label} « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; ${how}`);
   }
 
   const sqlText = stringAt(raw, 'sql_type');
@@ -188,6 +188,7 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
       ? fieldNode({
           name,
           column,
+          label: stringAt(raw, 'label')?.trim() || humanLabel(name),
           logicalType,
           sqlType,
           nullable,

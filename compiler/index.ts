@@ -14,8 +14,9 @@ import { checkRelations } from './relation-check.js';
 import { validateStructure, type SchemaName } from './schema-validation.js';
 
 export { formatDiagnostics, sortDiagnostics } from './diagnostics.js';
-export { closest, defaultPlural, MAX_IDENTIFIER_LENGTH, pascalCase, snakeCase, toEntityFileName } from './naming.js';
-export { isReservedWord, RESERVED_WORDS } from './reserved-words.js';
+export { closest, defaultPlural, entityNameFrom, humanLabel, MAX_IDENTIFIER_LENGTH, pascalCase, snakeCase, toEntityFileName } from './naming.js';
+export { isReservedTableName, isReservedWord, RESERVED_WORDS } from './reserved-words.js';
+export { MYSQL80_RESERVED_WORDS } from './mysql-reserved-words.js';
 export {
   acceptedLogicalTypes,
   analyseSqlType,

@@ -26,6 +26,8 @@ export interface FieldNode {
   readonly name: string;
   /** PascalCase SQL column. */
   readonly column: string;
+  /** What users read (forms, list, CSV and detail headers): `label` from the file, else humanLabel(name). */
+  readonly label: string;
   readonly logicalType: LogicalType;
   readonly sqlType: SqlTypeNode;
   readonly nullable: boolean;

@@ -29,6 +29,28 @@ export function pascalCase(name: string): string {
     .join('');
 }
 
+/**
+ * The label shown for a field without `label` (docs/entities.md "Labels"): the name with a capital and spaces, a
+ * trailing `_id` dropped: `date_naissance` → `Date naissance`, `ville_id` → `Ville`, `id` → `Id`.
+ */
+export function humanLabel(name: string): string {
+  const spaced = name.replace(/_id$/, '').replace(/_+/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * The valid entity name (PascalCase) for what a user typed, accents and punctuation dropped: `produit` → `Produit`,
+ * `ligne_commande` → `LigneCommande`, `ligne-commande` → `LigneCommande`, `Écrou` → `Ecrou`, `LigneCommande`
+ * unchanged. Null when nothing usable is left (`123`, `_`).
+ */
+export function entityNameFrom(typed: string): string | null {
+  // An entity name starts with a letter: whatever comes before the first one is dropped (`2fa_code` → `FaCode`).
+  const ascii = typed.normalize('NFD').replace(/\p{M}/gu, '').replace(/^[^A-Za-z]+/, '');
+  const words = ascii.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return PASCAL_CASE.test(name) ? name : null;
+}
+
 /** Project-relative path of an entity's canonical file: `ContactClient` → `mvc/entities/contact_client/contact_client.json`. */
 export function toEntityFileName(name: string): string {
   const snake = snakeCase(name);

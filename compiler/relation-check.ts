@@ -8,7 +8,7 @@ import { FRAMEWORK_TABLE_PREFIX, type EntityDraft } from './entity-check.js';
 import { arrayAt, checkField, isObject, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { relationNode, type FieldNode, type ReferentialAction, type RelationNode, type RelationType } from './ir.js';
 import { closest, MAX_IDENTIFIER_LENGTH, snakeCase } from './naming.js';
-import { isReservedWord } from './reserved-words.js';
+import { isReservedTableName } from './reserved-words.js';
 import { sameSqlType } from './sql-types.js';
 
 const ACTIONS: readonly ReferentialAction[] = ['RESTRICT', 'CASCADE', 'SET NULL', 'NO ACTION'];
@@ -217,8 +217,8 @@ function checkManyToMany(
     }
   }
   // The pivot table is named after the relation.
-  if (isReservedWord(name)) {
-    diags.add(file, at('name'), 'reserved_word', `table pivot « ${name} » (nom de la relation) : mot réservé SQL (MariaDB), refusé ; renommez la relation`);
+  if (isReservedTableName(name)) {
+    diags.add(file, at('name'), 'reserved_word', `table pivot « ${name} » (nom de la relation) : mot réservé SQL (MariaDB ou MySQL 8), refusé ; renommez la relation`);
   }
   if (name.startsWith(FRAMEWORK_TABLE_PREFIX)) {
     diags.add(file, at('name'), 'naming', `table pivot « ${name} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; renommez la relation`);

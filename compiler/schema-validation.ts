@@ -156,9 +156,11 @@ function translate(error: ErrorObject): SchemaProblem {
     case 'const':
       return problem(`« ${name} » doit valoir ${JSON.stringify(schema)}${name === 'format_version' ? ' (seule version du format prise en charge)' : ''}, pas ${typeOf(data)}`);
     case 'pattern':
+      if (name === 'label') return problem(`« label » doit être un texte sur une ligne, non blanc (sans tabulation ni caractère de contrôle)`, 'label');
       return namingProblem(error.instancePath, String(data), String(schema), pointer);
     case 'maxLength': {
       const limit = Number((error.params as { limit: number }).limit);
+      if (name === 'label') return problem(`« label » compte ${String(data).length} caractères, ${limit} au plus : raccourcissez-le`, 'label');
       const length = String(data).length;
       const why = limit === MAX_IDENTIFIER_LENGTH ? ' (limite des identifiants MariaDB)' : '';
       return problem(`« ${name} » compte ${length} caractères, ${limit} au plus${why} : raccourcissez-le`, 'identifier_length');

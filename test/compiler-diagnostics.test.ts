@@ -85,7 +85,7 @@ const cases: Case[] = [
   {
     name: 'unknown key in a field',
     edit: (f) => (note(f).fields[0].filtre = true),
-    want: [{ file: NOTE, pointer: '#/fields/0/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'clés permises : name, sql, python_type'] }],
+    want: [{ file: NOTE, pointer: '#/fields/0/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'clés permises : name, sql, label, python_type'] }],
   },
   {
     name: 'misspelt top-level key, with a suggestion',
@@ -225,6 +225,27 @@ const cases: Case[] = [
     edit: (f) => (note(f).table = 'fw_notes'),
     want: [{ file: NOTE, pointer: '#/table', code: 'naming', says: ['« fw_notes »', 'préfixe fw_'] }],
   },
+  // ---- labels ----
+  {
+    name: 'label: blank',
+    edit: (f) => (note(f).fields[0].label = '   '),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'non blanc'] }],
+  },
+  {
+    name: 'label: two lines',
+    edit: (f) => (note(f).fields[0].label = 'Prénom\nNom'),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'sur une ligne'] }],
+  },
+  {
+    name: 'label: longer than 100 characters',
+    edit: (f) => (note(f).fields[0].label = 'é'.repeat(101)),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['101 caractères, 100 au plus'] }],
+  },
+  {
+    name: 'label: empty',
+    edit: (f) => (note(f).fields[0].label = ''),
+    want: [{ file: NOTE, pointer: '#/fields/0/label', code: 'label', says: ['« label »', 'non blanc'] }],
+  },
   // ---- reserved words ----
   {
     name: 'reserved word: entity Order',
@@ -235,9 +256,19 @@ const cases: Case[] = [
     want: [{ file: 'mvc/entities/order/order.json', pointer: '#/entity', code: 'reserved_word', says: ["nom d'entité « Order »", 'mot réservé SQL'] }],
   },
   {
-    name: 'reserved word: table group',
+    name: 'reserved word: table order (the suggestion orders is allowed)',
+    edit: (f) => (note(f).table = 'order'),
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « order »', 'mot réservé SQL', '« orders »'] }],
+  },
+  {
+    name: 'reserved word: table group (the suggestion groups is reserved by MySQL 8.0, so none is given)',
     edit: (f) => (note(f).table = 'group'),
-    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « group »', 'mot réservé SQL', '« groups »'] }],
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « group »', 'choisissez un autre nom'] }],
+  },
+  {
+    name: 'reserved word: table position (MariaDB reads « position ( » as a function call; a column may be named so)',
+    edit: (f) => (note(f).table = 'position'),
+    want: [{ file: NOTE, pointer: '#/table', code: 'reserved_word', says: ['table « position »', 'mot réservé SQL', '« positions »'] }],
   },
   {
     name: 'reserved word: table key (the suggestion keys is reserved too, so none is given)',
@@ -250,10 +281,11 @@ const cases: Case[] = [
     want: [{ file: NOTE, pointer: '#/fields/0/name', code: 'reserved_word', says: ['champ « select »', 'mot réservé SQL'] }],
   },
   {
-    name: 'reserved word: column User',
-    edit: (f) => note(f).fields.push({ name: 'utilisateur', sql: 'User', sql_type: 'VARCHAR(50)' }),
-    want: [{ file: NOTE, pointer: '#/fields/4/sql', code: 'reserved_word', says: ['colonne « User »', 'mot réservé SQL', 'changez « sql »'] }],
+    name: 'reserved word: column Rank (reserved by MySQL 8.0 only)',
+    edit: (f) => note(f).fields.push({ name: 'classement', sql: 'Rank', sql_type: 'INT' }),
+    want: [{ file: NOTE, pointer: '#/fields/4/sql', code: 'reserved_word', says: ['colonne « Rank »', 'mot réservé SQL', 'changez « sql »'] }],
   },
+
   {
     name: 'reserved word: derived column Int1 of field int_1',
     edit: (f) => note(f).fields.push({ name: 'int_1', sql_type: 'INT' }),
@@ -584,6 +616,24 @@ for (const c of cases) {
     }
   });
 }
+
+Bad('a label is trimmed and kept with its accents in the model', () => {
+  const files = project();
+  note(files).fields[0].label = '  Titre de l\'œuvre ';
+  const result = compile(files);
+  assert.equal(result.diagnostics, [], describe(result.diagnostics));
+  assert.is(result.model?.entities.find((e) => e.name === 'Note')?.fields.find((f) => f.pointer === '#/fields/0')?.label, "Titre de l'œuvre");
+});
+
+Bad('field position and column User are accepted: MariaDB 10.6+ and MySQL 8.0 take them unquoted (DECISIONS §7)', () => {
+  const files = project();
+  note(files).fields.push({ name: 'position', sql_type: 'INT' });
+  note(files).fields.push({ name: 'utilisateur', sql: 'User', sql_type: 'VARCHAR(50)' });
+  const result = compile(files);
+  assert.equal(result.diagnostics, [], describe(result.diagnostics));
+  const fields = result.model?.entities.find((e) => e.name === 'Note')?.fields.map((f) => f.column);
+  assert.ok(fields?.includes('Position') && fields.includes('User'), String(fields));
+});
 
 Bad('FK INT(11) → INT is accepted (display width dropped)', () => {
   const files = project();

@@ -9,6 +9,8 @@ import {
   compileProject,
   compileSources,
   defaultPlural,
+  entityNameFrom,
+  humanLabel,
   findEntity,
   formatDiagnostics,
   manyToOneFrom,
@@ -92,6 +94,17 @@ Model('Contact: key from a field, derived columns, logical types, maxLength, fil
   assert.is(contact.primaryKey, contact.fields[0], 'the key is the first field, the same node');
 });
 
+Model('every field carries its label: `label` from the file (accents kept), else the humanised name', () => {
+  const model = compileValid();
+  assert.equal(
+    entity(model, 'Contact').fields.map((f) => f.label),
+    ['Id', 'Nom', 'Date naissance', 'Adresse électronique', 'Actif', 'Solde', 'Ville'],
+  );
+  assert.equal(entity(model, 'Ville').fields.map((f) => f.label), ['Id', 'Nom', 'Code postal']);
+  const pivot = model.relations.find((r) => r.type === 'many_to_many');
+  assert.equal(pivot?.pivotFields.map((f) => f.label), ['Ajoute le']);
+});
+
 Model('Ville and Tag: key from the primary_key object, placed first; unsigned key; CHAR length', () => {
   const model = compileValid();
   const ville = entity(model, 'Ville');
@@ -151,6 +164,7 @@ Model('relations: foreign-key names, defaults, pivot', () => {
           kind: 'field',
           name: 'ajoute_le',
           column: 'AjouteLe',
+          label: 'Ajoute le',
           logicalType: 'datetime',
           sqlType: { kind: 'sql_type', base: 'DATETIME', args: [], unsigned: false, text: 'DATETIME' },
           nullable: true,
@@ -314,6 +328,37 @@ Names('snakeCase, pascalCase, toEntityFileName, defaultPlural', () => {
   assert.is(defaultPlural('cours'), 'cours');
   assert.is(defaultPlural('prix'), 'prix');
   assert.is(defaultPlural('quiz'), 'quiz');
+});
+
+Names('humanLabel: a capital, spaces, a trailing _id dropped (the label of a field without `label`)', () => {
+  const cases: Array<[string, string]> = [
+    ['date_naissance', 'Date naissance'],
+    ['ville_id', 'Ville'],
+    ['id', 'Id'],
+    ['nom', 'Nom'],
+    ['code__postal', 'Code postal'],
+    ['id_externe', 'Id externe'],
+    ['adresse_2', 'Adresse 2'],
+  ];
+  for (const [input, output] of cases) assert.is(humanLabel(input), output, input);
+});
+
+Names('entityNameFrom: what a user typed → the valid PascalCase entity name, or null', () => {
+  const cases: Array<[string, string | null]> = [
+    ['produit', 'Produit'],
+    ['Produit', 'Produit'],
+    ['ligne_commande', 'LigneCommande'],
+    ['ligne-commande', 'LigneCommande'],
+    ['ligne commande', 'LigneCommande'],
+    ['LigneCommande', 'LigneCommande'],
+    ['ligneCommande', 'LigneCommande'],
+    ['écrou', 'Ecrou'],
+    ['2fa_code', 'FaCode'],
+    ['123', null],
+    ['_', null],
+    ['', null],
+  ];
+  for (const [input, output] of cases) assert.is(entityNameFrom(input), output, input);
 });
 
 Names('formatDiagnostics: sorted by file then pointer (numerically), one line each', () => {

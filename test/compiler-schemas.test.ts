@@ -74,7 +74,7 @@ Schemas('entity keys are those of format_version 1', () => {
   const entity = loadSchema('entity') as any;
   assert.equal(Object.keys(entity.properties), ['$schema', 'format_version', 'entity', 'table', 'description', 'plural', 'primary_key', 'fields', 'media', 'rbac']);
   assert.equal(Object.keys(entity.properties.primary_key.properties), ['name', 'sql', 'python_type', 'sql_type', 'auto_increment']);
-  assert.equal(Object.keys(entity.definitions.field.properties), ['name', 'sql', 'python_type', 'sql_type', 'nullable', 'unique', 'primary_key', 'auto_increment', 'constraints', 'list']);
+  assert.equal(Object.keys(entity.definitions.field.properties), ['name', 'sql', 'label', 'python_type', 'sql_type', 'nullable', 'unique', 'primary_key', 'auto_increment', 'constraints', 'list']);
   assert.equal(Object.keys(entity.definitions.field.properties.constraints.properties), ['not_empty', 'max_length']);
   assert.equal(Object.keys(entity.definitions.field.properties.list.properties), ['filter']);
   assert.equal(Object.keys(entity.properties.media.items.properties), ['name', 'field', 'role', 'label', 'variants', 'multiple']);
@@ -105,6 +105,25 @@ Schemas('the fixture files validate as an editor would check them', () => {
     assert.ok(entity(JSON.parse(fs.readFileSync(fixtureFile(`mvc/entities/${file}`), 'utf8'))), `${file}: ${ajv.errorsText(entity.errors)}`);
   }
   assert.ok(relations(JSON.parse(fs.readFileSync(fixtureFile('mvc/entities/relations.json'), 'utf8'))), ajv.errorsText(relations.errors));
+});
+
+Schemas('a field label: any text on one line, accents welcome, 1 to 100 characters', () => {
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  const validate = ajv.compile(loadSchema('entity'));
+  const withLabel = (label: unknown): unknown => ({
+    format_version: 1,
+    entity: 'Contact',
+    table: 'contacts',
+    fields: [{ name: 'id', sql_type: 'INT', primary_key: true }, { name: 'prenom', label, sql_type: 'VARCHAR(50)' }],
+  });
+  for (const label of ['Prénom', "Date d'entrée", 'Œuvre « principale » — n°', 'Ω', 'x'.repeat(100), ' Prénom ']) {
+    assert.ok(validate(withLabel(label)), `${JSON.stringify(label)} accepted: ${ajv.errorsText(validate.errors)}`);
+  }
+  for (const label of ['', '   ', 'x'.repeat(101), 'Prénom\nNom', 'a\tb', 42, null]) {
+    assert.not.ok(validate(withLabel(label)), `${JSON.stringify(label)} refused`);
+  }
+  const description = (loadSchema('entity') as any).definitions.field.properties.label.description as string;
+  assert.match(description, 'Date naissance');
 });
 
 Schemas.run();

@@ -186,11 +186,11 @@ Compare('logical type deduced from the SQL type', () => {
   for (const [t, logical] of cases) assert.is(logicalTypeOf(must(t)), logical, t);
 });
 
-Compare('reserved words: the MariaDB list plus USER, compared case-insensitively', () => {
-  for (const word of ['order', 'Order', 'GROUP', 'select', 'User', 'table', 'key', 'index', 'desc', 'interval', 'range', 'rows', 'current_user']) {
+Compare('reserved words: MariaDB\'s and MySQL 8.0\'s, compared case-insensitively', () => {
+  for (const word of ['order', 'Order', 'GROUP', 'select', 'table', 'key', 'index', 'desc', 'interval', 'range', 'rows', 'current_user', 'system', 'Rank']) {
     assert.ok(isReservedWord(word), word);
   }
-  for (const word of ['contact', 'nom', 'date', 'text', 'time', 'timestamp', 'action', 'status', 'name', 'ville_id', 'system']) {
+  for (const word of ['contact', 'nom', 'date', 'text', 'time', 'timestamp', 'action', 'status', 'name', 'ville_id', 'position', 'User']) {
     assert.not.ok(isReservedWord(word), word);
   }
 });

@@ -5,6 +5,8 @@ import Sqlite from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ListQuery, UnknownFilterError, escapeLike, withQuery, type ListSpec } from '../runtime/crud/index.js';
+import { configure, resetConfig } from '../runtime/config.js';
+import { registerUnicodeFunctions } from '../runtime/db/unicode-ci.js';
 
 /** The allow-lists `fw make:crud` would write for a Contact with filters of every kind. */
 const SPEC: ListSpec = {
@@ -34,8 +36,8 @@ Q('q is trimmed; absent or blank q narrows nothing', () => {
   assert.is(query({ q: '  Dupont \t' }).q, 'Dupont');
   assert.is(query({ q: '   ' }).q, '');
   assert.is(query({}).q, '');
-  assert.equal(query({}).where(), { sql: '', params: [] });
-  assert.equal(query({ q: '  ' }).where(), { sql: '', params: [] });
+  assert.equal(query({}).where('mariadb'), { sql: '', params: [] });
+  assert.equal(query({ q: '  ' }).where('mariadb'), { sql: '', params: [] });
 });
 
 Q('escapeLike makes %, _ and the escape character ! literal', () => {
@@ -47,31 +49,31 @@ Q('escapeLike makes %, _ and the escape character ! literal', () => {
 });
 
 Q('q searches every searchable column with OR inside parentheses, ESCAPE \'!\', one parameter per column', () => {
-  const where = query({ q: ' 50%_! ' }).where();
+  const where = query({ q: ' 50%_! ' }).where('mariadb');
   assert.is(where.sql, "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!')");
   assert.equal(where.params, ['%50!%!_!!%', '%50!%!_!!%']);
 });
 
 Q('filters are ANDed after the search group, each an equality with a parameter', () => {
-  const where = query({ q: 'du', nom: 'Dupont', actif: '1', visites: '-3', ville_id: '7' }).where();
+  const where = query({ q: 'du', nom: 'Dupont', actif: '1', visites: '-3', ville_id: '7' }).where('mariadb');
   assert.is(
     where.sql,
     "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!') AND t.Nom = ? AND t.Actif = ? AND t.Visites = ? AND t.VilleId = ?",
   );
   assert.equal(where.params, ['%du%', '%du%', 'Dupont', 1, -3, 7]);
-  const filtersOnly = query({ actif: '0' }).where();
+  const filtersOnly = query({ actif: '0' }).where('mariadb');
   assert.equal(filtersOnly, { sql: 'WHERE t.Actif = ?', params: [0] });
 });
 
 Q('a search on an entity without textual columns finds nothing rather than everything', () => {
   const spec: ListSpec = { ...SPEC, searchable: [] };
-  assert.equal(query({ q: 'x' }, spec).where(), { sql: 'WHERE 1 = 0', params: [] });
+  assert.equal(query({ q: 'x' }, spec).where('mariadb'), { sql: 'WHERE 1 = 0', params: [] });
 });
 
 Q('a filter key outside the allow-list is ignored from the request', () => {
   const q = query({ zzz: '1', Nom: 'x', 't.Nom': 'x', ['__proto__']: 'x', constructor: '1', nom: 'Dupont' });
   assert.equal({ ...q.filters }, { nom: 'Dupont' });
-  assert.equal(q.where(), { sql: 'WHERE t.Nom = ?', params: ['Dupont'] });
+  assert.equal(q.where('mariadb'), { sql: 'WHERE t.Nom = ?', params: ['Dupont'] });
 });
 
 Q('filterClause with a key outside the allow-list throws UnknownFilterError naming it and the allowed keys', () => {
@@ -115,7 +117,7 @@ Q('int and relation filters accept only integers', () => {
 Q('a text filter keeps its value; an empty value is no filter', () => {
   assert.equal({ ...query({ nom: "O'Brien; DROP TABLE x" }).filters }, { nom: "O'Brien; DROP TABLE x" });
   assert.equal({ ...query({ nom: '' }).filters }, {});
-  assert.equal(query({ nom: "O'Brien" }).where().params, ["O'Brien"]);
+  assert.equal(query({ nom: "O'Brien" }).where('mariadb').params, ["O'Brien"]);
 });
 
 Q('only the first value of a repeated parameter counts', () => {
@@ -127,6 +129,49 @@ Q('only the first value of a repeated parameter counts', () => {
 
 Q.run();
 
+// --- ListQuery: the SQL of each dialect ---
+
+const D = suite('crud-runtime: ListQuery SQL per dialect (unicode search and sort on SQLite)');
+
+D.after(() => {
+  resetConfig();
+});
+
+D('on SQLite the search is one fw_contains call with the folded q (no LIKE: % and _ stay literal); MariaDB keeps LIKE', () => {
+  const q = query({ q: ' Écrou 50%_! ' });
+  assert.equal(q.where('sqlite'), { sql: 'WHERE fw_contains(?, t.Nom, t.Email)', params: ['ecrou 50%_!'] });
+  assert.equal(q.where('mariadb').params, ['%Écrou 50!%!_!!%', '%Écrou 50!%!_!!%']);
+  // Filters are unchanged: equality on the column.
+  assert.is(query({ nom: 'Dupont' }).where('sqlite').sql, 'WHERE t.Nom = ?');
+  assert.equal(query({ q: 'du', actif: '1' }).where('sqlite'), { sql: 'WHERE fw_contains(?, t.Nom, t.Email) AND t.Actif = ?', params: ['du', 1] });
+});
+
+D('on SQLite a textual sort key is ordered by fw_sort_key, numbers and the primary key tie-break stay raw', () => {
+  assert.is(query({ sort: 'nom', direction: 'desc' }).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Nom) DESC, t.Id DESC');
+  assert.is(query({ sort: 'email' }).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Email) ASC, t.Id ASC');
+  assert.is(query({ sort: 'visites' }).orderBy('sqlite'), 'ORDER BY t.Visites ASC, t.Id ASC');
+  assert.is(query({}).orderBy('sqlite'), 'ORDER BY t.Id DESC');
+});
+
+D('textSorts, when given, says which sort keys are text (a text primary key included)', () => {
+  const spec: ListSpec = { ...SPEC, textSorts: ['email', 'id'] };
+  assert.is(query({ sort: 'nom' }, spec).orderBy('sqlite'), 'ORDER BY t.Nom ASC, t.Id ASC');
+  assert.is(query({ sort: 'email' }, spec).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Email) ASC, t.Id ASC');
+  assert.is(query({}, spec).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Id) DESC, t.Id DESC');
+  assert.is(query({}, spec).orderBy('mariadb'), 'ORDER BY t.Id DESC');
+});
+
+D('without a dialect, where() and orderBy() follow the driver of the default database (db_driver)', () => {
+  configure({ db_driver: 'sqlite' });
+  assert.match(query({ q: 'x', sort: 'nom' }).where().sql, 'fw_contains(?, t.Nom, t.Email)');
+  assert.match(query({ q: 'x', sort: 'nom' }).orderBy(), 'fw_sort_key(t.Nom)');
+  configure({ db_driver: 'mariadb', db_name: 'unused' });
+  assert.is(query({ q: 'x' }).where().sql, "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!')");
+  assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC, t.Id ASC');
+});
+
+D.run();
+
 // --- ListQuery on a real database ---
 
 const DB = suite('crud-runtime: ListQuery SQL on SQLite');
@@ -135,6 +180,7 @@ let db: Sqlite.Database;
 
 DB.before(() => {
   db = new Sqlite(':memory:');
+  registerUnicodeFunctions(db);
   db.exec('CREATE TABLE contacts (Id INTEGER PRIMARY KEY, Nom TEXT, Email TEXT, Actif INTEGER, Visites INTEGER, VilleId INTEGER)');
   const insert = db.prepare('INSERT INTO contacts (Id, Nom, Email, Actif, Visites, VilleId) VALUES (?, ?, ?, ?, ?, ?)');
   insert.run(1, '50% off', 'promo@x.fr', 1, 0, 1);
@@ -151,12 +197,24 @@ DB.after(() => {
 
 function ids(params: Record<string, string>): number[] {
   const q = query(params);
-  const where = q.where();
+  const where = q.where('sqlite');
   return db
-    .prepare(`SELECT t.Id AS id FROM contacts t ${where.sql} ${q.orderBy()}`)
+    .prepare(`SELECT t.Id AS id FROM contacts t ${where.sql} ${q.orderBy('sqlite')}`)
     .all(...(where.params as unknown[]))
     .map((row) => (row as { id: number }).id);
 }
+
+DB('accents and case are ignored by the search; text sorts in Unicode order', () => {
+  db.prepare('INSERT INTO contacts (Id, Nom, Email, Actif, Visites, VilleId) VALUES (?, ?, ?, ?, ?, ?)').run(7, 'Écrou', 'zebre@x.fr', 1, 9, null);
+  try {
+    assert.equal(ids({ q: 'ecrou' }), [7]);
+    assert.equal(ids({ q: 'ÉCROU' }), [7]);
+    // Punctuation sorts before digits (« 50% off » before « 500 items »), « Écrou » between « Dupont » and « Wow! ».
+    assert.equal(ids({ sort: 'nom', direction: 'asc' }), [1, 2, 3, 4, 6, 7, 5]);
+  } finally {
+    db.prepare('DELETE FROM contacts WHERE Id = 7').run();
+  }
+});
 
 DB('% and _ in q are literal; the default order is the primary key descending', () => {
   assert.equal(ids({}), [6, 5, 4, 3, 2, 1]);
@@ -191,16 +249,16 @@ S('a sort key must be in sortable; unknown falls back to the primary key descend
   const byNom = query({ sort: 'nom', direction: 'desc' });
   assert.is(byNom.sort, 'nom');
   assert.is(byNom.direction, 'desc');
-  assert.is(byNom.orderBy(), 'ORDER BY t.Nom DESC, t.Id DESC');
-  assert.is(query({ sort: 'nom' }).orderBy(), 'ORDER BY t.Nom ASC, t.Id ASC');
-  assert.is(query({ sort: 'id', direction: 'asc' }).orderBy(), 'ORDER BY t.Id ASC');
+  assert.is(byNom.orderBy('mariadb'), 'ORDER BY t.Nom DESC, t.Id DESC');
+  assert.is(query({ sort: 'nom' }).orderBy('mariadb'), 'ORDER BY t.Nom ASC, t.Id ASC');
+  assert.is(query({ sort: 'id', direction: 'asc' }).orderBy('mariadb'), 'ORDER BY t.Id ASC');
   for (const bad of ['Nom', 't.Nom', 'nom; DROP TABLE contacts', '__proto__', 'constructor']) {
     const q = query({ sort: bad, direction: 'asc' });
     assert.is(q.sort, null, `sort=${bad}`);
     assert.is(q.direction, 'desc', `sort=${bad}`);
-    assert.is(q.orderBy(), 'ORDER BY t.Id DESC', `sort=${bad}`);
+    assert.is(q.orderBy('mariadb'), 'ORDER BY t.Id DESC', `sort=${bad}`);
   }
-  assert.is(query({}).orderBy(), 'ORDER BY t.Id DESC');
+  assert.is(query({}).orderBy('mariadb'), 'ORDER BY t.Id DESC');
 });
 
 S('a direction without sort orders the primary key that way and becomes a chosen sort; an unknown sort stays id DESC', () => {
@@ -209,7 +267,7 @@ S('a direction without sort orders the primary key that way and becomes a chosen
       const q = query(params);
       assert.is(q.sort, 'id', JSON.stringify(params));
       assert.is(q.direction, expected, JSON.stringify(params));
-      assert.is(q.orderBy(), `ORDER BY t.Id ${expected.toUpperCase()}`, JSON.stringify(params));
+      assert.is(q.orderBy('mariadb'), `ORDER BY t.Id ${expected.toUpperCase()}`, JSON.stringify(params));
       assert.is(q.sortState('id'), expected);
       assert.equal(q.linkParams(), { q: 'q' in params ? 'x' : '', sort: 'id', direction: expected });
     }
@@ -217,14 +275,14 @@ S('a direction without sort orders the primary key that way and becomes a chosen
   for (const params of [{ direction: 'sideways' }, { direction: '' }, { sort: 'bogus', direction: 'asc' }, { sort: 'bogus', direction: 'desc' }] as Array<Record<string, string>>) {
     const q = query(params);
     assert.is(q.sort, null, JSON.stringify(params));
-    assert.is(q.orderBy(), 'ORDER BY t.Id DESC', JSON.stringify(params));
+    assert.is(q.orderBy('mariadb'), 'ORDER BY t.Id DESC', JSON.stringify(params));
     assert.equal(q.linkParams(), { q: '' });
   }
 });
 
 S('an invalid direction gives asc; the direction is case-insensitive', () => {
   assert.is(query({ sort: 'email', direction: 'sideways' }).direction, 'asc');
-  assert.is(query({ sort: 'email', direction: 'desc; DROP' }).orderBy(), 'ORDER BY t.Email ASC, t.Id ASC');
+  assert.is(query({ sort: 'email', direction: 'desc; DROP' }).orderBy('mariadb'), 'ORDER BY t.Email ASC, t.Id ASC');
   assert.is(query({ sort: 'email', direction: 'DESC' }).direction, 'desc');
   assert.is(query({ sort: 'email' }).direction, 'asc');
 });

@@ -16,6 +16,7 @@ import {
   type RelationNode,
   type SqlTypeNode,
 } from '../compiler/ir.js';
+import { humanLabel } from '../compiler/naming.js';
 
 /** `VARCHAR(100)`, `INT UNSIGNED`, `DECIMAL(10,2)`, `TINYINT(1)`… in the canonical spelling the compiler produces. */
 export function sqlType(text: string): SqlTypeNode {
@@ -51,6 +52,7 @@ export interface FieldOptions {
   notEmpty?: boolean;
   maxLength?: number | null;
   filter?: boolean;
+  label?: string;
 }
 
 export function field(name: string, type: string, options: FieldOptions = {}): FieldNode {
@@ -59,6 +61,7 @@ export function field(name: string, type: string, options: FieldOptions = {}): F
   return fieldNode({
     name,
     column: options.column ?? pascal(name),
+    label: options.label ?? humanLabel(name),
     logicalType: options.logicalType ?? logicalOf(node),
     sqlType: node,
     nullable: options.nullable ?? false,

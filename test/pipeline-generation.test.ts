@@ -228,14 +228,16 @@ test('an invalid model: every generating command exits 1, one [ERREUR] line per 
   }
 });
 
-test('check:model: exit 1 with the problems and a count, --json lists them; exit 0 once fixed', () => {
+test('check:model: exit 1 with the problems, then Erreur and Conseil, on stderr; --json lists them; exit 0 once fixed', () => {
   const before = project.snapshot();
   const text = project.run(['check:model']);
   assert.is(text.status, 1);
-  assert.is(text.stderr, '');
-  assertProblemLines(text.stdout);
-  assert.is(lines(text.stdout).length, PROBLEMS.length + 1);
-  assert.is(lines(text.stdout).at(-1), '3 erreur(s).');
+  assert.is(text.stdout, '');
+  assertProblemLines(text.stderr);
+  assert.equal(lines(text.stderr).slice(PROBLEMS.length), [
+    "Erreur : 3 erreurs dans les définitions d'entités.",
+    'Conseil : corrigez les fichiers indiqués (fichier#pointeur JSON) puis relancez « fw check:model ».',
+  ]);
 
   const json = project.run(['check:model', '--json']);
   assert.is(json.status, 1);

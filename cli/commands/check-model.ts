@@ -1,6 +1,10 @@
-/** `fw check:model [--json]`: validates every entity and relation file; writes nothing. */
+/**
+ * `fw check:model [--json]`: validates every entity and relation file; writes nothing. Problems go to stderr with
+ * the `Erreur :` line of every command (exit 1); `--json` prints the result on stdout (exit 1 when not ok).
+ */
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
 import { projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
@@ -22,10 +26,14 @@ export async function run({ options }: CommandInput): Promise<number> {
     return diagnostics.length === 0 ? 0 : 1;
   }
   if (diagnostics.length > 0 || !model) {
+    // Like every command: the problems, then `Erreur : …` and `Conseil : …`, on stderr; exit 1.
     const text = formatDiagnostics(diagnostics);
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-    process.stdout.write(`${diagnostics.length} erreur(s).\n`);
-    return 1;
+    process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    const count = diagnostics.length;
+    throw new CliError(
+      `${count} erreur${count > 1 ? 's' : ''} dans les définitions d'entités.`,
+      'corrigez les fichiers indiqués (fichier#pointeur JSON) puis relancez « fw check:model ».',
+    );
   }
   process.stdout.write(`OK : ${model.entities.length} entité(s), ${model.relations.length} relation(s), aucune erreur.\n`);
   return 0;

@@ -3,6 +3,9 @@
  * "List query parameters"): search `q`, `page`, `sort`, `direction` and equality filters. Column names only ever
  * come from the `ListSpec` the generator wrote, never from the request; every value is a `?` parameter.
  */
+import { getDatabase } from '../db/database.js';
+import type { DialectName } from '../db/dialect.js';
+import { SQLITE_CONTAINS_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
 import type { Request } from '../http/request.js';
 import type { PageLinkParam } from '../pagination.js';
 
@@ -23,6 +26,11 @@ export interface ListSpec {
   readonly defaultSort: string;
   /** Textual columns (VARCHAR, CHAR, TEXT) searched by `q`. */
   readonly searchable: readonly string[];
+  /**
+   * Sort keys whose column holds text, sorted in Unicode order ignoring case and accents on SQLite as on MariaDB
+   * (docs/crud.md "Search and sort on SQLite"). Optional: without it, the sort keys whose column is `searchable`.
+   */
+  readonly textSorts?: readonly string[];
   /** Filter key (a field name) → column and kind; fields with `list.filter` and many-to-one foreign keys. */
   readonly filters: Readonly<Record<string, ListFilterSpec>>;
 }
@@ -126,11 +134,19 @@ export class ListQuery {
     return { sql: `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
   }
 
-  /** `WHERE (search) AND filter = ? AND …`, or '' when nothing narrows the list. */
-  where(): SqlFragment {
+  /**
+   * `WHERE (search) AND filter = ? AND …`, or '' when nothing narrows the list. The search ignores case and
+   * accents on both dialects: MariaDB's collation does it, SQLite calls `fw_contains` (folded text holds the folded
+   * `q`). `dialect` defaults to the driver of the default database, the one the generated models query.
+   */
+  where(dialect: DialectName = currentDialect()): SqlFragment {
     const parts: string[] = [];
     const params: unknown[] = [];
-    if (this.q !== '' && this.spec.searchable.length > 0) {
+    if (this.q !== '' && this.spec.searchable.length > 0 && dialect === 'sqlite') {
+      // One call per row whatever the number of columns; a substring test, hence `%` and `_` literal as below.
+      parts.push(`${SQLITE_CONTAINS_FUNCTION}(?, ${this.spec.searchable.join(', ')})`);
+      params.push(unicodeFold(this.q));
+    } else if (this.q !== '' && this.spec.searchable.length > 0) {
       const pattern = `%${escapeLike(this.q)}%`;
       parts.push(`(${this.spec.searchable.map((column) => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
       for (let i = 0; i < this.spec.searchable.length; i++) params.push(pattern);
@@ -148,15 +164,25 @@ export class ListQuery {
 
   /**
    * `ORDER BY <allowed column> ASC|DESC`, then the primary key in the same direction when the column is another
-   * one: rows with equal values keep one order, so that no row shows on two pages or on none.
+   * one: rows with equal values keep one order, so that no row shows on two pages or on none. On SQLite a text
+   * column is ordered by `fw_sort_key` (MariaDB's order); numbers and dates keep their own.
    */
-  orderBy(): string {
+  orderBy(dialect: DialectName = currentDialect()): string {
     const key = this.sort ?? this.spec.defaultSort;
     const column = this.spec.sortable[key];
     const primary = this.spec.sortable[this.spec.defaultSort];
     if (column === undefined || primary === undefined) throw new UnknownFilterError(key, Object.keys(this.spec.sortable));
     const direction = this.direction.toUpperCase();
-    return key === this.spec.defaultSort ? `ORDER BY ${column} ${direction}` : `ORDER BY ${column} ${direction}, ${primary} ${direction}`;
+    // The primary key breaks ties as stored: two keys equal for the collation (`A`, `a`) may both exist on SQLite.
+    const tieBreak = `${primary} ${direction}`;
+    if (dialect === 'sqlite' && this.#isText(key)) return `ORDER BY ${SQLITE_SORT_KEY_FUNCTION}(${column}) ${direction}, ${tieBreak}`;
+    return key === this.spec.defaultSort ? `ORDER BY ${tieBreak}` : `ORDER BY ${column} ${direction}, ${tieBreak}`;
+  }
+
+  #isText(sortKey: string): boolean {
+    if (this.spec.textSorts) return this.spec.textSorts.includes(sortKey);
+    const column = this.spec.sortable[sortKey];
+    return column !== undefined && this.spec.searchable.includes(column);
   }
 
   /** The state that links keep: `q`, active filters, and `sort` / `direction` when a sort was chosen. */
@@ -184,6 +210,11 @@ export class ListQuery {
   urlWithState(base: string): string {
     return withQuery(base, this.linkParams());
   }
+}
+
+/** The driver of the default database (the generated models query it through `fetchAll`). */
+function currentDialect(): DialectName {
+  return getDatabase().driver;
 }
 
 function acceptsValue(kind: FilterKind, value: string): boolean {

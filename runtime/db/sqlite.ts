@@ -1,6 +1,7 @@
 /** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (DECISIONS §4). */
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError } from './errors.js';
+import { registerUnicodeFunctions } from './unicode-ci.js';
 
 export interface SqliteOptions {
   /** Absolute path of the database file, or `:memory:`. */
@@ -28,6 +29,8 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
             db.pragma(`busy_timeout = ${Math.trunc(busyTimeout)}`);
             db.pragma('journal_mode = WAL');
             db.pragma('foreign_keys = ON');
+            // Search and sort like MariaDB's utf8mb4_unicode_ci (docs/crud.md "Search and sort on SQLite").
+            registerUnicodeFunctions(db);
           } catch (error) {
             db.close();
             throw error;
