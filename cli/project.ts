@@ -1,7 +1,7 @@
 /** The project a command runs in: its root, found from the working directory, and its compiled model. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ModelNode } from '../compiler/ir.js';
+import type { EntityNode, ModelNode } from '../compiler/ir.js';
 import { CliError } from './errors.js';
 
 /** The project root: the working directory or its nearest parent holding `mvc/`; otherwise a CliError. */
@@ -47,4 +47,21 @@ export async function compileOrFail(root: string): Promise<ModelNode> {
     );
   }
   return result.model;
+}
+
+/**
+ * The entity of that name, or a CliError that names the known ones and the way out: the exact name when the user
+ * typed a known entity in another case (`produit` → `Produit`), else `fw make:entity` with a valid PascalCase name.
+ */
+export async function entityOrFail(model: ModelNode, name: string, command: string): Promise<EntityNode> {
+  const found = model.entities.find((e) => e.name === name);
+  if (found) return found;
+  const { entityNameFrom } = await import('../compiler/naming.js');
+  const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
+  const suggested = entityNameFrom(name);
+  const sameName = model.entities.find((e) => e.name.toLowerCase() === name.toLowerCase() || (suggested !== null && e.name === suggested));
+  const advice = sameName
+    ? `le nom d'une entité s'écrit en PascalCase : « fw ${command} ${sameName.name} ».`
+    : `créez-la avec « fw make:entity ${suggested ?? 'NomEnPascalCase'} », puis relancez « fw ${command} ${suggested ?? name} ».`;
+  throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, advice);
 }

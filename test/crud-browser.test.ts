@@ -304,7 +304,7 @@ function scenario({ dialect, htmx }: Variant): void {
     const text = fs.readFileSync(file, 'utf8');
     assert.ok(text.endsWith('\r\n'), 'CRLF final');
     const lines = text.slice(0, -2).split('\r\n');
-    assert.is(lines[0], '"nom","prenom","email","telephone","actif","ville_id_label"');
+    assert.is(lines[0], '"Nom","Prenom","Email","Telephone","Actif","Ville"');
     // Lyon: the 23 odd numbers, minus Nom-41 and Nom-43 (deleted).
     const lyonNoms = noms(1, 45).filter((_, index) => index % 2 === 0 && index !== 40 && index !== 42);
     assert.is(lines.length - 1, 21);

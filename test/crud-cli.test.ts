@@ -189,8 +189,24 @@ test('an unknown entity: exit 1, the known entities named, nothing written', () 
   assert.is(run.stdout, '');
   assert.equal(lines(run.stderr), [
     'Erreur : entité « Personne » introuvable dans mvc/entities/ (entités connues : Contact, Ville).',
-    'Conseil : créez-la avec « fw make:entity Personne ».',
+    'Conseil : créez-la avec « fw make:entity Personne », puis relancez « fw make:crud Personne ».',
   ]);
+  assert.equal(project.snapshot(), before);
+});
+
+test('an entity typed in lower case: the advice names the entity as it is spelt (contact → Contact), a new one in PascalCase (ligne_commande → LigneCommande)', () => {
+  const before = project.snapshot();
+  const known = project.run(['make:crud', 'contact']);
+  assert.is(known.status, 1);
+  assert.is(lines(known.stderr)[1], 'Conseil : le nom d\'une entité s\'écrit en PascalCase : « fw make:crud Contact ».');
+  const unknown = project.run(['sync:entity', 'ligne_commande']);
+  assert.is(unknown.status, 1);
+  assert.is(lines(unknown.stderr)[1], 'Conseil : créez-la avec « fw make:entity LigneCommande », puis relancez « fw sync:entity LigneCommande ».');
+  assert.equal(project.snapshot(), before);
+  // The advice works: that name is one make:entity accepts (its folder removed again).
+  const made = project.run(['make:entity', 'LigneCommande', '--no-input']);
+  assert.is(made.status, 0, made.stderr);
+  fs.rmSync(project.path('mvc/entities/ligne_commande'), { recursive: true });
   assert.equal(project.snapshot(), before);
 });
 

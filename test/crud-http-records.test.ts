@@ -51,7 +51,7 @@ function crudSuite(dialect: DialectName): void {
     assert.ok(isChecked(form.body, 'actif'), 'actif coché');
     const villes = selectOptions(form.body, 'field-ville_id');
     assert.equal(villes.filter((o) => o.selected).map((o) => o.value), ['1'], 'Lyon sélectionnée');
-    assert.equal(villes.map((o) => o.label), ['', 'Lyon', 'Nantes', 'Paris']);
+    assert.equal(villes.map((o) => o.label), ['—', 'Lyon', 'Nantes', 'Paris']);
     // A record with actif 0, no ville, no telephone.
     const other = rows.find((x) => x.actif === 0 && x.ville_id === null && x.telephone === null && x.notes === null)!;
     const edit2 = await get(`/contacts/${other.id}/edit`);

@@ -132,7 +132,7 @@ function fieldOf(c: Case): FieldNode {
   const length = type.base === 'VARCHAR' || type.base === 'CHAR' ? (type.args[0] ?? null) : null;
   return fieldNode({
     name: c.name, column: pascal(c.name), logicalType: logicalTypeOf(type), sqlType: type, nullable: c.nullable ?? false, unique: false,
-    primaryKey: false, autoIncrement: false, notEmpty: false, maxLength: length, filter: false, pointer: `/fields/${c.name}`,
+    primaryKey: false, autoIncrement: false, notEmpty: false, maxLength: length, filter: false, pointer: `/fields/${c.name}`, label: c.name,
   });
 }
 

@@ -8,10 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { findEntity } from '../../compiler/ir.js';
 import type { CommandInput } from '../command-module.js';
 import { CliError } from '../errors.js';
-import { compileOrFail, projectRoot } from '../project.js';
+import { compileOrFail, entityOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
   command
@@ -30,11 +29,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
   const root = projectRoot();
   const model = await compileOrFail(root);
-  const entity = findEntity(model, name);
-  if (!entity) {
-    const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
-    throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
-  }
+  const entity = await entityOrFail(model, name, 'make:crud');
   if (entity.primaryKey.logicalType !== 'int') {
     throw new CliError(
       `la clé primaire « ${entity.primaryKey.name} » de ${entity.name} est de type ${entity.primaryKey.sqlType.text} : les pages CRUD adressent les enregistrements par un identifiant entier (/${entity.plural}/{id}).`,

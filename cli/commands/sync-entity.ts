@@ -3,11 +3,9 @@
  * regenerable files of its CRUD pages when they exist.
  */
 import type { Command } from 'commander';
-import { findEntity } from '../../compiler/ir.js';
 import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
 import { existingCrudFiles, generate, generateOptions, readGenerateOptions } from '../generate.js';
-import { compileOrFail, projectRoot } from '../project.js';
+import { compileOrFail, entityOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
   generateOptions(command.argument('<Entité>', "nom de l'entité (PascalCase)"));
@@ -17,11 +15,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const name = String(args[0]);
   const root = projectRoot();
   const model = await compileOrFail(root);
-  const entity = findEntity(model, name);
-  if (!entity) {
-    const known = model.entities.map((e) => e.name).join(', ') || 'aucune';
-    throw new CliError(`entité « ${name} » introuvable dans mvc/entities/ (entités connues : ${known}).`, `créez-la avec « fw make:entity ${name} ».`);
-  }
+  const entity = await entityOrFail(model, name, 'sync:entity');
   const { entityFiles } = await import('../../emitters/index.js');
   // The pages of the entities related to it show its label and list its records as choices: theirs follow too.
   const related = model.relations.filter((r) => r.fromEntity === entity.name || r.toEntity === entity.name).flatMap((r) => [r.fromEntity, r.toEntity]);

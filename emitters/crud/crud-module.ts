@@ -105,7 +105,8 @@ export function emitCrudModule(plan: CrudPlan): string {
     const sql = `SELECT o.${l.targetLabel.column} AS label FROM ${l.pivotTable} p JOIN ${l.target.table} o ON o.${l.targetKey.column} = p.${l.otherColumn} WHERE p.${l.ownColumn} = ? ORDER BY o.${l.targetLabel.column}, o.${l.targetKey.column}`;
     return `    { label: ${tsString(l.label)}, value: (await fetchAll<{ label: unknown }>(${tsString(sql)}, [id])).map((r) => String(r.label ?? '')).join(', ') },`;
   });
-  const csvColumns = plan.listFields.map((f) => (f.relation ? f.relation.labelKey : f.field.name));
+  // The header names each column as the pages do: the field's label (its `label`, else its humanised name).
+  const csvColumns = plan.listFields.map((f) => f.label);
   const csvValues = plan.listFields.map((f) => (f.relation ? `row.${f.relation.labelKey}` : `row.${f.field.name}`));
   const labelField = plan.listFields.find((f) => f.input === 'text' || f.input === 'email') ?? plan.listFields[0];
   const choiceEntries = [
@@ -214,7 +215,7 @@ ${[...display, ...linkLabels].join('\n')}
   ];
 }
 
-/** The CSV export's header and the cells of a row. */
+/** The CSV export's header (the fields' labels, as on the pages) and the cells of a row. */
 export const CSV_HEADER: readonly string[] = [${csvColumns.map(tsString).join(', ')}];
 
 export function csvRow(row: ListRow): unknown[] {

@@ -4,6 +4,7 @@
  */
 import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode, type RelationNode } from '../../compiler/ir.js';
 import { requireEntity, requireField } from '../ir-lookup.js';
+export { humanLabel } from '../../compiler/naming.js';
 import { pivotTableSpec } from '../sql-table-spec.js';
 
 /** How a value is entered and shown. */
@@ -106,12 +107,6 @@ export interface CrudPlan {
 const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
 const LONG_TEXT_TYPES = new Set(['TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
 const LABEL_NAMES = ['nom', 'name', 'libelle', 'label', 'titre', 'title', 'intitule', 'designation', 'email'];
-
-/** `date_naissance` → `Date naissance`. */
-export function humanLabel(name: string): string {
-  const spaced = name.replace(/_id$/, '').replace(/_+/g, ' ').trim();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
 
 function isTextual(field: FieldNode): boolean {
   return TEXT_TYPES.has(field.sqlType.base) || LONG_TEXT_TYPES.has(field.sqlType.base);
@@ -233,7 +228,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
       const input = inputKind(field, relation);
       return {
         field,
-        label: humanLabel(field.name),
+        label: field.label,
         input,
         relation,
         inList: input !== 'textarea' && field.logicalType !== 'bytes',
@@ -241,7 +236,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
       };
     });
   const pk = entity.primaryKey;
-  const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: humanLabel(pk.name), input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
+  const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: pk.label, input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
   const links = crudLinks(model, entity, new Set(entity.fields.map((f) => f.name)));
   const prefix = `/${entity.plural}`;
   const routeName = entity.plural;

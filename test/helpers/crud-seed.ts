@@ -28,7 +28,8 @@ export const MSG = {
   duplicate: 'Cette valeur est déjà utilisée.',
 };
 export const HX = { 'HX-Request': 'true' } as const;
-export const CSV_HEADER = '"nom","prenom","email","telephone","actif","ville_id_label"';
+/** The CSV header: the fields' labels, as the pages show them (the relation by its label, « Ville »). */
+export const CSV_HEADER = '"Nom","Prenom","Email","Telephone","Actif","Ville"';
 
 // --- seed data ---
 // Every textual value is ASCII with a consistent case, so that SQLite's binary order and MariaDB's

@@ -81,8 +81,8 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
   ];
 }
 
-/** The CSV export's header and the cells of a row. */
-export const CSV_HEADER: readonly string[] = ['nom', 'code_postal'];
+/** The CSV export's header (the fields' labels, as on the pages) and the cells of a row. */
+export const CSV_HEADER: readonly string[] = ['Nom', 'Code postal'];
 
 export function csvRow(row: ListRow): unknown[] {
   return [row.nom, row.code_postal];

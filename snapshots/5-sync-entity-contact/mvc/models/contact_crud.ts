@@ -107,8 +107,8 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
   ];
 }
 
-/** The CSV export's header and the cells of a row. */
-export const CSV_HEADER: readonly string[] = ['nom', 'prenom', 'email', 'date_naissance', 'solde', 'nb_visites', 'actif', 'ville_id_label', 'code_client'];
+/** The CSV export's header (the fields' labels, as on the pages) and the cells of a row. */
+export const CSV_HEADER: readonly string[] = ['Nom', 'Prenom', 'Email', 'Date naissance', 'Solde', 'Nb visites', 'Actif', 'Ville', 'Code client'];
 
 export function csvRow(row: ListRow): unknown[] {
   return [row.nom, row.prenom, row.email, row.date_naissance, row.solde, row.nb_visites, row.actif, row.ville_id_label, row.code_client];

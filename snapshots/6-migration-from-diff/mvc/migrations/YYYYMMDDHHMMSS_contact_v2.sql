@@ -3,13 +3,12 @@
 
 -- fw:dialect mariadb
 ALTER TABLE `contact` MODIFY COLUMN `Nom` VARCHAR(250) NOT NULL;
-ALTER TABLE `contact` MODIFY COLUMN `Solde` DECIMAL(10,2) NULL;
 ALTER TABLE `contact` ADD COLUMN `CodeClient` VARCHAR(20) NULL;
 -- Telephone n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :
 -- ALTER TABLE `contact` DROP COLUMN `Telephone`;
 
 -- fw:dialect sqlite
--- Nom, Solde : SQLite ne sait pas modifier une colonne, la table contact est reconstruite
+-- Nom : SQLite ne sait pas modifier une colonne, la table contact est reconstruite
 -- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration
 -- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.
 PRAGMA foreign_keys = OFF;
