@@ -104,9 +104,8 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         const show = await client.get('/produits/1');
         assert.match(show.text, /<dt[^>]*>Etiquettes<\/dt>\s*<dd[^>]*>Bio, Écologique<\/dd>/);
         const edit = await client.get('/produits/1/edit');
-        assert.match(edit.text, /<option value="1" selected>Bio<\/option>/);
-        assert.match(edit.text, /<option value="2" selected>Écologique<\/option>/);
-        assert.match(edit.text, /<option value="3">Promo<\/option>/);
+        // In MariaDB's order on both dialects (É between B and P, not after Z as SQLite's bytes would put it).
+        assert.match(edit.text, /<option value="1" selected>Bio<\/option><option value="2" selected>Écologique<\/option><option value="3">Promo<\/option>/);
 
         // An unknown id is refused with the form again; nothing changes.
         const refused = await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3'], ['etiquette_ids', '99']]);
@@ -173,7 +172,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         const list = await client.get('/produits');
         assert.match(list.text, /3760001234567/);
         const csv = await client.get('/produits/export.csv');
-        assert.ok(csv.text.split('\r\n')[0]!.includes('code_barre'), csv.text);
+        assert.ok(csv.text.split('\r\n')[0]!.includes('"Code barre"'), csv.text);
         assert.ok(csv.text.includes('3760001234567'));
         const tooLong = await client.post('/produits', [['libelle', 'x'.repeat(251)], ['stock', '4']]);
         assert.is(tooLong.status, 422);

@@ -4,7 +4,7 @@
 import Sqlite from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ListQuery, UnknownFilterError, escapeLike, withQuery, type ListSpec } from '../runtime/crud/index.js';
+import { ListQuery, UnknownFilterError, escapeLike, textOrder, withQuery, type ListSpec } from '../runtime/crud/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { registerUnicodeFunctions } from '../runtime/db/unicode-ci.js';
 
@@ -159,6 +159,20 @@ D('textSorts, when given, says which sort keys are text (a text primary key incl
   assert.is(query({ sort: 'email' }, spec).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Email) ASC, t.Id ASC');
   assert.is(query({}, spec).orderBy('sqlite'), 'ORDER BY fw_sort_key(t.Id) DESC, t.Id DESC');
   assert.is(query({}, spec).orderBy('mariadb'), 'ORDER BY t.Id DESC');
+});
+
+D('decimalSorts: a DECIMAL (TEXT on SQLite) is ordered by its value there, by the column on MariaDB; textOrder for choices', () => {
+  const spec: ListSpec = { ...SPEC, decimalSorts: ['visites'] };
+  assert.is(query({ sort: 'visites', direction: 'desc' }, spec).orderBy('sqlite'), 'ORDER BY CAST(t.Visites AS REAL) DESC, t.Id DESC');
+  assert.is(query({ sort: 'visites' }, spec).orderBy('mariadb'), 'ORDER BY t.Visites ASC, t.Id ASC');
+  assert.is(textOrder('Nom', 'sqlite'), 'fw_sort_key(Nom)');
+  assert.is(textOrder('o.Nom', 'mariadb'), 'o.Nom');
+  // Proof on the real SQLite: '9.00' before '10.00', as numbers.
+  const db = new Sqlite(':memory:');
+  db.exec("CREATE TABLE t (Id INTEGER PRIMARY KEY, Visites TEXT); INSERT INTO t (Visites) VALUES ('10.00'), ('9.00'), ('100.50'), ('-2.00')");
+  const order = query({ sort: 'visites' }, spec).orderBy('sqlite');
+  assert.equal(db.prepare(`SELECT Visites AS v FROM t ${order}`).all().map((r) => (r as { v: string }).v), ['-2.00', '9.00', '10.00', '100.50']);
+  db.close();
 });
 
 D('without a dialect, where() and orderBy() follow the driver of the default database (db_driver)', () => {

@@ -40,17 +40,26 @@ function pivotDefault(field: FieldNode): string {
   }
 }
 
+const TEXT_BASES = new Set(['CHAR', 'VARCHAR', 'TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
+
+/** `ORDER BY <label>, <key>` as code: a text label in MariaDB's order on SQLite too (`textOrder`). */
+function orderCode(label: FieldNode, key: string, prefix = ''): string {
+  const column = `${prefix}${label.column}`;
+  return TEXT_BASES.has(label.sqlType.base) ? `ORDER BY \${textOrder('${column}')}, ${prefix}${key}` : `ORDER BY ${column}, ${prefix}${key}`;
+}
+
 function choicesFunction(name: string, comment: string, select: string, order: string, keyColumn: string, keyKind: 'int' | 'text'): string {
   return `
 /**
  * ${comment}
  */
 export async function ${name}(keep: readonly unknown[] = []): Promise<Choice[]> {
-  const rows = await fetchAll<{ id: unknown; label: unknown }>(${tsString(`${select} ${order} LIMIT ?`)}, [CHOICES_MAX]);
+  const order = \`${order}\`;
+  const rows = await fetchAll<{ id: unknown; label: unknown }>(\`${select} \${order} LIMIT ?\`, [CHOICES_MAX]);
   const missing = missingChoiceKeys(rows, keep, '${keyKind}');
   if (missing.length > 0) {
     // Past the first rows in the same order, hence after them.
-    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(\`${select} WHERE ${keyColumn} IN (\${placeholders(missing.length)}) ${order}\`, missing)));
+    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(\`${select} WHERE ${keyColumn} IN (\${placeholders(missing.length)}) \${order}\`, missing)));
   }
   return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
 }
@@ -59,7 +68,7 @@ export async function ${name}(keep: readonly unknown[] = []): Promise<Choice[]> 
 
 function relationChoices(r: CrudRelation): string {
   const select = `SELECT ${r.targetKey.column} AS id, ${r.targetLabel.column} AS label FROM ${r.target.table}`;
-  const order = `ORDER BY ${r.targetLabel.column}, ${r.targetKey.column}`;
+  const order = orderCode(r.targetLabel, r.targetKey.column);
   const comment = `Choices of the ${r.field.name} select: the first CHOICES_MAX ${r.target.name} by ${r.targetLabel.name}, then those of \`keep\` that come
  * further down (the record's value, the value posted, the active filter), so that a valid id is never refused nor
  * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.`;
@@ -68,7 +77,7 @@ function relationChoices(r: CrudRelation): string {
 
 function linkChoices(l: CrudLink): string {
   const select = `SELECT ${l.targetKey.column} AS id, ${l.targetLabel.column} AS label FROM ${l.target.table}`;
-  const order = `ORDER BY ${l.targetLabel.column}, ${l.targetKey.column}`;
+  const order = orderCode(l.targetLabel, l.targetKey.column);
   const comment = `Choices of the ${l.name} multiple select: the first CHOICES_MAX ${l.target.name} by ${l.targetLabel.name}, then the linked or posted
  * ids of \`keep\` that come further down, so that a link is never dropped on save.`;
   return choicesFunction(l.choicesMethod, comment, select, order, l.targetKey.column, 'int');
@@ -90,6 +99,7 @@ export function emitCrudModule(plan: CrudPlan): string {
   const updatable = writable.filter((f) => !f.primaryKey);
   const labelProps = relations.map((r) => `${r.labelKey}: string | null`);
   const sortable = entity.fields.map((f) => `    ${f.name}: 't.${f.column}',`).join('\n');
+  const decimalSorts = entity.fields.filter((f) => f.logicalType === 'decimal').map((f) => f.name);
   const filters = plan.filterFields.map((f) => `    ${f.field.name}: { column: 't.${f.field.column}', kind: '${filterKind(f)}' },`).join('\n');
   const uniqueEntries = entity.fields
     .filter((f) => f.unique && !f.primaryKey)
@@ -102,8 +112,8 @@ export function emitCrudModule(plan: CrudPlan): string {
     return `    { label: ${tsString(f.label)}, value: ${value} },`;
   });
   const linkLabels = links.map((l) => {
-    const sql = `SELECT o.${l.targetLabel.column} AS label FROM ${l.pivotTable} p JOIN ${l.target.table} o ON o.${l.targetKey.column} = p.${l.otherColumn} WHERE p.${l.ownColumn} = ? ORDER BY o.${l.targetLabel.column}, o.${l.targetKey.column}`;
-    return `    { label: ${tsString(l.label)}, value: (await fetchAll<{ label: unknown }>(${tsString(sql)}, [id])).map((r) => String(r.label ?? '')).join(', ') },`;
+    const sql = `SELECT o.${l.targetLabel.column} AS label FROM ${l.pivotTable} p JOIN ${l.target.table} o ON o.${l.targetKey.column} = p.${l.otherColumn} WHERE p.${l.ownColumn} = ? ${orderCode(l.targetLabel, l.targetKey.column, 'o.')}`;
+    return `    { label: ${tsString(l.label)}, value: (await fetchAll<{ label: unknown }>(\`${sql}\`, [id])).map((r) => String(r.label ?? '')).join(', ') },`;
   });
   // The header names each column as the pages do: the field's label (its `label`, else its humanised name).
   const csvColumns = plan.listFields.map((f) => f.label);
@@ -120,6 +130,7 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...(hasChoices ? ['CHOICES_MAX', 'fetchAll', 'missingChoiceKeys', 'placeholders'] : links.length ? ['fetchAll'] : []),
     ...(links.length ? ['linkedIds', 'relatedKeys', 'replaceLinks'] : []),
     ...(links.some((l) => l.pivotFields.some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
+    ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some((f) => TEXT_BASES.has(f.sqlType.base)) ? ['textOrder'] : []),
     'trans',
   ];
   const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', 'Row', 'Transaction'];
@@ -168,7 +179,7 @@ export const LIST: ListSpec = {
 ${sortable}
   },
   defaultSort: '${pk.name}',
-  searchable: [${plan.searchColumns.map((c) => `'${c}'`).join(', ')}],
+  searchable: [${plan.searchColumns.map((c) => `'${c}'`).join(', ')}],${decimalSorts.length ? `\n  decimalSorts: [${decimalSorts.map((n) => `'${n}'`).join(', ')}],` : ''}
   filters: {
 ${filters}
   },

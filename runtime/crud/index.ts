@@ -1,5 +1,5 @@
 /** Building blocks of the pages that `fw make:crud` generates: list state, CSV export, bulk ids, relation choices. */
-export { ListQuery, UnknownFilterError, escapeLike, withQuery, type ListSpec, type ListFilterSpec, type FilterKind, type SqlFragment, type EmptyContext } from './list-query.js';
+export { ListQuery, UnknownFilterError, escapeLike, textOrder, withQuery, type ListSpec, type ListFilterSpec, type FilterKind, type SqlFragment, type EmptyContext } from './list-query.js';
 export { csvCell, csvResponse, toCsv, CSV_MAX_ROWS } from './csv.js';
 export { parseId, parseIds, placeholders } from './ids.js';
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';

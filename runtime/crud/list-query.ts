@@ -31,6 +31,11 @@ export interface ListSpec {
    * (docs/crud.md "Search and sort on SQLite"). Optional: without it, the sort keys whose column is `searchable`.
    */
   readonly textSorts?: readonly string[];
+  /**
+   * Sort keys whose column is DECIMAL: SQLite stores it as text at the declared scale (docs/entities.md "Types"),
+   * so it is ordered there by its numeric value (`9.00` before `10.00`), as MariaDB orders the column itself.
+   */
+  readonly decimalSorts?: readonly string[];
   /** Filter key (a field name) → column and kind; fields with `list.filter` and many-to-one foreign keys. */
   readonly filters: Readonly<Record<string, ListFilterSpec>>;
 }
@@ -176,6 +181,7 @@ export class ListQuery {
     // The primary key breaks ties as stored: two keys equal for the collation (`A`, `a`) may both exist on SQLite.
     const tieBreak = `${primary} ${direction}`;
     if (dialect === 'sqlite' && this.#isText(key)) return `ORDER BY ${SQLITE_SORT_KEY_FUNCTION}(${column}) ${direction}, ${tieBreak}`;
+    if (dialect === 'sqlite' && this.spec.decimalSorts?.includes(key)) return `ORDER BY CAST(${column} AS REAL) ${direction}, ${tieBreak}`;
     return key === this.spec.defaultSort ? `ORDER BY ${tieBreak}` : `ORDER BY ${column} ${direction}, ${tieBreak}`;
   }
 
@@ -213,6 +219,15 @@ export class ListQuery {
 }
 
 /** The driver of the default database (the generated models query it through `fetchAll`). */
+/**
+ * A text column in an ORDER BY outside the list query (the choices of a select, the labels of links): on SQLite its
+ * MariaDB `utf8mb4_unicode_ci` order through `fw_sort_key`, the column itself on MariaDB. `column` comes from
+ * generated code, never from a request.
+ */
+export function textOrder(column: string, dialect: DialectName = currentDialect()): string {
+  return dialect === 'sqlite' ? `${SQLITE_SORT_KEY_FUNCTION}(${column})` : column;
+}
+
 function currentDialect(): DialectName {
   return getDatabase().driver;
 }

@@ -2,7 +2,7 @@
 // The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
 // (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
-import { CHOICES_MAX, fetchAll, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
+import { CHOICES_MAX, fetchAll, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
 /** Title of the pages and name of the CSV file. */
@@ -38,6 +38,7 @@ export const LIST: ListSpec = {
   },
   defaultSort: 'id',
   searchable: ['t.Nom', 't.Prenom', 't.Email', 't.Telephone'],
+  decimalSorts: ['solde'],
   filters: {
     actif: { column: 't.Actif', kind: 'bool' },
     ville_id: { column: 't.VilleId', kind: 'relation' },
@@ -103,7 +104,7 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
     { label: 'Nb visites', value: row.nb_visites },
     { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },
     { label: 'Ville', value: row.ville_id_label ?? row.ville_id },
-    { label: 'Tags', value: (await fetchAll<{ label: unknown }>('SELECT o.Libelle AS label FROM contact_tag p JOIN tag o ON o.Id = p.TagId WHERE p.ContactId = ? ORDER BY o.Libelle, o.Id', [id])).map((r) => String(r.label ?? '')).join(', ') },
+    { label: 'Tags', value: (await fetchAll<{ label: unknown }>(`SELECT o.Libelle AS label FROM contact_tag p JOIN tag o ON o.Id = p.TagId WHERE p.ContactId = ? ORDER BY ${textOrder('o.Libelle')}, o.Id`, [id])).map((r) => String(r.label ?? '')).join(', ') },
   ];
 }
 
@@ -147,11 +148,12 @@ function options(choices: readonly Choice[]): Array<{ value: string; label: stri
  * dropped on save. An unknown id finds no row: it stays out, and the form refuses it.
  */
 export async function villeIdChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
-  const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Nom AS label FROM ville ORDER BY Nom, Id LIMIT ?', [CHOICES_MAX]);
+  const order = `ORDER BY ${textOrder('Nom')}, Id`;
+  const rows = await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Nom AS label FROM ville ${order} LIMIT ?`, [CHOICES_MAX]);
   const missing = missingChoiceKeys(rows, keep, 'int');
   if (missing.length > 0) {
     // Past the first rows in the same order, hence after them.
-    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Nom AS label FROM ville WHERE Id IN (${placeholders(missing.length)}) ORDER BY Nom, Id`, missing)));
+    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Nom AS label FROM ville WHERE Id IN (${placeholders(missing.length)}) ${order}`, missing)));
   }
   return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
 }
@@ -161,11 +163,12 @@ export async function villeIdChoices(keep: readonly unknown[] = []): Promise<Cho
  * ids of `keep` that come further down, so that a link is never dropped on save.
  */
 export async function tagIdsChoices(keep: readonly unknown[] = []): Promise<Choice[]> {
-  const rows = await fetchAll<{ id: unknown; label: unknown }>('SELECT Id AS id, Libelle AS label FROM tag ORDER BY Libelle, Id LIMIT ?', [CHOICES_MAX]);
+  const order = `ORDER BY ${textOrder('Libelle')}, Id`;
+  const rows = await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Libelle AS label FROM tag ${order} LIMIT ?`, [CHOICES_MAX]);
   const missing = missingChoiceKeys(rows, keep, 'int');
   if (missing.length > 0) {
     // Past the first rows in the same order, hence after them.
-    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Libelle AS label FROM tag WHERE Id IN (${placeholders(missing.length)}) ORDER BY Libelle, Id`, missing)));
+    rows.push(...(await fetchAll<{ id: unknown; label: unknown }>(`SELECT Id AS id, Libelle AS label FROM tag WHERE Id IN (${placeholders(missing.length)}) ${order}`, missing)));
   }
   return rows.map((row) => [String(row.id), String(row.label ?? row.id)] as const);
 }
