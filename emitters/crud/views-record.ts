@@ -102,9 +102,10 @@ function linkInput(l: CrudLink): string {
   return `  <div class="mb-4">
     {% set count = ${ctx}.choices | length %}
     <label for="field-${name}" class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}</label>
-    <select id="field-${name}" name="${name}" multiple size="{{ 8 if count > 8 else (count if count > 2 else 2) }}" class="${INPUT}"{% if ${ctx}.error %} aria-invalid="true" aria-describedby="field-${name}-error"{% endif %}>
+    <select id="field-${name}" name="${name}" multiple size="{{ 8 if count > 8 else (count if count > 2 else 2) }}" class="${INPUT}" aria-describedby="field-${name}-hint{% if ${ctx}.error %} field-${name}-error{% endif %}"{% if ${ctx}.error %} aria-invalid="true"{% endif %}>
       {% for choice in ${ctx}.choices %}<option value="{{ choice.value }}"{% if choice.selected %} selected{% endif %}>{{ choice.label }}</option>{% endfor %}
     </select>
+    <p id="field-${name}-hint" class="mt-1 text-xs text-gray-500">{{ trans('crud.multiple_hint') }}</p>
     {% if ${ctx}.error %}<p id="field-${name}-error" class="mt-1 text-sm text-red-600">{{ ${ctx}.error }}</p>{% endif %}
   </div>`;
 }
