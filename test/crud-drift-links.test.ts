@@ -112,6 +112,16 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.is(refused.status, 422);
         assert.equal((await pivotRows(project)).map((r) => r.e), [1, 2]);
 
+        // The list filters by a link (the rows linked to the chosen Etiquette), offered as a select of their labels.
+        assert.is((await client.post('/produits', [['libelle', 'Vis'], ['stock', '9'], ['etiquette_ids', '3']])).status, 302);
+        const list = await client.get('/produits');
+        assert.match(list.text, /<select id="filter-etiquette_ids" name="etiquette_ids"/);
+        const linkedTo = async (id: string): Promise<string[]> => [...(await client.get(`/produits?etiquette_ids=${id}`)).text.matchAll(/<td class="[^"]*truncate[^"]*">([^<]*)<\/td>/g)].map((m) => m[1]!).filter((v) => v === 'Écrou' || v === 'Vis');
+        assert.equal(await linkedTo('2'), ['Écrou']);
+        assert.equal(await linkedTo('3'), ['Vis']);
+        assert.equal(await linkedTo('1'), ['Écrou']);
+        assert.is((await client.post('/produits/2/delete', [])).status, 302);
+
         // Keep 2, drop 1, add 3: the link kept keeps its pivot values.
         const kept = pivot.find((r) => r.e === 2)!;
         const updated = await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3'], ['etiquette_ids', '2,3']]);
@@ -124,7 +134,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.is((await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3']])).status, 302);
         assert.equal(await pivotRows(project), []);
         assert.is((await client.post('/produits', [['libelle', 'Vis'], ['stock', '1'], ['etiquette_ids', '3']])).status, 302);
-        assert.is((await client.post('/produits/2/delete', [])).status, 302);
+        assert.is((await client.post('/produits/3/delete', [])).status, 302);
         assert.equal(await pivotRows(project), []);
       });
     } finally {

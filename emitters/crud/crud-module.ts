@@ -100,7 +100,11 @@ export function emitCrudModule(plan: CrudPlan): string {
   const labelProps = relations.map((r) => `${r.labelKey}: string | null`);
   const sortable = entity.fields.map((f) => `    ${f.name}: 't.${f.column}',`).join('\n');
   const decimalSorts = entity.fields.filter((f) => f.logicalType === 'decimal').map((f) => f.name);
-  const filters = plan.filterFields.map((f) => `    ${f.field.name}: { column: 't.${f.field.column}', kind: '${filterKind(f)}' },`).join('\n');
+  const filters = [
+    ...plan.filterFields.map((f) => `    ${f.field.name}: { column: 't.${f.field.column}', kind: '${filterKind(f)}' },`),
+    // A many-to-many filter: the rows linked to the chosen record.
+    ...plan.links.map((l) => `    ${l.name}: { column: 't.${pk.column}', kind: 'relation', match: ${tsString(`EXISTS (SELECT 1 FROM ${l.pivotTable} p WHERE p.${l.ownColumn} = t.${pk.column} AND p.${l.otherColumn} = ?)`)} },`),
+  ].join('\n');
   const uniqueEntries = entity.fields
     .filter((f) => f.unique && !f.primaryKey)
     .flatMap((f) => [keyName('uq', t, f.column), `${t}.${f.column}`, f.column].map((name) => `  ${tsString(name)}: '${f.name}',`));
@@ -124,7 +128,10 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...links.map((l) => `    ${l.name}: await ${l.choicesMethod}(relatedKeys(keep['${l.name}'])),`),
   ];
   const filterRelations = plan.filterFields.filter((f) => f.relation);
-  const filterEntries = filterRelations.map((f) => `    ${f.field.name}: options(await ${f.relation!.choicesMethod}([filters['${f.field.name}']])),`);
+  const filterEntries = [
+    ...filterRelations.map((f) => `    ${f.field.name}: options(await ${f.relation!.choicesMethod}([filters['${f.field.name}']])),`),
+    ...links.map((l) => `    ${l.name}: options(await ${l.choicesMethod}([filters['${l.name}']])),`),
+  ];
   const hasChoices = relations.length + links.length > 0;
   const fwValues = [
     ...(hasChoices ? ['CHOICES_MAX', 'fetchAll', 'missingChoiceKeys', 'placeholders'] : links.length ? ['fetchAll'] : []),
@@ -246,11 +253,11 @@ export async function formChoices(${hasChoices ? 'keep' : '_keep'}: Readonly<Rec
   return {${choiceEntries.length ? `\n${choiceEntries.join('\n')}\n  ` : ''}};
 }
 
-/** The options of the list's many-to-one filters. */
-export async function filterChoices(${filterRelations.length ? 'filters' : '_filters'}: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
+/** The options of the list's many-to-one and many-to-many filters. */
+export async function filterChoices(${filterEntries.length ? 'filters' : '_filters'}: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
   return {${filterEntries.length ? `\n${filterEntries.join('\n')}\n  ` : ''}};
 }
-${filterRelations.length ? `
+${filterEntries.length ? `
 function options(choices: readonly Choice[]): Array<{ value: string; label: string }> {
   return choices.map(([value, label]) => ({ value: String(value), label }));
 }

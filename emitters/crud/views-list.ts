@@ -5,7 +5,7 @@
  * loads htmx (cli-and-generators.md "Partial-page behaviour").
  */
 import { syncEntityCommand, templateMarkerLine } from '../marker.js';
-import type { CrudField, CrudPlan } from './plan.js';
+import type { CrudField, CrudLink, CrudPlan } from './plan.js';
 import { CSRF, DANGER, HX_NAV, INPUT, PRIMARY, SECONDARY, escape } from './views-common.js';
 
 /** The CSV link: the list's search, filters and sort, not its page; no hx-* attribute (a download). */
@@ -122,11 +122,23 @@ function cell(f: CrudField): string {
   return `{{ row.${name} }}`;
 }
 
+/** A many-to-many filter: the rows linked to the record chosen. */
+function linkFilterInput(l: CrudLink): string {
+  const id = `filter-${l.name}`;
+  return `    <div>
+      <label for="${id}" class="mb-1 block text-xs font-medium text-gray-600">${escape(l.label)}</label>
+      <select id="${id}" name="${l.name}" class="${INPUT}">
+        <option value="">{{ trans('crud.filter_all') }}</option>
+        {% for choice in filter_choices.${l.name} %}<option value="{{ choice.value }}"{% if filters.${l.name} == choice.value %} selected{% endif %}>{{ choice.label }}</option>{% endfor %}
+      </select>
+    </div>`;
+}
+
 /** `_filters.html` (regenerable): the list's filter inputs, inside the search form's grid. */
 export function emitFiltersView(plan: CrudPlan): string {
-  const filters = plan.filterFields.map(filterInput);
+  const filters = [...plan.filterFields.map(filterInput), ...plan.links.map(linkFilterInput)];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
-{#- Filters of the ${plan.entityClass} list (the entity's list.filter fields and many-to-one relations), included by index.html. -#}
+{#- Filters of the ${plan.entityClass} list (the entity's list.filter fields, many-to-one and many-to-many relations), included by index.html. -#}
 ${filters.length ? filters.join('\n') + '\n' : ''}`;
 }
 

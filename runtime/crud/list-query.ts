@@ -16,6 +16,11 @@ export interface ListFilterSpec {
   /** The SQL expression compared with `=`, e.g. `t.VilleId`. */
   readonly column: string;
   readonly kind: FilterKind;
+  /**
+   * Instead of `column = ?`, a condition with one `?` (a many-to-many filter: the rows linked to the chosen record,
+   * `EXISTS (SELECT 1 FROM <pivot> p WHERE p.<own> = t.<key> AND p.<other> = ?)`). Written by `fw make:crud`.
+   */
+  readonly match?: string;
 }
 
 /** The allow-lists of one list page, written by `fw make:crud` into the entity's model. */
@@ -136,7 +141,7 @@ export class ListQuery {
   filterClause(key: string, value: string): SqlFragment {
     const filter = Object.hasOwn(this.spec.filters, key) ? this.spec.filters[key] : undefined;
     if (!filter) throw new UnknownFilterError(key, Object.keys(this.spec.filters));
-    return { sql: `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
+    return { sql: filter.match ?? `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
   }
 
   /**

@@ -101,7 +101,7 @@ export async function formChoices(_keep: Readonly<Record<string, unknown>> = {})
   return {};
 }
 
-/** The options of the list's many-to-one filters. */
+/** The options of the list's many-to-one and many-to-many filters. */
 export async function filterChoices(_filters: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
   return {};
 }

@@ -42,6 +42,7 @@ export const LIST: ListSpec = {
   filters: {
     actif: { column: 't.Actif', kind: 'bool' },
     ville_id: { column: 't.VilleId', kind: 'relation' },
+    tag_ids: { column: 't.Id', kind: 'relation', match: 'EXISTS (SELECT 1 FROM contact_tag p WHERE p.ContactId = t.Id AND p.TagId = ?)' },
   },
 };
 
@@ -131,10 +132,11 @@ export async function formChoices(keep: Readonly<Record<string, unknown>> = {}):
   };
 }
 
-/** The options of the list's many-to-one filters. */
+/** The options of the list's many-to-one and many-to-many filters. */
 export async function filterChoices(filters: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
   return {
     ville_id: options(await villeIdChoices([filters['ville_id']])),
+    tag_ids: options(await tagIdsChoices([filters['tag_ids']])),
   };
 }
 
