@@ -19,11 +19,15 @@ function loadedPackages(body: string): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-lazy-'));
   try {
     const hook = path.join(dir, 'hook.mjs');
+    const log = path.join(dir, 'loaded.txt');
+    // The hooks run on their own thread: a synchronous append is on disk before the import it resolves goes on,
+    // where a write to stderr from that thread could still be lost when the process exits (seen under load).
     fs.writeFileSync(hook, `
+      import { appendFileSync } from 'node:fs';
       export async function resolve(specifier, context, next) {
         const result = await next(specifier, context);
         const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(result.url);
-        if (match) process.stderr.write('loaded:' + match[1] + '\\n');
+        if (match) appendFileSync(${JSON.stringify(log)}, 'loaded:' + match[1] + '\\n');
         return result;
       }
     `);
@@ -35,7 +39,8 @@ function loadedPackages(body: string): string[] {
     `;
     const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8' });
     assert.is(run.status, 0, run.stderr);
-    const loaded = new Set([...run.stderr.matchAll(/^loaded:(\S+)$/gm)].map((m) => m[1]!));
+    const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+    const loaded = new Set([...text.matchAll(/^loaded:(\S+)$/gm)].map((m) => m[1]!));
     return WATCHED.filter((name) => loaded.has(name)).sort();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
