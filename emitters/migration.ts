@@ -55,6 +55,7 @@ export function emitCreateMigration(name: string, model: ModelNode, entities: re
 /** An index or unique key as `migration:diff` compares it: by columns and uniqueness, not by name. */
 export interface KeyShape {
   readonly name: string;
+  /** Column names in key order (`<expression>` for an expression index). */
   readonly columns: readonly string[];
   readonly unique: boolean;
   /** SQLite: the index of a UNIQUE constraint of CREATE TABLE, which only a table rebuild removes. */
@@ -67,6 +68,7 @@ export interface ForeignKeyShape {
   readonly columns: readonly string[];
   readonly refTable: string;
   readonly refColumns: readonly string[];
+  /** Upper-case referential actions (`RESTRICT`, `CASCADE`, `SET NULL`, `NO ACTION`, `SET DEFAULT`). */
   readonly onDelete: string;
   readonly onUpdate: string;
 }

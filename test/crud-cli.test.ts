@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
-import { CONTACT, CONTACT_VILLE, VILLE, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
+import { CONTACT, CONTACT_VILLE, CRUD_ROUTES, VILLE, crudRouteLine, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
 
 const projects: CliProject[] = [];
 let project: CliProject;
@@ -24,25 +24,9 @@ function fresh(): CliProject {
 const ROUTES = 'mvc/routes.ts';
 const MANUAL = 'fichier manuel : jamais réécrit';
 
-/** The routes of the spec's table, in the order make:crud adds them: [method, path suffix, action, name]. */
-const CRUD_ROUTES: ReadonlyArray<readonly [string, string, string, string]> = [
-  ['GET', '', 'index', 'index'],
-  ['GET', '/new', 'create', 'new'],
-  ['POST', '', 'store', 'store'],
-  ['GET', '/export.csv', 'exportCsv', 'export'],
-  ['POST', '/bulk-delete', 'bulkDelete', 'bulk_delete'],
-  ['POST', '/bulk-delete/confirm', 'bulkDeleteConfirm', 'bulk_delete_confirm'],
-  ['GET', '/{id}', 'show', 'show'],
-  ['GET', '/{id}/edit', 'edit', 'edit'],
-  ['POST', '/{id}', 'update', 'update'],
-  ['POST', '/{id}/delete', 'destroy', 'delete'],
-];
-
 /** The lines make:crud writes into registerRoutes for an entity. */
 function routeLines(entity: string, plural: string, isPublic = false): string[] {
-  return CRUD_ROUTES.map(
-    ([method, suffix, action, name]) => `  router.add('${method}', '/${plural}${suffix}', ${entity}Controller.${action}, { name: '${plural}.${name}'${isPublic ? ', public: true' : ''} });`,
-  );
+  return CRUD_ROUTES.map((route) => `  ${crudRouteLine(entity, plural, route, isPublic)}`);
 }
 
 /** make:crud's list of the routes it adds. */

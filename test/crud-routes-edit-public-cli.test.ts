@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lines, newProject } from './helpers/cli.js';
-import { linkPackages, ok } from './helpers/crud-cli-project.js';
+import { CRUD_ROUTES, crudRouteLine, linkPackages, ok, type CrudRoute } from './helpers/crud-cli-project.js';
 import { copyFixtureEntities } from './helpers/fixture-project.js';
 
 const ROUTES = 'mvc/routes.ts';
@@ -19,29 +19,14 @@ const protectedText = (() => {
 
 test.after(() => project.cleanup());
 
-/** [method, path suffix, action, name] in make:crud's order. */
-const CRUD: ReadonlyArray<readonly [string, string, string, string]> = [
-  ['GET', '', 'index', 'index'],
-  ['GET', '/new', 'create', 'new'],
-  ['POST', '', 'store', 'store'],
-  ['GET', '/export.csv', 'exportCsv', 'export'],
-  ['POST', '/bulk-delete', 'bulkDelete', 'bulk_delete'],
-  ['POST', '/bulk-delete/confirm', 'bulkDeleteConfirm', 'bulk_delete_confirm'],
-  ['GET', '/{id}', 'show', 'show'],
-  ['GET', '/{id}/edit', 'edit', 'edit'],
-  ['POST', '/{id}', 'update', 'update'],
-  ['POST', '/{id}/delete', 'destroy', 'delete'],
-];
-
-const line = ([method, suffix, action, name]: readonly [string, string, string, string], isPublic: boolean): string =>
-  `router.add('${method}', '/contacts${suffix}', ContactController.${action}, { name: 'contacts.${name}'${isPublic ? ', public: true' : ''} });`;
+const line = (route: CrudRoute, isPublic: boolean): string => crudRouteLine('Contact', 'contacts', route, isPublic);
 
 /** What make:crud prints about the 10 existing routes when their flag is not `wantedPublic`. */
 function report(wantedPublic: boolean): string[] {
   const first = protectedText.split('\n').findIndex((l) => l.includes("'/contacts'")) + 1;
   return [
     `Routes déjà présentes dans mvc/routes.ts : 10, dont 10 ${wantedPublic ? 'protégées alors que --public est demandé' : "publiques alors que --public n'est pas demandé"} :`,
-    ...CRUD.flatMap((route, i) => [`  ligne ${first + i} :`, `    - ${line(route, !wantedPublic)}`, `    + ${line(route, wantedPublic)}`]),
+    ...CRUD_ROUTES.flatMap((route, i) => [`  ligne ${first + i} :`, `    - ${line(route, !wantedPublic)}`, `    + ${line(route, wantedPublic)}`]),
     wantedPublic
       ? "Conseil : fw make:crud ne modifie pas les routes existantes (c'est votre code) : dans mvc/routes.ts, remplacez ces lignes par les lignes « + » pour rendre ces routes publiques (sans connexion), ou relancez sans --public pour les garder protégées."
       : "Conseil : fw make:crud ne modifie pas les routes existantes (c'est votre code) : dans mvc/routes.ts, remplacez ces lignes par les lignes « + » pour que ces routes exigent une connexion, ou relancez avec --public pour les garder publiques.",
@@ -62,7 +47,7 @@ function contactFlags(): boolean[] {
 }
 
 test('make:crud Contact --public after make:crud Contact: the 10 protected routes and their lines, nothing written, exit 0', () => {
-  assert.equal(contactFlags(), CRUD.map(() => false));
+  assert.equal(contactFlags(), CRUD_ROUTES.map(() => false));
   const before = project.snapshot();
   const run = project.run(['make:crud', 'Contact', '--public']);
   assert.is(run.status, 0, run.stderr);
@@ -79,9 +64,9 @@ test('the --dry-run prints the same report', () => {
 
 test('the « + » lines pasted: public for the router, and make:crud --public only counts them', () => {
   let text = protectedText;
-  for (const route of CRUD) text = text.replace(line(route, false), line(route, true));
+  for (const route of CRUD_ROUTES) text = text.replace(line(route, false), line(route, true));
   project.write(ROUTES, text);
-  assert.equal(contactFlags(), CRUD.map(() => true));
+  assert.equal(contactFlags(), CRUD_ROUTES.map(() => true));
   const run = project.run(['make:crud', 'Contact', '--public']);
   assert.is(run.status, 0, run.stderr);
   assert.equal(afterSummary(run.stdout), ['Routes déjà présentes dans mvc/routes.ts : 10.']);
@@ -92,7 +77,7 @@ test('the reverse: public routes, make:crud Contact without --public reports the
   assert.is(run.status, 0, run.stderr);
   assert.equal(afterSummary(run.stdout), report(false));
   let text = project.read(ROUTES);
-  for (const route of CRUD) text = text.replace(line(route, true), line(route, false));
+  for (const route of CRUD_ROUTES) text = text.replace(line(route, true), line(route, false));
   assert.is(text, protectedText);
 });
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
+import { query } from './helpers/migrations.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -90,15 +91,6 @@ async function makeProject(dialect: DialectName): Promise<Project> {
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-async function query<T extends object>(project: Project, sql: string): Promise<T[]> {
-  const db = project.open();
-  try {
-    return await db.fetchAll<T>(sql);
-  } finally {
-    await db.close();
-  }
 }
 
 /** The status rows printed by `migration:status` (table lines only). */

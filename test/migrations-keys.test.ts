@@ -6,10 +6,9 @@ import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
-import { okLines as ok, makeMigration as make } from './helpers/migrations.js';
-import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { CONTACT_FILE, okLines as ok, newVilleContactProject, query } from './helpers/migrations.js';
+import { lines, readSchema, type CliProject } from './helpers/cli.js';
 
-const CONTACT = 'mvc/entities/contact/contact.json';
 const DRIFT = 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entité> » prépare la migration.';
 const FK = 'FOREIGN KEY (VilleId) → ville (Id)';
 
@@ -43,15 +42,6 @@ function section(text: string, dialect: DialectName): string[] {
   return lines(text.slice(start, next === -1 ? undefined : next)).filter((line) => line !== '' && !line.startsWith('--'));
 }
 
-async function query<T extends object>(project: CliProject, sql: string): Promise<T[]> {
-  const db = project.open();
-  try {
-    return await db.fetchAll<T>(sql);
-  } finally {
-    await db.close();
-  }
-}
-
 /** SQLite drops a foreign key only by rebuilding the table: the contact table again, without it (indexes kept). */
 const SQLITE_CONTACT_WITHOUT_FK = [
   'CREATE TABLE "contact_tmp" ("Id" INTEGER PRIMARY KEY AUTOINCREMENT, "Nom" VARCHAR(100) NOT NULL, "VilleId" INT, "Code" VARCHAR(20))',
@@ -73,18 +63,7 @@ function conformance(dialect: DialectName): void {
   });
 
   t('setup: Ville, Contact (unique Code, VilleId many-to-one), migrated from the entities; no drift, keys listed as OK', async () => {
-    project = newProject('Carnet');
-    for (const name of ['Ville', 'Contact']) ok(project, ['make:entity', name, '--no-input']);
-    project.editJson<{ fields: unknown[] }>(CONTACT, (data) => {
-      data.fields.push({ name: 'ville_id', sql_type: 'INT', nullable: true });
-      data.fields.push({ name: 'code', sql_type: 'VARCHAR(20)', nullable: true, unique: true });
-    });
-    ok(project, ['make:relation', '--no-input', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id']);
-    ok(project, ['build:model']);
-    project.useDialect(dialect);
-    ok(project, ['db:init']);
-    make(project, ['init', '--from-entities']);
-    ok(project, ['migration:apply']);
+    ({ project } = await newVilleContactProject(dialect));
     await project.sql([`INSERT INTO ${q('ville')} (${q('Nom')}) VALUES ('Lyon')`, `INSERT INTO ${q('contact')} (${q('Nom')}, ${q('VilleId')}, ${q('Code')}) VALUES ('Ada', 1, 'A1')`]);
     const out = ok(project, ['migration:diff', '--entity', 'Contact', '--check']);
     assert.equal(out.slice(-4), [
@@ -243,7 +222,7 @@ function conformance(dialect: DialectName): void {
     });
 
     t('SQLite: the entity wants a plain index instead: INDEX_CHANGED; DROP INDEX cannot remove a constraint, so the table is rebuilt', async () => {
-      project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT, (data) => {
+      project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT_FILE, (data) => {
         const code = data.fields.find((f) => f.name === 'code')!;
         code.unique = false;
         code.list = { filter: true };

@@ -5,21 +5,10 @@
 import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { okLines as ok, makeMigration as make, MIGRATIONS } from './helpers/migrations.js';
-import { lines, newProject, type CliProject } from './helpers/cli.js';
+import { CONTACT_FILE, okLines as ok, makeMigration as make, MIGRATIONS, newVilleContactProject, query } from './helpers/migrations.js';
+import { lines, type CliProject } from './helpers/cli.js';
 
-const CONTACT = 'mvc/entities/contact/contact.json';
 const VILLE = 'mvc/entities/ville/ville.json';
-
-/** Rows of a query run on the project's database (admin account). */
-async function query<T extends object>(project: CliProject, sql: string): Promise<T[]> {
-  const db = project.open();
-  try {
-    return await db.fetchAll<T>(sql);
-  } finally {
-    await db.close();
-  }
-}
 
 async function refused(promise: Promise<unknown>, reason: RegExp): Promise<void> {
   const error = await promise.then(() => null, (e: unknown) => e);
@@ -52,18 +41,9 @@ t.after(async () => {
 });
 
 t('setup: Ville and Contact (VilleId many-to-one, unique Code) on SQLite, with rows', async () => {
-  project = newProject('Carnet');
-  for (const name of ['Ville', 'Contact']) ok(project, ['make:entity', name, '--no-input']);
-  project.editJson<{ fields: unknown[] }>(CONTACT, (data) => {
-    data.fields.push({ name: 'ville_id', sql_type: 'INT', nullable: true });
-    data.fields.push({ name: 'code', sql_type: 'VARCHAR(20)', nullable: true, unique: true });
-  });
-  ok(project, ['make:relation', '--no-input', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id']);
-  ok(project, ['build:model']);
-  project.useSqlite();
-  ok(project, ['db:init']);
-  applied.push(make(project, ['init', '--from-entities']));
-  ok(project, ['migration:apply']);
+  const made = await newVilleContactProject('sqlite');
+  project = made.project;
+  applied.push(made.init);
   await project.sql([
     `INSERT INTO "ville" ("Nom") VALUES ('Lyon'), ('Paris')`,
     ...CONTACTS.map((c) => `INSERT INTO "contact" ("Nom", "VilleId", "Code") VALUES ('${c.Nom}', ${c.VilleId ?? 'NULL'}, ${c.Code ? `'${c.Code}'` : 'NULL'})`),
@@ -98,7 +78,7 @@ async function assertIntact(): Promise<void> {
 }
 
 t('a Contact column changed (longer, nullable): the SQLite section rebuilds the table; apply keeps rows, keys and the foreign key', async () => {
-  changeField(project, CONTACT, 'Contact', 'nom', { sql_type: 'VARCHAR(150)', nullable: true });
+  changeField(project, CONTACT_FILE, 'Contact', 'nom', { sql_type: 'VARCHAR(150)', nullable: true });
   const file = make(project, ['nom_plus_long', '--from-diff', 'Contact']);
   const text = project.read(`${MIGRATIONS}/${file}`);
   const sqlite = text.slice(text.indexOf('-- fw:dialect sqlite'));

@@ -6,13 +6,14 @@
 // which says nothing about portability; the addon already built for this repository (same version, same machine)
 // is copied into the project instead, and loaded there. test/install-config.test.ts checks that the compile
 // would be from source.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnApp, stopApp } from './helpers/app-process.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -121,39 +122,16 @@ test('the installed fw packs itself into the next project it makes', () => {
 });
 
 test('npm start serves the home page from the moved project', async () => {
-  const base = await new Promise<string>((resolve, reject) => {
-    server = spawn(process.execPath, [path.join(project, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], {
-      cwd: project,
-      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', APP_ENV: 'dev' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 30_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    server.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    server.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${out} ${err}`));
-    });
-  });
+  const app = spawnApp({ cwd: project, tsx: path.join(project, 'node_modules', 'tsx', 'dist', 'cli.mjs'), env: cleanEnv(), timeoutMs: 30_000 });
+  server = app.child;
+  const base = await app.url;
   const home = await fetch(`${base}/`);
   assert.is(home.status, 200);
   assert.match(await home.text(), /fw make:crud Contact/);
   const css = await fetch(`${base}/static/tailwind.css`);
   assert.is(css.status, 200);
 
-  server!.removeAllListeners('exit');
-  const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
-  server!.kill('SIGTERM');
-  assert.is(await exited, 0);
+  assert.is(await stopApp(server), 0);
   server = undefined;
 });
 

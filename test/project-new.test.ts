@@ -1,11 +1,12 @@
 // A project made by `fw new` type-checks under `tsc --noEmit` and serves its home page as a real process.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnApp, stopApp } from './helpers/app-process.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -56,34 +57,10 @@ test('a type error in the project is reported by the same check', () => {
   }
 });
 
-function startServer(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server = spawn(process.execPath, [TSX, 'app.ts'], {
-      cwd: project,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'dev' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 20_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    server.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    server.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${out} ${err}`));
-    });
-  });
-}
-
 test('npm start serves the home page, the stylesheet and the error pages with the security headers', async () => {
-  const base = await startServer();
+  const app = spawnApp({ cwd: project, tsx: TSX, env: process.env, timeoutMs: 20_000 });
+  server = app.child;
+  const base = await app.url;
   const home = await fetch(`${base}/`);
   assert.is(home.status, 200);
   assert.is(home.headers.get('content-type'), 'text/html; charset=utf-8');
@@ -108,10 +85,7 @@ test('npm start serves the home page, the stylesheet and the error pages with th
   assert.match(await missing.text(), /<html lang="fr">/);
   assert.is(missing.headers.get('content-security-policy')?.includes("frame-ancestors 'none'"), true);
 
-  server!.removeAllListeners('exit');
-  const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
-  server!.kill('SIGTERM');
-  assert.is(await exited, 0);
+  assert.is(await stopApp(server), 0);
   server = undefined;
 });
 

@@ -3,6 +3,7 @@
  * as the server reports it), indexes, unique keys and foreign keys. MariaDB reads information_schema of the current
  * database; SQLite reads its catalogue and pragmas.
  */
+import type { ForeignKeyShape, KeyShape } from '../../emitters/migration.js';
 import type { Connection, Database, DialectName } from '../../runtime/db/index.js';
 
 /** A handle or a connection held by `withConnection` / a transaction. */
@@ -70,26 +71,17 @@ export async function readColumns(handle: Handle, table: string): Promise<Column
   }));
 }
 
-/** An index or unique key of a table (the primary key left out), as the catalogue describes it. */
-export interface IndexInfo {
-  readonly name: string;
-  /** Column names in key order (`<expression>` for an expression index). */
-  readonly columns: readonly string[];
-  readonly unique: boolean;
+/**
+ * An index or unique key of a table (the primary key left out), as the catalogue describes it: the shape
+ * `migration:diff` compares (emitters/migration.ts), with `constraint` always known here.
+ */
+export interface IndexInfo extends KeyShape {
   /** SQLite only: the index of a UNIQUE constraint written in CREATE TABLE (`sqlite_autoindex_*`): DROP INDEX cannot remove it. */
   readonly constraint: boolean;
 }
 
-/** A foreign key of a table. SQLite does not keep constraint names: `name` is null there. */
-export interface ForeignKeyInfo {
-  readonly name: string | null;
-  readonly columns: readonly string[];
-  readonly refTable: string;
-  readonly refColumns: readonly string[];
-  /** Upper-case referential actions (`RESTRICT`, `CASCADE`, `SET NULL`, `NO ACTION`, `SET DEFAULT`). */
-  readonly onDelete: string;
-  readonly onUpdate: string;
-}
+/** A foreign key of a table, as the catalogue describes it (emitters/migration.ts). */
+export type ForeignKeyInfo = ForeignKeyShape;
 
 /** What `migration:diff` compares: columns, indexes and unique keys, foreign keys. */
 export interface TableInfo {

@@ -3,7 +3,7 @@
  * string).
  */
 import { FormDefinitionError, FormValidationError } from './errors.js';
-import { checkCount, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
+import { checkCount, checkOrder, TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
 
 export interface IntegerFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
@@ -26,9 +26,7 @@ export class IntegerField<R extends boolean = true> extends TextInputField<numbe
     for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
       if (value !== undefined && !Number.isSafeInteger(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (entier attendu).`);
     }
-    if (options.min !== undefined && options.max !== undefined && options.min > options.max) {
-      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
-    }
+    checkOrder('min/max', options.min, options.max);
     this.min = options.min;
     this.max = options.max;
   }
@@ -88,12 +86,27 @@ export function compareDecimal(a: Decimal, b: Decimal): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The DECIMAL(M, D) rule on the digits before the point (M − D) and on all significant digits (M). */
-function checkWholeDigits(value: Decimal, significant: string, label: string, maxDigits: number | undefined, places: number | undefined): void {
-  if (maxDigits === undefined) return;
+/** The options M and D of DECIMAL(M, D) or DOUBLE(M, D): counts (M positive), D not above M. */
+function checkPrecisionOptions(maxDigits: number | undefined, decimalPlaces: number | undefined): void {
+  checkCount('maxDigits', maxDigits, true);
+  checkCount('decimalPlaces', decimalPlaces);
+  if (maxDigits !== undefined && decimalPlaces !== undefined && decimalPlaces > maxDigits) {
+    throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${decimalPlaces}) dépasse maxDigits (${maxDigits}).`);
+  }
+}
+
+/**
+ * The DECIMAL(M, D) rules on an exact value: at most D significant decimals, at most M − D digits before the
+ * point and M significant digits in all. Returns the significant decimals (trailing zeros dropped).
+ */
+function checkPrecision(value: Decimal, label: string, maxDigits: number | undefined, places: number | undefined): string {
+  const significant = value.fraction.replace(/0+$/, '');
+  if (places !== undefined && significant.length > places) throw new FormValidationError(messages.decimalPlaces(label, places));
+  if (maxDigits === undefined) return significant;
   const wholeDigits = value.whole === '0' ? 0 : value.whole.length;
   if (places !== undefined && wholeDigits > maxDigits - places) throw new FormValidationError(messages.wholeDigits(label, maxDigits - places));
   if (wholeDigits + significant.length > maxDigits) throw new FormValidationError(messages.maxDigits(label, maxDigits));
+  return significant;
 }
 
 /** `-1.5e3` → the decimal -1500 (digits shifted as text, never through a float). */
@@ -135,11 +148,7 @@ export class DecimalField<R extends boolean = true> extends TextInputField<strin
 
   constructor(options: DecimalFieldOptions<R> = {}) {
     super(options, 'text');
-    checkCount('maxDigits', options.maxDigits, true);
-    checkCount('decimalPlaces', options.decimalPlaces);
-    if (options.maxDigits !== undefined && options.decimalPlaces !== undefined && options.decimalPlaces > options.maxDigits) {
-      throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${options.decimalPlaces}) dépasse maxDigits (${options.maxDigits}).`);
-    }
+    checkPrecisionOptions(options.maxDigits, options.decimalPlaces);
     this.maxDigits = options.maxDigits;
     this.decimalPlaces = options.decimalPlaces;
     this.minValue = boundOption('min', options.min);
@@ -154,11 +163,9 @@ export class DecimalField<R extends boolean = true> extends TextInputField<strin
   protected convert(text: string, label: string): string {
     const parsed = parseDecimal(text);
     if (!parsed) throw new FormValidationError(messages.decimal(label));
-    const significant = parsed.fraction.replace(/0+$/, '');
     const places = this.decimalPlaces;
-    if (places !== undefined && significant.length > places) throw new FormValidationError(messages.decimalPlaces(label, places));
+    const significant = checkPrecision(parsed, label, this.maxDigits, places);
     const value: Decimal = { ...parsed, fraction: places === undefined ? parsed.fraction : significant.padEnd(places, '0') };
-    checkWholeDigits(value, significant, label, this.maxDigits, places);
     if (this.minValue && compareDecimal(value, this.minValue) < 0) throw new FormValidationError(messages.min(label, this.min!));
     if (this.maxValue && compareDecimal(value, this.maxValue) > 0) throw new FormValidationError(messages.max(label, this.max!));
     return formatDecimal(value);
@@ -193,19 +200,13 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
 
   constructor(options: FloatFieldOptions<R> = {}) {
     super(options, 'text');
-    checkCount('maxDigits', options.maxDigits, true);
-    checkCount('decimalPlaces', options.decimalPlaces);
-    if (options.maxDigits !== undefined && options.decimalPlaces !== undefined && options.decimalPlaces > options.maxDigits) {
-      throw new FormDefinitionError(`Options incohérentes : decimalPlaces (${options.decimalPlaces}) dépasse maxDigits (${options.maxDigits}).`);
-    }
+    checkPrecisionOptions(options.maxDigits, options.decimalPlaces);
     this.maxDigits = options.maxDigits;
     this.decimalPlaces = options.decimalPlaces;
     for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
       if (value !== undefined && !Number.isFinite(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre fini attendu).`);
     }
-    if (options.min !== undefined && options.max !== undefined && options.min > options.max) {
-      throw new FormDefinitionError(`Options min/max incohérentes : le minimum (${options.min}) dépasse le maximum (${options.max}).`);
-    }
+    checkOrder('min/max', options.min, options.max);
     this.min = options.min;
     this.max = options.max;
   }
@@ -213,12 +214,7 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
   protected convert(text: string, label: string): number {
     if (!FLOAT.test(text)) throw new FormValidationError(messages.number(label));
     if (this.maxDigits !== undefined || this.decimalPlaces !== undefined) {
-      const exact = expandExponent(text)!;
-      const significant = exact.fraction.replace(/0+$/, '');
-      if (this.decimalPlaces !== undefined && significant.length > this.decimalPlaces) {
-        throw new FormValidationError(messages.decimalPlaces(label, this.decimalPlaces));
-      }
-      checkWholeDigits(exact, significant, label, this.maxDigits, this.decimalPlaces);
+      checkPrecision(expandExponent(text)!, label, this.maxDigits, this.decimalPlaces);
     }
     const value = Number(text.replace(',', '.')) + 0; // `+ 0` turns -0 into 0
     if (!Number.isFinite(value)) throw new FormValidationError(messages.tooLarge(label));

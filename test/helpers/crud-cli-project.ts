@@ -1,5 +1,5 @@
 // The projects of the `fw make:crud` CLI tests: entity definitions (Ville, Contact and their many-to-one), the
-// packages linked as after `npm install` (no network), and `fw` runs that must succeed.
+// packages linked as after `npm install` (no network), `fw` runs that must succeed, and the routes make:crud adds.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as assert from 'uvu/assert';
@@ -48,4 +48,26 @@ export const CONTACT_VILLE = ['make:relation', '--name', 'contact_ville', '--typ
 export function writeEntity(target: CliProject, definition: { entity: string }): void {
   const snake = definition.entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
   target.write(`mvc/entities/${snake}/${snake}.json`, `${JSON.stringify(definition, null, 2)}\n`);
+}
+
+/** A route of the spec's table: [method, path suffix, action, name]. */
+export type CrudRoute = readonly [method: string, suffix: string, action: string, name: string];
+
+/** The routes make:crud adds for an entity, in its order. */
+export const CRUD_ROUTES: readonly CrudRoute[] = [
+  ['GET', '', 'index', 'index'],
+  ['GET', '/new', 'create', 'new'],
+  ['POST', '', 'store', 'store'],
+  ['GET', '/export.csv', 'exportCsv', 'export'],
+  ['POST', '/bulk-delete', 'bulkDelete', 'bulk_delete'],
+  ['POST', '/bulk-delete/confirm', 'bulkDeleteConfirm', 'bulk_delete_confirm'],
+  ['GET', '/{id}', 'show', 'show'],
+  ['GET', '/{id}/edit', 'edit', 'edit'],
+  ['POST', '/{id}', 'update', 'update'],
+  ['POST', '/{id}/delete', 'destroy', 'delete'],
+];
+
+/** One route line as make:crud writes it into registerRoutes (without its indentation). */
+export function crudRouteLine(entity: string, plural: string, [method, suffix, action, name]: CrudRoute, isPublic: boolean): string {
+  return `router.add('${method}', '/${plural}${suffix}', ${entity}Controller.${action}, { name: '${plural}.${name}'${isPublic ? ', public: true' : ''} });`;
 }
