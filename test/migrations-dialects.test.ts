@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { okLines as ok, makeMigration as make, migrationFiles, MIGRATIONS } from './helpers/migrations.js';
-import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { lines, newProject, readSchema } from './helpers/cli.js';
 
 const CONTACT = 'mvc/entities/contact/contact.json';
 
