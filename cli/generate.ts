@@ -63,12 +63,11 @@ export async function generate(root: string, files: PlannedFile[], options: Gene
  * so that sync:entity and build:model bring an entity change into the pages (docs/crud.md "Regenerable files").
  */
 export async function existingCrudFiles(root: string, model: ModelNode, entityNames: readonly string[]): Promise<PlannedFile[]> {
-  const crud = await import('../emitters/crud/index.js');
-  const files: PlannedFile[] = [];
-  for (const entity of model.entities) {
-    if (!entityNames.includes(entity.name) || entity.primaryKey.logicalType !== 'int') continue;
-    if (!fs.existsSync(path.join(root, crud.crudModulePath(entity.snake)))) continue;
-    files.push(...crud.crudRegenerableFiles(crud.planCrud(model, entity.name)));
-  }
-  return files;
+  const withCrud = model.entities.filter(
+    (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, 'mvc', 'models', `${entity.snake}_crud.ts`)),
+  );
+  if (withCrud.length === 0) return [];
+  // The files only, not the routes edit: this module does not load ts-morph.
+  const crud = await import('../emitters/crud/files.js');
+  return withCrud.flatMap((entity) => crud.crudRegenerableFiles(crud.planCrud(model, entity.name)));
 }

@@ -1,0 +1,64 @@
+/**
+ * The files of an entity's CRUD pages (manual and regenerable) and its plan, without the routes edit: sync:entity,
+ * sync:relations and build:model import this module, which does not load ts-morph (docs/crud.md).
+ */
+import type { ModelNode } from '../../compiler/ir.js';
+import type { PlannedFile } from '../planned-file.js';
+import { emitCrudController } from './controller.js';
+import { emitCrudModule } from './crud-module.js';
+import { emitCrudForm, emitCrudFormFields } from './form.js';
+import { emitCrudModel } from './model.js';
+import { crudPlan, type CrudPlan } from './plan.js';
+import { emitFiltersView, emitIndexView, emitListCellsView, emitListHeadView, emitPaginationView, emitResultsView, emitTableView } from './views-list.js';
+import { emitAppLayout, emitBulkDeleteView, emitFieldsView, emitFormView, emitShowView } from './views-record.js';
+
+export interface CrudOptions {
+  /** `--public`: the routes need no login (CSRF stays on). */
+  readonly isPublic?: boolean;
+}
+
+/** The regenerable files of the entity's CRUD pages: what derives from the entity file. */
+export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
+  const snake = plan.entity.snake;
+  const views = `mvc/views/${plan.viewDir}`;
+  const regenerable = (path: string, content: string): PlannedFile => ({ path, content, kind: 'regenerable' });
+  return [
+    regenerable(`mvc/models/${plan.crudModule}.ts`, emitCrudModule(plan)),
+    regenerable(`mvc/forms/${snake}_fields.ts`, emitCrudFormFields(plan)),
+    regenerable(`${views}/_fields.html`, emitFieldsView(plan)),
+    regenerable(`${views}/_filters.html`, emitFiltersView(plan)),
+    regenerable(`${views}/_list_head.html`, emitListHeadView(plan)),
+    regenerable(`${views}/_list_cells.html`, emitListCellsView(plan)),
+  ];
+}
+
+/** Where the crud module of an entity lives: its presence tells sync:entity and build:model that the CRUD exists (cli/generate.ts). */
+export function crudModulePath(entitySnake: string): string {
+  return `mvc/models/${entitySnake}_crud.ts`;
+}
+
+/** The controller, model, form, layout and views of the entity's CRUD pages (manual), then the regenerable files. */
+export function crudFiles(plan: CrudPlan): PlannedFile[] {
+  const snake = plan.entity.snake;
+  const views = `mvc/views/${plan.viewDir}`;
+  const manual = (path: string, content: string): PlannedFile => ({ path, content, kind: 'manual' });
+  return [
+    manual(`mvc/controllers/${snake}_controller.ts`, emitCrudController(plan)),
+    manual(`mvc/models/${snake}_model.ts`, emitCrudModel(plan)),
+    manual(`mvc/forms/${snake}_form.ts`, emitCrudForm(plan)),
+    manual('mvc/views/layouts/app.html', emitAppLayout()),
+    manual(`${views}/index.html`, emitIndexView(plan)),
+    manual(`${views}/show.html`, emitShowView(plan)),
+    manual(`${views}/form.html`, emitFormView(plan)),
+    manual(`${views}/_table.html`, emitTableView(plan)),
+    manual(`${views}/_pagination.html`, emitPaginationView(plan)),
+    manual(`${views}/_results.html`, emitResultsView(plan)),
+    manual(`${views}/bulk_delete.html`, emitBulkDeleteView(plan)),
+    ...crudRegenerableFiles(plan),
+  ];
+}
+
+/** The plan of `fw make:crud <Entity>` for a compiled model. */
+export function planCrud(model: ModelNode, entity: string, options: CrudOptions = {}): CrudPlan {
+  return crudPlan(model, entity, { isPublic: options.isPublic === true });
+}
