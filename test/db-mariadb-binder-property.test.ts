@@ -212,6 +212,31 @@ t('NO_BACKSLASH_ESCAPES: the same values round-trip the same way', async () => {
   );
 });
 
+t('SET NAMES to a charset whose characters may end in 0x5C (\\): each value stays one literal', async () => {
+  // Characters encoded as <lead byte> 0x5C in each charset: a binder escaping bytes instead of characters
+  // would let the backslash after them, or the one they end with, swallow the closing quote.
+  const charsets = { gbk: '乗俓僜刓', big5: '么佢俞偅', sjis: '予兔十喀', cp932: '予兔十喀' };
+  await db.withConnection(async (connection) => {
+    const before = await sessionMode(connection);
+    try {
+      for (const mode of [before, `${before},NO_BACKSLASH_ESCAPES`]) {
+        await connection.execute('SET SESSION sql_mode = ?', [mode]);
+        for (const [charset, chars] of Object.entries(charsets)) {
+          await connection.execute(`SET NAMES ${charset}`);
+          for (const ch of chars) {
+            for (const value of [`${ch}'`, `${ch}\\'`, `${ch}\\`, `${ch}\\' OR 1=1 -- `, `${ch}', 'x') -- `, `'${ch}\\\\'${ch}`]) {
+              assert.equal(await connection.fetchOne("SELECT ? AS v, 'w' AS w", [value]), { v: value, w: 'w' }, `${charset} ${mode}: ${value}`);
+            }
+          }
+        }
+      }
+    } finally {
+      await connection.execute('SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci');
+      await connection.execute('SET SESSION sql_mode = ?', [before]);
+    }
+  });
+});
+
 t('NaN and ±Infinity are refused with QueryParameterError, by the runtime and by the binder itself', async () => {
   for (const value of [NaN, Infinity, -Infinity]) {
     for (const call of [() => db.fetchOne('SELECT ? AS v', [value]), () => db.execute('INSERT INTO vals (id, d) VALUES (-1, ?)', [value])]) {
