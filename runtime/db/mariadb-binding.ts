@@ -21,16 +21,27 @@ export function bindParameters(sql: string, params: readonly DriverValue[], noBa
   let out = '';
   let from = 0;
   positions.forEach((position, index) => {
-    out += sql.slice(from, position) + escapeValue(params[index]!, noBackslashEscapes);
+    out += sql.slice(from, position) + escapeValue(params[index]!, index, noBackslashEscapes);
     from = position + 1;
   });
   return out + sql.slice(from);
 }
 
-function escapeValue(value: DriverValue, noBackslashEscapes: boolean): string {
+/**
+ * The literal of one value. Only driver values are written (params.ts converts the others first); anything
+ * else, and a number that has no SQL literal (NaN, ±Infinity would be read as identifiers), is refused.
+ */
+function escapeValue(value: DriverValue, index: number, noBackslashEscapes: boolean): string {
   if (value === null) return 'NULL';
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new QueryParameterError(`Paramètre n° ${index + 1} : nombre non fini (${value}).`);
+    return String(value);
+  }
   if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
+  if (typeof value !== 'string') {
+    throw new QueryParameterError(`Paramètre n° ${index + 1} : type non pris en charge (${typeof value}) ; attendu null, un nombre, un bigint, une chaîne ou un Buffer.`);
+  }
   // The protocol carries the statement's length: NUL and Ctrl-Z may stay raw inside the quotes.
   if (noBackslashEscapes) return `'${value.replace(/'/g, "''")}'`;
   return `'${value.replace(/[\0\x1a\\']/g, (ch) => ESCAPES[ch]!)}'`;

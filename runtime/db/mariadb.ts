@@ -1,5 +1,5 @@
 /** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (DECISIONS §4). */
-import type { Pool, PoolOptions } from 'mysql2';
+import type { Pool, PoolOptions, TypeCastField, TypeCastNext } from 'mysql2';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError } from './errors.js';
 import { bindingPool } from './mariadb-pool.js';
@@ -107,11 +107,23 @@ async function createPool(options: MariaDbOptions): Promise<Pool> {
     // A JSON column comes back as the text stored, as SQLite gives it (mysql2 would parse it into an object).
     jsonStrings: true,
     charset: 'UTF8MB4_UNICODE_CI',
+    typeCast: readExactDouble,
     waitForConnections: true,
     queueLimit: 0,
   };
   if (options.database) config.database = options.database;
   return mysql.createPool(config);
+}
+
+/**
+ * mysql2 reads a DOUBLE's text digit by digit, which misses the stored value by one unit in the last place
+ * for some 16- and 17-digit values (96.50914982817609 came back as 96.50914982817608): the text goes through
+ * `Number.parseFloat`, which gives back the exact double. Other types keep mysql2's reading.
+ */
+function readExactDouble(field: TypeCastField, next: TypeCastNext): unknown {
+  if (field.type !== 'DOUBLE') return next();
+  const text = field.string('ascii');
+  return text === null ? null : Number.parseFloat(text);
 }
 
 interface DriverErrorInfo {
