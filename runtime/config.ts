@@ -42,6 +42,8 @@ const DEFAULTS = {
   css_visible: 'block',
   css_hidden: 'hidden',
   body_max_size: 1_048_576,
+  /** Sessions the memory store holds at most; null: SESSION_MEMORY_MAX from the environment, else 10,000 (docs/runtime.md). */
+  session_memory_max: null as number | null,
   router: null as unknown,
 };
 

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   MemorySessionStore, authenticateSession, createSession, deleteSession, getFlash, getSession, getSessionStore,
-  regenerateSession, setFlash, setSessionStore, type SessionStore,
+  configure, regenerateSession, resetConfig, setFlash, setSessionStore, type SessionStore,
 } from '../runtime/index.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -16,6 +16,17 @@ const SECOND = 1000;
 function manualClock(start = 1_700_000_000_000): { now: () => number; advance(ms: number): void } {
   let at = start;
   return { now: () => at, advance: (ms) => void (at += ms) };
+}
+
+/** The message a promise is rejected with (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  assert.unreachable('the promise should have been rejected');
+  return '';
 }
 
 // --- the memory store ---
@@ -134,6 +145,59 @@ M('delete() ends a session; ids are unique 64-hex tokens', async () => {
   await store.delete(first!);
   assert.is(await store.get(first!), null);
   assert.is(store.size, 49);
+});
+
+M('bounded: past the max the least recently used session is evicted; a read or a write counts as a use', async () => {
+  const store = new MemorySessionStore(3600, Date.now, 3);
+  const [a, b, c] = [await store.create({ n: 'a' }), await store.create({ n: 'b' }), await store.create({ n: 'c' })];
+  assert.ok(await store.get(a), 'a read: a is now the most recently used');
+  const d = await store.create({ n: 'd' });
+  assert.is(store.size, 3);
+  assert.is(await store.get(b), null, 'b, the least recently used, is gone');
+  await store.set(c, { n: 'c2' }); // order of use now: a, d, c
+  const e = await store.create({ n: 'e' });
+  assert.is(await store.get(a), null, 'a, now the least recently used, is gone');
+  assert.equal([await store.get(d), await store.get(c), await store.get(e)], [{ n: 'd' }, { n: 'c2' }, { n: 'e' }]);
+  await store.set('f'.repeat(64), { n: 'f' }); // set() of an unknown id creates a session: it evicts too
+  assert.is(store.size, 3);
+  assert.is(await store.get(d), null);
+});
+
+M('bounded: 50,000 sessions through a store of 1,000 leave the last 1,000', async () => {
+  const store = new MemorySessionStore(3600, Date.now, 1000);
+  const ids: string[] = [];
+  for (let i = 0; i < 50_000; i++) ids.push(await store.create({ i }));
+  assert.is(store.size, 1000);
+  assert.is(await store.get(ids[48_999]!), null);
+  assert.equal(await store.get(ids[49_000]!), { i: 49_000 });
+  assert.equal(await store.get(ids[49_999]!), { i: 49_999 });
+});
+
+M('the cap: session_memory_max, else SESSION_MEMORY_MAX, else 10,000; read at each new session; nonsense throws', async () => {
+  const saved = process.env.SESSION_MEMORY_MAX;
+  try {
+    delete process.env.SESSION_MEMORY_MAX;
+    resetConfig();
+    const store = new MemorySessionStore();
+    assert.is(store.max, 10_000);
+    process.env.SESSION_MEMORY_MAX = '7';
+    assert.is(store.max, 7);
+    configure({ session_memory_max: 2 });
+    assert.is(store.max, 2, 'the configuration wins over the environment');
+    for (let i = 0; i < 5; i++) await store.create();
+    assert.is(store.size, 2);
+    assert.is(new MemorySessionStore(3600, Date.now, 4).max, 4, 'the constructor wins over both');
+    configure({ session_memory_max: 0 });
+    assert.match(await rejection(store.create()), "session_memory_max doit être un entier d'au moins 1 (valeur lue : « 0 »).");
+    resetConfig();
+    process.env.SESSION_MEMORY_MAX = 'beaucoup';
+    assert.match(await rejection(store.create()), "SESSION_MEMORY_MAX doit être un entier d'au moins 1 (valeur lue : « beaucoup »).");
+    assert.throws(() => new MemorySessionStore(3600, Date.now, 0), /maxSessions/);
+  } finally {
+    if (saved === undefined) delete process.env.SESSION_MEMORY_MAX;
+    else process.env.SESSION_MEMORY_MAX = saved;
+    resetConfig();
+  }
 });
 
 M.run();

@@ -1,7 +1,7 @@
 /** Building blocks of the pages that `fw make:crud` generates: list state, CSV export, bulk ids, relation choices. */
 export { ListQuery, UnknownFilterError, escapeLike, textOrder, withQuery, type ListSpec, type ListFilterSpec, type FilterKind, type SqlFragment, type EmptyContext } from './list-query.js';
 export { csvCell, csvResponse, toCsv, CSV_MAX_ROWS } from './csv.js';
-export { parseId, parseIds, placeholders } from './ids.js';
+export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './ids.js';
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 export { CHOICES_MAX, missingChoiceKeys, type ChoiceKeyKind } from './choices.js';
 export { linkedIds, replaceLinks, relatedKeys, type LinkSpec } from './links.js';

@@ -21,3 +21,14 @@ export class BadRequestError extends HttpError {
     this.name = 'BadRequestError';
   }
 }
+
+/**
+ * A request carrying more ids than a bulk action accepts, or a list too long for one SQL statement (docs/crud.md
+ * "Bulk delete"). 413: the request is well-formed, only too large for the server to process.
+ */
+export class TooManyIdsError extends HttpError {
+  constructor(readonly count: number, readonly limit: number) {
+    super(413, `Trop d'identifiants : ${count} reçus, ${limit} au plus.`, 'too_many_ids');
+    this.name = 'TooManyIdsError';
+  }
+}

@@ -1,5 +1,6 @@
 /** The session store contract (runtime spec, "Session") and the in-memory backend (DECISIONS §5). */
 import { randomBytes } from 'node:crypto';
+import { get } from '../config.js';
 
 export type SessionData = Record<string, unknown>;
 
@@ -31,13 +32,47 @@ interface MemoryEntry {
   expiresAt: number;
 }
 
-/** In-process sessions, lost on restart; TTL 3600 s, sliding; expired sessions purged. */
+/** How many sessions the memory store holds when neither the store nor the configuration says (docs/runtime.md "Sessions"). */
+export const SESSION_MEMORY_MAX_DEFAULT = 10_000;
+
+/**
+ * The cap of the memory store: `session_memory_max` when configured, else the `SESSION_MEMORY_MAX` environment
+ * variable, else 10,000. A value that is not an integer of at least 1 throws (the limit is never silently dropped).
+ */
+export function sessionMemoryMax(): number {
+  const configured = get('session_memory_max');
+  if (configured !== null) return checkedMax(configured, 'session_memory_max');
+  const fromEnv = process.env.SESSION_MEMORY_MAX;
+  if (fromEnv === undefined || fromEnv.trim() === '') return SESSION_MEMORY_MAX_DEFAULT;
+  return checkedMax(/^\s*\d+\s*$/.test(fromEnv) ? Number(fromEnv) : NaN, 'SESSION_MEMORY_MAX', fromEnv);
+}
+
+function checkedMax(value: number, name: string, shown: unknown = value): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} doit être un entier d'au moins 1 (valeur lue : « ${String(shown)} »).`);
+  return value;
+}
+
+/**
+ * In-process sessions, lost on restart; TTL 3600 s, sliding; expired sessions purged; at most `maxSessions`
+ * (by default `sessionMemoryMax()`, read at each new session so that configure() applies), the least recently
+ * used evicted first.
+ *
+ * The Map's insertion order is the order of use: every read or write moves its entry to the end (delete + set),
+ * so the first entry is the least recently used and the one with the earliest expiry. Each operation is O(1);
+ * the periodic purge stops at the first live entry.
+ */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, MemoryEntry>();
   private lastPurge: number;
 
-  constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now) {
+  constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now, private readonly maxSessions?: number) {
     this.lastPurge = now();
+    if (maxSessions !== undefined) checkedMax(maxSessions, 'maxSessions');
+  }
+
+  /** The cap in force. */
+  get max(): number {
+    return this.maxSessions ?? sessionMemoryMax();
   }
 
   async create(data: SessionData = {}): Promise<string> {
@@ -50,11 +85,10 @@ export class MemorySessionStore implements SessionStore {
   async get(id: string): Promise<SessionData | null> {
     const entry = this.sessions.get(id);
     if (!entry) return null;
-    if (entry.expiresAt <= this.now()) {
-      this.sessions.delete(id);
-      return null;
-    }
+    this.sessions.delete(id);
+    if (entry.expiresAt <= this.now()) return null;
     entry.expiresAt = this.now() + this.ttlSeconds * 1000;
+    this.sessions.set(id, entry);
     return JSON.parse(entry.data) as SessionData;
   }
 
@@ -73,15 +107,22 @@ export class MemorySessionStore implements SessionStore {
     return this.create(data);
   }
 
-  /** Number of live sessions (diagnostics and tests). */
+  /** Number of sessions held (diagnostics and tests). */
   get size(): number {
     return this.sessions.size;
   }
 
-  /** Removes every expired session. */
+  /**
+   * Removes the expired sessions. They are at the front of the Map (oldest use first), so the walk stops at the
+   * first live one; should the clock go back, an expired entry left behind is still refused by get() and evicted
+   * in its turn.
+   */
   purge(): void {
     const now = this.now();
-    for (const [id, entry] of this.sessions) if (entry.expiresAt <= now) this.sessions.delete(id);
+    for (const [id, entry] of this.sessions) {
+      if (entry.expiresAt > now) break;
+      this.sessions.delete(id);
+    }
     this.lastPurge = now;
   }
 
@@ -91,6 +132,12 @@ export class MemorySessionStore implements SessionStore {
 
   private write(id: string, data: SessionData): void {
     // Stored as JSON so that the memory store behaves like the file and database stores (no shared references).
-    this.sessions.set(id, { data: JSON.stringify(data), expiresAt: this.now() + this.ttlSeconds * 1000 });
+    const entry = { data: JSON.stringify(data), expiresAt: this.now() + this.ttlSeconds * 1000 };
+    if (!this.sessions.delete(id)) {
+      // A new session: make room by evicting the least recently used ones.
+      const max = this.max;
+      while (this.sessions.size >= max) this.sessions.delete(this.sessions.keys().next().value!);
+    }
+    this.sessions.set(id, entry);
   }
 }
