@@ -9,6 +9,9 @@ import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
 import { isPromise } from './http/promise.js';
 import { UNSAFE_METHODS, type RouteEntry, type Router } from './http/router.js';
+
+/** Methods a POST may turn into through its `_method` field. */
+const OVERRIDABLE_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'DELETE']);
 import { serveStatic } from './http/static.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
@@ -107,10 +110,37 @@ export class Application {
   private respondInner(request: Request): Response | Promise<Response> {
     const staticResponse = this.tryStatic(request);
     if (staticResponse) return staticResponse;
+    if (request.bodyPending) {
+      // Route before reading: an unknown path or a refused method never costs the body's upload or parsing.
+      const refused = this.refuseBeforeBody(request);
+      if (refused) return refused;
+      return request.readBody().then(() => this.respondRouted(request), (err: unknown) => this.bodyRefused(request, err));
+    }
+    return this.respondRouted(request);
+  }
+
+  private respondRouted(request: Request): Response | Promise<Response> {
     // Without a cookie there is no session to load (one created by the handler is still persisted below).
     if (request.headers.cookie !== undefined) return this.respondWithSession(request);
     const response = this.route(request);
     return isPromise(response) ? response.then((r) => this.persistSession(request, r)) : this.persistSession(request, response);
+  }
+
+  /**
+   * The 404 or 405 of a request whose body is not read yet, or null when a route may take it. A POST may become
+   * PUT, PATCH or DELETE through its `_method` field, so it goes on when the path has a route of one of those.
+   */
+  private refuseBeforeBody(request: Request): Response | null {
+    const allowed = this.router.allowedMethods(request.path);
+    if (allowed.includes(request.method)) return null;
+    if (request.method === 'POST' && allowed.some((verb) => OVERRIDABLE_METHODS.has(verb))) return null;
+    return this.noRoute(request, allowed);
+  }
+
+  /** A body over a limit or malformed: its page (the server closes the connection, the body being unread). */
+  private bodyRefused(request: Request, err: unknown): Response {
+    if (!(err instanceof HttpError)) throw err;
+    return errorPage(err.status, request, {}, { code: err.code, message: err.message });
   }
 
   private async respondWithSession(request: Request): Promise<Response> {
@@ -163,8 +193,7 @@ export class Application {
     return errorPage(500, request, {}, { api: route.api });
   }
 
-  private noRoute(request: Request): Response {
-    const allowed = this.router.allowedMethods(request.path);
+  private noRoute(request: Request, allowed = this.router.allowedMethods(request.path)): Response {
     if (allowed.length === 0) return errorPage(404, request);
     const allow = [...allowed, 'OPTIONS'].sort().join(', ');
     if (request.method === 'OPTIONS') return new Response(204, '', 'text/plain; charset=utf-8', { Allow: allow });

@@ -44,6 +44,16 @@ const DEFAULTS = {
   body_max_size: 1_048_576,
   /** Sessions the memory store holds at most; null: SESSION_MEMORY_MAX from the environment, else 10,000 (docs/runtime.md). */
   session_memory_max: null as number | null,
+  /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md, "Limits and time-outs"). */
+  max_form_fields: 1000,
+  /** Seconds a client has to send the whole head of a request; then 408 and the connection is closed. */
+  http_headers_timeout: 10,
+  /** Seconds a client has to send a whole request, head and body. */
+  http_request_timeout: 30,
+  /** Seconds an idle keep-alive connection is kept open. */
+  http_keep_alive_timeout: 5,
+  /** Open connections the server accepts at once; past it new connections are closed at once (0: no cap). */
+  max_connections: 1000,
   router: null as unknown,
 };
 

@@ -2,7 +2,9 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { get } from '../config.js';
-import { BadRequestError, RequestEntityTooLarge } from './errors.js';
+import { BadRequestError, RequestEntityTooLarge, TooManyFieldsError } from './errors.js';
+import { declaredCharset, parseFormBody } from './form-body.js';
+import { limit as httpLimit } from './limits.js';
 
 export type MultiMap = Record<string, string[]>;
 
@@ -55,6 +57,9 @@ export class Request {
   readonly state: Record<string, unknown> = {};
   private parsedParams: MultiMap | undefined;
   private parsedCookies: Record<string, string> | undefined;
+  /** The node message whose body is still to read (see fromNodeDeferred), and where its reading stands. */
+  private bodySource: IncomingMessage | undefined;
+  private bodyState: 'none' | 'pending' | 'read' | 'failed' = 'none';
 
   constructor(init: RequestInit = {}) {
     this.originalMethod = (init.method ?? 'GET').toUpperCase();
@@ -111,9 +116,33 @@ export class Request {
     return !BODYLESS.has((message.method ?? 'GET').toUpperCase());
   }
 
+  /** True while the body of the message is neither read nor refused: the dispatcher reads it once the route is known. */
+  get bodyPending(): boolean {
+    return this.bodyState === 'pending';
+  }
+
+  /** True when a body was sent and not read to its end (unread, or refused): the connection must then close. */
+  get bodyUnread(): boolean {
+    return this.bodyState === 'pending' || this.bodyState === 'failed';
+  }
+
+  /** Reads and parses the pending body within the limits (once; nothing to do when there is none). */
+  async readBody(): Promise<void> {
+    const message = this.bodySource;
+    if (!message || this.bodyState !== 'pending') return;
+    this.bodySource = undefined;
+    try {
+      await readBody(message, this);
+      this.bodyState = 'read';
+    } catch (err) {
+      this.bodyState = 'failed';
+      throw err;
+    }
+  }
+
   /** A Request from the head of a node:http message (method, path, query, headers); the body is not read. */
   static fromNodeHead(message: IncomingMessage): Request {
-    const url = message.url ?? '/';
+    const url = originForm(message.url ?? '/');
     const q = url.indexOf('?');
     return new Request({
       method: message.method,
@@ -125,12 +154,31 @@ export class Request {
     });
   }
 
-  /** Builds a Request from a node:http message, reading and parsing its body within the limits. */
-  static async fromNode(message: IncomingMessage): Promise<Request> {
+  /** A Request from the head of a node:http message, its body left pending (read by readBody()) when the method carries one. */
+  static fromNodeDeferred(message: IncomingMessage): Request {
     const request = Request.fromNodeHead(message);
-    if (!BODYLESS.has(request.originalMethod)) await readBody(message, request);
+    if (!BODYLESS.has(request.originalMethod)) {
+      request.bodySource = message;
+      request.bodyState = 'pending';
+    }
     return request;
   }
+
+  /** Builds a Request from a node:http message, reading and parsing its body within the limits. */
+  static async fromNode(message: IncomingMessage): Promise<Request> {
+    const request = Request.fromNodeDeferred(message);
+    await request.readBody();
+    return request;
+  }
+}
+
+/** The absolute form of a request target (`http://host:port/path?q`) reduced to its path and query; the Host header still rules. */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(url);
+  if (!absolute) return url;
+  const rest = url.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /** Parses `a=1&b=2&a=3` into a multi-map. */
@@ -172,11 +220,11 @@ async function readBody(message: IncomingMessage, request: Request): Promise<voi
   const tooLarge = declaredLengthError(request.headers, limit);
   if (tooLarge) throw tooLarge;
   if (contentType.startsWith('multipart/form-data')) {
-    await readMultipart(message, request, limit);
+    await readMultipart(message, request, limit, httpLimit('max_form_fields'));
   } else {
     const raw = await readRaw(message, limit);
     if (contentType.startsWith('application/x-www-form-urlencoded')) {
-      request.body = parseUrlEncoded(raw.toString('utf8'));
+      request.body = parseFormBody(raw, declaredCharset(contentType), httpLimit('max_form_fields'));
     } else if (contentType.startsWith('application/json') && raw.length > 0) {
       request.jsonBody = parseJsonObject(raw);
     }
@@ -227,11 +275,12 @@ function readRaw(message: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function readMultipart(message: IncomingMessage, request: Request, limit: number): Promise<void> {
+/** Reads a multipart body with busboy: at most `maxFields` fields and `maxFields` parts (files included). */
+function readMultipart(message: IncomingMessage, request: Request, limit: number, maxFields: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: message.headers, defParamCharset: 'utf8' });
+      parser = busboy({ headers: message.headers, defParamCharset: 'utf8', limits: { fields: maxFields, parts: maxFields } });
     } catch (err) {
       reject(new BadRequestError(`Corps multipart invalide : ${(err as Error).message}`));
       return;
@@ -248,6 +297,9 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
       reject(err);
     };
     parser.on('field', (name, value) => (body[name] ??= []).push(value));
+    // busboy stops emitting at the limit and goes on reading: refuse there rather than accept a truncated form.
+    parser.on('fieldsLimit', () => fail(new TooManyFieldsError(maxFields)));
+    parser.on('partsLimit', () => fail(new TooManyFieldsError(maxFields)));
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -123,15 +123,13 @@ export class Router {
     return match ? [match[0].handler, match[1]] : null;
   }
 
-  /** The methods declared for a path (empty when the path is unknown). HEAD is included when GET is. */
+  /**
+   * The methods of a path (empty when the path is unknown), HEAD included when GET is. A path belongs to its most
+   * specific pattern whatever the method (DECISIONS §5): `/contacts/export.csv` answers only the methods of that
+   * static route, even when `POST /contacts/{id}` would match it.
+   */
   allowedMethods(path: string): string[] {
-    const methods = new Set<string>(this.staticPaths.get(path) ?? []);
-    const segments = splitPath(path);
-    if (segments) {
-      for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
-        if (matchSegments(compiled, segments)) methods.add(compiled.entry.method);
-      }
-    }
+    const methods = new Set<string>(this.winners(path).map((entry) => entry.method));
     if (methods.has('GET')) methods.add('HEAD');
     return [...methods];
   }
@@ -168,19 +166,46 @@ export class Router {
   private find(verb: string, path: string): Match | null {
     const fixed = this.staticRoutes.get(`${verb} ${path}`);
     if (fixed) return [fixed, {}];
+    // A static path of other methods is theirs: no `{param}` route may take it.
+    if (this.staticPaths.has(path)) return null;
     const segments = splitPath(path);
     if (!segments) return null;
     if (path.includes('%')) {
       // `/contacts/export%2Ecsv` is the static route `/contacts/export.csv`, never `{id}`.
-      const decoded = this.staticRoutes.get(`${verb} /${segments.join('/')}`);
+      const decodedPath = `/${segments.join('/')}`;
+      const decoded = this.staticRoutes.get(`${verb} ${decodedPath}`);
       if (decoded) return [decoded, {}];
+      if (this.staticPaths.has(decodedPath)) return null;
     }
+    let winner: Compiled | undefined;
     for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
-      if (compiled.entry.method !== verb) continue;
+      // The list is sorted by specificity: past the winning shape, every route is less specific.
+      if (winner && !sameShape(winner, compiled)) break;
       const params = matchSegments(compiled, segments);
-      if (params) return [compiled.entry, params];
+      if (!params) continue;
+      winner ??= compiled;
+      if (compiled.entry.method === verb) return [compiled.entry, params];
     }
     return null;
+  }
+
+  /** The routes of the most specific pattern that matches the path, whatever their method. */
+  private winners(path: string): RouteEntry[] {
+    const segments = splitPath(path);
+    const decodedPath = segments && path.includes('%') ? `/${segments.join('/')}` : path;
+    const key = this.staticPaths.has(path) ? path : decodedPath;
+    const statics = this.staticPaths.get(key);
+    if (statics) return statics.map((verb) => this.staticRoutes.get(`${verb} ${key}`)!);
+    if (!segments) return [];
+    const out: RouteEntry[] = [];
+    let winner: Compiled | undefined;
+    for (const compiled of this.dynamicRoutes.get(segments.length) ?? []) {
+      if (winner && !sameShape(winner, compiled)) break;
+      if (!matchSegments(compiled, segments)) continue;
+      winner ??= compiled;
+      out.push(compiled.entry);
+    }
+    return out;
   }
 }
 
@@ -224,6 +249,12 @@ function matchSegments(compiled: Compiled, segments: string[]): Record<string, s
     }
   }
   return params;
+}
+
+/** True when two routes have their parameters at the same places (two such routes matching one path are the same pattern). */
+function sameShape(a: Compiled, b: Compiled): boolean {
+  for (let i = 0; i < a.statics.length; i++) if ((a.statics[i] === null) !== (b.statics[i] === null)) return false;
+  return true;
 }
 
 /** Static segment before parameter at the first difference; declaration order among equals. */

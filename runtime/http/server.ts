@@ -7,7 +7,9 @@ import type { Application } from '../app.js';
 import { errorPage } from '../controller.js';
 import { getLogger } from '../logger.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
-import { HttpError } from './errors.js';
+import { onClientError } from './client-error.js';
+import type { HttpError } from './errors.js';
+import { serverLimits } from './limits.js';
 import { Request, declaredLengthError } from './request.js';
 import { Response } from './response.js';
 import { isPromise } from './promise.js';
@@ -105,25 +107,12 @@ function failed(res: http.ServerResponse, err: unknown): void {
  * (no promise); a promise is returned only when something on the way was asynchronous.
  */
 function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse, server: object): Promise<void> | undefined {
-  if (Request.hasBody(req)) return handleNodeWithBody(app, req, res, server);
-  const request = Request.fromNodeHead(req);
+  // The body stays unread until the route is known (the Application reads it); unread or refused, the connection closes.
+  const request = Request.fromNodeDeferred(req);
   const response = app.respond(request);
-  if (isPromise(response)) return response.then((r) => writeResponse(res, request, r, stopping.has(server)));
-  writeResponse(res, request, response, stopping.has(server));
+  if (isPromise(response)) return response.then((r) => writeResponse(res, request, r, stopping.has(server) || request.bodyUnread));
+  writeResponse(res, request, response, stopping.has(server) || request.bodyUnread);
   return undefined;
-}
-
-async function handleNodeWithBody(app: Application, req: http.IncomingMessage, res: http.ServerResponse, server: object): Promise<void> {
-  let request: Request;
-  try {
-    request = await Request.fromNode(req);
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    refuseBody(req, res, err);
-    return;
-  }
-  const response = await app.respond(request);
-  writeResponse(res, request, response, stopping.has(server));
 }
 
 export interface ServeOptions {
@@ -142,12 +131,26 @@ export interface ServeOptions {
 export function createServer(app: Application, options: Pick<ServeOptions, 'certFile' | 'keyFile'> = {}): http.Server {
   const certFile = options.certFile ?? process.env.SSL_CERTFILE;
   const keyFile = options.keyFile ?? process.env.SSL_KEYFILE;
+  const limits = serverLimits();
+  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(`http_headers_timeout (${limits.headersTimeoutMs / 1000} s) doit être inférieur ou égal à http_request_timeout (${limits.requestTimeoutMs / 1000} s).`);
+  }
+  const shortestMs = Math.min(...[limits.headersTimeoutMs, limits.requestTimeoutMs].filter((ms) => ms > 0), 2000);
+  const timeouts: http.ServerOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // node checks the time-outs on this period (30 s by default, which would triple a 10 s time-out).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.round(shortestMs / 2))),
+  };
   const listener = requestListener(app);
   const server = certFile && keyFile
-    ? https.createServer({ cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
-    : http.createServer(listener);
+    ? https.createServer({ ...timeouts, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
+    : http.createServer(timeouts, listener);
   server.on('checkContinue', continueListener(app));
-  server.keepAliveTimeout = 5_000;
+  server.on('clientError', onClientError);
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   return server;
 }
 

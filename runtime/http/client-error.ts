@@ -1,0 +1,54 @@
+/**
+ * The answer to a request node could not parse or that came too slowly (its 'clientError' event): node's own
+ * answer carries no header but `Connection: close`, so it is written here, with the six security headers like
+ * every other response (docs/runtime.md, "Limits and time-outs").
+ */
+import type { Socket } from 'node:net';
+import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+};
+
+const MESSAGES: Readonly<Record<number, string>> = {
+  400: 'Requête HTTP mal formée.',
+  408: 'La requête est arrivée trop lentement.',
+  413: 'Requête trop volumineuse.',
+  431: 'Les en-têtes de la requête sont trop volumineux.',
+};
+
+/** The status for a parser or time-out error, as node chooses it. */
+export function clientErrorStatus(code: string | undefined): number {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW': return 431;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return 413;
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return 408;
+    default: return 400;
+  }
+}
+
+/** The whole response, head and body, as bytes. */
+export function clientErrorResponse(status: number): Buffer {
+  const body = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${MESSAGES[status] ?? MESSAGES[400]}</p></body></html>`;
+  const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? REASONS[400]}`];
+  for (const [name, value] of STATIC_SECURITY_HEADERS) lines.push(`${name}: ${value}`);
+  lines.push(`Content-Security-Policy: ${buildCspHeader()}`, 'Content-Type: text/html; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close');
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'utf8');
+}
+
+/**
+ * The 'clientError' listener: answers once on a socket nothing was written to yet, then closes it. A reset
+ * connection, or one where a response has already started, is only destroyed (as node does).
+ */
+export function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  // node keeps the response in flight on the socket; once its head is out, another answer would corrupt the stream.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorResponse(clientErrorStatus(err.code)), () => socket.destroy());
+}
