@@ -11,7 +11,9 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BaseController, Response, fetchOne } from '../runtime/index.js';
+import {
+  BaseController, Response, execute, fetchOne, newSessionId, setSessionStore, type SessionData, type SessionStore,
+} from '../runtime/index.js';
 import { DatabaseUnavailableError, openDatabase, type Database as Handle } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 import { startApp, type TestApp } from './helpers/server.js';
@@ -41,7 +43,32 @@ Unit.before(async () => {
   await admin.execute(`CREATE DATABASE ${DB_NAME}`);
   await admin.execute(`CREATE TABLE ${DB_NAME}.items (id INT PRIMARY KEY, label VARCHAR(20))`);
   await admin.execute(`INSERT INTO ${DB_NAME}.items VALUES (1, 'one'), (2, 'two')`);
+  await admin.execute(`CREATE TABLE ${DB_NAME}.sessions (id CHAR(64) PRIMARY KEY, data TEXT NOT NULL)`);
 });
+
+/** Sessions kept in the application's database (the default handle), so that loading one is a query. */
+class DatabaseSessionStore implements SessionStore {
+  async create(data: SessionData = {}): Promise<string> {
+    const id = newSessionId();
+    await this.set(id, data);
+    return id;
+  }
+  async get(id: string): Promise<SessionData | null> {
+    const row = await fetchOne<{ data: string }>('SELECT data FROM sessions WHERE id = ?', [id]);
+    return row ? (JSON.parse(row.data) as SessionData) : null;
+  }
+  async set(id: string, data: SessionData): Promise<void> {
+    await execute('REPLACE INTO sessions (id, data) VALUES (?, ?)', [id, JSON.stringify(data)]);
+  }
+  async delete(id: string): Promise<void> {
+    await execute('DELETE FROM sessions WHERE id = ?', [id]);
+  }
+  async regenerate(oldId: string): Promise<string> {
+    const id = await this.create((await this.get(oldId)) ?? {});
+    await this.delete(oldId);
+    return id;
+  }
+}
 
 Unit('a statement past the query time-out gives DatabaseUnavailableError, and the pool of one serves the next', async () => {
   const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: DB_NAME, poolSize: 1, queryTimeoutMs: 1000 });
@@ -170,6 +197,19 @@ Http('a stalled database answers 503 with Retry-After (page and JSON), never a h
   assert.not.match(log, /\n\s+at /, 'no stack in the log');
   assert.equal((await app.fetch('/count', { signal: BOUND.signal() })).json(), { n: 2 });
   assert.equal((await app.fetch('/api/count', { signal: BOUND.signal() })).json(), { n: 2 });
+});
+
+Http('a session store on the stalled database answers 503 too (the session is loaded before the handler)', async () => {
+  setSessionStore(new DatabaseSessionStore());
+  const cookie = `session_id=${await new DatabaseSessionStore().create({ seen: 1 })}`;
+  assert.is((await app.fetch('/page', { signal: BOUND.signal(), headers: { cookie } })).status, 200);
+  proxy.pause();
+  try {
+    assert503(await app.fetch('/page', { signal: BOUND.signal(), headers: { cookie } }), 'page with a session');
+  } finally {
+    proxy.resume();
+  }
+  assert.is((await app.fetch('/page', { signal: BOUND.signal(), headers: { cookie } })).status, 200);
 });
 
 Http('a dead database (nothing listening) answers 503, not 500; requests succeed once it listens again', async () => {
