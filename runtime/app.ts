@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
+import { databaseUnavailableResponse } from './http/database-unavailable.js';
 import { HttpError } from './http/errors.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
@@ -100,11 +101,15 @@ export class Application {
    * handler answered synchronously and no session was involved, else a promise of it.
    */
   respond(request: Request): Response | Promise<Response> {
+    let response: Response | Promise<Response>;
     if (this.nonceEnabled) {
       request.nonce = generateNonce();
-      return runWithNonce(request.nonce, () => this.respondInner(request));
+      response = runWithNonce(request.nonce, () => this.respondInner(request));
+    } else {
+      response = this.respondInner(request);
     }
-    return this.respondInner(request);
+    // A session store on the database fails outside the handler: same 503 as a handler's query.
+    return isPromise(response) ? response.then(undefined, (err: unknown) => databaseUnavailableOr(err, request)) : response;
   }
 
   private respondInner(request: Request): Response | Promise<Response> {
@@ -189,6 +194,8 @@ export class Application {
   /** An error of a handler or a middleware: its page for an HttpError below 500, else logged and a 500. */
   private failure(request: Request, route: RouteEntry, err: unknown): Response {
     if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, {}, { api: route.api, code: err.code, message: err.message });
+    const unavailable = databaseUnavailableResponse(err, request, route.api);
+    if (unavailable) return unavailable;
     log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });
     return errorPage(500, request, {}, { api: route.api });
   }
@@ -211,4 +218,11 @@ export class Application {
     }
     return serveStatic(request, this.staticDirs, request.path.slice('/static/'.length)) ?? errorPage(404, request);
   }
+}
+
+/** The 503 of a DatabaseUnavailableError (http/database-unavailable.ts); any other error is thrown on. */
+function databaseUnavailableOr(err: unknown, request: Request): Response {
+  const response = databaseUnavailableResponse(err, request);
+  if (!response) throw err;
+  return response;
 }

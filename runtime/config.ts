@@ -39,6 +39,16 @@ const DEFAULTS = {
   db_user: 'root',
   db_password: '',
   db_pool_size: 5,
+  /** MariaDB: longest wait for the server to accept a new connection (docs/runtime.md "Database time-outs"). */
+  db_connect_timeout_ms: 5000,
+  /** MariaDB: longest wait for a free connection of the pool. */
+  db_pool_wait_ms: 5000,
+  /** MariaDB: longest wait for the answer to one statement; 0 for none. */
+  db_query_timeout_ms: 30_000,
+  /** SQLite: longest wait for another process's lock on the file. */
+  db_busy_timeout_ms: 5000,
+  /** Seconds announced in `Retry-After` when the database is unavailable (503). */
+  db_retry_after: 5,
   css_visible: 'block',
   css_hidden: 'hidden',
   body_max_size: 1_048_576,

@@ -173,6 +173,7 @@ export function wantsJson(request: Request | undefined, api = false): boolean {
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
   413: 'payload_too_large', 422: 'validation_error', 429: 'rate_limited', 500: 'server_error',
+  503: 'database_unavailable',
 };
 
 /**
@@ -201,6 +202,7 @@ function defaultMessage(status: number): string {
     case 413: return 'Requête trop volumineuse.';
     case 422: return 'Données invalides.';
     case 429: return 'Trop de requêtes : réessayez plus tard.';
+    case 503: return 'Service momentanément indisponible : réessayez plus tard.';
     default: return 'Erreur interne du serveur.';
   }
 }

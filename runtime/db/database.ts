@@ -257,7 +257,7 @@ export function openDatabase(options: DatabaseOptions): Database {
 /** The options of the default handle, from the registry: `db_driver`, `db_file` (resolved), `db_host`… */
 export function databaseOptionsFromConfig(): DatabaseOptions {
   const driver = get('db_driver');
-  if (driver === 'sqlite') return { driver, file: getPath('db_file') };
+  if (driver === 'sqlite') return { driver, file: getPath('db_file'), busyTimeoutMs: Number(get('db_busy_timeout_ms')) };
   if (driver === 'mariadb') {
     return {
       driver,
@@ -267,6 +267,9 @@ export function databaseOptionsFromConfig(): DatabaseOptions {
       user: get('db_user'),
       password: get('db_password'),
       poolSize: Number(get('db_pool_size')),
+      connectTimeoutMs: Number(get('db_connect_timeout_ms')),
+      poolWaitMs: Number(get('db_pool_wait_ms')),
+      queryTimeoutMs: Number(get('db_query_timeout_ms')),
       envPrefix: 'DB_APP',
     };
   }

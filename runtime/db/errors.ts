@@ -23,12 +23,21 @@ export class DuplicateError extends Error {
   }
 }
 
-/** Why a database cannot be used at all: the server is not reachable, refuses the account, or lacks the base. */
-export type UnavailableReason = 'unreachable' | 'access-denied' | 'unknown-database' | 'cannot-open';
+/**
+ * Why a database cannot be used: the server is not reachable, refuses the account, or lacks the base
+ * (`cannot-open` for a SQLite file); or it did not answer in time (docs/runtime.md "Database time-outs"):
+ * no free connection of the pool within `db_pool_wait_ms` (`pool-timeout`), no answer to a statement within
+ * `db_query_timeout_ms` (`query-timeout`), a SQLite file still locked by another process after
+ * `db_busy_timeout_ms` (`locked`).
+ */
+export type UnavailableReason =
+  | 'unreachable' | 'access-denied' | 'unknown-database' | 'cannot-open'
+  | 'pool-timeout' | 'query-timeout' | 'locked';
 
 /**
- * The database cannot be reached or opened. `summary` says what failed (host:port or file), `advice` which
- * settings to check; `message` holds both. Raised after the connect timeout at worst, never a hang.
+ * The database cannot be reached, opened or did not answer in time. `summary` says what failed (host:port or
+ * file), `advice` which settings to check; `message` holds both. Raised after a configured time-out at worst,
+ * never a hang. The HTTP layer answers it with 503 and `Retry-After`.
  */
 export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';

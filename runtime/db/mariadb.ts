@@ -2,7 +2,7 @@
 import type { Pool, PoolOptions, TypeCastField, TypeCastNext } from 'mysql2';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError } from './errors.js';
-import { bindingPool } from './mariadb-pool.js';
+import { bindingPool, POOL_WAIT_TIMEOUT, QUERY_TIMEOUT } from './mariadb-pool.js';
 
 export interface MariaDbOptions {
   readonly host: string;
@@ -15,6 +15,10 @@ export interface MariaDbOptions {
   readonly poolSize?: number;
   /** How long to wait for the server before giving up, 5 000 ms by default. */
   readonly connectTimeoutMs?: number;
+  /** Longest wait for a free connection of the pool (`db_pool_wait_ms`); absent or 0: no limit. */
+  readonly poolWaitMs?: number;
+  /** Longest wait for a statement's answer (`db_query_timeout_ms`); absent or 0: no limit (the CLI's migrations). */
+  readonly queryTimeoutMs?: number;
   /** Prefix of the environment variables named in connection errors: `DB_APP` (default) or `DB_ADMIN`. */
   readonly envPrefix?: string;
 }
@@ -22,7 +26,7 @@ export interface MariaDbOptions {
 /** Connection-level error codes of Node and mysql2 that mean "the server could not be reached". */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET',
-  'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT',
+  'EPIPE', 'PROTOCOL_CONNECTION_LOST',
 ]);
 const ER_DUP_ENTRY = 1062;
 const ER_ACCESS_DENIED = 1045;
@@ -43,7 +47,7 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
     createKyselyDialect(kysely) {
       return new kysely.MysqlDialect({
         // Parameters are written into the SQL by each connection, which knows its session's sql_mode (mariadb-pool.ts).
-        pool: async () => bindingPool(await createPool(options)),
+        pool: async () => bindingPool(await createPool(options), { poolWaitMs: options.poolWaitMs, queryTimeoutMs: options.queryTimeoutMs }),
         // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
         onCreateConnection: async (connection) => {
           await connection.executeQuery(kysely.CompiledQuery.raw("SET time_zone = '+00:00'", []));
@@ -60,10 +64,27 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
         return new DuplicateError(key, column && column !== 'PRIMARY' ? [column] : [], { cause: error });
       }
       const variables = `les variables ${prefix}_HOST et ${prefix}_PORT (${envFile} ou l'environnement du processus)`;
-      if (info.code && UNREACHABLE_CODES.has(info.code)) {
+      if (info.code === QUERY_TIMEOUT) {
+        return new DatabaseUnavailableError(
+          'query-timeout',
+          `le serveur MariaDB ${target} n'a pas répondu à la requête en ${seconds(options.queryTimeoutMs)} s.`,
+          "vérifiez que le serveur n'est pas bloqué ou surchargé, ou augmentez db_query_timeout_ms pour les requêtes longues.",
+          { cause: error },
+        );
+      }
+      if (info.code === POOL_WAIT_TIMEOUT) {
+        return new DatabaseUnavailableError(
+          'pool-timeout',
+          `aucune connexion au serveur MariaDB ${target} ne s'est libérée en ${seconds(options.poolWaitMs)} s.`,
+          'vérifiez que le serveur répond, ou augmentez db_pool_size ou db_pool_wait_ms si les requêtes sont simplement nombreuses.',
+          { cause: error },
+        );
+      }
+      // A connection found dead when a statement is added to it ("closed state") carries no code, only `fatal`.
+      if ((info.code && UNREACHABLE_CODES.has(info.code)) || (info.fatal && info.errno === undefined)) {
         return new DatabaseUnavailableError(
           'unreachable',
-          `impossible de joindre le serveur MariaDB ${target} (${info.code}${info.code === 'ETIMEDOUT' ? `, pas de réponse en ${(options.connectTimeoutMs ?? 5000) / 1000} s` : ''}).`,
+          `impossible de joindre le serveur MariaDB ${target} (${info.code ?? 'connexion fermée'}${info.code === 'ETIMEDOUT' ? `, pas de réponse en ${seconds(options.connectTimeoutMs ?? 5000)} s` : ''}).`,
           `vérifiez que le serveur est démarré et ${variables}.`,
           { cause: error },
         );
@@ -129,15 +150,21 @@ function readExactDouble(field: TypeCastField, next: TypeCastNext): unknown {
 interface DriverErrorInfo {
   readonly code: string | undefined;
   readonly errno: number | undefined;
+  readonly fatal: boolean;
   readonly message: string;
+}
+
+function seconds(ms: number | undefined): string {
+  return String((ms ?? 0) / 1000);
 }
 
 function driverError(error: unknown): DriverErrorInfo | null {
   if (!(error instanceof Error)) return null;
-  const record = error as Error & { code?: unknown; errno?: unknown };
+  const record = error as Error & { code?: unknown; errno?: unknown; fatal?: unknown };
   return {
     code: typeof record.code === 'string' ? record.code : undefined,
     errno: typeof record.errno === 'number' ? record.errno : undefined,
+    fatal: record.fatal === true,
     message: error.message,
   };
 }

@@ -49,6 +49,14 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
         const columns = constraint ? constraint.split(',').map((part) => part.trim().replace(/^.*\./, '')) : [];
         return new DuplicateError(constraint, columns, { cause: error });
       }
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+        return new DatabaseUnavailableError(
+          'locked',
+          `la base SQLite ${options.file} est restée verrouillée par une autre connexion plus de ${busyTimeout / 1000} s.`,
+          "vérifiez qu'aucun autre processus ne garde une transaction ouverte sur ce fichier, ou augmentez db_busy_timeout_ms.",
+          { cause: error },
+        );
+      }
       const cannotOpen =
         code === 'SQLITE_CANTOPEN' ||
         code === 'SQLITE_NOTADB' ||
