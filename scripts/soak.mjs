@@ -6,6 +6,7 @@
  * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
  * the load, after it and after a full GC (SIGUSR2 to a preload given --expose-gc). The memory session store keeps
  * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
+ * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`).
  * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -76,18 +77,18 @@ function fillProject(project) {
     `process.on('SIGUSR2', () => {
   globalThis.gc();
   globalThis.gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  require('node:fs').writeFileSync(process.env.SOAK_GC_FILE, JSON.stringify({ rss, heapUsed }));
+  require('node:fs').writeFileSync(process.env.SOAK_GC_FILE, JSON.stringify(process.memoryUsage()));
 });
 `,
   );
 }
 
-/** `node --expose-gc --require soak-gc.cjs dist/app.js` on an ephemeral port. */
+/** `node [SOAK_NODE_FLAGS] --expose-gc --require soak-gc.cjs dist/app.js` on an ephemeral port. */
 async function serve(project) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
-  const child = spawn(process.execPath, ['--expose-gc', '--require', './soak-gc.cjs', 'dist/app.js'], {
+  const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+  const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', 'dist/app.js'], {
     cwd: project.root,
     env: { ...env, HOST: '127.0.0.1', PORT: '0', SOAK_GC_FILE: project.path('storage/gc.json') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,7 +127,8 @@ async function afterGc(project, child) {
   child.kill('SIGUSR2');
   for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   const own = JSON.parse(fs.readFileSync(file, 'utf8'));
-  return { rss: rssMb(child.pid), heap: own.heapUsed / 2 ** 20 };
+  const mb = (bytes) => bytes / 2 ** 20;
+  return { rss: rssMb(child.pid), heap: mb(own.heapUsed), heapTotal: mb(own.heapTotal), external: mb(own.external) };
 }
 
 /** The request loop of one connection, with a tally of statuses per kind. */
@@ -180,6 +182,7 @@ try {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
   const after = rssMb(child.pid);
   const gc = await afterGc(project, child);
+  const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
 
   let unexpected = 0;
   for (const [key, n] of tally) {
@@ -187,15 +190,15 @@ try {
     if (EXPECTED[kind] !== Number(status)) unexpected += n;
   }
   const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
-  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, node dist/app.js (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`);
+  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, node dist/app.js (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}${process.env.SOAK_NODE_FLAGS ? `, SOAK_NODE_FLAGS=${process.env.SOAK_NODE_FLAGS}` : ''}`);
   row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
   row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
   row('statuts inattendus', `${unexpected}`);
   row('latence p50 / p99', `${result.latency.p50} ms / ${result.latency.p99} ms`);
-  row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (tas ${before.heap.toFixed(1)} MB)`);
+  row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
   row('RSS après', `${after.toFixed(1)} MB`);
-  row('RSS après GC', `${gc.rss.toFixed(1)} MB (tas ${gc.heap.toFixed(1)} MB)`);
+  row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
   console.log('  statuts par sorte de requête :');
   for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
   if (result.errors > 0 || unexpected > 0) {
