@@ -6,7 +6,8 @@
  * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
  * the load, after it and after a full GC (SIGUSR2 to a preload given --expose-gc). The memory session store keeps
  * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
- * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`).
+ * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`); SOAK_TSX=1 serves app.ts through
+ * tsx's loader instead of dist/app.js, for comparison.
  * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ const crud = await import(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const SEED_ROWS = Number(process.env.SOAK_ROWS ?? 1000);
+const TSX = process.env.SOAK_TSX === '1';
 
 const NOTE_JSON = {
   format_version: 1,
@@ -88,7 +90,9 @@ async function serve(project) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
   const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
-  const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', 'dist/app.js'], {
+  // SOAK_TSX=1: the TypeScript through tsx's loader in the same process, for comparison (npm run dev without watch).
+  const entry = TSX ? ['--import', 'tsx', 'app.ts'] : ['dist/app.js'];
+  const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', ...entry], {
     cwd: project.root,
     env: { ...env, HOST: '127.0.0.1', PORT: '0', SOAK_GC_FILE: project.path('storage/gc.json') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,7 +194,7 @@ try {
     if (EXPECTED[kind] !== Number(status)) unexpected += n;
   }
   const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
-  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, node dist/app.js (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}${process.env.SOAK_NODE_FLAGS ? `, SOAK_NODE_FLAGS=${process.env.SOAK_NODE_FLAGS}` : ''}`);
+  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${TSX ? 'node --import tsx app.ts' : 'node dist/app.js'} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}${process.env.SOAK_NODE_FLAGS ? `, SOAK_NODE_FLAGS=${process.env.SOAK_NODE_FLAGS}` : ''}`);
   row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
   row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
