@@ -79,7 +79,9 @@ function fillProject(project) {
     `process.on('SIGUSR2', () => {
   globalThis.gc();
   globalThis.gc();
-  require('node:fs').writeFileSync(process.env.SOAK_GC_FILE, JSON.stringify(process.memoryUsage()));
+  const fs = require('node:fs');
+  fs.writeFileSync(process.env.SOAK_GC_FILE + '.tmp', JSON.stringify(process.memoryUsage()));
+  fs.renameSync(process.env.SOAK_GC_FILE + '.tmp', process.env.SOAK_GC_FILE);
 });
 `,
   );
@@ -129,7 +131,8 @@ async function afterGc(project, child) {
   const file = project.path('storage/gc.json');
   fs.rmSync(file, { force: true });
   child.kill('SIGUSR2');
-  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Written then renamed by the preload: once it exists, it is whole.
+  for (let i = 0; i < 600 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   const own = JSON.parse(fs.readFileSync(file, 'utf8'));
   const mb = (bytes) => bytes / 2 ** 20;
   return { rss: rssMb(child.pid), heap: mb(own.heapUsed), heapTotal: mb(own.heapTotal), external: mb(own.external) };
