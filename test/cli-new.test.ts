@@ -35,6 +35,7 @@ const LAYOUT = [
   'storage/sessions/.gitkeep',
   'storage/uploads/.gitkeep',
   'translations/fr.json',
+  'tsconfig.build.json',
   'tsconfig.json',
   `vendor/fw-mvc-${VERSION}.tgz`,
 ];
@@ -222,9 +223,13 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   // The framework comes from the project's own vendor/ folder: no path outside the project (DECISIONS §7).
   assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
   assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
-  assert.is(manifest.scripts.start, 'tsx app.ts');
+  // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.
+  assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json');
+  assert.is(manifest.scripts.prestart, 'npm run build');
+  assert.is(manifest.scripts.start, 'node dist/app.js');
+  assert.match(manifest.scripts.dev, /^tsx watch .* app\.ts$/);
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
-  // tsx serves the app (npm start), so it is a dependency, not a devDependency (npm install --omit=dev).
+  // tsx serves the app in development (npm run dev) and runs the project's code for fw (routes:list).
   assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc', 'tsx']);
   // The stylesheet is rebuilt by the Tailwind CLI of the project's devDependencies (never npx: docs/styles.md).
   assert.equal(Object.keys(manifest.devDependencies).sort(), ['@tailwindcss/cli', '@types/node', 'tailwindcss', 'typescript']);

@@ -121,7 +121,7 @@ test('the installed fw packs itself into the next project it makes', () => {
   assert.equal(list(path.join(next, 'Suivant', 'vendor', tarball)), list(path.join(project, 'vendor', tarball)));
 });
 
-test('npm start serves the home page from the moved project', async () => {
+test('app.ts under tsx (as npm run dev) serves the home page from the moved project', async () => {
   const app = spawnApp({ cwd: project, tsx: path.join(project, 'node_modules', 'tsx', 'dist', 'cli.mjs'), env: cleanEnv(), timeoutMs: 30_000 });
   server = app.child;
   const base = await app.url;

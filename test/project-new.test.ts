@@ -57,7 +57,7 @@ test('a type error in the project is reported by the same check', () => {
   }
 });
 
-test('npm start serves the home page, the stylesheet and the error pages with the security headers', async () => {
+test('app.ts under tsx (as npm run dev) serves the home page, the stylesheet and the error pages with the security headers', async () => {
   const app = spawnApp({ cwd: project, tsx: TSX, env: process.env, timeoutMs: 20_000 });
   server = app.child;
   const base = await app.url;

@@ -1,4 +1,7 @@
-/** A generated project's `app.ts` run with tsx as a real process on 127.0.0.1 (port 0), as `npm start` does. */
+/**
+ * A generated project's `app.ts` run with tsx as a real process on 127.0.0.1 (port 0), as `npm run dev` does
+ * (without the watch). The production path (`node dist/app.js`) is tested in test/project-production.test.ts.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface AppProcessOptions {

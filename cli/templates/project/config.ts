@@ -2,7 +2,8 @@
 import { fileURLToPath } from 'node:url';
 import { configure, loadEnv } from 'fw-mvc';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
+// The project root: this file's folder, or its parent once compiled to dist/config.js (npm run build).
+const root = fileURLToPath(new URL(import.meta.url.endsWith('.js') ? '..' : '.', import.meta.url));
 loadEnv(root);
 
 const dbDriver = process.env.DB_DRIVER ?? 'sqlite';

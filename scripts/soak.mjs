@@ -1,0 +1,222 @@
+/**
+ * `npm run soak` (not part of `npm test`; docs/performance.md, "Soak"): a generated CRUD project built for
+ * production (`tsc -p tsconfig.build.json`, then `node dist/app.js`, no wrapper) under autocannon for SOAK_SECONDS
+ * (60) with SOAK_CONNECTIONS (50). Each connection loops over: an anonymous list page, two static files, an
+ * anonymous form page (its session cookie and CSRF token kept), a valid form post (302) and the list page it
+ * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
+ * the load, after it and after a full GC (SIGUSR2 to a preload given --expose-gc). The memory session store keeps
+ * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
+ * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`); SOAK_TSX=1 serves app.ts through
+ * tsx's loader instead of dist/app.js, for comparison.
+ * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const cli = await import(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers', 'cli.js')).href);
+const crud = await import(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers', 'crud-app.js')).href);
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
+const SEED_ROWS = Number(process.env.SOAK_ROWS ?? 1000);
+const TSX = process.env.SOAK_TSX === '1';
+
+const NOTE_JSON = {
+  format_version: 1,
+  entity: 'Note',
+  table: 'notes',
+  fields: [
+    { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true },
+    { name: 'titre', sql_type: 'VARCHAR(100)', constraints: { not_empty: true }, list: { filter: true } },
+    { name: 'contenu', sql_type: 'TEXT', nullable: true },
+  ],
+};
+
+/** What each kind of request must answer; anything else is counted as unexpected. */
+const EXPECTED = { list: 200, css: 200, js: 200, form: 200, post: 302, redirected: 200 };
+
+function ok(project, args) {
+  const run = project.run(args);
+  if (run.status !== 0) throw new Error(`fw ${args.join(' ')} a échoué (${run.status}) :\n${run.stdout}${run.stderr}`);
+}
+
+/** The project: Note CRUD on SQLite, SEED_ROWS rows, compiled to dist/. */
+function buildProject() {
+  const project = cli.newProject('Soak');
+  try {
+    fillProject(project);
+    return project;
+  } catch (err) {
+    void project.cleanup();
+    throw err;
+  }
+}
+
+function fillProject(project) {
+  project.useSqlite();
+  project.write('mvc/entities/note/note.json', JSON.stringify(NOTE_JSON, null, 2) + '\n');
+  ok(project, ['make:crud', 'Note', '--public']);
+  ok(project, ['sync:relations']);
+  ok(project, ['db:init']);
+  ok(project, ['db:apply']);
+  crud.linkFramework(project);
+  const db = new Database(project.path('storage/database.sqlite'));
+  const insert = db.prepare('INSERT INTO notes (titre, contenu) VALUES (?, ?)');
+  db.transaction(() => {
+    for (let i = 1; i <= SEED_ROWS; i++) insert.run(`Note ${i}`, `Contenu de la note ${i}`);
+  })();
+  db.close();
+  const build = spawnSync(process.execPath, [cli.TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`);
+  // Full GC on SIGUSR2, then the process's own figures into SOAK_GC_FILE (the soak reads RSS from /proc as well).
+  project.write(
+    'soak-gc.cjs',
+    `process.on('SIGUSR2', () => {
+  globalThis.gc();
+  globalThis.gc();
+  const fs = require('node:fs');
+  fs.writeFileSync(process.env.SOAK_GC_FILE + '.tmp', JSON.stringify(process.memoryUsage()));
+  fs.renameSync(process.env.SOAK_GC_FILE + '.tmp', process.env.SOAK_GC_FILE);
+});
+`,
+  );
+}
+
+/** `node [SOAK_NODE_FLAGS] --expose-gc --require soak-gc.cjs dist/app.js` on an ephemeral port. */
+async function serve(project) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
+  const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+  // SOAK_TSX=1: the TypeScript through tsx's loader in the same process, for comparison (npm run dev without watch).
+  const entry = TSX ? ['--import', 'tsx', 'app.ts'] : ['dist/app.js'];
+  const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', ...entry], {
+    cwd: project.root,
+    env: { ...env, HOST: '127.0.0.1', PORT: '0', SOAK_GC_FILE: project.path('storage/gc.json') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`le serveur n'a pas démarré en 30 s :\n${output}`)), 30_000);
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const match = /fw-mvc : (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`le serveur s'est arrêté (code ${code}) :\n${output}`));
+    });
+  });
+  return { child, url, output: () => output };
+}
+
+/** VmRSS of a process, in MB. */
+function rssMb(pid) {
+  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return kb / 1024;
+}
+
+/** Full GC in the server; resolves with its RSS (from /proc) and heap afterwards, in MB. */
+async function afterGc(project, child) {
+  const file = project.path('storage/gc.json');
+  fs.rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  // Written then renamed by the preload: once it exists, it is whole.
+  for (let i = 0; i < 600 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const own = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const mb = (bytes) => bytes / 2 ** 20;
+  return { rss: rssMb(child.pid), heap: mb(own.heapUsed), heapTotal: mb(own.heapTotal), external: mb(own.external) };
+}
+
+/** The request loop of one connection, with a tally of statuses per kind. */
+function requests(tally) {
+  const count = (kind) => (status, body, context, headers) => {
+    const key = `${kind} ${status}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+    if (kind === 'form') {
+      // autocannon keeps the raw header names: Set-Cookie as the server wrote it.
+      const setCookie = Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? '';
+      context.cookie = /session_id=[^;]*/.exec(String(setCookie))?.[0] ?? '';
+      context.token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? '';
+    }
+  };
+  let serial = 0;
+  const withCookie = (request, context) => ({ ...request, headers: { ...request.headers, cookie: context.cookie ?? '' } });
+  return [
+    { method: 'GET', path: '/notes', onResponse: count('list') },
+    { method: 'GET', path: '/static/tailwind.css', onResponse: count('css') },
+    { method: 'GET', path: '/static/js/app.js', onResponse: count('js') },
+    { method: 'GET', path: '/notes/new', onResponse: count('form') },
+    {
+      method: 'POST',
+      path: '/notes',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      setupRequest: (request, context) => {
+        serial += 1;
+        const body = new URLSearchParams({ csrf_token: context.token ?? '', titre: `Soak ${serial}`, contenu: 'Envoyée par le soak.' }).toString();
+        return withCookie({ ...request, body }, context);
+      },
+      onResponse: count('post'),
+    },
+    { method: 'GET', path: '/notes', setupRequest: withCookie, onResponse: count('redirected') },
+  ];
+}
+
+function row(label, value) {
+  console.log(`  ${label.padEnd(28)} ${value}`);
+}
+
+const project = buildProject();
+let server;
+try {
+  server = await serve(project);
+  const { child, url } = server;
+  // Warm-up: every kind of request once, so that "before" counts the code and templates already loaded.
+  for (const route of ['/notes', '/static/tailwind.css', '/static/js/app.js', '/notes/new']) await (await fetch(url + route)).arrayBuffer();
+  const before = await afterGc(project, child);
+
+  const tally = new Map();
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
+  const after = rssMb(child.pid);
+  const gc = await afterGc(project, child);
+  const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
+
+  let unexpected = 0;
+  for (const [key, n] of tally) {
+    const [kind, status] = key.split(' ');
+    if (EXPECTED[kind] !== Number(status)) unexpected += n;
+  }
+  const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
+  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${TSX ? 'node --import tsx app.ts' : 'node dist/app.js'} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}${process.env.SOAK_NODE_FLAGS ? `, SOAK_NODE_FLAGS=${process.env.SOAK_NODE_FLAGS}` : ''}`);
+  row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
+  row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
+  row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
+  row('statuts inattendus', `${unexpected}`);
+  row('latence p50 / p99', `${result.latency.p50} ms / ${result.latency.p99} ms`);
+  row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
+  row('RSS après', `${after.toFixed(1)} MB`);
+  row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
+  console.log('  statuts par sorte de requête :');
+  for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
+  if (result.errors > 0 || unexpected > 0) {
+    console.error(`\nErreur : ${result.errors} erreur(s) et ${unexpected} statut(s) inattendu(s) pendant le soak.\n${server.output().slice(-2000)}`);
+    process.exitCode = 1;
+  }
+} finally {
+  if (server && server.child.exitCode === null) {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
+  }
+  await project.cleanup();
+}

@@ -1,0 +1,98 @@
+// The production path of a generated project (docs/deploy.md): `npm run build` compiles it to dist/ with
+// tsconfig.build.json, and Node alone serves dist/app.js — views, static files, translations and env/ read from the
+// project root, the compiled mvc/api_routes.js loaded — with no tsx anywhere in the process tree.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { CliProject } from './helpers/cli.js';
+import { TSC } from './helpers/cli.js';
+import { buildCrudApp } from './helpers/crud-app.js';
+import { stopApp } from './helpers/app-process.js';
+
+let project: CliProject | undefined;
+let server: ChildProcess | undefined;
+let base = '';
+
+const API_ROUTES = `import { apiSuccess, type Router } from 'fw-mvc';
+
+export function registerApiRoutes(router: Router): void {
+  router.add('GET', '/api/ping', () => apiSuccess({ pong: true }), { name: 'api_ping', public: true });
+}
+`;
+
+/** `node dist/app.js` on an ephemeral port; resolves with its address. */
+function serveCompiled(root: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
+  server = spawn(process.execPath, ['dist/app.js'], { cwd: root, env: { ...env, HOST: '127.0.0.1', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = server;
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`le serveur n'a pas démarré en 30 s :\n${output}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /fw-mvc : (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`le serveur s'est arrêté (code ${code}) :\n${output}`));
+    });
+  });
+}
+
+/** The pids of `pid` and of all its descendants (Linux /proc). */
+function processTree(pid: number): number[] {
+  const children = fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/))
+    .filter((child) => child !== '')
+    .map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+test('npm run build compiles the CRUD project to dist/ with its tsconfig.build.json', () => {
+  project = buildCrudApp('sqlite');
+  project.write('mvc/api_routes.ts', API_ROUTES);
+  const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
+  assert.is(build.status, 0, build.stdout + build.stderr);
+  for (const file of ['dist/app.js', 'dist/config.js', 'dist/mvc/routes.js', 'dist/mvc/api_routes.js', 'dist/mvc/controllers/contact_controller.js']) {
+    assert.ok(project.exists(file), `${file} manque`);
+  }
+  // Views, static files and translations stay at the project root, where the app reads them.
+  assert.not.ok(project.exists('dist/mvc/views'));
+  assert.ok(project.read('.gitignore').split('\n').includes('dist/'));
+});
+
+test('node dist/app.js serves the CRUD list, a static file and the compiled API routes, with no tsx', async () => {
+  assert.ok(project, 'the project was not built');
+  base = await serveCompiled(project.root);
+  const list = await fetch(`${base}/contacts`);
+  assert.is(list.status, 200);
+  assert.match(await list.text(), /href="\/contacts\/new"/);
+  const css = await fetch(`${base}/static/tailwind.css`);
+  assert.is(css.status, 200);
+  const api = await fetch(`${base}/api/ping`);
+  assert.is(api.status, 200, await api.clone().text());
+  assert.equal((await api.json()) as unknown, { success: true, data: { pong: true } });
+
+  const pids = processTree(server!.pid!);
+  assert.equal(pids, [server!.pid!], 'the server starts no child process');
+  const argv = fs.readFileSync(`/proc/${server!.pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+  assert.equal(argv.slice(1), ['dist/app.js']);
+  assert.not.match(fs.readFileSync(`/proc/${server!.pid}/environ`, 'utf8'), /tsx/, 'no tsx loader in NODE_OPTIONS');
+});
+
+test.after(async () => {
+  if (server) await stopApp(server);
+  await project?.cleanup();
+});
+
+test.run();
