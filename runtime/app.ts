@@ -145,7 +145,7 @@ export class Application {
   /** A body over a limit or malformed: its page (the server closes the connection, the body being unread). */
   private bodyRefused(request: Request, err: unknown): Response {
     if (!(err instanceof HttpError)) throw err;
-    return errorPage(err.status, request, {}, { code: err.code, message: err.message });
+    return errorPage(err.status, request, { detail: err.message }, { code: err.code, message: err.message });
   }
 
   private async respondWithSession(request: Request): Promise<Response> {
@@ -193,7 +193,8 @@ export class Application {
 
   /** An error of a handler or a middleware: its page for an HttpError below 500, else logged and a 500. */
   private failure(request: Request, route: RouteEntry, err: unknown): Response {
-    if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, {}, { api: route.api, code: err.code, message: err.message });
+    // An HttpError's message is written for the user (it names the limit or the culprit, never a secret): shown on the page too.
+    if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, { detail: err.message }, { api: route.api, code: err.code, message: err.message });
     const unavailable = databaseUnavailableResponse(err, request, route.api);
     if (unavailable) return unavailable;
     log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });

@@ -38,6 +38,7 @@ function limitsSuite(dialect: DialectName): void {
       const page = await seeded.client.post(url, form);
       assert.is(page.status, 413, `${url} : ${page.text.slice(0, 300)}`);
       assert.match(page.text, 'Contenu trop volumineux');
+      assert.ok(page.text.includes('<p class="mt-2 text-sm text-gray-700" id="error-detail">Trop d&#39;identifiants : 40000 reçus, 1000 au plus.</p>'), page.text);
       assertSecurityHeaders(page.headers, `413 ${url}`);
       const api = await seeded.client.post(url, form, JSON_ACCEPT);
       assert.is(api.status, 413, url);
