@@ -1,14 +1,14 @@
 // The production path of a generated project (docs/deploy.md): `npm run build` compiles it to dist/ with
 // tsconfig.build.json, and Node alone serves dist/app.js — views, static files, translations and env/ read from the
 // project root, the compiled mvc/api_routes.js loaded — with no tsx anywhere in the process tree.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CliProject } from './helpers/cli.js';
 import { TSC } from './helpers/cli.js';
-import { buildCrudApp } from './helpers/crud-app.js';
+import { buildCrudApp, serveWith } from './helpers/crud-app.js';
 import { stopApp } from './helpers/app-process.js';
 
 let project: CliProject | undefined;
@@ -23,29 +23,11 @@ export function registerApiRoutes(router: Router): void {
 `;
 
 /** `node dist/app.js` on an ephemeral port; resolves with its address. */
-function serveCompiled(root: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
-  server = spawn(process.execPath, ['dist/app.js'], { cwd: root, env: { ...env, HOST: '127.0.0.1', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const child = server;
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`le serveur n'a pas démarré en 30 s :\n${output}`)), 30_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /fw-mvc : (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`le serveur s'est arrêté (code ${code}) :\n${output}`));
-    });
+async function serveCompiled(root: string): Promise<string> {
+  const { url } = await serveWith(root, ['dist/app.js'], {}, (child) => {
+    server = child;
   });
+  return url;
 }
 
 /** The pids of `pid` and of all its descendants (Linux /proc). */

@@ -106,14 +106,29 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
 }
 
 /** Serves a built project with `tsx app.ts` on an ephemeral port; resolves once it listens. */
-export async function serveProject(project: CliProject, env: Readonly<Record<string, string>> = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+export function serveProject(project: CliProject, env: Readonly<Record<string, string>> = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  return serveWith(project.root, [path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], env);
+}
+
+/**
+ * Runs `node <args>` in `root` on an ephemeral port, without the shell's DB_* and APP_ENV (the project's env file
+ * decides); resolves once the server prints its address. `onSpawn` gets the process at once, so that a caller can
+ * stop a server that never starts.
+ */
+export async function serveWith(
+  root: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const childEnv: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') childEnv[key] = value;
-  const child = spawn(process.execPath, [path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], {
-    cwd: project.root,
+  const child = spawn(process.execPath, [...args], {
+    cwd: root,
     env: { ...childEnv, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  onSpawn?.(child);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`le serveur n'a pas démarré en 30 s :\n${output}`)), 30_000);
