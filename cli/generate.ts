@@ -63,11 +63,10 @@ export async function generate(root: string, files: PlannedFile[], options: Gene
  * so that sync:entity and build:model bring an entity change into the pages (docs/crud.md "Regenerable files").
  */
 export async function existingCrudFiles(root: string, model: ModelNode, entityNames: readonly string[]): Promise<PlannedFile[]> {
-  const withCrud = model.entities.filter(
-    (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, 'mvc', 'models', `${entity.snake}_crud.ts`)),
-  );
-  if (withCrud.length === 0) return [];
   // The files only, not the routes edit: this module does not load ts-morph.
   const crud = await import('../emitters/crud/files.js');
+  const withCrud = model.entities.filter(
+    (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
+  );
   return withCrud.flatMap((entity) => crud.crudRegenerableFiles(crud.planCrud(model, entity.name)));
 }

@@ -6,7 +6,7 @@
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
-import { defaultPlural, PASCAL_CASE, snakeCase, toEntityFileName } from './naming.js';
+import { defaultPlural, humanLabel, PASCAL_CASE, snakeCase, toEntityFileName } from './naming.js';
 import { isReservedTableName, isReservedWord } from './reserved-words.js';
 
 /** What the checks know of an entity, even an invalid one (relations are checked against it). */
@@ -186,7 +186,7 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
         name,
         field: kind,
         role,
-        label: stringAt(raw, 'label') ?? defaultLabel(name),
+        label: stringAt(raw, 'label') ?? humanLabel(name),
         variants,
         multiple: booleanAt(raw, 'multiple') ?? false,
       }),
@@ -198,12 +198,6 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
 /** ` (par exemple « x »)` when the suggestion is itself allowed, else nothing. */
 function example(suggestion: string): string {
   return isReservedTableName(suggestion) ? '' : ` (par exemple « ${suggestion} »)`;
-}
-
-/** `photo_profil` → `Photo profil`. */
-function defaultLabel(name: string): string {
-  const words = name.replace(/_+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function readRbac(data: Json): RbacNode | null {

@@ -1,9 +1,6 @@
 /** `mvc/controllers/<snake>_controller.ts`: the handlers of the CRUD routes (manual file). */
+import { tsString } from '../text.js';
 import type { CrudPlan } from './plan.js';
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
 
 export function emitCrudController(plan: CrudPlan): string {
   const { entity, entityClass, modelClass, formClass, controllerClass, listConst } = plan;
@@ -12,7 +9,7 @@ export function emitCrudController(plan: CrudPlan): string {
   const rbac = entity.rbac;
   const roles = rbac
     ? Object.entries(rbac.permissions)
-        .map(([permission, list]) => `  ${permission}: [${list.map(quote).join(', ')}],`)
+        .map(([permission, list]) => `  ${permission}: [${list.map(tsString).join(', ')}],`)
         .join('\n')
     : '';
   const fwImports = [

@@ -8,7 +8,7 @@ import type { FieldNode } from '../../compiler/ir.js';
 import { tsMarkerLine, syncEntityCommand } from '../marker.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
-import type { CrudField, CrudLink, CrudPlan, CrudRelation } from './plan.js';
+import { isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
 
 function filterKind(f: CrudField): string {
   if (f.relation) return 'relation';
@@ -40,12 +40,10 @@ function pivotDefault(field: FieldNode): string {
   }
 }
 
-const TEXT_BASES = new Set(['CHAR', 'VARCHAR', 'TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
-
 /** `ORDER BY <label>, <key>` as code: a text label in MariaDB's order on SQLite too (`textOrder`). */
 function orderCode(label: FieldNode, key: string, prefix = ''): string {
   const column = `${prefix}${label.column}`;
-  return TEXT_BASES.has(label.sqlType.base) ? `ORDER BY \${textOrder('${column}')}, ${prefix}${key}` : `ORDER BY ${column}, ${prefix}${key}`;
+  return isTextual(label) ? `ORDER BY \${textOrder('${column}')}, ${prefix}${key}` : `ORDER BY ${column}, ${prefix}${key}`;
 }
 
 function choicesFunction(name: string, comment: string, select: string, order: string, keyColumn: string, keyKind: 'int' | 'text'): string {
@@ -137,7 +135,7 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...(hasChoices ? ['CHOICES_MAX', 'fetchAll', 'missingChoiceKeys', 'placeholders'] : links.length ? ['fetchAll'] : []),
     ...(links.length ? ['linkedIds', 'relatedKeys', 'replaceLinks'] : []),
     ...(links.some((l) => l.pivotFields.some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
-    ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some((f) => TEXT_BASES.has(f.sqlType.base)) ? ['textOrder'] : []),
+    ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
     'trans',
   ];
   const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', 'Row', 'Transaction'];

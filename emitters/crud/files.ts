@@ -23,7 +23,7 @@ export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
   const views = `mvc/views/${plan.viewDir}`;
   const regenerable = (path: string, content: string): PlannedFile => ({ path, content, kind: 'regenerable' });
   return [
-    regenerable(`mvc/models/${plan.crudModule}.ts`, emitCrudModule(plan)),
+    regenerable(crudModulePath(snake), emitCrudModule(plan)),
     regenerable(`mvc/forms/${snake}_fields.ts`, emitCrudFormFields(plan)),
     regenerable(`${views}/_fields.html`, emitFieldsView(plan)),
     regenerable(`${views}/_filters.html`, emitFiltersView(plan)),

@@ -1,6 +1,7 @@
 /** The form of the create and edit pages: its fields (regenerable) and its class (manual). */
 import type { FieldNode } from '../../compiler/ir.js';
 import { syncEntityCommand, tsMarkerLine } from '../marker.js';
+import { tsString } from '../text.js';
 import type { CrudField, CrudPlan } from './plan.js';
 
 /** Bounds of the integer types (signed, unsigned); BIGINT is bounded by the form's safe-integer check. */
@@ -15,10 +16,6 @@ const INT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = {
 /** YEAR holds 1901 to 2155 (and 0000), signed or not. */
 const YEAR_BOUNDS = ['min: 1901', 'max: 2155'];
 
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
 function intBounds(field: FieldNode): string[] {
   if (field.sqlType.base === 'YEAR') return YEAR_BOUNDS;
   const bounds = INT_BOUNDS[field.sqlType.base];
@@ -29,7 +26,7 @@ function intBounds(field: FieldNode): string[] {
 /** The field's declaration: `new StringField({ label: 'Nom', maxLength: 100 })`. */
 function declaration(f: CrudField): { className: string; code: string } {
   const field = f.field;
-  const options = [`label: ${quote(f.label)}`];
+  const options = [`label: ${tsString(f.label)}`];
   // A checkbox is never required: unchecked means false.
   if (field.nullable && f.input !== 'bool') options.push('required: false');
   const maxLength = field.maxLength !== null ? [`maxLength: ${field.maxLength}`] : [];
@@ -96,7 +93,7 @@ function declaration(f: CrudField): { className: string; code: string } {
 export function emitCrudFormFields(plan: CrudPlan): string {
   const declarations = [
     ...plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) })),
-    ...plan.links.map((l) => ({ name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${quote(l.label)}, required: false })` })),
+    ...plan.links.map((l) => ({ name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${tsString(l.label)}, required: false })` })),
   ];
   const classes = [...new Set(declarations.map((d) => d.className))].sort();
   const choiceFields = [...plan.relations.map((r) => r.field.name), ...plan.links.map((l) => l.name)];

@@ -108,7 +108,8 @@ const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
 const LONG_TEXT_TYPES = new Set(['TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
 const LABEL_NAMES = ['nom', 'name', 'libelle', 'label', 'titre', 'title', 'intitule', 'designation', 'email'];
 
-function isTextual(field: FieldNode): boolean {
+/** VARCHAR, CHAR and the TEXT types: searched by `q`, ordered in the collation's order. */
+export function isTextual(field: FieldNode): boolean {
   return TEXT_TYPES.has(field.sqlType.base) || LONG_TEXT_TYPES.has(field.sqlType.base);
 }
 
