@@ -23,11 +23,13 @@ function limitsSuite(dialect: DialectName): void {
   // The form-field cap (max_form_fields, 1,000 by default: docs/runtime.md) would refuse these bodies first, with its
   // own 413 (http-routing-forms.test.ts): raised here so that the ids cap itself is what answers. Registered before the
   // app's hook, which starts the server with this environment.
+  const previous = process.env['MAX_FORM_FIELDS'];
   t.before(() => {
     process.env['MAX_FORM_FIELDS'] = '100000';
   });
   t.after(() => {
-    delete process.env['MAX_FORM_FIELDS'];
+    if (previous === undefined) delete process.env['MAX_FORM_FIELDS'];
+    else process.env['MAX_FORM_FIELDS'] = previous;
   });
   const seeded = seededApp(t, dialect);
 

@@ -61,6 +61,8 @@ test('node dist/app.js serves the CRUD list, a static file and the compiled API 
   assert.match(await list.text(), /href="\/contacts\/new"/);
   const css = await fetch(`${base}/static/tailwind.css`);
   assert.is(css.status, 200);
+  // The stylesheet fw new ships, built by the Tailwind CLI (not an empty file).
+  assert.ok((await css.text()).includes('.md\\:grid-cols-4'), 'tailwind.css');
   const api = await fetch(`${base}/api/ping`);
   assert.is(api.status, 200, await api.clone().text());
   assert.equal((await api.json()) as unknown, { success: true, data: { pong: true } });

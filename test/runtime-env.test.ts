@@ -87,7 +87,7 @@ test('an unclosed quote or text after a closing quote is an error naming the fil
   assert.throws(trailing, /^env\/dev, ligne 3 : texte inattendu après la valeur entre guillemets de T : « extra »\.$/);
 });
 
-test("where Node's util.parseEnv and dotenv agree, so does parseEnv", () => {
+test("where Node's util.parseEnv gives the dotenv reading, so does parseEnv", () => {
   const text = [
     '# comment',
     'PLAIN=hello world',
