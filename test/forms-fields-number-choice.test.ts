@@ -6,6 +6,7 @@ import {
   ChoiceField,
   DecimalField,
   FloatField,
+  Form,
   FormDefinitionError,
   FormValidationError,
   IntegerField,
@@ -45,6 +46,17 @@ function table(field: Field, label: string, accepted: Accepted, refused: Refused
     }
   }
 }
+
+test('FloatField with digits: a huge exponent is refused at once, never expanded digit by digit', () => {
+  const field = new FloatField({ label: 'P', maxDigits: 10, decimalPlaces: 2 });
+  for (const text of ['1e400000000', '1e-400000000', '1e999999999', '-1e-999999999', '1e-400']) {
+    const form = new (class extends Form { static fields = { p: field }; })({ p: text });
+    assert.not.ok(form.isValid(), text);
+  }
+  const zero = new (class extends Form { static fields = { p: field }; })({ p: '0e-400000000' });
+  assert.ok(zero.isValid());
+  assert.is(zero.cleanedData['p'], 0);
+});
 
 test('FloatField: point, comma or exponent, cleaned to a finite number; NaN, Infinity and garbage refused', () => {
   const notNumber = M.number('Poids kg');

@@ -213,11 +213,17 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
 
   protected convert(text: string, label: string): number {
     if (!FLOAT.test(text)) throw new FormValidationError(messages.number(label));
-    if (this.maxDigits !== undefined || this.decimalPlaces !== undefined) {
-      checkPrecision(expandExponent(text)!, label, this.maxDigits, this.decimalPlaces);
-    }
     const value = Number(text.replace(',', '.')) + 0; // `+ 0` turns -0 into 0
     if (!Number.isFinite(value)) throw new FormValidationError(messages.tooLarge(label));
+    // Digits are counted on the expanded text only for a finite, non-zero value: its exponent is then within a few
+    // hundred of its digits, so `1e-400000000` (zero as a double) never expands into a string of that length.
+    if (this.maxDigits !== undefined || this.decimalPlaces !== undefined) {
+      if (value !== 0) checkPrecision(expandExponent(text)!, label, this.maxDigits, this.decimalPlaces);
+      // A non-zero mantissa that underflows to zero (`1e-400`) has more decimals than any declared scale.
+      else if (/[1-9]/.test(text.split(/[eE]/)[0]!)) {
+        throw new FormValidationError(this.decimalPlaces !== undefined ? messages.decimalPlaces(label, this.decimalPlaces) : messages.maxDigits(label, this.maxDigits!));
+      }
+    }
     if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));
     if (this.max !== undefined && value > this.max) throw new FormValidationError(messages.max(label, this.max));
     return value;
