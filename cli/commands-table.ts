@@ -67,7 +67,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'make:crud',
     family: 'Entités',
-    usage: '<Entité> [--dry-run] [--media] [--public]',
+    usage: '<Entité> [--dry-run] [--media] [--public] [--check]',
     summary: 'Génère contrôleur, modèle, formulaire, vues et routes du CRUD.',
     example: 'fw make:crud Contact',
     load: () => import('./commands/make-crud.js'),
@@ -97,7 +97,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'build:model',
     family: 'Entités',
-    usage: '[--dry-run] [--force]',
+    usage: '[--dry-run] [--force] [--check]',
     summary: 'Régénère les modèles.',
     load: () => import('./commands/build-model.js'),
   },

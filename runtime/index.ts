@@ -4,7 +4,7 @@ export { EnvSyntaxError, loadEnv, parseEnv } from './env.js';
 export { getLogger, setLogSink, setLogLevel, type LogRecord } from './logger.js';
 export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/request.js';
 export { Response } from './http/response.js';
-export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError } from './http/errors.js';
+export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError, TooManyFieldsError } from './http/errors.js';
 export { Router, RouteGroup, RouteError, SAFE_METHODS, UNSAFE_METHODS, type Handler, type RouteEntry, type RouteOptions } from './http/router.js';
 export { html, jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, SerializationError, JSON_TYPE } from './http/helpers.js';
 export { createServer, serve, stopGracefully, type ServeOptions } from './http/server.js';

@@ -10,14 +10,14 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
 import { CliError } from '../errors.js';
+import { checkOption } from '../generate.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
-  command
+  checkOption(command)
     .argument('<Entité>', "nom de l'entité (PascalCase)")
     .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
     .option('--public', 'routes publiques (sans connexion ; le jeton CSRF reste exigé)')
-    .option('--check', 'n’écrit rien ; code 2 et la liste des fichiers générés périmés (CI)')
     .option('--media', 'pages des médias de l’entité');
 }
 

@@ -223,7 +223,6 @@ export class ListQuery {
   }
 }
 
-/** The driver of the default database (the generated models query it through `fetchAll`). */
 /**
  * A text column in an ORDER BY outside the list query (the choices of a select, the labels of links): on SQLite its
  * MariaDB `utf8mb4_unicode_ci` order through `fw_sort_key`, the column itself on MariaDB. `column` comes from
@@ -233,6 +232,7 @@ export function textOrder(column: string, dialect: DialectName = currentDialect(
   return dialect === 'sqlite' ? `${SQLITE_SORT_KEY_FUNCTION}(${column})` : column;
 }
 
+/** The driver of the default database (the generated models query it through `fetchAll`). */
 function currentDialect(): DialectName {
   return getDatabase().driver;
 }
