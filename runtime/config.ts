@@ -54,6 +54,16 @@ const DEFAULTS = {
   body_max_size: 1_048_576,
   /** Sessions the memory store holds at most; null: SESSION_MEMORY_MAX from the environment, else 10,000 (docs/runtime.md). */
   session_memory_max: null as number | null,
+  /** The session backend: memory, file or database; null: SESSION_STORE from the environment, else memory (docs/runtime.md "Sessions"). */
+  session_store: null as 'memory' | 'file' | 'database' | null,
+  /** The folder of the file session store (one JSON file per session). */
+  session_dir: 'storage/sessions',
+  /** Seconds a session lives without being used (sliding). */
+  session_ttl: 3600,
+  /** Where login and upload attempts are counted: memory or database; null: RATE_LIMIT_STORE, else memory (docs/auth.md). */
+  rate_limit_store: null as 'memory' | 'database' | null,
+  /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */
+  trusted_proxies: null as string[] | null,
   /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md, "Limits and time-outs"). */
   max_form_fields: 1000,
   /** Seconds a client has to send the whole head of a request; then 408 and the connection is closed. */
@@ -71,7 +81,7 @@ export type ConfigValues = typeof DEFAULTS;
 export type ConfigKey = keyof ConfigValues;
 
 /** Keys whose relative value is resolved from `project_root`. */
-const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file']);
+const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file', 'session_dir']);
 
 /** A fresh copy of the defaults; lists are copied so that mutating a value read with get() cannot change the defaults. */
 function freshDefaults(): ConfigValues {
@@ -99,7 +109,7 @@ export function get<K extends ConfigKey>(key: K): ConfigValues[K] {
 }
 
 /** Returns a path key resolved against `project_root`. */
-export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_dir' | 'translations_dir' | 'db_file'): string {
+export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_dir' | 'translations_dir' | 'db_file' | 'session_dir'): string {
   const value = values[key];
   return PATH_KEYS.has(key) && !path.isAbsolute(value) ? path.resolve(values.project_root, value) : value;
 }
