@@ -174,7 +174,7 @@ export class Application {
         const refused = this.csrf.check(request, route.api);
         if (refused) return refused;
       }
-      const response = route.public ? route.handler(request) : this.guarded(request, route, 0);
+      const response = route.public ? route.handler(request) : privatePage(this.guarded(request, route, 0));
       return isPromise(response) ? Promise.resolve(response).then(undefined, (err: unknown) => this.failure(request, route, err)) : response;
     } catch (err) {
       return this.failure(request, route, err);
@@ -219,6 +219,20 @@ export class Application {
     }
     return serveStatic(request, this.staticDirs, request.path.slice('/static/'.length)) ?? errorPage(404, request);
   }
+}
+
+/**
+ * A page behind the login is never stored by the browser or a shared cache (`Cache-Control: no-store`): after
+ * logout, the back button cannot show it again (docs/auth.md). A handler that sets its own Cache-Control keeps it.
+ */
+function privatePage(response: Response | Promise<Response>): Response | Promise<Response> {
+  if (isPromise(response)) return response.then(noStore);
+  return noStore(response);
+}
+
+function noStore(response: Response): Response {
+  if (response.headers['Cache-Control'] === undefined) response.headers['Cache-Control'] = 'no-store';
+  return response;
 }
 
 /** The 503 of a DatabaseUnavailableError (http/database-unavailable.ts); any other error is thrown on. */

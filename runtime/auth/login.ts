@@ -1,0 +1,141 @@
+/**
+ * The login pages (runtime spec "Login with optional second factor", DECISIONS §5 and §8; docs/auth.md):
+ * `GET /login`, `POST /login`, `POST /logout`. One chain: the user found by `POST /login` is the one
+ * `fw auth:user:create` wrote in `users`, and the session user it stores (`{ id, login, roles, permissions }`)
+ * is what `AuthMiddleware`, `requireRole`, `requirePermission` and the template `can()` read.
+ */
+import { BaseController, errorPage } from '../controller.js';
+import type { Request } from '../http/request.js';
+import { Response } from '../http/response.js';
+import { trans } from '../i18n.js';
+import { getLogger } from '../logger.js';
+import { existingSession, requestSession } from '../session/session.js';
+import { logAuthEvent } from './audit.js';
+import { dummyVerifyPassword, hashPassword, passwordNeedsRehash, verifyPassword } from './passwords.js';
+import { loginLimitStatus, recordLoginFailure, recordLoginSuccess } from './rate-limit.js';
+import { findUserByEmail, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser } from './users.js';
+
+const log = getLogger('fw.auth');
+
+/** Where a successful login goes when no `next` is given. */
+export const DEFAULT_LOGIN_REDIRECT = '/';
+export const LOGIN_TEMPLATE = 'auth/login.html';
+
+/** The session key of the signed-in user (DECISIONS §8). */
+export const SESSION_USER_KEY = 'user';
+/** The CSRF token's session key: dropped at login so the signed-in session gets a token of its own. */
+const CSRF_SESSION_KEY = '_csrf_token';
+
+/** What the session holds for a signed-in user; role and permission checks read it, never the database. */
+export interface SessionUser {
+  id: number;
+  login: string;
+  roles: string[];
+  permissions: string[];
+}
+
+/**
+ * `next` when it is a same-site relative path, else undefined: it must start with one `/`, and hold no
+ * backslash, no control character and no scheme-relative start (`//evil`, `/\evil`, `https://evil` are refused).
+ */
+export function safeNext(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return undefined;
+  if (!value.startsWith('/') || value.startsWith('//')) return undefined;
+  // A backslash is read as a slash by browsers (`/\evil.example` is `//evil.example`); controls and spaces are stripped by them.
+  if (/[\\\u0000-\u0020\u007f]/.test(value)) return undefined;
+  return value;
+}
+
+/** The `next` a request carries: the form field on a POST, the query parameter on a GET. */
+function requestedNext(request: Request): string | undefined {
+  return safeNext(request.body.next?.[0] ?? request.params.next?.[0]);
+}
+
+function auditDetails(request: Request, userId: number | null, metadata?: Record<string, unknown>) {
+  return { userId, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata };
+}
+
+/** The login form, with the 401 message when `error` is set; the password is never sent back. */
+function loginPage(request: Request, status: number, login = '', error = ''): Response {
+  // csrf_token() in the template creates the session (and its cookie) on this response.
+  const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context: { login, error, next: requestedNext(request) ?? '' } });
+  response.headers['Cache-Control'] = 'no-store';
+  return response;
+}
+
+/** `GET /login`: the form; a signed-in user goes straight to `next` (or `/`). */
+export function showLogin(request: Request): Response {
+  if (existingSession(request)?.get(SESSION_USER_KEY)) return BaseController.redirect(requestedNext(request) ?? DEFAULT_LOGIN_REDIRECT);
+  return loginPage(request, 200);
+}
+
+/**
+ * `POST /login`. Unknown e-mail, wrong password and disabled account answer the same 401 page after the same
+ * work (one Argon2 verification each); only their audit events differ. Five failures in 60 s for the client's
+ * address or for the login answer 429 with `Retry-After` before any password is checked.
+ */
+export async function submitLogin(request: Request): Promise<Response> {
+  const rawLogin = (request.body.login?.[0] ?? '').trim();
+  const password = request.body.password?.[0] ?? '';
+  const login = normalizeEmail(rawLogin);
+
+  const limit = await loginLimitStatus(request.ip, login);
+  if (limit.limited) {
+    logAuthEvent('login.rate_limited', auditDetails(request, null, { login, retry_after: limit.retryAfter }));
+    const response = errorPage(429, request, { retry_after: limit.retryAfter });
+    response.headers['Retry-After'] = String(limit.retryAfter);
+    return response;
+  }
+
+  const user = login && password ? await findUserByEmail(login) : null;
+  const passwordOk = user ? await verifyPassword(password, user.passwordHash) : await dummyVerifyPassword(password);
+  if (!user || !passwordOk || !user.isActive) {
+    await recordLoginFailure(request.ip, login, user?.id ?? null);
+    const event = user && !user.isActive ? 'user.disabled' : 'login.failed';
+    logAuthEvent(event, auditDetails(request, user?.id ?? null, { login, reason: !user ? 'unknown_login' : !passwordOk ? 'wrong_password' : 'disabled' }));
+    return loginPage(request, 401, rawLogin, trans('auth.login.failed'));
+  }
+
+  await rehashIfNeeded(user, password);
+  await openSession(request, user);
+  await recordLoginSuccess(request.ip, login, user.id);
+  await recordSuccessfulLogin(user.id);
+  logAuthEvent('login.success', auditDetails(request, user.id));
+  return BaseController.redirect(requestedNext(request) ?? DEFAULT_LOGIN_REDIRECT);
+}
+
+/** A legacy PBKDF2 hash, or an Argon2 hash weaker than the minimum, is replaced while the password is at hand. */
+async function rehashIfNeeded(user: AuthUser, password: string): Promise<void> {
+  if (!passwordNeedsRehash(user.passwordHash)) return;
+  try {
+    await updatePasswordHash(user.id, await hashPassword(password));
+  } catch (err) {
+    // The login itself succeeded: a failed upgrade is retried at the next login.
+    log.warning(`Mise à niveau du hachage du mot de passe impossible pour l'utilisateur ${user.id} : ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+/**
+ * Signs the user in on the request's session: a new session id (the pre-login id is deleted when the response
+ * is sent, against fixation), a new CSRF token, and the session user with its roles and permissions.
+ */
+export async function openSession(request: Request, user: Pick<AuthUser, 'id' | 'email'>): Promise<SessionUser> {
+  const access = await loadUserAccess(user.id);
+  const sessionUser: SessionUser = { id: user.id, login: user.email, roles: access.roles, permissions: access.permissions };
+  const session = requestSession(request);
+  session.rotate();
+  session.remove(CSRF_SESSION_KEY);
+  session.set(SESSION_USER_KEY, sessionUser);
+  return sessionUser;
+}
+
+/** `POST /logout`: the session is deleted on the server and its cookie expired; 302 to `/login`. */
+export function logout(request: Request): Response {
+  const session = existingSession(request);
+  const user = session?.get<SessionUser>(SESSION_USER_KEY);
+  if (session) session.destroy();
+  if (user) logAuthEvent('logout', auditDetails(request, user.id));
+  const response = BaseController.redirect('/login');
+  response.headers['Cache-Control'] = 'no-store';
+  return response;
+}
