@@ -16,6 +16,15 @@ export function emitAppLayout(): string {
   <nav aria-label="{{ trans('app.main_nav') }}" class="mx-auto flex w-full max-w-6xl items-center gap-6 px-4 py-3 text-sm">
     <a href="/" class="font-semibold text-gray-900">{{ app_name or trans('app.name') }}</a>
     {% block nav %}{% endblock %}
+    {%- if current_user %}
+    <div class="ml-auto flex items-center gap-3">
+      <span class="hidden truncate text-gray-600 sm:inline" id="current-user">{{ current_user.login }}</span>
+      <form method="post" action="/logout">
+        <input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
+        <button type="submit" class="${SECONDARY}">{{ trans('auth.logout') }}</button>
+      </form>
+    </div>
+    {%- endif %}
   </nav>
 </header>
 <main id="main" class="mx-auto w-full max-w-6xl flex-1 px-4 py-8">

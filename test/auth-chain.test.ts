@@ -1,0 +1,147 @@
+/**
+ * The whole chain through the real CLI and real servers, on SQLite and on MariaDB: `fw make:crud Contact` without
+ * `--public` (with a role block), `fw auth:init`, `fw db:init`, `fw db:apply`, `fw auth:user:create`,
+ * `fw auth:role:create`, `fw auth:user:role:add`; then two server processes of the project on one database
+ * session store: users of different roles sign in on one and use their session on the other, failures on both
+ * count toward one limit, and `fw auth:user:disable` / `auth:user:password` end a user's sessions.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ChildProcess } from 'node:child_process';
+import type { DialectName } from '../runtime/db/index.js';
+import { newProject, type CliProject } from './helpers/cli.js';
+import { linkFramework, serveProject } from './helpers/crud-app.js';
+import { SessionClient } from './helpers/auth-client.js';
+
+const PASSWORD = 'Motdepasse-solide-42';
+
+const CONTACT = {
+  format_version: 1,
+  entity: 'Contact',
+  table: 'contacts',
+  fields: [
+    { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true },
+    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } },
+    { name: 'email', sql_type: 'VARCHAR(190)', nullable: true },
+  ],
+  rbac: { permissions: { index: ['lecteur', 'admin'], show: ['lecteur', 'admin'], create: ['admin'], update: ['admin'], delete: ['admin'] } },
+};
+
+function fw(project: CliProject, args: string[], input?: string): string {
+  const run = project.run(args, input === undefined ? undefined : { input });
+  assert.is(run.status, 0, `fw ${args.join(' ')} :\n${run.stdout}${run.stderr}`);
+  assert.not.match(run.stdout + run.stderr, /\$argon2|\$pbkdf2/, 'no hash printed');
+  return run.stdout + run.stderr;
+}
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+}
+
+async function stop(served: Served | undefined): Promise<void> {
+  if (!served || served.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => served.child.once('exit', resolve));
+  served.child.kill('SIGTERM');
+  await exited;
+}
+
+for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+  const test = suite<{ project: CliProject; one: Served; two: Served }>(`auth chain through the CLI (${dialect})`);
+
+  test.before(async (context) => {
+    const project = newProject('Chaine');
+    context.project = project;
+    project.useDialect(dialect);
+    // Sessions and login limits shared by every process of the project, through its database.
+    project.write('env/dev', `${project.read('env/dev').trimEnd()}\nSESSION_STORE=database\nRATE_LIMIT_STORE=database\n`);
+    project.write('mvc/entities/contact/contact.json', `${JSON.stringify(CONTACT, null, 2)}\n`);
+    fw(project, ['make:crud', 'Contact']);
+    fw(project, ['auth:init']);
+    assert.match(project.read('mvc/routes.ts'), 'registerAuthRoutes(router);');
+    fw(project, ['db:init']);
+    fw(project, ['db:apply']);
+    for (const email of ['admin@example.test', 'lecteur@example.test', 'sansrole@example.test']) {
+      fw(project, ['auth:user:create', '--email', email, '--password', PASSWORD]);
+    }
+    for (const role of ['admin', 'lecteur']) fw(project, ['auth:role:create', role]);
+    fw(project, ['auth:user:role:add', '--email', 'admin@example.test', '--role', 'admin']);
+    fw(project, ['auth:user:role:add', '--email', 'lecteur@example.test', '--role', 'lecteur']);
+    linkFramework(project);
+    context.one = await serveProject(project);
+    context.two = await serveProject(project);
+  });
+
+  test.after(async ({ project, one, two }) => {
+    await stop(one);
+    await stop(two);
+    await project?.cleanup();
+  });
+
+  test('anonymous: the CRUD sends to /login with next; the login page answers', async ({ one }) => {
+    const client = new SessionClient(one.url);
+    const page = await client.get('/contacts');
+    assert.is(page.status, 302);
+    assert.is(page.headers.get('location'), '/login?next=%2Fcontacts');
+    assert.is((await client.get('/login?next=%2Fcontacts')).status, 200);
+  });
+
+  test('roles over HTTP: admin creates, lecteur reads but may not create, a user without role is refused', async ({ one, two }) => {
+    const admin = new SessionClient(one.url);
+    const login = await admin.login('ADMIN@example.test', PASSWORD, '/contacts');
+    assert.is(login.status, 302);
+    assert.is(login.headers.get('location'), '/contacts');
+    // The session made by the first process is used on the second.
+    const onTwo = new SessionClient(two.url);
+    onTwo.cookie = admin.cookie;
+    const list = await onTwo.get('/contacts');
+    assert.is(list.status, 200);
+    assert.match(list.text, 'admin@example.test');
+    assert.is(list.headers.get('cache-control'), 'no-store');
+    const created = await onTwo.post('/contacts', [['nom', 'Durand'], ['email', 'durand@example.test']], '/contacts/new');
+    assert.is(created.status, 302, created.text.slice(0, 500));
+
+    const reader = new SessionClient(two.url);
+    assert.is((await reader.login('lecteur@example.test', PASSWORD)).status, 302);
+    const readerList = await reader.get('/contacts');
+    assert.is(readerList.status, 200);
+    assert.match(readerList.text, 'Durand');
+    assert.is((await reader.get('/contacts/new')).status, 403);
+
+    const nobody = new SessionClient(one.url);
+    assert.is((await nobody.login('sansrole@example.test', PASSWORD)).status, 302);
+    assert.is((await nobody.get('/contacts')).status, 403);
+  });
+
+  test('failures on both processes count toward one limit', async ({ one, two }) => {
+    for (let i = 0; i < 5; i++) {
+      const base = i % 2 === 0 ? one.url : two.url;
+      assert.is((await new SessionClient(base).login('sansrole@example.test', `faux-${i}-mot-de-passe`)).status, 401);
+    }
+    const limited = await new SessionClient(one.url).login('sansrole@example.test', PASSWORD);
+    assert.is(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.is((await new SessionClient(two.url).login('sansrole@example.test', PASSWORD)).status, 429);
+  });
+
+  test('auth:user:disable and auth:user:password end the user\'s sessions; a disabled user cannot sign in', async ({ project, one }) => {
+    // The limit of the previous test counts per IP: clear the shared table, as the window passing would.
+    await project.sql(['DELETE FROM auth_rate_limit_attempts']);
+    const reader = new SessionClient(one.url);
+    assert.is((await reader.login('lecteur@example.test', PASSWORD)).status, 302);
+    assert.is((await reader.get('/contacts')).status, 200);
+    fw(project, ['auth:user:disable', '--email', 'lecteur@example.test']);
+    assert.is((await reader.get('/contacts')).status, 302, 'session ended by disable');
+    assert.is((await new SessionClient(one.url).login('lecteur@example.test', PASSWORD)).status, 401);
+    fw(project, ['auth:user:enable', '--email', 'lecteur@example.test']);
+
+    const admin = new SessionClient(one.url);
+    assert.is((await admin.login('admin@example.test', PASSWORD)).status, 302);
+    fw(project, ['auth:user:password', '--email', 'admin@example.test', '--password', 'Nouveau-mot-de-passe-7']);
+    assert.is((await admin.get('/contacts')).status, 302, 'session ended by the password change');
+    assert.is((await new SessionClient(one.url).login('admin@example.test', PASSWORD)).status, 401);
+    assert.is((await new SessionClient(one.url).login('admin@example.test', 'Nouveau-mot-de-passe-7')).status, 302);
+  });
+
+  test.run();
+}
