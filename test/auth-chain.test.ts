@@ -9,65 +9,22 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
 import type { DialectName } from '../runtime/db/index.js';
-import { newProject, type CliProject } from './helpers/cli.js';
-import { linkFramework, serveProject } from './helpers/crud-app.js';
+import type { CliProject } from './helpers/cli.js';
+import { serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
-
-const PASSWORD = 'Motdepasse-solide-42';
-
-const CONTACT = {
-  format_version: 1,
-  entity: 'Contact',
-  table: 'contacts',
-  fields: [
-    { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true },
-    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } },
-    { name: 'email', sql_type: 'VARCHAR(190)', nullable: true },
-  ],
-  rbac: { permissions: { index: ['lecteur', 'admin'], show: ['lecteur', 'admin'], create: ['admin'], update: ['admin'], delete: ['admin'] } },
-};
-
-function fw(project: CliProject, args: string[], input?: string): string {
-  const run = project.run(args, input === undefined ? undefined : { input });
-  assert.is(run.status, 0, `fw ${args.join(' ')} :\n${run.stdout}${run.stderr}`);
-  assert.not.match(run.stdout + run.stderr, /\$argon2|\$pbkdf2/, 'no hash printed');
-  return run.stdout + run.stderr;
-}
+import { buildAuthProject, fwOk as fw, PASSWORD, stopServer as stop } from './helpers/auth-app.js';
 
 interface Served {
   url: string;
   child: ChildProcess;
 }
 
-async function stop(served: Served | undefined): Promise<void> {
-  if (!served || served.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => served.child.once('exit', resolve));
-  served.child.kill('SIGTERM');
-  await exited;
-}
-
 for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
   const test = suite<{ project: CliProject; one: Served; two: Served }>(`auth chain through the CLI (${dialect})`);
 
   test.before(async (context) => {
-    const project = newProject('Chaine');
+    const project = buildAuthProject(dialect);
     context.project = project;
-    project.useDialect(dialect);
-    // Sessions and login limits shared by every process of the project, through its database.
-    project.write('env/dev', `${project.read('env/dev').trimEnd()}\nSESSION_STORE=database\nRATE_LIMIT_STORE=database\n`);
-    project.write('mvc/entities/contact/contact.json', `${JSON.stringify(CONTACT, null, 2)}\n`);
-    fw(project, ['make:crud', 'Contact']);
-    fw(project, ['auth:init']);
-    assert.match(project.read('mvc/routes.ts'), 'registerAuthRoutes(router);');
-    fw(project, ['db:init']);
-    fw(project, ['db:apply']);
-    for (const email of ['admin@example.test', 'lecteur@example.test', 'sansrole@example.test']) {
-      fw(project, ['auth:user:create', '--email', email, '--password', PASSWORD]);
-    }
-    for (const role of ['admin', 'lecteur']) fw(project, ['auth:role:create', role]);
-    fw(project, ['auth:user:role:add', '--email', 'admin@example.test', '--role', 'admin']);
-    fw(project, ['auth:user:role:add', '--email', 'lecteur@example.test', '--role', 'lecteur']);
-    linkFramework(project);
     context.one = await serveProject(project);
     context.two = await serveProject(project);
   });
