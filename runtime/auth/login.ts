@@ -13,7 +13,7 @@ import { existingSession, requestSession } from '../session/session.js';
 import { logAuthEvent } from './audit.js';
 import { dummyVerifyPassword, hashPassword, passwordNeedsRehash, verifyPassword } from './passwords.js';
 import { loginLimitStatus, recordLoginFailure, recordLoginSuccess } from './rate-limit.js';
-import { findUserByEmail, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser } from './users.js';
+import { findUserByEmail, hasActiveMfaFactor, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser } from './users.js';
 
 const log = getLogger('fw.auth');
 
@@ -97,11 +97,36 @@ export async function submitLogin(request: Request): Promise<Response> {
   }
 
   await rehashIfNeeded(user, password);
+  // Fail closed: a user with an active second factor never gets a session from the password alone.
+  if (await hasActiveMfaFactor(user.id)) {
+    await recordLoginSuccess(request.ip, login, user.id);
+    if (!secondFactor) {
+      log.error(`L'utilisateur ${user.id} a un second facteur actif mais le module MFA n'est pas branché : appelez registerMfaRoutes(router) de fw-mvc/mfa. Connexion refusée.`);
+      return errorPage(503, request, { detail: trans('auth.mfa.unavailable') });
+    }
+    logAuthEvent('mfa.challenge.required', auditDetails(request, user.id));
+    return secondFactor.start(request, user, requestedNext(request));
+  }
   await openSession(request, user);
   await recordLoginSuccess(request.ip, login, user.id);
   await recordSuccessfulLogin(user.id);
   logAuthEvent('login.success', auditDetails(request, user.id));
   return BaseController.redirect(requestedNext(request) ?? DEFAULT_LOGIN_REDIRECT);
+}
+
+/**
+ * The second step of a login, installed by `registerMfaRoutes(router)` of `fw-mvc/mfa` (docs/auth.md "Second
+ * factor"): `start` keeps the anonymous session, stores the challenge and answers the redirect to `/login/mfa`.
+ */
+export interface SecondFactor {
+  start(request: Request, user: AuthUser, next: string | undefined): Response | Promise<Response>;
+}
+
+let secondFactor: SecondFactor | null = null;
+
+/** Installs (or, with null, removes) the second step of logins. */
+export function setSecondFactor(provider: SecondFactor | null): void {
+  secondFactor = provider;
 }
 
 /** A legacy PBKDF2 hash, or an Argon2 hash weaker than the minimum, is replaced while the password is at hand. */
