@@ -255,7 +255,8 @@ export class FileSessionStore implements SessionStore {
   private async removeIfUnchanged(key: string, read: BigIntStats): Promise<boolean> {
     const file = this.fileOf(key);
     if (!sameFile(await statOrNull(file), read)) return false;
-    return removeFile(file);
+    // Something that cannot be unlinked (a folder in its place) stays; it is no session all the same.
+    return removeFile(file).catch(() => false);
   }
 
   private async names(): Promise<string[]> {
