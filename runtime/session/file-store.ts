@@ -115,13 +115,17 @@ export class FileSessionStore implements SessionStore {
     return next;
   }
 
-  /** Reads every session file of the folder (a rare operation: a user disabled, a password changed). */
+  /**
+   * Reads every session file of the folder (a rare operation: a user disabled, a password changed). A file of
+   * the user is removed even if it was rewritten since it was read: better a session too many ended than one
+   * left to a disabled user.
+   */
   async deleteUser(userId: string | number): Promise<number> {
     const wanted = userIdKey(userId);
     let deleted = 0;
     for (const key of await this.sessionKeys()) {
       const read = await this.read(key);
-      if (read?.record?.user_id === wanted && (await this.removeIfUnchanged(key, read.stat))) deleted++;
+      if (read?.record?.user_id === wanted && (await removeFile(this.fileOf(key)))) deleted++;
     }
     return deleted;
   }
