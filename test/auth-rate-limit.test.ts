@@ -284,6 +284,25 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
       assert.is((await first.failures('login', 'ip:shared', 60, T + 5 * S)).count, 0);
     });
 
+    test('a missing table: an error that names it, the database and the commands that create it', async () => {
+      const db = target.database!();
+      await db.execute('ALTER TABLE auth_rate_limit_attempts RENAME TO auth_rate_limit_attempts_away');
+      try {
+        for (const run of [() => target.store().record({ action: 'login', key: 'k', success: false }), () => target.store().failures('login', 'k', 60)]) {
+          try {
+            await run();
+            assert.unreachable('no error');
+          } catch (err) {
+            const message = (err as Error).message;
+            assert.ok(message.startsWith(`La table auth_rate_limit_attempts n'existe pas (${db.describe()})`), message);
+            assert.match(message, '« fw auth:init » puis « fw db:apply », ou choisissez RATE_LIMIT_STORE=memory');
+          }
+        }
+      } finally {
+        await db.execute('ALTER TABLE auth_rate_limit_attempts_away RENAME TO auth_rate_limit_attempts');
+      }
+    });
+
     test('rows: UTC text with milliseconds, the address and user; old rows cleaned up by record now and then', async () => {
       const db = target.database!();
       const store = new DatabaseRateLimitStore({ database: db, retentionSeconds: 3600, purgeEverySeconds: 600 });

@@ -235,15 +235,25 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     return this.#database ?? getDatabase();
   }
 
+  /** Runs a statement; a missing table becomes an error that says how to create it. */
+  async #query<T>(run: (database: Database) => Promise<T>): Promise<T> {
+    const database = this.database;
+    try {
+      return await run(database);
+    } catch (err) {
+      throw missingTable(err, database) ?? err;
+    }
+  }
+
   async record(attempt: RateLimitAttempt): Promise<void> {
     checkAction(attempt.action);
     const at = checkTime(attempt.at);
     const ip = typeof attempt.ip === 'string' && attempt.ip !== '' ? attempt.ip.slice(0, 45) : null;
     const userId = Number.isSafeInteger(attempt.userId) && attempt.userId! >= 0 ? attempt.userId! : null;
-    await this.database.execute(
+    await this.#query((db) => db.execute(
       `INSERT INTO ${TABLE} (action, rate_key, ip_address, user_id, success, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
       [attempt.action, storageKey(attempt.key), ip, userId, attempt.success === true ? 1 : 0, formatTime(at)],
-    );
+    ));
     if (at - this.#lastPurgeAt >= this.purgeEverySeconds * 1000) {
       this.#lastPurgeAt = at;
       try {
@@ -266,29 +276,41 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   async nthAttemptAt(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, index: number, now?: number): Promise<number | null> {
     const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
     if (!Number.isSafeInteger(index) || index < 0) return null;
-    const row = await this.database.fetchOne<{ created_at: unknown }>(
+    const row = await this.#query((db) => db.fetchOne<{ created_at: unknown }>(
       `SELECT created_at FROM ${TABLE} WHERE ${where} ORDER BY created_at, id LIMIT 1 OFFSET ?`,
       [...params, index],
-    );
+    ));
     return row ? parseTime(row.created_at) : null;
   }
 
   async clearFailures(action: string, key: string): Promise<void> {
     checkAction(action);
-    await this.database.execute(`DELETE FROM ${TABLE} WHERE action = ? AND rate_key = ? AND success = 0`, [action, storageKey(key)]);
+    await this.#query((db) => db.execute(`DELETE FROM ${TABLE} WHERE action = ? AND rate_key = ? AND success = 0`, [action, storageKey(key)]));
   }
 
   async purge(olderThanSeconds: number, now?: number): Promise<number> {
     const cutoff = checkTime(now) - checkSeconds('olderThanSeconds', olderThanSeconds);
-    return this.database.execute(`DELETE FROM ${TABLE} WHERE created_at < ?`, [formatTime(cutoff)]);
+    return this.#query((db) => db.execute(`DELETE FROM ${TABLE} WHERE created_at < ?`, [formatTime(cutoff)]));
   }
 
   async #count(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): Promise<RateLimitCount> {
     const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
-    const row = await this.database.fetchOne<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM ${TABLE} WHERE ${where}`, params);
+    const row = await this.#query((db) => db.fetchOne<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM ${TABLE} WHERE ${where}`, params));
     const count = Number(row?.n ?? 0);
     return { count, oldestAt: count > 0 ? parseTime(row?.oldest) : null };
   }
+}
+
+/** The error to throw instead of `err` when it says that the table does not exist (SQLite, MariaDB), else null. */
+function missingTable(err: unknown, database: Database): Error | null {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const text = String(message ?? '');
+  if (code !== 'ER_NO_SUCH_TABLE' && !text.includes(`no such table: ${TABLE}`)) return null;
+  return new Error(
+    `La table ${TABLE} n'existe pas (${database.describe()}) : RATE_LIMIT_STORE=database compte les tentatives dans cette table. ` +
+      'Créez-la avec « fw auth:init » puis « fw db:apply », ou choisissez RATE_LIMIT_STORE=memory.',
+    { cause: err },
+  );
 }
 
 /** The WHERE clause of a window: the index (action, rate_key, created_at) serves it. */
