@@ -1,6 +1,7 @@
 /**
  * `fw auth:user:password (--id <id> | --email <EMAIL>) (--password <valeur> | --password-prompt)`: a new Argon2id
- * hash for the user (`updatePasswordHash`), and the user's open sessions ended (DECISIONS §8).
+ * hash for the user (`updatePasswordHash`), and the user's open sessions closed in the configured store (DECISIONS §8;
+ * cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
@@ -22,10 +23,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { updatePasswordHash } = await import('../../../runtime/auth/users.js');
   const lines = await withAuthDatabase(USER_TABLES, async (context) => {
     const user = await selectUser(context.db, selector);
+    const sessions = await (await import('../../auth/sessions.js')).userSessions(context);
     const password = await obtainPassword(source);
     const { hashPassword } = await import('../../../runtime/auth/passwords.js');
     await updatePasswordHash(user.id, await hashPassword(password), context.db);
-    return [`Mot de passe de ${userLabel(user)} changé.`];
+    return [`Mot de passe de ${userLabel(user)} changé.`, await sessions.end(user.id)];
   });
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

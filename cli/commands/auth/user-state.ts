@@ -1,6 +1,6 @@
 /**
  * `fw auth:user:disable` and `fw auth:user:enable` (selector `--id` or `--email`): set `is_active`. A disabled user
- * can no longer sign in, and its open sessions are ended (DECISIONS §8).
+ * can no longer sign in, and its open sessions are closed in the configured store (DECISIONS §8; cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from '../../command-module.js';
@@ -22,9 +22,18 @@ export function userState(active: boolean): CommandModule {
       const { setUserActive } = await import('../../../runtime/auth/users.js');
       const lines = await withAuthDatabase(USER_TABLES, async (context) => {
         const user = await selectUser(context.db, selector);
-        if (user.isActive === active) return [`${userLabel(user)} est déjà ${already} : rien n'a changé.`];
-        await setUserActive(user.id, active, context.db);
-        return [`Utilisateur ${userLabel(user)} ${done}.`];
+        // Checked before the write: a user is never disabled while its sessions cannot be dealt with.
+        const sessions = active ? null : await (await import('../../auth/sessions.js')).userSessions(context);
+        const out: string[] = [];
+        if (user.isActive === active) {
+          out.push(`${userLabel(user)} est déjà ${already} : rien n'a changé.`);
+        } else {
+          await setUserActive(user.id, active, context.db);
+          out.push(`Utilisateur ${userLabel(user)} ${done}.`);
+        }
+        // Disabling again still closes the sessions: a way to retry after a store failure.
+        if (sessions) out.push(await sessions.end(user.id));
+        return out;
       });
       process.stdout.write(`${lines.join('\n')}\n`);
       return 0;
