@@ -1,6 +1,7 @@
 /**
  * What a generated app pays for at start: importing the runtime loads neither kysely (about a thousand modules)
- * nor a database driver; the first query loads kysely and that dialect's driver only. Observed in a fresh Node
+ * nor a database driver nor argon2 (a native addon); the first query loads kysely and that dialect's driver only,
+ * and the first password check loads argon2. Observed in a fresh Node
  * process through a module resolve hook, which sees ESM and CommonJS loads alike.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['kysely', 'mysql2', 'better-sqlite3'];
+const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3'];
 
 /** Runs `body` after importing the runtime in a fresh process; returns the watched packages that were loaded, sorted. */
 function loadedPackages(body: string): string[] {
@@ -47,8 +48,17 @@ function loadedPackages(body: string): string[] {
   }
 }
 
-test('importing the runtime loads neither kysely nor a driver', () => {
+test('importing the runtime loads neither kysely nor a driver nor argon2', () => {
   assert.equal(loadedPackages(''), []);
+});
+
+const PASSWORDS = JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'runtime', 'auth', 'passwords.js')).href);
+
+test('importing the password module, or checking a policy or a PBKDF2 hash, loads no argon2; the first Argon2 use does', () => {
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); p.checkPasswordPolicy('12345678'); p.passwordNeedsRehash('$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g');`), []);
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); if (!(await p.verifyPassword('secret-password', p.legacyPbkdf2Hash('secret-password')))) process.exit(3);`), []);
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); await p.hashPassword('secret-password');`), ['argon2']);
+  assert.equal(loadedPackages(`await runtime.dummyVerifyPassword('secret-password');`), ['argon2']);
 });
 
 test('opening a handle loads nothing; the first SQLite query loads kysely and better-sqlite3 only', () => {
