@@ -92,6 +92,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     }
   }
 
+  /** The fw.auth.audit records of a stderr (`<time> <LEVEL> fw.auth.audit: <event> <json>`), with their level. */
+  function auditEvents(stderr: string): Array<Record<string, unknown>> {
+    return lines(stderr).flatMap((line) => {
+      const match = /^\d{4}-\d\d-\d\dT[\d:.]+Z (INFO|WARNING) fw\.auth\.audit: (\S+) (\{.*\})$/.exec(line);
+      return match ? [{ level: match[1], ...JSON.parse(match[3]!) }] : [];
+    });
+  }
+
   const sessionFor = (id: number, login: string) => ({ user: { id, login, roles: [], permissions: [] } });
   const target = (): string => (sqlite ? 'SQLite storage/database.sqlite' : `MariaDB 127.0.0.1:3306/${/DB_NAME=(\S+)/.exec(project.read('env/dev'))![1]}`);
 
@@ -208,12 +216,17 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const alice = await user('alice@example.com');
     const ids = await withStore(async (store) => [await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(2, 'bob@example.com'))]);
     const where = sqlite ? 'stockage file, storage/sessions' : 'stockage database, table fw_sessions';
-    assert.equal(ok(['auth:user:disable', '--email', 'alice@example.com']), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 2 (${where}).`]);
+    const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
+    assert.is(disabled.status, 0, disabled.stderr);
+    assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 2 (${where}).`]);
+    assert.equal(auditEvents(disabled.stderr), [{ level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
     assert.is((await user('alice@example.com')).is_active, 0);
     assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, true]);
     assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
     assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
-    assert.equal(ok(['auth:user:enable', '--id', '1']), ['Utilisateur #1 alice@example.com réactivé.']);
+    const enabled = fw(['auth:user:enable', '--id', '1']);
+    assert.equal(lines(enabled.stdout), ['Utilisateur #1 alice@example.com réactivé.']);
+    assert.equal(auditEvents(enabled.stderr), [{ level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
     assert.equal(ok(['auth:user:enable', '--email', 'alice@example.com']), ["#1 alice@example.com est déjà actif : rien n'a changé."]);
     assert.is((await user('alice@example.com')).is_active, 1);
     await refused(['auth:user:disable', '--email', 'nobody@example.com'], [/^Erreur : aucun utilisateur n'a l'e-mail « nobody@example\.com »\.$/, /^Conseil : /]);
@@ -236,7 +249,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const db = project.open();
     await db.execute("UPDATE users SET updated_at = '2001-02-03 04:05:06' WHERE id = ?", [before.id]).finally(() => db.close());
     const session = await withStore((store) => store.create(sessionFor(before.id, 'alice@example.com')));
-    const out = ok(['auth:user:password', '--email', 'alice@example.com', '--password-prompt'], { input: `${NEW_PASSWORD}\n${NEW_PASSWORD}\n` });
+    const changed = fw(['auth:user:password', '--email', 'alice@example.com', '--password-prompt'], { input: `${NEW_PASSWORD}\n${NEW_PASSWORD}\n` });
+    assert.is(changed.status, 0, changed.stderr);
+    assert.equal(auditEvents(changed.stderr).map((e) => [e.level, e.event, e.user_id]), [['INFO', 'user.password_changed', before.id]]);
+    const out = lines(changed.stdout);
     assert.is(out[0], 'Mot de passe de #1 alice@example.com changé.');
     assert.match(out[1]!, /^Sessions fermées : 1 \(stockage /);
     const after = await user('alice@example.com');
@@ -254,14 +270,18 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   });
 
   t('auth:user:role:add / remove / roles, auth:role:list counts; unknown role or user refused', async () => {
-    assert.equal(ok(['auth:user:role:add', '--id', '1', '--role', 'admin']), ['Rôle « admin » donné à #1 alice@example.com (effectif à sa prochaine connexion).']);
+    const added = fw(['auth:user:role:add', '--id', '1', '--role', 'admin']);
+    assert.equal(lines(added.stdout), ['Rôle « admin » donné à #1 alice@example.com (effectif à sa prochaine connexion).']);
+    assert.equal(auditEvents(added.stderr), [{ level: 'INFO', event: 'user_role.added', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli', role: 'admin' } }]);
     assert.equal(ok(['auth:user:role:add', '--email', 'ALICE@example.com', '--role', 'admin']), ["#1 alice@example.com a déjà le rôle « admin » : rien n'a changé."]);
     const roles = ok(['auth:role:list']);
     assert.is(roles[0], 'RÔLE     UTILISATEURS  CRÉÉ LE');
     assert.match(roles[1]!, /^admin {4}2 {13}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     assert.match(roles[2]!, /^editeur {2}1 {13}\d{4}-/);
     assert.is(roles[3], '2 rôle(s) ; dates en UTC.');
-    assert.equal(ok(['auth:user:role:remove', '--id', '2', '--role', 'editeur']), ['Rôle « editeur » retiré à #2 bob@example.com (effectif à sa prochaine connexion).']);
+    const removed = fw(['auth:user:role:remove', '--id', '2', '--role', 'editeur']);
+    assert.equal(lines(removed.stdout), ['Rôle « editeur » retiré à #2 bob@example.com (effectif à sa prochaine connexion).']);
+    assert.equal(auditEvents(removed.stderr).map((e) => [e.event, e.user_id, e.metadata]), [['user_role.removed', 2, { source: 'cli', role: 'editeur' }]]);
     assert.equal(ok(['auth:user:role:remove', '--id', '2', '--role', 'editeur']), ["#2 bob@example.com n'a pas le rôle « editeur » : rien n'a changé."]);
     assert.equal(ok(['auth:user:roles', '--id', '2']), ['Rôles de #2 bob@example.com :', '  admin']);
     ok(['auth:user:role:remove', '--id', '2', '--role', 'admin']);

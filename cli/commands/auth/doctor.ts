@@ -4,7 +4,6 @@
  * `mvc/routes.ts`, an active user, the session and login-limit stores in production, TRUSTED_PROXIES, that argon2
  * loads, and the TOTP secrets stored in clear.
  */
-import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { checksExitCode, checksJson, formatChecks, type Check, type CheckStatus } from '../../diagnostic-report.js';
@@ -49,12 +48,13 @@ export async function run({ options }: CommandInput): Promise<number> {
       check('active_user', 'SKIP', 'Utilisateur actif', 'base non configurée'),
     );
   }
-  const env = process.env;
-  const production = (env.APP_ENV || 'dev').trim() === 'prod';
+  const production = (process.env.APP_ENV || 'dev').trim() === 'prod';
+  const { sessionStoreName } = await import('../../../runtime/session/select.js');
+  const { rateLimitStoreName } = await import('../../../runtime/auth/rate-limit.js');
   checks.push(
-    storeCheck('session_store', 'Stockage des sessions', 'SESSION_STORE', env.SESSION_STORE, ['memory', 'file', 'database'], production, 'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)'),
-    storeCheck('rate_limit_store', 'Limites de connexion', 'RATE_LIMIT_STORE', env.RATE_LIMIT_STORE, ['memory', 'database'], production, 'les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database'),
-    trustedProxiesCheck(env.TRUSTED_PROXIES),
+    storeCheck('session_store', 'Stockage des sessions', 'SESSION_STORE', sessionStoreName, production, 'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)'),
+    storeCheck('rate_limit_store', 'Limites de connexion', 'RATE_LIMIT_STORE', rateLimitStoreName, production, 'les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database'),
+    await trustedProxiesCheck(),
     await argon2Check(),
   );
   checks.push(mfaTable ? check('totp_secrets', 'WARN', 'Secrets TOTP', 'auth_mfa_factors.totp_secret est stocké en clair : protégez la base et ses sauvegardes') : check('totp_secrets', 'SKIP', 'Secrets TOTP', 'table auth_mfa_factors absente ou base non lue'));
@@ -111,31 +111,29 @@ function databaseChecks(database: DatabaseInfo, target: string): Check[] {
   return [tables, active];
 }
 
-function storeCheck(code: string, label: string, variable: string, raw: string | undefined, accepted: readonly string[], production: boolean, memoryRisk: string): Check {
-  const value = (raw ?? '').trim().toLowerCase() || 'memory';
-  if (!accepted.includes(value)) return check(code, 'FAIL', label, `${variable} vaut « ${raw} » : valeurs acceptées : ${accepted.join(', ')}`);
+/** The store the runtime would choose, read by the runtime's own function (an unknown value is its error). */
+function storeCheck(code: string, label: string, variable: string, read: () => string, production: boolean, memoryRisk: string): Check {
+  let value: string;
+  try {
+    value = read();
+  } catch (error) {
+    return check(code, 'FAIL', label, (error as Error).message.replace(/\.$/, ''));
+  }
   if (value === 'memory' && production) return check(code, 'WARN', label, `${variable}=memory avec APP_ENV=prod : ${memoryRisk}`);
   return check(code, 'OK', label, `${variable}=${value}`);
 }
 
-/** One IP (v4 or v6) or a CIDR block (`10.0.0.0/8`, `fd00::/8`). */
-export function isProxyEntry(entry: string): boolean {
-  const [address, prefix, extra] = entry.split('/');
-  if (extra !== undefined || !address) return false;
-  const version = isIP(address);
-  if (version === 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-function trustedProxiesCheck(raw: string | undefined): Check {
+/** TRUSTED_PROXIES parsed as the server parses it at start-up (runtime/http/client-ip.ts): a bad entry stops the server. */
+async function trustedProxiesCheck(): Promise<Check> {
   const label = 'Proxys de confiance (TRUSTED_PROXIES)';
-  const entries = (raw ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
-  if (entries.length === 0) return check('trusted_proxies', 'OK', label, "aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré");
-  const invalid = entries.filter((entry) => !isProxyEntry(entry));
-  if (invalid.length > 0) return check('trusted_proxies', 'FAIL', label, `entrée(s) invalide(s) : ${invalid.map((e) => `« ${e} »`).join(', ')} : des adresses IP ou des blocs CIDR séparés par des virgules`);
-  return check('trusted_proxies', 'OK', label, `${entries.length} entrée(s) : ${entries.join(', ')}`);
+  const { trustedProxiesFromConfig } = await import('../../../runtime/http/client-ip.js');
+  try {
+    const proxies = trustedProxiesFromConfig();
+    if (!proxies) return check('trusted_proxies', 'OK', label, "aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré");
+    return check('trusted_proxies', 'OK', label, `${proxies.entries.length} entrée(s) : ${proxies.entries.join(', ')}`);
+  } catch (error) {
+    return check('trusted_proxies', 'FAIL', label, `${(error as Error).message.replace(/\.$/, '')} ; le serveur refuse de démarrer`);
+  }
 }
 
 async function argon2Check(): Promise<Check> {

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { checkGivenPassword, obtainPassword, passwordOptions, readPasswordSource } from '../../auth/password.js';
+import { auditCli } from '../../auth/audit.js';
 import { readSelector, selectorOptions, userLabel } from '../../auth/select.js';
 
 export function configure(command: Command): void {
@@ -27,6 +28,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     const password = await obtainPassword(source);
     const { hashPassword } = await import('../../../runtime/auth/passwords.js');
     await updatePasswordHash(user.id, await hashPassword(password), context.db);
+    await auditCli('user.password_changed', user.id);
     return [`Mot de passe de ${userLabel(user)} changé.`, await sessions.end(user.id)];
   });
   process.stdout.write(`${lines.join('\n')}\n`);

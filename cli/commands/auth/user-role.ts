@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from '../../command-module.js';
 import { invalidRoleName, unknownRole } from '../../auth/errors.js';
+import { auditCli } from '../../auth/audit.js';
 import { readSelector, selectorOptions, userLabel } from '../../auth/select.js';
 import { CliError } from '../../errors.js';
 
@@ -30,14 +31,10 @@ export function userRole(action: 'add' | 'remove'): CommandModule {
       const line = await withAuthDatabase(ROLE_TABLES, async ({ db }) => {
         const user = await selectUser(db, selector);
         if (!(await users.findRole(role, db))) throw await unknownRole(role, db);
-        if (action === 'add') {
-          return (await users.addUserRole(user.id, role, db))
-            ? `Rôle « ${role} » donné à ${userLabel(user)} (effectif à sa prochaine connexion).`
-            : `${userLabel(user)} a déjà le rôle « ${role} » : rien n'a changé.`;
-        }
-        return (await users.removeUserRole(user.id, role, db))
-          ? `Rôle « ${role} » retiré à ${userLabel(user)} (effectif à sa prochaine connexion).`
-          : `${userLabel(user)} n'a pas le rôle « ${role} » : rien n'a changé.`;
+        const changed = action === 'add' ? await users.addUserRole(user.id, role, db) : await users.removeUserRole(user.id, role, db);
+        if (!changed) return action === 'add' ? `${userLabel(user)} a déjà le rôle « ${role} » : rien n'a changé.` : `${userLabel(user)} n'a pas le rôle « ${role} » : rien n'a changé.`;
+        await auditCli(action === 'add' ? 'user_role.added' : 'user_role.removed', user.id, { role });
+        return `Rôle « ${role} » ${action === 'add' ? 'donné à' : 'retiré à'} ${userLabel(user)} (effectif à sa prochaine connexion).`;
       });
       process.stdout.write(`${line}\n`);
       return 0;

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from '../../command-module.js';
+import { auditCli } from '../../auth/audit.js';
 import { readSelector, selectorOptions, userLabel } from '../../auth/select.js';
 
 /** The module of `auth:user:enable` (active) or `auth:user:disable`. */
@@ -29,6 +30,7 @@ export function userState(active: boolean): CommandModule {
           out.push(`${userLabel(user)} est déjà ${already} : rien n'a changé.`);
         } else {
           await setUserActive(user.id, active, context.db);
+          await auditCli(active ? 'user.enabled' : 'user.disabled', user.id);
           out.push(`Utilisateur ${userLabel(user)} ${done}.`);
         }
         // Disabling again still closes the sessions: a way to retry after a store failure.
