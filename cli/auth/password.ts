@@ -113,10 +113,11 @@ function readLines(input: NodeJS.ReadStream, count: number): Promise<string[]> {
 function readHidden(question: string): Promise<string> {
   const input = process.stdin;
   const output = process.stderr;
-  output.write(question);
+  // Echo off before the question shows: what is typed after it is never displayed.
   input.setRawMode(true);
   input.setEncoding('utf8');
   input.resume();
+  output.write(question);
   return new Promise((resolve, reject) => {
     let chars: string[] = [];
     const done = (): void => {
