@@ -5,7 +5,7 @@
  * recognised by its module and name (any local alias), the call by what it calls, never by comparing text. A pure
  * function: text in, text out.
  */
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
 import { declaredRoutes, findAnchor, parse, parseErrors, RoutesEditError, ROUTES_FUNCTION, spliceIntoBody } from '../crud/routes-edit.js';
 import { boundNames } from '../crud/routes-import.js';
 
@@ -36,6 +36,18 @@ function firstLine(node: Node): string {
   return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }
 
+/** The local names an import declaration binds. */
+function importedLocals(decl: ImportDeclaration): string[] {
+  const named = decl.getNamedImports().map((n) => n.getAliasNode()?.getText() ?? n.getName());
+  return [decl.getDefaultImport()?.getText(), decl.getNamespaceImport()?.getText(), ...named].filter((name): name is string => name !== undefined);
+}
+
+/** The name a top-level statement declares, when it declares one (variables: any of them). */
+function declares(statement: Node, name: string): boolean {
+  if (Node.isVariableStatement(statement)) return statement.getDeclarations().some((d) => d.getName() === name);
+  return (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement) || Node.isEnumDeclaration(statement) || Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement) || Node.isModuleDeclaration(statement)) && statement.getName() === name;
+}
+
 function authBinding(source: SourceFile): Binding {
   for (const decl of source.getImportDeclarations()) {
     if (decl.getModuleSpecifierValue() !== AUTH_MODULE || decl.isTypeOnly()) continue;
@@ -44,9 +56,9 @@ function authBinding(source: SourceFile): Binding {
   }
   if (!boundNames(source).has(AUTH_ROUTES_FUNCTION)) return { kind: 'free' };
   // Bound by another import (or a type-only one) or by a declaration of the file: say which line.
-  const holder =
-    source.getImportDeclarations().find((d) => [d.getDefaultImport()?.getText(), d.getNamespaceImport()?.getText(), ...d.getNamedImports().map((n) => n.getAliasNode()?.getText() ?? n.getName())].includes(AUTH_ROUTES_FUNCTION)) ??
-    source.getStatements().find((s) => (Node.isVariableStatement(s) ? s.getDeclarations().some((d) => d.getName() === AUTH_ROUTES_FUNCTION) : (s as Node & { getName?: () => string | undefined }).getName?.() === AUTH_ROUTES_FUNCTION));
+  const holder: Node | undefined =
+    source.getImportDeclarations().find((decl) => importedLocals(decl).includes(AUTH_ROUTES_FUNCTION)) ??
+    source.getStatements().find((statement) => declares(statement, AUTH_ROUTES_FUNCTION));
   return { kind: 'taken', line: holder?.getStartLineNumber() ?? 1, text: holder ? firstLine(holder) : AUTH_ROUTES_FUNCTION };
 }
 
