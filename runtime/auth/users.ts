@@ -7,6 +7,8 @@
  * Roles and permissions live in `roles.ts` and are re-exported here, so that one import serves both.
  */
 import type { Queryable } from '../db/database.js';
+import { getSessionStore } from '../session/session.js';
+import { hashPassword } from './passwords.js';
 import { authDb, dateTimeText as dateTime, utcNow } from './repository.js';
 
 export {
@@ -147,4 +149,27 @@ export async function updatePasswordHash(id: number, hash: string, db?: Queryabl
 /** Stamps `last_login_at` with the current UTC time. */
 export async function recordSuccessfulLogin(id: number, db?: Queryable): Promise<void> {
   await authDb(db).execute('UPDATE users SET last_login_at = ? WHERE id = ?', [utcNow(), id]);
+}
+
+/**
+ * True when the user has a confirmed second factor (`auth_mfa_factors.status = 'active'`): the login then needs the
+ * second step. Read without the MFA module, so that a login never skips a factor because the module is not wired.
+ */
+export async function hasActiveMfaFactor(userId: number, db?: Queryable): Promise<boolean> {
+  const row = await authDb(db).fetchOne("SELECT 1 AS found FROM auth_mfa_factors WHERE user_id = ? AND status = 'active' LIMIT 1", [userId]);
+  return row !== null;
+}
+
+/** Disables the user and ends every session of that user in the application's session store; false when no user has that id. */
+export async function disableUser(id: number, db?: Queryable): Promise<boolean> {
+  const changed = await setUserActive(id, false, db);
+  if (changed) await getSessionStore().deleteUser(id);
+  return changed;
+}
+
+/** Hashes and stores a new password (the policy applies), then ends every session of the user; false when no user has that id. */
+export async function changeUserPassword(id: number, password: string, db?: Queryable): Promise<boolean> {
+  const changed = await updatePasswordHash(id, await hashPassword(password), db);
+  if (changed) await getSessionStore().deleteUser(id);
+  return changed;
 }
