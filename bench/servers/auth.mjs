@@ -27,7 +27,7 @@ configure({
 });
 
 const db = getDatabase();
-await db.execute(fwSessionsDdl('sqlite'));
+for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
 for (const table of AUTH_TABLES) for (const statement of table.sqlite.split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
 await createUser({ email: BENCH_USER.email, passwordHash: await hashPassword(BENCH_USER.password) });
 
