@@ -8,7 +8,7 @@ import { generate } from 'otplib';
 import * as assert from 'uvu/assert';
 import { registerAuthRoutes } from '../../runtime/auth/index.js';
 import { registerMfaRoutes } from '../../runtime/mfa/index.js';
-import { getUser, getSessionStore, Response, type Request, type Router } from '../../runtime/index.js';
+import { BaseController, getUser, getSessionStore, Response, type Request, type Router } from '../../runtime/index.js';
 import { SessionClient, type Page } from './auth-client.js';
 import { startApp, type TestApp } from './server.js';
 import type { AuthDatabase } from './auth-client.js';
@@ -21,13 +21,25 @@ export function mfaRoutes(router: Router): void {
   registerAuthRoutes(router);
   registerMfaRoutes(router);
   const me = (request: Request) => new Response(200, JSON.stringify(getUser(request) ?? null), 'application/json');
-  router.add('GET', '/', (request) => new Response(200, `<!doctype html><title>Accueil</title><p id="who">${String(getUser(request)?.login ?? '')}</p>`), { name: 'home', public: true });
+  router.add('GET', '/', home, { name: 'home', public: true });
   router.add('GET', '/private', me, { name: 'private' });
 }
 
-/** The app on the database (sessions in memory, reachable through getSessionStore(); limits in the database). */
-export function startMfaApp(data: AuthDatabase): Promise<TestApp> {
-  return startApp({ routes: mfaRoutes, config: { ...data.config, app_name: 'Démo MFA', rate_limit_store: 'database', session_store: 'memory' } });
+/** A bare home page: who is signed in, and a logout button for them. */
+function home(request: Request): Response {
+  const user = getUser(request);
+  const logout = user
+    ? `<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${BaseController.csrfToken(request)}"><button type="submit" id="logout">Se déconnecter</button></form>`
+    : '';
+  return new Response(200, `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Accueil</title></head><body><p id="who">${String(user?.login ?? '')}</p>${logout}</body></html>`);
+}
+
+/**
+ * The app on the database (sessions in memory, reachable through getSessionStore(); limits in the database).
+ * `files` are project files (the browser test gives the layout's `static/js/app.js`).
+ */
+export function startMfaApp(data: AuthDatabase, files?: Record<string, string | Buffer>): Promise<TestApp> {
+  return startApp({ files, routes: mfaRoutes, config: { ...data.config, app_name: 'Démo MFA', rate_limit_store: 'database', session_store: 'memory' } });
 }
 
 /** The TOTP code of `secret` at `steps` periods from now, as an authenticator app computes it. */
