@@ -196,6 +196,21 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is((await postCode(other, await totpCode(secret))).status, 429);
   });
 
+  test('a right code clears the wrong ones of the user: five more may follow before the limit', async ({ app }) => {
+    const client = new SessionClient(app.base);
+    await signIn(client);
+    const { secret } = await enrol(client);
+    await signOut(client);
+    await passwordStep(client);
+    for (let i = 0; i < 4; i++) assert.is((await postCode(client, String(300000 + i))).status, 401);
+    await stepMargin();
+    assert.is((await postCode(client, await totpCode(secret))).status, 302);
+    await signOut(client);
+    await passwordStep(client);
+    for (let i = 0; i < 5; i++) assert.is((await postCode(client, String(400000 + i))).status, 401, `wrong code ${i + 1} after the success`);
+    assert.is((await postCode(client, '999999')).status, 429);
+  });
+
   test('a factor table that errs: the login is refused, never granted, at the password step and at the code step', async ({ app, data }) => {
     const client = new SessionClient(app.base);
     await signIn(client);

@@ -101,10 +101,16 @@ export async function verifyMfaChallenge(userId: number, code: string, options: 
 
 /** The per-user limit on wrong codes: `{ limited, retryAfter }` (seconds). */
 export function mfaLimitStatus(userId: number): Promise<{ limited: boolean; retryAfter: number }> {
-  return Promise.resolve(checkLimit({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS, count: 'failures' }));
+  return checkLimit({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS, count: 'failures' });
 }
 
-/** Records a code attempt of the user (a failure counts toward the limit). */
+/**
+ * Records a code attempt of the user: a failure counts toward the limit; a success clears the user's failures
+ * (as a login's success clears the per-login counter, DECISIONS §8 "Counting").
+ */
 export async function recordMfaAttempt(request: Request, userId: number, success: boolean): Promise<void> {
-  await getRateLimitStore().record({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, ip: request.ip, userId, success });
+  const store = getRateLimitStore();
+  const key = `user:${userId}`;
+  await store.record({ action: MFA_LIMIT_ACTION, key, ip: request.ip, userId, success });
+  if (success) await store.clearFailures(MFA_LIMIT_ACTION, key);
 }
