@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
- * `fw` commands), then the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
- * rows); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
+ * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
+ * rows), then the auth section (the login POST and a signed-in page per session store); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud` (or `--only=...`, comma-separated); default all.
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth` (or `--only=...`, comma-separated); default all.
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -70,6 +70,16 @@ async function main() {
     }
     const { runCrudBench } = await import('./crud.mjs');
     report.sections.crud = await runCrudBench();
+  }
+
+  if (only.includes('auth')) {
+    console.log('\n== Auth: the login POST and a signed-in page, per session store\n');
+    const { runAuthBench } = await import('./auth.mjs');
+    report.sections.auth = await runAuthBench({
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+    });
   }
 
   console.log('\ntargets:');

@@ -18,7 +18,7 @@ import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
-import { existingSession, loadRequestSession } from './session/session.js';
+import { existingSession, getSessionStore, loadRequestSession } from './session/session.js';
 import { templateManager } from './templates/manager.js';
 import { NunjucksRenderer } from './templates/nunjucks.js';
 
@@ -79,6 +79,8 @@ export class Application {
     this.apiRoutesModule = options.apiRoutesModule === undefined ? 'mvc/api_routes' : options.apiRoutesModule;
     this.staticDirs = options.staticDirs === undefined ? [getPath('static_dir'), FRAMEWORK_STATIC] : options.staticDirs ?? [];
     this.nonceEnabled = isNonceEnabled();
+    // Builds the configured session store now: an unknown SESSION_STORE stops the start, not the first request.
+    getSessionStore();
     configure({ router });
     if (!templateManager.hasRenderer) templateManager.register(new NunjucksRenderer());
   }

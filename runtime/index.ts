@@ -15,7 +15,23 @@ export { AuthMiddleware, CsrfMiddleware, requireAuth, requireCsrf, requireRole, 
 export { buildCspHeader, generateNonce, getRequestNonce, setRequestNonce, STATIC_SECURITY_HEADERS } from './security/headers.js';
 export { csrfToken, verifyCsrf, CSRF_FIELD, CSRF_HEADER } from './security/csrf.js';
 export { requireApiToken, getApiTokenFromRequest, isValidApiToken } from './security/api-token.js';
-export { MemorySessionStore, newSessionId, type SessionStore, type SessionData } from './session/store.js';
+export {
+  hashPassword, verifyPassword, passwordNeedsRehash, pbkdf2NeedsRehash, isPbkdf2Hash, checkPasswordPolicy, dummyVerifyPassword,
+  preparePasswordHashing, PasswordPolicyError, ARGON2_PARAMS, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH,
+} from './auth/passwords.js';
+export {
+  recordLoginAttempt, isLoginLimited, loginLimitStatus, recordLoginFailure, recordLoginSuccess, checkLimit,
+  getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
+  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type LimitStatus,
+  type CheckLimitOptions,
+} from './auth/rate-limit.js';
+export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';
+export { getTrustedProxies, resolveClientIp, TrustedProxies, TrustedProxiesError } from './http/client-ip.js';
+export { MemorySessionStore, newSessionId, sessionKey, type SessionStore, type SessionData } from './session/store.js';
+export { FileSessionStore, type FileSessionStoreOptions } from './session/file-store.js';
+export { DatabaseSessionStore, MariaDbSessionStore, type DatabaseSessionStoreOptions } from './session/database-store.js';
+export { fwSessionsDdl, SESSIONS_TABLE } from './session/sessions-table.js';
+export { sessionStoreFromConfig, sessionStoreName, SESSION_STORE_NAMES, type SessionStoreName } from './session/select.js';
 export {
   setSessionStore, getSessionStore, createSession, getSession, deleteSession, regenerateSession, authenticateSession,
   setFlash, getFlash, getSessionId, isAuthenticated, getUser, userHasRole, requestSession, RequestSession, SESSION_COOKIE,

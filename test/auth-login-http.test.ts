@@ -11,7 +11,7 @@ import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/auth/rate-limit.js';
 import { addUserRole, createRole, createUser, grantPermission } from '../runtime/auth/users.js';
 import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
-import { getUser, requireRole, Response, type Request, type Router } from '../runtime/index.js';
+import { BaseController, getUser, requireRole, Response, type Request, type Router } from '../runtime/index.js';
 import { requirePermission } from '../runtime/rbac/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import { startApp, type TestApp } from './helpers/server.js';
@@ -25,14 +25,18 @@ function routes(router: Router): void {
   router.add('GET', '/private', me, { name: 'private' });
   router.add('GET', '/reports', requirePermission('reports.view', me), { name: 'reports' });
   router.add('GET', '/admin-only', requireRole('admin', me), { name: 'admin_only' });
+  // A private page with a form (the logout button of a real layout).
+  router.add('GET', '/account', (request) => BaseController.render('account.html', { request }), { name: 'account' });
 }
+
+const FILES = { 'mvc/views/account.html': '<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="{{ csrf_token() }}"></form>' };
 
 for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
   const test = suite<{ app: TestApp; data: AuthDatabase; aliceId: number }>(`login over HTTP (${dialect})`);
 
   test.before(async (context) => {
     context.data = await openAuthDatabase(dialect);
-    context.app = await startApp({ routes, config: { ...context.data.config, rate_limit_store: 'database', session_store: 'memory' } });
+    context.app = await startApp({ routes, files: FILES, config: { ...context.data.config, rate_limit_store: 'database', session_store: 'memory' } });
   });
 
   test.before.each(async (context) => {
@@ -137,7 +141,7 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const client = new SessionClient(app.base);
     await client.login('alice@example.test', PASSWORD);
     const signedIn = client.cookie;
-    const page = await client.post('/logout', [], '/login?next=/private');
+    const page = await client.post('/logout', [], '/account');
     assert.is(page.status, 302);
     assert.is(page.headers.get('location'), '/login');
     assert.is(page.cookies.length, 1);

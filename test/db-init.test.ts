@@ -1,6 +1,6 @@
 // `fw db:init` as a real process: on MariaDB it creates the database, an application account whose grants are
-// exactly SELECT, INSERT, UPDATE, DELETE on that database, and fw_migrations; on SQLite the folder, the file
-// and fw_migrations. A second run finds everything present.
+// exactly SELECT, INSERT, UPDATE, DELETE on that database, fw_migrations and fw_sessions; on SQLite the folder,
+// the file, fw_migrations and fw_sessions. A second run finds everything present.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../runtime/db/index.js';
+import { readColumns, readIndexes } from '../cli/db/schema.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -35,6 +36,23 @@ function project(env: string): string {
 /** The step lines of db:init (two spaces, a fate, two spaces, the subject). */
 function steps(stdout: string): string[] {
   return stdout.split('\n').filter((line) => line.startsWith('  '));
+}
+
+/** fw_sessions as db:init makes it (DECISIONS §5): its columns (name, type, nullable, key) and its two indexes. */
+async function assertSessionsTable(db: Database): Promise<void> {
+  const mariadb = db.driver === 'mariadb';
+  const columns = (await readColumns(db, 'fw_sessions'))?.map((c) => [c.name, c.type.toLowerCase(), c.nullable, c.key]);
+  const datetime = mariadb ? 'datetime' : 'text';
+  assert.equal(columns, [
+    ['session_id', 'char(64)', false, 'PRI'],
+    ['data', mariadb ? 'mediumtext' : 'text', false, ''],
+    ['user_id', 'varchar(255)', true, 'MUL'],
+    ['expires_at', datetime, false, 'MUL'],
+    ['created_at', datetime, false, ''],
+    ['updated_at', datetime, false, ''],
+  ]);
+  const indexes = (await readIndexes(db, 'fw_sessions')).map((index) => [index.name, index.unique, index.columns]);
+  assert.equal(indexes.sort(), [['ix_fw_sessions_expires_at', false, ['expires_at']], ['ix_fw_sessions_user_id', false, ['user_id']]]);
 }
 
 async function withServer<T>(fn: (server: Database) => Promise<T>): Promise<T> {
@@ -68,16 +86,17 @@ Maria.after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-Maria('creates the database, the account on % and localhost, the grants, fw_migrations', async () => {
+Maria('creates the database, the account on % and localhost, the grants, fw_migrations, fw_sessions', async () => {
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const lines = steps(run.stdout);
-  assert.is(lines.length, 6, run.stdout);
+  assert.is(lines.length, 7, run.stdout);
   assert.match(lines[0]!, new RegExp(`^  créé +base ${database} — utf8mb4$`));
   assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'%'`));
   assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'localhost'`));
   assert.match(run.stdout, /accordé +SELECT, INSERT, UPDATE, DELETE sur/);
   assert.match(lines[5]!, /^  créé +table fw_migrations$/);
+  assert.match(lines[6]!, /^  créé +table fw_sessions$/);
 
   await withServer(async (server) => {
     const schema = await server.fetchOne<{ charset: string }>(
@@ -98,11 +117,18 @@ Maria('creates the database, the account on % and localhost, the grants, fw_migr
     );
     assert.ok(table);
   });
+  const base = openDatabase({ driver: 'mariadb', ...MARIADB, database });
+  try {
+    await assertSessionsTable(base);
+  } finally {
+    await base.close();
+  }
 
   // The application account connects with DB_APP_PWD, reads and writes rows, and cannot change the schema.
   const app = openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: login, password, database });
   try {
     assert.equal(await app.fetchAll('SELECT version FROM fw_migrations'), []);
+    assert.equal(await app.fetchAll('SELECT session_id FROM fw_sessions'), [], 'the application account reads the session table');
     let denied: unknown;
     await app.execute('CREATE TABLE sneaky (id INT)').catch((error: unknown) => (denied = error));
     assert.is((denied as { errno?: number } | undefined)?.errno, 1142, String(denied));
@@ -115,7 +141,7 @@ Maria('a second run is idempotent: everything already present', () => {
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const lines = steps(run.stdout);
-  assert.is(lines.length, 6, run.stdout);
+  assert.is(lines.length, 7, run.stdout);
   for (const line of lines) assert.match(line, /^  déjà (présent|accordé) /);
   assert.match(run.stdout, /Rien à faire/);
 });
@@ -205,7 +231,7 @@ Maria.run();
 
 const Lite = suite('db-init: SQLite');
 
-Lite('creates the folder, the file and fw_migrations; a second run finds them', async () => {
+Lite('creates the folder, the file, fw_migrations and fw_sessions; a second run finds them', async () => {
   const dir = project('DB_DRIVER=sqlite\nDB_FILE=storage/data/app.sqlite\n');
   try {
     const run = fw(dir, ['db:init']);
@@ -214,10 +240,12 @@ Lite('creates the folder, the file and fw_migrations; a second run finds them', 
       'créé dossier storage/data',
       'créé fichier SQLite storage/data/app.sqlite',
       'créé table fw_migrations',
+      'créé table fw_sessions',
     ]);
     const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'storage', 'data', 'app.sqlite') });
     try {
       assert.equal(await db.fetchAll('SELECT version FROM fw_migrations'), []);
+      await assertSessionsTable(db);
     } finally {
       await db.close();
     }
@@ -226,6 +254,7 @@ Lite('creates the folder, the file and fw_migrations; a second run finds them', 
     assert.equal(steps(again.stdout).map((line) => line.trim().replace(/\s+/g, ' ')), [
       'déjà présent fichier SQLite storage/data/app.sqlite',
       'déjà présent table fw_migrations',
+      'déjà présent table fw_sessions',
     ]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

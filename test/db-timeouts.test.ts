@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  BaseController, Response, execute, fetchOne, getSessionStore, newSessionId, setSessionStore, type SessionData, type SessionStore,
+  BaseController, DatabaseSessionStore, Response, fetchOne, fwSessionsDdl, getSessionStore, setSessionStore, type SessionStore,
 } from '../runtime/index.js';
 import { DatabaseUnavailableError, openDatabase, type Database as Handle } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
@@ -43,32 +43,14 @@ Unit.before(async () => {
   await admin.execute(`CREATE DATABASE ${DB_NAME}`);
   await admin.execute(`CREATE TABLE ${DB_NAME}.items (id INT PRIMARY KEY, label VARCHAR(20))`);
   await admin.execute(`INSERT INTO ${DB_NAME}.items VALUES (1, 'one'), (2, 'two')`);
-  await admin.execute(`CREATE TABLE ${DB_NAME}.sessions (id CHAR(64) PRIMARY KEY, data TEXT NOT NULL)`);
+  // The database session store's table, in the base the application (the default handle) uses.
+  const base = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: DB_NAME, poolSize: 1 });
+  try {
+    for (const statement of fwSessionsDdl('mariadb')) await base.execute(statement);
+  } finally {
+    await base.close();
+  }
 });
-
-/** Sessions kept in the application's database (the default handle), so that loading one is a query. */
-class DatabaseSessionStore implements SessionStore {
-  async create(data: SessionData = {}): Promise<string> {
-    const id = newSessionId();
-    await this.set(id, data);
-    return id;
-  }
-  async get(id: string): Promise<SessionData | null> {
-    const row = await fetchOne<{ data: string }>('SELECT data FROM sessions WHERE id = ?', [id]);
-    return row ? (JSON.parse(row.data) as SessionData) : null;
-  }
-  async set(id: string, data: SessionData): Promise<void> {
-    await execute('REPLACE INTO sessions (id, data) VALUES (?, ?)', [id, JSON.stringify(data)]);
-  }
-  async delete(id: string): Promise<void> {
-    await execute('DELETE FROM sessions WHERE id = ?', [id]);
-  }
-  async regenerate(oldId: string): Promise<string> {
-    const id = await this.create((await this.get(oldId)) ?? {});
-    await this.delete(oldId);
-    return id;
-  }
-}
 
 Unit('a statement past the query time-out gives DatabaseUnavailableError, and the pool of one serves the next', async () => {
   const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: DB_NAME, poolSize: 1, queryTimeoutMs: 1000 });

@@ -1,9 +1,9 @@
 /**
  * What a generated app pays for at start: importing the runtime loads neither kysely (about a thousand modules)
- * nor a database driver; the first query loads kysely and that dialect's driver only. The opt-in second factor
- * stays out of apps that do not import it: neither `fw-mvc` nor `fw-mvc/auth` loads otplib or qrcode, and
- * `fw-mvc/mfa` loads qrcode only for its first QR code. Observed in a fresh Node process through a module resolve
- * hook, which sees ESM and CommonJS loads alike.
+ * nor a database driver nor argon2 (a native addon); the first query loads kysely and that dialect's driver only,
+ * and the first password check loads argon2. The opt-in second factor stays out of apps that do not import it:
+ * neither `fw-mvc` nor `fw-mvc/auth` loads otplib or qrcode, and `fw-mvc/mfa` loads qrcode only for its first QR
+ * code. Observed in a fresh Node process through a module resolve hook, which sees ESM and CommonJS loads alike.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['kysely', 'mysql2', 'better-sqlite3', 'otplib', 'qrcode'];
+const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'otplib', 'qrcode'];
 
 /** `import()` of a subpath entry of the built package (`auth`, `mfa`, `rbac`), for the scripts below. */
 function importEntry(entry: string): string {
@@ -54,8 +54,17 @@ function loadedPackages(body: string): string[] {
   }
 }
 
-test('importing the runtime loads neither kysely nor a driver', () => {
+test('importing the runtime loads neither kysely nor a driver nor argon2', () => {
   assert.equal(loadedPackages(''), []);
+});
+
+const PASSWORDS = JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'runtime', 'auth', 'passwords.js')).href);
+
+test('importing the password module, or checking a policy or a PBKDF2 hash, loads no argon2; the first Argon2 use does', () => {
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); p.checkPasswordPolicy('12345678'); p.passwordNeedsRehash('$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g');`), []);
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); if (!(await p.verifyPassword('secret-password', p.legacyPbkdf2Hash('secret-password')))) process.exit(3);`), []);
+  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); await p.hashPassword('secret-password');`), ['argon2']);
+  assert.equal(loadedPackages(`await runtime.dummyVerifyPassword('secret-password');`), ['argon2']);
 });
 
 test('opening a handle loads nothing; the first SQLite query loads kysely and better-sqlite3 only', () => {

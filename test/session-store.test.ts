@@ -83,7 +83,7 @@ M('purge() removes every expired session on the store\'s own clock, and keeps th
   const live = await store.create({ k: 'live' });
   clock.advance(1800 * SECOND); // old1 and old2 are 3600 s old, live 1800 s
   assert.is(store.size, 3, 'nothing is dropped before a purge');
-  store.purge();
+  assert.is(await store.purge(), 2, 'purge() says how many it removed');
   assert.is(store.size, 1);
   assert.equal(await store.get(live), { k: 'live' });
   assert.is(await store.get(old1), null);

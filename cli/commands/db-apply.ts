@@ -1,4 +1,7 @@
-/** `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, idempotently. */
+/**
+ * `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, then the auth tables
+ * written by `fw auth:init` when the project has them (DECISIONS §8), idempotently.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -22,9 +25,12 @@ export async function run({ options }: CommandInput): Promise<number> {
   // A foreign-key cycle is applied like anything else: neither dialect needs the referenced table first.
   const order = dependencyOrder(model);
   const suffix = dialect === 'sqlite' ? '.sqlite.sql' : '.sql';
+  const relations = relationFiles(model).find((f) => f.path.endsWith(`/relations${suffix}`))!;
+  // A project without any entity (auth tables only) needs no relations file to be generated first.
+  const noRelations = model.entities.length === 0 && model.relations.length === 0 && !fs.existsSync(path.join(root, relations.path));
   const wanted = [
     ...order.map((entity) => entityFiles(model, entity).find((f) => f.path.endsWith(`/${entity.snake}${suffix}`))!),
-    relationFiles(model).find((f) => f.path.endsWith(`/relations${suffix}`))!,
+    ...(noRelations ? [] : [relations]),
   ];
   // What is applied is what is on disk; a file that differs from the model means a forgotten regeneration.
   const stale: string[] = [];
@@ -37,6 +43,12 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (stale.length > 0) {
     throw new CliError(`fichiers SQL générés absents ou périmés : ${stale.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw build:model » puis relancez « fw db:apply ».');
   }
+  const { authFilesToApply } = await import('../auth/inspect.js');
+  const auth = authFilesToApply(root, dialect);
+  if (auth.problems.length > 0) {
+    throw new CliError(`fichiers SQL d'authentification absents ou périmés : ${auth.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw auth:init » puis relancez « fw db:apply ».');
+  }
+  files.push(...auth.files);
   const out = process.stdout;
   if (options.dryRun === true) {
     out.write(`Fichiers à appliquer (${dialect}), dans cet ordre :\n`);

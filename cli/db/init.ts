@@ -1,20 +1,23 @@
 /**
- * `db:init` (spec "Command-line commands"): prepares the database, the application account and `fw_migrations`.
+ * `db:init` (spec "Command-line commands"): prepares the database, the application account, `fw_migrations` and
+ * `fw_sessions` (the database session store's table, DECISIONS §8).
  * Idempotent: a second run reports everything as already present.
  *
  * MariaDB, with the admin account (DB_ADMIN_*, or DB_APP_* when DB_ADMIN_LOGIN is empty):
  * `CREATE DATABASE IF NOT EXISTS` in utf8mb4; the account DB_APP_LOGIN@'%' and @'localhost' with DB_APP_PWD when
  * absent (an existing account keeps its password); `GRANT SELECT, INSERT, UPDATE, DELETE ON <db>.*` only; then
- * `fw_migrations`. When the application login is the admin login, no account or grant is touched.
- * SQLite: the file's folder, the file, and `fw_migrations`.
+ * `fw_migrations` and `fw_sessions`. When the application login is the admin login, no account or grant is touched.
+ * SQLite: the file's folder, the file, `fw_migrations` and `fw_sessions`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../runtime/db/index.js';
+import { fwSessionsDdl, SESSIONS_TABLE } from '../../runtime/session/sessions-table.js';
 import { CliError } from '../errors.js';
 import { checkDatabaseName, credentialsFor, IDENTIFIER, openHandle, usingHandle, type DbSettings } from './connection.js';
 import { APP_PRIVILEGES, extraGrants, hasAppGrant, revokeStatement } from './grants.js';
 import { ensureMigrationsTable, MIGRATIONS_TABLE } from './migrations.js';
+import { dialectOf, tableExists, type Handle } from './schema.js';
 
 /** The hosts of the application account: '%' for TCP from anywhere, 'localhost' so that an anonymous local account cannot shadow it. */
 export const APP_HOSTS = ['%', 'localhost'] as const;
@@ -46,8 +49,16 @@ async function initSqlite(settings: DbSettings): Promise<InitStep[]> {
     await db.fetchOne('SELECT 1 AS ok');
     steps.push({ fate: existed ? 'déjà présent' : 'créé', subject: `fichier SQLite ${shown}` });
     steps.push({ fate: (await ensureMigrationsTable(db)) ? 'créé' : 'déjà présent', subject: `table ${MIGRATIONS_TABLE}` });
+    steps.push({ fate: (await ensureSessionsTable(db)) ? 'créé' : 'déjà présent', subject: `table ${SESSIONS_TABLE}` });
   });
   return steps;
+}
+
+/** Creates `fw_sessions` and its indexes when the table is absent; resolves to true when it was created. */
+export async function ensureSessionsTable(handle: Handle): Promise<boolean> {
+  if (await tableExists(handle, SESSIONS_TABLE)) return false;
+  for (const statement of fwSessionsDdl(dialectOf(handle))) await handle.execute(statement);
+  return true;
 }
 
 async function initMariaDb(settings: DbSettings): Promise<InitStep[]> {
@@ -82,6 +93,7 @@ async function initMariaDb(settings: DbSettings): Promise<InitStep[]> {
   });
   await usingHandle(openHandle(settings, 'admin', { poolSize: 1 }), async (db) => {
     steps.push({ fate: (await ensureMigrationsTable(db)) ? 'créé' : 'déjà présent', subject: `table ${MIGRATIONS_TABLE}` });
+    steps.push({ fate: (await ensureSessionsTable(db)) ? 'créé' : 'déjà présent', subject: `table ${SESSIONS_TABLE}` });
   });
   return steps;
 }

@@ -207,7 +207,8 @@ function onBinding(route: RouteToAdd, name: string, local: string): RouteToAdd {
   return local !== name && route.handler.startsWith(`${name}.`) ? { ...route, handler: local + route.handler.slice(name.length) } : route;
 }
 
-function parseErrors(source: SourceFile): string[] {
+/** The parser's syntax errors, as `ligne L, colonne C : message`. */
+export function parseErrors(source: SourceFile): string[] {
   // The parser's own diagnostics: syntax only, no type checking (fast, and independent of the project's types).
   const diagnostics = (source.compilerNode as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
   return diagnostics.map((d) => {
@@ -217,14 +218,23 @@ function parseErrors(source: SourceFile): string[] {
   });
 }
 
-function parse(text: string): SourceFile {
+/** Parses the text of a routes file in memory (no disk, no type checking). */
+export function parse(text: string): SourceFile {
   const project = new Project({ useInMemoryFileSystem: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: false } });
   return project.createSourceFile('/routes.ts', text, { overwrite: true });
 }
 
+/** A `registerRoutes` with a block body and a parameter: where lines can be added. */
+export interface BlockAnchor {
+  readonly kind: 'block';
+  readonly body: Block;
+  readonly parameter: string;
+  readonly statement: Node;
+}
+
 /** Where `registerRoutes` is, and whether routes can be added to it. */
-type Anchor =
-  | { readonly kind: 'block'; readonly body: Block; readonly parameter: string; readonly statement: Node }
+export type Anchor =
+  | BlockAnchor
   | { readonly kind: 'expression-body' | 'no-parameter'; readonly line: number; readonly parameter: string | null }
   | { readonly kind: 'missing' };
 
@@ -234,7 +244,7 @@ type Anchor =
  * Routes go into a block body; an arrow whose body is an expression, or a function without a parameter, has no place
  * for them.
  */
-function findAnchor(source: SourceFile): Anchor {
+export function findAnchor(source: SourceFile): Anchor {
   let fn: Node | undefined = source.getFunction(ROUTES_FUNCTION);
   let statement: Node | undefined = fn;
   if (!fn) {
@@ -313,40 +323,8 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
       'function',
     );
   }
-  const newline = text.includes('\r\n') ? '\r\n' : '\n';
-
-  // Indentation: that of the first statement, else the function's own plus two spaces.
-  const lineIndent = (pos: number): string => {
-    const start = text.lastIndexOf('\n', pos - 1) + 1;
-    return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
-  };
-  const first = body.getStatements()[0];
-  const indent = first ? lineIndent(first.getStart()) : `${lineIndent(statement.getStart())}  `;
-  const lines = [`${indent}// ${comment}`, ...toAdd.map((r) => indent + routeLine(variable, r))];
-
-  // Splice the routes in before the closing brace of the body: on its own line when the brace starts its line.
-  const edits: Array<{ at: number; insert: string }> = [];
-  const close = body.getEnd() - 1;
-  const lineStart = text.lastIndexOf('\n', close - 1) + 1;
-  if (/^[ \t]*$/.test(text.slice(lineStart, close))) edits.push({ at: lineStart, insert: lines.join(newline) + newline });
-  else edits.push({ at: close, insert: `${newline}${lines.join(newline)}${newline}` });
-
   const importAdded = binding.kind === 'free';
-  if (importAdded) {
-    const imports = source.getImportDeclarations();
-    const last = imports[imports.length - 1];
-    if (last) {
-      // After a comment that ends the import's line, so that the comment stays with its import.
-      const lineEnd = text.slice(last.getEnd()).search(/\r?\n|$/) + last.getEnd();
-      const at = /^[ \t]*(\/\/.*)?$/.test(text.slice(last.getEnd(), lineEnd)) ? lineEnd : last.getEnd();
-      edits.push({ at, insert: `${newline}${importLine(imp)}` });
-    } else {
-      edits.push({ at: 0, insert: `${importLine(imp)}${newline}` });
-    }
-  }
-  // From the end backwards, so that each position read from the tree is still right when it is used.
-  let next = text;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) next = next.slice(0, edit.at) + edit.insert + next.slice(edit.at);
+  const next = spliceIntoBody(text, source, anchor, [`// ${comment}`, ...toAdd.map((r) => routeLine(variable, r))], importAdded ? importLine(imp) : null);
 
   const check = parse(next);
   const after = declaredRoutes(check);
@@ -354,4 +332,46 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
     throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable), 'function');
   }
   return { text: next, added: toAdd, existing, mismatched, importAdded };
+}
+
+/**
+ * Splices `lines` at the end of the anchor's body (after its last statement, before the closing brace, on lines of
+ * their own), each indented like the body's first statement (else the function's own indentation plus two spaces),
+ * and `importText` after the file's last import (after a comment that ends that import's line), or at the top of a
+ * file without imports. Everything else stays byte for byte; the file's line ending is kept.
+ */
+export function spliceIntoBody(text: string, source: SourceFile, anchor: BlockAnchor, lines: readonly string[], importText: string | null): string {
+  const { body, statement } = anchor;
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const lineIndent = (pos: number): string => {
+    const start = text.lastIndexOf('\n', pos - 1) + 1;
+    return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+  };
+  const first = body.getStatements()[0];
+  const indent = first ? lineIndent(first.getStart()) : `${lineIndent(statement.getStart())}  `;
+  const indented = lines.map((line) => indent + line);
+
+  // Splice the lines in before the closing brace of the body: on its own line when the brace starts its line.
+  const edits: Array<{ at: number; insert: string }> = [];
+  const close = body.getEnd() - 1;
+  const lineStart = text.lastIndexOf('\n', close - 1) + 1;
+  if (/^[ \t]*$/.test(text.slice(lineStart, close))) edits.push({ at: lineStart, insert: indented.join(newline) + newline });
+  else edits.push({ at: close, insert: `${newline}${indented.join(newline)}${newline}` });
+
+  if (importText !== null) {
+    const imports = source.getImportDeclarations();
+    const last = imports[imports.length - 1];
+    if (last) {
+      // After a comment that ends the import's line, so that the comment stays with its import.
+      const lineEnd = text.slice(last.getEnd()).search(/\r?\n|$/) + last.getEnd();
+      const at = /^[ \t]*(\/\/.*)?$/.test(text.slice(last.getEnd(), lineEnd)) ? lineEnd : last.getEnd();
+      edits.push({ at, insert: `${newline}${importText}` });
+    } else {
+      edits.push({ at: 0, insert: `${importText}${newline}` });
+    }
+  }
+  // From the end backwards, so that each position read from the tree is still right when it is used.
+  let next = text;
+  for (const edit of edits.sort((a, b) => b.at - a.at)) next = next.slice(0, edit.at) + edit.insert + next.slice(edit.at);
+  return next;
 }

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { get } from '../config.js';
+import { clientIpOf } from './client-ip.js';
 import { BadRequestError, RequestEntityTooLarge, TooManyFieldsError } from './errors.js';
 import { declaredCharset, parseFormBody } from './form-body.js';
 import { limit as httpLimit } from './limits.js';
@@ -149,8 +150,9 @@ export class Request {
       path: q === -1 ? url : url.slice(0, q),
       query: q === -1 ? '' : url.slice(q + 1),
       headers: message.headers,
-      // Read now, while the connection is open; node caches it per connection, so keep-alive requests pay nothing.
-      ip: message.socket.remoteAddress ?? '',
+      // Read now, while the connection is open; node caches the peer per connection, so keep-alive requests pay
+      // nothing. X-Forwarded-For counts only from trusted proxies (client-ip.ts).
+      ip: clientIpOf(message),
     });
   }
 

@@ -8,6 +8,7 @@ import { errorPage } from '../controller.js';
 import { getLogger } from '../logger.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
 import { onClientError } from './client-error.js';
+import { clientIpOf, getTrustedProxies } from './client-ip.js';
 import type { HttpError } from './errors.js';
 import { serverLimits } from './limits.js';
 import { Request, declaredLengthError } from './request.js';
@@ -91,7 +92,7 @@ export function continueListener(app: Application): (req: http.IncomingMessage, 
 
 /** Answers an error raised before or while reading the body; the rest of the body is not read, so the connection closes. */
 function refuseBody(req: http.IncomingMessage, res: http.ServerResponse, err: HttpError): void {
-  const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: req.socket.remoteAddress ?? '' });
+  const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: clientIpOf(req) });
   writeResponse(res, partial, errorPage(err.status, partial, {}, { code: err.code, message: err.message }), true);
 }
 
@@ -132,6 +133,8 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
   const certFile = options.certFile ?? process.env.SSL_CERTFILE;
   const keyFile = options.keyFile ?? process.env.SSL_KEYFILE;
   const limits = serverLimits();
+  // A bad TRUSTED_PROXIES entry stops the start here, rather than failing every request.
+  getTrustedProxies();
   if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
     throw new Error(`http_headers_timeout (${limits.headersTimeoutMs / 1000} s) doit être inférieur ou égal à http_request_timeout (${limits.requestTimeoutMs / 1000} s).`);
   }

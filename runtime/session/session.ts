@@ -1,20 +1,47 @@
 /** Session helpers over the configured store, and the per-request session handle (runtime spec, "Session, CSRF and role helpers"). */
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { MemorySessionStore, isValidSessionId, newSessionId, type SessionData, type SessionStore } from './store.js';
+import { onConfigChange } from '../config.js';
+import { sessionStoreFromConfig } from './select.js';
+import { isValidSessionId, newSessionId, type SessionData, type SessionStore } from './store.js';
 
 export const SESSION_COOKIE = 'session_id';
 const COOKIE_ATTRIBUTES = 'HttpOnly; SameSite=Strict; Secure; Path=/';
 
-let store: SessionStore = new MemorySessionStore();
+/** The store in use: set with setSessionStore(), or built from the configuration on first use (null: not yet). */
+let current: SessionStore | null = null;
+let fromConfig = false;
 
-/** Replaces the session backend (memory by default). */
-export function setSessionStore(next: SessionStore): void {
-  store = next;
+/**
+ * Replaces the session backend; `null` goes back to the configured one (`session_store`, `SESSION_STORE`),
+ * built again on next use.
+ */
+export function setSessionStore(next: SessionStore | null): void {
+  current = next;
+  fromConfig = false;
 }
+
+/**
+ * The store in use. Unless one was set, it is built on first use by `sessionStoreFromConfig()` (memory, file or
+ * database), which throws on an unknown SESSION_STORE: the Application asks for it when it is constructed, so
+ * that such a mistake stops the start rather than the first request.
+ */
 export function getSessionStore(): SessionStore {
-  return store;
+  if (!current) {
+    current = sessionStoreFromConfig();
+    fromConfig = true;
+  }
+  return current;
 }
+
+// A store built from the configuration follows it: a change of what it was built from builds it again on next use.
+const STORE_KEYS: ReadonlySet<string> = new Set(['session_store', 'session_dir', 'session_ttl', 'project_root']);
+onConfigChange((keys) => {
+  if (fromConfig && keys.some((key) => STORE_KEYS.has(key))) {
+    current = null;
+    fromConfig = false;
+  }
+});
 
 export type FlashLevel = 'success' | 'error' | 'warning' | 'info';
 export interface Flash {
@@ -32,27 +59,27 @@ export function normalizeLevel(level: string): FlashLevel {
 // --- store-level helpers (spec names) ---
 
 export function createSession(): Promise<string> {
-  return store.create();
+  return getSessionStore().create();
 }
 export function getSession(sessionId: string): Promise<SessionData | null> {
-  return isValidSessionId(sessionId) ? store.get(sessionId) : Promise.resolve(null);
+  return isValidSessionId(sessionId) ? getSessionStore().get(sessionId) : Promise.resolve(null);
 }
 export function deleteSession(sessionId: string): Promise<void> {
-  return store.delete(sessionId);
+  return getSessionStore().delete(sessionId);
 }
 /** Copies the data to a new id, deletes the old session; returns the new id. */
 export function regenerateSession(oldSessionId: string): Promise<string> {
-  return store.regenerate(oldSessionId);
+  return getSessionStore().regenerate(oldSessionId);
 }
 /** Stores the user in a new session id (fixation protection); returns that id. */
 export async function authenticateSession(sessionId: string, user: Record<string, unknown>): Promise<string> {
   const data = (await getSession(sessionId)) ?? {};
-  await store.delete(sessionId);
-  return store.create({ ...data, user });
+  await getSessionStore().delete(sessionId);
+  return getSessionStore().create({ ...data, user });
 }
 export async function setFlash(sessionId: string, message: string, level = 'success'): Promise<void> {
   const data = (await getSession(sessionId)) ?? {};
-  await store.set(sessionId, { ...data, [FLASH_KEY]: { message, level: normalizeLevel(level) } });
+  await getSessionStore().set(sessionId, { ...data, [FLASH_KEY]: { message, level: normalizeLevel(level) } });
 }
 /** Reads and consumes the flash of a session. */
 export async function getFlash(sessionId: string): Promise<Flash | null> {
@@ -60,7 +87,7 @@ export async function getFlash(sessionId: string): Promise<Flash | null> {
   if (!data || !data[FLASH_KEY]) return null;
   const flash = data[FLASH_KEY] as Flash;
   delete data[FLASH_KEY];
-  await store.set(sessionId, data);
+  await getSessionStore().set(sessionId, data);
   return flash;
 }
 
@@ -108,13 +135,13 @@ export class RequestSession {
 
   /** Writes the session to the store and sets the cookie on the response. */
   async persist(response: Response): Promise<void> {
-    for (const old of this.previousIds) await store.delete(old);
+    for (const old of this.previousIds) await getSessionStore().delete(old);
     if (this.deleted) {
-      await store.delete(this.id);
+      await getSessionStore().delete(this.id);
       response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
       return;
     }
-    if (this.dirty) await store.set(this.id, this.data);
+    if (this.dirty) await getSessionStore().set(this.id, this.data);
     if (this.issueCookie) response.addCookie(sessionCookie(this.id));
   }
 }
@@ -135,7 +162,7 @@ export async function loadRequestSession(request: Request): Promise<RequestSessi
   if (request.state.session) return request.state.session as RequestSession;
   const id = getSessionId(request);
   if (!id) return undefined;
-  const data = await store.get(id);
+  const data = await getSessionStore().get(id);
   if (!data) return undefined;
   const session = new RequestSession(id, data, false);
   request.state.session = session;

@@ -1,10 +1,13 @@
 /** The session store contract (runtime spec, "Session") and the in-memory backend (DECISIONS §5). */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { get } from '../config.js';
 
 export type SessionData = Record<string, unknown>;
 
-/** Operations every backend implements: create, get, set, delete, regenerate. */
+/**
+ * Operations every backend implements: create, get, set, delete, regenerate, deleteUser, purge. The memory,
+ * file and database stores run one conformance suite (test/session-stores.test.ts); docs/runtime.md "Sessions".
+ */
 export interface SessionStore {
   /** A new empty session; returns its id. */
   create(data?: SessionData): Promise<string>;
@@ -15,6 +18,13 @@ export interface SessionStore {
   delete(id: string): Promise<void>;
   /** Copies the data to a new id and deletes the old one; returns the new id. */
   regenerate(oldId: string): Promise<string>;
+  /**
+   * Deletes every session whose data holds a `user` map with this `id` (compared as text: 7 and '7' are the
+   * same user); returns how many were deleted. Called when a user is disabled or changes password.
+   */
+  deleteUser(userId: string | number): Promise<number>;
+  /** Removes the expired sessions; returns how many. */
+  purge(): Promise<number>;
 }
 
 /** A session id: 32 random bytes as 64 hexadecimal characters. */
@@ -27,9 +37,58 @@ export function isValidSessionId(id: unknown): id is string {
   return typeof id === 'string' && ID_PATTERN.test(id);
 }
 
+/** The key a session is kept under at rest by the file and database stores: SHA-256 hex of the cookie value. */
+export function sessionKey(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/** The longest user id the stores keep (the width of `fw_sessions.user_id`). */
+export const SESSION_USER_ID_MAX = 255;
+
+/**
+ * The user id of session data, as text: `data.user.id` when it is a finite number or a non-empty string, else
+ * null. A longer id than SESSION_USER_ID_MAX throws: stored truncated, deleteUser() could never find it.
+ */
+export function sessionUserId(data: SessionData): string | null {
+  const user = data.user;
+  if (typeof user !== 'object' || user === null || Array.isArray(user)) return null;
+  const id = (user as Record<string, unknown>).id;
+  if (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || id === '') return null;
+  const text = String(id);
+  if (text.length > SESSION_USER_ID_MAX) {
+    throw new Error(`Identifiant d'utilisateur trop long pour la session (${text.length} caractères, ${SESSION_USER_ID_MAX} au plus).`);
+  }
+  return text;
+}
+
+/** The user id deleteUser() looks for, as text; anything but a finite number or a non-empty string throws. */
+export function userIdKey(userId: unknown): string {
+  if ((typeof userId === 'number' && Number.isFinite(userId)) || (typeof userId === 'string' && userId !== '')) return String(userId);
+  throw new Error(`deleteUser : identifiant d'utilisateur invalide (« ${String(userId)} ») ; attendu un nombre ou une chaîne non vide.`);
+}
+
+/**
+ * Sliding expiry without a write on every read (file and database stores): a read pushes the expiry back only
+ * when more than a tenth of the TTL has passed since it was last pushed (the expiry minus the TTL). A session
+ * thus lives between 0.9 × TTL and TTL after its last use; the memory store, which writes nothing, slides exactly.
+ */
+export function expiryIsDue(expiresAt: number, now: number, ttlMs: number): boolean {
+  return now - (expiresAt - ttlMs) > ttlMs / 10;
+}
+
+/** A TTL in seconds: a finite number above 0, else an error naming where it was read. */
+export function checkedTtl(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} doit être un nombre de secondes supérieur à 0 (valeur lue : « ${String(value)} »).`);
+  }
+  return value;
+}
+
 interface MemoryEntry {
   data: string;
   expiresAt: number;
+  /** `data.user.id` as text, for deleteUser(). */
+  userId: string | null;
 }
 
 /** How many sessions the memory store holds when neither the store nor the configuration says (docs/runtime.md "Sessions"). */
@@ -59,7 +118,8 @@ function checkedMax(value: number, name: string, shown: unknown = value): number
  *
  * The Map's insertion order is the order of use: every read or write moves its entry to the end (delete + set),
  * so the first entry is the least recently used and the one with the earliest expiry. Each operation is O(1);
- * the periodic purge stops at the first live entry.
+ * the periodic purge stops at the first live entry. deleteUser() walks every entry (rare: a user disabled or a
+ * password changed), comparing the user id kept beside the data.
  */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, MemoryEntry>();
@@ -107,6 +167,15 @@ export class MemorySessionStore implements SessionStore {
     return this.create(data);
   }
 
+  async deleteUser(userId: string | number): Promise<number> {
+    const key = userIdKey(userId);
+    let deleted = 0;
+    for (const [id, entry] of this.sessions) {
+      if (entry.userId === key && this.sessions.delete(id)) deleted++;
+    }
+    return deleted;
+  }
+
   /** Number of sessions held (diagnostics and tests). */
   get size(): number {
     return this.sessions.size;
@@ -117,22 +186,29 @@ export class MemorySessionStore implements SessionStore {
    * first live one; should the clock go back, an expired entry left behind is still refused by get() and evicted
    * in its turn.
    */
-  purge(): void {
+  async purge(): Promise<number> {
+    return this.purgeExpired();
+  }
+
+  private purgeExpired(): number {
     const now = this.now();
+    let removed = 0;
     for (const [id, entry] of this.sessions) {
       if (entry.expiresAt > now) break;
       this.sessions.delete(id);
+      removed++;
     }
     this.lastPurge = now;
+    return removed;
   }
 
   private purgeIfDue(): void {
-    if (this.now() - this.lastPurge > 60_000) this.purge();
+    if (this.now() - this.lastPurge > 60_000) this.purgeExpired();
   }
 
   private write(id: string, data: SessionData): void {
     // Stored as JSON so that the memory store behaves like the file and database stores (no shared references).
-    const entry = { data: JSON.stringify(data), expiresAt: this.now() + this.ttlSeconds * 1000 };
+    const entry = { data: JSON.stringify(data), expiresAt: this.now() + this.ttlSeconds * 1000, userId: sessionUserId(data) };
     if (!this.sessions.delete(id)) {
       // A new session: make room by evicting the least recently used ones.
       const max = this.max;

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   Application, MemorySessionStore, NunjucksRenderer, Router, configure, createServer, resetConfig, setLogSink,
-  setSessionStore, templateManager, type ApplicationOptions, type LogRecord,
+  setSessionStore, templateManager, type ApplicationOptions, type LogRecord, type SessionStore,
 } from '../../runtime/index.js';
 import { makeProject, type TempProject } from './project.js';
 import { call, rawRequest, type CallResult, type RawOptions, type RawResponse } from './client.js';
@@ -70,6 +70,8 @@ export interface AppSetup {
   config?: Parameters<typeof configure>[0];
   /** Called after the project exists, before the Application is built. */
   prepare?: (project: TempProject) => void;
+  /** The session store; default a fresh memory store; null: the one the configuration names (SESSION_STORE…), as in an app. */
+  sessionStore?: SessionStore | null;
 }
 
 export interface TestApp extends ServerHandle {
@@ -84,7 +86,7 @@ export interface TestApp extends ServerHandle {
 }
 
 /**
- * A temporary project, `configure({ project_root })`, a fresh memory session store and template renderer,
+ * A temporary project, `configure({ project_root })`, a fresh memory session store (unless `sessionStore` says) and template renderer,
  * the Application, and a listening server. `close()` stops the server, restores the environment, the log
  * sink and the configuration (`resetConfig()`), and removes the folder.
  */
@@ -93,7 +95,7 @@ export async function startApp(setup: AppSetup = {}): Promise<TestApp> {
   setup.prepare?.(project);
   resetConfig();
   configure({ project_root: project.root, ...setup.config });
-  setSessionStore(new MemorySessionStore());
+  setSessionStore(setup.sessionStore === undefined ? new MemorySessionStore() : setup.sessionStore);
   templateManager.register(new NunjucksRenderer());
   const savedEnv: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(setup.env ?? {})) {

@@ -1,0 +1,41 @@
+/**
+ * The auth SQL files `fw auth:init` writes (DECISIONS §8): one file per table and dialect under
+ * `mvc/models/sql/auth/`, `<table>.sql` for MariaDB and `<table>.sqlite.sql` for SQLite, from the runtime's own
+ * table list (runtime/auth/schema.ts), in dependency order. Regenerable: `fw auth:init` rewrites a file while it
+ * keeps its marker line; a user who removes that line owns the file, and `fw db:apply` then applies it as written.
+ */
+import { AUTH_TABLES, authTableSql, type AuthTable } from '../../runtime/auth/schema.js';
+import type { DialectName } from '../../runtime/db/dialect.js';
+import { sqlMarkerLine } from '../marker.js';
+import type { PlannedFile } from '../planned-file.js';
+
+/** Folder of the auth SQL files, relative to the project root. */
+export const AUTH_SQL_DIR = 'mvc/models/sql/auth';
+
+/** The command that writes (and rewrites) them. */
+export const AUTH_INIT_COMMAND = 'fw auth:init';
+
+const DIALECT_LABELS: Readonly<Record<DialectName, string>> = { mariadb: 'MariaDB / MySQL', sqlite: 'SQLite' };
+
+/** `mvc/models/sql/auth/users.sql` (MariaDB) or `mvc/models/sql/auth/users.sqlite.sql`. */
+export function authSqlPath(table: string, dialect: DialectName): string {
+  return `${AUTH_SQL_DIR}/${table}${dialect === 'sqlite' ? '.sqlite.sql' : '.sql'}`;
+}
+
+/** The whole file: marker line, what the table holds, the dialect, then the statements. */
+export function authSqlContent(table: AuthTable, dialect: DialectName): string {
+  return [
+    sqlMarkerLine(AUTH_INIT_COMMAND),
+    `-- Table ${table.name} (${DIALECT_LABELS[dialect]}) : ${table.purpose}`,
+    '',
+    authTableSql(table, dialect),
+    '',
+  ].join('\n');
+}
+
+/** Every auth SQL file, table by table in dependency order, the MariaDB file then the SQLite one. */
+export function authSqlFiles(): PlannedFile[] {
+  return AUTH_TABLES.flatMap((table) =>
+    (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect), kind: 'regenerable' as const })),
+  );
+}

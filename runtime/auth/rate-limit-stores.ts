@@ -1,0 +1,335 @@
+/**
+ * Where attempts are counted (docs/auth.md "Login limits"): one small contract and two stores, memory (one
+ * process) and database (table `auth_rate_limit_attempts`, shared by every process on that database). Both pass
+ * the same conformance suite (test/auth-rate-limit.test.ts). Times are epoch milliseconds; an attempt counts in
+ * a window of W seconds at time `now` when `now - W s < at`.
+ */
+import { createHash } from 'node:crypto';
+import { getDatabase, type Database } from '../db/database.js';
+import { getLogger } from '../logger.js';
+
+/** One attempt: a login, an MFA code, an upload… `at` defaults to now. */
+export interface RateLimitAttempt {
+  action: string;
+  key: string;
+  ip?: string | null;
+  userId?: number | null;
+  success: boolean;
+  at?: number;
+}
+
+/** How many attempts fall in a window, and the time of the oldest of them (null when none). */
+export interface RateLimitCount {
+  count: number;
+  oldestAt: number | null;
+}
+
+/** What is counted: failed attempts only, or every attempt (uploads count every request). */
+export type RateLimitCounting = 'failures' | 'hits';
+
+export interface RateLimitStore {
+  record(attempt: RateLimitAttempt): Promise<void>;
+  /** Failed attempts of `action` for `key` within the last `windowSeconds`. */
+  failures(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount>;
+  /** Every attempt (success or not) of `action` for `key` within the last `windowSeconds`. */
+  hits(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount>;
+  /** The time of the counted attempt at `index` (0: the oldest) within the window, or null. */
+  nthAttemptAt(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, index: number, now?: number): Promise<number | null>;
+  /** Forgets the failed attempts of `action` for `key` (successes stay: they still count as hits). */
+  clearFailures(action: string, key: string): Promise<void>;
+  /** Deletes attempts older than `olderThanSeconds`; returns how many. */
+  purge(olderThanSeconds: number, now?: number): Promise<number>;
+}
+
+/** Attempts are kept this long (seconds) before the stores drop them on their own: longer than any window. */
+export const DEFAULT_RETENTION_SECONDS = 86_400;
+
+const ACTION_PATTERN = /^[a-z][a-z0-9_.-]{0,31}$/;
+/** Keys stored as given: short, lower-case ASCII. Anything else is stored as its SHA-256 (see storageKey). */
+const PLAIN_KEY_PATTERN = /^[a-z0-9:._@+%[\]-]{1,200}$/;
+
+/** Refuses an action name the table column (VARCHAR(32)) could not hold as given. */
+export function checkAction(action: string): void {
+  if (typeof action !== 'string' || !ACTION_PATTERN.test(action)) {
+    throw new Error(`Action de limitation invalide : « ${String(action)} » (attendu : 1 à 32 caractères a-z, 0-9, « _ », « . », « - », commençant par une lettre).`);
+  }
+}
+
+/**
+ * The key as stored: itself when it is short lower-case ASCII, else `sha256:<hex>`. Every store then behaves
+ * the same: MariaDB's collation would otherwise fold case, accents and trailing spaces (two logins sharing a
+ * counter), a 255-character column would refuse a long key, and a memory store would hold it whole.
+ */
+export function storageKey(key: string): string {
+  const text = String(key);
+  return PLAIN_KEY_PATTERN.test(text) ? text : `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+function checkSeconds(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} doit être un nombre de secondes positif (valeur : ${String(value)}).`);
+  }
+  return value * 1000;
+}
+
+function checkTime(at: number | undefined): number {
+  if (at === undefined) return Date.now();
+  // Up to 9999-12-31: the range both date columns hold.
+  if (typeof at !== 'number' || !(at >= 0 && at <= 253_402_300_799_999)) throw new Error(`Date de tentative invalide : ${String(at)} (attendu : millisecondes depuis 1970).`);
+  return Math.trunc(at);
+}
+
+// --- memory ---
+
+interface Entry {
+  readonly at: number;
+  readonly success: boolean;
+}
+
+export interface MemoryRateLimitStoreOptions {
+  /** Keys held at most; past it the least recently written key is dropped (default 50,000). */
+  maxKeys?: number;
+  /** Attempts held per key at most, the oldest dropped first (default 1,000: far above any limit). */
+  maxEntriesPerKey?: number;
+  /** Attempts older than this (seconds) are dropped as new ones arrive (default one day). */
+  retentionSeconds?: number;
+}
+
+/** Attempts in this process's memory: bounded in keys and in attempts per key. Not shared between processes. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly maxKeys: number;
+  readonly maxEntriesPerKey: number;
+  readonly retentionSeconds: number;
+  /** `action \n key` → attempts sorted by time; the Map's order is the order of last writes. */
+  readonly #buckets = new Map<string, Entry[]>();
+
+  constructor(options: MemoryRateLimitStoreOptions = {}) {
+    this.maxKeys = positiveInteger('maxKeys', options.maxKeys ?? 50_000);
+    this.maxEntriesPerKey = positiveInteger('maxEntriesPerKey', options.maxEntriesPerKey ?? 1000);
+    this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+    checkSeconds('retentionSeconds', this.retentionSeconds);
+  }
+
+  /** Keys held now. */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  async record(attempt: RateLimitAttempt): Promise<void> {
+    checkAction(attempt.action);
+    const at = checkTime(attempt.at);
+    const id = bucketId(attempt.action, attempt.key);
+    const bucket = this.#buckets.get(id) ?? [];
+    // Re-inserted so that the Map's first key is always the least recently written.
+    this.#buckets.delete(id);
+    this.#buckets.set(id, bucket);
+    let i = bucket.length;
+    while (i > 0 && bucket[i - 1]!.at > at) i--;
+    bucket.splice(i, 0, { at, success: attempt.success === true });
+    const cutoff = at - this.retentionSeconds * 1000;
+    let drop = 0;
+    while (drop < bucket.length && bucket[drop]!.at < cutoff) drop++;
+    drop = Math.max(drop, bucket.length - this.maxEntriesPerKey);
+    if (drop > 0) bucket.splice(0, drop);
+    if (bucket.length === 0) this.#buckets.delete(id);
+    while (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
+  }
+
+  async failures(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {
+    return this.#count(action, key, windowSeconds, 'failures', now);
+  }
+
+  async hits(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {
+    return this.#count(action, key, windowSeconds, 'hits', now);
+  }
+
+  async nthAttemptAt(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, index: number, now?: number): Promise<number | null> {
+    return this.#inWindow(action, key, windowSeconds, counting, now)[index]?.at ?? null;
+  }
+
+  async clearFailures(action: string, key: string): Promise<void> {
+    checkAction(action);
+    const id = bucketId(action, key);
+    const bucket = this.#buckets.get(id);
+    if (!bucket) return;
+    const kept = bucket.filter((entry) => entry.success);
+    if (kept.length === 0) this.#buckets.delete(id);
+    else this.#buckets.set(id, kept);
+  }
+
+  async purge(olderThanSeconds: number, now?: number): Promise<number> {
+    const cutoff = checkTime(now) - checkSeconds('olderThanSeconds', olderThanSeconds);
+    let removed = 0;
+    for (const [id, bucket] of this.#buckets) {
+      let drop = 0;
+      while (drop < bucket.length && bucket[drop]!.at < cutoff) drop++;
+      if (drop === 0) continue;
+      removed += drop;
+      if (drop === bucket.length) this.#buckets.delete(id);
+      else bucket.splice(0, drop);
+    }
+    return removed;
+  }
+
+  #count(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): RateLimitCount {
+    const entries = this.#inWindow(action, key, windowSeconds, counting, now);
+    return { count: entries.length, oldestAt: entries[0]?.at ?? null };
+  }
+
+  /** The counted attempts of the window, oldest first. */
+  #inWindow(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): Entry[] {
+    checkAction(action);
+    const since = checkTime(now) - checkSeconds('windowSeconds', windowSeconds);
+    const bucket = this.#buckets.get(bucketId(action, key));
+    if (!bucket) return [];
+    let start = bucket.length;
+    while (start > 0 && bucket[start - 1]!.at > since) start--;
+    const recent = bucket.slice(start);
+    return counting === 'hits' ? recent : recent.filter((entry) => !entry.success);
+  }
+}
+
+function bucketId(action: string, key: string): string {
+  return `${action}\n${storageKey(key)}`;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} doit être un entier positif (valeur : ${String(value)}).`);
+  return value;
+}
+
+// --- database ---
+
+export interface DatabaseRateLimitStoreOptions {
+  /** The database holding `auth_rate_limit_attempts`; by default the application's (getDatabase(), read at each call). */
+  database?: Database;
+  /** Attempts older than this (seconds) are deleted now and then by `record` (default one day). */
+  retentionSeconds?: number;
+  /** Seconds between two of those clean-ups by one store (default 600). */
+  purgeEverySeconds?: number;
+}
+
+const TABLE = 'auth_rate_limit_attempts';
+const log = getLogger('fw.auth');
+
+/**
+ * Attempts in the table `auth_rate_limit_attempts` (created by `fw auth:init` + `fw db:apply`), on MariaDB or
+ * SQLite: every process on the database sees the same counts, so limits hold across processes.
+ * `created_at` is UTC with milliseconds (`DATETIME(3)` on MariaDB, `YYYY-MM-DD HH:MM:SS.mmm` text on SQLite).
+ */
+export class DatabaseRateLimitStore implements RateLimitStore {
+  readonly retentionSeconds: number;
+  readonly purgeEverySeconds: number;
+  readonly #database: Database | undefined;
+  #lastPurgeAt = -Infinity;
+
+  constructor(options: DatabaseRateLimitStoreOptions = {}) {
+    this.#database = options.database;
+    this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+    this.purgeEverySeconds = options.purgeEverySeconds ?? 600;
+    checkSeconds('retentionSeconds', this.retentionSeconds);
+    checkSeconds('purgeEverySeconds', this.purgeEverySeconds);
+  }
+
+  get database(): Database {
+    return this.#database ?? getDatabase();
+  }
+
+  /** Runs a statement; a missing table becomes an error that says how to create it. */
+  async #query<T>(run: (database: Database) => Promise<T>): Promise<T> {
+    const database = this.database;
+    try {
+      return await run(database);
+    } catch (err) {
+      throw missingTable(err, database) ?? err;
+    }
+  }
+
+  async record(attempt: RateLimitAttempt): Promise<void> {
+    checkAction(attempt.action);
+    const at = checkTime(attempt.at);
+    const ip = typeof attempt.ip === 'string' && attempt.ip !== '' ? attempt.ip.slice(0, 45) : null;
+    const userId = Number.isSafeInteger(attempt.userId) && attempt.userId! >= 0 ? attempt.userId! : null;
+    await this.#query((db) => db.execute(
+      `INSERT INTO ${TABLE} (action, rate_key, ip_address, user_id, success, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      [attempt.action, storageKey(attempt.key), ip, userId, attempt.success === true ? 1 : 0, formatTime(at)],
+    ));
+    if (at - this.#lastPurgeAt >= this.purgeEverySeconds * 1000) {
+      this.#lastPurgeAt = at;
+      try {
+        await this.purge(this.retentionSeconds, at);
+      } catch (err) {
+        // The attempt is recorded; the clean-up is tried again later.
+        log.warning(`Nettoyage de ${TABLE} impossible : ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+  }
+
+  async failures(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {
+    return this.#count(action, key, windowSeconds, 'failures', now);
+  }
+
+  async hits(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {
+    return this.#count(action, key, windowSeconds, 'hits', now);
+  }
+
+  async nthAttemptAt(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, index: number, now?: number): Promise<number | null> {
+    const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
+    if (!Number.isSafeInteger(index) || index < 0) return null;
+    const row = await this.#query((db) => db.fetchOne<{ created_at: unknown }>(
+      `SELECT created_at FROM ${TABLE} WHERE ${where} ORDER BY created_at, id LIMIT 1 OFFSET ?`,
+      [...params, index],
+    ));
+    return row ? parseTime(row.created_at) : null;
+  }
+
+  async clearFailures(action: string, key: string): Promise<void> {
+    checkAction(action);
+    await this.#query((db) => db.execute(`DELETE FROM ${TABLE} WHERE action = ? AND rate_key = ? AND success = 0`, [action, storageKey(key)]));
+  }
+
+  async purge(olderThanSeconds: number, now?: number): Promise<number> {
+    const cutoff = checkTime(now) - checkSeconds('olderThanSeconds', olderThanSeconds);
+    return this.#query((db) => db.execute(`DELETE FROM ${TABLE} WHERE created_at < ?`, [formatTime(cutoff)]));
+  }
+
+  async #count(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): Promise<RateLimitCount> {
+    const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
+    const row = await this.#query((db) => db.fetchOne<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM ${TABLE} WHERE ${where}`, params));
+    const count = Number(row?.n ?? 0);
+    return { count, oldestAt: count > 0 ? parseTime(row?.oldest) : null };
+  }
+}
+
+/** The error to throw instead of `err` when it says that the table does not exist (SQLite, MariaDB), else null. */
+function missingTable(err: unknown, database: Database): Error | null {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const text = String(message ?? '');
+  if (code !== 'ER_NO_SUCH_TABLE' && !text.includes(`no such table: ${TABLE}`)) return null;
+  return new Error(
+    `La table ${TABLE} n'existe pas (${database.describe()}) : RATE_LIMIT_STORE=database compte les tentatives dans cette table. ` +
+      'Créez-la avec « fw auth:init » puis « fw db:apply », ou choisissez RATE_LIMIT_STORE=memory.',
+    { cause: err },
+  );
+}
+
+/** The WHERE clause of a window: the index (action, rate_key, created_at) serves it. */
+function windowFilter(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): { where: string; params: unknown[] } {
+  checkAction(action);
+  const since = checkTime(now) - checkSeconds('windowSeconds', windowSeconds);
+  const where = `action = ? AND rate_key = ? AND created_at > ?${counting === 'failures' ? ' AND success = 0' : ''}`;
+  return { where, params: [action, storageKey(key), formatTime(since)] };
+}
+
+/** `YYYY-MM-DD HH:MM:SS.mmm` in UTC: sorts as text on SQLite, read as DATETIME(3) by MariaDB. */
+export function formatTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+}
+
+/** The epoch milliseconds of a `created_at` read back (text on both dialects; a Date if a driver made one). */
+function parseTime(value: unknown): number | null {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(`${value.trim().replace(' ', 'T')}Z`);
+  return Number.isNaN(ms) ? null : ms;
+}

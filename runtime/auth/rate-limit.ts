@@ -1,0 +1,160 @@
+/**
+ * Attempt limits (runtime spec "Passwords and login rate limit", DECISIONS §8 "Counting"; docs/auth.md "Login
+ * limits"): the store chosen by `rate_limit_store` / `RATE_LIMIT_STORE`, the login policy (5 failed credential
+ * checks per 60 s per client address and per login), and `checkLimit` for other limits (MFA codes, uploads).
+ */
+import { get, onConfigChange } from '../config.js';
+import {
+  DatabaseRateLimitStore, MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore,
+} from './rate-limit-stores.js';
+
+export * from './rate-limit-stores.js';
+
+/** The accepted values of `rate_limit_store` / `RATE_LIMIT_STORE`. */
+export const RATE_LIMIT_STORE_NAMES = ['memory', 'database'] as const;
+export type RateLimitStoreName = (typeof RATE_LIMIT_STORE_NAMES)[number];
+
+/** Action name of login attempts in the stores. */
+export const LOGIN_ACTION = 'login';
+/** Failed credential checks allowed per window, per client address and per login. */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_WINDOW_SECONDS = 60;
+
+/** Whether a limit is reached, and in how many whole seconds (≥ 1) a new attempt may pass (0 when not limited). */
+export interface LimitStatus {
+  limited: boolean;
+  retryAfter: number;
+}
+
+/** The store name the configuration asks for: `rate_limit_store`, else `RATE_LIMIT_STORE`, else memory. */
+export function rateLimitStoreName(): RateLimitStoreName {
+  const configured = get('rate_limit_store') as unknown;
+  const [source, raw] = configured !== null && configured !== undefined
+    ? ['rate_limit_store', configured]
+    : ['RATE_LIMIT_STORE', process.env.RATE_LIMIT_STORE];
+  const name = String(raw ?? '').trim().toLowerCase();
+  if (name === '') return 'memory';
+  if ((RATE_LIMIT_STORE_NAMES as readonly string[]).includes(name)) return name as RateLimitStoreName;
+  throw new Error(
+    `${source} : stockage des limites de tentatives inconnu « ${String(raw)} ». Valeurs acceptées : ${RATE_LIMIT_STORE_NAMES.join(', ')} ` +
+      '(database partage les compteurs entre processus ; la table auth_rate_limit_attempts vient de « fw auth:init » puis « fw db:apply »).',
+  );
+}
+
+/** A new store of the configured kind (the database one on the application's database). */
+export function rateLimitStoreFromConfig(): RateLimitStore {
+  return rateLimitStoreName() === 'database' ? new DatabaseRateLimitStore() : new MemoryRateLimitStore();
+}
+
+let current: RateLimitStore | null = null;
+/** True when the store was given by setRateLimitStore: a configuration change then leaves it in place. */
+let explicit = false;
+
+/** The store of this process, made from the configuration on first use. */
+export function getRateLimitStore(): RateLimitStore {
+  current ??= rateLimitStoreFromConfig();
+  return current;
+}
+
+/** Sets the store of this process; null goes back to the configured one (made again on next use). */
+export function setRateLimitStore(store: RateLimitStore | null): void {
+  current = store;
+  explicit = store !== null;
+}
+
+onConfigChange((keys) => {
+  if (!explicit && keys.includes('rate_limit_store')) current = null;
+});
+
+export interface CheckLimitOptions {
+  action: string;
+  key: string;
+  /** Attempts allowed in the window; the limit is reached at `max`. */
+  max: number;
+  windowSeconds: number;
+  /** `failures` (default) counts failed attempts; `hits` counts every attempt. */
+  count?: RateLimitCounting;
+  /** The current time in epoch milliseconds (tests); Date.now() by default. */
+  now?: number;
+  /** Another store than getRateLimitStore(). */
+  store?: RateLimitStore;
+}
+
+/**
+ * Whether `key` has reached `max` counted attempts of `action` in the last `windowSeconds`; `retryAfter` is the
+ * whole number of seconds until enough of them leave the window for an attempt to pass again.
+ */
+export async function checkLimit(options: CheckLimitOptions): Promise<LimitStatus> {
+  const { action, key, max, windowSeconds } = options;
+  if (!Number.isSafeInteger(max) || max < 1) throw new Error(`checkLimit : max doit être un entier positif (valeur : ${String(max)}).`);
+  const counting = options.count ?? 'failures';
+  const store = options.store ?? getRateLimitStore();
+  const now = options.now ?? Date.now();
+  const counted = counting === 'hits'
+    ? await store.hits(action, key, windowSeconds, now)
+    : await store.failures(action, key, windowSeconds, now);
+  if (counted.count < max) return { limited: false, retryAfter: 0 };
+  // Below `max` again once the attempt at index count - max has left the window (the oldest when count = max).
+  const freeingAt = counted.count === max
+    ? counted.oldestAt
+    : await store.nthAttemptAt(action, key, windowSeconds, counting, counted.count - max, now);
+  const remainingMs = (freeingAt ?? now) + windowSeconds * 1000 - now;
+  return { limited: true, retryAfter: Math.max(1, Math.ceil(remainingMs / 1000)) };
+}
+
+/** The login as counted: trimmed and lower-cased (logins are e-mails, case-insensitive). */
+export function normalizeLoginKey(login: string): string {
+  return String(login ?? '').trim().toLowerCase();
+}
+
+/** The store keys of a login attempt: the client address always, the login when there is one. */
+function loginKeys(ip: string, login: string): { ipKey: string; loginKey: string | null } {
+  const normalized = normalizeLoginKey(login);
+  return { ipKey: `ip:${String(ip ?? '')}`, loginKey: normalized === '' ? null : `login:${normalized}` };
+}
+
+function loginLimit(key: string, now: number | undefined): Promise<LimitStatus> {
+  return checkLimit({ action: LOGIN_ACTION, key, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, count: 'failures', now });
+}
+
+/**
+ * Whether a login attempt from `ip` for `login` must be refused (429): 5 failures in 60 s for the address, or
+ * for the login. `retryAfter` is the longest wait of the limits reached.
+ */
+export async function loginLimitStatus(ip: string, login: string, now?: number): Promise<LimitStatus> {
+  const { ipKey, loginKey } = loginKeys(ip, login);
+  const statuses = await Promise.all([loginLimit(ipKey, now), ...(loginKey ? [loginLimit(loginKey, now)] : [])]);
+  const blocking = statuses.filter((status) => status.limited);
+  if (blocking.length === 0) return { limited: false, retryAfter: 0 };
+  return { limited: true, retryAfter: Math.max(...blocking.map((status) => status.retryAfter)) };
+}
+
+/** Records a failed credential check (unknown e-mail, wrong password, disabled account) for the address and the login. */
+export async function recordLoginFailure(ip: string, login: string, userId: number | null = null, now?: number): Promise<void> {
+  const { ipKey, loginKey } = loginKeys(ip, login);
+  const store = getRateLimitStore();
+  const attempt = { action: LOGIN_ACTION, ip, userId, success: false, at: now ?? Date.now() };
+  await Promise.all([store.record({ ...attempt, key: ipKey }), ...(loginKey ? [store.record({ ...attempt, key: loginKey })] : [])]);
+}
+
+/** Records a successful login and clears the login's failures; the address keeps its failures of the window. */
+export async function recordLoginSuccess(ip: string, login: string, userId: number | null, now?: number): Promise<void> {
+  const { ipKey, loginKey } = loginKeys(ip, login);
+  const store = getRateLimitStore();
+  const attempt = { action: LOGIN_ACTION, ip, userId, success: true, at: now ?? Date.now() };
+  await store.record({ ...attempt, key: ipKey });
+  if (loginKey) {
+    await store.record({ ...attempt, key: loginKey });
+    await store.clearFailures(LOGIN_ACTION, loginKey);
+  }
+}
+
+/** Spec `enregistrer_tentative(ip)`: records one failed login attempt for the address. */
+export async function recordLoginAttempt(ip: string, now?: number): Promise<void> {
+  await getRateLimitStore().record({ action: LOGIN_ACTION, key: loginKeys(ip, '').ipKey, ip, success: false, at: now ?? Date.now() });
+}
+
+/** Spec `est_limite(ip)`: true once the address has 5 failed login attempts in the last 60 s. */
+export async function isLoginLimited(ip: string, now?: number): Promise<boolean> {
+  return (await loginLimit(loginKeys(ip, '').ipKey, now)).limited;
+}

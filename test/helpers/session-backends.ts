@@ -1,0 +1,130 @@
+/**
+ * The session stores under test, each behind the same small interface so that one conformance suite runs on
+ * all of them (test/session-stores.test.ts): memory, file, database on SQLite, database on MariaDB. Each
+ * backend owns its resources (a temporary folder, a SQLite file, a MariaDB database named after the process)
+ * and removes them in `close()`.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  DatabaseSessionStore, FileSessionStore, MemorySessionStore, fwSessionsDdl, openDatabase, type Database, type SessionStore,
+} from '../../runtime/index.js';
+import { MARIADB_ADMIN } from './cli.js';
+
+export interface StoreOptions {
+  readonly now: () => number;
+  readonly ttlSeconds?: number;
+}
+
+/** What lies at rest for a store: one entry per session (a file's text, a row as JSON). */
+export interface AtRest {
+  /** Every stored session, as text. */
+  texts(): Promise<string[]>;
+  /** Replaces what is stored under a key (SHA-256 hex of the id) with raw text, as a crash or an edit would. */
+  corrupt(key: string, text: string): Promise<void>;
+}
+
+export interface Backend {
+  readonly name: string;
+  /** A new store on empty storage. */
+  make(options: StoreOptions): Promise<SessionStore>;
+  /** What is kept at rest (null for the memory store, which keeps nothing outside the process). */
+  readonly atRest: AtRest | null;
+  /** Waits for what the store runs in the background (the file store's purge). */
+  settle(store: SessionStore): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function memoryBackend(): Backend {
+  return {
+    name: 'memory',
+    make: async ({ now, ttlSeconds }) => new MemorySessionStore(ttlSeconds ?? 3600, now),
+    atRest: null,
+    settle: async () => {},
+    close: async () => {},
+  };
+}
+
+/** The file store, on a fresh folder per store (`dir` exposes the current one). */
+export function fileBackend(): Backend & { readonly dir: string } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sessions-')));
+  let dir = '';
+  let count = 0;
+  return {
+    name: 'file',
+    get dir() {
+      return dir;
+    },
+    make: async ({ now, ttlSeconds }) => {
+      dir = path.join(root, `store-${++count}`, 'sessions');
+      return new FileSessionStore({ dir, ttlSeconds: ttlSeconds ?? 3600, now });
+    },
+    atRest: {
+      texts: async () => {
+        if (!fs.existsSync(dir)) return [];
+        return fs.readdirSync(dir).map((name) => `${name}\n${fs.readFileSync(path.join(dir, name), 'utf8')}`);
+      },
+      corrupt: async (key, text) => fs.writeFileSync(path.join(dir, `${key}.json`), text, { mode: 0o600 }),
+    },
+    settle: (store) => (store as FileSessionStore).whenIdle(),
+    close: async () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** The database store on a database that holds `fw_sessions` (emptied for each new store). */
+function databaseBackend(name: string, database: Database, cleanup: () => Promise<void>): Backend & { readonly database: Database } {
+  let created = false;
+  return {
+    name,
+    database,
+    make: async ({ now, ttlSeconds }) => {
+      if (!created) {
+        for (const statement of fwSessionsDdl(database.driver)) await database.execute(statement);
+        created = true;
+      }
+      await database.execute('DELETE FROM fw_sessions');
+      return new DatabaseSessionStore({ database, ttlSeconds: ttlSeconds ?? 3600, now });
+    },
+    atRest: {
+      texts: async () => (await database.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
+      corrupt: async (key, text) => void (await database.execute('UPDATE fw_sessions SET data = ? WHERE session_id = ?', [text, key])),
+    },
+    settle: async () => {},
+    close: async () => {
+      await database.close();
+      await cleanup();
+    },
+  };
+}
+
+export function sqliteBackend(): Backend & { readonly database: Database; readonly file: string } {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sessions-sqlite-')));
+  const file = path.join(dir, 'sessions.sqlite');
+  const backend = databaseBackend('database (SQLite)', openDatabase({ driver: 'sqlite', file }), async () => fs.rmSync(dir, { recursive: true, force: true }));
+  return Object.assign(backend, { file });
+}
+
+/** A MariaDB database of its own, `fw_test_sessions_<pid>_<random>`, dropped by `close()`. */
+export async function mariadbBackend(): Promise<Backend & { readonly database: Database; readonly databaseName: string }> {
+  const databaseName = `fw_test_sessions_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+  try {
+    await admin.execute(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await admin.close();
+  }
+  const database = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: databaseName, poolSize: 5 });
+  const backend = databaseBackend('database (MariaDB)', database, () => dropMariaDb(databaseName));
+  return Object.assign(backend, { databaseName });
+}
+
+export async function dropMariaDb(databaseName: string): Promise<void> {
+  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+  try {
+    await admin.execute(`DROP DATABASE IF EXISTS \`${databaseName}\``);
+  } finally {
+    await admin.close();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * A real server whose sessions live in the store SESSION_STORE names (file, then database on SQLite and on
+ * MariaDB): a form page sets the cookie and keeps the CSRF token in that store; a POST with the token succeeds,
+ * also after a restart of the application (a new store on the same folder or database), which only a store
+ * that persisted the session allows. A wrong token is still refused.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  BaseController, DatabaseSessionStore, FileSessionStore, Response, closeDatabase, fwSessionsDdl, getSessionStore, openDatabase,
+  requestSession, sessionKey, type Router,
+} from '../runtime/index.js';
+import { sessionCookie } from './helpers/client.js';
+import { MARIADB_ADMIN } from './helpers/cli.js';
+import { startApp, type AppSetup, type TestApp } from './helpers/server.js';
+import { dropMariaDb } from './helpers/session-backends.js';
+
+function routes(router: Router): void {
+  router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
+  router.add('POST', '/submit', (r) => {
+    const session = requestSession(r);
+    const count = (session.get<number>('count') ?? 0) + 1;
+    session.set('count', count);
+    return new Response(200, `envoyé ${count}`);
+  }, { public: true });
+}
+
+const files = {
+  'mvc/views/form.html': '<form method="post" action="/submit"><input type="hidden" name="csrf_token" value="{{ csrf_token() }}"></form>',
+};
+
+const post = (t: TestApp, cookie: string, token: string) =>
+  t.fetch('/submit', { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf_token: token }) });
+
+interface Target {
+  readonly storeName: 'file' | 'database';
+  readonly config: AppSetup['config'];
+  /** What lies at rest, as text. */
+  atRest(): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+function httpSuite(label: string, kind: typeof FileSessionStore | typeof DatabaseSessionStore, prepare: () => Promise<Target>): void {
+  const S = suite(`session-stores-http: SESSION_STORE=${label}`);
+  let target: Target;
+  S.before(async () => {
+    target = await prepare();
+  });
+  S.after(async () => {
+    await closeDatabase();
+    await target.cleanup();
+  });
+
+  const start = (): Promise<TestApp> =>
+    startApp({ files, routes, env: { SESSION_STORE: target.storeName }, config: target.config, sessionStore: null });
+
+  S('the form page sets the cookie, the POST with its token succeeds, before and after a restart', async () => {
+    let t = await start();
+    let cookie: string;
+    let token: string;
+    try {
+      assert.ok(getSessionStore() instanceof kind, `the application uses ${kind.name}`);
+      const form = await t.fetch('/form');
+      assert.is(form.status, 200);
+      cookie = sessionCookie(form.cookies)!;
+      token = /name="csrf_token" value="([0-9a-f]{64})"/.exec(form.text)![1]!;
+      const id = /^session_id=([0-9a-f]{64})$/.exec(cookie)![1]!;
+      const rest = await target.atRest();
+      assert.ok(rest.includes(sessionKey(id)), 'the session is in the store');
+      assert.ok(rest.includes(token) && !rest.includes(id), 'with its CSRF token, keyed by the hash of the id');
+      const sent = await post(t, cookie, token);
+      assert.is(sent.status, 200, sent.text);
+      assert.is(sent.text, 'envoyé 1');
+      assert.is((await post(t, cookie, 'f'.repeat(64))).status, 403, 'a wrong token is refused');
+    } finally {
+      await t.close();
+      await closeDatabase();
+    }
+    t = await start(); // a new Application and a new store: only what was persisted remains
+    try {
+      const again = await post(t, cookie, token);
+      assert.is(again.status, 200, again.text);
+      assert.is(again.text, 'envoyé 2', 'the session data came back from the store');
+    } finally {
+      await t.close();
+    }
+  });
+
+  S.run();
+}
+
+function tempDir(): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sessions-http-')));
+}
+
+httpSuite('file', FileSessionStore, async () => {
+  const dir = tempDir();
+  const sessions = path.join(dir, 'sessions');
+  return {
+    storeName: 'file',
+    config: { session_dir: sessions },
+    atRest: async () => fs.readdirSync(sessions).map((name) => `${name}\n${fs.readFileSync(path.join(sessions, name), 'utf8')}`).join('\n'),
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+httpSuite('database (SQLite)', DatabaseSessionStore, async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'app.sqlite');
+  const db = openDatabase({ driver: 'sqlite', file });
+  for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
+  return {
+    storeName: 'database',
+    config: { db_driver: 'sqlite', db_file: file },
+    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
+    cleanup: async () => {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+httpSuite('database (MariaDB)', DatabaseSessionStore, async () => {
+  const name = `fw_test_sessions_${process.pid}_http_${Date.now().toString(36)}`;
+  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+  try {
+    await admin.execute(`CREATE DATABASE \`${name}\``);
+  } finally {
+    await admin.close();
+  }
+  const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name });
+  for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
+  return {
+    storeName: 'database',
+    config: {
+      db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port, db_user: MARIADB_ADMIN.user,
+      db_password: MARIADB_ADMIN.password, db_name: name,
+    },
+    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
+    cleanup: async () => {
+      await db.close();
+      await dropMariaDb(name);
+    },
+  };
+});
