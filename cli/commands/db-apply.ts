@@ -26,8 +26,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const order = dependencyOrder(model);
   const suffix = dialect === 'sqlite' ? '.sqlite.sql' : '.sql';
   const relations = relationFiles(model).find((f) => f.path.endsWith(`/relations${suffix}`))!;
-  // A project without any entity (auth tables only) needs no relations file to be generated first.
-  const noRelations = model.entities.length === 0 && model.relations.length === 0 && !fs.existsSync(path.join(root, relations.path));
+  // A project without any relation (entities made by make:crud alone, or auth tables only) needs no relations file.
+  const noRelations = model.relations.length === 0 && !fs.existsSync(path.join(root, relations.path));
   const wanted = [
     ...order.map((entity) => entityFiles(model, entity).find((f) => f.path.endsWith(`/${entity.snake}${suffix}`))!),
     ...(noRelations ? [] : [relations]),
