@@ -1,8 +1,9 @@
 /**
  * What a generated app pays for at start: importing the runtime loads neither kysely (about a thousand modules)
  * nor a database driver nor argon2 (a native addon); the first query loads kysely and that dialect's driver only,
- * and the first password check loads argon2. Observed in a fresh Node
- * process through a module resolve hook, which sees ESM and CommonJS loads alike.
+ * and the first password check loads argon2. The opt-in second factor stays out of apps that do not import it:
+ * neither `fw-mvc` nor `fw-mvc/auth` loads otplib or qrcode, and `fw-mvc/mfa` loads qrcode only for its first QR
+ * code. Observed in a fresh Node process through a module resolve hook, which sees ESM and CommonJS loads alike.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +14,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3'];
+const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'otplib', 'qrcode'];
+
+/** `import()` of a subpath entry of the built package (`auth`, `mfa`, `rbac`), for the scripts below. */
+function importEntry(entry: string): string {
+  return `await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'runtime', entry, 'index.js')).href)});`;
+}
 
 /** Runs `body` after importing the runtime in a fresh process; returns the watched packages that were loaded, sorted. */
 function loadedPackages(body: string): string[] {
@@ -78,6 +84,15 @@ test('the first MariaDB query loads kysely and mysql2 only', () => {
 
 test('closing a handle that never ran a query loads nothing', () => {
   assert.equal(loadedPackages(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.close();`), []);
+});
+
+test('fw-mvc/auth and fw-mvc/rbac load neither otplib nor qrcode', () => {
+  assert.equal(loadedPackages(`${importEntry('auth')} ${importEntry('rbac')}`), []);
+});
+
+test('fw-mvc/mfa loads otplib; qrcode waits for the first QR code', () => {
+  assert.equal(loadedPackages(importEntry('mfa')), ['otplib']);
+  assert.equal(loadedPackages(`const mfa = ${importEntry('mfa')} await mfa.qrCodeSvg('otpauth://totp/x', 'QR');`), ['otplib', 'qrcode']);
 });
 
 test.run();

@@ -25,6 +25,8 @@ export const LOGIN_TEMPLATE = 'auth/login.html';
 export const SESSION_USER_KEY = 'user';
 /** The CSRF token's session key: dropped at login so the signed-in session gets a token of its own. */
 const CSRF_SESSION_KEY = '_csrf_token';
+/** The keys of a pending second-factor challenge (runtime spec "Session"), set by fw-mvc/mfa. */
+const MFA_CHALLENGE_KEYS = ['_auth_mfa_user_id', '_auth_mfa_started_at', '_auth_mfa_next'] as const;
 
 /** What the session holds for a signed-in user; role and permission checks read it, never the database. */
 export interface SessionUser {
@@ -150,6 +152,8 @@ export async function openSession(request: Request, user: Pick<AuthUser, 'id' | 
   const session = requestSession(request);
   session.rotate();
   session.remove(CSRF_SESSION_KEY);
+  // A challenge left by an earlier, unfinished login of this browser ends with this one.
+  for (const key of MFA_CHALLENGE_KEYS) session.remove(key);
   session.set(SESSION_USER_KEY, sessionUser);
   return sessionUser;
 }

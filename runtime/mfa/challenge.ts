@@ -1,0 +1,116 @@
+/**
+ * The pending second-factor challenge (runtime spec "Login with optional second factor", DECISIONS §5 "MFA";
+ * docs/auth.md "Second factor"). After a correct password the anonymous session holds `_auth_mfa_user_id` and
+ * `_auth_mfa_started_at` (Unix seconds), and no user: nothing is granted until a code is verified. A challenge
+ * lives 10 minutes. Codes are checked here for the login and for the account pages alike.
+ */
+import type { Request } from '../http/request.js';
+import { checkLimit, getRateLimitStore } from '../auth/rate-limit.js';
+import { SESSION_USER_KEY } from '../auth/login.js';
+import { existingSession, requestSession } from '../session/session.js';
+import { consumeRecoveryCode, consumeTotpStep, getActiveMfaFactors, type MfaDb } from './model.js';
+import { looksLikeRecoveryCode, normalizeMfaCode } from './recovery-codes.js';
+import { looksLikeTotpCode, matchTotpStep } from './totp.js';
+
+export const MFA_USER_KEY = '_auth_mfa_user_id';
+export const MFA_STARTED_AT_KEY = '_auth_mfa_started_at';
+/** Where the login goes once the code is accepted (a same-site path checked by `safeNext`). */
+export const MFA_NEXT_KEY = '_auth_mfa_next';
+/** A challenge older than this is refused (runtime spec "Limits": 10 minutes by default). */
+export const MFA_CHALLENGE_TTL_SECONDS = 600;
+/** Wrong codes allowed per user in `MFA_LIMIT_WINDOW_SECONDS` (DECISIONS §5). */
+export const MFA_MAX_FAILURES = 5;
+export const MFA_LIMIT_WINDOW_SECONDS = 300;
+const MFA_LIMIT_ACTION = 'mfa';
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * Stores the challenge of `userId` in the request's session (runtime spec `start_mfa_challenge`): the session is
+ * kept (same id) and its cookie sent again; any signed-in user it held is dropped, since the password alone
+ * grants nothing.
+ */
+export function startMfaChallenge(request: Request, userId: number, next?: string): void {
+  const session = requestSession(request);
+  session.remove(SESSION_USER_KEY);
+  session.set(MFA_USER_KEY, userId);
+  session.set(MFA_STARTED_AT_KEY, nowSeconds());
+  if (next) session.set(MFA_NEXT_KEY, next);
+  else session.remove(MFA_NEXT_KEY);
+  session.issueCookie = true;
+}
+
+export type MfaChallengeState = { state: 'none' } | { state: 'expired'; userId: number } | { state: 'pending'; userId: number; next: string | undefined };
+
+/** Where the request's session stands: no challenge, an expired one, or one waiting for its code. */
+export function mfaChallengeState(request: Request): MfaChallengeState {
+  const session = existingSession(request);
+  const userId = session?.get<unknown>(MFA_USER_KEY);
+  const startedAt = session?.get<unknown>(MFA_STARTED_AT_KEY);
+  if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) return { state: 'none' };
+  if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return { state: 'expired', userId };
+  const age = nowSeconds() - startedAt;
+  // A start in the future (a clock moved back, a tampered store) is not trusted either.
+  if (age >= MFA_CHALLENGE_TTL_SECONDS || age < -60) return { state: 'expired', userId };
+  const next = session!.get<unknown>(MFA_NEXT_KEY);
+  return { state: 'pending', userId, next: typeof next === 'string' ? next : undefined };
+}
+
+/** True when the session holds a challenge younger than 10 minutes (runtime spec `has_pending_mfa_challenge`). */
+export function hasPendingMfaChallenge(request: Request): boolean {
+  return mfaChallengeState(request).state === 'pending';
+}
+
+/** The user id of the pending challenge, or null when none or expired (runtime spec `get_mfa_challenge_user_id`). */
+export function getMfaChallengeUserId(request: Request): number | null {
+  const state = mfaChallengeState(request);
+  return state.state === 'pending' ? state.userId : null;
+}
+
+/** Removes the challenge keys from the session. */
+export function clearMfaChallenge(request: Request): void {
+  const session = existingSession(request);
+  if (!session) return;
+  for (const key of [MFA_USER_KEY, MFA_STARTED_AT_KEY, MFA_NEXT_KEY]) session.remove(key);
+}
+
+/** What accepted a code. */
+export type MfaVerification = { method: 'totp'; factorId: number; step: number } | { method: 'recovery' };
+
+/**
+ * Checks a code for the user (runtime spec `verify_mfa_challenge`): six digits are a TOTP code of one of the
+ * user's active factors, accepted only at a time step later than the last one used; anything else normalised
+ * (spaces and dashes dropped, upper case) may be one of the user's unused recovery codes (unless `totpOnly`).
+ * The code is consumed when accepted. Null when refused; a database error is thrown (the caller fails closed).
+ */
+export async function verifyMfaChallenge(userId: number, code: string, options: { totpOnly?: boolean; db?: MfaDb } = {}): Promise<MfaVerification | null> {
+  const normalized = normalizeMfaCode(code);
+  // Read first, whatever the code: no active factor means nothing can be accepted, and an unreadable table fails.
+  const factors = await getActiveMfaFactors(userId, options.db);
+  if (factors.length === 0 || normalized.length === 0) return null;
+  if (looksLikeTotpCode(normalized)) {
+    for (const factor of factors) {
+      const step = await matchTotpStep(factor.totpSecret, normalized, factor.lastUsedStep);
+      if (step !== null && (await consumeTotpStep(factor.id, step, options.db))) return { method: 'totp', factorId: factor.id, step };
+    }
+    return null;
+  }
+  if (!options.totpOnly && looksLikeRecoveryCode(normalized) && (await consumeRecoveryCode(userId, normalized, options.db))) return { method: 'recovery' };
+  return null;
+}
+
+/** The per-user limit on wrong codes: `{ limited, retryAfter }` (seconds). */
+export function mfaLimitStatus(userId: number): Promise<{ limited: boolean; retryAfter: number }> {
+  return checkLimit({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS, count: 'failures' });
+}
+
+/**
+ * Records a code attempt of the user: a failure counts toward the limit; a success clears the user's failures
+ * (as a login's success clears the per-login counter, DECISIONS §8 "Counting").
+ */
+export async function recordMfaAttempt(request: Request, userId: number, success: boolean): Promise<void> {
+  const store = getRateLimitStore();
+  const key = `user:${userId}`;
+  await store.record({ action: MFA_LIMIT_ACTION, key, ip: request.ip, userId, success });
+  if (success) await store.clearFailures(MFA_LIMIT_ACTION, key);
+}

@@ -1,0 +1,108 @@
+/**
+ * The second step of a login: `GET /login/mfa` and `POST /login/mfa` (runtime spec "Login with optional second
+ * factor", DECISIONS §5 "MFA"; docs/auth.md "Second factor"). One field `code` takes a TOTP code or a recovery
+ * code. A valid code signs the user in on a new session id; a wrong one answers 401 and the form; five wrong
+ * codes in five minutes answer 429; a challenge older than ten minutes sends back to `/login` with a warning.
+ */
+import { BaseController, errorPage } from '../controller.js';
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import { trans } from '../i18n.js';
+import { logAuthEvent } from '../auth/audit.js';
+import { DEFAULT_LOGIN_REDIRECT, openSession, safeNext, type SecondFactor } from '../auth/login.js';
+import { findUserById, recordSuccessfulLogin } from '../auth/users.js';
+import { setRequestFlash } from '../session/session.js';
+import {
+  clearMfaChallenge, mfaChallengeState, mfaLimitStatus, recordMfaAttempt, startMfaChallenge, verifyMfaChallenge,
+} from './challenge.js';
+import { countUnusedRecoveryCodes } from './model.js';
+
+export const MFA_CHALLENGE_PATH = '/login/mfa';
+export const MFA_CHALLENGE_TEMPLATE = 'mfa/challenge.html';
+
+export function auditDetails(request: Request, userId: number | null, metadata?: Record<string, unknown>) {
+  return { userId, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata };
+}
+
+/** The provider `registerMfaRoutes` installs in the login: the challenge stored, then 302 to `/login/mfa`. */
+export const mfaSecondFactor: SecondFactor = {
+  start(request, user, next) {
+    startMfaChallenge(request, user.id, safeNext(next));
+    return noStore(BaseController.redirect(MFA_CHALLENGE_PATH));
+  },
+};
+
+function noStore(response: Response): Response {
+  response.headers['Cache-Control'] = 'no-store';
+  return response;
+}
+
+function challengePage(request: Request, status: number, error = ''): Response {
+  return noStore(BaseController.render(MFA_CHALLENGE_TEMPLATE, { status, request, context: { error } }));
+}
+
+/**
+ * The answer when there is no usable challenge: none → 302 `/login`; expired → its keys removed, 302 `/login`
+ * with a warning flash. Null when a challenge is pending.
+ */
+function withoutChallenge(request: Request): Response | null {
+  const state = mfaChallengeState(request);
+  if (state.state === 'pending') return null;
+  if (state.state === 'none') return noStore(BaseController.redirect('/login'));
+  clearMfaChallenge(request);
+  logAuthEvent('mfa.challenge.expired', auditDetails(request, state.userId));
+  return noStore(BaseController.redirect('/login', { request, flash: trans('mfa.challenge.expired'), level: 'warning' }));
+}
+
+/** `GET /login/mfa`: the code form while a challenge is pending. */
+export function showMfaChallenge(request: Request): Response {
+  return withoutChallenge(request) ?? challengePage(request, 200);
+}
+
+/** `POST /login/mfa`: checks the code; a database error is thrown (error page), never read as success. */
+export async function submitMfaChallenge(request: Request): Promise<Response> {
+  const refused = withoutChallenge(request);
+  if (refused) return refused;
+  const state = mfaChallengeState(request);
+  if (state.state !== 'pending') return noStore(BaseController.redirect('/login'));
+  const { userId } = state;
+
+  const limit = await mfaLimitStatus(userId);
+  if (limit.limited) return tooManyCodes(request, userId, limit.retryAfter);
+
+  const user = await findUserById(userId);
+  if (!user || !user.isActive) {
+    // Disabled or deleted since the password step: the challenge ends there.
+    clearMfaChallenge(request);
+    logAuthEvent(user ? 'user.disabled' : 'login.failed', auditDetails(request, userId, { reason: user ? 'disabled' : 'unknown_user', step: 'mfa' }));
+    return noStore(BaseController.redirect('/login', { request, flash: trans('auth.login.failed'), level: 'error' }));
+  }
+
+  const accepted = await verifyMfaChallenge(userId, request.body.code?.[0] ?? '');
+  if (!accepted) {
+    await recordMfaAttempt(request, userId, false);
+    logAuthEvent('mfa.challenge.failed', auditDetails(request, userId));
+    return challengePage(request, 401, trans('mfa.challenge.failed'));
+  }
+
+  await recordMfaAttempt(request, userId, true);
+  const next = safeNext(state.next);
+  clearMfaChallenge(request);
+  await openSession(request, user);
+  await recordSuccessfulLogin(user.id);
+  logAuthEvent('mfa.challenge.success', auditDetails(request, userId, { method: accepted.method }));
+  if (accepted.method === 'recovery') {
+    const left = await countUnusedRecoveryCodes(userId);
+    setRequestFlash(request, trans('mfa.challenge.recovery_used', { count: left }), left <= 2 ? 'warning' : 'info');
+  }
+  return noStore(BaseController.redirect(next ?? DEFAULT_LOGIN_REDIRECT));
+}
+
+/** 429 with `Retry-After`, and the `mfa.rate_limited` event. */
+export function tooManyCodes(request: Request, userId: number, retryAfter: number): Response {
+  logAuthEvent('mfa.rate_limited', auditDetails(request, userId, { retry_after: retryAfter }));
+  const response = errorPage(429, request, { retry_after: retryAfter });
+  response.headers['Retry-After'] = String(retryAfter);
+  response.headers['Cache-Control'] = 'no-store';
+  return response;
+}
