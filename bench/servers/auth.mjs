@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Application, Router, configure, html, serve, getDatabase } from 'fw-mvc';
+import { Application, Router, configure, html, serve, getDatabase, setLogLevel } from 'fw-mvc';
 import { AUTH_TABLES, createUser, hashPassword, registerAuthRoutes } from 'fw-mvc/auth';
 import { fwSessionsDdl } from 'fw-mvc';
 import { BENCH_DIR, PAGE_CONTEXT, PAGE_TEMPLATE, announce } from '../shared.mjs';
@@ -14,6 +14,8 @@ import { BENCH_DIR, PAGE_CONTEXT, PAGE_TEMPLATE, announce } from '../shared.mjs'
 export const BENCH_USER = { email: 'bench@example.test', password: 'bench-password-1234' };
 
 const store = process.env.BENCH_SESSION_STORE ?? 'memory';
+// One audit line per sign-in would time the terminal, not the login.
+setLogLevel('WARNING');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-auth-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 configure({
