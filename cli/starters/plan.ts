@@ -46,6 +46,10 @@ function read(root: string, file: string): string | null {
   return fs.statSync(absolute, { throwIfNoEntry: false })?.isFile() ? fs.readFileSync(absolute, 'utf8') : null;
 }
 
+function printDiagnostics(text: string): void {
+  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
 function ofKind<K extends StarterPiece['kind']>(pieces: readonly StarterPiece[], kind: K): Array<Extract<StarterPiece, { kind: K }>> {
   return pieces.filter((piece): piece is Extract<StarterPiece, { kind: K }> => piece.kind === kind);
 }
@@ -57,7 +61,7 @@ async function definitions(root: string, starter: Starter, pieces: readonly Star
   const current = compiler.compileSources(sources);
   const problems = [...unreadable, ...current.diagnostics];
   if (problems.length > 0 || !current.model) {
-    process.stderr.write(compiler.formatDiagnostics(problems));
+    printDiagnostics(compiler.formatDiagnostics(problems));
     throw new CliError(
       `les définitions d'entités du projet ont ${problems.length} erreur(s) : l'application de démarrage « ${starterName(starter)} » n'est pas construite, rien n'a été écrit.`,
       `corrigez les fichiers indiqués (« fw check:model » les vérifie), puis relancez « ${command} ».`,
@@ -105,7 +109,7 @@ async function definitions(root: string, starter: Starter, pieces: readonly Star
   }
   const compiled = compiler.compileSources([...overlay].map(([file, text]) => ({ file, text })));
   if (compiled.diagnostics.length > 0 || !compiled.model) {
-    process.stderr.write(compiler.formatDiagnostics(compiled.diagnostics));
+    printDiagnostics(compiler.formatDiagnostics(compiled.diagnostics));
     throw new CliError(
       `les entités de l'application de démarrage « ${starterName(starter)} » ne s'accordent pas avec celles du projet (voir ci-dessus) : rien n'a été écrit.`,
       `renommez les entités ou tables du projet qui entrent en conflit, ou construisez cette application dans un nouveau projet (« fw new MonProjet »).`,
@@ -196,12 +200,13 @@ export async function planStarter(root: string, starter: Starter, options: Start
   }
   if (ofKind(pieces, 'account').length > 0) {
     const account = await import('./account.js');
-    files.push(...account.accountFiles(command));
+    // Named after the starter they belong to, whichever builds them: `mfa` writes the same files as `auth`.
+    files.push(...account.accountFiles('fw starter:build auth'));
     for (const group of account.ACCOUNT_ROUTES) addRoutes(group.import, group.routes, group.comment, false);
   }
   if (ofKind(pieces, 'mfa').length > 0) {
     const { MFA_CARD_VIEW, emitMfaCardView } = await import('../../emitters/starters/account-views.js');
-    files.push({ path: `mvc/views/${MFA_CARD_VIEW}`, content: emitMfaCardView(command), kind: 'manual' });
+    files.push({ path: `mvc/views/${MFA_CARD_VIEW}`, content: emitMfaCardView('fw starter:build mfa'), kind: 'manual' });
     files.push({ path: MODULES_FILE, content: modulesWithMfa(root), kind: 'canonical' });
     addModule(modules.MFA_ROUTES);
   }
