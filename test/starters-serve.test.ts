@@ -171,4 +171,16 @@ auth('the change of password: 422 on a wrong field; success ends the other sessi
   assert.is((await new SessionClient(served.url).login(EMAIL, 'Nouveau-mot-de-passe-7')).status, 302);
 });
 
+auth('five wrong current passwords in a row: the sixth attempt answers 429 with Retry-After, whatever it holds', async ({ served }) => {
+  const client = new SessionClient(served.url);
+  assert.is((await client.login(EMAIL, 'Nouveau-mot-de-passe-7')).status, 302);
+  const attempt = (current: string) =>
+    client.post('/profile/password', [['current_password', current], ['new_password', 'Encore-un-autre-9'], ['new_password_confirm', 'Encore-un-autre-9']], '/profile');
+  for (let i = 0; i < 5; i++) assert.is((await attempt(`faux-${i}-mot-de-passe`)).status, 422);
+  const limited = await attempt('Nouveau-mot-de-passe-7');
+  assert.is(limited.status, 429);
+  assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+  assert.is((await new SessionClient(served.url).login(EMAIL, 'Encore-un-autre-9')).status, 401, 'the password did not change');
+});
+
 auth.run();
