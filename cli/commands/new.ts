@@ -182,6 +182,8 @@ async function writeProjectAtomically(
     return [...new Set([...files.map((file) => file.path), ...added])].sort((a, b) => a.localeCompare(b));
   } catch (error) {
     removeTemporary();
+    // The profile's starter says what went wrong itself (its message and advice); the project is not created.
+    if (error instanceof CliError) throw new CliError(`la création du projet a échoué : ${error.message}`, error.advice, error.exitCode);
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(
       `la création du projet a échoué : ${reason}`,
