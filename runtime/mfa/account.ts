@@ -5,7 +5,7 @@
  * `POST /account/mfa/disable` (the password and a code). Wrong codes count toward the same per-user limit as the
  * login's second step, so a stolen session cannot guess its way to disabling the factor.
  */
-import { BaseController, errorPage } from '../controller.js';
+import { appLayout, BaseController, errorPage } from '../controller.js';
 import { get } from '../config.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -55,7 +55,7 @@ async function accountPage(request: Request, status = 200, errors: { regenerate?
     regenerate_error: errors.regenerate ?? '',
     disable_error: errors.disable ?? '',
   };
-  return noStore(BaseController.render('mfa/account.html', { status, request, context }));
+  return noStore(BaseController.render('mfa/account.html', { status, request, context, base: appLayout() }));
 }
 
 export function showMfaAccount(request: Request): Promise<Response> {
@@ -72,11 +72,11 @@ async function setupPage(request: Request, factor: MfaFactor, status = 200, erro
     otpauth_uri: uri,
     error,
   };
-  return noStore(BaseController.render('mfa/setup.html', { status, request, context }));
+  return noStore(BaseController.render('mfa/setup.html', { status, request, context, base: appLayout() }));
 }
 
 function recoveryCodesPage(request: Request, codes: string[], enabledNow: boolean): Response {
-  return noStore(BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow } }));
+  return noStore(BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow }, base: appLayout() }));
 }
 
 function backToAccount(request: Request, message: string, level: string): Response {
