@@ -189,6 +189,11 @@ export function parseUrlEncoded(text: string): MultiMap {
   return out;
 }
 
+/**
+ * The cookies of a `Cookie` header. Each value is a copy: a substring of the header would keep the whole header in
+ * memory for as long as the value is kept, such as a session id kept as a key by the memory store (then a 16 KiB
+ * header costs 16 KiB per session, whatever the store's bound on the number of sessions).
+ */
 function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   if (!header) return out;
@@ -196,9 +201,14 @@ function parseCookies(header: string | undefined): Record<string, string> {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
     const name = part.slice(0, eq).trim();
-    if (!(name in out)) out[name] = part.slice(eq + 1).trim();
+    if (!(name in out)) out[name] = detachedCopy(part.slice(eq + 1).trim());
   }
   return out;
+}
+
+/** A string equal to `text` that shares no memory with the string it was cut from (a JSON round trip is exact). */
+function detachedCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** The byte limit that applies to a content type (multipart: upload size plus a 64 KiB margin, at least 1 MiB). */
