@@ -1,6 +1,7 @@
 /**
  * What a generated app pays for at start: importing the runtime loads neither kysely (about a thousand modules)
- * nor a database driver; the first query loads kysely and that dialect's driver only. Observed in a fresh Node
+ * nor a database driver nor busboy; the first query loads kysely and that dialect's driver only, the first
+ * multipart body busboy. Observed in a fresh Node
  * process through a module resolve hook (what `import` loads, CommonJS packages included) and `require.cache`
  * (what `require` loads: kysely's CommonJS build, lighter than its ESM one, docs/performance.md "Soak").
  */
@@ -13,7 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['kysely', 'mysql2', 'better-sqlite3'];
+const WATCHED = ['kysely', 'mysql2', 'better-sqlite3', 'busboy'];
 
 /** The watched packages loaded through `import` (esm) and through `require` (cjs), each sorted. */
 interface Loads {
@@ -68,7 +69,7 @@ function loads(body: string): Loads {
   }
 }
 
-test('importing the runtime loads neither kysely nor a driver', () => {
+test('importing the runtime loads neither kysely nor a driver nor busboy', () => {
   assert.equal(loadedPackages(''), []);
 });
 
@@ -91,6 +92,25 @@ test('kysely is loaded once, as its CommonJS build: never its ESM modules as wel
   const { esm, cjs } = loads(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`);
   assert.ok(cjs.includes('kysely'), `kysely through require: ${JSON.stringify(cjs)}`);
   assert.not.ok(esm.includes('kysely'), `kysely through import as well: ${JSON.stringify(esm)}`);
+});
+
+/** A real server (the test helper) with a POST route, one request with `body`, then stop. */
+function postForm(body: string): string {
+  return `
+    const { startApp } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers', 'server.js')).href)});
+    const app = await startApp({
+      routes: (router) => router.add('POST', '/form', (request) => new runtime.Response(200, String(request.body.a)), { public: true, csrf: false }),
+    });
+    const response = await fetch(app.base + '/form', { method: 'POST', body: ${body} });
+    const text = await response.text();
+    await app.close();
+    if (text !== '1') throw new Error('réponse inattendue : ' + response.status + ' ' + text);
+  `;
+}
+
+test('busboy is loaded by the first multipart body only, not by a URL-encoded form', () => {
+  assert.equal(loadedPackages(postForm(`new URLSearchParams({ a: '1' })`)), []);
+  assert.equal(loadedPackages(postForm(`(() => { const form = new FormData(); form.set('a', '1'); return form; })()`)), ['busboy']);
 });
 
 test('closing a handle that never ran a query loads nothing', () => {
