@@ -4,7 +4,9 @@
  * (60) with SOAK_CONNECTIONS (50). Each connection loops over: an anonymous list page, two static files, an
  * anonymous form page (its session cookie and CSRF token kept), a valid form post (302) and the list page it
  * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
- * the load, after it and after a full GC (SIGUSR2 to a preload given --expose-gc). The memory session store keeps
+ * the load, after it, after a full GC (SIGUSR2 to a preload given --expose-gc) and after a second full GC once the
+ * server has been quiet for SOAK_QUIET_SECONDS (10): V8 gives back the young generation it grew for the load only
+ * at a full GC that sees a low allocation rate (docs/performance.md, "Soak"). The memory session store keeps
  * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
  * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`); SOAK_TSX=1 serves app.ts through
  * tsx's loader instead of dist/app.js, for comparison.
@@ -25,6 +27,7 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const SEED_ROWS = Number(process.env.SOAK_ROWS ?? 1000);
 const TSX = process.env.SOAK_TSX === '1';
+const QUIET_SECONDS = Number(process.env.SOAK_QUIET_SECONDS ?? 10);
 
 const NOTE_JSON = {
   format_version: 1,
@@ -173,7 +176,7 @@ function requests(tally) {
 }
 
 function row(label, value) {
-  console.log(`  ${label.padEnd(28)} ${value}`);
+  console.log(`  ${label.padEnd(34)} ${value}`);
 }
 
 const project = buildProject();
@@ -189,6 +192,9 @@ try {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
   const after = rssMb(child.pid);
   const gc = await afterGc(project, child);
+  // No request during this wait: the server is idle, as after a burst of traffic.
+  await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
+  const quiet = await afterGc(project, child);
   const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
 
   let unexpected = 0;
@@ -206,6 +212,7 @@ try {
   row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
   row('RSS après', `${after.toFixed(1)} MB`);
   row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
+  row(`RSS après ${QUIET_SECONDS} s de calme et un GC`, `${quiet.rss.toFixed(1)} MB (${heap(quiet)})`);
   console.log('  statuts par sorte de requête :');
   for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
   if (result.errors > 0 || unexpected > 0) {
