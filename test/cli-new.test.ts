@@ -226,7 +226,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.
   assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json');
   assert.is(manifest.scripts.prestart, 'npm run build');
-  assert.is(manifest.scripts.start, 'node dist/app.js');
+  assert.is(manifest.scripts.start, 'node --max-semi-space-size=8 dist/app.js');
   assert.match(manifest.scripts.dev, /^tsx watch .* app\.ts$/);
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // tsx serves the app in development (npm run dev) and runs the project's code for fw (routes:list).

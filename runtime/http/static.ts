@@ -74,6 +74,7 @@ export function serveStatic(request: Request, roots: readonly string[], tail: st
     if (isFresh(request, etag, stat.mtimeMs)) return new Response(304, '', contentTypeFor(file), headers);
     const response = new Response(200, '', contentTypeFor(file), headers);
     response.filePath = file;
+    response.fileSize = stat.size;
     response.headers['Content-Length'] = String(stat.size);
     return response;
   }
