@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { getDatabase, type Queryable } from '../db/database.js';
+import { DuplicateError } from '../db/errors.js';
 import { formatUtcDateTime } from '../db/params.js';
 import { HttpError } from '../http/errors.js';
 import { contentTypeFor } from '../http/static.js';
@@ -180,7 +181,8 @@ export async function createMediaRecord(entityName: string, entityId: EntityId, 
 /**
  * `attach_media_to_entity(saved_upload, entity_name, entity_id, ...)`: the row of a SavedUpload (size from it,
  * MIME type guessed from its name unless given). When the row cannot be inserted, the upload's files (original
- * and variants) are removed before the error goes on: no file without its row.
+ * and variants) are removed before the error goes on: no file without its row. A path that another row already
+ * holds (DuplicateError) keeps its files: they are that row's.
  */
 export async function attachMediaToEntity(savedUpload: SavedUpload, entityName: string, entityId: EntityId, options: MediaRecordOptions = {}, db?: Queryable): Promise<MediaRecord> {
   try {
@@ -193,7 +195,8 @@ export async function attachMediaToEntity(savedUpload: SavedUpload, entityName: 
       altText: options.altText,
     }, db);
   } catch (err) {
-    await deleteUpload(savedUpload).catch(() => {});
+    // A path already recorded belongs to that row: its files stay. Any other failure leaves no file without a row.
+    if (!(err instanceof DuplicateError)) await deleteUpload(savedUpload).catch(() => {});
     throw err;
   }
 }
