@@ -109,10 +109,15 @@ function checkText(name: string, value: unknown, max: number, allowEmpty = false
   return value;
 }
 
+/** The entity name and id as stored; spaces around either are refused (MariaDB would ignore trailing ones, SQLite not). */
 function checkEntity(entityName: string, entityId: EntityId): [string, string] {
   const name = checkText('Nom d’entité', entityName, MEDIA_LIMITS.entityName);
   const id = typeof entityId === 'number' ? (Number.isSafeInteger(entityId) ? String(entityId) : '') : typeof entityId === 'bigint' ? entityId.toString() : entityId;
-  return [name, checkText('Identifiant d’enregistrement', id, MEDIA_LIMITS.entityId)];
+  checkText('Identifiant d’enregistrement', id, MEDIA_LIMITS.entityId);
+  for (const [label, value] of [['Nom d’entité', name], ['Identifiant d’enregistrement', id]] as const) {
+    if (value.trim() !== value) throw new TypeError(`${label} invalide (${JSON.stringify(value)}) : pas d'espace au début ni à la fin.`);
+  }
+  return [name, id];
 }
 
 function optionalText(name: string, value: unknown, max: number): string | null {

@@ -2,7 +2,8 @@
  * The `media` table (runtime spec "Media record"; docs/uploads.md "The media table"), one statement list per
  * dialect. `fw media:init` writes it to `mvc/models/sql/media/media.sql` (MariaDB) and `media.sqlite.sql`;
  * `fw db:apply` applies it after the auth tables. `entity_id` is text so that any primary key fits; names, ids and
- * paths compare byte for byte (`utf8mb4_bin`), so `Photo` and `photo` are two entities and `1` and `1 ` two ids.
+ * paths compare case-sensitively (`utf8mb4_bin`), so `Photo` and `photo` are two entities (the functions refuse
+ * names and ids with surrounding spaces, which MariaDB would ignore at the end).
  * A path is unique: two rows never share a file, and deleting one never takes another's file.
  */
 import type { DialectName } from '../db/dialect.js';
