@@ -110,6 +110,16 @@ flow('a declared Content-Length over the multipart limit: 413 before the body is
   assert.is(under.status, 422, under.text);
 });
 
+flow('a multiple file input: every part of the field, in order (request.getFiles)', async () => {
+  const { body, contentType } = multipart([
+    { name: 'photos', filename: 'a.jpg', type: 'image/jpeg', data: 'aa' },
+    { name: 'photos', filename: 'b.jpg', type: 'image/jpeg', data: 'bbb' },
+    { name: 'other', filename: 'c.jpg', type: 'image/jpeg', data: 'c' },
+  ]);
+  const response = await app.fetch('/api/files', { method: 'POST', headers: { 'content-type': contentType }, body });
+  assert.equal(response.json().data, [['a.jpg', 2], ['b.jpg', 3]]);
+});
+
 flow.run();
 
 // --- the upload limit, per store ---

@@ -68,7 +68,7 @@ export function listFiles(dir: string): string[] {
 /**
  * The spec's tested flow as a JSON endpoint: `POST /api/upload` (fields `file`, `category`, `variants=1`) answers
  * 201 with the SavedUpload, 422 `validation_error` naming the field for a missing file or a refused one, 429 past the
- * upload limit. `GET /signin` opens a signed-in session; `GET /login` stands for the login page.
+ * upload limit. `POST /api/files` lists the files of the field `photos` (a multiple input). `GET /signin` opens a signed-in session; `GET /login` stands for the login page.
  */
 export function uploadRoutes(router: Router): void {
   router.add('POST', '/api/upload', async (request) => {
@@ -84,6 +84,7 @@ export function uploadRoutes(router: Router): void {
       throw err;
     }
   }, { public: true, csrf: false, api: true });
+  router.add('POST', '/api/files', (request) => apiSuccess(request.getFiles('photos').map((f) => [f.filename, f.size])), { public: true, csrf: false, api: true });
   router.add('GET', '/signin', (request) => {
     requestSession(request).set('user', { id: 1, email: 'a@example.test' });
     return apiSuccess({ ok: true });
