@@ -13,6 +13,8 @@ import { announce } from '../shared.mjs';
 setLogLevel('WARNING');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-uploads-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+// The bench stops the server with SIGTERM: exit through the handler above so that the folder goes too.
+process.on('SIGTERM', () => process.exit(0));
 configure({ project_root: dir });
 
 const router = new Router();
