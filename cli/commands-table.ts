@@ -266,8 +266,20 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'mail:logs', family: 'Mail', usage: '[--limit N]', summary: 'Affiche les dernières lignes de mail_log.' },
 
   // Médias et JavaScript
-  { name: 'upload:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers d'upload." },
-  { name: 'media:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers des variantes d'images." },
+  {
+    name: 'upload:init',
+    family: 'Médias et JavaScript',
+    usage: '[--dry-run]',
+    summary: "Prépare les dossiers d'upload (images, images/medium, images/thumbnail, documents, tmp).",
+    load: () => import('./commands/media/upload-init.js'),
+  },
+  {
+    name: 'media:init',
+    family: 'Médias et JavaScript',
+    usage: '[--dry-run]',
+    summary: "Écrit le SQL de la table media (sans l'appliquer) et prépare les dossiers des variantes d'images.",
+    load: () => import('./commands/media/media-init.js'),
+  },
   {
     name: 'js:init',
     family: 'Médias et JavaScript',

@@ -47,3 +47,6 @@ export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';
 export * from './crud/index.js';
+
+// --- Uploads (runtime spec "Upload rules", "Saved upload result"; docs/uploads.md) ---
+export * from './uploads/index.js';

@@ -3,7 +3,8 @@
  * nor a database driver nor busboy nor argon2 (a native addon); the first query loads kysely and that dialect's
  * driver only, the first multipart body busboy, the first password check argon2. The opt-in second factor stays
  * out of apps that do not import it: neither `fw-mvc` nor `fw-mvc/auth` loads otplib or qrcode, and `fw-mvc/mfa`
- * loads qrcode only for its first QR code. Observed in a fresh Node
+ * loads qrcode only for its first QR code. sharp (a native addon) waits for the first image variant: neither
+ * `fw-mvc`, `fw-mvc/media`, a document upload nor the `/media` route loads it. Observed in a fresh Node
  * process through a module resolve hook (what `import` loads, CommonJS packages included) and `require.cache`
  * (what `require` loads: kysely's CommonJS build, lighter than its ESM one, docs/performance.md "Soak").
  */
@@ -16,7 +17,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'busboy', 'otplib', 'qrcode'];
+const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'busboy', 'otplib', 'qrcode', 'sharp'];
 
 /** `import()` of a subpath entry of the built package (`auth`, `mfa`, `rbac`), for the scripts below. */
 function importEntry(entry: string): string {
@@ -140,6 +141,27 @@ test('fw-mvc/auth and fw-mvc/rbac load neither otplib nor qrcode', () => {
 test('fw-mvc/mfa loads otplib; qrcode waits for the first QR code', () => {
   assert.equal(loadedPackages(importEntry('mfa')), ['otplib']);
   assert.equal(loadedPackages(`const mfa = ${importEntry('mfa')} await mfa.qrCodeSvg('otpauth://totp/x', 'QR');`), ['otplib', 'qrcode']);
+});
+
+test('sharp waits for the first variant: fw-mvc/media, a document, an image without variants load nothing', () => {
+  // A 1 × 1 PNG, written out so that the script needs no image library to make it.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+  const setup = `
+    const fs = await import('node:fs');
+    const dir = fs.mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'fw-lazy-up-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    runtime.configure({ project_root: dir });
+    const png = Buffer.from(${JSON.stringify(png)}, 'base64');
+  `;
+  assert.equal(loadedPackages(`${importEntry('media')} ${setup}
+    await runtime.saveUpload(new runtime.UploadedFile('a.pdf', 'application/pdf', Buffer.from('%PDF')));
+    await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images' });
+    if (runtime.serveMediaFile('images/absent.png').status !== 404) process.exit(3);
+  `), []);
+  assert.equal(loadedPackages(`${setup}
+    const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images', variants: true });
+    if (!saved.variants) process.exit(3);
+  `), ['sharp']);
 });
 
 test.run();

@@ -35,6 +35,8 @@ export interface RequestInit {
   body?: MultiMap;
   jsonBody?: Record<string, unknown>;
   files?: Record<string, UploadedFile>;
+  /** Every file part by field name (several for `<input type="file" multiple>`); default: one list per `files` entry. */
+  fileLists?: Record<string, UploadedFile[]>;
   ip?: string;
 }
 
@@ -48,7 +50,10 @@ export class Request {
   headers: IncomingHttpHeaders;
   body: MultiMap;
   jsonBody: Record<string, unknown>;
+  /** The file of each field (the last part when the field was sent several times). */
   files: Record<string, UploadedFile>;
+  /** Every file part of each field, in the order sent (a gallery input sends several under one name). */
+  fileLists: Record<string, UploadedFile[]>;
   ip: string;
   routeParams: Record<string, string> = {};
   /** Raw query string, without `?`. */
@@ -72,6 +77,7 @@ export class Request {
     this.body = init.body ?? {};
     this.jsonBody = init.jsonBody ?? {};
     this.files = init.files ?? {};
+    this.fileLists = init.fileLists ?? Object.fromEntries(Object.entries(this.files).map(([name, file]) => [name, [file]]));
     this.ip = init.ip ?? '';
     this.applyMethodOverride();
   }
@@ -99,6 +105,11 @@ export class Request {
   /** First value of a query parameter. */
   param(name: string): string | undefined {
     return this.params[name]?.[0];
+  }
+
+  /** Every file sent under a field name, in order (empty list when none). */
+  getFiles(name: string): UploadedFile[] {
+    return this.fileLists[name] ?? [];
   }
 
   /** First value of a body field. */
@@ -306,6 +317,7 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
     }
     const body: MultiMap = Object.create(null);
     const files: Record<string, UploadedFile> = Object.create(null);
+    const fileLists: Record<string, UploadedFile[]> = Object.create(null);
     let size = 0;
     let settled = false;
     const fail = (err: Error): void => {
@@ -325,7 +337,10 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
       // A form truncated inside a file errors the file stream too; unhandled, that would crash the process.
       stream.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
       stream.on('end', () => {
-        if (info.filename !== undefined) files[name] = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+        if (info.filename === undefined) return;
+        const file = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+        files[name] = file;
+        (fileLists[name] ??= []).push(file);
       });
     });
     parser.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
@@ -334,6 +349,7 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
       settled = true;
       request.body = body;
       request.files = files;
+      request.fileLists = fileLists;
       resolve();
     });
     message.on('data', (chunk: Buffer) => {
