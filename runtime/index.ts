@@ -21,8 +21,8 @@ export {
 } from './auth/passwords.js';
 export {
   recordLoginAttempt, isLoginLimited, loginLimitStatus, recordLoginFailure, recordLoginSuccess, checkLimit,
-  getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
-  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type LimitStatus,
+  reserveAttempt, settleAttempt, cancelAttempt, clientAddressKey, type AttemptTicket, type ReserveAttemptOptions, getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
+  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type RateLimitReservation, type LimitStatus,
   type CheckLimitOptions,
 } from './auth/rate-limit.js';
 export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';

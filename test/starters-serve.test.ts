@@ -171,12 +171,16 @@ auth('the change of password: 422 on a wrong field; success ends the other sessi
   assert.is((await new SessionClient(served.url).login(EMAIL, 'Nouveau-mot-de-passe-7')).status, 302);
 });
 
-auth('five wrong current passwords in a row: the sixth attempt answers 429 with Retry-After, whatever it holds', async ({ served }) => {
+auth('20 concurrent wrong current passwords: exactly 5 are checked (422), the others and then the right one answer 429', async ({ served }) => {
   const client = new SessionClient(served.url);
   assert.is((await client.login(EMAIL, 'Nouveau-mot-de-passe-7')).status, 302);
+  const token = await client.csrf('/profile');
   const attempt = (current: string) =>
-    client.post('/profile/password', [['current_password', current], ['new_password', 'Encore-un-autre-9'], ['new_password_confirm', 'Encore-un-autre-9']], '/profile');
-  for (let i = 0; i < 5; i++) assert.is((await attempt(`faux-${i}-mot-de-passe`)).status, 422);
+    client.request('POST', '/profile/password', [['csrf_token', token], ['current_password', current], ['new_password', 'Encore-un-autre-9'], ['new_password_confirm', 'Encore-un-autre-9']]);
+  const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(`faux-${i}-mot-de-passe`)));
+  const counts: Record<number, number> = {};
+  for (const page of pages) counts[page.status] = (counts[page.status] ?? 0) + 1;
+  assert.equal(counts, { 422: 5, 429: 15 });
   const limited = await attempt('Nouveau-mot-de-passe-7');
   assert.is(limited.status, 429);
   assert.ok(Number(limited.headers.get('retry-after')) >= 1);

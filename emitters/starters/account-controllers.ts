@@ -24,7 +24,7 @@ export class ${DASHBOARD_CONTROLLER} extends BaseController {
 export function emitProfileController(command: string): string {
   return `// The profile of the signed-in user: e-mail, roles, last login, and the change of password. This file is yours:
 // \`${command}\` created it and never overwrites it (unless --force).
-import { BaseController, checkLimit, checkPasswordPolicy, errorPage, getRateLimitStore, getUser, logAuthEvent, verifyPassword, type Request, type Response } from 'fw-mvc';
+import { BaseController, cancelAttempt, checkPasswordPolicy, errorPage, getUser, logAuthEvent, reserveAttempt, settleAttempt, verifyPassword, type Request, type Response } from 'fw-mvc';
 import { changeUserPassword, findUserById, openSession, userRoles, type SessionUser } from 'fw-mvc/auth';
 
 /** Wrong current passwords allowed per user and window, so that a stolen session cannot guess the password. */
@@ -74,14 +74,18 @@ export class ${PROFILE_CONTROLLER} extends BaseController {
   static async changePassword(request: Request): Promise<Response> {
     const user = sessionUser(request);
     const key = \`user:\${user.id}\`;
-    const limit = await checkLimit({ action: PASSWORD_ACTION, key, max: MAX_FAILURES, windowSeconds: WINDOW_SECONDS });
-    if (limit.limited) {
-      const response = errorPage(429, request, { retry_after: limit.retryAfter });
-      response.headers['Retry-After'] = String(limit.retryAfter);
+    // Counted before the password is checked, so that concurrent guesses cannot pass the limit together.
+    const { ticket, retryAfter } = await reserveAttempt({ action: PASSWORD_ACTION, keys: [key], ip: request.ip, userId: user.id, max: MAX_FAILURES, windowSeconds: WINDOW_SECONDS });
+    if (!ticket) {
+      const response = errorPage(429, request, { retry_after: retryAfter });
+      response.headers['Retry-After'] = String(retryAfter);
       return response;
     }
     const account = await findUserById(user.id);
-    if (!account) return errorPage(404, request);
+    if (!account) {
+      await cancelAttempt(ticket);
+      return errorPage(404, request);
+    }
     const next = field(request, 'new_password');
     const errors: Errors = {};
     const currentOk = await verifyPassword(field(request, 'current_password'), account.passwordHash);
@@ -89,12 +93,11 @@ export class ${PROFILE_CONTROLLER} extends BaseController {
     const policy = checkPasswordPolicy(next);
     if (policy) errors.new_password = policy;
     else if (next !== field(request, 'new_password_confirm')) errors.new_password_confirm = 'Les deux mots de passe ne correspondent pas.';
-    const store = getRateLimitStore();
-    if (!currentOk) await store.record({ action: PASSWORD_ACTION, key, ip: request.ip, userId: user.id, success: false });
+    // A wrong current password stays counted; a right one is a success, whatever the other fields say.
+    await settleAttempt(ticket, currentOk, currentOk && Object.keys(errors).length === 0 ? [key] : []);
     if (Object.keys(errors).length > 0) return profilePage(request, 422, errors);
 
     await changeUserPassword(account.id, next);
-    await store.clearFailures(PASSWORD_ACTION, key);
     logAuthEvent('user.password_changed', { userId: account.id, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata: { via: 'profile' } });
     await openSession(request, account);
     return BaseController.redirect('/profile', { request, flash: 'Mot de passe changé. Vos autres sessions sont fermées.', level: 'success' });
