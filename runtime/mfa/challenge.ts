@@ -5,7 +5,6 @@
  * lives 10 minutes. Codes are checked here for the login and for the account pages alike.
  */
 import type { Request } from '../http/request.js';
-import { checkLimit, getRateLimitStore } from '../auth/rate-limit.js';
 import { SESSION_USER_KEY } from '../auth/login.js';
 import { CSRF_SESSION_KEY } from '../security/csrf.js';
 import { existingSession, requestSession } from '../session/session.js';
@@ -22,7 +21,6 @@ export const MFA_CHALLENGE_TTL_SECONDS = 600;
 /** Wrong codes allowed per user in `MFA_LIMIT_WINDOW_SECONDS` (DECISIONS §5). */
 export const MFA_MAX_FAILURES = 5;
 export const MFA_LIMIT_WINDOW_SECONDS = 300;
-const MFA_LIMIT_ACTION = 'mfa';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -101,20 +99,4 @@ export async function verifyMfaChallenge(userId: number, code: string, options: 
   }
   if (!options.totpOnly && looksLikeRecoveryCode(normalized) && (await consumeRecoveryCode(userId, normalized, options.db))) return { method: 'recovery' };
   return null;
-}
-
-/** The per-user limit on wrong codes: `{ limited, retryAfter }` (seconds). */
-export function mfaLimitStatus(userId: number): Promise<{ limited: boolean; retryAfter: number }> {
-  return checkLimit({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS, count: 'failures' });
-}
-
-/**
- * Records a code attempt of the user: a failure counts toward the limit; a success clears the user's failures
- * (as a login's success clears the per-login counter, DECISIONS §8 "Counting").
- */
-export async function recordMfaAttempt(request: Request, userId: number, success: boolean): Promise<void> {
-  const store = getRateLimitStore();
-  const key = `user:${userId}`;
-  await store.record({ action: MFA_LIMIT_ACTION, key, ip: request.ip, userId, success });
-  if (success) await store.clearFailures(MFA_LIMIT_ACTION, key);
 }
