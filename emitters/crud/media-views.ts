@@ -40,7 +40,7 @@ function currentItem(m: CrudMedia): string {
   const id = (what: string): string => `media-${n}-${what}-{{ item.id }}`;
   const preview =
     m.kind === 'image'
-      ? `<a href="{{ item.url }}" class="mb-2 block"><img src="{{ item.thumbnail_url }}" alt="{{ item.alt }}" class="h-32 w-full rounded-md bg-gray-100 object-cover"></a>`
+      ? `<a href="{{ item.url }}" class="mb-2 block"><img src="{{ item.thumbnail_url }}" alt="{{ item.alt }}" class="h-32 w-full rounded-md bg-gray-100 object-contain"></a>`
       : `<a href="{{ item.url }}" class="mb-2 block truncate ${LINK}">{{ item.name }}</a>`;
   const alt =
     m.kind === 'image'
@@ -53,7 +53,7 @@ function currentItem(m: CrudMedia): string {
         <label for="${id('position')}" class="${SMALL_LABEL}">Ordre</label>
         <input type="number" id="${id('position')}" name="${n}.position.{{ item.id }}" value="{{ item.position }}" step="1" class="mb-2 ${INPUT}">`
     : '';
-  return `      <li class="rounded-md border border-gray-200 p-3" data-media-id="{{ item.id }}">
+  return `      <li class="min-w-0 rounded-md border border-gray-200 p-3" data-media-id="{{ item.id }}">
         ${preview}${alt}${position}
         <div class="flex items-center gap-2">
           <input type="checkbox" id="${id('remove')}" name="${n}.remove" value="{{ item.id }}" class="h-4 w-4"{% if item.remove %} checked{% endif %}>
@@ -66,9 +66,12 @@ function currentItem(m: CrudMedia): string {
 function fieldBlock(m: CrudMedia): string {
   const n = m.name;
   const ctx = `media.${n}`;
-  const what = m.kind === 'image' ? (m.multiple ? 'Ajouter des images' : 'Image') : m.multiple ? 'Ajouter des fichiers' : 'Fichier';
-  const current = m.kind === 'image' ? 'l’image actuelle' : 'le fichier actuel';
-  const replace = m.multiple ? '' : `{% if ${ctx}.items | length %} (remplace ${current}){% endif %}`;
+  // A single file: a new one replaces the current one.
+  const what = m.multiple
+    ? m.kind === 'image' ? 'Ajouter des images' : 'Ajouter des fichiers'
+    : m.kind === 'image'
+      ? `{% if ${ctx}.items | length %}Remplacer l’image{% else %}Choisir une image{% endif %}`
+      : `{% if ${ctx}.items | length %}Remplacer le fichier{% else %}Choisir un fichier{% endif %}`;
   const grid = m.multiple ? 'mb-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3' : 'mb-4 grid gap-4 sm:grid-cols-2';
   const newAlt =
     m.kind === 'image' && !m.multiple
@@ -76,7 +79,7 @@ function fieldBlock(m: CrudMedia): string {
     <label for="media-${n}-alt" class="mt-3 ${SMALL_LABEL}">Texte alternatif de l’image déposée</label>
     <input type="text" id="media-${n}-alt" name="${n}.alt" value="{{ ${ctx}.alt }}" maxlength="255" class="${INPUT}">`
       : '';
-  return `  <fieldset class="mb-4 rounded-md border border-gray-200 p-4" id="media-${n}">
+  return `  <fieldset class="mb-4 min-w-0 rounded-md border border-gray-200 p-4" id="media-${n}">
     <legend class="px-1 text-sm font-medium text-gray-700">${escape(m.label)}</legend>
     {% if ${ctx}.errors | length %}<div id="media-${n}-error" class="mb-3 text-sm text-red-600">{% for message in ${ctx}.errors %}<p>{{ message }}</p>{% endfor %}</div>{% endif %}
     {% if ${ctx}.items | length %}
@@ -86,7 +89,7 @@ ${currentItem(m)}
       {% endfor %}
     </ul>
     {% endif %}
-    <label for="media-${n}-file" class="${LABEL}">${what}${replace}</label>
+    <label for="media-${n}-file" class="${LABEL}">${what}</label>
     <input type="file" id="media-${n}-file" name="${n}"${m.multiple ? ' multiple' : ''} accept="{{ ${ctx}.accept }}" class="${FILE_INPUT}" aria-describedby="media-${n}-hint{% if ${ctx}.errors | length %} media-${n}-error{% endif %}"{% if ${ctx}.errors | length %} aria-invalid="true"{% endif %}>
     <p id="media-${n}-hint" class="mt-1 text-xs text-gray-500">{{ ${ctx}.hint }}</p>${newAlt}
   </fieldset>`;
@@ -116,12 +119,12 @@ function showBlock(m: CrudMedia): string {
     body = `{% set item = ${ctx}.items[0] %}
     <a href="{{ item.url }}" class="inline-block"><img src="{{ item.medium_url }}" alt="{{ item.alt }}" class="max-h-96 max-w-full rounded-lg border border-gray-200 bg-gray-100"></a>`;
   } else if (m.multiple) {
-    body = `<ul class="list-disc pl-6 text-sm">
+    body = `<ul class="list-disc pl-6 text-sm break-words">
       {% for item in ${ctx}.items %}<li>${link}</li>{% endfor %}
     </ul>`;
   } else {
     body = `{% set item = ${ctx}.items[0] %}
-    <p class="text-sm">${link}</p>`;
+    <p class="text-sm break-words">${link}</p>`;
   }
   return `<section class="mt-6 rounded-lg border border-gray-200 bg-white p-4" aria-labelledby="media-${m.name}-title">
   <h2 id="media-${m.name}-title" class="mb-3 text-lg font-semibold text-gray-900">${escape(m.label)}</h2>
