@@ -282,7 +282,9 @@ function storeWithMedia(plan: CrudPlan): string {
     const media = await MEDIA.read(request, null);
     if (media.refusal) return errorPage(media.refusal, request);
     const record = validRecord(form);
-    if (!record || !media.isValid || !(await media.store())) return formPage(request, form, null, 422, media);
+    if (!record || !media.isValid) return formPage(request, form, null, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, null, 422, media);
     try {
       await ${modelClass}.create(record, form.cleanedData, media);
     } catch (err) {
@@ -317,7 +319,9 @@ function updateWithMedia(plan: CrudPlan): string {
     if (media.refusal) return errorPage(media.refusal, request);
     const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
-    if (!record || !media.isValid || !(await media.store())) return formPage(request, form, row, 422, media);
+    if (!record || !media.isValid) return formPage(request, form, row, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, row, 422, media);
     try {
       await ${modelClass}.update(id, record, form.cleanedData, media);
     } catch (err) {
