@@ -34,8 +34,11 @@ function mediaSuite(dialect: DialectName): void {
 
   const rows = async (): Promise<MediaRow[]> =>
     (await app.query<MediaRow>('SELECT id, entity_id, path, original_name, role, position, alt_text FROM media ORDER BY id')).map((r) => ({ ...r, id: Number(r.id), position: Number(r.position), entity_id: String(r.entity_id) }));
-  const mediaOf = async (record: number, role?: string): Promise<MediaRow[]> =>
-    (await rows()).filter((r) => r.entity_id === String(record) && (role === undefined || r.role === role)).sort((a, b) => a.position - b.position || a.id - b.id);
+  /** The media of a record in creation order; of one role, in display order. */
+  const mediaOf = async (record: number, role?: string): Promise<MediaRow[]> => {
+    const mine = (await rows()).filter((r) => r.entity_id === String(record));
+    return role === undefined ? mine : mine.filter((r) => r.role === role).sort((a, b) => a.position - b.position || a.id - b.id);
+  };
   const produitId = async (reference: string): Promise<number> => {
     const found = await app.query<{ id: unknown }>('SELECT id FROM produits WHERE reference = ?', [reference]);
     assert.is(found.length, 1, `produit ${reference}`);
