@@ -40,14 +40,14 @@ function mediaSuite(dialect: DialectName): void {
     return role === undefined ? mine : mine.filter((r) => r.role === role).sort((a, b) => a.position - b.position || a.id - b.id);
   };
   const produitId = async (reference: string): Promise<number> => {
-    const found = await app.query<{ id: unknown }>('SELECT id FROM produits WHERE reference = ?', [reference]);
+    const found = await app.query<{ id: unknown }>('SELECT Id AS id FROM produits WHERE Reference = ?', [reference]);
     assert.is(found.length, 1, `produit ${reference}`);
     return Number(found[0]!.id);
   };
   /** The original and, for an image stored with variants, its medium and thumbnail. */
   const filesOf = (row: MediaRow): string[] => (row.path.startsWith('images/') ? [row.path, row.path.replace('images/', 'images/medium/'), row.path.replace('images/', 'images/thumbnail/')] : [row.path]);
   /** Rows, records and files: what "nothing changed" compares. */
-  const state = async () => ({ media: await rows(), produits: await app.query('SELECT id, nom, reference FROM produits ORDER BY id'), files: app.uploads() });
+  const state = async () => ({ media: await rows(), produits: await app.query('SELECT Id AS id, Nom AS nom, Reference AS reference FROM produits ORDER BY Id'), files: app.uploads() });
   const post = (url: string, fields: Array<[string, string]>, files: FilePart[] = []): Promise<HttpResult> => client.postMultipart(url, fields, files, '/produits/new');
   const page = async (url: string): Promise<string> => {
     const res = await client.get(url);
@@ -304,7 +304,7 @@ function mediaSuite(dialect: DialectName): void {
     assert.is((await rows()).length, 3, 'B: photo and gallery image; D: notice');
     const confirm = await client.post('/produits/bulk-delete/confirm', [['ids', String(ids['B'])], ['ids', String(ids['C'])], ['ids', String(ids['D'])]]);
     assert.is(confirm.status, 302);
-    assert.equal(await app.query('SELECT id FROM produits'), []);
+    assert.equal(await app.query('SELECT Id FROM produits'), []);
     assert.equal(await rows(), []);
     assert.equal(app.uploads(), []);
   });
