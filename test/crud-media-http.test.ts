@@ -59,6 +59,12 @@ function mediaSuite(dialect: DialectName): void {
     return m ? [...m[1]!.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((p) => decode(p[1]!)) : [];
   };
 
+  /** The "choose again" line of an entry on a page sent back. */
+  const again = (html: string, name: string): string | undefined => {
+    const m = new RegExp(`<p id="media-${name}-again"[^>]*>([^<]*)</p>`).exec(html);
+    return m ? decode(m[1]!) : undefined;
+  };
+
   t.before(async () => {
     app = await startMediaApp(dialect);
     client = app.client();
@@ -171,6 +177,7 @@ function mediaSuite(dialect: DialectName): void {
     assert.equal(mediaErrors(res.text, 'photo'), ['Le fichier « gros.jpg » du champ « Photo » dépasse la taille maximale autorisée (5 Mo).']);
     assert.equal(mediaErrors(res.text, 'notice'), ['Le fichier « note.txt » du champ « Notice » n’a pas une extension autorisée (autorisées : jpg, jpeg, png, webp, pdf).']);
     assert.is(inputValue(res.text, 'nom'), 'Refusé');
+    assert.is(again(res.text, 'photo'), undefined, 'no file of the photo to choose again: it was refused');
     assert.equal(await state(), before);
   });
 
@@ -182,6 +189,7 @@ function mediaSuite(dialect: DialectName): void {
     ]);
     assert.is(res.status, 422);
     assert.match(mediaErrors(res.text, 'galerie').join(' '), /« faux\.jpg » n'est pas une image lisible/);
+    assert.is(again(res.text, 'galerie'), 'À choisir de nouveau : vert.png');
     assert.equal(await state(), before);
   });
 
@@ -193,6 +201,8 @@ function mediaSuite(dialect: DialectName): void {
     ]);
     assert.is(res.status, 422);
     assert.match(res.text, /<p id="field-reference-error"[^>]*>Cette valeur est déjà utilisée\.<\/p>/);
+    assert.is(again(res.text, 'photo'), 'À choisir de nouveau : bleu.jpg');
+    assert.is(again(res.text, 'notice'), 'À choisir de nouveau : notice.pdf');
     assert.equal(await state(), before);
   });
 

@@ -82,6 +82,7 @@ function fieldBlock(m: CrudMedia): string {
   return `  <fieldset class="mb-4 min-w-0 rounded-md border border-gray-200 p-4" id="media-${n}">
     <legend class="px-1 text-sm font-medium text-gray-700">${escape(m.label)}</legend>
     {% if ${ctx}.errors | length %}<div id="media-${n}-error" class="mb-3 text-sm text-red-600">{% for message in ${ctx}.errors %}<p>{{ message }}</p>{% endfor %}</div>{% endif %}
+    {% if ${ctx}.again | length %}<p id="media-${n}-again" class="mb-3 text-sm text-gray-700">À choisir de nouveau : {{ ${ctx}.again | join(', ') }}</p>{% endif %}
     {% if ${ctx}.items | length %}
     <ul class="${grid}">
       {% for item in ${ctx}.items %}
