@@ -43,6 +43,8 @@ export interface MediaFieldContext {
   readonly accept: string;
   readonly hint: string;
   readonly errors: string[];
+  /** On a page sent back: the accepted files of the entry, which were not kept (a browser cannot refill a file input). */
+  readonly again: string[];
   /** The alternative text typed for a new single image. */
   readonly alt: string;
   readonly items: MediaFormItem[];
@@ -77,6 +79,8 @@ interface NewFile {
   readonly file: UploadedFile;
   readonly altText: string | null;
   stored?: SavedUpload;
+  /** Refused when stored (not a readable image). */
+  refused?: boolean;
 }
 
 const log = getLogger('crud.media');
@@ -146,6 +150,7 @@ export class MediaSubmission {
         await this.discard();
         if (!(err instanceof UploadError) || err.status >= 500) throw err;
         this.addError(item.entry, err.message);
+        item.refused = true;
         return false;
       }
     }
@@ -320,6 +325,7 @@ export class MediaPages {
         accept: String(field.attrs()['accept'] ?? ''),
         hint: `${field.allowedExtensions().join(', ')} · ${formatSize(max)} au plus${entry.multiple ? ' par fichier' : ''}`,
         errors: sent?.errors[entry.name] ?? [],
+        again: sent ? sent.files.filter((file) => file.entry === entry && !file.refused).map((file) => baseName(file.file.filename)) : [],
         alt: typed(`${entry.name}.alt`, ''),
         items: current
           .filter((item) => item.role === entry.role)
