@@ -1,9 +1,12 @@
 /**
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
- * rows), then the auth section (the login POST and a signed-in page per session store); prints each table and the targets (PASS / MISS), and writes bench/results/latest.json.
+ * rows), the auth section (the login POST and a signed-in page per session store), then the uploads section (a 5 MiB
+ * JPEG stored with its variants: time per upload, server peak RSS); prints each table and the targets (PASS / MISS),
+ * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth` (or `--only=...`, comma-separated); default all.
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads` (or
+ * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
@@ -17,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -80,6 +83,12 @@ async function main() {
       duration: positive('BENCH_DURATION', short ? 2 : 3),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });
+  }
+
+  if (only.includes('uploads')) {
+    console.log('\n== Uploads: a 5 MiB JPEG with its variants\n');
+    const { runUploadsBench } = await import('./uploads.mjs');
+    report.sections.uploads = await runUploadsBench({ runs: positive('BENCH_UPLOAD_RUNS', short ? 8 : 20), warmup: short ? 1 : 2 });
   }
 
   console.log('\ntargets:');

@@ -50,8 +50,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'i18n:init', family: 'Projet', usage: '', summary: 'Initialise les catalogues de traduction.' },
   { name: 'i18n:check', family: 'Projet', usage: '', summary: 'Vérifie les catalogues de traduction.' },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
-  // project:check, project:audit and starter:build are not implemented yet; their modules parse the arguments
-  // and refuse what the spec refuses (outside a project, missing id), then say the command is not available.
+  // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
+  // spec refuses (outside a project), then say the command is not available.
   { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:check') },
   { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:audit') },
 
@@ -162,12 +162,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 
   // Starters et modules
-  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage.' },
+  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage (id, alias, description).', load: () => import('./commands/starter-list.js') },
   {
     name: 'starter:build',
     family: 'Starters et modules',
     usage: '<id|alias> [--dry-run] [--init-db] [--force] [--public]',
-    summary: 'Reconstruit une application de démarrage.',
+    summary: 'Construit une application de démarrage dans le projet (contacts, auth, carnet, mfa).',
     example: 'fw starter:build contacts',
     load: () => import('./commands/starter-build.js'),
   },
@@ -266,8 +266,20 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'mail:logs', family: 'Mail', usage: '[--limit N]', summary: 'Affiche les dernières lignes de mail_log.' },
 
   // Médias et JavaScript
-  { name: 'upload:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers d'upload." },
-  { name: 'media:init', family: 'Médias et JavaScript', usage: '', summary: "Prépare les dossiers des variantes d'images." },
+  {
+    name: 'upload:init',
+    family: 'Médias et JavaScript',
+    usage: '[--dry-run]',
+    summary: "Prépare les dossiers d'upload (images, images/medium, images/thumbnail, documents, tmp).",
+    load: () => import('./commands/media/upload-init.js'),
+  },
+  {
+    name: 'media:init',
+    family: 'Médias et JavaScript',
+    usage: '[--dry-run]',
+    summary: "Écrit le SQL de la table media (sans l'appliquer) et prépare les dossiers des variantes d'images.",
+    load: () => import('./commands/media/media-init.js'),
+  },
   {
     name: 'js:init',
     family: 'Médias et JavaScript',

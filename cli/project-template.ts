@@ -118,10 +118,26 @@ function modulesFile(options: ProjectOptions): string {
 const AUTH_MFA_README = `
 ## Profil auth-mfa
 
-Ce projet a été créé avec \`--profile auth-mfa\` : \`fw_modules.json\` enregistre le profil et le module \`mfa\`
-(second facteur TOTP, importé depuis \`fw-mvc/mfa\`). Le module d'authentification lui-même (connexion,
-utilisateurs, rôles, écrans MFA) n'est pas encore livré par cette version de fw-mvc : il arrive dans une
-prochaine version, et \`fw auth:init\` l'installera alors dans ce projet.
+Ce projet a été créé avec \`fw new --profile auth-mfa\` : c'est l'application de démarrage \`mfa\` (la même que
+\`fw starter:build mfa\`), écrite par les générateurs de fw-mvc. Elle contient la connexion (\`fw-mvc/auth\`,
+\`/login\`), un tableau de bord (\`/dashboard\`), un profil avec le changement de mot de passe (\`/profile\`) et le
+second facteur TOTP (\`fw-mvc/mfa\`, pages \`/account/mfa\`). \`fw_modules.json\` enregistre le profil et le module
+\`mfa\`.
+
+Pour la lancer :
+
+\`\`\`sh
+fw db:init                                                      # la base (SQLite par défaut) et la table fw_migrations
+fw db:apply                                                     # les tables des utilisateurs, des rôles et du second facteur
+fw auth:user:create --email vous@example.com --password-prompt  # un utilisateur (le mot de passe est demandé deux fois)
+npm start
+\`\`\`
+
+Ouvrez l'application, connectez-vous avec cet utilisateur, puis activez le second facteur sur \`/account/mfa\` :
+scannez le QR code avec une application d'authentification (ou saisissez la clé affichée), confirmez avec un code,
+et gardez les dix codes de secours en lieu sûr. À chaque connexion suivante, le mot de passe mène à \`/login/mfa\`,
+qui demande le code de l'application (ou un code de secours). Détails : \`node_modules/fw-mvc/docs/auth.md\` et
+\`node_modules/fw-mvc/docs/starters.md\`.
 `;
 
 /** Replaces the placeholders of a text file; binary files (with a NUL byte) are copied as they are. */

@@ -37,6 +37,11 @@ export interface WritePlan {
 export interface PlanOptions {
   /** Overwrite regenerable files whose marker line was removed. Manual files are never overwritten (spec). */
   readonly force?: boolean;
+  /**
+   * With `force`, overwrite manual files that differ too: only `fw starter:build --force` asks for it, for the files
+   * the starter itself generates (docs/starters.md).
+   */
+  readonly forceManual?: boolean;
 }
 
 export const FATE_LABELS: Readonly<Record<Fate, string>> = {
@@ -60,6 +65,7 @@ const FATE_ORDER: readonly Fate[] = ['created', 'updated', 'forced', 'unchanged'
 const REASON_MANUAL = 'fichier manuel : jamais réécrit';
 const REASON_MARKER_REMOVED = 'ligne « fw-mvc: generated file » retirée : le fichier est à vous ; --force le régénère';
 const REASON_FORCED = 'ligne « fw-mvc: generated file » retirée, réécrit à cause de --force';
+const REASON_FORCED_MANUAL = 'fichier modifié, réécrit à cause de --force';
 
 /** A path an emitter produced: relative, posix, with no `.`/`..` segment. Anything else is refused. */
 function checkRelative(file: string): string[] {
@@ -106,10 +112,10 @@ function readExisting(target: string, file: string): Buffer | null {
   return fs.readFileSync(target);
 }
 
-function fateOf(file: PlannedFile, existing: Buffer | null, force: boolean): { fate: Fate; reason?: string } {
+function fateOf(file: PlannedFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
   if (existing === null) return { fate: 'created' };
   if (existing.equals(Buffer.from(file.content, 'utf8'))) return { fate: 'unchanged' };
-  if (file.kind === 'manual') return { fate: 'skipped', reason: REASON_MANUAL };
+  if (file.kind === 'manual') return force && forceManual ? { fate: 'forced', reason: REASON_FORCED_MANUAL } : { fate: 'skipped', reason: REASON_MANUAL };
   if (file.kind === 'canonical' || hasGeneratedMarker(existing.toString('utf8'))) return { fate: 'updated' };
   return force ? { fate: 'forced', reason: REASON_FORCED } : { fate: 'skipped', reason: REASON_MARKER_REMOVED };
 }
@@ -129,7 +135,7 @@ export function planWrites(root: string, files: readonly PlannedFile[], options:
     seen.set(file.path, file);
     const target = path.join(absoluteRoot, ...checkRelative(file.path));
     checkInside(realRoot, target, file.path);
-    const { fate, reason } = fateOf(file, readExisting(target, file.path), options.force === true);
+    const { fate, reason } = fateOf(file, readExisting(target, file.path), options.force === true, options.forceManual === true);
     entries.push({ path: file.path, target, kind: file.kind, content: file.content, fate, ...(reason ? { reason } : {}) });
   }
   return { root: absoluteRoot, entries };

@@ -139,10 +139,10 @@ function registerEntities(drafts: readonly EntityDraft[], diags: DiagnosticList)
 }
 
 /**
- * Compiles the project at `root`: every `mvc/entities/<entite>/*.json` and `mvc/entities/relations.json`
- * (absent file = no relations). Reads only; writes nothing.
+ * The definition files of the project at `root` as compiler sources: every `mvc/entities/<entite>/*.json` and
+ * `mvc/entities/*.json` (the relations file), with a diagnostic for each file that cannot be read. Reads only.
  */
-export function compileProject(root: string): CompileResult {
+export function readProjectSources(root: string): { sources: CompileSource[]; unreadable: Diagnostic[] } {
   const dir = path.join(root, 'mvc', 'entities');
   const sources: CompileSource[] = [];
   const unreadable: Diagnostic[] = [];
@@ -163,6 +163,15 @@ export function compileProject(root: string): CompileResult {
       read(relative);
     }
   }
+  return { sources, unreadable };
+}
+
+/**
+ * Compiles the project at `root`: every `mvc/entities/<entite>/*.json` and `mvc/entities/relations.json`
+ * (absent file = no relations). Reads only; writes nothing.
+ */
+export function compileProject(root: string): CompileResult {
+  const { sources, unreadable } = readProjectSources(root);
   const result = compileSources(sources);
   if (unreadable.length === 0) return result;
   const diagnostics = Object.freeze(sortDiagnostics([...result.diagnostics, ...unreadable.map((d) => Object.freeze(d))]));

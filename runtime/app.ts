@@ -14,6 +14,7 @@ import { UNSAFE_METHODS, type RouteEntry, type Router } from './http/router.js';
 /** Methods a POST may turn into through its `_method` field. */
 const OVERRIDABLE_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'DELETE']);
 import { serveStatic } from './http/static.js';
+import { MEDIA_PREFIX, isPublicMediaCategory, mediaPathFromUrl, serveMediaFile } from './uploads/serve.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
@@ -41,6 +42,8 @@ export interface ApplicationOptions {
   apiRoutesModule?: string | null;
   /** Serve `/static/*` from these folders (default: the app's static_dir, then the framework's). */
   staticDirs?: string[] | null;
+  /** Serve `GET /media/<path>` from the upload root (default true; docs/uploads.md "/media"). */
+  media?: boolean;
 }
 
 const API_EXTENSIONS = ['.js', '.mjs', '.ts', '.mts'];
@@ -71,6 +74,7 @@ export class Application {
   private readonly apiRoutesModule: string | null;
   private readonly staticDirs: string[];
   private readonly nonceEnabled: boolean;
+  private readonly serveMedia: boolean;
   private initialised: Promise<void> | undefined;
 
   constructor(readonly router: Router, options: ApplicationOptions = {}) {
@@ -79,6 +83,7 @@ export class Application {
     this.apiRoutesModule = options.apiRoutesModule === undefined ? 'mvc/api_routes' : options.apiRoutesModule;
     this.staticDirs = options.staticDirs === undefined ? [getPath('static_dir'), FRAMEWORK_STATIC] : options.staticDirs ?? [];
     this.nonceEnabled = isNonceEnabled();
+    this.serveMedia = options.media !== false;
     // Builds the configured session store now: an unknown SESSION_STORE stops the start, not the first request.
     getSessionStore();
     configure({ router });
@@ -115,7 +120,7 @@ export class Application {
   }
 
   private respondInner(request: Request): Response | Promise<Response> {
-    const staticResponse = this.tryStatic(request);
+    const staticResponse = this.tryStatic(request) ?? this.tryMedia(request);
     if (staticResponse) return staticResponse;
     if (request.bodyPending) {
       // Route before reading: an unknown path or a refused method never costs the body's upload or parsing.
@@ -210,6 +215,34 @@ export class Application {
     const response = errorPage(405, request);
     response.headers.Allow = allow;
     return response;
+  }
+
+  /**
+   * `GET /media/<path>` before routing (docs/uploads.md "/media"): 404 for an unsafe path; a category of
+   * `media_public_categories` to anyone; any other after the session is loaded and the middlewares let the request
+   * through (as a private route: anonymous, the login redirect or the 401 envelope, whether the file exists or not).
+   */
+  private tryMedia(request: Request): Response | Promise<Response> | null {
+    if (!this.serveMedia || !request.path.startsWith(MEDIA_PREFIX)) return null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const response = errorPage(405, request);
+      response.headers.Allow = 'GET, HEAD';
+      return response;
+    }
+    const mediaPath = mediaPathFromUrl(request.path.slice(MEDIA_PREFIX.length));
+    if (mediaPath === null) return errorPage(404, request);
+    if (isPublicMediaCategory(mediaPath.slice(0, mediaPath.indexOf('/')))) return serveMediaFile(mediaPath, request);
+    return this.privateMedia(request, mediaPath);
+  }
+
+  private async privateMedia(request: Request, mediaPath: string): Promise<Response> {
+    await loadRequestSession(request);
+    for (const middleware of this.middlewares) {
+      const stop = await middleware.check(request);
+      if (stop) return this.persistSession(request, stop);
+    }
+    // Not kept by the browser or a shared cache: after logout the document cannot be read again from a cache.
+    return this.persistSession(request, serveMediaFile(mediaPath, request, { cacheControl: 'no-store' }));
   }
 
   private tryStatic(request: Request): Response | null {

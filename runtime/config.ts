@@ -22,6 +22,8 @@ const DEFAULTS = {
   upload_max_size: 5_242_880,
   upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] as string[],
   upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as string[],
+  /** Categories `/media/<path>` serves to anyone; the others need a signed-in session (DECISIONS §10, docs/uploads.md). */
+  media_public_categories: ['images'] as string[],
   mail_host: '',
   mail_port: 587,
   mail_username: '',
@@ -88,6 +90,7 @@ function freshDefaults(): ConfigValues {
   const copy = { ...DEFAULTS, project_root: process.cwd() };
   copy.upload_allowed_extensions = [...DEFAULTS.upload_allowed_extensions];
   copy.upload_allowed_mime_types = [...DEFAULTS.upload_allowed_mime_types];
+  copy.media_public_categories = [...DEFAULTS.media_public_categories];
   return copy;
 }
 

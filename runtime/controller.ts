@@ -1,5 +1,7 @@
 /** BaseController statics (runtime spec, "Base controller methods"). */
-import { get } from './config.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { get, getPath } from './config.js';
 import { apiError, html, jsonResponse, renderErrorsHtml } from './http/helpers.js';
 import { RouteError, type Router } from './http/router.js';
 import type { Request } from './http/request.js';
@@ -62,6 +64,15 @@ export function pageContext(request: Request | undefined, context: Context, base
     full.flash_html = renderFlashHtml(request);
   }
   return Object.assign(full, context);
+}
+
+/**
+ * The layout of the framework's pages for a signed-in user (the second factor's account pages): the application's
+ * own `layouts/app.html` (made by `fw make:crud` and the starters, with its navigation and logout button) when it
+ * has one, else `layouts/base.html`.
+ */
+export function appLayout(): string {
+  return fs.existsSync(path.join(getPath('views_dir'), 'layouts', 'app.html')) ? 'layouts/app.html' : 'layouts/base.html';
 }
 
 export class BaseController {

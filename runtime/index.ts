@@ -21,8 +21,8 @@ export {
 } from './auth/passwords.js';
 export {
   recordLoginAttempt, isLoginLimited, loginLimitStatus, recordLoginFailure, recordLoginSuccess, checkLimit,
-  getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
-  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type LimitStatus,
+  reserveAttempt, settleAttempt, cancelAttempt, clientAddressKey, type AttemptTicket, type ReserveAttemptOptions, getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
+  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type RateLimitReservation, type LimitStatus,
   type CheckLimitOptions,
 } from './auth/rate-limit.js';
 export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';
@@ -47,3 +47,6 @@ export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';
 export * from './crud/index.js';
+
+// --- Uploads (runtime spec "Upload rules", "Saved upload result"; docs/uploads.md) ---
+export * from './uploads/index.js';

@@ -4,9 +4,12 @@
  * (60) with SOAK_CONNECTIONS (50). Each connection loops over: an anonymous list page, two static files, an
  * anonymous form page (its session cookie and CSRF token kept), a valid form post (302) and the list page it
  * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
- * the load, after it and after a full GC (SIGUSR2 to a preload given --expose-gc). The memory session store keeps
+ * the load, after it, after a full GC (SIGUSR2 to a preload given --expose-gc) and after a second full GC once the
+ * server has been quiet for SOAK_QUIET_SECONDS (10): V8 gives back the young generation it grew for the load only
+ * at a full GC that sees a low allocation rate (docs/performance.md, "Soak"). The memory session store keeps
  * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
- * SOAK_NODE_FLAGS adds flags to the server's node (e.g. `--max-semi-space-size=2`); SOAK_TSX=1 serves app.ts through
+ * The server's node gets the flags of the project's `npm start` (`--max-semi-space-size=8`); SOAK_NODE_FLAGS replaces
+ * them (`SOAK_NODE_FLAGS=` for none, `--max-semi-space-size=2`…); SOAK_TSX=1 serves app.ts through
  * tsx's loader instead of dist/app.js, for comparison.
  * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
  */
@@ -25,6 +28,7 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const SEED_ROWS = Number(process.env.SOAK_ROWS ?? 1000);
 const TSX = process.env.SOAK_TSX === '1';
+const QUIET_SECONDS = Number(process.env.SOAK_QUIET_SECONDS ?? 10);
 
 const NOTE_JSON = {
   format_version: 1,
@@ -87,11 +91,17 @@ function fillProject(project) {
   );
 }
 
-/** `node [SOAK_NODE_FLAGS] --expose-gc --require soak-gc.cjs dist/app.js` on an ephemeral port. */
+/** The node flags of the project's `npm start` (`node <flags> dist/app.js`), so that the soak measures what it runs. */
+function startFlags(project) {
+  const start = JSON.parse(fs.readFileSync(project.path('package.json'), 'utf8')).scripts?.start ?? '';
+  return /^node\s+(.*?)\s*dist\/app\.js$/.exec(start)?.[1] ?? '';
+}
+
+/** `node <flags> --expose-gc --require soak-gc.cjs dist/app.js` on an ephemeral port (flags: startFlags or SOAK_NODE_FLAGS). */
 async function serve(project) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV') env[key] = value;
-  const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+  const flags = (process.env.SOAK_NODE_FLAGS ?? startFlags(project)).split(/\s+/).filter((flag) => flag !== '');
   // SOAK_TSX=1: the TypeScript through tsx's loader in the same process, for comparison (npm run dev without watch).
   const entry = TSX ? ['--import', 'tsx', 'app.ts'] : ['dist/app.js'];
   const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', ...entry], {
@@ -117,7 +127,7 @@ async function serve(project) {
       reject(new Error(`le serveur s'est arrêté (code ${code}) :\n${output}`));
     });
   });
-  return { child, url, output: () => output };
+  return { child, url, flags, output: () => output };
 }
 
 /** VmRSS of a process, in MB. */
@@ -173,7 +183,7 @@ function requests(tally) {
 }
 
 function row(label, value) {
-  console.log(`  ${label.padEnd(28)} ${value}`);
+  console.log(`  ${label.padEnd(34)} ${value}`);
 }
 
 const project = buildProject();
@@ -189,6 +199,9 @@ try {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
   const after = rssMb(child.pid);
   const gc = await afterGc(project, child);
+  // No request during this wait: the server is idle, as after a burst of traffic.
+  await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
+  const quiet = await afterGc(project, child);
   const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
 
   let unexpected = 0;
@@ -197,7 +210,7 @@ try {
     if (EXPECTED[kind] !== Number(status)) unexpected += n;
   }
   const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
-  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${TSX ? 'node --import tsx app.ts' : 'node dist/app.js'} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}${process.env.SOAK_NODE_FLAGS ? `, SOAK_NODE_FLAGS=${process.env.SOAK_NODE_FLAGS}` : ''}`);
+  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${['node', ...server.flags, ...(TSX ? ['--import tsx app.ts'] : ['dist/app.js'])].join(' ')} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`);
   row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
   row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
@@ -206,6 +219,7 @@ try {
   row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
   row('RSS après', `${after.toFixed(1)} MB`);
   row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
+  row(`RSS après ${QUIET_SECONDS} s de calme et un GC`, `${quiet.rss.toFixed(1)} MB (${heap(quiet)})`);
   console.log('  statuts par sorte de requête :');
   for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
   if (result.errors > 0 || unexpected > 0) {

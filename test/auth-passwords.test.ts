@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   ARGON2_PARAMS, PasswordPolicyError, checkPasswordPolicy, dummyVerifyPassword, hashPassword, isPbkdf2Hash,
-  legacyPbkdf2Hash, passwordNeedsRehash, pbkdf2NeedsRehash, verifyPassword,
+  legacyPbkdf2Hash, passwordNeedsRehash, pbkdf2NeedsRehash, verifyPassword, verifyPasswordEvenly, dummyVerifyPbkdf2,
 } from '../runtime/auth/passwords.js';
 
 const PASSWORD = 'correct horse battery';
@@ -147,6 +147,20 @@ test('dummyVerifyPassword: always false, whatever the password (even one longer 
     assert.is(await dummyVerifyPassword(password), false);
   }
   assert.is(await dummyVerifyPassword(undefined as unknown as string), false);
+});
+
+test('verifyPasswordEvenly (the login\'s check): true only for the right password of a real hash, with or without the PBKDF2 work', async () => {
+  const argon = await hashPassword(PASSWORD);
+  const legacy = legacyPbkdf2Hash(PASSWORD);
+  for (const withPbkdf2 of [false, true]) {
+    assert.is(await verifyPasswordEvenly(PASSWORD, argon, withPbkdf2), true);
+    assert.is(await verifyPasswordEvenly('wrong password', argon, withPbkdf2), false);
+    assert.is(await verifyPasswordEvenly(PASSWORD, legacy, withPbkdf2), true, 'a PBKDF2 hash is verified whatever the flag');
+    assert.is(await verifyPasswordEvenly('wrong password', legacy, withPbkdf2), false);
+    assert.is(await verifyPasswordEvenly(PASSWORD, null, withPbkdf2), false, 'no account');
+    assert.is(await verifyPasswordEvenly(PASSWORD, 'not a hash', withPbkdf2), false);
+  }
+  assert.is(await dummyVerifyPbkdf2(PASSWORD), false);
 });
 
 test.run();

@@ -1,8 +1,8 @@
-// addAuthRoutes (emitters/auth/routes-edit.ts), table-driven: the shapes of mvc/routes.ts it edits (and the bytes
-// it gives, idempotent on its own output), recognises, and refuses with the lines to paste.
+// addAuthRoutes and addMfaRoutes (emitters/auth/routes-edit.ts), table-driven: the shapes of mvc/routes.ts they edit
+// (and the bytes they give, idempotent on their own output), recognise, and refuse with the lines to paste.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAuthRoutes } from '../emitters/auth/routes-edit.js';
+import { addAuthRoutes, addMfaRoutes } from '../emitters/auth/routes-edit.js';
 import { RoutesEditError } from '../emitters/crud/routes-edit.js';
 
 const IMPORT = "import { registerAuthRoutes } from 'fw-mvc/auth';";
@@ -84,5 +84,55 @@ for (const { name, given, message, manual } of REFUSED) {
     assert.is((caught as RoutesEditError).manualLines, manual);
   });
 }
+
+const MFA_IMPORT = "import { registerMfaRoutes } from 'fw-mvc/mfa';";
+const MFA_COMMENT = '// Second facteur : GET et POST /login/mfa, pages /account/mfa (fw starter:build mfa)';
+
+test('MFA: added after the auth call, its import after the auth import; a second edit changes nothing', () => {
+  const given = `import type { Router } from 'fw-mvc';\n${IMPORT}\n\nexport function registerRoutes(router: Router): void {\n  ${COMMENT}\n  registerAuthRoutes(router);\n}\n`;
+  const edit = addMfaRoutes(given, 'mvc/routes.ts');
+  assert.is(
+    edit.text,
+    `import type { Router } from 'fw-mvc';\n${IMPORT}\n${MFA_IMPORT}\n\nexport function registerRoutes(router: Router): void {\n  ${COMMENT}\n  registerAuthRoutes(router);\n  ${MFA_COMMENT}\n  registerMfaRoutes(router);\n}\n`,
+  );
+  assert.ok(edit.importAdded);
+  assert.ok(edit.callAdded);
+  assert.equal(edit.conflicts, []);
+  const again = addMfaRoutes(edit.text, 'mvc/routes.ts');
+  assert.is(again.text, edit.text);
+  assert.is(again.callAdded, false);
+  // The auth edit does not mistake the MFA call for its own, and the MFA edit not the auth one.
+  assert.is(addAuthRoutes(edit.text, 'mvc/routes.ts').text, edit.text);
+  const mfaOnly = addMfaRoutes('export function registerRoutes(router: Router): void {}\n', 'mvc/routes.ts');
+  assert.is(addAuthRoutes(mfaOnly.text, 'mvc/routes.ts').callAdded, true);
+});
+
+test('MFA: an aliased import is called under its alias; the routes the file declares itself are reported', () => {
+  const given = "import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n}\n";
+  const edit = addMfaRoutes(given, 'mvc/routes.ts');
+  assert.is(edit.text, `import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n  ${MFA_COMMENT}\n  mfa(r);\n}\n`);
+  assert.is(edit.importAdded, false);
+  assert.equal(edit.conflicts, ['GET /account/mfa']);
+});
+
+test('MFA refuses: no registerRoutes (the import and the call to paste), the name taken by another module', () => {
+  let caught: unknown;
+  try {
+    addMfaRoutes("import type { Router } from 'fw-mvc';\n", 'mvc/routes.ts');
+  } catch (error) {
+    caught = error;
+  }
+  assert.instance(caught, RoutesEditError);
+  assert.match((caught as RoutesEditError).message, /^mvc\/routes\.ts : la fonction « export function registerRoutes\(router: Router\) » est introuvable : les routes du second facteur ne peuvent pas y être ajoutées automatiquement\.$/);
+  assert.is((caught as RoutesEditError).manualLines, `${MFA_IMPORT}\n\n  registerMfaRoutes(router);`);
+  caught = undefined;
+  try {
+    addMfaRoutes("import { registerMfaRoutes } from 'fw-mvc/auth';\nexport function registerRoutes(router: Router) {}\n", 'mvc/routes.ts');
+  } catch (error) {
+    caught = error;
+  }
+  assert.instance(caught, RoutesEditError);
+  assert.match((caught as RoutesEditError).message, /le nom « registerMfaRoutes » est déjà pris \(ligne 1 : « import \{ registerMfaRoutes \} from 'fw-mvc\/auth'; »\) ; l'import de « fw-mvc\/mfa » ne peut pas être ajouté\.$/);
+});
 
 test.run();

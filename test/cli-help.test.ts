@@ -152,10 +152,10 @@ test('starter:build without its id: Erreur naming the argument and Conseil with 
     run.stderr,
     "Erreur : il manque l'argument <id|alias> de « fw starter:build ».\nConseil : par exemple « fw starter:build contacts ».\n",
   );
-  // With its id (and options of the spec) it parses, then says it is not available yet.
+  // With its id (and options of the spec) it parses, then refuses to run outside a project.
   const given = fw('starter:build', 'contacts', '--dry-run', '--init-db', '--force', '--public');
   assert.is(given.status, 1);
-  assert.is(given.stderr, "Erreur : la commande « starter:build » n'est pas encore disponible dans cette version.\n");
+  assert.match(given.stderr, /^Erreur : le dossier « [^»]+ » n'est pas un projet fw \(aucun dossier mvc\/ ici ni au-dessus\)\.\nConseil : /);
   const unknownOption = fw('starter:build', 'contacts', '--bogus');
   assert.is(unknownOption.status, 1);
   assert.match(unknownOption.stderr, /^Erreur : option inconnue « --bogus » pour « fw starter:build »\.\nConseil : usage : fw starter:build <id\|alias>/);

@@ -226,7 +226,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.
   assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json');
   assert.is(manifest.scripts.prestart, 'npm run build');
-  assert.is(manifest.scripts.start, 'node dist/app.js');
+  assert.is(manifest.scripts.start, 'node --max-semi-space-size=8 dist/app.js');
   assert.match(manifest.scripts.dev, /^tsx watch .* app\.ts$/);
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // tsx serves the app in development (npm run dev) and runs the project's code for fw (routes:list).
@@ -285,18 +285,38 @@ test('the npm package name is the lower-cased project name', () => {
   assert.is(manifest.name, 'mon_projet-2');
 });
 
-test('--ref main --profile auth-mfa is recorded in fw_modules.json, and the README says what comes later', () => {
+test('--ref main --profile auth-mfa: the mfa starter built in, recorded in fw_modules.json, the README and next steps say how to run it', () => {
   const cwd = workdir();
   const run = fw(cwd, ['new', 'Secure', '--ref', 'main', '--profile', 'auth-mfa', '--no-install']);
   assert.is(run.status, 0, run.stderr);
-  assert.equal(JSON.parse(fs.readFileSync(path.join(cwd, 'Secure', 'fw_modules.json'), 'utf8')), {
+  const root = path.join(cwd, 'Secure');
+  assert.equal(JSON.parse(fs.readFileSync(path.join(root, 'fw_modules.json'), 'utf8')), {
     framework: { ref: 'main', version: VERSION },
     profile: 'auth-mfa',
     modules: [{ name: 'mfa' }],
   });
-  const readme = fs.readFileSync(path.join(cwd, 'Secure', 'README.md'), 'utf8');
+  const files = filesUnder(root);
+  for (const file of ['mvc/controllers/dashboard_controller.ts', 'mvc/controllers/profile_controller.ts', 'mvc/views/account/_mfa.html', 'mvc/models/sql/auth/auth_mfa_factors.sqlite.sql']) {
+    assert.ok(files.includes(file), file);
+  }
+  // The listing names every file of the project, the starter's included.
+  assert.match(run.stdout, `Projet « Secure » créé dans ${fs.realpathSync(root)} (${files.length} fichiers).\n`);
+  assert.match(run.stdout, '  créé  mvc/controllers/dashboard_controller.ts\n');
+  const routes = fs.readFileSync(path.join(root, 'mvc', 'routes.ts'), 'utf8');
+  assert.match(routes, "import { registerMfaRoutes } from 'fw-mvc/mfa';");
+  assert.match(routes, '  registerMfaRoutes(router);\n');
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.match(readme, /## Profil auth-mfa/);
-  assert.match(readme, /prochaine version/);
+  assert.match(readme, /fw db:init[^\n]*\nfw db:apply[^\n]*\nfw auth:user:create --email vous@example\.com --password-prompt[^\n]*\nnpm start\n/);
+  assert.match(readme, '`/account/mfa`');
+  assert.not.match(readme, /prochaine version/);
+  assert.match(
+    run.stdout,
+    '\nProchaines étapes :\n  cd Secure\n  npm install\n  fw db:init\n  fw db:apply\n  fw auth:user:create --email vous@example.com --password-prompt\n  npm start\n' +
+      'puis ouvrez http://127.0.0.1:8000, connectez-vous et activez le second facteur sur http://127.0.0.1:8000/account/mfa (voir README.md)\n',
+  );
+  // Nothing left beside the project (the temporary folder is renamed or removed).
+  assert.equal(fs.readdirSync(cwd), ['Secure']);
 });
 
 test('--ref v<running version> is accepted', () => {

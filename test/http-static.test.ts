@@ -1,8 +1,11 @@
 /** Static files: types, validators, 304, HEAD, and containment (path traversal never escapes `static/`). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import { serveStatic } from '../runtime/http/static.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
@@ -12,6 +15,9 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 const CSS = 'body { color: #123456; }\n';
 const JS = 'export const answer = 42;\n';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+/** Over three 64 KiB read buffers, with a tail. */
+const BIG = randomBytes(200_000);
+const GROWN = 'the file as it was when the response was made\n';
 
 const files = {
   'secret.txt': SECRET,
@@ -24,6 +30,9 @@ const files = {
   'static/sub/deep.txt': 'deep',
   'static2/only-in-second.txt': 'second root',
   'static2/app.css': 'shadowed',
+  'static/empty.txt': '',
+  'static/big.bin': BIG,
+  'static/grow.txt': GROWN,
 };
 
 let t: TestApp;
@@ -37,6 +46,14 @@ S.before(async () => {
       fs.symlinkSync(path.join(project.staticDir, 'app.css'), path.join(project.staticDir, 'alias.css'));
     },
     options: (project) => ({ staticDirs: [project.staticDir, path.join(project.root, 'static2')] }),
+    routes: (router) => {
+      // The response is made (the file stat'ed), then the file grows before the response is written.
+      router.add('GET', '/grown', (request) => {
+        const response = serveStatic(request, [t.project.staticDir], 'grow.txt');
+        fs.appendFileSync(path.join(t.project.staticDir, 'grow.txt'), 'EXTRA BYTES');
+        return response!;
+      }, { public: true });
+    },
   });
 });
 S.after(() => t.close());
@@ -152,6 +169,44 @@ S('path traversal never serves a file outside static/: always the 404 page, neve
     assert.not.ok(r.text.includes(SECRET), `fetch ${url} leaked the secret`);
   }
   assert.not.ok(t.logs.records.some((r) => r.level === 'ERROR'), 'no error logged');
+});
+
+S('an empty file and a file over several read buffers: exactly their bytes', async () => {
+  const empty = await t.fetch('/static/empty.txt');
+  assert.is(empty.status, 200);
+  assert.is(empty.headers.get('content-length'), '0');
+  assert.is(empty.text, '');
+  const big = await fetch(t.base + '/static/big.bin');
+  assert.is(big.status, 200);
+  assert.is(big.headers.get('content-length'), String(BIG.length));
+  assert.ok(Buffer.from(await big.arrayBuffer()).equals(BIG), 'same bytes');
+});
+
+/** Everything the server sends on one connection for these pipelined requests, until it closes. */
+function rawExchange(port: number, payload: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(payload));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+S('a file grown after its stat: the body stops at the announced Content-Length; the next response follows it', async () => {
+  const data = await rawExchange(
+    t.port,
+    'GET /grown HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /static/a.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  );
+  const headEnd = data.indexOf('\r\n\r\n');
+  const head = data.subarray(0, headEnd).toString('latin1');
+  assert.match(head, /^HTTP\/1\.1 200 /);
+  assert.match(head, new RegExp(`\r\ncontent-length: ${Buffer.byteLength(GROWN)}\r\n`, 'i'));
+  const bodyEnd = headEnd + 4 + Buffer.byteLength(GROWN);
+  assert.is(data.subarray(headEnd + 4, bodyEnd).toString('utf8'), GROWN);
+  const rest = data.subarray(bodyEnd).toString('latin1');
+  assert.ok(rest.startsWith('HTTP/1.1 200 '), `the second response must follow the announced body at once: ${JSON.stringify(rest.slice(0, 40))}`);
+  assert.ok(rest.endsWith('\r\n\r\na{}'), 'the second response is whole');
 });
 
 S.run();

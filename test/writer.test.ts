@@ -50,7 +50,7 @@ const manual = (p: string, body: string): PlannedFile => ({ path: p, content: bo
 
 // --- fates ------------------------------------------------------------------------------------------------------
 
-const fateCases: Array<{ name: string; disk: Record<string, string>; file: PlannedFile; force?: boolean; fate: Fate; reason?: RegExp; after: string }> = [
+const fateCases: Array<{ name: string; disk: Record<string, string>; file: PlannedFile; force?: boolean; forceManual?: boolean; fate: Fate; reason?: RegExp; after: string }> = [
   { name: 'absent: created', disk: {}, file: regen('mvc/a.sql', 'v2'), fate: 'created', after: `${MARK}\nv2\n` },
   { name: 'same bytes: unchanged', disk: { 'mvc/a.sql': `${MARK}\nv2\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'unchanged', after: `${MARK}\nv2\n` },
   { name: 'regenerable with its marker: updated', disk: { 'mvc/a.sql': `${MARK}\nv1\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'updated', after: `${MARK}\nv2\n` },
@@ -82,6 +82,25 @@ const fateCases: Array<{ name: string; disk: Record<string, string>; file: Plann
     reason: /manuel/,
     after: 'class C { mine() {} }\n',
   },
+  {
+    name: 'manual, existing, force and forceManual (fw starter:build --force): forced',
+    disk: { 'mvc/c.ts': 'class C { mine() {} }\n' },
+    file: manual('mvc/c.ts', 'class C {}\n'),
+    force: true,
+    forceManual: true,
+    fate: 'forced',
+    reason: /^fichier modifié, réécrit à cause de --force$/,
+    after: 'class C {}\n',
+  },
+  {
+    name: 'manual, existing, forceManual without force: skipped',
+    disk: { 'mvc/c.ts': 'class C { mine() {} }\n' },
+    file: manual('mvc/c.ts', 'class C {}\n'),
+    forceManual: true,
+    fate: 'skipped',
+    reason: /manuel/,
+    after: 'class C { mine() {} }\n',
+  },
   { name: 'manual, same bytes: unchanged', disk: { 'mvc/c.ts': 'class C {}\n' }, file: manual('mvc/c.ts', 'class C {}\n'), fate: 'unchanged', after: 'class C {}\n' },
   { name: 'canonical, differs: updated without marker', disk: { 'mvc/r.json': '{}\n' }, file: { path: 'mvc/r.json', content: '{"a":1}\n', kind: 'canonical' }, fate: 'updated', after: '{"a":1}\n' },
   { name: 'marker kept with CRLF line endings: updated', disk: { 'mvc/a.sql': `${MARK}\r\nv1\r\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'updated', after: `${MARK}\nv2\n` },
@@ -91,7 +110,7 @@ for (const c of fateCases) {
   test(`fate: ${c.name}`, () => {
     for (const [file, content] of Object.entries(c.disk)) put(file, content);
     const before = tree();
-    const plan = planWrites(root, [c.file], { force: c.force ?? false });
+    const plan = planWrites(root, [c.file], { force: c.force ?? false, forceManual: c.forceManual ?? false });
     assert.equal(tree(), before, 'planning writes nothing');
     assert.equal(fates(plan), [[c.file.path, c.fate]]);
     if (c.reason) assert.match(plan.entries[0]?.reason ?? '', c.reason);

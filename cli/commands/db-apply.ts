@@ -1,6 +1,7 @@
 /**
  * `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, then the auth tables
- * written by `fw auth:init` when the project has them (DECISIONS §8), idempotently.
+ * written by `fw auth:init` when the project has them (DECISIONS §8), then the `media` table written by
+ * `fw media:init` (docs/uploads.md), idempotently.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,6 +50,12 @@ export async function run({ options }: CommandInput): Promise<number> {
     throw new CliError(`fichiers SQL d'authentification absents ou périmés : ${auth.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw auth:init » puis relancez « fw db:apply ».');
   }
   files.push(...auth.files);
+  const { mediaFilesToApply } = await import('../media/inspect.js');
+  const media = mediaFilesToApply(root, dialect);
+  if (media.problems.length > 0) {
+    throw new CliError(`fichier SQL de la table media absent ou périmé : ${media.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw media:init » puis relancez « fw db:apply ».');
+  }
+  files.push(...media.files);
   const out = process.stdout;
   if (options.dryRun === true) {
     out.write(`Fichiers à appliquer (${dialect}), dans cet ordre :\n`);

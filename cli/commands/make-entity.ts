@@ -3,19 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
+import { entityJsonPath, entityJsonText, fieldAnswer, type EntityFieldAnswer as FieldAnswer } from '../definitions.js';
 import { CliError } from '../errors.js';
 import { projectRoot } from '../project.js';
-
-const SCHEMA_FROM_ENTITY_DIR = '../../../node_modules/fw-mvc/schemas/entity.schema.json';
-
-interface FieldAnswer {
-  name: string;
-  sql_type: string;
-  nullable: boolean;
-  unique: boolean;
-  constraints?: { not_empty?: boolean; max_length?: number };
-  list?: { filter: boolean };
-}
 
 export function configure(command: Command): void {
   command
@@ -32,22 +22,13 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     throw new CliError(`nom d'entité invalide « ${name} » : PascalCase attendu (lettres et chiffres, initiale majuscule).`, 'exemple : fw make:entity ContactClient');
   }
   const snake = snakeCase(name);
-  const relative = `mvc/entities/${snake}/${snake}.json`;
+  const relative = entityJsonPath(snake);
   if (fs.existsSync(path.join(root, relative))) {
     throw new CliError(`l'entité « ${name} » existe déjà (${relative}) : rien n'a été écrit.`, `modifiez le fichier puis lancez « fw sync:entity ${name} ».`);
   }
   const table = typeof options.table === 'string' ? options.table : snake;
   const fields = options.input === false ? defaultFields() : await askFields();
-  const definition = {
-    $schema: SCHEMA_FROM_ENTITY_DIR,
-    format_version: 1,
-    entity: name,
-    table,
-    description: '',
-    primary_key: { name: 'id', sql: 'Id', python_type: 'int', sql_type: 'INT', auto_increment: true },
-    fields,
-  };
-  const text = `${JSON.stringify(definition, null, 2)}\n`;
+  const text = entityJsonText(name, table, fields);
   // Checked by the compiler before anything is written: a bad name or field never reaches the disk.
   const { diagnostics } = compileSources([{ file: relative, text }]);
   if (diagnostics.length > 0) {
@@ -63,7 +44,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 }
 
 function defaultFields(): FieldAnswer[] {
-  return [{ name: 'nom', sql_type: 'VARCHAR(100)', nullable: false, unique: false, constraints: { not_empty: true, max_length: 100 } }];
+  return [fieldAnswer('nom', 'VARCHAR(100)')];
 }
 
 /** Asks for the fields one by one on the terminal (or piped answers); an empty name ends the list. */
@@ -84,17 +65,11 @@ async function askFields(): Promise<FieldAnswer[]> {
     for (;;) {
       const name = await ask('Nom du champ (snake_case, vide pour terminer)', '');
       if (!name) break;
-      const sqlType = (await ask('  Type SQL', 'VARCHAR(255)')).toUpperCase();
-      const field: FieldAnswer = {
-        name,
-        sql_type: sqlType,
-        nullable: yes(await ask('  Peut être vide (NULL) ? o/n', 'n')),
-        unique: yes(await ask('  Valeur unique ? o/n', 'n')),
-      };
-      const length = /^(VAR)?CHAR\((\d+)\)$/.exec(sqlType);
-      if (length) field.constraints = { not_empty: !field.nullable, max_length: Number(length[2]) };
-      if (yes(await ask('  Filtre dans la liste ? o/n', 'n'))) field.list = { filter: true };
-      fields.push(field);
+      const sqlType = await ask('  Type SQL', 'VARCHAR(255)');
+      const nullable = yes(await ask('  Peut être vide (NULL) ? o/n', 'n'));
+      const unique = yes(await ask('  Valeur unique ? o/n', 'n'));
+      const filter = yes(await ask('  Filtre dans la liste ? o/n', 'n'));
+      fields.push(fieldAnswer(name, sqlType, { nullable, unique, filter }));
     }
   } finally {
     rl.close();

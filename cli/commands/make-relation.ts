@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
+import { emptyRelations, relationsJsonText, RELATIONS_PATH as RELATIONS, type RelationDefinition } from '../definitions.js';
 import { CliError } from '../errors.js';
 import { projectRoot } from '../project.js';
 
-const RELATIONS = 'mvc/entities/relations.json';
-const SCHEMA_FROM_ENTITIES_DIR = '../../node_modules/fw-mvc/schemas/relations.schema.json';
 const ACTIONS = ['RESTRICT', 'CASCADE', 'SET NULL', 'NO ACTION'];
 
 export function configure(command: Command): void {
@@ -38,8 +37,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const [fromEntity, fromField] = splitRef(answers.from, '--from');
   const [toEntity, toField] = splitRef(answers.to, '--to');
   const file = path.join(root, RELATIONS);
-  const current = fs.existsSync(file) ? readRelations(file) : { $schema: SCHEMA_FROM_ENTITIES_DIR, format_version: 1, relations: [] as unknown[] };
-  const relation: Record<string, unknown> = {
+  const current = fs.existsSync(file) ? readRelations(file) : emptyRelations();
+  const relation: RelationDefinition = {
     name: answers.name,
     type: answers.type,
     from_entity: fromEntity,
@@ -50,8 +49,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     on_update: answers.onUpdate.toUpperCase(),
   };
   if (answers.fkName) relation.foreign_key_name = answers.fkName;
-  const next = { ...current, relations: [...current.relations, relation] };
-  const text = `${JSON.stringify(next, null, 2)}\n`;
+  const text = relationsJsonText(current, [relation]);
 
   // The whole model is compiled with the new relation before anything is written.
   const { compileSources, formatDiagnostics } = await import('../../compiler/index.js');

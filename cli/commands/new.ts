@@ -1,4 +1,8 @@
-/** `fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]` (spec "Command-line commands"). */
+/**
+ * `fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]` (spec "Command-line commands"). The
+ * `auth-mfa` profile is the standard template with the `mfa` starter built into it at creation time, by the same
+ * code as `fw starter:build mfa` (docs/starters.md).
+ */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -41,11 +45,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     ref,
     profile,
   });
-  writeProjectAtomically(target, files);
+  const created = await writeProjectAtomically(target, files, profile === 'auth-mfa' ? buildMfaStarter : undefined);
 
   const out = process.stdout;
-  out.write(`Projet « ${name} » créé dans ${target} (${files.length} fichiers).\n`);
-  for (const file of files) out.write(`  créé  ${file.path}\n`);
+  out.write(`Projet « ${name} » créé dans ${target} (${created.length} fichiers).\n`);
+  for (const file of created) out.write(`  créé  ${file}\n`);
 
   if (options.install !== false) {
     out.write('\nInstallation des dépendances (npm install ; la compilation de SQLite prend une minute ou plus)…\n');
@@ -61,16 +65,22 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     }
   }
 
-  const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), 'npm start'];
+  const database = profile === 'auth-mfa' ? ['fw db:init', 'fw db:apply', 'fw auth:user:create --email vous@example.com --password-prompt'] : [];
+  const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), ...database, 'npm start'];
   out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
-  out.write(`puis ouvrez ${startAddress()}\n`);
   if (profile === 'auth-mfa') {
-    out.write(
-      "\nProfil auth-mfa : le module mfa est enregistré dans fw_modules.json ; le module d'authentification " +
-        'arrive dans une prochaine version (voir README.md).\n',
-    );
+    out.write(`puis ouvrez ${startAddress()}, connectez-vous et activez le second facteur sur ${startAddress()}/account/mfa (voir README.md)\n`);
+  } else {
+    out.write(`puis ouvrez ${startAddress()}\n`);
   }
   return 0;
+}
+
+/** The `auth-mfa` profile: the `mfa` starter built into the project's folder before it takes its name. */
+async function buildMfaStarter(root: string): Promise<string[]> {
+  const [{ findStarter }, { buildIntoNewProject }] = await Promise.all([import('../starters/registry.js'), import('../starters/build.js')]);
+  const plan = await buildIntoNewProject(root, findStarter('mfa')!);
+  return plan.entries.filter((entry) => entry.fate === 'created').map((entry) => entry.path);
 }
 
 /**
@@ -146,11 +156,18 @@ function checkTarget(target: string, name: string): void {
 }
 
 /**
- * Writes every file into a hidden sibling folder, then renames it to `target`: the project appears whole or
- * not at all. On failure the temporary folder is removed. Synchronous on purpose: Ctrl+C is handled after it.
+ * Writes every file into a hidden sibling folder, lets `complete` add to it (the profile's starter), then renames it
+ * to `target`: the project appears whole or not at all. On failure, or when fw is stopped (Ctrl+C) meanwhile, the
+ * temporary folder is removed. Returns the paths of the project's files, sorted.
  */
-function writeProjectAtomically(target: string, files: readonly ProjectFile[]): void {
+async function writeProjectAtomically(
+  target: string,
+  files: readonly ProjectFile[],
+  complete?: (root: string) => Promise<string[]>,
+): Promise<string[]> {
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
+  const removeTemporary = (): void => fs.rmSync(temporary, { recursive: true, force: true });
+  process.on('exit', removeTemporary);
   try {
     fs.mkdirSync(temporary);
     for (const file of files) {
@@ -158,16 +175,22 @@ function writeProjectAtomically(target: string, files: readonly ProjectFile[]): 
       fs.mkdirSync(path.dirname(destination), { recursive: true });
       fs.writeFileSync(destination, file.content, { flag: 'wx' });
     }
+    const added = complete ? await complete(temporary) : [];
     // An empty folder of the same name was accepted by checkTarget; rename() cannot replace it on every platform.
     if (fs.existsSync(target)) fs.rmdirSync(target);
     fs.renameSync(temporary, target);
+    return [...new Set([...files.map((file) => file.path), ...added])].sort((a, b) => a.localeCompare(b));
   } catch (error) {
-    fs.rmSync(temporary, { recursive: true, force: true });
+    removeTemporary();
+    // The profile's starter says what went wrong itself (its message and advice); the project is not created.
+    if (error instanceof CliError) throw new CliError(`la création du projet a échoué : ${error.message}`, error.advice, error.exitCode);
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(
       `la création du projet a échoué : ${reason}`,
       `rien n'a été écrit ; vérifiez les droits d'écriture dans ${path.dirname(target)} et l'espace disque.`,
     );
+  } finally {
+    process.off('exit', removeTemporary);
   }
 }
 

@@ -1,31 +1,76 @@
 /**
- * `fw auth:init`'s edit of `mvc/routes.ts` (DECISIONS §8): `import { registerAuthRoutes } from 'fw-mvc/auth';` and a
- * `registerAuthRoutes(router);` call at the end of `registerRoutes`, through the syntax tree, with the machinery of
- * the CRUD routes (emitters/crud/routes-edit.ts): the anchor, the splice, the user's bytes left alone. The import is
- * recognised by its module and name (any local alias), the call by what it calls, never by comparing text. A pure
- * function: text in, text out.
+ * The edit of `mvc/routes.ts` that wires an opt-in module's routes (DECISIONS §8 and §9): `import { registerAuthRoutes }
+ * from 'fw-mvc/auth';` and a `registerAuthRoutes(router);` call at the end of `registerRoutes` (`fw auth:init`), and the
+ * same for `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). One spec object per module; the edit goes
+ * through the syntax tree, with the machinery of the CRUD routes (emitters/crud/routes-edit.ts): the anchor, the
+ * splice, the user's bytes left alone. The import is recognised by its module and name (any local alias), the call
+ * by what it calls, never by comparing text. Pure functions: text in, text out.
  */
 import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
 import { declaredRoutes, findAnchor, parse, parseErrors, RoutesEditError, ROUTES_FUNCTION, spliceIntoBody } from '../crud/routes-edit.js';
 import { boundNames } from '../crud/routes-import.js';
 
-export const AUTH_MODULE = 'fw-mvc/auth';
-export const AUTH_ROUTES_FUNCTION = 'registerAuthRoutes';
-export const AUTH_IMPORT_LINE = `import { ${AUTH_ROUTES_FUNCTION} } from '${AUTH_MODULE}';`;
+/** What an opt-in module's routes function is, and how the edit speaks of it. */
+export interface ModuleRoutesSpec {
+  /** The module to import from, e.g. `fw-mvc/auth`. */
+  readonly module: string;
+  /** The exported function that adds the routes, e.g. `registerAuthRoutes`. */
+  readonly function: string;
+  /** The routes that function declares, as `METHOD /path`. */
+  readonly routeKeys: readonly string[];
+  /** The comment line put above the call (without `//`). */
+  readonly comment: string;
+  /** How messages name these routes: `les routes d'authentification`. */
+  readonly label: string;
+}
 
+export const AUTH_ROUTES: ModuleRoutesSpec = {
+  module: 'fw-mvc/auth',
+  function: 'registerAuthRoutes',
+  routeKeys: ['GET /login', 'POST /login', 'POST /logout'],
+  comment: 'Authentification : GET /login, POST /login, POST /logout (fw auth:init)',
+  label: "les routes d'authentification",
+};
+
+export const MFA_ROUTES: ModuleRoutesSpec = {
+  module: 'fw-mvc/mfa',
+  function: 'registerMfaRoutes',
+  routeKeys: [
+    'GET /login/mfa',
+    'POST /login/mfa',
+    'GET /account/mfa',
+    'POST /account/mfa/setup',
+    'POST /account/mfa/confirm',
+    'POST /account/mfa/recovery-codes',
+    'POST /account/mfa/disable',
+  ],
+  comment: 'Second facteur : GET et POST /login/mfa, pages /account/mfa (fw starter:build mfa)',
+  label: 'les routes du second facteur',
+};
+
+/** `import { registerAuthRoutes } from 'fw-mvc/auth';` */
+export function moduleImportLine(spec: ModuleRoutesSpec): string {
+  return `import { ${spec.function} } from '${spec.module}';`;
+}
+
+export const AUTH_MODULE = AUTH_ROUTES.module;
+export const AUTH_ROUTES_FUNCTION = AUTH_ROUTES.function;
+export const AUTH_IMPORT_LINE = moduleImportLine(AUTH_ROUTES);
 /** The routes `registerAuthRoutes` declares, as `METHOD /path`. */
-export const AUTH_ROUTE_KEYS: readonly string[] = ['GET /login', 'POST /login', 'POST /logout'];
+export const AUTH_ROUTE_KEYS: readonly string[] = AUTH_ROUTES.routeKeys;
 
-export interface AuthRoutesEdit {
+export interface ModuleRoutesEdit {
   /** The new text (identical to the input when nothing was missing). */
   readonly text: string;
   readonly importAdded: boolean;
   readonly callAdded: boolean;
-  /** Routes of the file that `registerAuthRoutes` also declares (`GET /login`…): the first declared answers. */
+  /** Routes of the file that the module's function also declares (`GET /login`…): the first declared answers. */
   readonly conflicts: readonly string[];
 }
 
-/** How the file binds `registerAuthRoutes`. */
+export type AuthRoutesEdit = ModuleRoutesEdit;
+
+/** How the file binds the module's function. */
 type Binding =
   | { readonly kind: 'imported'; readonly local: string }
   | { readonly kind: 'free' }
@@ -48,18 +93,18 @@ function declares(statement: Node, name: string): boolean {
   return (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement) || Node.isEnumDeclaration(statement) || Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement) || Node.isModuleDeclaration(statement)) && statement.getName() === name;
 }
 
-function authBinding(source: SourceFile): Binding {
+function moduleBinding(source: SourceFile, spec: ModuleRoutesSpec): Binding {
   for (const decl of source.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== AUTH_MODULE || decl.isTypeOnly()) continue;
-    const named = decl.getNamedImports().find((n) => n.getName() === AUTH_ROUTES_FUNCTION && !n.isTypeOnly());
-    if (named) return { kind: 'imported', local: named.getAliasNode()?.getText() ?? AUTH_ROUTES_FUNCTION };
+    if (decl.getModuleSpecifierValue() !== spec.module || decl.isTypeOnly()) continue;
+    const named = decl.getNamedImports().find((n) => n.getName() === spec.function && !n.isTypeOnly());
+    if (named) return { kind: 'imported', local: named.getAliasNode()?.getText() ?? spec.function };
   }
-  if (!boundNames(source).has(AUTH_ROUTES_FUNCTION)) return { kind: 'free' };
+  if (!boundNames(source).has(spec.function)) return { kind: 'free' };
   // Bound by another import (or a type-only one) or by a declaration of the file: say which line.
   const holder: Node | undefined =
-    source.getImportDeclarations().find((decl) => importedLocals(decl).includes(AUTH_ROUTES_FUNCTION)) ??
-    source.getStatements().find((statement) => declares(statement, AUTH_ROUTES_FUNCTION));
-  return { kind: 'taken', line: holder?.getStartLineNumber() ?? 1, text: holder ? firstLine(holder) : AUTH_ROUTES_FUNCTION };
+    source.getImportDeclarations().find((decl) => importedLocals(decl).includes(spec.function)) ??
+    source.getStatements().find((statement) => declares(statement, spec.function));
+  return { kind: 'taken', line: holder?.getStartLineNumber() ?? 1, text: holder ? firstLine(holder) : spec.function };
 }
 
 /** True when the file calls `local(…)` somewhere (in registerRoutes or in a helper it calls). */
@@ -71,31 +116,31 @@ function callsLocal(source: SourceFile, local: string): boolean {
 }
 
 /** What to paste by hand: the import (when the file lacks it), then the call inside registerRoutes. */
-function manualLines(withImport: boolean, variable: string): string {
-  return [...(withImport ? [AUTH_IMPORT_LINE, ''] : []), `  ${AUTH_ROUTES_FUNCTION}(${variable});`].join('\n');
+function manualLines(spec: ModuleRoutesSpec, withImport: boolean, variable: string): string {
+  return [...(withImport ? [moduleImportLine(spec), ''] : []), `  ${spec.function}(${variable});`].join('\n');
 }
 
 /**
- * Adds the import and the call when missing. Refuses (RoutesEditError, with the lines to paste) a file that does
- * not parse, that has no `registerRoutes(router)` with a block body, or where the name is already bound to something
- * else.
+ * Adds the module's import and call when missing. Refuses (RoutesEditError, with the lines to paste) a file that
+ * does not parse, that has no `registerRoutes(router)` with a block body, or where the name is already bound to
+ * something else.
  */
-export function addAuthRoutes(text: string, file: string): AuthRoutesEdit {
+export function addModuleRoutes(text: string, file: string, spec: ModuleRoutesSpec): ModuleRoutesEdit {
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new RoutesEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`, '');
   const declared = declaredRoutes(source);
-  const conflicts = AUTH_ROUTE_KEYS.filter((key) => declared.has(key));
-  const binding = authBinding(source);
+  const conflicts = spec.routeKeys.filter((key) => declared.has(key));
+  const binding = moduleBinding(source, spec);
   if (binding.kind === 'taken') {
     throw new RoutesEditError(
-      `${file} : le nom « ${AUTH_ROUTES_FUNCTION} » est déjà pris (ligne ${binding.line} : « ${binding.text} ») ; l'import de « ${AUTH_MODULE} » ne peut pas être ajouté.`,
+      `${file} : le nom « ${spec.function} » est déjà pris (ligne ${binding.line} : « ${binding.text} ») ; l'import de « ${spec.module} » ne peut pas être ajouté.`,
       '',
     );
   }
   if (binding.kind === 'imported' && callsLocal(source, binding.local)) return { text, importAdded: false, callAdded: false, conflicts };
 
-  const local = binding.kind === 'imported' ? binding.local : AUTH_ROUTES_FUNCTION;
+  const local = binding.kind === 'imported' ? binding.local : spec.function;
   const anchor = findAnchor(source);
   if (anchor.kind !== 'block') {
     const why =
@@ -105,22 +150,26 @@ export function addAuthRoutes(text: string, file: string): AuthRoutesEdit {
           ? `la fonction « ${ROUTES_FUNCTION} » (ligne ${anchor.line}) est une fonction fléchée sans bloc (« => expression »)`
           : `la fonction « ${ROUTES_FUNCTION} » (ligne ${anchor.line}) n'a pas de paramètre`;
     throw new RoutesEditError(
-      `${file} : ${why} : les routes d'authentification ne peuvent pas y être ajoutées automatiquement.`,
-      manualLines(binding.kind === 'free', anchor.kind === 'missing' ? 'router' : (anchor.parameter ?? 'router')),
+      `${file} : ${why} : ${spec.label} ne peuvent pas y être ajoutées automatiquement.`,
+      manualLines(spec, binding.kind === 'free', anchor.kind === 'missing' ? 'router' : (anchor.parameter ?? 'router')),
       'function',
     );
   }
   const importAdded = binding.kind === 'free';
-  const next = spliceIntoBody(
-    text,
-    source,
-    anchor,
-    ["// Authentification : GET /login, POST /login, POST /logout (fw auth:init)", `${local}(${anchor.parameter});`],
-    importAdded ? AUTH_IMPORT_LINE : null,
-  );
+  const next = spliceIntoBody(text, source, anchor, [`// ${spec.comment}`, `${local}(${anchor.parameter});`], importAdded ? moduleImportLine(spec) : null);
   const check = parse(next);
   if (parseErrors(check).length || !callsLocal(check, local)) {
-    throw new RoutesEditError(`${file} : l'ajout automatique des routes d'authentification a échoué, rien n'a été écrit.`, manualLines(importAdded, anchor.parameter), 'function');
+    throw new RoutesEditError(`${file} : l'ajout automatique ${spec.label.replace(/^les /, 'des ')} a échoué, rien n'a été écrit.`, manualLines(spec, importAdded, anchor.parameter), 'function');
   }
   return { text: next, importAdded, callAdded: true, conflicts };
+}
+
+/** `fw auth:init`'s edit: `registerAuthRoutes(router)` from `fw-mvc/auth`. */
+export function addAuthRoutes(text: string, file: string): AuthRoutesEdit {
+  return addModuleRoutes(text, file, AUTH_ROUTES);
+}
+
+/** The `mfa` starter's edit: `registerMfaRoutes(router)` from `fw-mvc/mfa`. */
+export function addMfaRoutes(text: string, file: string): ModuleRoutesEdit {
+  return addModuleRoutes(text, file, MFA_ROUTES);
 }

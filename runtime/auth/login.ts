@@ -11,9 +11,11 @@ import { trans } from '../i18n.js';
 import { getLogger } from '../logger.js';
 import { existingSession, requestSession } from '../session/session.js';
 import { logAuthEvent } from './audit.js';
-import { dummyVerifyPassword, hashPassword, passwordNeedsRehash, verifyPassword } from './passwords.js';
-import { loginLimitStatus, recordLoginFailure, recordLoginSuccess } from './rate-limit.js';
-import { findUserByEmail, hasActiveMfaFactor, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser } from './users.js';
+import { hashPassword, isPbkdf2Hash, passwordNeedsRehash, verifyPasswordEvenly } from './passwords.js';
+import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, loginAttemptKeys, reserveAttempt, settleAttempt } from './rate-limit.js';
+import {
+  findUserByEmail, hasActiveMfaFactor, hasLegacyPasswordHashes, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser,
+} from './users.js';
 
 const log = getLogger('fw.auth');
 
@@ -73,35 +75,43 @@ export function showLogin(request: Request): Response {
 
 /**
  * `POST /login`. Unknown e-mail, wrong password and disabled account answer the same 401 page after the same
- * work (one Argon2 verification each); only their audit events differ. Five failures in 60 s for the client's
- * address or for the login answer 429 with `Retry-After` before any password is checked.
+ * work (see verifyLoginPassword); only their audit events differ. The attempt is counted before the password is
+ * checked (reserveAttempt): past five failures in 60 s for the client's address or for the account (the typed
+ * login when it matches none) it answers 429 with `Retry-After` and checks nothing, even under concurrent
+ * requests. A success clears the account's counter, not the address's.
  */
 export async function submitLogin(request: Request): Promise<Response> {
   const rawLogin = (request.body.login?.[0] ?? '').trim();
   const password = request.body.password?.[0] ?? '';
   const login = normalizeEmail(rawLogin);
 
-  const limit = await loginLimitStatus(request.ip, login);
-  if (limit.limited) {
+  const user = login ? await findUserByEmail(login) : null;
+  const keys = loginAttemptKeys(request.ip, login, user?.id ?? null);
+  const limit = await reserveAttempt({
+    action: LOGIN_ACTION, keys, ip: request.ip, userId: user?.id ?? null, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS,
+  });
+  if (!limit.ticket) {
     logAuthEvent('login.rate_limited', auditDetails(request, null, { login, retry_after: limit.retryAfter }));
     const response = errorPage(429, request, { retry_after: limit.retryAfter });
     response.headers['Retry-After'] = String(limit.retryAfter);
     return response;
   }
 
-  const user = login && password ? await findUserByEmail(login) : null;
-  const passwordOk = user ? await verifyPassword(password, user.passwordHash) : await dummyVerifyPassword(password);
+  const passwordOk = await verifyLoginPassword(password, user?.passwordHash ?? null);
   if (!user || !passwordOk || !user.isActive) {
-    await recordLoginFailure(request.ip, login, user?.id ?? null);
+    // The reservation stays: it is the failure.
+    await settleAttempt(limit.ticket, false);
     const event = user && !user.isActive ? 'user.disabled' : 'login.failed';
     logAuthEvent(event, auditDetails(request, user?.id ?? null, { login, reason: !user ? 'unknown_login' : !passwordOk ? 'wrong_password' : 'disabled' }));
     return loginPage(request, 401, rawLogin, trans('auth.login.failed'));
   }
 
+  // The address keeps its earlier failures; the account's counter starts again.
+  const succeeded = (): Promise<void> => settleAttempt(limit.ticket!, true, keys.slice(1));
   await rehashIfNeeded(user, password);
   // Fail closed: a user with an active second factor never gets a session from the password alone.
   if (await hasActiveMfaFactor(user.id)) {
-    await recordLoginSuccess(request.ip, login, user.id);
+    await succeeded();
     if (!secondFactor) {
       log.error(`L'utilisateur ${user.id} a un second facteur actif mais le module MFA n'est pas branché : appelez registerMfaRoutes(router) de fw-mvc/mfa. Connexion refusée.`);
       return errorPage(503, request, { detail: trans('auth.mfa.unavailable') });
@@ -110,10 +120,27 @@ export async function submitLogin(request: Request): Promise<Response> {
     return secondFactor.start(request, user, requestedNext(request));
   }
   await openSession(request, user);
-  await recordLoginSuccess(request.ip, login, user.id);
+  await succeeded();
   await recordSuccessfulLogin(user.id);
   logAuthEvent('login.success', auditDetails(request, user.id));
   return BaseController.redirect(requestedNext(request) ?? DEFAULT_LOGIN_REDIRECT);
+}
+
+/** How long the answer of hasLegacyPasswordHashes is reused (ms). */
+const LEGACY_CHECK_MS = 300_000;
+let legacyHashes: { value: boolean; at: number } | null = null;
+
+/**
+ * The password check of a login, the same work for an unknown e-mail, an Argon2 hash and a legacy PBKDF2 hash:
+ * one Argon2 verification always, and one PBKDF2 verification while some user still has a PBKDF2 hash (a
+ * global fact, read every five minutes, that says nothing about the account tried).
+ */
+async function verifyLoginPassword(password: string, stored: string | null): Promise<boolean> {
+  const now = Date.now();
+  if (!legacyHashes || now - legacyHashes.at >= LEGACY_CHECK_MS) legacyHashes = { value: await hasLegacyPasswordHashes(), at: now };
+  // A legacy hash met here is one the last reading missed: every login does the PBKDF2 work from now on.
+  if (stored !== null && isPbkdf2Hash(stored)) legacyHashes.value = true;
+  return verifyPasswordEvenly(password, stored, legacyHashes.value);
 }
 
 /**

@@ -215,6 +215,29 @@ export async function dummyVerifyPassword(password: string): Promise<false> {
   return false;
 }
 
+/** A fixed PBKDF2 hash of a random password nobody knows (for dummyVerifyPbkdf2). */
+const DUMMY_PBKDF2_HASH = `${randomBytes(16).toString('hex')}:${randomBytes(PBKDF2_KEY_LENGTH).toString('hex')}`;
+
+/** One PBKDF2 verification (PBKDF2_ITERATIONS) against a fixed hash, always false. */
+export async function dummyVerifyPbkdf2(password: string): Promise<false> {
+  await verifyPbkdf2(typeof password === 'string' ? password : '', DUMMY_PBKDF2_HASH);
+  return false;
+}
+
+/**
+ * The login's verification, the same work whatever the account (DECISIONS §8): one Argon2 verification (of
+ * `stored`, or dummy when it is null or PBKDF2) and, when `withPbkdf2` is set (legacy hashes exist), one PBKDF2
+ * verification (of `stored` when PBKDF2, else dummy), run side by side. True only for a real match.
+ */
+export async function verifyPasswordEvenly(password: string, stored: string | null, withPbkdf2: boolean): Promise<boolean> {
+  const legacy = stored !== null && isPbkdf2Hash(stored);
+  const [argon2Ok, pbkdf2Ok] = await Promise.all([
+    stored !== null && !legacy ? verifyPassword(password, stored) : dummyVerifyPassword(password),
+    legacy ? verifyPassword(password, stored) : withPbkdf2 ? dummyVerifyPbkdf2(password) : Promise.resolve(false),
+  ]);
+  return argon2Ok || pbkdf2Ok;
+}
+
 /**
  * Loads argon2 and computes the fixed hash of dummyVerifyPassword ahead of the first login (optional: an
  * application may call it at start so that the first unknown e-mail does not pay for it).

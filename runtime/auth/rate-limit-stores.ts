@@ -39,6 +39,20 @@ export interface RateLimitStore {
   clearFailures(action: string, key: string): Promise<void>;
   /** Deletes attempts older than `olderThanSeconds`; returns how many. */
   purge(olderThanSeconds: number, now?: number): Promise<number>;
+  /**
+   * Records a failed attempt now, before the check it stands for, and answers how many failures of the window
+   * come up to it, itself included: concurrent requests each see the ones reserved before them, so no burst
+   * passes the limit unseen. `reference` names the attempt for `settle`.
+   */
+  reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation>;
+  /** Turns a reserved failure into a success (`success`) or forgets it (`cancel`: the check did not happen). */
+  settle(reference: unknown, outcome: 'success' | 'cancel'): Promise<void>;
+}
+
+/** A reserved attempt: its reference in the store, and the failures of its window up to and including it. */
+export interface RateLimitReservation {
+  reference: unknown;
+  count: number;
 }
 
 /** Attempts are kept this long (seconds) before the stores drop them on their own: longer than any window. */
@@ -83,7 +97,13 @@ function checkTime(at: number | undefined): number {
 
 interface Entry {
   readonly at: number;
-  readonly success: boolean;
+  success: boolean;
+}
+
+/** The reference of a reserved attempt in the memory store: its bucket id and its entry. */
+interface MemoryReference {
+  readonly id: string;
+  readonly entry: Entry;
 }
 
 export interface MemoryRateLimitStoreOptions {
@@ -116,6 +136,34 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async record(attempt: RateLimitAttempt): Promise<void> {
+    this.#insert(attempt);
+  }
+
+  /** Insertion and count run without yielding: in one process they are one atomic step. */
+  async reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation> {
+    const { id, entry } = this.#insert({ ...attempt, success: false });
+    const since = entry.at - checkSeconds('windowSeconds', windowSeconds);
+    const bucket = this.#buckets.get(id) ?? [];
+    const upTo = bucket.indexOf(entry);
+    const count = bucket.slice(0, upTo + 1).filter((other) => other.at > since && !other.success).length;
+    return { reference: { id, entry } satisfies MemoryReference, count: Math.max(count, 1) };
+  }
+
+  async settle(reference: unknown, outcome: 'success' | 'cancel'): Promise<void> {
+    const { id, entry } = (reference ?? {}) as Partial<MemoryReference>;
+    if (typeof id !== 'string' || !entry) return;
+    if (outcome === 'success') {
+      entry.success = true;
+      return;
+    }
+    const bucket = this.#buckets.get(id);
+    const index = bucket ? bucket.indexOf(entry) : -1;
+    if (index < 0) return;
+    bucket!.splice(index, 1);
+    if (bucket!.length === 0) this.#buckets.delete(id);
+  }
+
+  #insert(attempt: RateLimitAttempt): MemoryReference {
     checkAction(attempt.action);
     const at = checkTime(attempt.at);
     const id = bucketId(attempt.action, attempt.key);
@@ -125,7 +173,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#buckets.set(id, bucket);
     let i = bucket.length;
     while (i > 0 && bucket[i - 1]!.at > at) i--;
-    bucket.splice(i, 0, { at, success: attempt.success === true });
+    const entry: Entry = { at, success: attempt.success === true };
+    bucket.splice(i, 0, entry);
     const cutoff = at - this.retentionSeconds * 1000;
     let drop = 0;
     while (drop < bucket.length && bucket[drop]!.at < cutoff) drop++;
@@ -133,6 +182,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (drop > 0) bucket.splice(0, drop);
     if (bucket.length === 0) this.#buckets.delete(id);
     while (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
+    return { id, entry };
   }
 
   async failures(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {
@@ -246,11 +296,35 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   async record(attempt: RateLimitAttempt): Promise<void> {
+    await this.#insert(attempt);
+  }
+
+  /**
+   * Insert, then count: the failures of the window whose id is not above this one's. Ids grow with insertions,
+   * so of concurrent requests (in any process) each counts those inserted before it, and itself.
+   */
+  async reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation> {
+    const at = checkTime(attempt.at);
+    const id = await this.#insert({ ...attempt, success: false, at });
+    const { where, params } = windowFilter(attempt.action, attempt.key, windowSeconds, 'failures', at);
+    const row = await this.#query((db) => db.fetchOne<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE ${where} AND id <= ?`, [...params, id]));
+    return { reference: id, count: Math.max(Number(row?.n ?? 0), 1) };
+  }
+
+  async settle(reference: unknown, outcome: 'success' | 'cancel'): Promise<void> {
+    if (typeof reference !== 'number' || !Number.isSafeInteger(reference) || reference <= 0) return;
+    await this.#query((db) => outcome === 'success'
+      ? db.execute(`UPDATE ${TABLE} SET success = 1 WHERE id = ?`, [reference])
+      : db.execute(`DELETE FROM ${TABLE} WHERE id = ?`, [reference]));
+  }
+
+  /** Inserts the attempt; its id. */
+  async #insert(attempt: RateLimitAttempt): Promise<number> {
     checkAction(attempt.action);
     const at = checkTime(attempt.at);
     const ip = typeof attempt.ip === 'string' && attempt.ip !== '' ? attempt.ip.slice(0, 45) : null;
     const userId = Number.isSafeInteger(attempt.userId) && attempt.userId! >= 0 ? attempt.userId! : null;
-    await this.#query((db) => db.execute(
+    const id = await this.#query((db) => db.insert(
       `INSERT INTO ${TABLE} (action, rate_key, ip_address, user_id, success, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
       [attempt.action, storageKey(attempt.key), ip, userId, attempt.success === true ? 1 : 0, formatTime(at)],
     ));
@@ -263,6 +337,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
         log.warning(`Nettoyage de ${TABLE} impossible : ${(err as Error)?.message ?? String(err)}`);
       }
     }
+    return id;
   }
 
   async failures(action: string, key: string, windowSeconds: number, now?: number): Promise<RateLimitCount> {

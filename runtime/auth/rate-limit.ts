@@ -3,6 +3,7 @@
  * limits"): the store chosen by `rate_limit_store` / `RATE_LIMIT_STORE`, the login policy (5 failed credential
  * checks per 60 s per client address and per login), and `checkLimit` for other limits (MFA codes, uploads).
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import { get, onConfigChange } from '../config.js';
 import {
   DatabaseRateLimitStore, MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore,
@@ -107,10 +108,106 @@ export function normalizeLoginKey(login: string): string {
   return String(login ?? '').trim().toLowerCase();
 }
 
+/**
+ * The client address as counted: an IPv4 address as is (also when written `::ffff:a.b.c.d`), an IPv6 address as
+ * its /64 prefix (`2001:db8:1:2::/64`: one subscriber usually holds a whole /64), anything else as given.
+ */
+export function clientAddressKey(ip: string): string {
+  const text = String(ip ?? '').trim();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
+  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  const address = text.replace(/%.*$/, '');
+  if (!isIPv6(address)) return text;
+  const groups = ipv6Groups(address);
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 turned into two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
+}
+
 /** The store keys of a login attempt: the client address always, the login when there is one. */
 function loginKeys(ip: string, login: string): { ipKey: string; loginKey: string | null } {
   const normalized = normalizeLoginKey(login);
-  return { ipKey: `ip:${String(ip ?? '')}`, loginKey: normalized === '' ? null : `login:${normalized}` };
+  return { ipKey: `ip:${clientAddressKey(ip)}`, loginKey: normalized === '' ? null : `login:${normalized}` };
+}
+
+/**
+ * The store keys of a login attempt on the identity it reaches: the account (`user:<id>`) when the typed login
+ * found one, so that every spelling the database matches to that account shares one counter; else the typed
+ * login, normalised.
+ */
+export function loginAttemptKeys(ip: string, login: string, userId: number | null): string[] {
+  const { ipKey, loginKey } = loginKeys(ip, login);
+  if (userId !== null && Number.isSafeInteger(userId)) return [ipKey, `user:${userId}`];
+  return loginKey ? [ipKey, loginKey] : [ipKey];
+}
+
+export interface ReserveAttemptOptions {
+  action: string;
+  /** The counters the attempt counts in (an address, a login, a user…); the limit holds for each. */
+  keys: string[];
+  ip?: string | null;
+  userId?: number | null;
+  /** Failed attempts allowed per key and window. */
+  max: number;
+  windowSeconds: number;
+  now?: number;
+  store?: RateLimitStore;
+}
+
+/** A reserved attempt, settled by settleAttempt once the check it stands for has answered. */
+export interface AttemptTicket {
+  readonly action: string;
+  readonly store: RateLimitStore;
+  readonly reservations: ReadonlyArray<{ key: string; reference: unknown }>;
+}
+
+/**
+ * Reserves an attempt before the check it stands for (a password, a code): a failure is recorded first in each
+ * key's counter, then counted with those before it. Over `max` for any key, the reservations are withdrawn (a
+ * refused attempt checks nothing, so it does not count) and `limited` is true with `retryAfter` seconds; else
+ * the caller checks, then calls settleAttempt. Concurrent requests cannot all pass a check-then-record gap: each
+ * one is counted before it checks anything.
+ */
+export async function reserveAttempt(options: ReserveAttemptOptions): Promise<{ limited: boolean; retryAfter: number; ticket: AttemptTicket | null }> {
+  const { action, keys, max, windowSeconds } = options;
+  if (!Number.isSafeInteger(max) || max < 1) throw new Error(`reserveAttempt : max doit être un entier positif (valeur : ${String(max)}).`);
+  const store = options.store ?? getRateLimitStore();
+  const at = options.now ?? Date.now();
+  const attempt = { action, ip: options.ip ?? null, userId: options.userId ?? null, success: false, at };
+  const reservations = await Promise.all(keys.map(async (key) => ({ key, ...(await store.reserve({ ...attempt, key }, windowSeconds)) })));
+  const over = reservations.filter((reservation) => reservation.count > max);
+  if (over.length === 0) return { limited: false, retryAfter: 0, ticket: { action, store, reservations } };
+  await cancelAttempt({ action, store, reservations });
+  const statuses = await Promise.all(over.map((reservation) => checkLimit({ action, key: reservation.key, max, windowSeconds, now: at, store })));
+  return { limited: true, retryAfter: Math.max(1, ...statuses.map((status) => status.retryAfter)), ticket: null };
+}
+
+/** Withdraws a reserved attempt whose check never ran: it counts for nothing. */
+export async function cancelAttempt(ticket: AttemptTicket): Promise<void> {
+  await Promise.all(ticket.reservations.map((reservation) => ticket.store.settle(reservation.reference, 'cancel')));
+}
+
+/**
+ * Settles a reserved attempt: a failure stays counted as it is; a success becomes one (it never counts), and
+ * the failures of `clearKeys` are forgotten (a login's success clears its per-login counter, not the address's).
+ */
+export async function settleAttempt(ticket: AttemptTicket, success: boolean, clearKeys: readonly string[] = []): Promise<void> {
+  if (!success) return;
+  await Promise.all(ticket.reservations.map((reservation) => ticket.store.settle(reservation.reference, 'success')));
+  for (const key of clearKeys) await ticket.store.clearFailures(ticket.action, key);
 }
 
 function loginLimit(key: string, now: number | undefined): Promise<LimitStatus> {

@@ -24,10 +24,10 @@ const MARIADB_TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf
 export const AUTH_TABLES: readonly AuthTable[] = [
   {
     name: 'users',
-    purpose: 'Comptes locaux : e-mail unique (sans casse), hachage Argon2id, compte actif ou non.',
+    purpose: 'Comptes locaux : e-mail unique (stocké en minuscules, comparé octet par octet), hachage Argon2id, compte actif ou non.',
     mariadb: `CREATE TABLE IF NOT EXISTS \`users\` (
   \`id\` INT UNSIGNED NOT NULL AUTO_INCREMENT,
-  \`email\` VARCHAR(190) NOT NULL,
+  \`email\` VARCHAR(190) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
   \`password_hash\` VARCHAR(255) NOT NULL,
   \`is_active\` TINYINT(1) NOT NULL DEFAULT 1,
   \`email_verified_at\` DATETIME NULL,

@@ -105,6 +105,12 @@ export async function findUserByEmail(email: string, db?: Queryable): Promise<Au
   return row ? toUser(row) : null;
 }
 
+/** True when some user still has a hash that is not Argon2 (a legacy PBKDF2 one, replaced at its next login). */
+export async function hasLegacyPasswordHashes(db?: Queryable): Promise<boolean> {
+  const row = await authDb(db).fetchOne("SELECT 1 AS found FROM users WHERE password_hash NOT LIKE '$argon2%' LIMIT 1");
+  return row !== null;
+}
+
 /** The user with that id, or null. */
 export async function findUserById(id: number, db?: Queryable): Promise<AuthUser | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;

@@ -4,6 +4,7 @@
  * module-level helpers use a default handle built lazily from the configuration registry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { get, getPath, onConfigChange } from '../config.js';
 import type { Dialect, DialectName, KyselyModule } from './dialect.js';
@@ -61,6 +62,14 @@ const internals = new WeakMap<Database, DatabaseInternals>();
 interface Engine {
   readonly kysely: KyselyModule;
   readonly db: Kysely<Schema>;
+}
+
+/**
+ * kysely's CommonJS build. The same code through the ESM loader is about 260 modules, each with its URL, record and
+ * loader state: about 5 MB more for the serving process (docs/performance.md, "Soak"). Loaded on the first query.
+ */
+function loadKysely(): KyselyModule {
+  return createRequire(import.meta.url)('kysely') as KyselyModule;
 }
 
 /** A handle on one database: a MariaDB pool or a SQLite file. Nothing is loaded or opened before the first query. */
@@ -131,10 +140,10 @@ export class Database implements Queryable {
   }
 
   #load(): Promise<Engine> {
-    this.#engine ??= import('kysely').then((kysely) => ({
-      kysely,
-      db: new kysely.Kysely<Schema>({ dialect: this.#dialect.createKyselyDialect(kysely) }),
-    }));
+    this.#engine ??= Promise.resolve().then(() => {
+      const kysely = loadKysely();
+      return { kysely, db: new kysely.Kysely<Schema>({ dialect: this.#dialect.createKyselyDialect(kysely) }) };
+    });
     return this.#engine;
   }
 

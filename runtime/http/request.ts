@@ -1,6 +1,7 @@
 /** HTTP request value and body parsing (runtime spec, "Request"; Limits). */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import busboy from 'busboy';
+import { createRequire } from 'node:module';
+import type busboy from 'busboy';
 import { get } from '../config.js';
 import { clientIpOf } from './client-ip.js';
 import { BadRequestError, RequestEntityTooLarge, TooManyFieldsError } from './errors.js';
@@ -34,6 +35,8 @@ export interface RequestInit {
   body?: MultiMap;
   jsonBody?: Record<string, unknown>;
   files?: Record<string, UploadedFile>;
+  /** Every file part by field name (several for `<input type="file" multiple>`); default: one list per `files` entry. */
+  fileLists?: Record<string, UploadedFile[]>;
   ip?: string;
 }
 
@@ -47,7 +50,10 @@ export class Request {
   headers: IncomingHttpHeaders;
   body: MultiMap;
   jsonBody: Record<string, unknown>;
+  /** The file of each field (the last part when the field was sent several times). */
   files: Record<string, UploadedFile>;
+  /** Every file part of each field, in the order sent (a gallery input sends several under one name). */
+  fileLists: Record<string, UploadedFile[]>;
   ip: string;
   routeParams: Record<string, string> = {};
   /** Raw query string, without `?`. */
@@ -71,6 +77,7 @@ export class Request {
     this.body = init.body ?? {};
     this.jsonBody = init.jsonBody ?? {};
     this.files = init.files ?? {};
+    this.fileLists = init.fileLists ?? Object.fromEntries(Object.entries(this.files).map(([name, file]) => [name, [file]]));
     this.ip = init.ip ?? '';
     this.applyMethodOverride();
   }
@@ -98,6 +105,11 @@ export class Request {
   /** First value of a query parameter. */
   param(name: string): string | undefined {
     return this.params[name]?.[0];
+  }
+
+  /** Every file sent under a field name, in order (empty list when none). */
+  getFiles(name: string): UploadedFile[] {
+    return this.fileLists[name] ?? [];
   }
 
   /** First value of a body field. */
@@ -191,6 +203,11 @@ export function parseUrlEncoded(text: string): MultiMap {
   return out;
 }
 
+/**
+ * The cookies of a `Cookie` header. Each value is a copy: a substring of the header would keep the whole header in
+ * memory for as long as the value is kept, such as a session id kept as a key by the memory store (then a 16 KiB
+ * header costs 16 KiB per session, whatever the store's bound on the number of sessions).
+ */
 function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   if (!header) return out;
@@ -198,9 +215,14 @@ function parseCookies(header: string | undefined): Record<string, string> {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
     const name = part.slice(0, eq).trim();
-    if (!(name in out)) out[name] = part.slice(eq + 1).trim();
+    if (!(name in out)) out[name] = detachedCopy(part.slice(eq + 1).trim());
   }
   return out;
+}
+
+/** A string equal to `text` that shares no memory with the string it was cut from (a JSON round trip is exact). */
+function detachedCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** The byte limit that applies to a content type (multipart: upload size plus a 64 KiB margin, at least 1 MiB). */
@@ -277,18 +299,25 @@ function readRaw(message: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** busboy, loaded by the first multipart body (a form with a file input): about 0.2 MB of heap the other processes do without. */
+function loadBusboy(): typeof busboy {
+  return createRequire(import.meta.url)('busboy') as typeof busboy;
+}
+
 /** Reads a multipart body with busboy: at most `maxFields` fields and `maxFields` parts (files included). */
 function readMultipart(message: IncomingMessage, request: Request, limit: number, maxFields: number): Promise<void> {
+  const makeParser = loadBusboy();
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: message.headers, defParamCharset: 'utf8', limits: { fields: maxFields, parts: maxFields } });
+      parser = makeParser({ headers: message.headers, defParamCharset: 'utf8', limits: { fields: maxFields, parts: maxFields } });
     } catch (err) {
       reject(new BadRequestError(`Corps multipart invalide : ${(err as Error).message}`));
       return;
     }
     const body: MultiMap = Object.create(null);
     const files: Record<string, UploadedFile> = Object.create(null);
+    const fileLists: Record<string, UploadedFile[]> = Object.create(null);
     let size = 0;
     let settled = false;
     const fail = (err: Error): void => {
@@ -308,7 +337,10 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
       // A form truncated inside a file errors the file stream too; unhandled, that would crash the process.
       stream.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
       stream.on('end', () => {
-        if (info.filename !== undefined) files[name] = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+        if (info.filename === undefined) return;
+        const file = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+        files[name] = file;
+        (fileLists[name] ??= []).push(file);
       });
     });
     parser.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
@@ -317,6 +349,7 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
       settled = true;
       request.body = body;
       request.files = files;
+      request.fileLists = fileLists;
       resolve();
     });
     message.on('data', (chunk: Buffer) => {

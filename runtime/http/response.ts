@@ -9,6 +9,12 @@ export class Response {
   headers: Record<string, HeaderValue>;
   /** When set, the body is streamed from this file path instead of `body` (static files). */
   filePath?: string;
+  /**
+   * The size of `filePath` when the response was made (static files: its Content-Length). When set, exactly this
+   * many bytes are sent, read into buffers of that size (not 64 KiB ones): a file that grew since cannot overrun
+   * the announced length.
+   */
+  fileSize?: number;
 
   constructor(status = 200, body: string | Buffer = '', contentType = 'text/html; charset=utf-8', headers: Record<string, HeaderValue> = {}) {
     this.status = status;

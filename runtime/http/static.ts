@@ -66,18 +66,26 @@ export function resolveInside(root: string, tail: string): string | null {
 export function serveStatic(request: Request, roots: readonly string[], tail: string): Response | null {
   for (const root of roots) {
     const file = resolveInside(root, tail);
-    if (!file) continue;
-    const stat = fs.statSync(file);
-    const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-    const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
-    const headers = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': 'no-cache' };
-    if (isFresh(request, etag, stat.mtimeMs)) return new Response(304, '', contentTypeFor(file), headers);
-    const response = new Response(200, '', contentTypeFor(file), headers);
-    response.filePath = file;
-    response.headers['Content-Length'] = String(stat.size);
-    return response;
+    if (file) return fileResponse(request, file, fs.statSync(file));
   }
   return null;
+}
+
+/**
+ * The answer for an existing file: 200 streamed from disk with `Content-Length`, or 304 when the client's
+ * `If-None-Match` / `If-Modified-Since` says it holds the same version; `ETag` (size and modification time) and
+ * `Last-Modified` either way. `cacheControl` defaults to `no-cache` (kept, revalidated at each use).
+ */
+export function fileResponse(request: Request | undefined, file: string, stat: fs.Stats, cacheControl = 'no-cache', contentType = contentTypeFor(file)): Response {
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
+  const headers = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': cacheControl };
+  if (request && isFresh(request, etag, stat.mtimeMs)) return new Response(304, '', contentType, headers);
+  const response = new Response(200, '', contentType, headers);
+  response.filePath = file;
+  response.fileSize = stat.size;
+  response.headers['Content-Length'] = String(stat.size);
+  return response;
 }
 
 function isFresh(request: Request, etag: string, mtimeMs: number): boolean {

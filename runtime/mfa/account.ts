@@ -5,7 +5,7 @@
  * `POST /account/mfa/disable` (the password and a code). Wrong codes count toward the same per-user limit as the
  * login's second step, so a stolen session cannot guess its way to disabling the factor.
  */
-import { BaseController, errorPage } from '../controller.js';
+import { appLayout, BaseController, errorPage } from '../controller.js';
 import { get } from '../config.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -15,7 +15,8 @@ import { SESSION_USER_KEY, type SessionUser } from '../auth/login.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { findUserById } from '../auth/users.js';
 import { existingSession } from '../session/session.js';
-import { mfaLimitStatus, recordMfaAttempt, verifyMfaChallenge } from './challenge.js';
+import { verifyMfaChallenge } from './challenge.js';
+import { cancelMfaAttempt, reserveMfaAttempt, settleMfaAttempt } from './limit.js';
 import { auditDetails, tooManyCodes } from './login-mfa.js';
 import {
   activateTotpFactor, consumeTotpStep, countUnusedRecoveryCodes, createTotpFactor, deleteMfaForUser, getActiveMfaFactors,
@@ -55,7 +56,7 @@ async function accountPage(request: Request, status = 200, errors: { regenerate?
     regenerate_error: errors.regenerate ?? '',
     disable_error: errors.disable ?? '',
   };
-  return noStore(BaseController.render('mfa/account.html', { status, request, context }));
+  return noStore(BaseController.render('mfa/account.html', { status, request, context, base: appLayout() }));
 }
 
 export function showMfaAccount(request: Request): Promise<Response> {
@@ -72,11 +73,11 @@ async function setupPage(request: Request, factor: MfaFactor, status = 200, erro
     otpauth_uri: uri,
     error,
   };
-  return noStore(BaseController.render('mfa/setup.html', { status, request, context }));
+  return noStore(BaseController.render('mfa/setup.html', { status, request, context, base: appLayout() }));
 }
 
 function recoveryCodesPage(request: Request, codes: string[], enabledNow: boolean): Response {
-  return noStore(BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow } }));
+  return noStore(BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow }, base: appLayout() }));
 }
 
 function backToAccount(request: Request, message: string, level: string): Response {
@@ -99,17 +100,18 @@ export async function confirmMfa(request: Request): Promise<Response> {
   const pending = await getPendingTotpFactor(user.id);
   if (!pending) return backToAccount(request, trans('mfa.setup.none_pending'), 'warning');
 
-  const limit = await mfaLimitStatus(user.id);
-  if (limit.limited) return tooManyCodes(request, user.id, limit.retryAfter);
+  const { ticket, retryAfter } = await reserveMfaAttempt(request, user.id);
+  if (!ticket) return tooManyCodes(request, user.id, retryAfter);
 
   const step = await matchTotpStep(pending.totpSecret, normalizeMfaCode(code(request)), pending.lastUsedStep);
   if (step === null || !(await consumeTotpStep(pending.id, step))) {
-    await recordMfaAttempt(request, user.id, false);
+    await settleMfaAttempt(ticket, false);
     logAuthEvent('mfa.setup.failed', auditDetails(request, user.id, { factor_id: pending.id }));
     return setupPage(request, pending, 422, trans('mfa.setup.wrong_code'));
   }
+  // The code was right either way: a factor activated meanwhile by another request is not a wrong code.
+  await settleMfaAttempt(ticket, true);
   if (!(await activateTotpFactor(pending.id))) return backToAccount(request, trans('mfa.setup.none_pending'), 'warning');
-  await recordMfaAttempt(request, user.id, true);
   const codes = await replaceRecoveryCodes(user.id);
   logAuthEvent('mfa.enabled', auditDetails(request, user.id, { factor_id: pending.id }));
   return recoveryCodesPage(request, codes, true);
@@ -119,16 +121,16 @@ export async function confirmMfa(request: Request): Promise<Response> {
 export async function regenerateRecoveryCodes(request: Request): Promise<Response> {
   const user = sessionUser(request);
   if ((await getActiveMfaFactors(user.id)).length === 0) return backToAccount(request, trans('mfa.account.not_enabled'), 'warning');
-  const limit = await mfaLimitStatus(user.id);
-  if (limit.limited) return tooManyCodes(request, user.id, limit.retryAfter);
+  const { ticket, retryAfter } = await reserveMfaAttempt(request, user.id);
+  if (!ticket) return tooManyCodes(request, user.id, retryAfter);
 
   const accepted = await verifyMfaChallenge(user.id, code(request), { totpOnly: true });
   if (!accepted) {
-    await recordMfaAttempt(request, user.id, false);
+    await settleMfaAttempt(ticket, false);
     logAuthEvent('mfa.revalidation.failed', auditDetails(request, user.id, { action: 'recovery_codes' }));
     return accountPage(request, 422, { regenerate: trans('mfa.account.wrong_code') });
   }
-  await recordMfaAttempt(request, user.id, true);
+  await settleMfaAttempt(ticket, true);
   logAuthEvent('mfa.revalidation.success', auditDetails(request, user.id, { action: 'recovery_codes' }));
   const codes = await replaceRecoveryCodes(user.id);
   logAuthEvent('mfa.recovery_codes.regenerated', auditDetails(request, user.id));
@@ -139,20 +141,23 @@ export async function regenerateRecoveryCodes(request: Request): Promise<Respons
 export async function disableMfa(request: Request): Promise<Response> {
   const user = sessionUser(request);
   if ((await getActiveMfaFactors(user.id)).length === 0) return backToAccount(request, trans('mfa.account.not_enabled'), 'warning');
-  const limit = await mfaLimitStatus(user.id);
-  if (limit.limited) return tooManyCodes(request, user.id, limit.retryAfter);
+  const { ticket, retryAfter } = await reserveMfaAttempt(request, user.id);
+  if (!ticket) return tooManyCodes(request, user.id, retryAfter);
 
   const account = await findUserById(user.id);
-  if (!account) return errorPage(403, request);
+  if (!account) {
+    await cancelMfaAttempt(ticket);
+    return errorPage(403, request);
+  }
   // The code is only tried (and consumed) once the password is right.
   const passwordOk = await verifyPassword(request.body.password?.[0] ?? '', account.passwordHash);
   const accepted = passwordOk ? await verifyMfaChallenge(user.id, code(request)) : null;
   if (!accepted) {
-    await recordMfaAttempt(request, user.id, false);
+    await settleMfaAttempt(ticket, false);
     logAuthEvent('mfa.revalidation.failed', auditDetails(request, user.id, { action: 'disable', reason: passwordOk ? 'wrong_code' : 'wrong_password' }));
     return accountPage(request, 422, { disable: trans('mfa.account.disable_failed') });
   }
-  await recordMfaAttempt(request, user.id, true);
+  await settleMfaAttempt(ticket, true);
   logAuthEvent('mfa.revalidation.success', auditDetails(request, user.id, { action: 'disable', method: accepted.method }));
   await deleteMfaForUser(user.id);
   logAuthEvent('mfa.disabled', auditDetails(request, user.id));

@@ -17,3 +17,4 @@ export { generateRecoveryCodes, normalizeMfaCode, hashRecoveryCode, RECOVERY_COD
 export { showMfaChallenge, submitMfaChallenge, mfaSecondFactor, MFA_CHALLENGE_PATH } from './login-mfa.js';
 export { showMfaAccount, setupMfa, confirmMfa, regenerateRecoveryCodes, disableMfa, MFA_ACCOUNT_PATH } from './account.js';
 export { qrCodeSvg } from './qr.js';
+export { reserveMfaAttempt, settleMfaAttempt, cancelMfaAttempt } from './limit.js';

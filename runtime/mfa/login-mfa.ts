@@ -2,7 +2,7 @@
  * The second step of a login: `GET /login/mfa` and `POST /login/mfa` (runtime spec "Login with optional second
  * factor", DECISIONS §5 "MFA"; docs/auth.md "Second factor"). One field `code` takes a TOTP code or a recovery
  * code. A valid code signs the user in on a new session id; a wrong one answers 401 and the form; five wrong
- * codes in five minutes answer 429; a challenge older than ten minutes sends back to `/login` with a warning.
+ * codes in five minutes answer 429 (counted before the check); a challenge older than ten minutes sends back to `/login` with a warning.
  */
 import { BaseController, errorPage } from '../controller.js';
 import type { Request } from '../http/request.js';
@@ -13,8 +13,9 @@ import { DEFAULT_LOGIN_REDIRECT, openSession, safeNext, type SecondFactor } from
 import { findUserById, recordSuccessfulLogin } from '../auth/users.js';
 import { setRequestFlash } from '../session/session.js';
 import {
-  clearMfaChallenge, mfaChallengeState, mfaLimitStatus, recordMfaAttempt, startMfaChallenge, verifyMfaChallenge,
+  clearMfaChallenge, mfaChallengeState, startMfaChallenge, verifyMfaChallenge,
 } from './challenge.js';
+import { cancelMfaAttempt, reserveMfaAttempt, settleMfaAttempt } from './limit.js';
 import { countUnusedRecoveryCodes } from './model.js';
 
 export const MFA_CHALLENGE_PATH = '/login/mfa';
@@ -67,12 +68,14 @@ export async function submitMfaChallenge(request: Request): Promise<Response> {
   if (state.state !== 'pending') return noStore(BaseController.redirect('/login'));
   const { userId } = state;
 
-  const limit = await mfaLimitStatus(userId);
-  if (limit.limited) return tooManyCodes(request, userId, limit.retryAfter);
+  // Counted before the code is checked: concurrent guesses cannot pass the limit together.
+  const { ticket, retryAfter } = await reserveMfaAttempt(request, userId);
+  if (!ticket) return tooManyCodes(request, userId, retryAfter);
 
   const user = await findUserById(userId);
   if (!user || !user.isActive) {
-    // Disabled or deleted since the password step: the challenge ends there.
+    // Disabled or deleted since the password step: the challenge ends there, no code was checked.
+    await cancelMfaAttempt(ticket);
     clearMfaChallenge(request);
     logAuthEvent(user ? 'user.disabled' : 'login.failed', auditDetails(request, userId, { reason: user ? 'disabled' : 'unknown_user', step: 'mfa' }));
     return noStore(BaseController.redirect('/login', { request, flash: trans('auth.login.failed'), level: 'error' }));
@@ -80,12 +83,12 @@ export async function submitMfaChallenge(request: Request): Promise<Response> {
 
   const accepted = await verifyMfaChallenge(userId, request.body.code?.[0] ?? '');
   if (!accepted) {
-    await recordMfaAttempt(request, userId, false);
+    await settleMfaAttempt(ticket, false);
     logAuthEvent('mfa.challenge.failed', auditDetails(request, userId));
     return challengePage(request, 401, trans('mfa.challenge.failed'));
   }
 
-  await recordMfaAttempt(request, userId, true);
+  await settleMfaAttempt(ticket, true);
   const next = safeNext(state.next);
   clearMfaChallenge(request);
   await openSession(request, user);

@@ -114,10 +114,10 @@ export interface CliProject {
 
 const SQLITE_FILE = 'storage/database.sqlite';
 
-/** `fw new <name> --no-install` in a fresh temporary folder; throws when it fails. */
-export function newProject(name = 'Demo'): CliProject {
+/** `fw new <name> --no-install [...args]` in a fresh temporary folder; throws when it fails. */
+export function newProject(name = 'Demo', args: readonly string[] = []): CliProject {
   const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-pipe-')));
-  const made = fw(parent, ['new', name, '--no-install']);
+  const made = fw(parent, ['new', name, '--no-install', ...args]);
   if (made.status !== 0) {
     fs.rmSync(parent, { recursive: true, force: true });
     throw new Error(`fw new ${name} a échoué (${made.status}) : ${made.stderr}`);

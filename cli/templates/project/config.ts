@@ -23,4 +23,6 @@ configure({
   db_name: process.env.DB_NAME || '__DB_NAME__',
   db_user: process.env.DB_APP_LOGIN || '',
   db_password: process.env.DB_APP_PWD ?? '',
+  // Uploaded files (`fw upload:init` creates the folders; docs/uploads.md of fw-mvc).
+  upload_root: process.env.UPLOAD_ROOT || 'storage/uploads',
 });

@@ -1,0 +1,11 @@
+/** Starter 2, `auth` / `utilisateurs-auth` (DECISIONS §6): login, a dashboard and a profile page. */
+import type { Starter } from './starter.js';
+
+export const authStarter: Starter = {
+  id: '2',
+  aliases: ['auth', 'utilisateurs-auth'],
+  description: 'Connexion : utilisateurs, tableau de bord, profil et changement de mot de passe.',
+  acceptsPublic: false,
+  entryPath: '/dashboard',
+  pieces: () => [{ kind: 'auth' }, { kind: 'account' }],
+};

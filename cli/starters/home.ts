@@ -1,0 +1,47 @@
+/**
+ * The home page of a starter build: links to the starters' pages that `mvc/routes.ts` declares once every edit is
+ * made (so building a second starter keeps the links of the first), and the sign-in state when the login is wired.
+ */
+import { addModuleRoutes, AUTH_ROUTES, MFA_ROUTES, type ModuleRoutesSpec } from '../../emitters/auth/routes-edit.js';
+import { declaredRoutes, parse } from '../../emitters/crud/routes-edit.js';
+import type { PlannedFile } from '../../emitters/planned-file.js';
+import { emitStarterHome, HOME_VIEW, type HomeLink } from '../../emitters/starters/home.js';
+
+/** The starters' pages, by the route that serves them, in the order the home lists them. */
+const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
+  { key: 'GET /contacts', starter: 'contacts', link: { href: '/contacts', label: 'Contacts', description: 'Liste, recherche, fiches, export CSV.' } },
+  { key: 'GET /villes', starter: 'carnet', link: { href: '/villes', label: 'Villes', description: 'Les villes des contacts.' } },
+  { key: 'GET /dashboard', starter: 'auth', link: { href: '/dashboard', label: 'Tableau de bord', description: 'Votre compte et vos rôles.' } },
+  { key: 'GET /profile', starter: 'auth', link: { href: '/profile', label: 'Mon profil', description: 'Adresse, dernière connexion, mot de passe.' } },
+];
+
+const MFA_LINK: HomeLink = { href: '/account/mfa', label: 'Second facteur', description: "Codes d'une application d'authentification et codes de secours." };
+
+/** True when the file imports and calls the module's routes function. */
+function wired(routes: string, spec: ModuleRoutesSpec): boolean {
+  try {
+    return addModuleRoutes(routes, 'mvc/routes.ts', spec).text === routes;
+  } catch {
+    return false;
+  }
+}
+
+export function isLoginWired(routes: string): boolean {
+  return wired(routes, AUTH_ROUTES);
+}
+
+/**
+ * The home page file. `existing` is the project's page, `pristine` the one `fw new` writes: while the project still
+ * has that one, it is replaced (kind canonical); otherwise the page is regenerable (rewritten while it keeps its
+ * marker line, a conflict once the user removed it).
+ */
+export function homeFile(routes: string, existing: string | null, pristine: string): PlannedFile {
+  const declared = declaredRoutes(parse(routes));
+  const pages = PAGES.filter((page) => declared.has(page.key));
+  const mfa = wired(routes, MFA_ROUTES);
+  const links = [...pages.map((page) => page.link), ...(mfa ? [MFA_LINK] : [])];
+  // The command in the marker line follows the pages, not the starter being built: any build gives the same file.
+  const last = mfa ? 'mfa' : (pages[pages.length - 1]?.starter ?? 'contacts');
+  const content = emitStarterHome({ command: `fw starter:build ${last}`, login: isLoginWired(routes), links });
+  return { path: HOME_VIEW, content, kind: existing === null || existing === pristine ? 'canonical' : 'regenerable' };
+}

@@ -1,0 +1,51 @@
+/**
+ * What a starter application is (DECISIONS §6 and §11; docs/starters.md): an id, aliases, a description, and the
+ * pieces it is made of. Each piece is a generator of the framework (make:entity's JSON, make:relation, make:crud,
+ * auth:init, the account pages, the MFA routes); cli/starters/plan.ts turns the pieces into files with the real
+ * emitters, and one writer writes them all or nothing.
+ */
+import type { EntityFieldAnswer, RelationDefinition } from '../definitions.js';
+
+export interface StarterOptions {
+  /** `--public`: the CRUD routes need no login (starters with CRUD pages only). */
+  readonly isPublic: boolean;
+}
+
+/** One step of a starter, done with the framework's generator of the same name. */
+export type StarterPiece =
+  /** The canonical JSON that `fw make:entity` writes, then the entity's generated files (`fw sync:entity`). */
+  | { readonly kind: 'entity'; readonly name: string; readonly table: string; readonly fields: readonly EntityFieldAnswer[] }
+  /** A relation of `mvc/entities/relations.json` (`fw make:relation`), then `fw sync:relations`. */
+  | { readonly kind: 'relation'; readonly relation: RelationDefinition }
+  /** The CRUD pages and routes of an entity (`fw make:crud`). */
+  | { readonly kind: 'crud'; readonly entity: string }
+  /** The auth SQL files and `registerAuthRoutes(router)` (`fw auth:init`). */
+  | { readonly kind: 'auth' }
+  /** The dashboard (`GET /dashboard`) and the profile (`GET /profile`, `POST /profile/password`). */
+  | { readonly kind: 'account' }
+  /** `registerMfaRoutes(router)`, the second factor's card on the account pages, `mfa` in fw_modules.json. */
+  | { readonly kind: 'mfa' };
+
+export interface Starter {
+  /** The number of DECISIONS §6: `1`, `2`, `3`, `6`. */
+  readonly id: string;
+  /** The short name first (`contacts`), then the long one (`contact-simple`). */
+  readonly aliases: readonly string[];
+  /** One line for `fw starter:list`. */
+  readonly description: string;
+  /** Whether `--public` makes sense (a starter about login refuses it). */
+  readonly acceptsPublic: boolean;
+  /** The page to open once it runs (`/contacts`). */
+  readonly entryPath: string;
+  readonly pieces: (options: StarterOptions) => readonly StarterPiece[];
+}
+
+/** The starter's name in messages and commands: its first alias. */
+export function starterName(starter: Starter): string {
+  return starter.aliases[0]!;
+}
+
+/** The pieces of `fw auth:init` when the CRUD routes are protected: without them, nobody could sign in. */
+export function loginPieces(options: StarterOptions): StarterPiece[] {
+  return options.isPublic ? [] : [{ kind: 'auth' }];
+}

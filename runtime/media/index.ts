@@ -1,0 +1,11 @@
+/**
+ * `fw-mvc/media`: the `media` table and its records (docs/uploads.md "Media records"). Files are stored by the
+ * upload chain of `fw-mvc` (saveUpload); this module links them to application records and keeps rows and files
+ * consistent.
+ */
+export {
+  createMediaRecord, attachMediaToEntity, getMediaRecord, listMediaForEntity, deleteMediaRecord, deleteMedia, getMediaGallery,
+  getCoverMedia, deleteMediaForEntity, deleteMediaForEntities, mediaBelongsTo, updateMediaOrder, updateMediaAltText, mediaItem,
+  parseMediaId, MediaNotAttachedError, type MediaRecord, type MediaItem, type MediaRecordOptions, type DeleteMediaOptions, type EntityId,
+} from './records.js';
+export { MEDIA_TABLE, MEDIA_TABLE_PURPOSE, MEDIA_LIMITS, mediaTableSql, mediaTableStatements } from './schema.js';

@@ -1,0 +1,85 @@
+/**
+ * The upload exceptions (runtime spec "Errors"; docs/uploads.md "Errors"). Each is an HttpError: thrown out of a
+ * handler it becomes the 422 page or envelope with its message (UploadStorageError: a logged 500, its message never
+ * shown). Every message names the file and the limit or the allowed list.
+ */
+import { formatSize } from '../forms/messages.js';
+import { HttpError } from '../http/errors.js';
+
+/** A client text as shown in a message: no control character, at most `max` characters. */
+export function displayText(value: string, max = 120): string {
+  const clean = String(value ?? '').replace(/[\u0000-\u001f\u007f]/g, '');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** A client file name as shown in a message: without its folder (`C:\\fakepath\\a.jpg` → `a.jpg`). */
+export function displayName(filename: string): string {
+  const text = String(filename ?? '');
+  return displayText(text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1));
+}
+
+/** Base class of every upload failure (spec `UploadError`). */
+export class UploadError extends HttpError {
+  constructor(message: string, code = 'upload_error', status = 422) {
+    super(status, message, code);
+    this.name = 'UploadError';
+  }
+}
+
+/** A file over `upload_max_size` (or a size that is not a byte count). */
+export class UploadTooLargeError extends UploadError {
+  constructor(readonly filename: string, readonly size: number, readonly maxSize: number) {
+    super(
+      `Le fichier « ${displayName(filename)} » pèse ${formatSize(size)} (${size} octets) : la taille maximale est ${formatSize(maxSize)} (${maxSize} octets).`,
+      'upload_too_large',
+    );
+    this.name = 'UploadTooLargeError';
+  }
+}
+
+/** A last extension outside the whitelist (`upload_allowed_extensions`, or the image formats for variants). */
+export class UploadInvalidExtensionError extends UploadError {
+  constructor(readonly filename: string, readonly extension: string, readonly allowed: readonly string[]) {
+    const what = extension === '' ? "n'a pas d'extension" : `a une extension non autorisée (« ${extension} »)`;
+    super(`Le fichier « ${displayName(filename)} » ${what} : extensions acceptées : ${allowed.join(', ')}.`, 'upload_invalid_extension');
+    this.name = 'UploadInvalidExtensionError';
+  }
+}
+
+/** A declared Content-Type outside `upload_allowed_mime_types`. */
+export class UploadInvalidMimeTypeError extends UploadError {
+  constructor(readonly filename: string, readonly mimeType: string, readonly allowed: readonly string[]) {
+    const what = mimeType === '' ? 'est envoyé sans type MIME' : `est de type « ${mimeType} », non autorisé`;
+    super(`Le fichier « ${displayName(filename)} » ${what} : types acceptés : ${allowed.join(', ')}.`, 'upload_invalid_mime_type');
+    this.name = 'UploadInvalidMimeTypeError';
+  }
+}
+
+/** The disk refused: a folder that cannot be created, a write or a deletion that failed. Nothing is left half-written. */
+export class UploadStorageError extends UploadError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'upload_storage_error', 500);
+    this.name = 'UploadStorageError';
+    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/**
+ * A path that must never reach the disk (spec "Upload rules" 3 and 7): absolute, UNC, URL or URI scheme, `..`,
+ * backslash, null byte or control character, a category outside `^[A-Za-z0-9_-]+$`, or a path whose real location
+ * (symbolic links resolved) leaves the upload root.
+ */
+export class UploadPathError extends UploadError {
+  constructor(readonly value: string, reason: string) {
+    super(`Chemin de média refusé « ${displayText(value, 80)} » : ${reason}.`, 'upload_unsafe_path');
+    this.name = 'UploadPathError';
+  }
+}
+
+/** A file of category `images` whose variants were asked for but that is not a decodable jpg, png or webp image. */
+export class UploadInvalidImageError extends UploadError {
+  constructor(readonly filename: string, detail: string) {
+    super(`Le fichier « ${displayName(filename)} » n'est pas une image lisible (${detail}) : envoyez une image jpg, png ou webp valide.`, 'upload_invalid_image');
+    this.name = 'UploadInvalidImageError';
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The upload chain (runtime spec "Upload rules" 1, 4, 5 and 8; docs/uploads.md "The chain"):
+ * validateUploadMetadata → saveBytes → normalizeMediaPath, then saveUpload, which runs them and makes the image
+ * variants. Each step fails without partial state: a file is written under a temporary name then linked to its
+ * final name (never over an existing file), and a failure removes whatever the step had written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { get } from '../config.js';
+import { lastExtension } from '../forms/fields-file.js';
+import type { UploadedFile } from '../http/request.js';
+import {
+  UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName,
+} from './errors.js';
+import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
+import { writeNewFile } from './write.js';
+import { VARIANT_EXTENSIONS, isVariantSource, makeVariantBuffers, variantPaths, writeVariants, type VariantName } from './variants.js';
+
+/** What `saveUpload` returns (spec "Saved upload result"). */
+export interface SavedUpload {
+  /** The stored file name (secure name + random suffix). */
+  filename: string;
+  /** The original's path, relative to the upload root (`images/photo_<hex>.jpg`). */
+  path: string;
+  /** Size in bytes. */
+  size: number;
+  /** Relative paths of the variants; present only when they were asked for. */
+  variants?: Record<VariantName, string>;
+}
+
+/** What validateUploadMetadata found. */
+export interface UploadMetadata {
+  /** The last extension, lower-cased. */
+  extension: string;
+  /** The declared Content-Type without parameters, lower-cased. */
+  mimeType: string;
+}
+
+/** The client's Content-Type without its parameters, lower-cased (spec rule 5). */
+export function normalizeMimeType(contentType: string): string {
+  return (String(contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * `validate_upload_metadata(filename, size, content_type)`: a file name, a size from 0 (an empty file is accepted)
+ * to `upload_max_size`, a last extension in `upload_allowed_extensions` (`a.php.jpg` passes when jpg does,
+ * `a.jpg.php` does not) and a declared MIME type in `upload_allowed_mime_types` (parameters ignored, any case).
+ * Binary signatures are not checked. Throws the matching UploadError.
+ */
+export function validateUploadMetadata(filename: string, size: number, contentType: string): UploadMetadata {
+  if (typeof filename !== 'string' || filename.trim() === '' || displayName(filename) === '') {
+    throw new UploadError('Aucun fichier reçu : le nom du fichier est vide. Choisissez un fichier puis renvoyez le formulaire.', 'upload_missing');
+  }
+  const maxSize = get('upload_max_size');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
+    throw new UploadError(`La taille du fichier « ${displayName(filename)} » est invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`, 'upload_invalid_size');
+  }
+  if (size > maxSize) throw new UploadTooLargeError(filename, size, maxSize);
+  const allowedExtensions = get('upload_allowed_extensions').map((e) => e.trim().replace(/^\./, '').toLowerCase());
+  const extension = lastExtension(filename);
+  if (extension === '' || !allowedExtensions.includes(extension)) throw new UploadInvalidExtensionError(filename, extension, allowedExtensions);
+  const allowedMimeTypes = get('upload_allowed_mime_types').map(normalizeMimeType);
+  const mimeType = normalizeMimeType(contentType);
+  if (!allowedMimeTypes.includes(mimeType)) throw new UploadInvalidMimeTypeError(filename, mimeType, allowedMimeTypes);
+  return { extension, mimeType };
+}
+
+/**
+ * `save_bytes(data, filename, category)`: stores the bytes under `<category>/<secure name>_<uuid>.<ext>` and
+ * returns that path, relative to the upload root and normalized. The category must match `^[A-Za-z0-9_-]+$`.
+ */
+export async function saveBytes(data: Buffer | Uint8Array, filename: string, category: string): Promise<string> {
+  const dir = categoryDir(safeCategory(category));
+  const stored = generateUniqueFilename(filename);
+  const relative = normalizeMediaPath(`${category}/${stored}`);
+  const target = path.join(dir, stored);
+  await writeNewFile(target, data);
+  return relative;
+}
+
+export interface SaveUploadOptions {
+  /** Default `documents`. */
+  category?: string;
+  /** Make the medium and thumbnail variants (category `images` only, jpg, jpeg, png or webp). Default false. */
+  variants?: boolean;
+}
+
+/**
+ * `save_upload(file, category='documents', variants=False)`: validateUploadMetadata, then (with variants) the
+ * variants computed in memory (a file that is not a decodable image fails here, before anything is written), then
+ * saveBytes and the variants written beside it. A failure removes every file this call wrote.
+ */
+export async function saveUpload(file: UploadedFile, options: SaveUploadOptions = {}): Promise<SavedUpload> {
+  const category = safeCategory(options.category ?? 'documents');
+  const wantVariants = options.variants === true;
+  if (wantVariants && category !== 'images') {
+    throw new TypeError(`saveUpload : les variantes ne se font que pour la catégorie images (catégorie demandée : « ${category} »).`);
+  }
+  const { extension } = validateUploadMetadata(file.filename, file.size, file.contentType);
+  if (wantVariants && !VARIANT_EXTENSIONS.includes(extension)) throw new UploadInvalidExtensionError(file.filename, extension, VARIANT_EXTENSIONS);
+  const buffers = wantVariants ? await makeVariantBuffers(file.data, file.filename, extension) : null;
+  const relative = await saveBytes(file.data, file.filename, category);
+  const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: file.size };
+  if (!buffers) return saved;
+  try {
+    saved.variants = await writeVariants(uploadRoot(), relative, buffers);
+    return saved;
+  } catch (err) {
+    await removeQuietly(relative);
+    throw err;
+  }
+}
+
+/** Removes a stored file, ignoring any error (clean-up after a failure that is already being reported). */
+async function removeQuietly(relative: string): Promise<void> {
+  try {
+    await fs.promises.rm(mediaPathToStoragePath(relative), { force: true });
+  } catch {
+    // the original error is the one that matters
+  }
+}
+
+/**
+ * `delete_file(relative_path)`: removes one file under the upload root; true when it was there, false when it was
+ * not. An unsafe path throws UploadPathError; a folder, or a file the disk refuses to remove, UploadStorageError.
+ */
+export async function deleteFile(relativePath: string, options: { root?: string } = {}): Promise<boolean> {
+  const target = mediaPathToStoragePath(relativePath, options);
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.lstat(target);
+  } catch {
+    return false;
+  }
+  if (!stat.isFile()) throw new UploadStorageError(`« ${relativePath} » n'est pas un fichier : rien n'a été supprimé.`);
+  try {
+    await fs.promises.unlink(target);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new UploadStorageError(`Suppression de « ${relativePath} » impossible : ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * `delete_media_file(path, variants=False)`: removes the file and, with `variants`, its medium and thumbnail
+ * (for an `images/<file>` path); returns path → true (removed) or false (absent, not an error). The path is checked
+ * before anything is removed.
+ */
+export async function deleteMediaFile(mediaPath: string, options: { variants?: boolean; root?: string } = {}): Promise<Record<string, boolean>> {
+  const relative = normalizeMediaPath(mediaPath);
+  const targets = [relative];
+  if (options.variants === true && isVariantSource(relative)) targets.push(...Object.values(variantPaths(relative)));
+  for (const target of targets) mediaPathToStoragePath(target, { root: options.root });
+  const result: Record<string, boolean> = {};
+  for (const target of targets) result[target] = await deleteFile(target, { root: options.root });
+  return result;
+}
+
+/** `delete_upload(path_or_saved_upload)`: a SavedUpload's file and the variants it lists, or a path and its variants. */
+export async function deleteUpload(pathOrSavedUpload: string | SavedUpload): Promise<Record<string, boolean>> {
+  if (typeof pathOrSavedUpload === 'string') return deleteMediaFile(pathOrSavedUpload, { variants: true });
+  const saved = pathOrSavedUpload;
+  const targets = [normalizeMediaPath(saved.path), ...Object.values(saved.variants ?? {}).map(normalizeMediaPath)];
+  for (const target of targets) mediaPathToStoragePath(target);
+  const result: Record<string, boolean> = {};
+  for (const target of targets) result[target] = await deleteFile(target);
+  return result;
+}

@@ -1,0 +1,131 @@
+/**
+ * Image variants (runtime spec "Limits", "Upload rules" 8; DECISIONS §10; docs/uploads.md "Variants"): medium at
+ * most 1280 × 1280 and thumbnail at most 300 × 300, proportions kept (`fit: inside`), never enlarged, turned upright
+ * from the EXIF orientation, every metadata stripped, in the format of the file's extension. Only for
+ * `images/<file>` in jpg, jpeg, png or webp. sharp (a native addon) is loaded on the first variant, never before.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { lastExtension } from '../forms/fields-file.js';
+import { UploadError, UploadInvalidImageError, UploadStorageError } from './errors.js';
+import { makeDirInside, mediaPathToStoragePath, normalizeMediaPath, uploadRoot } from './paths.js';
+import { writeNewFile } from './write.js';
+
+export const VARIANT_NAMES = ['medium', 'thumbnail'] as const;
+export type VariantName = (typeof VARIANT_NAMES)[number];
+/** The largest width and height of each variant, in pixels. */
+export const VARIANT_SIZES: Readonly<Record<VariantName, number>> = { medium: 1280, thumbnail: 300 };
+/** The extensions that get variants. */
+export const VARIANT_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'webp'];
+/** Images with more pixels are refused before decoding (a small file can declare a huge image). */
+export const VARIANT_MAX_INPUT_PIXELS = 100_000_000;
+
+/** The decoded formats accepted (a GIF, SVG or TIFF renamed `.jpg` is refused). */
+const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp']);
+
+type SharpModule = typeof import('sharp');
+type SharpFactory = SharpModule extends { default: infer D } ? D : SharpModule;
+
+let sharpLoading: Promise<SharpFactory> | undefined;
+
+/** sharp, imported on first use; its operation cache is turned off (each upload is decoded once). */
+function loadSharp(): Promise<SharpFactory> {
+  sharpLoading ??= import('sharp').then((mod) => {
+    const sharp = ((mod as { default?: SharpFactory }).default ?? mod) as SharpFactory;
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoading;
+}
+
+/** True for `images/<file>` with a jpg, jpeg, png or webp extension: the paths that have variants. */
+export function isVariantSource(relative: string): boolean {
+  const segments = relative.split('/');
+  return segments.length === 2 && segments[0] === 'images' && VARIANT_EXTENSIONS.includes(lastExtension(segments[1]!));
+}
+
+/** `images/<file>` → `{ medium: 'images/medium/<file>', thumbnail: 'images/thumbnail/<file>' }`. */
+export function variantPaths(mediaPath: string): Record<VariantName, string> {
+  const relative = normalizeMediaPath(mediaPath);
+  if (!isVariantSource(relative)) {
+    throw new UploadError(`« ${relative} » n'a pas de variantes : seules les images images/<fichier> en ${VARIANT_EXTENSIONS.join(', ')} en ont.`, 'upload_no_variants');
+  }
+  const file = relative.slice('images/'.length);
+  return { medium: `images/medium/${file}`, thumbnail: `images/thumbnail/${file}` };
+}
+
+function outputFormat(extension: string): 'jpeg' | 'png' | 'webp' {
+  return extension === 'png' ? 'png' : extension === 'webp' ? 'webp' : 'jpeg';
+}
+
+/**
+ * The variants of an image, in memory: decoded once for the medium (upright, stripped), the thumbnail made from the
+ * medium. A file that is not a decodable jpg, png or webp image throws UploadInvalidImageError.
+ */
+export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string): Promise<Record<VariantName, Buffer>> {
+  const sharp = await loadSharp();
+  const format = outputFormat(extension);
+  let metadata: Awaited<ReturnType<ReturnType<SharpFactory>['metadata']>>;
+  try {
+    metadata = await sharp(data, { failOn: 'warning', limitInputPixels: false }).metadata();
+  } catch {
+    throw new UploadInvalidImageError(filename, 'format non reconnu ou fichier endommagé');
+  }
+  if (!metadata.format || !DECODED_FORMATS.has(metadata.format)) throw new UploadInvalidImageError(filename, `format ${metadata.format ?? 'inconnu'}`);
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > VARIANT_MAX_INPUT_PIXELS) {
+    throw new UploadInvalidImageError(filename, `${metadata.width} × ${metadata.height} pixels, plus de ${VARIANT_MAX_INPUT_PIXELS / 1e6} millions`);
+  }
+  try {
+    const resize = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
+    const medium = await sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS })
+      .autoOrient()
+      .resize(resize(VARIANT_SIZES.medium))
+      .toFormat(format)
+      .toBuffer();
+    const thumbnail = await sharp(medium).resize(resize(VARIANT_SIZES.thumbnail)).toFormat(format).toBuffer();
+    return { medium, thumbnail };
+  } catch {
+    throw new UploadInvalidImageError(filename, 'décodage impossible, fichier tronqué ou endommagé');
+  }
+}
+
+/**
+ * Writes both variants of `relative` under `root`, each whole and never over an existing file; on failure the one
+ * already written is removed.
+ */
+export async function writeVariants(root: string, relative: string, buffers: Record<VariantName, Buffer>): Promise<Record<VariantName, string>> {
+  const paths = variantPaths(relative);
+  const written: string[] = [];
+  try {
+    for (const name of VARIANT_NAMES) {
+      makeDirInside(root, `images/${name}`);
+      const target = mediaPathToStoragePath(paths[name], { root });
+      await writeNewFile(target, buffers[name]);
+      written.push(target);
+    }
+    return paths;
+  } catch (err) {
+    for (const target of written) await fs.promises.rm(target, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * `generate_image_variants(path, root=...)`: reads `images/<file>` under `root` (default: the upload root) and
+ * writes `images/medium/<file>` and `images/thumbnail/<file>`; returns their relative paths. Both or none: an
+ * image that cannot be decoded, or a variant that already exists, leaves nothing new behind (the original stays).
+ */
+export async function generateImageVariants(mediaPath: string, options: { root?: string } = {}): Promise<Record<VariantName, string>> {
+  const root = path.resolve(options.root ?? uploadRoot());
+  const relative = normalizeMediaPath(mediaPath);
+  variantPaths(relative);
+  const source = mediaPathToStoragePath(relative, { root });
+  let data: Buffer;
+  try {
+    data = await fs.promises.readFile(source);
+  } catch (err) {
+    throw new UploadStorageError(`Lecture de « ${relative} » impossible : ${(err as Error).message}`, { cause: err });
+  }
+  const buffers = await makeVariantBuffers(data, path.posix.basename(relative), lastExtension(relative));
+  return writeVariants(root, relative, buffers);
+}

@@ -1,0 +1,158 @@
+/**
+ * Attempts counted before their check (docs/auth.md "Login limits"): `reserveAttempt` / `settleAttempt` on the
+ * memory store, the database store on SQLite and on MariaDB. A burst of concurrent reservations lets exactly
+ * `max` through; refused reservations are withdrawn; a success stops counting and clears the keys asked for.
+ * Then the client address as counted: IPv4-mapped IPv6 as IPv4, IPv6 by its /64.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
+import {
+  cancelAttempt, clientAddressKey, DatabaseRateLimitStore, loginAttemptKeys, MemoryRateLimitStore, reserveAttempt, settleAttempt,
+  type RateLimitStore,
+} from '../runtime/auth/rate-limit.js';
+import { openDatabase, type Database } from '../runtime/db/index.js';
+import { MARIADB_ADMIN } from './helpers/cli.js';
+
+const S = 1000;
+const T = Date.UTC(2026, 0, 15, 12, 0, 0);
+const TABLE = AUTH_TABLES.find((table) => table.name === 'auth_rate_limit_attempts')!;
+
+interface Target {
+  name: string;
+  open(): Promise<{ store: () => RateLimitStore; close: () => Promise<void> }>;
+}
+
+const targets: Target[] = [
+  {
+    name: 'memory',
+    async open() {
+      return { store: () => new MemoryRateLimitStore(), close: async () => {} };
+    },
+  },
+  {
+    name: 'database (SQLite)',
+    async open() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-reserve-'));
+      const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'app.sqlite') });
+      for (const statement of authTableSql(TABLE, 'sqlite').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
+      return {
+        store: () => new DatabaseRateLimitStore({ database: db }),
+        close: async () => {
+          await db.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'database (MariaDB)',
+    async open() {
+      const name = `fw_reserve_${randomBytes(5).toString('hex')}`;
+      const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+      await admin.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 5 });
+      for (const statement of authTableSql(TABLE, 'mariadb').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
+      return {
+        store: () => new DatabaseRateLimitStore({ database: db }),
+        close: async () => {
+          await db.close();
+          await admin.execute(`DROP DATABASE IF EXISTS \`${name}\``);
+          await admin.close();
+        },
+      };
+    },
+  },
+];
+
+for (const target of targets) {
+  const test = suite<{ store: RateLimitStore; close: () => Promise<void>; make: () => RateLimitStore }>(`reserved attempts: ${target.name}`);
+
+  test.before(async (context) => {
+    const opened = await target.open();
+    context.make = opened.store;
+    context.close = opened.close;
+  });
+  test.before.each((context) => {
+    context.store = context.make();
+  });
+  test.after(async ({ close, store }) => {
+    if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
+    await close();
+  });
+
+  test('30 concurrent reservations on one key: exactly 5 pass, the 25 refused are withdrawn', async ({ store }) => {
+    if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
+    const results = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt({ action: 'login', keys: ['user:7'], max: 5, windowSeconds: 60, now: T, store })));
+    assert.is(results.filter((result) => !result.limited).length, 5);
+    for (const result of results) {
+      if (result.limited) {
+        assert.is(result.ticket, null);
+        assert.is(result.retryAfter, 60);
+      } else {
+        assert.ok(result.ticket);
+      }
+    }
+    assert.equal(await store.failures('login', 'user:7', 60, T), { count: 5, oldestAt: T }, 'only the five checked attempts count');
+    assert.is((await store.hits('login', 'user:7', 60, T)).count, 5);
+  });
+
+  test('a success stops counting and clears the keys asked for; a failure stays; cancel forgets', async ({ store }) => {
+    if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
+    const keys = ['ip:192.0.2.1', 'user:7'];
+    for (let i = 0; i < 3; i++) {
+      const { ticket } = await reserveAttempt({ action: 'login', keys, ip: '192.0.2.1', userId: 7, max: 5, windowSeconds: 60, now: T + i * S, store });
+      await settleAttempt(ticket!, false);
+    }
+    const cancelled = await reserveAttempt({ action: 'login', keys, max: 5, windowSeconds: 60, now: T + 3 * S, store });
+    await cancelAttempt(cancelled.ticket!);
+    assert.is((await store.failures('login', 'user:7', 60, T + 4 * S)).count, 3, 'the cancelled one is gone');
+    const won = await reserveAttempt({ action: 'login', keys, max: 5, windowSeconds: 60, now: T + 4 * S, store });
+    await settleAttempt(won.ticket!, true, ['user:7']);
+    assert.is((await store.failures('login', 'user:7', 60, T + 5 * S)).count, 0, 'the account starts again');
+    assert.equal(await store.failures('login', 'ip:192.0.2.1', 60, T + 5 * S), { count: 3, oldestAt: T }, 'the address keeps its failures');
+    assert.is((await store.hits('login', 'ip:192.0.2.1', 60, T + 5 * S)).count, 4, 'the success is a hit, not a failure');
+  });
+
+  test('limited on one key withdraws the reservation on every key; Retry-After follows the oldest failure', async ({ store }) => {
+    if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
+    for (let i = 0; i < 5; i++) await reserveAttempt({ action: 'mfa', keys: ['user:9'], max: 5, windowSeconds: 300, now: T + i * 10 * S, store });
+    const refused = await reserveAttempt({ action: 'mfa', keys: ['ip:198.51.100.1', 'user:9'], max: 5, windowSeconds: 300, now: T + 60 * S, store });
+    assert.equal([refused.limited, refused.retryAfter, refused.ticket], [true, 240, null]);
+    assert.is((await store.hits('mfa', 'ip:198.51.100.1', 300, T + 60 * S)).count, 0);
+    assert.is((await store.failures('mfa', 'user:9', 300, T + 60 * S)).count, 5);
+    const later = await reserveAttempt({ action: 'mfa', keys: ['user:9'], max: 5, windowSeconds: 300, now: T + 300 * S, store });
+    assert.is(later.limited, false, 'the oldest failure left the window');
+  });
+
+  test.run();
+}
+
+const addresses = suite('client address as counted');
+
+addresses('IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, anything else as given', () => {
+  assert.is(clientAddressKey('198.51.100.7'), '198.51.100.7');
+  assert.is(clientAddressKey('::ffff:198.51.100.7'), '198.51.100.7');
+  assert.is(clientAddressKey('::FFFF:198.51.100.7'), '198.51.100.7');
+  assert.is(clientAddressKey('2001:db8:1:2::a'), '2001:db8:1:2::/64');
+  assert.is(clientAddressKey('2001:0DB8:0001:0002:ffff:ffff:ffff:ffff'), '2001:db8:1:2::/64');
+  assert.is(clientAddressKey('2001:db8::1'), '2001:db8:0:0::/64');
+  assert.is(clientAddressKey('2001:db8:1:3::a'), '2001:db8:1:3::/64');
+  assert.is(clientAddressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  assert.is(clientAddressKey('::1'), '0:0:0:0::/64');
+  assert.is(clientAddressKey('64:ff9b::192.0.2.33'), '64:ff9b:0:0::/64');
+  assert.is(clientAddressKey('unknown'), 'unknown');
+  assert.is(clientAddressKey(''), '');
+});
+
+addresses('login keys: the address, then the account when the login found one, else the typed login', () => {
+  assert.equal(loginAttemptKeys('2001:db8:1:2::5', ' Alice@Example.TEST', 12), ['ip:2001:db8:1:2::/64', 'user:12']);
+  assert.equal(loginAttemptKeys('::ffff:192.0.2.1', 'Nobody@Example.TEST ', null), ['ip:192.0.2.1', 'login:nobody@example.test']);
+  assert.equal(loginAttemptKeys('192.0.2.1', '   ', null), ['ip:192.0.2.1']);
+});
+
+addresses.run();
