@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launchChromium, watchPage } from './helpers/crud-browser.js';
+import { launchChromium, until, watchPage } from './helpers/crud-browser.js';
 import { PDF, jpeg, png } from './helpers/crud-media.js';
 import { startMediaApp, type MediaApp } from './helpers/crud-media-app.js';
 
@@ -52,11 +52,17 @@ async function submit(page: Page, button = 'main form button[type="submit"]'): P
   await Promise.all([page.waitForEvent('load'), page.click(button)]);
 }
 
-/** The images of the page's main part: source, alt text, and whether the browser decoded them. */
-function images(page: Page): Promise<Array<{ src: string; alt: string; loaded: boolean }>> {
-  return page.locator('main img').evaluateAll((imgs: any[]) =>
-    imgs.map((img) => ({ src: new URL(img.src).pathname, alt: String(img.alt), loaded: Boolean(img.complete && img.naturalWidth > 0) })),
-  );
+/**
+ * The images of the page's main part: source, alt text, and whether the browser decoded them. Thumbnails are
+ * `loading="lazy"`: each is scrolled into view first, and given the time to load (a broken one stays not loaded).
+ */
+async function images(page: Page): Promise<Array<{ src: string; alt: string; loaded: boolean }>> {
+  const all = page.locator('main img');
+  for (let i = 0; i < (await all.count()); i++) await all.nth(i).scrollIntoViewIfNeeded();
+  const read = () =>
+    all.evaluateAll((imgs: any[]) => imgs.map((img) => ({ src: new URL(img.src).pathname, alt: String(img.alt), loaded: Boolean(img.complete && img.naturalWidth > 0), done: Boolean(img.complete) })));
+  await until('les images ont fini de charger', async () => (await read()).every((img) => img.done));
+  return (await read()).map(({ src, alt, loaded }) => ({ src, alt, loaded }));
 }
 
 test('upload through the form, see the thumbnail in the list and the images on the detail page; edit an alt text, remove an image', async ({ app, browser }) => {
