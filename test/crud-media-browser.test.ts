@@ -47,6 +47,17 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** A file name without a space: it must wrap or be cut, never widen the page. */
+const LONG_NAME = 'notice-de-montage-du-fauteuil-club-edition-2024-version-definitive-et-complete.pdf';
+
+/** At 390 px, the page does not scroll sideways. */
+async function fitsNarrowScreen(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const widths: number[] = await page.locator('html').evaluate((html: any) => [html.scrollWidth, html.clientWidth]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.ok(widths[0]! <= widths[1]!, `${page.url()} : ${widths[0]} px de large pour ${widths[1]}`);
+}
+
 /** Clicks and waits for the new document. */
 async function submit(page: Page, button = 'main form button[type="submit"]'): Promise<void> {
   await Promise.all([page.waitForEvent('load'), page.click(button)]);
@@ -81,7 +92,7 @@ test('upload through the form, see the thumbnail in the list and the images on t
     { name: 'orange.jpg', mimeType: 'image/jpeg', buffer: orange },
     { name: 'vert.png', mimeType: 'image/png', buffer: vert },
   ]);
-  await page.setInputFiles('#media-notice-file', { name: 'notice.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await page.setInputFiles('#media-notice-file', { name: LONG_NAME, mimeType: 'application/pdf', buffer: PDF });
   await submit(page);
   assert.is(new URL(page.url()).pathname, '/produits');
   const listed = await images(page);
@@ -98,11 +109,13 @@ test('upload through the form, see the thumbnail in the list and the images on t
     ['images/thumbnail', 'Galerie 2', true],
   ]);
   assert.match(shown[1]!.src, /\/orange_/);
-  assert.is(await page.locator('main a[href^="/media/documents/"]').textContent(), 'notice.pdf');
+  assert.is(await page.locator('main a[href^="/media/documents/"]').textContent(), LONG_NAME);
   await shoot(page, 'show');
+  await fitsNarrowScreen(page);
 
   await Promise.all([page.waitForEvent('load'), page.click('main a:text("Modifier")')]);
   await shoot(page, 'edit');
+  await fitsNarrowScreen(page);
   const altInputs = page.locator('#media-galerie input[name^="galerie.alt."]');
   assert.is(await altInputs.count(), 2);
   await altInputs.nth(1).fill('Coussin vert');
