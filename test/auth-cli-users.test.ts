@@ -232,12 +232,28 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     await refused(['auth:user:disable', '--email', 'nobody@example.com'], [/^Erreur : aucun utilisateur n'a l'e-mail « nobody@example\.com »\.$/, /^Conseil : /]);
   });
 
-  t('with the memory store the CLI says it cannot reach the sessions; an unknown SESSION_STORE is refused first', async () => {
-    assert.equal(ok(['auth:user:disable', '--id', '2'], { env: { SESSION_STORE: 'memory' } }), [
+  t('with the memory store the change is made (exit 0) with an Attention on stderr; an unknown SESSION_STORE is refused first', async () => {
+    const attention =
+      "Attention : les sessions ouvertes de l'utilisateur #2 ne sont PAS fermées : le stockage memory (SESSION_STORE) vit dans le processus du serveur, hors de portée de cette commande, et une session utilisée reste ouverte sans fin. " +
+      'Redémarrez le serveur pour les fermer, ou passez à SESSION_STORE=file ou database (docs/auth.md, « Commands »).';
+    const disabled = fw(['auth:user:disable', '--id', '2'], { env: { SESSION_STORE: 'memory' } });
+    assert.is(disabled.status, 0, disabled.stderr);
+    assert.equal(lines(disabled.stdout), [
       'Utilisateur #2 bob@example.com désactivé.',
-      "Sessions : le stockage memory (SESSION_STORE) vit dans le processus de l'application, hors de portée de cette commande ; redémarrez l'application pour fermer les sessions ouvertes de cet utilisateur.",
+      "Sessions : non fermées (stockage memory, hors de portée de cette commande ; voir l'avertissement).",
     ]);
+    assert.ok(lines(disabled.stderr).includes(attention), disabled.stderr);
+    assert.is((await user('bob@example.com')).is_active, 0, 'the user is disabled all the same');
     ok(['auth:user:enable', '--id', '2']);
+    const before = (await user('bob@example.com')).password_hash;
+    const changed = fw(['auth:user:password', '--id', '2', '--password-prompt'], { env: { SESSION_STORE: 'memory' }, input: 'another horse\nanother horse\n' });
+    assert.is(changed.status, 0, changed.stderr);
+    assert.equal(lines(changed.stdout), [
+      'Mot de passe de #2 bob@example.com changé.',
+      "Sessions : non fermées (stockage memory, hors de portée de cette commande ; voir l'avertissement).",
+    ]);
+    assert.ok(lines(changed.stderr).includes(attention), changed.stderr);
+    assert.is.not((await user('bob@example.com')).password_hash, before, 'the password is changed all the same');
     await refused(['auth:user:disable', '--id', '2'], [
       "Erreur : SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database ; rien n'a été modifié.",
       'Conseil : corrigez SESSION_STORE dans env/dev.',

@@ -1,6 +1,6 @@
 /**
  * The login with a second factor over HTTP on a real server, on SQLite and on MariaDB, with real time steps:
- * enrolment through the pages, the password step (challenge stored, session kept), a TOTP code (session rotated,
+ * enrolment through the pages, the password step (challenge stored, data kept, id rotated), a TOTP code (session rotated,
  * signed in), a replayed code, a code of the previous step (accepted once), recovery codes (accepted once),
  * expiry, the per-user limit, and a factor table that errs (refused, never granted).
  */
@@ -39,18 +39,32 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await data.close();
   });
 
-  test('enrol, log out, log in: password → /login/mfa (session kept) → code → signed in on a new id; the same code refused after', async ({ app, aliceId }) => {
+  test('enrol, log out, log in: password → /login/mfa (new id) → code → signed in on a new id; the same code refused after', async ({ app, aliceId }) => {
     const client = new SessionClient(app.base);
     await signIn(client);
     const { secret } = await enrol(client);
     await signOut(client);
     assert.is(await whoAmI(client), null);
 
+    await client.get('/login');
+    const prePasswordId = client.sessionId;
+    const prePasswordToken = await client.csrf('/login');
     const password = await passwordStep(client, EMAIL, '/private?x=1');
-    assert.is(password.cookies.length, 1, 'the cookie is sent again');
+    assert.is(password.cookies.length, 1, 'the cookie of the new id is sent');
     assert.match(password.cookies[0]!, COOKIE);
     assert.is(await whoAmI(client), null, 'the password alone grants nothing');
     const challengeId = client.sessionId;
+    assert.is.not(challengeId, prePasswordId, 'the password step rotates the session id');
+
+    // Fixation: a session id planted before the password step is dead after it, and reaches no challenge.
+    const planted = new SessionClient(app.base);
+    planted.cookie = `session_id=${prePasswordId}`;
+    assert.is((await planted.get('/login/mfa')).headers.get('location'), '/login', 'the pre-password id holds no challenge');
+    const guess = await planted.request('POST', '/login/mfa', [['csrf_token', prePasswordToken], ['code', '123456']]);
+    assert.is(guess.status, 403, 'nor can it post codes');
+    // The CSRF token of the password step was dropped: the challenge form has a new one.
+    const challengeToken = await client.csrf('/login/mfa');
+    assert.is.not(challengeToken, prePasswordToken, 'a new CSRF token after the password step');
 
     await stepMargin();
     const code = await totpCode(secret);

@@ -1,6 +1,6 @@
 /**
  * One conformance suite for the session stores (STYLE.md example 7), run against memory, file, database on
- * SQLite and database on MariaDB: the contract (create, get, set, delete, regenerate, deleteUser, purge), the
+ * SQLite and database on MariaDB: the contract (create, get, set, update, delete, regenerate, deleteUser, purge), the
  * sliding TTL and expiry on an injected clock, concurrent writes on one id, and for the stores that keep data
  * at rest: corrupt entries, ids hashed at rest. What only the file store has (modes, temporary files) and the
  * 1/10-of-TTL rule of the persistent stores follow in session-stores-persistent.test.ts.
@@ -64,6 +64,40 @@ function conformance(label: string, open: () => Promise<Backend> | Backend): voi
     const ids = new Set<string>();
     for (let i = 0; i < 20; i++) ids.add(await store.create());
     assert.is(ids.size, 20, 'ids are unique');
+  });
+
+  S('update replaces the data of a live session and never creates one', async () => {
+    const id = await store.create({ theme: 'sombre', user: { id: 7 } });
+    assert.is(await store.update(id, { theme: 'clair', user: { id: 7 } }), true);
+    assert.equal(await store.get(id), { theme: 'clair', user: { id: 7 } });
+    assert.is(await store.update(id, { theme: 'clair', user: { id: 7 } }), true, 'the same data again, at the same instant: still found');
+    const unknown = 'b'.repeat(64);
+    assert.is(await store.update(unknown, { made: true }), false, 'an unknown id');
+    assert.is(await store.get(unknown), null, 'was not created');
+    await store.delete(id);
+    assert.is(await store.update(id, { back: true }), false, 'a deleted id');
+    assert.is(await store.get(id), null, 'stays deleted');
+    const other = await store.create({ user: { id: 7 } });
+    assert.is(await store.deleteUser(7), 1);
+    assert.is(await store.update(other, { user: { id: 7 }, _flash: { message: 'x', level: 'info' } }), false, 'a session ended by deleteUser()');
+    assert.is(await store.get(other), null, 'is not brought back');
+    assert.is(await store.deleteUser(7), 0);
+    if (backend.atRest) assert.is((await backend.atRest.texts()).length, 0, 'nothing at rest, no leftovers');
+  });
+
+  S('update slides the expiry, changes the user of the session, refuses an expired one', async () => {
+    const id = await store.create({ n: 0 });
+    clock.advance(TTL - 1);
+    assert.is(await store.update(id, { n: 1, user: { id: 5 } }), true);
+    clock.advance(TTL - 1);
+    assert.equal(await store.get(id), { n: 1, user: { id: 5 } }, 'an update slides the expiry');
+    assert.is(await store.deleteUser(5), 1, 'update() set the user of the session');
+    const old = await store.create({ n: 2 });
+    clock.advance(TTL);
+    assert.is(await store.update(old, { n: 3 }), false, 'expired');
+    assert.is(await store.get(old), null, 'not brought back');
+    const message = await rejection(store.update(await store.create({ keep: 1 }), { user: { id: 'x'.repeat(256) } }));
+    assert.is(message, "Identifiant d'utilisateur trop long pour la session (256 caractères, 255 au plus).");
   });
 
   S('data is stored by value', async () => {

@@ -3,7 +3,7 @@
  * the one the application uses, read from the project's environment (`SESSION_STORE`, env/<APP_ENV>): the file
  * store's folder (`session_dir`, storage/sessions under the project) or `fw_sessions` in the project's database,
  * reached through the command's own connection. The memory store lives inside the application's process: no other
- * process can reach it, which the command says.
+ * process can reach it; the command still makes its change (exit 0) and says so on stderr (`Attention : …`).
  */
 import path from 'node:path';
 import { configure } from '../../runtime/config.js';
@@ -32,9 +32,15 @@ export async function userSessions(context: AuthContext): Promise<UserSessions> 
     throw new CliError(`${(error as Error).message.replace(/\.$/, '')} ; rien n'a été modifié.`, `corrigez SESSION_STORE dans env/${context.settings.envName}.`);
   }
   if (name === 'memory') {
+    // The change is made (exit 0), but loudly: the user's open sessions stay open, sliding on every request.
     return {
-      end: async () =>
-        "Sessions : le stockage memory (SESSION_STORE) vit dans le processus de l'application, hors de portée de cette commande ; redémarrez l'application pour fermer les sessions ouvertes de cet utilisateur.",
+      async end(userId: number): Promise<string> {
+        process.stderr.write(
+          `Attention : les sessions ouvertes de l'utilisateur #${userId} ne sont PAS fermées : le stockage memory (SESSION_STORE) vit dans le processus du serveur, hors de portée de cette commande, et une session utilisée reste ouverte sans fin. ` +
+            'Redémarrez le serveur pour les fermer, ou passez à SESSION_STORE=file ou database (docs/auth.md, « Commands »).\n',
+        );
+        return 'Sessions : non fermées (stockage memory, hors de portée de cette commande ; voir l\'avertissement).';
+      },
     };
   }
   let store: SessionStore;

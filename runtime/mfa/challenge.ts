@@ -5,8 +5,8 @@
  * lives 10 minutes. Codes are checked here for the login and for the account pages alike.
  */
 import type { Request } from '../http/request.js';
-import { checkLimit, getRateLimitStore } from '../auth/rate-limit.js';
 import { SESSION_USER_KEY } from '../auth/login.js';
+import { CSRF_SESSION_KEY } from '../security/csrf.js';
 import { existingSession, requestSession } from '../session/session.js';
 import { consumeRecoveryCode, consumeTotpStep, getActiveMfaFactors, type MfaDb } from './model.js';
 import { looksLikeRecoveryCode, normalizeMfaCode } from './recovery-codes.js';
@@ -21,23 +21,25 @@ export const MFA_CHALLENGE_TTL_SECONDS = 600;
 /** Wrong codes allowed per user in `MFA_LIMIT_WINDOW_SECONDS` (DECISIONS §5). */
 export const MFA_MAX_FAILURES = 5;
 export const MFA_LIMIT_WINDOW_SECONDS = 300;
-const MFA_LIMIT_ACTION = 'mfa';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
- * Stores the challenge of `userId` in the request's session (runtime spec `start_mfa_challenge`): the session is
- * kept (same id) and its cookie sent again; any signed-in user it held is dropped, since the password alone
- * grants nothing.
+ * Stores the challenge of `userId` in the request's session (runtime spec `start_mfa_challenge`). The session's
+ * data is kept but its id changes (the old id is deleted when the response is sent, the new cookie sent with
+ * it) and its CSRF token is dropped: a session id planted in the victim's browser before the password step is
+ * of no use to guess codes on the victim's challenge (docs/auth.md "Second factor"). Any signed-in user it held
+ * is dropped, since the password alone grants nothing.
  */
 export function startMfaChallenge(request: Request, userId: number, next?: string): void {
   const session = requestSession(request);
+  session.rotate();
+  session.remove(CSRF_SESSION_KEY);
   session.remove(SESSION_USER_KEY);
   session.set(MFA_USER_KEY, userId);
   session.set(MFA_STARTED_AT_KEY, nowSeconds());
   if (next) session.set(MFA_NEXT_KEY, next);
   else session.remove(MFA_NEXT_KEY);
-  session.issueCookie = true;
 }
 
 export type MfaChallengeState = { state: 'none' } | { state: 'expired'; userId: number } | { state: 'pending'; userId: number; next: string | undefined };
@@ -97,20 +99,4 @@ export async function verifyMfaChallenge(userId: number, code: string, options: 
   }
   if (!options.totpOnly && looksLikeRecoveryCode(normalized) && (await consumeRecoveryCode(userId, normalized, options.db))) return { method: 'recovery' };
   return null;
-}
-
-/** The per-user limit on wrong codes: `{ limited, retryAfter }` (seconds). */
-export function mfaLimitStatus(userId: number): Promise<{ limited: boolean; retryAfter: number }> {
-  return checkLimit({ action: MFA_LIMIT_ACTION, key: `user:${userId}`, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS, count: 'failures' });
-}
-
-/**
- * Records a code attempt of the user: a failure counts toward the limit; a success clears the user's failures
- * (as a login's success clears the per-login counter, DECISIONS §8 "Counting").
- */
-export async function recordMfaAttempt(request: Request, userId: number, success: boolean): Promise<void> {
-  const store = getRateLimitStore();
-  const key = `user:${userId}`;
-  await store.record({ action: MFA_LIMIT_ACTION, key, ip: request.ip, userId, success });
-  if (success) await store.clearFailures(MFA_LIMIT_ACTION, key);
 }

@@ -1,7 +1,7 @@
 /**
  * The per-user limit on second-factor codes, counted before the code is checked (DECISIONS §8 "Counting";
  * docs/auth.md "Second factor"): five wrong codes in five minutes per user, for the login's second step and the
- * account pages alike, on the same counter as `mfaLimitStatus` of challenge.ts.
+ * account pages alike (action `mfa`, key `user:<id>`).
  */
 import type { Request } from '../http/request.js';
 import { cancelAttempt, reserveAttempt, settleAttempt, type AttemptTicket } from '../auth/rate-limit.js';

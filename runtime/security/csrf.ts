@@ -5,7 +5,9 @@ import { existingSession, requestSession } from '../session/session.js';
 
 export const CSRF_FIELD = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
-const SESSION_KEY = '_csrf_token';
+/** The session key of the token. */
+export const CSRF_SESSION_KEY = '_csrf_token';
+const SESSION_KEY = CSRF_SESSION_KEY;
 
 /** The request's CSRF token; creates the session and the token when needed. */
 export function csrfToken(request: Request): string {

@@ -83,6 +83,20 @@ export class DatabaseSessionStore implements SessionStore {
     await this.run((db) => this.upsert(db, db.driver, sessionKey(id), JSON.stringify(data), sessionUserId(data)));
   }
 
+  /** One `UPDATE` of the live row: false when no row matched (deleted or expired meanwhile); never inserts. */
+  async update(id: string, data: SessionData): Promise<boolean> {
+    const json = JSON.stringify(data);
+    const userId = sessionUserId(data);
+    const now = new Date(this.now());
+    const changed = await this.run((db) =>
+      db.execute(
+        `UPDATE ${SESSIONS_TABLE} SET data = ?, user_id = ?, expires_at = ?, updated_at = ? WHERE session_id = ? AND expires_at > ?`,
+        [json, userId, this.expiry(now.getTime()), now, sessionKey(id), now],
+      ),
+    );
+    return changed > 0;
+  }
+
   async delete(id: string): Promise<void> {
     await this.run((db) => db.execute(`DELETE FROM ${SESSIONS_TABLE} WHERE session_id = ?`, [sessionKey(id)]));
   }

@@ -103,6 +103,23 @@ export class FileSessionStore implements SessionStore {
     await this.write(key, data, live ? Date.parse(existing.record!.created_at) : this.now());
   }
 
+  /**
+   * Rewrites a live session's file, never creating one. The file's presence is checked again just before the
+   * rename: a removal (logout, deleteUser) that lands between that check and the rename is the one window left,
+   * a few system calls wide.
+   */
+  async update(id: string, data: SessionData): Promise<boolean> {
+    this.purgeInBackgroundIfDue();
+    const key = sessionKey(id);
+    const existing = await this.read(key);
+    if (!existing) return false;
+    if (!existing.record || existing.expiresAt <= this.now()) {
+      await this.removeIfUnchanged(key, existing.stat);
+      return false;
+    }
+    return this.write(key, data, Date.parse(existing.record.created_at), undefined, true);
+  }
+
   async delete(id: string): Promise<void> {
     await removeFile(this.fileOf(sessionKey(id)));
   }
@@ -193,9 +210,12 @@ export class FileSessionStore implements SessionStore {
   /**
    * Writes a session whole: a temporary file, then a rename over the session's file. With `unlessChangedFrom`
    * (a read's stat), the rename happens only when the file is still the one that was read, so that pushing the
-   * expiry back never overwrites the data of a write that came in meanwhile.
+   * expiry back never overwrites the data of a write that came in meanwhile. With `onlyIfPresent`, the rename
+   * happens only when the session's file still exists. Returns whether the file was written.
    */
-  private async write(key: string, data: SessionData, createdAt: number, unlessChangedFrom?: BigIntStats): Promise<void> {
+  private async write(
+    key: string, data: SessionData, createdAt: number, unlessChangedFrom?: BigIntStats, onlyIfPresent = false,
+  ): Promise<boolean> {
     const now = this.now();
     const record: SessionRecord = {
       data,
@@ -207,11 +227,15 @@ export class FileSessionStore implements SessionStore {
     const temp = path.join(this.dir, `.${key}.${randomBytes(8).toString('hex')}.tmp`);
     await this.writeTemp(temp, text);
     try {
-      if (unlessChangedFrom && !sameFile(await statOrNull(this.fileOf(key)), unlessChangedFrom)) {
+      const skip = unlessChangedFrom
+        ? !sameFile(await statOrNull(this.fileOf(key)), unlessChangedFrom)
+        : onlyIfPresent && (await statOrNull(this.fileOf(key))) === null;
+      if (skip) {
         await removeFile(temp);
-        return;
+        return false;
       }
       await fs.rename(temp, this.fileOf(key));
+      return true;
     } catch (error) {
       await removeFile(temp);
       throw error;

@@ -101,10 +101,13 @@ export class RequestSession {
   issueCookie: boolean;
   /** The id the client sent, to delete when rotated. */
   private readonly previousIds: string[] = [];
+  /** True while `id` is the id the session was loaded under: it exists in the store, and is only updated. */
+  private loaded: boolean;
 
   constructor(public id: string, public data: SessionData, isNew: boolean) {
     this.issueCookie = isNew;
     this.dirty = isNew;
+    this.loaded = !isNew;
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -124,6 +127,7 @@ export class RequestSession {
   rotate(): void {
     this.previousIds.push(this.id);
     this.id = newSessionId();
+    this.loaded = false;
     this.issueCookie = true;
     this.dirty = true;
   }
@@ -133,15 +137,28 @@ export class RequestSession {
     this.data = {};
   }
 
-  /** Writes the session to the store and sets the cookie on the response. */
+  /**
+   * Writes the session to the store and sets the cookie on the response. A session loaded from the store under
+   * its id is written with `update()`, which never creates: if it was ended while the request ran (logout,
+   * `deleteUser()` on a disabled user or a changed password), it stays ended, and no cookie is sent. A new or
+   * rotated id is created with `set()`.
+   */
   async persist(response: Response): Promise<void> {
-    for (const old of this.previousIds) await getSessionStore().delete(old);
+    const store = getSessionStore();
+    for (const old of this.previousIds) await store.delete(old);
     if (this.deleted) {
-      await getSessionStore().delete(this.id);
+      await store.delete(this.id);
       response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
       return;
     }
-    if (this.dirty) await getSessionStore().set(this.id, this.data);
+    if (this.dirty) {
+      if (!this.loaded) await store.set(this.id, this.data);
+      else if (!(await store.update(this.id, this.data))) {
+        this.deleted = true;
+        this.data = {};
+        return;
+      }
+    }
     if (this.issueCookie) response.addCookie(sessionCookie(this.id));
   }
 }

@@ -5,7 +5,7 @@ import { get } from '../config.js';
 export type SessionData = Record<string, unknown>;
 
 /**
- * Operations every backend implements: create, get, set, delete, regenerate, deleteUser, purge. The memory,
+ * Operations every backend implements: create, get, set, update, delete, regenerate, deleteUser, purge. The memory,
  * file and database stores run one conformance suite (test/session-stores.test.ts); docs/runtime.md "Sessions".
  */
 export interface SessionStore {
@@ -15,6 +15,12 @@ export interface SessionStore {
   get(id: string): Promise<SessionData | null>;
   /** Stores data under an id (creates the session when absent). */
   set(id: string, data: SessionData): Promise<void>;
+  /**
+   * Replaces the data of a live session, never creating one: false when the id is unknown or expired (deleted
+   * by a logout or `deleteUser()` meanwhile). The per-request session writes through it, so that a request in
+   * flight cannot bring back a session ended while it ran.
+   */
+  update(id: string, data: SessionData): Promise<boolean>;
   delete(id: string): Promise<void>;
   /** Copies the data to a new id and deletes the old one; returns the new id. */
   regenerate(oldId: string): Promise<string>;
@@ -155,6 +161,17 @@ export class MemorySessionStore implements SessionStore {
   async set(id: string, data: SessionData): Promise<void> {
     this.purgeIfDue();
     this.write(id, data);
+  }
+
+  async update(id: string, data: SessionData): Promise<boolean> {
+    const entry = this.sessions.get(id);
+    if (!entry) return false;
+    if (entry.expiresAt <= this.now()) {
+      this.sessions.delete(id);
+      return false;
+    }
+    this.write(id, data);
+    return true;
   }
 
   async delete(id: string): Promise<void> {

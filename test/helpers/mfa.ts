@@ -104,7 +104,7 @@ export async function passwordStep(client: SessionClient, email = EMAIL, next?: 
   const page = await client.login(email, PASSWORD, next);
   assert.is(page.status, 302, `password step: ${page.status}\n${page.text.slice(0, 300)}`);
   assert.is(page.headers.get('location'), '/login/mfa');
-  assert.is(client.sessionId, before, 'the session is kept');
+  assert.is.not(client.sessionId, before, 'the session id changes at the password step (fixation)');
   return page;
 }
 

@@ -1,7 +1,8 @@
 /**
  * `fw auth:doctor [--json]`: read-only diagnosis of authentication, as `doctor` reports (OK, WARN, FAIL, SKIP;
  * exit 1 on any FAIL). Checks: the SQL files, the tables in the configured database, `registerAuthRoutes` in
- * `mvc/routes.ts`, an active user, the session and login-limit stores in production, TRUSTED_PROXIES, that argon2
+ * `mvc/routes.ts`, an active user, the session and login-limit stores in production (the memory session store
+ * wherever the auth tables exist), TRUSTED_PROXIES, that argon2
  * loads, and the TOTP secrets stored in clear.
  */
 import type { Command } from 'commander';
@@ -38,10 +39,12 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
   const checks: Check[] = [sqlFilesCheck(sqlFileStates(root), settings?.driver ?? null), routesCheck(await routesState(root), ROUTES_FILE)];
   let mfaTable = false;
+  let authTables = false;
   if (settings) {
     const database = await databaseState(settings);
     checks.push(...databaseChecks(database, describeTarget(settings)));
     mfaTable = database.present.includes('auth_mfa_factors');
+    authTables = database.present.length > 0;
   } else {
     checks.push(
       check('tables', 'FAIL', "Tables d'authentification", joined(settingsError!.message, settingsError!.advice ?? '')),
@@ -52,7 +55,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { sessionStoreName } = await import('../../../runtime/session/select.js');
   const { rateLimitStoreName } = await import('../../../runtime/auth/rate-limit.js');
   checks.push(
-    storeCheck('session_store', 'Stockage des sessions', 'SESSION_STORE', sessionStoreName, production, 'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)'),
+    sessionStoreCheck(sessionStoreName, production, authTables),
     storeCheck('rate_limit_store', 'Limites de connexion', 'RATE_LIMIT_STORE', rateLimitStoreName, production, 'les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database'),
     await trustedProxiesCheck(),
     await argon2Check(),
@@ -109,6 +112,19 @@ function databaseChecks(database: DatabaseInfo, target: string): Check[] {
         ? check('active_user', 'WARN', 'Utilisateur actif', 'aucun : personne ne peut se connecter ; « fw auth:user:create --email <EMAIL> --password-prompt »')
         : check('active_user', 'OK', 'Utilisateur actif', `${database.activeUsers} sur ${database.users}`);
   return [tables, active];
+}
+
+/**
+ * The session store: memory is a WARN in production, and in any environment whose database holds the auth
+ * tables, since `fw auth:user:disable` and `fw auth:user:password` cannot end the sessions the server keeps.
+ */
+function sessionStoreCheck(read: () => string, production: boolean, authTables: boolean): Check {
+  const checked = storeCheck('session_store', 'Stockage des sessions', 'SESSION_STORE', read, production, 'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)');
+  if (checked.status !== 'OK' || !authTables || checked.detail !== 'SESSION_STORE=memory') return checked;
+  return check(
+    'session_store', 'WARN', checked.label,
+    "SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)",
+  );
 }
 
 /** The store the runtime would choose, read by the runtime's own function (an unknown value is its error). */
