@@ -68,5 +68,8 @@ export async function existingCrudFiles(root: string, model: ModelNode, entityNa
   const withCrud = model.entities.filter(
     (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
   );
-  return withCrud.flatMap((entity) => crud.crudRegenerableFiles(crud.planCrud(model, entity.name)));
+  // The pages handle media when make:crud --media wrote the entity's media module.
+  return withCrud.flatMap((entity) =>
+    crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) })),
+  );
 }

@@ -1,6 +1,6 @@
-// A generated project with every field type, a role block and an entity without relations: `fw make:crud` for each,
-// then `tsc --noEmit` over the project (strict), and the role block enforced by the generated controller, run
-// through tsx (cli-and-generators.md "Generated CRUD routes": permission checks).
+// A generated project with every field type, a role block, an entity without relations and one with the four kinds of
+// media (`--media`): `fw make:crud` for each, then `tsc --noEmit` over the project (strict), and the role block enforced
+// by the generated controller, run through tsx (cli-and-generators.md "Generated CRUD routes": permission checks).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REPO, TSC, newProject, type CliProject } from './helpers/cli.js';
 import { CONTACT, CONTACT_VILLE, ID, VILLE, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
+import { PRODUIT } from './helpers/crud-media.js';
 
 const projects: CliProject[] = [];
 
@@ -70,12 +71,13 @@ function tsc(target: CliProject): { status: number | null; output: string } {
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
-test('a project with every field type, a role block and an entity without relations type-checks after make:crud', () => {
+test('a project with every field type, a role block, an entity without relations and one with media type-checks after make:crud', () => {
   typed = fresh();
-  for (const definition of [VILLE, CONTACT, FICHE, ETIQUETTE]) writeEntity(typed, definition);
+  for (const definition of [VILLE, CONTACT, FICHE, ETIQUETTE, PRODUIT]) writeEntity(typed, definition);
   ok(typed, CONTACT_VILLE);
   ok(typed, ['make:relation', '--name', 'fiche_contact', '--type', 'many_to_one', '--from', 'Fiche.contact_id', '--to', 'Contact.id', '--no-input']);
   for (const entity of ['Ville', 'Contact', 'Fiche', 'Etiquette']) ok(typed, ['make:crud', entity]);
+  ok(typed, ['make:crud', 'Produit', '--media']);
   linkPackages(typed);
   const checked = tsc(typed);
   assert.is(checked.output, '');

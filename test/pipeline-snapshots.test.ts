@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { unifiedDiff } from '../emitters/crud/index.js';
 import { newProject, REPO, type CliProject, type Run } from './helpers/cli.js';
+import { PRODUIT } from './helpers/crud-media.js';
 import { copyFixtureEntities } from './helpers/fixture-project.js';
 
 const SNAPSHOTS = path.join(REPO, 'snapshots');
@@ -32,6 +33,21 @@ function changeContact(project: CliProject): void {
   });
 }
 
+/** An entity with the four kinds of media entry, written by the user before `make:crud Produit --media`. */
+function addProduit(project: CliProject): void {
+  project.write('mvc/entities/produit/produit.json', `${JSON.stringify(PRODUIT, null, 2)}\n`);
+}
+
+/** The media change before `sync:entity Produit`: a label changed, the file list removed, a single image added. */
+function changeProduitMedia(project: CliProject): void {
+  project.editJson<{ media: Array<{ name: string; label?: string; field?: string }> }>('mvc/entities/produit/produit.json', (entity) => {
+    entity.media = entity.media.filter((m) => m.name !== 'pieces_jointes');
+    const galerie = entity.media.find((m) => m.name === 'galerie');
+    if (galerie) galerie.label = 'Autres vues';
+    entity.media.push({ name: 'schema', field: 'image', label: 'Schéma' });
+  });
+}
+
 const STEPS: readonly Step[] = [
   { dir: '1-build-model', args: ['build:model'] },
   { dir: '2-make-crud-contact', args: ['make:crud', 'Contact'] },
@@ -40,6 +56,8 @@ const STEPS: readonly Step[] = [
   { dir: null, args: ['migration:apply'] },
   { dir: '5-sync-entity-contact', args: ['sync:entity', 'Contact'], before: changeContact },
   { dir: '6-migration-from-diff', args: ['migration:make', 'contact_v2', '--from-diff', 'Contact'] },
+  { dir: '7-make-crud-media', args: ['make:crud', 'Produit', '--media'], before: addProduit },
+  { dir: '8-sync-entity-media', args: ['sync:entity', 'Produit'], before: changeProduitMedia },
 ];
 
 /** A migration's file name starts with the time it was made: `<YYYYMMDDHHMMSS>_name.sql` in the snapshots. */

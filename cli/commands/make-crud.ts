@@ -1,9 +1,10 @@
 /**
- * `fw make:crud <Entity> [--dry-run] [--public] [--check]`: the controller, model, form class, layout and views of the
- * entity's CRUD pages (created when absent, never overwritten), what derives from the entity (form fields, columns,
- * filters, the fields partial: regenerated, as sync:entity does), its base class and SQL, and the routes of the
- * spec's table added to `mvc/routes.ts` through its syntax tree. All or nothing. `--check` writes nothing and exits 2
- * when a regenerable file is stale.
+ * `fw make:crud <Entity> [--dry-run] [--public] [--media] [--check]`: the controller, model, form class, layout and
+ * views of the entity's CRUD pages (created when absent, never overwritten), what derives from the entity (form
+ * fields, columns, filters, the fields partial: regenerated, as sync:entity does), its base class and SQL, and the
+ * routes of the spec's table added to `mvc/routes.ts` through its syntax tree. `--media` adds the entity's media
+ * entries to the pages (docs/crud.md "Media"); once its media module exists, every run keeps them. All or nothing.
+ * `--check` writes nothing and exits 2 when a regenerable file is stale.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../command-module.js';
 import { CliError } from '../errors.js';
 import { checkOption } from '../generate.js';
+import type { EntityNode } from '../../compiler/ir.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../project.js';
 
 export function configure(command: Command): void {
@@ -24,9 +26,6 @@ export function configure(command: Command): void {
 export async function run({ args, options }: CommandInput): Promise<number> {
   const name = String(args[0]);
   const dryRun = options.dryRun === true;
-  if (options.media === true) {
-    throw new CliError("l'option « --media » de « fw make:crud » n'est pas encore disponible dans cette version.", `générez le CRUD sans elle : « fw make:crud ${name} ».`);
-  }
   const root = projectRoot();
   const model = await compileOrFail(root);
   const entity = await entityOrFail(model, name, 'make:crud');
@@ -38,7 +37,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
   const { entityFiles } = await import('../../emitters/index.js');
   const crud = await import('../../emitters/crud/index.js');
-  const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true });
+  const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));
+  const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true, media });
   const { import: controllerImport, routes } = crud.crudRoutes(plan);
 
   // All or nothing: when routes.ts cannot be edited, no file is written, even the generated ones. The lines to paste
@@ -91,6 +91,43 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   if (!dryRun && edit.added.length > 0) {
     out.push(`Liste : ${plan.prefix}${plan.isPublic ? '' : ' (routes protégées : connexion requise ; --public pour une application sans connexion)'}\n`);
   }
+  const mediaModule = writePlan.entries.find((entry) => entry.path === crud.mediaModulePath(entity.snake));
+  if (media && mediaModule?.fate === 'created') {
+    out.push('Médias : « fw upload:init » et « fw media:init » (dossiers et table media), puis « fw db:apply ».\n');
+    const files = entity.media.filter((m) => m.field === 'file').map((m) => m.name);
+    if (plan.isPublic && files.length > 0) {
+      out.push(`Documents (${files.join(', ')}) : /media/documents/… ne les sert qu'aux sessions connectées ; sans connexion, ajoutez 'documents' à media_public_categories (config.ts).\n`);
+    }
+  } else if (!media && entity.media.length > 0) {
+    out.push(`Médias : ${entity.name} en déclare (${entity.media.map((m) => m.name).join(', ')}) ; « fw make:crud ${entity.name} --media » génère les pages qui les gèrent.\n`);
+  }
   process.stdout.write(out.join(''));
   return 0;
+}
+
+/**
+ * Whether the pages handle the entity's media: `--media`, or a media module already there (written by an earlier
+ * `--media`). `--media` needs media entries, and a controller written without media must go first (it is manual:
+ * nothing would call the media files).
+ */
+function mediaChoice(root: string, entity: EntityNode, asked: boolean, modulePath: string): boolean {
+  const media = asked || fs.existsSync(path.join(root, modulePath));
+  if (!media) return false;
+  if (asked && entity.media.length === 0) {
+    throw new CliError(
+      `${entity.name} ne déclare aucun média : --media génère les pages de ses entrées « media » (${entity.file}).`,
+      `ajoutez-en, par exemple « "media": [{ "name": "photo", "field": "image", "variants": true }] », ou relancez sans --media.`,
+    );
+  }
+  const controller = `mvc/controllers/${entity.snake}_controller.ts`;
+  const controllerPath = path.join(root, controller);
+  const mediaImport = `/${path.posix.basename(modulePath, '.ts')}.js`;
+  if (fs.existsSync(controllerPath) && !fs.readFileSync(controllerPath, 'utf8').includes(mediaImport)) {
+    const views = `mvc/views/${entity.snake}`;
+    throw new CliError(
+      `les pages de ${entity.name} existent déjà sans médias : ${controller} (votre fichier) n'importe pas ${modulePath}. Aucun fichier n'a été écrit.`,
+      `supprimez (ou renommez) ${controller}, mvc/models/${entity.snake}_model.ts, ${views}/form.html et ${views}/show.html, puis relancez « fw make:crud ${entity.name} --media » : ils seront recréés avec les médias (reportez-y vos modifications).`,
+    );
+  }
+  return true;
 }

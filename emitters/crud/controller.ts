@@ -6,7 +6,9 @@ export function emitCrudController(plan: CrudPlan): string {
   const { entity, entityClass, modelClass, formClass, controllerClass, listConst } = plan;
   const views = plan.viewDir;
   const rowType = `${entityClass}ListRow`;
+  const pk = plan.primaryKey.name;
   const rbac = entity.rbac;
+  const media = plan.media !== null;
   const roles = rbac
     ? Object.entries(rbac.permissions)
         .map(([permission, list]) => `  ${permission}: [${list.map(tsString).join(', ')}],`)
@@ -47,13 +49,17 @@ function allowed(_request: Request, _permission: string): boolean {
   return true;
 }
 `;
+  const mediaNote = media
+    ? `
+// Its media (images, documents: ${plan.mediaModule}.ts) are checked, stored and written with the record, all or nothing.`
+    : '';
   return `// Controller of the entity ${entityClass}: list, detail, create, edit, delete, bulk delete and CSV export. This file is
-// yours: \`fw make:crud ${entityClass}\` created it once and never overwrites it.
+// yours: \`fw make:crud ${entityClass}\` created it once and never overwrites it.${mediaNote}
 import { ${fwImports.join(', ')}, type Request, type Response } from 'fw-mvc';
 import { ${entityClass} } from '../entities/${entity.snake}/index.js';
 import { ${formClass} } from '../forms/${entity.snake}_form.js';
 import * as crud from '../models/${plan.crudModule}.js';
-import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';
+import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';${media ? `\nimport type { MediaSubmission } from '../models/crud_media.js';\nimport { MEDIA } from '../models/${plan.mediaModule}.js';` : ''}
 
 /** Route prefix of the pages (route names: \`${plan.routeName}.<action>\`). */
 const BASE = '${plan.prefix}';
@@ -73,7 +79,7 @@ export class ${controllerClass} extends BaseController {
     return formPage(request, form, null);
   }
 
-  /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
+${media ? storeWithMedia(plan) : `  /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
     const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
@@ -88,13 +94,18 @@ export class ${controllerClass} extends BaseController {
     }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
   }
-
+`}
   /** GET ${plan.prefix}/{id}: the detail page; an id that is not a positive integer, or unknown, gives 404. */
   static async show(request: Request): Promise<Response> {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
+${
+  media
+    ? `    const context = { title: crud.TITLE, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.${pk} as number) };
+    return BaseController.render('${views}/show.html', { request, context });`
+    : `    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });`
+}
   }
 
   /** GET ${plan.prefix}/{id}/edit: the form filled with the record. */
@@ -107,7 +118,7 @@ export class ${controllerClass} extends BaseController {
     return formPage(request, form, row);
   }
 
-  /** POST ${plan.prefix}/{id}: updates; 422 with the messages when invalid. */
+${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 with the messages when invalid. */
   static async update(request: Request): Promise<Response> {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
@@ -116,7 +127,7 @@ export class ${controllerClass} extends BaseController {
     const record = validRecord(form);
     if (!record) return formPage(request, form, row, 422);
     try {
-      await ${modelClass}.update(row.${plan.primaryKey.name} as number, record, form.cleanedData);
+      await ${modelClass}.update(row.${pk} as number, record, form.cleanedData);
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
       form.addError(duplicateField(err), trans('crud.duplicate'));
@@ -124,7 +135,7 @@ export class ${controllerClass} extends BaseController {
     }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
   }
-
+`}
   /**
    * POST ${plan.prefix}/{id}/delete. With \`HX-Request\`, the list comes back (\`_results.html\`) with the search, filters,
    * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
@@ -205,17 +216,25 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     export_url: query.urlWithState(\`\${BASE}/export.csv\`),
     // The list's state, carried by the delete forms so that the list comes back as it was.
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
-    partial: template === '_results.html',
+    partial: template === '_results.html',${plan.listImage ? `
+    // The list image's thumbnails by id: one query for the page's rows.
+    thumbnails: await MEDIA.thumbnails(rows.map((row) => row.${pk} as number)),` : ''}
   };
   const response = BaseController.render(\`${views}/\${template}\`, { request, context });
   response.headers['Vary'] = 'HX-Request';
   return response;
 }
 
-function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
-  const action = row ? \`\${BASE}/\${String(row.${plan.primaryKey.name})}\` : BASE;
+${media ? `/** The form page; its media: the record's current files, and what was sent when \`sent\` comes back (422). */
+async function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200, sent?: MediaSubmission): Promise<Response> {
+  const id = row ? (row.${pk} as number) : null;
+  const action = id === null ? BASE : \`\${BASE}/\${String(id)}\`;
+  const media = await MEDIA.formContext(id, sent);
+  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), media, row, action } });
+}` : `function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
+  const action = row ? \`\${BASE}/\${String(row.${pk})}\` : BASE;
   return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
-}
+}`}
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
 function validRecord(form: ${formClass}): ${entityClass} | null {
@@ -239,5 +258,80 @@ async function findOr404(request: Request): Promise<${rowType} | null> {
   const id = parseId(request.routeParams['id']);
   return id === null ? null : ${modelClass}.find(id);
 }
+`;
+}
+
+/**
+ * POST of the create form with media: the upload limit (429), every id and file checked before anything is stored
+ * (400/403 refused, 422 with the messages), the files stored, then the record and its media rows in one transaction;
+ * a failure removes the files stored.
+ */
+function storeWithMedia(plan: CrudPlan): string {
+  const { formClass, modelClass } = plan;
+  return `  /**
+   * POST ${plan.prefix}: creates the record with its media. Every file is checked (extension, size, type) before any is
+   * stored; an invalid form or file comes back with status 422 and its messages. The files are stored, then the record
+   * and their rows are written in one transaction: when it fails, the files are removed. Limited to 10 requests with a
+   * file per address and minute (429).
+   */
+  static async store(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const limited = await MEDIA.guard(request);
+    if (limited) return limited;
+    const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
+    const media = await MEDIA.read(request, null);
+    if (media.refusal) return errorPage(media.refusal, request);
+    const record = validRecord(form);
+    if (!record || !media.isValid) return formPage(request, form, null, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, null, 422, media);
+    try {
+      await ${modelClass}.create(record, form.cleanedData, media);
+    } catch (err) {
+      await media.discard();
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, null, 422, media);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
+  }
+`;
+}
+
+/** POST of the edit form with media: as storeWithMedia, and every media id sent must be one of the record's. */
+function updateWithMedia(plan: CrudPlan): string {
+  const { formClass, modelClass } = plan;
+  const pk = plan.primaryKey.name;
+  return `  /**
+   * POST ${plan.prefix}/{id}: updates the record and its media (new files, alternative texts, order, removals). Every media
+   * id the form names must be one of this record's: otherwise 400 (not an id) or 403, and nothing changes. Then as
+   * store: 422 with the messages, files stored, one transaction, files removed when it fails; the files of the media
+   * removed or replaced are deleted once it committed.
+   */
+  static async update(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const limited = await MEDIA.guard(request);
+    if (limited) return limited;
+    const id = row.${pk} as number;
+    const media = await MEDIA.read(request, id);
+    if (media.refusal) return errorPage(media.refusal, request);
+    const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
+    const record = validRecord(form);
+    if (!record || !media.isValid) return formPage(request, form, row, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, row, 422, media);
+    try {
+      await ${modelClass}.update(id, record, form.cleanedData, media);
+    } catch (err) {
+      await media.discard();
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, row, 422, media);
+    }
+    await media.finish();
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
+  }
 `;
 }

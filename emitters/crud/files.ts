@@ -7,6 +7,8 @@ import type { PlannedFile } from '../planned-file.js';
 import { emitCrudController } from './controller.js';
 import { emitCrudModule } from './crud-module.js';
 import { emitCrudForm, emitCrudFormFields } from './form.js';
+import { CRUD_MEDIA_PATH, emitCrudMediaShared } from './media-shared.js';
+import { emitMediaFieldsView, emitMediaModule, emitMediaShowView } from './media-views.js';
 import { emitCrudModel } from './model.js';
 import { crudPlan, type CrudPlan } from './plan.js';
 import { emitFiltersView, emitIndexView, emitListCellsView, emitListHeadView, emitPaginationView, emitResultsView, emitTableView } from './views-list.js';
@@ -15,6 +17,8 @@ import { emitAppLayout, emitBulkDeleteView, emitFieldsView, emitFormView, emitSh
 export interface CrudOptions {
   /** `--public`: the routes need no login (CSRF stays on). */
   readonly isPublic?: boolean;
+  /** `--media` (or a media module already there): the pages handle the entity's media entries. */
+  readonly media?: boolean;
 }
 
 /** The regenerable files of the entity's CRUD pages: what derives from the entity file. */
@@ -29,7 +33,20 @@ export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
     regenerable(`${views}/_filters.html`, emitFiltersView(plan)),
     regenerable(`${views}/_list_head.html`, emitListHeadView(plan)),
     regenerable(`${views}/_list_cells.html`, emitListCellsView(plan)),
+    ...(plan.media
+      ? [
+          regenerable(mediaModulePath(snake), emitMediaModule(plan)),
+          regenerable(CRUD_MEDIA_PATH, emitCrudMediaShared()),
+          regenerable(`${views}/_media_fields.html`, emitMediaFieldsView(plan)),
+          regenerable(`${views}/_media_show.html`, emitMediaShowView(plan)),
+        ]
+      : []),
   ];
+}
+
+/** Where the media module of an entity lives: its presence tells sync:entity and build:model that the pages handle media. */
+export function mediaModulePath(entitySnake: string): string {
+  return `mvc/models/${entitySnake}_media.ts`;
 }
 
 /** Where the crud module of an entity lives: its presence tells sync:entity and build:model that the CRUD exists (cli/generate.ts). */
@@ -60,5 +77,5 @@ export function crudFiles(plan: CrudPlan): PlannedFile[] {
 
 /** The plan of `fw make:crud <Entity>` for a compiled model. */
 export function planCrud(model: ModelNode, entity: string, options: CrudOptions = {}): CrudPlan {
-  return crudPlan(model, entity, { isPublic: options.isPublic === true });
+  return crudPlan(model, entity, { isPublic: options.isPublic === true, media: options.media === true });
 }

@@ -7,13 +7,16 @@ import type { CrudPlan } from './plan.js';
 export function emitCrudModel(plan: CrudPlan): string {
   const { entity, entityClass, modelClass, listConst } = plan;
   const rowType = `${entityClass}ListRow`;
+  const media = plan.media !== null;
+  const mediaParam = media ? ', media?: MediaSubmission' : '';
+  const applyMedia = media ? '\n      await media?.apply(id, tx);' : '';
   return `// Model of the entity ${entityClass}: the queries of its CRUD pages. This file is yours: \`fw make:crud ${entityClass}\`
 // created it once and never overwrites it. The columns, joins and allow-lists come from ${plan.crudModule}.ts, which
 // \`fw sync:entity ${entityClass}\` keeps in step with the entity. Every value goes through a \`?\` placeholder; column
 // names only come from those allow-lists, never from the request.
 import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
 import type { ${entityClass} } from '../entities/${entity.snake}/index.js';
-import * as crud from './${plan.crudModule}.js';
+import * as crud from './${plan.crudModule}.js';${media ? `\nimport type { MediaSubmission } from './crud_media.js';\nimport { MEDIA } from './${plan.mediaModule}.js';` : ''}
 
 /** A row of the list and of the detail page. */
 export type ${rowType} = crud.ListRow;
@@ -54,24 +57,38 @@ export class ${modelClass} {
     return rows.map(crud.toListRow);
   }
 
-  /** Inserts the record and its many-to-many links in one transaction; returns its new id. A unique violation throws DuplicateError. */
-  static async create(record: ${entityClass}, links: crud.Links = {}): Promise<number> {
+  /** Inserts the record${media ? ', its many-to-many links and the rows of its stored media' : ' and its many-to-many links'} in one transaction; returns its new id. A unique violation throws DuplicateError. */
+  static async create(record: ${entityClass}, links: crud.Links = {}${mediaParam}): Promise<number> {
     return transaction(async (tx) => {
       const id = await insert(crud.INSERT, crud.insertValues(record), tx);
-      await crud.saveLinks(id, links, tx);
+      await crud.saveLinks(id, links, tx);${applyMedia}
       return id;
     });
   }
 
-  /** Updates the record and its many-to-many links in one transaction; returns the number of rows changed. */
-  static async update(id: number, record: ${entityClass}, links: crud.Links = {}): Promise<number> {
+  /** Updates the record${media ? ', its many-to-many links and its media rows' : ' and its many-to-many links'} in one transaction; returns the number of rows changed. */
+  static async update(id: number, record: ${entityClass}, links: crud.Links = {}${mediaParam}): Promise<number> {
     return transaction(async (tx) => {
       const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
-      await crud.saveLinks(id, links, tx);
+      await crud.saveLinks(id, links, tx);${applyMedia}
       return changed;
     });
   }
+${media ? `
+  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files. */
+  static async delete(id: number): Promise<number> {
+    const deleted = await execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} = ?\`, [id]);
+    if (deleted > 0) await MEDIA.deleteFor([id]);
+    return deleted;
+  }
 
+  /** Deletes these ids with one \`?\` per id, then their media rows and files; returns the number of rows deleted. */
+  static async deleteMany(ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const deleted = await execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids);
+    await MEDIA.deleteFor(ids);
+    return deleted;
+  }` : `
   /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade). */
   static async delete(id: number): Promise<number> {
     return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} = ?\`, [id]);
@@ -81,7 +98,7 @@ export class ${modelClass} {
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
     return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids);
-  }
+  }`}
 }
 `;
 }

@@ -2,7 +2,7 @@
  * What the CRUD emitters need to know about one entity, derived once from the IR: class and file names, the
  * list's columns and allow-lists, the form's fields, the many-to-one targets and their labels, the routes.
  */
-import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode, type RelationNode } from '../../compiler/ir.js';
+import { manyToOneFrom, type EntityNode, type FieldNode, type MediaNode, type ModelNode, type RelationNode } from '../../compiler/ir.js';
 import { requireEntity, requireField } from '../ir-lookup.js';
 export { humanLabel } from '../../compiler/naming.js';
 import { pivotTableSpec } from '../sql-table-spec.js';
@@ -59,6 +59,23 @@ export interface CrudField {
   readonly inForm: boolean;
 }
 
+/**
+ * A media entry of the entity (`make:crud --media`, DECISIONS §10): its file input, where its files go, how the
+ * pages show it. `image` stores under `images` (thumbnail and medium when `variants`), `file` under `documents`.
+ */
+export interface CrudMedia {
+  readonly node: MediaNode;
+  /** Form field of the new files; the changes to current files are sent as `<name>.alt.<id>`, `<name>.position.<id>`, `<name>.remove`. */
+  readonly name: string;
+  readonly label: string;
+  readonly kind: 'image' | 'file';
+  /** `media.role` of its rows (the entry's `role`, else its name). */
+  readonly role: string;
+  /** A gallery or a file list (several files, ordered); else one file, which a new upload replaces. */
+  readonly multiple: boolean;
+  readonly variants: boolean;
+}
+
 export interface CrudRoute {
   readonly method: 'GET' | 'POST';
   readonly path: string;
@@ -102,6 +119,15 @@ export interface CrudPlan {
   /** The regenerable crud module (`mvc/models/<snake>_crud.ts`) and the form's fields constant (`CONTACT_FIELDS`). */
   readonly crudModule: string;
   readonly fieldsConst: string;
+  /**
+   * The media entries handled by the pages (`--media`, or a media module already there: cli/generate.ts), in the
+   * entity's order; null when the pages were made without media.
+   */
+  readonly media: readonly CrudMedia[] | null;
+  /** The regenerable media module of the entity (`mvc/models/<snake>_media.ts`, exporting `MEDIA`). */
+  readonly mediaModule: string;
+  /** The image shown as a thumbnail in the list: the first `field: image` entry without `multiple`; null when none (or no media). */
+  readonly listImage: CrudMedia | null;
 }
 
 const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
@@ -204,7 +230,11 @@ function crudLinks(model: ModelNode, entity: EntityNode, taken: ReadonlySet<stri
   return links;
 }
 
-export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean } = {}): CrudPlan {
+function crudMedia(node: MediaNode): CrudMedia {
+  return { node, name: node.name, label: node.label, kind: node.field, role: node.role, multiple: node.multiple, variants: node.field === 'image' && node.variants };
+}
+
+export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean; media?: boolean } = {}): CrudPlan {
   const entity = requireEntity(model, entityName, 'make:crud');
   const relations = new Map<string, CrudRelation>();
   const manyToOne = manyToOneFrom(model, entity.name);
@@ -239,6 +269,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
   const pk = entity.primaryKey;
   const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: pk.label, input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
   const links = crudLinks(model, entity, new Set(entity.fields.map((f) => f.name)));
+  const media = options.media === true ? entity.media.map(crudMedia) : null;
   const prefix = `/${entity.plural}`;
   const routeName = entity.plural;
   const route = (method: 'GET' | 'POST', path: string, action: string, name: string): CrudRoute => ({ method, path: `${prefix}${path}`, action, name: `${routeName}.${name}` });
@@ -278,5 +309,8 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     title: pascal(entity.plural),
     crudModule: `${entity.snake}_crud`,
     fieldsConst: `${entity.snake.toUpperCase()}_FIELDS`,
+    media,
+    mediaModule: `${entity.snake}_media`,
+    listImage: media?.find((m) => m.kind === 'image' && !m.multiple) ?? null,
   };
 }

@@ -146,17 +146,24 @@ ${filters.length ? filters.join('\n') + '\n' : ''}`;
 export function emitListHeadView(plan: CrudPlan): string {
   const header = (key: string, label: string): string =>
     `<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700"><a href="{{ sort_urls.${key} }}" hx-get="{{ sort_urls.${key} }}" ${HX_NAV} class="hover:underline"{% if sort_states.${key} %} aria-sort="{{ 'ascending' if sort_states.${key} == 'asc' else 'descending' }}"{% endif %}>${escape(label)}{% if sort_states.${key} == 'asc' %} ▲{% elif sort_states.${key} == 'desc' %} ▼{% endif %}</a></th>`;
+  // The list image's column (make:crud --media): not sortable.
+  const image = plan.listImage ? [`<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700">${escape(plan.listImage.label)}</th>`] : [];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
-${[header(plan.primaryKey.name, '#'), ...plan.listFields.map((f) => header(f.field.name, f.label))].join('\n')}
+${[header(plan.primaryKey.name, '#'), ...image, ...plan.listFields.map((f) => header(f.field.name, f.label))].join('\n')}
 `;
 }
 
 /** `_list_cells.html` (regenerable): the cells of one row (\`row\`), in the order of _list_head.html. */
 export function emitListCellsView(plan: CrudPlan): string {
+  const pk = plan.primaryKey.name;
   const cells = plan.listFields.map((f) => `<td class="max-w-xs truncate px-3 py-2">${cell(f)}</td>`);
+  // The thumbnail of the list image (\`thumbnails\`, by record id: one query for the page, see the controller).
+  const image = plan.listImage
+    ? [`<td class="px-3 py-2">{% set thumbnail = thumbnails[row.${pk}] %}{% if thumbnail %}<img src="{{ thumbnail.url }}" alt="{{ thumbnail.alt }}" loading="lazy" class="h-12 w-12 max-w-none rounded-md bg-gray-100 object-cover">{% endif %}</td>`]
+    : [];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
-<td class="px-3 py-2 whitespace-nowrap text-gray-500">{{ row.${plan.primaryKey.name} }}</td>
-${cells.join('\n')}
+<td class="px-3 py-2 whitespace-nowrap text-gray-500">{{ row.${pk} }}</td>
+${[...image, ...cells].join('\n')}
 `;
 }
 

@@ -64,7 +64,7 @@ export function emitShowView(plan: CrudPlan): string {
     <dd class="text-sm text-gray-900 md:col-span-2">{{ field.value }}</dd>
   </div>
   {% endfor %}
-</dl>
+</dl>${plan.media ? `\n{% include "${plan.viewDir}/_media_show.html" %}` : ''}
 <p class="mt-6"><a href="{{ base }}" class="font-medium text-blue-700 hover:underline">{{ trans('crud.back') }}</a></p>
 {% endblock %}
 `;
@@ -129,17 +129,20 @@ ${blocks.join('\n')}
 }
 
 export function emitFormView(plan: CrudPlan): string {
-  return `{#- Create and edit form of a ${plan.entityClass}: an invalid submission comes back with status 422, its messages and the values entered. -#}
+  // With media, the form sends files: multipart, and the media partial after the fields.
+  const enctype = plan.media ? ' enctype="multipart/form-data"' : '';
+  const media = plan.media ? `{% include "${plan.viewDir}/_media_fields.html" %}\n` : '';
+  return `{#- Create and edit form of a ${plan.entityClass}: an invalid submission comes back with status 422, its messages and the values entered${plan.media ? ' (files must be chosen again)' : ''}. -#}
 {% extends "layouts/app.html" %}
 {% block content %}
 <h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ title }} · {{ trans('crud.edit_title') if row else trans('crud.new_title') }}</h1>
 {% if form.non_field_errors | length %}
 <div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
 {% endif %}
-<form method="post" action="{{ action }}" novalidate class="rounded-lg border border-gray-200 bg-white p-6">
+<form method="post" action="{{ action }}"${enctype} novalidate class="rounded-lg border border-gray-200 bg-white p-6">
   ${CSRF}
 {% include "${plan.viewDir}/_fields.html" %}
-  <div class="flex gap-2">
+${media}  <div class="flex gap-2">
     <button type="submit" class="${PRIMARY}">{{ trans('crud.save') }}</button>
     <a href="{{ base }}" class="${SECONDARY}">{{ trans('crud.cancel') }}</a>
   </div>

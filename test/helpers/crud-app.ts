@@ -187,13 +187,15 @@ export class HttpClient {
   private cookie = '';
   constructor(readonly base: string) {}
 
-  async request(method: string, url: string, options: { form?: Array<[string, string]>; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  async request(method: string, url: string, options: { form?: Array<[string, string]>; multipart?: FormData; headers?: Record<string, string> } = {}): Promise<HttpResult> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers['cookie'] = this.cookie;
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
+    } else if (options.multipart) {
+      body = options.multipart; // fetch writes the multipart/form-data Content-Type and its boundary
     }
     const response = await fetch(this.base + url, { method, headers, body, redirect: 'manual' });
     const setCookie = response.headers.get('set-cookie');
@@ -210,6 +212,18 @@ export class HttpClient {
   async post(url: string, form: Array<[string, string]> = [], headers: Record<string, string> = {}): Promise<HttpResult> {
     const fields = form.some(([name]) => name === 'csrf_token') ? form : [['csrf_token', await this.csrfToken()] as [string, string], ...form];
     return this.request('POST', url, { form: fields, headers });
+  }
+
+  /**
+   * POSTs a multipart form, as a form with `enctype="multipart/form-data"` does: the fields (the CSRF token first
+   * unless given), then the files, each [field, file name, bytes, Content-Type].
+   */
+  async postMultipart(url: string, fields: Array<[string, string]>, files: ReadonlyArray<readonly [string, string, Buffer, string]> = [], tokenPage?: string): Promise<HttpResult> {
+    const data = new FormData();
+    if (!fields.some(([name]) => name === 'csrf_token')) data.append('csrf_token', await this.csrfToken(tokenPage));
+    for (const [name, value] of fields) data.append(name, value);
+    for (const [name, filename, bytes, type] of files) data.append(name, new Blob([bytes], { type }), filename);
+    return this.request('POST', url, { multipart: data });
   }
 
   private token = '';

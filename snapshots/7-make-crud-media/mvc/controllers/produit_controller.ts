@@ -1,0 +1,232 @@
+// Controller of the entity Produit: list, detail, create, edit, delete, bulk delete and CSV export. This file is
+// yours: `fw make:crud Produit` created it once and never overwrites it.
+// Its media (images, documents: produit_media.ts) are checked, stored and written with the record, all or nothing.
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
+import { Produit } from '../entities/produit/index.js';
+import { ProduitForm } from '../forms/produit_form.js';
+import * as crud from '../models/produit_crud.js';
+import { PRODUIT_LIST, ProduitModel, type ProduitListRow } from '../models/produit_model.js';
+import type { MediaSubmission } from '../models/crud_media.js';
+import { MEDIA } from '../models/produit_media.js';
+
+/** Route prefix of the pages (route names: `produits.<action>`). */
+const BASE = '/produits';
+
+/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
+function allowed(_request: Request, _permission: string): boolean {
+  return true;
+}
+
+export class ProduitController extends BaseController {
+  /** GET /produits: the list; an `HX-Request` gets only the results (`_results.html`). */
+  static async index(request: Request): Promise<Response> {
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    const { query, rows, pagination } = await ProduitModel.page(request);
+    return results(request, query, rows, pagination, isHtmx(request) ? '_results.html' : 'index.html');
+  }
+
+  /** GET /produits/new: the empty form. */
+  static async create(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const form = new ProduitForm(null, { choices: await crud.formChoices() });
+    return formPage(request, form, null);
+  }
+
+  /**
+   * POST /produits: creates the record with its media. Every file is checked (extension, size, type) before any is
+   * stored; an invalid form or file comes back with status 422 and its messages. The files are stored, then the record
+   * and their rows are written in one transaction: when it fails, the files are removed. Limited to 10 requests with a
+   * file per address and minute (429).
+   */
+  static async store(request: Request): Promise<Response> {
+    if (!allowed(request, 'create')) return errorPage(403, request);
+    const limited = await MEDIA.guard(request);
+    if (limited) return limited;
+    const form = ProduitForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
+    const media = await MEDIA.read(request, null);
+    if (media.refusal) return errorPage(media.refusal, request);
+    const record = validRecord(form);
+    if (!record || !media.isValid) return formPage(request, form, null, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, null, 422, media);
+    try {
+      await ProduitModel.create(record, form.cleanedData, media);
+    } catch (err) {
+      await media.discard();
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, null, 422, media);
+    }
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
+  }
+
+  /** GET /produits/{id}: the detail page; an id that is not a positive integer, or unknown, gives 404. */
+  static async show(request: Request): Promise<Response> {
+    if (!allowed(request, 'show')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const context = { title: crud.TITLE, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.id as number) };
+    return BaseController.render('produit/show.html', { request, context });
+  }
+
+  /** GET /produits/{id}/edit: the form filled with the record. */
+  static async edit(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const initial = await crud.formValues(row);
+    const form = new ProduitForm(null, { initial, choices: await crud.formChoices(initial) });
+    return formPage(request, form, row);
+  }
+
+  /**
+   * POST /produits/{id}: updates the record and its media (new files, alternative texts, order, removals). Every media
+   * id the form names must be one of this record's: otherwise 400 (not an id) or 403, and nothing changes. Then as
+   * store: 422 with the messages, files stored, one transaction, files removed when it fails; the files of the media
+   * removed or replaced are deleted once it committed.
+   */
+  static async update(request: Request): Promise<Response> {
+    if (!allowed(request, 'update')) return errorPage(403, request);
+    const row = await findOr404(request);
+    if (!row) return errorPage(404, request);
+    const limited = await MEDIA.guard(request);
+    if (limited) return limited;
+    const id = row.id as number;
+    const media = await MEDIA.read(request, id);
+    if (media.refusal) return errorPage(media.refusal, request);
+    const form = ProduitForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
+    const record = validRecord(form);
+    if (!record || !media.isValid) return formPage(request, form, row, 422, media);
+    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
+    if (!(await media.store())) return formPage(request, form, row, 422, media);
+    try {
+      await ProduitModel.update(id, record, form.cleanedData, media);
+    } catch (err) {
+      await media.discard();
+      if (!(err instanceof DuplicateError)) throw err;
+      form.addError(duplicateField(err), trans('crud.duplicate'));
+      return formPage(request, form, row, 422, media);
+    }
+    await media.finish();
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
+  }
+
+  /**
+   * POST /produits/{id}/delete. With `HX-Request`, the list comes back (`_results.html`) with the search, filters,
+   * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
+   * (`#crud-delete`, which htmx sends only to ask its confirmation) leaves for the list with a full load.
+   */
+  static async destroy(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const id = parseId(request.routeParams['id']);
+    if (id === null) return errorPage(404, request);
+    const deleted = await ProduitModel.delete(id);
+    if (deleted === 0) return errorPage(404, request);
+    BaseController.setFlash(request, trans('crud.deleted'));
+    const state = { params: request.body };
+    if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(BASE);
+    if (isHtmx(request)) {
+      const { query, rows, pagination } = await ProduitModel.page(state);
+      return results(request, query, rows, pagination, '_results.html');
+    }
+    const query = ListQuery.fromRequest(state, PRODUIT_LIST);
+    const page = parseId(request.body['page']?.[0]);
+    const target = query.urlWithState(BASE);
+    return BaseController.redirect(page && page > 1 ? `${target}${target.includes('?') ? '&' : '?'}page=${page}` : target);
+  }
+
+  /** POST /produits/bulk-delete: the selected `ids`, shown for confirmation; none selected goes straight back. */
+  static async bulkDelete(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const rows = await ProduitModel.findMany(ids);
+    if (rows.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    return BaseController.render('produit/bulk_delete.html', { request, context: { title: crud.TITLE, base: BASE, rows, labels: rows.map(crud.rowLabel) } });
+  }
+
+  /** POST /produits/bulk-delete/confirm: deletes the confirmed `ids` (one `?` each) and goes back to the list. */
+  static async bulkDeleteConfirm(request: Request): Promise<Response> {
+    if (!allowed(request, 'delete')) return errorPage(403, request);
+    const ids = parseIds(request.body['ids']);
+    if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
+    const deleted = await ProduitModel.deleteMany(ids);
+    return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
+  }
+
+  /** GET /produits/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
+  static async exportCsv(request: Request): Promise<Response> {
+    // The file holds the list's rows: it needs `index` (spec), and `export` as well when the role block names it.
+    if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
+    const rows = await ProduitModel.exportRows(ListQuery.fromRequest(request, PRODUIT_LIST));
+    return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
+  }
+}
+
+/** The list page, or its results partial: rows, pagination, sort links, filters, empty state, reset and export links. */
+async function results(request: Request, query: ListQuery, rows: ProduitListRow[], pagination: Pagination, template: string): Promise<Response> {
+  const sortUrls: Record<string, string> = {};
+  const sortStates: Record<string, string> = {};
+  for (const key of Object.keys(PRODUIT_LIST.sortable)) {
+    sortUrls[key] = query.sortUrl(BASE, key);
+    sortStates[key] = query.sortState(key);
+  }
+  const page = pagination.context();
+  const context = {
+    title: crud.TITLE,
+    base: BASE,
+    rows,
+    pagination: page,
+    q: query.q,
+    sort: query.sort ?? '',
+    direction: query.sort ? query.direction : '',
+    filters: query.filters,
+    filter_choices: await crud.filterChoices(query.filters),
+    sort_urls: sortUrls,
+    sort_states: sortStates,
+    is_filtered: query.isFiltered,
+    empty_context: query.emptyContext,
+    empty_message: trans(query.emptyMessageKey),
+    reset_url: BASE,
+    export_url: query.urlWithState(`${BASE}/export.csv`),
+    // The list's state, carried by the delete forms so that the list comes back as it was.
+    state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
+    partial: template === '_results.html',
+    // The list image's thumbnails by id: one query for the page's rows.
+    thumbnails: await MEDIA.thumbnails(rows.map((row) => row.id as number)),
+  };
+  const response = BaseController.render(`produit/${template}`, { request, context });
+  response.headers['Vary'] = 'HX-Request';
+  return response;
+}
+
+/** The form page; its media: the record's current files, and what was sent when `sent` comes back (422). */
+async function formPage(request: Request, form: ProduitForm, row: ProduitListRow | null, status = 200, sent?: MediaSubmission): Promise<Response> {
+  const id = row ? (row.id as number) : null;
+  const action = id === null ? BASE : `${BASE}/${String(id)}`;
+  const media = await MEDIA.formContext(id, sent);
+  return BaseController.render('produit/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), media, row, action } });
+}
+
+/** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
+function validRecord(form: ProduitForm): Produit | null {
+  if (!form.isValid()) return null;
+  const record = new Produit(form.cleanedData);
+  for (const [field, message] of Object.entries(record.validate())) {
+    if (form.fieldNames.includes(field)) form.addError(field, message);
+  }
+  return form.isValid() ? record : null;
+}
+
+/** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */
+function duplicateField(err: DuplicateError): string | null {
+  for (const name of [err.constraint ?? '', ...err.columns]) {
+    if (Object.hasOwn(crud.UNIQUE_KEYS, name)) return crud.UNIQUE_KEYS[name]!;
+  }
+  return null;
+}
+
+async function findOr404(request: Request): Promise<ProduitListRow | null> {
+  const id = parseId(request.routeParams['id']);
+  return id === null ? null : ProduitModel.find(id);
+}

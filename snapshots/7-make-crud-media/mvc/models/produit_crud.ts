@@ -1,0 +1,106 @@
+// fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Produit)
+// The CRUD pages of Produit as mvc/entities/produit/produit.json describes them: the list's columns and allow-lists, the SQL of the
+// fields, the choices of the relations, the CSV and detail columns. produit_model.ts and produit_controller.ts
+// (yours) use it; `fw sync:entity Produit` and `fw build:model` rewrite it when the entity changes.
+import { trans, type Choice, type ListSpec, type Row, type Transaction } from 'fw-mvc';
+import { Produit } from '../entities/produit/index.js';
+
+/** Title of the pages and name of the CSV file. */
+export const TITLE = 'Produits';
+export const CSV_FILE = 'produits.csv';
+
+/** The table, its key column, and the key as the list's SELECT names it. */
+export const TABLE = 'produits';
+export const KEY_COLUMN = 'Id';
+export const KEY = 't.Id';
+
+/** A row of the list and of the detail page: the entity. */
+export type ListRow = Produit;
+
+/** Many-to-many links saved with the record, by form field: the other side's ids (absent: left as they are). */
+export interface Links {}
+
+/** The allow-lists of the list page: sort keys, searched columns, equality filters. */
+export const LIST: ListSpec = {
+  sortable: {
+    id: 't.Id',
+    nom: 't.Nom',
+    reference: 't.Reference',
+  },
+  defaultSort: 'id',
+  searchable: ['t.Nom', 't.Reference'],
+  filters: {
+
+  },
+};
+
+export const SELECT = 'SELECT t.Id, t.Nom, t.Reference FROM produits t';
+export const COUNT = 'SELECT COUNT(*) AS total FROM produits t';
+export const INSERT = 'INSERT INTO produits (Nom, Reference) VALUES (?, ?)';
+export const UPDATE = 'UPDATE produits SET Nom = ?, Reference = ? WHERE Id = ?';
+
+/** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
+export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
+  'uq_produits_reference': 'reference',
+  'produits.Reference': 'reference',
+  'Reference': 'reference',
+};
+
+/** The values of INSERT, in its column order. */
+export function insertValues(record: Produit): unknown[] {
+  const row = record.toRow();
+  return [row.Nom, row.Reference];
+}
+
+/** The values of UPDATE, in its column order, the key last. */
+export function updateValues(record: Produit, id: number): unknown[] {
+  const row = record.toRow();
+  return [row.Nom, row.Reference, id];
+}
+
+/** Saves the record's many-to-many links given by the form, in the record's transaction. */
+export async function saveLinks(_id: number, _links: Links, _tx: Transaction): Promise<void> {
+  // No many-to-many relation: nothing to save beside the record.
+}
+
+export function toListRow(row: Row): ListRow {
+  return Produit.fromRow(row);
+}
+
+/** The edit form's values: the record. */
+export async function formValues(row: ListRow): Promise<Record<string, unknown>> {
+  return { ...row };
+}
+
+/** What the detail page shows, in field order. */
+export async function details(row: ListRow): Promise<Array<{ label: string; value: unknown }>> {
+  return [
+    { label: 'Nom', value: row.nom },
+    { label: 'Reference', value: row.reference },
+  ];
+}
+
+/** The CSV export's header (the fields' labels, as on the pages) and the cells of a row. */
+export const CSV_HEADER: readonly string[] = ['Nom', 'Reference'];
+
+export function csvRow(row: ListRow): unknown[] {
+  return [row.nom, row.reference];
+}
+
+/** How a record is named on the bulk-delete confirmation page. */
+export function rowLabel(row: ListRow): string {
+  return `#${String(row.id)} ${String(row.nom ?? '')}`;
+}
+
+/**
+ * The choices of the form's selects. `keep` gives, by field, the values a select must offer whatever their rank
+ * among the targets: the record edited, the values posted, the active filters.
+ */
+export async function formChoices(_keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
+  return {};
+}
+
+/** The options of the list's many-to-one and many-to-many filters. */
+export async function filterChoices(_filters: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
+  return {};
+}

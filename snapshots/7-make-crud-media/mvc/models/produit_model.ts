@@ -1,0 +1,84 @@
+// Model of the entity Produit: the queries of its CRUD pages. This file is yours: `fw make:crud Produit`
+// created it once and never overwrites it. The columns, joins and allow-lists come from produit_crud.ts, which
+// `fw sync:entity Produit` keeps in step with the entity. Every value goes through a `?` placeholder; column
+// names only come from those allow-lists, never from the request.
+import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import type { Produit } from '../entities/produit/index.js';
+import * as crud from './produit_crud.js';
+import type { MediaSubmission } from './crud_media.js';
+import { MEDIA } from './produit_media.js';
+
+/** A row of the list and of the detail page. */
+export type ProduitListRow = crud.ListRow;
+
+/** The allow-lists of the list page (sort keys, searched columns, equality filters). */
+export const PRODUIT_LIST = crud.LIST;
+
+export class ProduitModel {
+  static readonly perPage = 20;
+
+  /** One page of the list for the request's `q`, filters, `sort`, `direction` and `page`. */
+  static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: ProduitListRow[]; pagination: Pagination }> {
+    const query = ListQuery.fromRequest(request, PRODUIT_LIST);
+    const where = query.where();
+    const count = await fetchOne<{ total: unknown }>(`${crud.COUNT} ${where.sql}`, where.params);
+    const pagination = new Pagination(request, Number(count?.total ?? 0), ProduitModel.perPage, { params: query.linkParams() });
+    // Nothing matches: no second query (a sorted LIMIT over no match would read the whole table).
+    const rows = pagination.total === 0 ? [] : await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ? OFFSET ?`, [...where.params, pagination.limit, pagination.offset]);
+    return { query, rows: rows.map(crud.toListRow), pagination };
+  }
+
+  /** The rows of the CSV export: the same search, filters and sort, no pagination, at most CSV_MAX_ROWS. */
+  static async exportRows(query: ListQuery): Promise<ProduitListRow[]> {
+    const where = query.where();
+    const rows = await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ?`, [...where.params, CSV_MAX_ROWS]);
+    return rows.map(crud.toListRow);
+  }
+
+  static async find(id: number): Promise<ProduitListRow | null> {
+    const row = await fetchOne(`${crud.SELECT} WHERE ${crud.KEY} = ?`, [id]);
+    return row ? crud.toListRow(row) : null;
+  }
+
+  /** The rows of these ids (the bulk-delete confirmation page). */
+  static async findMany(ids: readonly number[]): Promise<ProduitListRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await fetchAll(`${crud.SELECT} WHERE ${crud.KEY} IN (${placeholders(ids.length)}) ORDER BY ${crud.KEY}`, ids);
+    return rows.map(crud.toListRow);
+  }
+
+  /** Inserts the record, its many-to-many links and the rows of its stored media in one transaction; returns its new id. A unique violation throws DuplicateError. */
+  static async create(record: Produit, links: crud.Links = {}, media?: MediaSubmission): Promise<number> {
+    return transaction(async (tx) => {
+      const id = await insert(crud.INSERT, crud.insertValues(record), tx);
+      await crud.saveLinks(id, links, tx);
+      await media?.apply(id, tx);
+      return id;
+    });
+  }
+
+  /** Updates the record, its many-to-many links and its media rows in one transaction; returns the number of rows changed. */
+  static async update(id: number, record: Produit, links: crud.Links = {}, media?: MediaSubmission): Promise<number> {
+    return transaction(async (tx) => {
+      const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
+      await crud.saveLinks(id, links, tx);
+      await media?.apply(id, tx);
+      return changed;
+    });
+  }
+
+  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files. */
+  static async delete(id: number): Promise<number> {
+    const deleted = await execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} = ?`, [id]);
+    if (deleted > 0) await MEDIA.deleteFor([id]);
+    return deleted;
+  }
+
+  /** Deletes these ids with one `?` per id, then their media rows and files; returns the number of rows deleted. */
+  static async deleteMany(ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const deleted = await execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids);
+    await MEDIA.deleteFor(ids);
+    return deleted;
+  }
+}

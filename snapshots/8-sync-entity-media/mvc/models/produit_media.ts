@@ -1,0 +1,12 @@
+// fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Produit)
+// The media of the Produit pages as mvc/entities/produit/produit.json describes them (its "media" entries):
+// produit_controller.ts and produit_model.ts (yours) use it; `fw sync:entity Produit` and `fw build:model` rewrite it
+// when the entity changes. The rows of the `media` table name the entity 'Produit'.
+import { MediaPages } from './crud_media.js';
+
+export const MEDIA = new MediaPages('Produit', [
+  { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },
+  { name: 'galerie', label: 'Autres vues', kind: 'image', role: 'gallery', multiple: true, variants: true },
+  { name: 'notice', label: 'Notice', kind: 'file', role: 'notice', multiple: false, variants: false },
+  { name: 'schema', label: 'Schéma', kind: 'image', role: 'schema', multiple: false, variants: false },
+]);

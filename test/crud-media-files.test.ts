@@ -1,0 +1,134 @@
+// The files of `fw make:crud --media` (DECISIONS §10): which files, of which kind, and what the media parts of the form,
+// detail and list views, the controller and the model hold for the four kinds of entry; the pages without --media are
+// those of plain make:crud. The generated code is type-checked by crud-cli-typecheck.test.ts and run over HTTP by
+// crud-media-http.test.ts; its whole text is compared by pipeline-snapshots.test.ts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { crudFiles, planCrud } from '../emitters/crud/index.js';
+import { GENERATED_MARKER } from '../emitters/marker.js';
+import { PRODUIT, compileEntities, produitWith } from './helpers/crud-media.js';
+
+const model = compileEntities([PRODUIT]);
+const withMedia = crudFiles(planCrud(model, 'Produit', { media: true }));
+const without = crudFiles(planCrud(model, 'Produit'));
+const file = (files: typeof withMedia, path: string): string => {
+  const found = files.find((f) => f.path === path);
+  if (!found) throw new Error(`${path} absent`);
+  return found.content;
+};
+const media = (path: string): string => file(withMedia, path);
+
+/** The lines of `text` that contain `needle`. */
+const linesWith = (text: string, needle: string): string[] => text.split('\n').filter((line) => line.includes(needle));
+
+test('--media adds four regenerable files (the entity media module, the shared crud_media.ts, two partials); the manual files are the same', () => {
+  const paths = (files: typeof withMedia, kind: string) => files.filter((f) => f.kind === kind).map((f) => f.path);
+  assert.equal(paths(withMedia, 'manual'), paths(without, 'manual'));
+  assert.equal(
+    paths(withMedia, 'regenerable').filter((p) => !paths(without, 'regenerable').includes(p)),
+    ['mvc/models/produit_media.ts', 'mvc/models/crud_media.ts', 'mvc/views/produit/_media_fields.html', 'mvc/views/produit/_media_show.html'],
+  );
+  for (const f of withMedia.filter((x) => x.kind === 'regenerable')) assert.ok(f.content.split('\n')[0]!.includes(GENERATED_MARKER), f.path);
+  // The shared module names the command that rewrites every entity's files: its bytes do not depend on the entity.
+  assert.match(media('mvc/models/crud_media.ts').split('\n')[0]!, /regenerate with: fw build:model\)$/);
+});
+
+test('without --media, the entity media entries change nothing: no file input, no media call', () => {
+  for (const f of without) {
+    assert.not.match(f.content, /MEDIA|crud_media|multipart|_media_/, f.path);
+  }
+});
+
+test('the media module lists the entries in the entity order: kind, role (the name when not given), label, multiple, variants', () => {
+  const text = media('mvc/models/produit_media.ts');
+  assert.ok(text.includes("import { MediaPages } from './crud_media.js';"));
+  assert.equal(linesWith(text, "{ name: '"), [
+    "  { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },",
+    "  { name: 'galerie', label: 'Galerie', kind: 'image', role: 'gallery', multiple: true, variants: true },",
+    "  { name: 'notice', label: 'Notice', kind: 'file', role: 'notice', multiple: false, variants: false },",
+    "  { name: 'pieces_jointes', label: 'Pièces jointes', kind: 'file', role: 'pieces_jointes', multiple: true, variants: false },",
+  ]);
+  assert.ok(text.includes("export const MEDIA = new MediaPages('Produit', ["));
+});
+
+test('the form is multipart and includes the media partial: a file input per entry, multiple for a gallery and a file list', () => {
+  const form = media('mvc/views/produit/form.html');
+  assert.match(form, /<form method="post" action="\{\{ action \}\}" enctype="multipart\/form-data" novalidate/);
+  assert.ok(form.includes('{% include "produit/_media_fields.html" %}'));
+  const fields = media('mvc/views/produit/_media_fields.html');
+  const inputs = linesWith(fields, 'type="file"').map((line) => /name="([a-z_]+)"( multiple)? accept="\{\{ media\.\1\.accept \}\}"/.exec(line)?.slice(1, 3));
+  assert.equal(inputs, [
+    ['photo', undefined],
+    ['galerie', ' multiple'],
+    ['notice', undefined],
+    ['pieces_jointes', ' multiple'],
+  ]);
+});
+
+test('the current files on the edit form: a thumbnail for images, a link for files, alt text for images, order for multiple entries, a removal checkbox each', () => {
+  const fields = media('mvc/views/produit/_media_fields.html');
+  const names = [...fields.matchAll(/name="([a-z_]+\.[a-z]+(?:\.\{\{ item\.id \}\})?)"/g)].map((m) => m[1]);
+  assert.equal(names, [
+    'photo.alt.{{ item.id }}', 'photo.remove', 'photo.alt',
+    'galerie.alt.{{ item.id }}', 'galerie.position.{{ item.id }}', 'galerie.remove',
+    'notice.remove',
+    'pieces_jointes.position.{{ item.id }}', 'pieces_jointes.remove',
+  ]);
+  assert.is(linesWith(fields, '<img src="{{ item.thumbnail_url }}"').length, 2, 'a thumbnail for each image entry');
+  assert.is(linesWith(fields, '<a href="{{ item.url }}" class="mb-2 block truncate').length, 2, 'a link for each file entry');
+  assert.is(linesWith(fields, 'value="{{ item.id }}"').length, 4, 'a removal checkbox valued with the media id');
+  // Each input has its label (works without script, and for screen readers).
+  for (const [, id] of fields.matchAll(/<input[^>]* id="([^"]+)"/g)) assert.ok(fields.includes(`for="${id}"`), id);
+});
+
+test('the detail page: a single image as its medium, a gallery as a grid of thumbnails, a file as a link, a file list as links', () => {
+  assert.ok(media('mvc/views/produit/show.html').includes('{% include "produit/_media_show.html" %}'));
+  const show = media('mvc/views/produit/_media_show.html');
+  const section = (name: string): string => show.slice(show.indexOf(`aria-labelledby="media-${name}-title"`), show.indexOf('</section>', show.indexOf(`media-${name}-title`)));
+  assert.match(section('photo'), /<img src="\{\{ item\.medium_url \}\}" alt="\{\{ item\.alt \}\}"/);
+  assert.match(section('galerie'), /\{% for item in media\.galerie\.items %\}[\s\S]*<img src="\{\{ item\.thumbnail_url \}\}"/);
+  assert.match(section('notice'), /\{% set item = media\.notice\.items\[0\] %\}[\s\S]*<a href="\{\{ item\.url \}\}"[^>]*>\{\{ item\.name \}\}<\/a>/);
+  assert.match(section('pieces_jointes'), /\{% for item in media\.pieces_jointes\.items %\}<li><a href="\{\{ item\.url \}\}"/);
+});
+
+test('the list gets a thumbnail column for the first single image (not for a gallery), filled from one lookup per page', () => {
+  const head = media('mvc/views/produit/_list_head.html');
+  const cells = media('mvc/views/produit/_list_cells.html');
+  assert.ok(head.includes('>Photo</th>'));
+  assert.match(cells, /\{% set thumbnail = thumbnails\[row\.id\] %\}\{% if thumbnail %\}<img src="\{\{ thumbnail\.url \}\}"/);
+  assert.ok(media('mvc/controllers/produit_controller.ts').includes('thumbnails: await MEDIA.thumbnails(rows.map((row) => row.id as number)),'));
+  // A gallery alone: no column, no lookup.
+  const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }));
+  assert.not.ok(file(gallery, 'mvc/views/produit/_list_head.html').includes('Galerie'));
+  assert.not.ok(file(gallery, 'mvc/views/produit/_list_cells.html').includes('thumbnail'));
+  assert.not.ok(file(gallery, 'mvc/controllers/produit_controller.ts').includes('thumbnails'));
+});
+
+test('the controller: limit, ids checked, files checked before any is stored, stored then written in the transaction, removed when it fails', () => {
+  const controller = media('mvc/controllers/produit_controller.ts');
+  const store = controller.slice(controller.indexOf('static async store('), controller.indexOf('static async show('));
+  const order = ['MEDIA.guard(request)', 'MEDIA.read(request, null)', 'media.refusal', 'validRecord(form)', 'media.isValid', 'media.store()', 'ProduitModel.create(record, form.cleanedData, media)', 'media.discard()'];
+  const positions = order.map((step) => store.indexOf(step));
+  assert.ok(positions.every((p, i) => p > 0 && (i === 0 || p > positions[i - 1]!)), `store: ${JSON.stringify(Object.fromEntries(order.map((s, i) => [s, positions[i]])))}`);
+  const update = controller.slice(controller.indexOf('static async update('), controller.indexOf('static async destroy('));
+  assert.ok(update.indexOf('MEDIA.read(request, id)') < update.indexOf('ProduitForm.fromRequest'), 'the ids are checked before anything else is read');
+  assert.ok(update.indexOf('await media.finish();') > update.indexOf('ProduitModel.update(id, record, form.cleanedData, media)'), 'the removed files go once the transaction committed');
+  assert.ok(controller.includes("import { MEDIA } from '../models/produit_media.js';"));
+  const model = media('mvc/models/produit_model.ts');
+  assert.is(linesWith(model, 'await media?.apply(id, tx);').length, 2, 'create and update write the media rows in their transaction');
+  assert.is(linesWith(model, 'MEDIA.deleteFor(').length, 2, 'single and bulk delete remove the media');
+});
+
+test('the shared module is the same bytes for every entity, and the emitters are pure', () => {
+  const other = compileEntities([PRODUIT, { ...produitWith([{ name: 'logo', field: 'image' }]), entity: 'Marque', table: 'marques' }]);
+  assert.is(file(crudFiles(planCrud(other, 'Marque', { media: true })), 'mvc/models/crud_media.ts'), media('mvc/models/crud_media.ts'));
+  assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true })), withMedia);
+});
+
+test('an entity without media entries, with --media: the media files are written, empty, so that the pages keep compiling', () => {
+  const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }));
+  assert.ok(file(files, 'mvc/models/produit_media.ts').includes("export const MEDIA = new MediaPages('Produit', []);"));
+  assert.not.match(file(files, 'mvc/views/produit/_media_fields.html'), /<fieldset/);
+});
+
+test.run();
