@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClockMs as manualClock, rejection } from './helpers/clock.js';
 import {
   MemorySessionStore, authenticateSession, createSession, deleteSession, getFlash, getSession, getSessionStore,
   configure, regenerateSession, resetConfig, setFlash, setSessionStore, type SessionStore,
@@ -11,23 +12,6 @@ import {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const SECOND = 1000;
-
-/** A clock the test moves by hand (milliseconds). */
-function manualClock(start = 1_700_000_000_000): { now: () => number; advance(ms: number): void } {
-  let at = start;
-  return { now: () => at, advance: (ms) => void (at += ms) };
-}
-
-/** The message a promise is rejected with (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (err) {
-    return (err as Error).message;
-  }
-  assert.unreachable('the promise should have been rejected');
-  return '';
-}
 
 // --- the memory store ---
 

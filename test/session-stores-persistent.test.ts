@@ -12,25 +12,11 @@ import {
   DatabaseSessionStore, FileSessionStore, MariaDbSessionStore, configure, openDatabase, resetConfig, sessionKey, type SessionStore,
 } from '../runtime/index.js';
 import { fileBackend, mariadbBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { manualClock, rejection } from './helpers/clock.js';
 
 const SECOND = 1000;
 const TTL = 3600;
 const T0 = 1_700_000_000_000;
-
-function manualClock(start = T0): { now: () => number; advance(seconds: number): void } {
-  let at = start;
-  return { now: () => at, advance: (seconds) => void (at += seconds * SECOND) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.unreachable('the promise should have been rejected');
-  return '';
-}
 
 // --- the 1/10 rule, on every store that keeps data at rest ---
 

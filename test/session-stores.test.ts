@@ -9,26 +9,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sessionKey, type SessionStore } from '../runtime/index.js';
 import { fileBackend, mariadbBackend, memoryBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { manualClock, rejection } from './helpers/clock.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const SECOND = 1000;
 const TTL = 3600;
-
-/** A clock the test moves by hand; it starts on a whole second, as the database keeps expiries to the second. */
-function manualClock(start = 1_700_000_000_000): { now: () => number; advance(seconds: number): void } {
-  let at = start;
-  return { now: () => at, advance: (seconds) => void (at += seconds * SECOND) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.unreachable('the promise should have been rejected');
-  return '';
-}
 
 function conformance(label: string, open: () => Promise<Backend> | Backend): void {
   const S = suite(`session-stores: ${label}`);
