@@ -6,6 +6,7 @@ import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
 import { databaseUnavailableResponse } from './http/database-unavailable.js';
 import { HttpError } from './http/errors.js';
+import { noStore } from './http/helpers.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
 import { isPromise } from './http/promise.js';
@@ -263,11 +264,6 @@ export class Application {
 function privatePage(response: Response | Promise<Response>): Response | Promise<Response> {
   if (isPromise(response)) return response.then(noStore);
   return noStore(response);
-}
-
-function noStore(response: Response): Response {
-  if (response.headers['Cache-Control'] === undefined) response.headers['Cache-Control'] = 'no-store';
-  return response;
 }
 
 /** The 503 of a DatabaseUnavailableError (http/database-unavailable.ts); any other error is thrown on. */

@@ -6,7 +6,7 @@ export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/re
 export { Response } from './http/response.js';
 export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError, TooManyFieldsError } from './http/errors.js';
 export { Router, RouteGroup, RouteError, SAFE_METHODS, UNSAFE_METHODS, type Handler, type RouteEntry, type RouteOptions } from './http/router.js';
-export { html, jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, SerializationError, JSON_TYPE } from './http/helpers.js';
+export { html, jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, noStore, SerializationError, JSON_TYPE } from './http/helpers.js';
 export { createServer, serve, stopGracefully, type ServeOptions } from './http/server.js';
 export { contentTypeFor } from './http/static.js';
 export { Application, ApiRoutesImportError, loadApiRoutes, type ApplicationOptions } from './app.js';

@@ -55,9 +55,8 @@ async function profilePage(request: Request, status = 200, errors: Errors = {}):
     roles: (await userRoles(account.id)).sort(),
     errors,
   };
-  const response = BaseController.render('profile/show.html', { status, request, context });
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
+  // A page behind the login: the Application sends it with Cache-Control: no-store.
+  return BaseController.render('profile/show.html', { status, request, context });
 }
 
 export class ${PROFILE_CONTROLLER} extends BaseController {

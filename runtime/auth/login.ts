@@ -5,6 +5,7 @@
  * is what `AuthMiddleware`, `requireRole`, `requirePermission` and the template `can()` read.
  */
 import { BaseController, errorPage } from '../controller.js';
+import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { trans } from '../i18n.js';
@@ -63,8 +64,7 @@ function auditDetails(request: Request, userId: number | null, metadata?: Record
 function loginPage(request: Request, status: number, login = '', error = ''): Response {
   // csrf_token() in the template creates the session (and its cookie) on this response.
   const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context: { login, error, next: requestedNext(request) ?? '' } });
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
+  return noStore(response);
 }
 
 /** `GET /login`: the form; a signed-in user goes straight to `next` (or `/`). */
@@ -192,6 +192,5 @@ export function logout(request: Request): Response {
   if (session) session.destroy();
   if (user) logAuthEvent('logout', auditDetails(request, user.id));
   const response = BaseController.redirect('/login');
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
+  return noStore(response);
 }

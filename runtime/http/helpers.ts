@@ -68,3 +68,12 @@ export function renderErrorsHtml(errors: unknown): string {
     .map((m) => `<li>${escapeHtml(m)}</li>`)
     .join('')}</ul>`;
 }
+
+/**
+ * Marks a response `Cache-Control: no-store` unless its handler chose a policy: pages of a signed-in user and the
+ * steps of a login are never kept by the browser or a shared cache (docs/auth.md).
+ */
+export function noStore(response: Response): Response {
+  if (response.headers['Cache-Control'] === undefined) response.headers['Cache-Control'] = 'no-store';
+  return response;
+}

@@ -28,11 +28,6 @@ import { groupSecret, matchTotpStep, totpUri } from './totp.js';
 
 export const MFA_ACCOUNT_PATH = '/account/mfa';
 
-function noStore(response: Response): Response {
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
-}
-
 /** The signed-in user (these routes are not public: the AuthMiddleware ran before). */
 function sessionUser(request: Request): SessionUser {
   const user = existingSession(request)?.get<SessionUser>(SESSION_USER_KEY);
@@ -56,7 +51,7 @@ async function accountPage(request: Request, status = 200, errors: { regenerate?
     regenerate_error: errors.regenerate ?? '',
     disable_error: errors.disable ?? '',
   };
-  return noStore(BaseController.render('mfa/account.html', { status, request, context, base: appLayout() }));
+  return BaseController.render('mfa/account.html', { status, request, context, base: appLayout() });
 }
 
 export function showMfaAccount(request: Request): Promise<Response> {
@@ -73,15 +68,15 @@ async function setupPage(request: Request, factor: MfaFactor, status = 200, erro
     otpauth_uri: uri,
     error,
   };
-  return noStore(BaseController.render('mfa/setup.html', { status, request, context, base: appLayout() }));
+  return BaseController.render('mfa/setup.html', { status, request, context, base: appLayout() });
 }
 
 function recoveryCodesPage(request: Request, codes: string[], enabledNow: boolean): Response {
-  return noStore(BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow }, base: appLayout() }));
+  return BaseController.render('mfa/recovery_codes.html', { request, context: { codes, enabled_now: enabledNow }, base: appLayout() });
 }
 
 function backToAccount(request: Request, message: string, level: string): Response {
-  return noStore(BaseController.redirect(MFA_ACCOUNT_PATH, { request, flash: message, level }));
+  return BaseController.redirect(MFA_ACCOUNT_PATH, { request, flash: message, level });
 }
 
 /** `POST /account/mfa/setup`: a new pending factor (a fresh secret each time), unless one is already active. */

@@ -5,6 +5,7 @@
  * codes in five minutes answer 429 (counted before the check); a challenge older than ten minutes sends back to `/login` with a warning.
  */
 import { BaseController, errorPage } from '../controller.js';
+import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { trans } from '../i18n.js';
@@ -32,11 +33,6 @@ export const mfaSecondFactor: SecondFactor = {
     return noStore(BaseController.redirect(MFA_CHALLENGE_PATH));
   },
 };
-
-function noStore(response: Response): Response {
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
-}
 
 function challengePage(request: Request, status: number, error = ''): Response {
   return noStore(BaseController.render(MFA_CHALLENGE_TEMPLATE, { status, request, context: { error } }));
@@ -106,6 +102,5 @@ export function tooManyCodes(request: Request, userId: number, retryAfter: numbe
   logAuthEvent('mfa.rate_limited', auditDetails(request, userId, { retry_after: retryAfter }));
   const response = errorPage(429, request, { retry_after: retryAfter });
   response.headers['Retry-After'] = String(retryAfter);
-  response.headers['Cache-Control'] = 'no-store';
-  return response;
+  return noStore(response);
 }
