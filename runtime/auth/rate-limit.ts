@@ -5,11 +5,14 @@
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { get, onConfigChange } from '../config.js';
-import {
-  DatabaseRateLimitStore, MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore,
-} from './rate-limit-stores.js';
+import { DatabaseRateLimitStore } from './rate-limit-database-store.js';
+import { MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore } from './rate-limit-stores.js';
 
-export * from './rate-limit-stores.js';
+export {
+  DEFAULT_RETENTION_SECONDS, MemoryRateLimitStore, checkAction, storageKey, type MemoryRateLimitStoreOptions, type RateLimitAttempt,
+  type RateLimitCount, type RateLimitCounting, type RateLimitReservation, type RateLimitStore,
+} from './rate-limit-stores.js';
+export { DatabaseRateLimitStore, formatTime, type DatabaseRateLimitStoreOptions } from './rate-limit-database-store.js';
 
 /** The accepted values of `rate_limit_store` / `RATE_LIMIT_STORE`. */
 export const RATE_LIMIT_STORE_NAMES = ['memory', 'database'] as const;
