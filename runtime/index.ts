@@ -20,7 +20,7 @@ export {
   preparePasswordHashing, PasswordPolicyError, ARGON2_PARAMS, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH,
 } from './auth/passwords.js';
 export {
-  recordLoginAttempt, isLoginLimited, loginLimitStatus, recordLoginFailure, recordLoginSuccess, checkLimit,
+  recordLoginAttempt, isLoginLimited, checkLimit,
   reserveAttempt, settleAttempt, cancelAttempt, clientAddressKey, type AttemptTicket, type ReserveAttemptOptions, getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
   LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type RateLimitReservation, type LimitStatus,
   type CheckLimitOptions,

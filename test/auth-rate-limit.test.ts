@@ -1,7 +1,7 @@
 /**
  * Attempt limits (docs/auth.md "Login limits"): one conformance suite run against the memory store, the database
  * store on SQLite and the database store on MariaDB (table `auth_rate_limit_attempts` from AUTH_TABLES), on an
- * injected clock: the sliding window, 5 failures → limited, Retry-After values, a success clearing the per-login
+ * injected clock: the sliding window, 5 failures → limited, Retry-After values, a login's success clearing the account's
  * counter and not the per-address one, hits, purge, keys kept apart, and two store instances sharing counts.
  * Then the choice of store by configuration.
  */
@@ -13,9 +13,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
 import {
-  DatabaseRateLimitStore, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, MemoryRateLimitStore, checkLimit, getRateLimitStore,
-  isLoginLimited, loginLimitStatus, rateLimitStoreFromConfig, recordLoginAttempt, recordLoginFailure, recordLoginSuccess,
-  setRateLimitStore, type RateLimitStore,
+  DatabaseRateLimitStore, LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, MemoryRateLimitStore, cancelAttempt, checkLimit,
+  getRateLimitStore, isLoginLimited, loginAttemptKeys, rateLimitStoreFromConfig, recordLoginAttempt, reserveAttempt, setRateLimitStore,
+  settleAttempt, type LimitStatus, type RateLimitStore,
 } from '../runtime/auth/rate-limit.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
@@ -123,6 +123,19 @@ async function fail(store: RateLimitStore, key: string, times: number[], action 
   for (const at of times) await store.record({ action, key, ip: '192.0.2.1', success: false, at });
 }
 
+/** A failed login as the login page counts it: reserved on the address and the account (or typed login), kept as a failure. */
+async function failLogin(ip: string, login: string, userId: number | null, at: number): Promise<void> {
+  const { ticket } = await reserveAttempt({ action: LOGIN_ACTION, keys: loginAttemptKeys(ip, login, userId), ip, userId, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, now: at });
+  if (ticket) await settleAttempt(ticket, false);
+}
+
+/** Whether the login page would refuse that attempt now; the probe's reservation is withdrawn. */
+async function loginStatus(ip: string, login: string, userId: number | null, at: number): Promise<LimitStatus> {
+  const { limited, retryAfter, ticket } = await reserveAttempt({ action: LOGIN_ACTION, keys: loginAttemptKeys(ip, login, userId), max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, now: at });
+  if (ticket) await cancelAttempt(ticket);
+  return { limited, retryAfter };
+}
+
 for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
   const test = suite(`rate limits: ${target.name}`);
   test.before(() => target.setup());
@@ -191,33 +204,35 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
     assert.is(await store.nthAttemptAt('upload', 'ip:u', 60, 'hits', 5, T + 10 * S), null);
   });
 
-  test('login policy: 5 failures per 60 s per address and per login (trimmed, lower-cased), the longest wait wins', async () => {
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) await recordLoginFailure('192.0.2.1', '  Alice@Example.TEST ', 7, T + i * S);
+  test('login policy: 5 failures per 60 s per address and per account or typed login (trimmed, lower-cased), the longest wait wins', async () => {
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) await failLogin('192.0.2.1', '  Alice@Example.TEST ', 7, T + i * S);
     const now = T + 4 * S;
-    assert.equal(await loginLimitStatus('192.0.2.1', 'alice@example.test', now), { limited: true, retryAfter: 56 });
-    assert.equal(await loginLimitStatus('198.51.100.7', 'ALICE@example.test', now), { limited: true, retryAfter: 56 }, 'the login, from elsewhere');
-    assert.equal(await loginLimitStatus('192.0.2.1', 'bob@example.test', now), { limited: true, retryAfter: 56 }, 'the address, another login');
-    assert.equal(await loginLimitStatus('198.51.100.7', 'bob@example.test', now), { limited: false, retryAfter: 0 });
-    assert.equal(await loginLimitStatus('192.0.2.1', 'alice@example.test', T + LOGIN_WINDOW_SECONDS * S), { limited: false, retryAfter: 0 });
+    assert.equal(await loginStatus('192.0.2.1', 'alice@example.test', 7, now), { limited: true, retryAfter: 56 });
+    assert.equal(await loginStatus('198.51.100.7', 'ALICE@example.test', 7, now), { limited: true, retryAfter: 56 }, 'the account, from elsewhere');
+    assert.equal(await loginStatus('192.0.2.1', 'bob@example.test', null, now), { limited: true, retryAfter: 56 }, 'the address, another login');
+    assert.equal(await loginStatus('198.51.100.7', 'bob@example.test', null, now), { limited: false, retryAfter: 0 });
+    assert.equal(await loginStatus('192.0.2.1', 'alice@example.test', 7, T + LOGIN_WINDOW_SECONDS * S), { limited: false, retryAfter: 0 });
     // Five failures on "zed" from five addresses 30 s later: for 192.0.2.1 + zed both limits hold; the longest wins.
-    for (let i = 0; i < 5; i++) await recordLoginFailure(`203.0.113.${i}`, 'zed@example.test', null, T + 30 * S);
-    assert.equal(await loginLimitStatus('192.0.2.1', 'zed@example.test', T + 31 * S), { limited: true, retryAfter: 59 });
+    for (let i = 0; i < 5; i++) await failLogin(`203.0.113.${i}`, 'Zed@example.test ', null, T + 30 * S);
+    assert.equal(await loginStatus('192.0.2.1', 'zed@example.test', null, T + 31 * S), { limited: true, retryAfter: 59 });
     // An empty login is counted on the address only.
-    for (let i = 0; i < 5; i++) await recordLoginFailure(`198.18.0.${i}`, '   ', null, T);
-    assert.equal(await loginLimitStatus('198.18.0.9', '', T + S), { limited: false, retryAfter: 0 });
+    for (let i = 0; i < 5; i++) await failLogin(`198.18.0.${i}`, '   ', null, T);
+    assert.equal(await loginStatus('198.18.0.9', '', null, T + S), { limited: false, retryAfter: 0 });
   });
 
-  test('a success clears the per-login failures, not the per-address ones', async () => {
-    for (let i = 0; i < 4; i++) await recordLoginFailure('192.0.2.1', 'alice@example.test', 7, T + i * S);
-    await recordLoginSuccess('192.0.2.1', 'Alice@example.test', 7, T + 5 * S);
+  test('a success clears the failures of the account, not those of the address', async () => {
+    for (let i = 0; i < 4; i++) await failLogin('192.0.2.1', 'alice@example.test', 7, T + i * S);
+    const keys = loginAttemptKeys('192.0.2.1', 'Alice@example.test', 7);
+    const won = await reserveAttempt({ action: LOGIN_ACTION, keys, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, now: T + 5 * S });
+    await settleAttempt(won.ticket!, true, keys.slice(1));
     const store = target.store();
-    assert.is((await store.failures('login', 'login:alice@example.test', 60, T + 6 * S)).count, 0);
+    assert.is((await store.failures('login', 'user:7', 60, T + 6 * S)).count, 0);
     assert.is((await store.failures('login', 'ip:192.0.2.1', 60, T + 6 * S)).count, 4);
     assert.is((await store.hits('login', 'ip:192.0.2.1', 60, T + 6 * S)).count, 5);
     // One more failure from that address, for anyone, reaches five: the address is limited, alice elsewhere is not.
-    await recordLoginFailure('192.0.2.1', 'carol@example.test', null, T + 6 * S);
-    assert.is((await loginLimitStatus('192.0.2.1', 'alice@example.test', T + 7 * S)).limited, true);
-    assert.is((await loginLimitStatus('198.51.100.7', 'alice@example.test', T + 7 * S)).limited, false);
+    await failLogin('192.0.2.1', 'carol@example.test', null, T + 6 * S);
+    assert.is((await loginStatus('192.0.2.1', 'alice@example.test', 7, T + 7 * S)).limited, true);
+    assert.is((await loginStatus('198.51.100.7', 'alice@example.test', 7, T + 7 * S)).limited, false);
   });
 
   test('spec names: recordLoginAttempt(ip) counts, isLoginLimited(ip) is true from the fifth in 60 s', async () => {

@@ -213,42 +213,6 @@ export async function settleAttempt(ticket: AttemptTicket, success: boolean, cle
   for (const key of clearKeys) await ticket.store.clearFailures(ticket.action, key);
 }
 
-function loginLimit(key: string, now: number | undefined): Promise<LimitStatus> {
-  return checkLimit({ action: LOGIN_ACTION, key, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, count: 'failures', now });
-}
-
-/**
- * Whether a login attempt from `ip` for `login` must be refused (429): 5 failures in 60 s for the address, or
- * for the login. `retryAfter` is the longest wait of the limits reached.
- */
-export async function loginLimitStatus(ip: string, login: string, now?: number): Promise<LimitStatus> {
-  const { ipKey, loginKey } = loginKeys(ip, login);
-  const statuses = await Promise.all([loginLimit(ipKey, now), ...(loginKey ? [loginLimit(loginKey, now)] : [])]);
-  const blocking = statuses.filter((status) => status.limited);
-  if (blocking.length === 0) return { limited: false, retryAfter: 0 };
-  return { limited: true, retryAfter: Math.max(...blocking.map((status) => status.retryAfter)) };
-}
-
-/** Records a failed credential check (unknown e-mail, wrong password, disabled account) for the address and the login. */
-export async function recordLoginFailure(ip: string, login: string, userId: number | null = null, now?: number): Promise<void> {
-  const { ipKey, loginKey } = loginKeys(ip, login);
-  const store = getRateLimitStore();
-  const attempt = { action: LOGIN_ACTION, ip, userId, success: false, at: now ?? Date.now() };
-  await Promise.all([store.record({ ...attempt, key: ipKey }), ...(loginKey ? [store.record({ ...attempt, key: loginKey })] : [])]);
-}
-
-/** Records a successful login and clears the login's failures; the address keeps its failures of the window. */
-export async function recordLoginSuccess(ip: string, login: string, userId: number | null, now?: number): Promise<void> {
-  const { ipKey, loginKey } = loginKeys(ip, login);
-  const store = getRateLimitStore();
-  const attempt = { action: LOGIN_ACTION, ip, userId, success: true, at: now ?? Date.now() };
-  await store.record({ ...attempt, key: ipKey });
-  if (loginKey) {
-    await store.record({ ...attempt, key: loginKey });
-    await store.clearFailures(LOGIN_ACTION, loginKey);
-  }
-}
-
 /** Spec `enregistrer_tentative(ip)`: records one failed login attempt for the address. */
 export async function recordLoginAttempt(ip: string, now?: number): Promise<void> {
   await getRateLimitStore().record({ action: LOGIN_ACTION, key: loginKeys(ip, '').ipKey, ip, success: false, at: now ?? Date.now() });
@@ -256,5 +220,6 @@ export async function recordLoginAttempt(ip: string, now?: number): Promise<void
 
 /** Spec `est_limite(ip)`: true once the address has 5 failed login attempts in the last 60 s. */
 export async function isLoginLimited(ip: string, now?: number): Promise<boolean> {
-  return (await loginLimit(loginKeys(ip, '').ipKey, now)).limited;
+  const key = loginKeys(ip, '').ipKey;
+  return (await checkLimit({ action: LOGIN_ACTION, key, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, count: 'failures', now })).limited;
 }
