@@ -1,7 +1,8 @@
 /**
  * Attempts counted before their check (docs/auth.md "Login limits"): `reserveAttempt` / `settleAttempt` on the
  * memory store, the database store on SQLite and on MariaDB. A burst of concurrent reservations lets exactly
- * `max` through; refused reservations are withdrawn; a success stops counting and clears the keys asked for.
+ * `max` through, counting failures or every attempt (hits); refused reservations are withdrawn; a success stops
+ * counting and clears the keys asked for.
  * Then the client address as counted: IPv4-mapped IPv6 as IPv4, IPv6 by its /64.
  */
 import { randomBytes } from 'node:crypto';
@@ -99,6 +100,17 @@ for (const target of targets) {
     }
     assert.equal(await store.failures('login', 'user:7', 60, T), { count: 5, oldestAt: T }, 'only the five checked attempts count');
     assert.is((await store.hits('login', 'user:7', 60, T)).count, 5);
+  });
+
+  test('counting hits: 30 concurrent reservations, exactly 10 pass and stay counted as hits, never as failures', async ({ store }) => {
+    if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
+    await store.record({ action: 'upload', key: 'ip:192.0.2.8', success: false, at: T - S });
+    const results = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt({ action: 'upload', keys: ['ip:192.0.2.8'], max: 10, windowSeconds: 60, count: 'hits', now: T, store })));
+    assert.is(results.filter((result) => !result.limited).length, 9, 'the failure recorded before counts as a hit too');
+    // 59 s until the oldest hit leaves; up to 60 while refused reservations of the same burst are not withdrawn yet.
+    for (const result of results) if (result.limited) assert.ok(result.retryAfter === 59 || result.retryAfter === 60, String(result.retryAfter));
+    assert.equal(await store.hits('upload', 'ip:192.0.2.8', 60, T), { count: 10, oldestAt: T - S });
+    assert.equal(await store.failures('upload', 'ip:192.0.2.8', 60, T), { count: 1, oldestAt: T - S });
   });
 
   test('a success stops counting and clears the keys asked for; a failure stays; cancel forgets', async ({ store }) => {

@@ -59,13 +59,13 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * Insert, then count: the failures of the window whose id is not above this one's. Ids grow with insertions,
-   * so of concurrent requests (in any process) each counts those inserted before it, and itself.
+   * Insert, then count: the counted attempts of the window whose id is not above this one's. Ids grow with
+   * insertions, so of concurrent requests (in any process) each counts those inserted before it, and itself.
    */
-  async reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation> {
+  async reserve(attempt: RateLimitAttempt, windowSeconds: number, counting: RateLimitCounting = 'failures'): Promise<RateLimitReservation> {
     const at = checkTime(attempt.at);
-    const id = await this.#insert({ ...attempt, success: false, at });
-    const { where, params } = windowFilter(attempt.action, attempt.key, windowSeconds, 'failures', at);
+    const id = await this.#insert({ ...attempt, success: counting === 'hits' && attempt.success, at });
+    const { where, params } = windowFilter(attempt.action, attempt.key, windowSeconds, counting, at);
     const row = await this.#query((db) => db.fetchOne<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE ${where} AND id <= ?`, [...params, id]));
     return { reference: id, count: Math.max(Number(row?.n ?? 0), 1) };
   }

@@ -38,16 +38,17 @@ export interface RateLimitStore {
   /** Deletes attempts older than `olderThanSeconds`; returns how many. */
   purge(olderThanSeconds: number, now?: number): Promise<number>;
   /**
-   * Records a failed attempt now, before the check it stands for, and answers how many failures of the window
+   * Records the attempt now, before the check it stands for, and answers how many counted attempts of the window
    * come up to it, itself included: concurrent requests each see the ones reserved before them, so no burst
-   * passes the limit unseen. `reference` names the attempt for `settle`.
+   * passes the limit unseen. Counting `failures` (default), the attempt is recorded as a failure; counting
+   * `hits`, as given. `reference` names the attempt for `settle`.
    */
-  reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation>;
+  reserve(attempt: RateLimitAttempt, windowSeconds: number, counting?: RateLimitCounting): Promise<RateLimitReservation>;
   /** Turns a reserved failure into a success (`success`) or forgets it (`cancel`: the check did not happen). */
   settle(reference: unknown, outcome: 'success' | 'cancel'): Promise<void>;
 }
 
-/** A reserved attempt: its reference in the store, and the failures of its window up to and including it. */
+/** A reserved attempt: its reference in the store, and the counted attempts of its window up to and including it. */
 export interface RateLimitReservation {
   reference: unknown;
   count: number;
@@ -138,12 +139,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   /** Insertion and count run without yielding: in one process they are one atomic step. */
-  async reserve(attempt: RateLimitAttempt, windowSeconds: number): Promise<RateLimitReservation> {
-    const { id, entry } = this.#insert({ ...attempt, success: false });
+  async reserve(attempt: RateLimitAttempt, windowSeconds: number, counting: RateLimitCounting = 'failures'): Promise<RateLimitReservation> {
+    const { id, entry } = this.#insert(counting === 'hits' ? attempt : { ...attempt, success: false });
     const since = entry.at - checkSeconds('windowSeconds', windowSeconds);
     const bucket = this.#buckets.get(id) ?? [];
     const upTo = bucket.indexOf(entry);
-    const count = bucket.slice(0, upTo + 1).filter((other) => other.at > since && !other.success).length;
+    const count = bucket.slice(0, upTo + 1).filter((other) => other.at > since && (counting === 'hits' || !other.success)).length;
     return { reference: { id, entry } satisfies MemoryReference, count: Math.max(count, 1) };
   }
 

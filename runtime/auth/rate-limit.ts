@@ -163,9 +163,11 @@ export interface ReserveAttemptOptions {
   keys: string[];
   ip?: string | null;
   userId?: number | null;
-  /** Failed attempts allowed per key and window. */
+  /** Attempts allowed per key and window. */
   max: number;
   windowSeconds: number;
+  /** `failures` (default): the attempt counts until settled as a success; `hits`: it counts whatever its outcome. */
+  count?: RateLimitCounting;
   now?: number;
   store?: RateLimitStore;
 }
@@ -178,23 +180,26 @@ export interface AttemptTicket {
 }
 
 /**
- * Reserves an attempt before the check it stands for (a password, a code): a failure is recorded first in each
- * key's counter, then counted with those before it. Over `max` for any key, the reservations are withdrawn (a
- * refused attempt checks nothing, so it does not count) and `limited` is true with `retryAfter` seconds; else
- * the caller checks, then calls settleAttempt. Concurrent requests cannot all pass a check-then-record gap: each
- * one is counted before it checks anything.
+ * Reserves an attempt before the check it stands for (a password, a code, an upload): it is recorded first in
+ * each key's counter (as a failure, or as a hit with `count: 'hits'`), then counted with those before it. Over
+ * `max` for any key, the reservations are withdrawn (a refused attempt checks nothing, so it does not count) and
+ * `limited` is true with `retryAfter` seconds; else the caller checks, then calls settleAttempt (a hit needs
+ * nothing more: it stays counted). Concurrent requests cannot all pass a check-then-record gap: each one is
+ * counted before it checks anything.
  */
 export async function reserveAttempt(options: ReserveAttemptOptions): Promise<{ limited: boolean; retryAfter: number; ticket: AttemptTicket | null }> {
   const { action, keys, max, windowSeconds } = options;
   if (!Number.isSafeInteger(max) || max < 1) throw new Error(`reserveAttempt : max doit être un entier positif (valeur : ${String(max)}).`);
+  const counting = options.count ?? 'failures';
   const store = options.store ?? getRateLimitStore();
   const at = options.now ?? Date.now();
-  const attempt = { action, ip: options.ip ?? null, userId: options.userId ?? null, success: false, at };
-  const reservations = await Promise.all(keys.map(async (key) => ({ key, ...(await store.reserve({ ...attempt, key }, windowSeconds)) })));
+  // A hit counts whatever its outcome; stored as a success, it never adds to a count of failures.
+  const attempt = { action, ip: options.ip ?? null, userId: options.userId ?? null, success: counting === 'hits', at };
+  const reservations = await Promise.all(keys.map(async (key) => ({ key, ...(await store.reserve({ ...attempt, key }, windowSeconds, counting)) })));
   const over = reservations.filter((reservation) => reservation.count > max);
   if (over.length === 0) return { limited: false, retryAfter: 0, ticket: { action, store, reservations } };
   await cancelAttempt({ action, store, reservations });
-  const statuses = await Promise.all(over.map((reservation) => checkLimit({ action, key: reservation.key, max, windowSeconds, now: at, store })));
+  const statuses = await Promise.all(over.map((reservation) => checkLimit({ action, key: reservation.key, max, windowSeconds, count: counting, now: at, store })));
   return { limited: true, retryAfter: Math.max(1, ...statuses.map((status) => status.retryAfter)), ticket: null };
 }
 

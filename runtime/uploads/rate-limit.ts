@@ -7,7 +7,7 @@
 import { errorPage } from '../controller.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { checkLimit, getRateLimitStore, type LimitStatus } from '../auth/rate-limit.js';
+import { checkLimit, getRateLimitStore, reserveAttempt, type LimitStatus } from '../auth/rate-limit.js';
 
 /** Action name of uploads in the attempt stores. */
 export const UPLOAD_ACTION = 'upload';
@@ -47,16 +47,19 @@ export function hasUploadedFile(request: Request): boolean {
  * For upload handlers, before anything is stored: null when the request may go on (it is then counted), or the
  * 429 answer with `Retry-After` (the `rate_limited` envelope for API routes and JSON clients, else the
  * `errors/429.html` page). A request without a file is neither counted nor refused; a refused one is not counted.
+ * The request is counted before it is checked (reserveAttempt), so a burst of parallel uploads from one address
+ * gets 10 through, not all of those that read the count before any was recorded.
  */
 export async function guardUpload(request: Request, options: { api?: boolean } = {}): Promise<Response | null> {
   if (!hasUploadedFile(request)) return null;
-  const status = await uploadLimitStatus(request.ip);
-  if (status.limited) {
-    const message = `Trop de dépôts de fichiers : ${UPLOAD_MAX_PER_WINDOW} au plus par minute. Réessayez dans ${status.retryAfter} s.`;
-    const response = errorPage(429, request, { retry_after: status.retryAfter }, { api: options.api, code: 'rate_limited', message });
-    response.headers['Retry-After'] = String(status.retryAfter);
-    return response;
-  }
-  await recordUploadAttempt(request.ip);
-  return null;
+  const { ticket, retryAfter } = await reserveAttempt({
+    action: UPLOAD_ACTION, keys: [uploadKey(request.ip)], ip: request.ip, max: UPLOAD_MAX_PER_WINDOW,
+    windowSeconds: UPLOAD_RATE_LIMIT_WINDOW, count: 'hits',
+  });
+  // Accepted, the reservation is the counted upload: nothing to settle.
+  if (ticket) return null;
+  const message = `Trop de dépôts de fichiers : ${UPLOAD_MAX_PER_WINDOW} au plus par minute. Réessayez dans ${retryAfter} s.`;
+  const response = errorPage(429, request, { retry_after: retryAfter }, { api: options.api, code: 'rate_limited', message });
+  response.headers['Retry-After'] = String(retryAfter);
+  return response;
 }
