@@ -243,6 +243,18 @@ test('module:files refuses a conflict and a symbolic link: nothing written, not 
   fs.rmSync(project.path('modules/blog/docs/guide.md'));
 });
 
+test('a new version of the module: module:files says the registry is behind, module:install updates the entry in place', ({ project }) => {
+  project.editJson<Record<string, unknown>>('modules/blog/module.json', (data) => (data.version = '1.1.0'));
+  const files = ok(project, ['module:files', 'blog']);
+  assert.match(files, /^Attention : modules\/blog est en version 1\.1\.0, fw_modules\.json enregistre 1\.0\.0 : « fw module:install blog » met l'enregistrement à jour\.\n/);
+  const out = ok(project, ['module:install', 'blog']);
+  assert.ok(lines(out).includes(fateLine('mis à jour', 'fw_modules.json')), out);
+  assert.ok(lines(out).includes('Version enregistrée : 1.0.0 → 1.1.0.'), out);
+  assert.equal(JSON.parse(project.read('fw_modules.json')).modules, [{ name: 'mfa' }, { name: 'blog', version: '1.1.0', path: 'modules/blog' }]);
+  project.editJson<Record<string, unknown>>('modules/blog/module.json', (data) => (data.version = '1.0.0'));
+  ok(project, ['module:install', 'blog']);
+});
+
 test('module:routes: --dry-run writes nothing; then mvc/routes_blog.ts, mvc/routes.ts untouched, the lines to add printed', ({ project }) => {
   const routesTs = project.read('mvc/routes.ts');
   const before = project.snapshot();

@@ -38,6 +38,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const conflicts = plan.entries.filter((e) => e.fate === 'skipped').map((e) => e.path);
   const writes = plan.entries.filter((e) => e.fate === 'created').length;
   const out = process.stdout;
+  if (entry.version !== module.manifest.version) {
+    out.write(`Attention : ${module.dir} est en version ${module.manifest.version}, fw_modules.json enregistre ${String(entry.version)} : « fw module:install ${name} » met l'enregistrement à jour.\n`);
+  }
 
   if (dryRun || conflicts.length > 0 || writes === 0) {
     out.write(`Fichiers du module « ${name} » ${module.manifest.version} :\n`);
