@@ -171,24 +171,30 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw starter:build contacts',
     load: () => import('./commands/starter-build.js'),
   },
-  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux.' },
+  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux (version, installé ou non).', load: () => import('./commands/module-list.js') },
   {
     name: 'module:install',
     family: 'Starters et modules',
     usage: '<nom> [--path modules] [--dry-run]',
     summary: 'Enregistre un module dans fw_modules.json.',
+    example: 'fw module:install blog',
+    load: () => import('./commands/module-install.js'),
   },
   {
     name: 'module:files',
     family: 'Starters et modules',
     usage: '<nom> [--dry-run]',
     summary: "Copie les fichiers déclarés d'un module installé.",
+    example: 'fw module:files blog',
+    load: () => import('./commands/module-files.js'),
   },
   {
     name: 'module:routes',
     family: 'Starters et modules',
     usage: '<nom> [--dry-run]',
     summary: 'Écrit mvc/routes_<nom>.ts et affiche les lignes à ajouter à mvc/routes.ts.',
+    example: 'fw module:routes blog',
+    load: () => import('./commands/module-routes.js'),
   },
 
   // Auth / Sécurité

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hasGeneratedMarker } from '../emitters/marker.js';
-import type { FileKind, PlannedFile } from '../emitters/planned-file.js';
+import type { CopiedFile, FileKind, PlannedFile } from '../emitters/planned-file.js';
 import { CliError } from './errors.js';
 
 /**
@@ -23,7 +23,8 @@ export interface PlannedWrite {
   /** Absolute path on disk. */
   readonly target: string;
   readonly kind: FileKind;
-  readonly content: string;
+  /** Text (written as UTF-8), or the bytes of a copied file. */
+  readonly content: string | Uint8Array;
   readonly fate: Fate;
   /** Why a file is skipped or forced. */
   readonly reason?: string;
@@ -112,24 +113,32 @@ function readExisting(target: string, file: string): Buffer | null {
   return fs.readFileSync(target);
 }
 
-function fateOf(file: PlannedFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
+function bytesOf(content: string | Uint8Array): Buffer {
+  return typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}
+
+function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  return typeof a === 'string' && typeof b === 'string' ? a === b : bytesOf(a).equals(bytesOf(b));
+}
+
+function fateOf(file: PlannedFile | CopiedFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
   if (existing === null) return { fate: 'created' };
-  if (existing.equals(Buffer.from(file.content, 'utf8'))) return { fate: 'unchanged' };
+  if (existing.equals(bytesOf(file.content))) return { fate: 'unchanged' };
   if (file.kind === 'manual') return force && forceManual ? { fate: 'forced', reason: REASON_FORCED_MANUAL } : { fate: 'skipped', reason: REASON_MANUAL };
   if (file.kind === 'canonical' || hasGeneratedMarker(existing.toString('utf8'))) return { fate: 'updated' };
   return force ? { fate: 'forced', reason: REASON_FORCED } : { fate: 'skipped', reason: REASON_MARKER_REMOVED };
 }
 
 /** Reads the disk and decides each file's fate; writes nothing. The same path twice must carry the same file. */
-export function planWrites(root: string, files: readonly PlannedFile[], options: PlanOptions = {}): WritePlan {
+export function planWrites(root: string, files: readonly (PlannedFile | CopiedFile)[], options: PlanOptions = {}): WritePlan {
   const absoluteRoot = path.resolve(root);
   const realRoot = fs.realpathSync(absoluteRoot);
-  const seen = new Map<string, PlannedFile>();
+  const seen = new Map<string, PlannedFile | CopiedFile>();
   const entries: PlannedWrite[] = [];
   for (const file of files) {
     const previous = seen.get(file.path);
     if (previous) {
-      if (previous.content === file.content && previous.kind === file.kind) continue;
+      if (sameContent(previous.content, file.content) && previous.kind === file.kind) continue;
       throw new CliError(`deux contenus différents pour « ${file.path} » dans la même génération.`, "c'est une erreur du générateur ; signalez-la avec la commande lancée.");
     }
     seen.set(file.path, file);

@@ -1,7 +1,8 @@
 /**
  * Structural validation of definition files with Ajv and the JSON Schemas of `schemas/`, errors translated
  * into French diagnostics that name the key and say how to fix it. Ajv is loaded on first use (~50 ms), and
- * the two schemas are compiled once per process: the validators hold no state between calls.
+ * each schema is compiled once per process, when first used: the validators hold no state between calls.
+ * The module manifests and routes files (cli/modules/, docs/modules.md) are checked with the same machinery.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import type { Ajv as AjvInstance, ErrorObject, Options as AjvOptions, ValidateFu
 import { fromInstancePath, pointerTo } from './diagnostics.js';
 import { closest, MAX_IDENTIFIER_LENGTH, pascalCase, PASCAL_CASE, snakeCase, SNAKE_CASE } from './naming.js';
 
-export type SchemaName = 'entity' | 'relations';
+export type SchemaName = 'entity' | 'relations' | 'module' | 'module-routes';
 
 /** One problem found by the schema, before it is attached to a file. */
 export interface SchemaProblem {
@@ -20,12 +21,8 @@ export interface SchemaProblem {
   readonly message: string;
 }
 
-interface Validators {
-  readonly entity: ValidateFunction;
-  readonly relations: ValidateFunction;
-}
-
-let validators: Validators | undefined;
+let ajv: AjvInstance | undefined;
+const validators = new Map<SchemaName, ValidateFunction>();
 
 /** Absolute path of `schemas/<name>.schema.json`, found above this file (from `compiler/` or `dist/compiler/`). */
 export function schemaFile(name: SchemaName): string {
@@ -45,21 +42,25 @@ export function loadSchema(name: SchemaName): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(schemaFile(name), 'utf8')) as Record<string, unknown>;
 }
 
-function compiled(): Validators {
-  if (!validators) {
-    const require = createRequire(import.meta.url);
-    const { default: Ajv } = require('ajv') as { default: new (options: AjvOptions) => AjvInstance };
-    // The schemas are checked against the meta-schema by the tests; skipping that and the code optimiser
-    // here halves the start-up cost of every command that compiles (strict mode still runs).
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false, code: { optimize: false } });
-    validators = { entity: ajv.compile(loadSchema('entity')), relations: ajv.compile(loadSchema('relations')) };
+function compiled(name: SchemaName): ValidateFunction {
+  let validate = validators.get(name);
+  if (!validate) {
+    if (!ajv) {
+      const require = createRequire(import.meta.url);
+      const { default: Ajv } = require('ajv') as { default: new (options: AjvOptions) => AjvInstance };
+      // The schemas are checked against the meta-schema by the tests; skipping that and the code optimiser
+      // here halves the start-up cost of every command that compiles (strict mode still runs).
+      ajv = new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false, code: { optimize: false } });
+    }
+    validate = ajv.compile(loadSchema(name));
+    validators.set(name, validate);
   }
-  return validators;
+  return validate;
 }
 
 /** Validates a parsed file against its schema; an empty list when it conforms. */
 export function validateStructure(name: SchemaName, value: unknown): SchemaProblem[] {
-  const validate = compiled()[name];
+  const validate = compiled(name);
   if (validate(value)) return [];
   return translateErrors(validate.errors ?? []);
 }
@@ -157,6 +158,8 @@ function translate(error: ErrorObject): SchemaProblem {
       return problem(`« ${name} » doit valoir ${JSON.stringify(schema)}${name === 'format_version' ? ' (seule version du format prise en charge)' : ''}, pas ${typeOf(data)}`);
     case 'pattern':
       if (name === 'label') return problem(`« label » doit être un texte sur une ligne, non blanc (sans tabulation ni caractère de contrôle)`, 'label');
+      if (name === 'version') return problem(`« version » vaut ${typeOf(data)} : MAJEUR.MINEUR.CORRECTIF attendu, par exemple « 1.0.0 »`);
+      if (name === 'path') return problem(`« path » vaut ${typeOf(data)} : un chemin de route commence par « / » et ne contient pas d'espace, par exemple « /blog/{id} »`);
       return namingProblem(error.instancePath, String(data), String(schema), pointer);
     case 'maxLength': {
       const limit = Number((error.params as { limit: number }).limit);
@@ -210,6 +213,8 @@ function namedThing(instancePath: string): string {
     case 'foreign_key_name':
       return 'nom de contrainte';
     case 'name':
+      if (parts.length === 1) return 'nom de module';
+      if (parts[0] === 'routes') return 'nom de route';
       if (parts[0] === 'media') return 'nom de média';
       if (parts[0] === 'relations' && parts.length === 3) return 'nom de relation';
       return owner === 'pivot_fields' ? 'nom de champ pivot' : 'nom de champ';

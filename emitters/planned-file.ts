@@ -15,5 +15,15 @@ export interface PlannedFile {
   readonly kind: FileKind;
 }
 
+/**
+ * A file copied byte for byte (a module's image or font, `fw module:files`): never decoded or re-encoded.
+ * Always `manual`: created when absent, never rewritten when it differs.
+ */
+export interface CopiedFile {
+  readonly path: string;
+  readonly content: Uint8Array;
+  readonly kind: 'manual';
+}
+
 /** Folder of entity definitions and their generated files (spec "Generated files per entity"). */
 export const ENTITIES_DIR = 'mvc/entities';

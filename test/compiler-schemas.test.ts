@@ -25,7 +25,7 @@ function* subSchemas(schema: Schema, at = '#'): Generator<[string, Schema]> {
   if (schema.items && typeof schema.items === 'object') yield* subSchemas(schema.items as Schema, `${at}/items`);
 }
 
-for (const name of ['entity', 'relations'] as const) {
+for (const name of ['entity', 'relations', 'module', 'module-routes'] as const) {
   Schemas(`${name}: draft-07 with $id, title, description and examples; compiles in strict mode`, () => {
     const schema = loadSchema(name);
     assert.is(schema.$schema, 'http://json-schema.org/draft-07/schema#');

@@ -14,7 +14,7 @@ export const MIGRATIONS_TABLE = 'fw_migrations';
 export const MIGRATIONS_DIR = path.join('mvc', 'migrations');
 
 /** `YYYYMMDDHHMMSS_<name>.sql`; the name starts with a letter or digit, then letters, digits, `_` or `-`. */
-const FILE_NAME = /^(\d{14})_([A-Za-z0-9][A-Za-z0-9_-]*)\.sql$/;
+export const MIGRATION_FILE_NAME = /^(\d{14})_([A-Za-z0-9][A-Za-z0-9_-]*)\.sql$/;
 
 export type MigrationStatusName = 'APPLIED' | 'PENDING' | 'CHANGED' | 'MISSING';
 
@@ -75,7 +75,7 @@ export function readMigrationFiles(root: string): { files: MigrationFile[]; prob
       problems.push({ filename, reason: "ce n'est pas un fichier" });
       continue;
     }
-    const match = FILE_NAME.exec(filename);
+    const match = MIGRATION_FILE_NAME.exec(filename);
     if (!match) {
       problems.push({ filename, reason: 'nom invalide, attendu YYYYMMDDHHMMSS_<nom>.sql (lettres, chiffres, « _ », « - »)' });
       continue;
