@@ -23,11 +23,14 @@ export interface PlannedWrite {
   /** Absolute path on disk. */
   readonly target: string;
   readonly kind: FileKind;
-  readonly content: string;
+  readonly content: string | Buffer;
   readonly fate: Fate;
   /** Why a file is skipped or forced. */
   readonly reason?: string;
 }
+
+/** What the writer takes: an emitter's text, or bytes copied as they are (the images `fw sync:landing` mirrors). */
+export type WriterFile = PlannedFile | { readonly path: string; readonly content: Buffer; readonly kind: FileKind };
 
 export interface WritePlan {
   readonly root: string;
@@ -112,24 +115,28 @@ function readExisting(target: string, file: string): Buffer | null {
   return fs.readFileSync(target);
 }
 
-function fateOf(file: PlannedFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
+function sameContent(a: string | Buffer, b: string | Buffer): boolean {
+  return typeof a === 'string' && typeof b === 'string' ? a === b : Buffer.from(a).equals(Buffer.from(b));
+}
+
+function fateOf(file: WriterFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
   if (existing === null) return { fate: 'created' };
-  if (existing.equals(Buffer.from(file.content, 'utf8'))) return { fate: 'unchanged' };
+  if (existing.equals(typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content)) return { fate: 'unchanged' };
   if (file.kind === 'manual') return force && forceManual ? { fate: 'forced', reason: REASON_FORCED_MANUAL } : { fate: 'skipped', reason: REASON_MANUAL };
   if (file.kind === 'canonical' || hasGeneratedMarker(existing.toString('utf8'))) return { fate: 'updated' };
   return force ? { fate: 'forced', reason: REASON_FORCED } : { fate: 'skipped', reason: REASON_MARKER_REMOVED };
 }
 
 /** Reads the disk and decides each file's fate; writes nothing. The same path twice must carry the same file. */
-export function planWrites(root: string, files: readonly PlannedFile[], options: PlanOptions = {}): WritePlan {
+export function planWrites(root: string, files: readonly WriterFile[], options: PlanOptions = {}): WritePlan {
   const absoluteRoot = path.resolve(root);
   const realRoot = fs.realpathSync(absoluteRoot);
-  const seen = new Map<string, PlannedFile>();
+  const seen = new Map<string, WriterFile>();
   const entries: PlannedWrite[] = [];
   for (const file of files) {
     const previous = seen.get(file.path);
     if (previous) {
-      if (previous.content === file.content && previous.kind === file.kind) continue;
+      if (sameContent(previous.content, file.content) && previous.kind === file.kind) continue;
       throw new CliError(`deux contenus différents pour « ${file.path} » dans la même génération.`, "c'est une erreur du générateur ; signalez-la avec la commande lancée.");
     }
     seen.set(file.path, file);
