@@ -63,7 +63,8 @@ export async function run({ options }: CommandInput): Promise<number> {
         }
       }
     }
-    checks.push(...(gaps.length > 0 ? gaps : [check('catalogue_gap', 'OK', 'Concordance des catalogues', `mêmes clés dans ${catalogues.project.map((c) => c.file).join(', ')}`)]));
+    checks.push(...gaps);
+    if (gaps.length === 0 && missing.length === 0) checks.push(check('catalogue_gap', 'OK', 'Concordance des catalogues', `mêmes clés dans ${catalogues.project.map((c) => c.file).join(', ')}`));
   }
 
   const empty = catalogues.project.flatMap((c) => [...c.entries].filter(([, value]) => value.trim() === '').map(([key]) => check('empty_value', 'FAIL', 'Valeur vide', `« ${key} » dans ${c.file} : à traduire`)));
