@@ -21,7 +21,9 @@ export const LANDING_STATIC = 'docs/static';
  */
 export function relativeStaticUrls(html: string): string {
   return html
-    .replace(/(\shref=)(["'])\/\2/gi, '$1$2./$2').replace(/(\s(?:src|href|poster|srcset|content|action)=["']?)\/static\//gi, '$1static/').replace(/(url\(\s*["']?)\/static\//gi, '$1static/');
+    .replace(/(\shref=)(["'])\/\2/gi, '$1$2./$2')
+    .replace(/(\s(?:src|href|poster|srcset|content|action)=["']?)\/static\//gi, '$1static/')
+    .replace(/(url\(\s*["']?)\/static\//gi, '$1static/');
 }
 
 /** In a copied stylesheet at `docs/static/<dir>/x.css`, `url(/static/a.png)` becomes relative to that folder. */
@@ -55,7 +57,7 @@ export async function renderLanding(root: string): Promise<string> {
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
     throw new CliError(
       `le rendu de ${LANDING_SOURCE} a échoué : ${message}`,
-      "une page statique n'a ni requête, ni session, ni routeur : retirez du gabarit ce qui en dépend (url_for, csrf_token, current_user), puis relancez.",
+      "une page statique n'a ni requête, ni session, ni routeur : url_for n'y est pas disponible, écrivez ces liens en clair (csrf_token() y est vide, current_user absent), puis relancez.",
     );
   }
 }
