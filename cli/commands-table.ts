@@ -47,8 +47,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/new.js'),
   },
   { name: 'routes:list', family: 'Projet', usage: '[--json]', summary: "Liste les routes de l'application.", load: () => import('./commands/routes-list.js') },
-  { name: 'i18n:init', family: 'Projet', usage: '', summary: 'Initialise les catalogues de traduction.' },
-  { name: 'i18n:check', family: 'Projet', usage: '', summary: 'Vérifie les catalogues de traduction.' },
+  {
+    name: 'i18n:init',
+    family: 'Projet',
+    usage: '',
+    summary: 'Crée ou complète translations/fr.json avec les clés utilisées qui n’ont pas encore de traduction.',
+    load: () => import('./commands/i18n-init.js'),
+  },
+  {
+    name: 'i18n:check',
+    family: 'Projet',
+    usage: '[--json]',
+    summary: 'Vérifie les catalogues de traduction : clés manquantes, absentes d’un catalogue, vides (FAIL) ou inutilisées (WARN).',
+    load: () => import('./commands/i18n-check.js'),
+  },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
   // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
   // spec refuses (outside a project), then say the command is not available.
@@ -114,7 +126,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Formulaire public, routes GET /<pluriel>/new et POST /<pluriel>.',
   },
   { name: 'make:public-contact', family: 'Pages publiques', usage: '', summary: 'Page de contact statique, route GET /contact.' },
-  { name: 'sync:landing', family: 'Pages publiques', usage: '[--check]', summary: "Synchronise ou vérifie la page d'accueil." },
+  {
+    name: 'sync:landing',
+    family: 'Pages publiques',
+    usage: '[--check]',
+    summary: "Rend mvc/views/landing/index.html en page statique docs/index.html (avec docs/static/), ou vérifie qu'elle est à jour.",
+    load: () => import('./commands/sync-landing.js'),
+  },
 
   // Base de données
   {
@@ -290,7 +308,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'js:init',
     family: 'Médias et JavaScript',
     usage: 'htmx|alpine|htmx-alpine',
-    summary: 'Ajoute htmx et/ou Alpine dans static/vendor/, sans modifier les layouts.',
+    summary: 'Ajoute htmx et/ou Alpine (build CSP) : dépendance npm, copie dans static/vendor/ ; les layouts ne sont pas modifiés.',
+    example: 'fw js:init htmx',
+    load: () => import('./commands/js-init.js'),
+  },
+  {
+    name: 'build:css',
+    family: 'Médias et JavaScript',
+    usage: '',
+    summary: 'Reconstruit static/tailwind.css avec le CLI Tailwind du projet (comme « npm run build:css »).',
+    load: () => import('./commands/build-css.js'),
   },
 
   // Déploiement

@@ -17,6 +17,9 @@ import { CliError } from './errors.js';
  */
 export type Fate = 'created' | 'updated' | 'unchanged' | 'skipped' | 'forced';
 
+/** What the writer is given: generated text, or the bytes of a copied file. */
+export type WriterFile = PlannedFile | CopiedFile;
+
 export interface PlannedWrite {
   /** Posix path relative to the root, as given. */
   readonly path: string;
@@ -121,7 +124,7 @@ function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
   return typeof a === 'string' && typeof b === 'string' ? a === b : bytesOf(a).equals(bytesOf(b));
 }
 
-function fateOf(file: PlannedFile | CopiedFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
+function fateOf(file: WriterFile, existing: Buffer | null, force: boolean, forceManual: boolean): { fate: Fate; reason?: string } {
   if (existing === null) return { fate: 'created' };
   if (existing.equals(bytesOf(file.content))) return { fate: 'unchanged' };
   if (file.kind === 'manual') return force && forceManual ? { fate: 'forced', reason: REASON_FORCED_MANUAL } : { fate: 'skipped', reason: REASON_MANUAL };
@@ -130,10 +133,10 @@ function fateOf(file: PlannedFile | CopiedFile, existing: Buffer | null, force: 
 }
 
 /** Reads the disk and decides each file's fate; writes nothing. The same path twice must carry the same file. */
-export function planWrites(root: string, files: readonly (PlannedFile | CopiedFile)[], options: PlanOptions = {}): WritePlan {
+export function planWrites(root: string, files: readonly WriterFile[], options: PlanOptions = {}): WritePlan {
   const absoluteRoot = path.resolve(root);
   const realRoot = fs.realpathSync(absoluteRoot);
-  const seen = new Map<string, PlannedFile | CopiedFile>();
+  const seen = new Map<string, WriterFile>();
   const entries: PlannedWrite[] = [];
   for (const file of files) {
     const previous = seen.get(file.path);

@@ -16,13 +16,13 @@ export interface PlannedFile {
 }
 
 /**
- * A file copied byte for byte (a module's image or font, `fw module:files`): never decoded or re-encoded.
- * Always `manual`: created when absent, never rewritten when it differs.
+ * A file copied byte for byte, never decoded or re-encoded: a module's image or font (`fw module:files`, always
+ * `manual`: created when absent, never rewritten when it differs), a static file published by `fw sync:landing`.
  */
 export interface CopiedFile {
   readonly path: string;
   readonly content: Uint8Array;
-  readonly kind: 'manual';
+  readonly kind: FileKind;
 }
 
 /** Folder of entity definitions and their generated files (spec "Generated files per entity"). */

@@ -10,6 +10,13 @@ onConfigChange((keys) => {
   if (keys.some((k) => k === 'locale' || k === 'translations_dir' || k === 'project_root')) catalogues.clear();
 });
 
+/** A parsed catalogue as dotted keys: both `{"a.b": "x"}` and `{"a": {"b": "x"}}` give `a.b`; non-strings are ignored. */
+export function flattenCatalogue(value: unknown): Catalogue {
+  const out: Catalogue = new Map();
+  flatten(value, '', out);
+  return out;
+}
+
 /** Flattens nested objects into dotted keys, so both `{"a.b": ""}` and `{"a": {"b": ""}}` work. */
 function flatten(value: unknown, prefix: string, out: Catalogue): void {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -40,9 +47,12 @@ export function catalogue(locale: string = get('locale')): Catalogue {
   return found;
 }
 
-/** The translation of a key, `{name}` placeholders filled from params; the key itself when missing. */
+/**
+ * The translation of a key, `{name}` placeholders filled from params; the key itself when missing or empty (a key
+ * `fw i18n:init` added and nobody translated yet, which `fw i18n:check` reports).
+ */
 export function trans(key: string, params?: Record<string, unknown>): string {
-  const text = catalogue().get(key) ?? key;
+  const text = catalogue().get(key) || key;
   if (!params) return text;
   return text.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

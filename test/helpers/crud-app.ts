@@ -36,11 +36,8 @@ export const CONTACT_JSON = {
   ],
 };
 
-/** The htmx build shipped by the `htmx.org` devDependency. */
-export const HTMX_FILE = path.join(REPO, 'node_modules', 'htmx.org', 'dist', 'htmx.min.js');
-
 export interface CrudAppOptions {
-  /** Load htmx in `layouts/app.html` (copied to static/vendor/htmx/), as a user would after `fw js:init htmx`. */
+  /** Load htmx in `layouts/app.html` (copied to static/vendor/htmx/ by `fw js:init htmx`), as a user would. */
   readonly htmx?: boolean;
 }
 
@@ -61,21 +58,25 @@ function ok(project: CliProject, args: string[]): void {
 
 /** Links `fw-mvc`, `tsx` and the type packages of this repository into the project. */
 export function linkFramework(project: CliProject): void {
-  const modules = project.path('node_modules');
-  fs.mkdirSync(modules, { recursive: true });
-  for (const [name, target] of [
-    ['fw-mvc', REPO],
-    ['tsx', path.join(REPO, 'node_modules', 'tsx')],
-    ['@types', path.join(REPO, 'node_modules', '@types')],
-  ] as const) {
-    const link = path.join(modules, name);
-    if (!fs.existsSync(link)) fs.symlinkSync(target, link, 'dir');
+  linkPackages(project, ['fw-mvc', 'tsx', '@types']);
+}
+
+/**
+ * Links packages of this repository into the project's node_modules, as `npm install` would have installed them
+ * (`fw-mvc` is this repository itself).
+ */
+export function linkPackages(project: CliProject, names: readonly string[]): void {
+  for (const name of names) {
+    const link = project.path(`node_modules/${name}`);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    if (!fs.existsSync(link)) fs.symlinkSync(name === 'fw-mvc' ? REPO : path.join(REPO, 'node_modules', name), link, 'dir');
   }
 }
 
-/** Turns htmx on in the generated layout, as the comment in `layouts/app.html` tells the user to. */
+/** Turns htmx on as the comment in `layouts/app.html` tells the user to: `fw js:init htmx`, then the script line. */
 export function enableHtmx(project: CliProject): void {
-  project.write('static/vendor/htmx/htmx.min.js', fs.readFileSync(HTMX_FILE, 'utf8'));
+  linkPackages(project, ['htmx.org']);
+  ok(project, ['js:init', 'htmx']);
   const layout = project.read('mvc/views/layouts/app.html');
   const tag = '<script src="/static/vendor/htmx/htmx.min.js" defer></script>';
   const next = layout.replace(/\{#- Partial updates[\s\S]*?-#\}/, tag);

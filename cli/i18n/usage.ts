@@ -1,0 +1,105 @@
+/**
+ * Where a project uses translation keys (docs/frontend.md "i18n"): `trans('…')` / `trans("…")` with a literal key
+ * in its code (`app.ts`, `mvc/**\/*.ts`) and templates (`mvc/views/**\/*.html`), and in the framework's templates
+ * the project renders without a copy of its own. A key built at run time (`trans(name)`, `trans('a.' ~ b)`) is
+ * not a literal and is ignored.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../runtime/paths.js';
+
+export interface KeyUse {
+  readonly key: string;
+  /** Display path: relative to the project, or `fw-mvc/runtime/views/…` for a framework template. */
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface Usage {
+  readonly uses: readonly KeyUse[];
+  readonly templates: number;
+  readonly codeFiles: number;
+}
+
+/** A literal key followed by the end of the call or its next argument (so `trans('a.' ~ b)` is left out). */
+const TRANS_CALL = /\btrans\(\s*(?:'([^'\\\n]+)'|"([^"\\\n]+)")\s*[,)]/g;
+/** `{% extends/include/import/from … "name.html" %}`: the first quoted template name of the tag. */
+const TEMPLATE_TAG = /\{%-?\s*(?:extends|include|import|from)\b[^%]*?['"]([^'"]+\.html)['"]/g;
+/** A template named in code: `render('home/index.html', …)`, `base: 'layouts/admin.html'`. */
+const TEMPLATE_NAME = /['"`]([\w./-]+\.html)['"`]/g;
+
+/** The framework the project runs: its own `node_modules/fw-mvc` when installed, else the one running this CLI. */
+export function frameworkRoot(root: string): string {
+  const installed = path.join(root, 'node_modules', 'fw-mvc');
+  return fs.existsSync(path.join(installed, 'runtime', 'views')) ? fs.realpathSync(installed) : PACKAGE_ROOT;
+}
+
+/** Posix paths of the files under `dir` whose name ends with `ext`, sorted; `node_modules` and `dist` are skipped. */
+export function listFiles(dir: string, ext: string, prefix = ''): string[] {
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), ext, `${prefix}${entry.name}/`));
+    else if (entry.isFile() && entry.name.endsWith(ext)) out.push(`${prefix}${entry.name}`);
+  }
+  return out.sort();
+}
+
+function keysIn(text: string, file: string): KeyUse[] {
+  const uses: KeyUse[] = [];
+  for (const match of text.matchAll(TRANS_CALL)) {
+    const line = text.slice(0, match.index).split('\n').length;
+    uses.push({ key: (match[1] ?? match[2])!, file, line });
+  }
+  return uses;
+}
+
+function namesIn(text: string, pattern: RegExp): string[] {
+  return [...text.matchAll(pattern)].map((match) => match[1]!);
+}
+
+/** Every literal key the project's code and templates use, with the framework templates they reach. */
+export function scanUsage(root: string): Usage {
+  const viewsDir = path.join(root, 'mvc', 'views');
+  const frameworkViews = path.join(frameworkRoot(root), 'runtime', 'views');
+  const uses: KeyUse[] = [];
+  const wanted: string[] = [];
+
+  const code = [...(fs.existsSync(path.join(root, 'app.ts')) ? ['app.ts'] : []), ...listFiles(path.join(root, 'mvc'), '.ts').map((file) => `mvc/${file}`)];
+  let importsAuth = false;
+  let importsMfa = false;
+  for (const file of code) {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    uses.push(...keysIn(text, file));
+    wanted.push(...namesIn(text, TEMPLATE_NAME));
+    importsAuth ||= text.includes("'fw-mvc/auth'") || text.includes('"fw-mvc/auth"');
+    importsMfa ||= text.includes("'fw-mvc/mfa'") || text.includes('"fw-mvc/mfa"');
+  }
+
+  const own = new Set(listFiles(viewsDir, '.html'));
+  for (const name of own) {
+    const text = fs.readFileSync(path.join(viewsDir, name), 'utf8');
+    uses.push(...keysIn(text, `mvc/views/${name}`));
+  }
+  // The runtime renders the error pages itself, and the auth and MFA pages once their module is wired.
+  const framework = new Set(listFiles(frameworkViews, '.html'));
+  for (const name of framework) {
+    if (name.startsWith('errors/') || (importsAuth && name.startsWith('auth/')) || (importsMfa && name.startsWith('mfa/'))) wanted.push(name);
+  }
+  for (const name of own) wanted.push(...namesIn(fs.readFileSync(path.join(viewsDir, name), 'utf8'), TEMPLATE_TAG));
+
+  // The framework templates reached, and what they extend or include in turn (a project copy wins, as at run time).
+  const seen = new Set<string>();
+  let templates = own.size;
+  while (wanted.length > 0) {
+    const name = wanted.pop()!;
+    if (seen.has(name) || own.has(name) || !framework.has(name)) continue;
+    seen.add(name);
+    templates++;
+    const text = fs.readFileSync(path.join(frameworkViews, name), 'utf8');
+    uses.push(...keysIn(text, `fw-mvc/runtime/views/${name}`));
+    wanted.push(...namesIn(text, TEMPLATE_TAG));
+  }
+  return { uses, templates, codeFiles: code.length };
+}
