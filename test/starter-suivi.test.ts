@@ -214,6 +214,29 @@ sqlite('a teacher records observations; the dashboard counts and totals them', a
   await teacherJourney(served.url);
 });
 
+sqlite('built on suivi, auth changes nothing and mfa only adds the second factor; suivi on auth is a conflict', async ({ project }) => {
+  refused(project, ['starter:build', 'auth'], /^Erreur : l'application de démarrage « auth » est déjà construite dans ce projet/);
+  const dashboard = ['mvc/controllers/dashboard_controller.ts', 'mvc/views/dashboard/index.html'].map((file) => project.read(file));
+  const mfa = fwOk(project, ['starter:build', 'mfa']);
+  assert.not.match(mfa, /écrasé|ignoré/);
+  assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
+  assert.equal(['mvc/controllers/dashboard_controller.ts', 'mvc/views/dashboard/index.html'].map((file) => project.read(file)), dashboard);
+  assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
+
+  const other = newProject('Comptes');
+  try {
+    other.useSqlite();
+    fwOk(other, ['starter:build', 'auth']);
+    refused(
+      other,
+      ['starter:build', 'suivi'],
+      /^Erreur : le projet a déjà 2 fichier\(s\) que l'application de démarrage « suivi » écrirait, avec un autre contenu : mvc\/controllers\/dashboard_controller\.ts, mvc\/views\/dashboard\/index\.html ; rien n'a été écrit\.$/m,
+    );
+  } finally {
+    await other.cleanup();
+  }
+});
+
 sqlite.run();
 
 // --- MariaDB: the same journey, the aggregate and the cascade on the server ---

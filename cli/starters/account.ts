@@ -37,6 +37,18 @@ async function dashboardFiles(model: ModelNode, dashboard: AccountDashboard): Pr
   ];
 }
 
+/**
+ * The dashboard a build writes: the piece's, else the behaviour record's when the project has it (its entities and
+ * its `/observations` pages), so that `mfa` or `auth` built on top of `suivi` keep its dashboard, as the home page
+ * follows the pages rather than the starter being built.
+ */
+export async function dashboardOf(wanted: AccountDashboard | undefined, model: ModelNode, routes: string): Promise<AccountDashboard> {
+  if (wanted) return wanted;
+  if (!model.entities.some((entity) => entity.name === 'ObservationCours')) return 'account';
+  const { declaredRoutes, parse } = await import('../../emitters/crud/routes-edit.js');
+  return declaredRoutes(parse(routes)).has('GET /observations') ? 'suivi' : 'account';
+}
+
 /** The controller, view and layout files (manual: created once, the user's afterwards). */
 export async function accountFiles(model: ModelNode, dashboard: AccountDashboard): Promise<PlannedFile[]> {
   const profile = ownerCommand('account');

@@ -201,7 +201,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
   const [accountPiece] = ofKind(pieces, 'account');
   if (accountPiece) {
     const account = await import('./account.js');
-    const dashboard = accountPiece.dashboard ?? 'account';
+    const dashboard = await account.dashboardOf(accountPiece.dashboard, model, routes);
     files.push(...(await account.accountFiles(model, dashboard)));
     for (const group of account.accountRoutes(dashboard)) addRoutes(group.import, group.routes, group.comment, false);
   }

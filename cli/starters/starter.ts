@@ -27,7 +27,8 @@ export type StarterPiece =
   /**
    * The dashboard (`GET /dashboard`) and the profile (`GET /profile`, `POST /profile/password`). `dashboard` says
    * which dashboard: the signed-in user's (`account`, the default) or the behaviour record's (`suivi`: counts, latest
-   * observations, flags per pupil, read from the starter's entities Eleve, Cours and ObservationCours).
+   * observations, flags per pupil, read from the starter's entities Eleve, Cours and ObservationCours). Without it,
+   * the project's pages decide: a project that has the behaviour record keeps its dashboard (cli/starters/account.ts).
    */
   | { readonly kind: 'account'; readonly dashboard?: AccountDashboard }
   /** `registerMfaRoutes(router)`, the second factor's card on the account pages, `mfa` in fw_modules.json. */
