@@ -6,6 +6,7 @@
  */
 import { requireEntity, requireField } from '../ir-lookup.js';
 import type { EntityNode, ModelNode } from '../../compiler/ir.js';
+import { tsString } from '../text.js';
 import { DASHBOARD_CONTROLLER } from './account-controllers.js';
 
 export const DASHBOARD_MODEL = 'DashboardModel';
@@ -65,7 +66,7 @@ export function suiviDashboardSpec(model: ModelNode, positive: ReadonlySet<strin
 
 export function emitSuiviDashboardModel(spec: SuiviDashboardSpec, command: string): string {
   const { pupils: p, courses: c, observations: o, flags } = spec;
-  const flagList = flags.map((f) => `  { name: '${f.name}', label: ${JSON.stringify(f.label)}, positive: ${String(f.positive)} },`).join('\n');
+  const flagList = flags.map((f) => `  { name: '${f.name}', label: ${tsString(f.label)}, positive: ${String(f.positive)} },`).join('\n');
   const flagColumns = flags.map((f) => `o.${f.column} AS ${f.name}`).join(', ');
   const flagCounts = flags.map((f) => `COUNT(CASE WHEN o.${f.column} <> 0 THEN 1 END) AS ${f.name}`).join(',\n    ');
   return `// The queries of the dashboard (GET /dashboard). This file is yours: \`${command}\` created it and never
@@ -129,7 +130,8 @@ export class ${DASHBOARD_MODEL} {
   /** The \`limit\` latest observations, by date and time, then by entry. */
   static async latest(limit = 10): Promise<LatestObservation[]> {
     const rows = await fetchAll(
-      \`SELECT o.${o.key} AS id, o.${o.at} AS observe_le, o.${o.remark} AS remarque, ${flagColumns},
+      \`SELECT o.${o.key} AS id, o.${o.at} AS observe_le, o.${o.remark} AS remarque,
+    ${flagColumns},
     e.${p.nom} AS nom, e.${p.prenom} AS prenom, e.${p.classe} AS classe, c.${c.label} AS cours
   FROM ${o.table} o
   JOIN ${p.table} e ON e.${p.key} = o.${o.pupil}
