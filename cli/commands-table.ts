@@ -185,7 +185,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'starter:build',
     family: 'Starters et modules',
     usage: '<id|alias> [--dry-run] [--init-db] [--force] [--public]',
-    summary: 'Construit une application de démarrage dans le projet (contacts, auth, carnet, mfa).',
+    summary: 'Construit une application de démarrage dans le projet (contacts, auth, carnet, suivi, mfa).',
     example: 'fw starter:build contacts',
     load: () => import('./commands/starter-build.js'),
   },

@@ -40,14 +40,21 @@ export function entityJsonPath(snake: string): string {
   return `mvc/entities/${snake}/${snake}.json`;
 }
 
+/** What a starter may add to an entity file beside its fields: a description, and the route plural (`observations`). */
+export interface EntityExtras {
+  readonly description?: string;
+  readonly plural?: string;
+}
+
 /** The text of an entity file: an `id` auto-increment key and the fields, as make:entity writes it. */
-export function entityJsonText(name: string, table: string, fields: readonly EntityFieldAnswer[]): string {
+export function entityJsonText(name: string, table: string, fields: readonly EntityFieldAnswer[], extras: EntityExtras = {}): string {
   const definition = {
     $schema: ENTITY_SCHEMA_REF,
     format_version: 1,
     entity: name,
     table,
-    description: '',
+    description: extras.description ?? '',
+    ...(extras.plural ? { plural: extras.plural } : {}),
     primary_key: { name: 'id', sql: 'Id', python_type: 'int', sql_type: 'INT', auto_increment: true },
     fields,
   };

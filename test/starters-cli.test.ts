@@ -45,11 +45,12 @@ test('starter:list: id, aliases and description of each starter, in a table', ()
   assert.is(
     out,
     [
-      'ID  ALIAS                     DESCRIPTION',
-      '1   contacts, contact-simple  Contacts : nom, prénom, e-mail unique, téléphone ; liste, fiche, formulaires, export CSV.',
-      '2   auth, utilisateurs-auth   Connexion : utilisateurs, tableau de bord, profil et changement de mot de passe.',
-      "3   carnet, carnet-contacts   Carnet d'adresses : villes et contacts (chaque contact dans une ville) ; pages CRUD des deux.",
-      '6   mfa, auth-mfa             Connexion avec second facteur (TOTP, codes de secours) : tout le starter auth, et /account/mfa.',
+      'ID  ALIAS                             DESCRIPTION',
+      '1   contacts, contact-simple          Contacts : nom, prénom, e-mail unique, téléphone ; liste, fiche, formulaires, export CSV.',
+      '2   auth, utilisateurs-auth           Connexion : utilisateurs, tableau de bord, profil et changement de mot de passe.',
+      "3   carnet, carnet-contacts           Carnet d'adresses : villes et contacts (chaque contact dans une ville) ; pages CRUD des deux.",
+      '4   suivi, suivi-comportement-eleves  Suivi du comportement : élèves, cours, observations (participation, bavardage, retard…, remarque) ; tableau de bord.',
+      '6   mfa, auth-mfa                     Connexion avec second facteur (TOTP, codes de secours) : tout le starter auth, et /account/mfa.',
       'Construire : « fw starter:build <id ou alias> » dans un projet créé par « fw new » (--dry-run pour voir avant).',
       '',
     ].join('\n'),
@@ -60,8 +61,8 @@ test('an unknown id, and --public on a starter about login, are refused with not
   const project = fresh();
   refused(
     project,
-    ['starter:build', 'suivi'],
-    /^Erreur : application de démarrage inconnue « suivi » \(connues : 1 \(contacts, contact-simple\), 2 \(auth, utilisateurs-auth\), 3 \(carnet, carnet-contacts\), 6 \(mfa, auth-mfa\)\)\.$/,
+    ['starter:build', 'inventaire'],
+    /^Erreur : application de démarrage inconnue « inventaire » \(connues : 1 \(contacts, contact-simple\), 2 \(auth, utilisateurs-auth\), 3 \(carnet, carnet-contacts\), 4 \(suivi, suivi-comportement-eleves\), 6 \(mfa, auth-mfa\)\)\.$/,
     /^Conseil : « fw starter:list » les décrit ; par exemple « fw starter:build contacts »\.$/,
   );
   for (const [key, name] of [['auth', 'auth'], ['utilisateurs-auth', 'auth'], ['6', 'mfa'], ['AUTH-MFA', 'mfa']] as const) {

@@ -34,7 +34,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const name = registry.starterName(starter);
   if (isPublic && !starter.acceptsPublic) {
     throw new CliError(
-      `--public ne s'applique pas à l'application de démarrage « ${name} » : elle porte sur la connexion, ses pages demandent d'être connecté.`,
+      `--public ne s'applique pas à l'application de démarrage « ${name} » : ${starter.privateReason ?? "elle porte sur la connexion, ses pages demandent d'être connecté"}.`,
       `lancez « fw starter:build ${name} » sans --public (ou « fw starter:build contacts --public » pour des pages CRUD sans connexion).`,
     );
   }

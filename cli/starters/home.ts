@@ -13,7 +13,13 @@ const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
   { key: 'GET /villes', starter: 'carnet', link: { href: '/villes', label: 'Villes', description: 'Les villes des contacts.' } },
   { key: 'GET /dashboard', starter: 'auth', link: { href: '/dashboard', label: 'Tableau de bord', description: 'Votre compte et vos rôles.' } },
   { key: 'GET /profile', starter: 'auth', link: { href: '/profile', label: 'Mon profil', description: 'Adresse, dernière connexion, mot de passe.' } },
+  { key: 'GET /observations', starter: 'suivi', link: { href: '/observations', label: 'Observations', description: 'Le comportement des élèves en cours : participation, bavardage, retard…' } },
+  { key: 'GET /eleves', starter: 'suivi', link: { href: '/eleves', label: 'Élèves', description: 'Les élèves suivis, par classe.' } },
+  { key: 'GET /cours', starter: 'suivi', link: { href: '/cours', label: 'Cours', description: 'Les séances de cours, par matière et par classe.' } },
 ];
+
+/** With the behaviour record, the dashboard is its own (counts, latest observations, flags per pupil). */
+const SUIVI_DASHBOARD: HomeLink = { href: '/dashboard', label: 'Tableau de bord', description: 'Compteurs, dernières observations, comportements par élève.' };
 
 const MFA_LINK: HomeLink = { href: '/account/mfa', label: 'Second facteur', description: "Codes d'une application d'authentification et codes de secours." };
 
@@ -39,7 +45,8 @@ export function homeFile(routes: string, existing: string | null, pristine: stri
   const declared = declaredRoutes(parse(routes));
   const pages = PAGES.filter((page) => declared.has(page.key));
   const mfa = wired(routes, MFA_ROUTES);
-  const links = [...pages.map((page) => page.link), ...(mfa ? [MFA_LINK] : [])];
+  const suivi = declared.has('GET /observations');
+  const links = [...pages.map((page) => (suivi && page.link.href === '/dashboard' ? SUIVI_DASHBOARD : page.link)), ...(mfa ? [MFA_LINK] : [])];
   // The command in the marker line follows the pages, not the starter being built: any build gives the same file.
   const last = mfa ? 'mfa' : (pages[pages.length - 1]?.starter ?? 'contacts');
   const content = emitStarterHome({ command: `fw starter:build ${last}`, login: isLoginWired(routes), links });

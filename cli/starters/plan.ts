@@ -80,7 +80,7 @@ async function definitions(root: string, starter: Starter, pieces: readonly Star
         `renommez votre entité (ou construisez cette application dans un autre projet : « fw new MonProjet » puis « ${command} »).`,
       );
     }
-    const text = entityJsonText(piece.name, piece.table, piece.fields);
+    const text = entityJsonText(piece.name, piece.table, piece.fields, piece.extras);
     const existing = overlay.get(file);
     if (existing !== undefined && existing !== text) {
       conflicts.push(`${file} (entité ${piece.name}, autre définition)`);
@@ -198,11 +198,12 @@ export async function planStarter(root: string, starter: Starter, options: Start
     files.push(...authSqlFiles());
     addModule(modules.AUTH_ROUTES);
   }
-  if (ofKind(pieces, 'account').length > 0) {
+  const [accountPiece] = ofKind(pieces, 'account');
+  if (accountPiece) {
     const account = await import('./account.js');
-    // Named after the starter they belong to, whichever builds them: `mfa` writes the same files as `auth`.
-    files.push(...account.accountFiles('fw starter:build auth'));
-    for (const group of account.ACCOUNT_ROUTES) addRoutes(group.import, group.routes, group.comment, false);
+    const dashboard = await account.dashboardOf(accountPiece.dashboard, model, routes);
+    files.push(...(await account.accountFiles(model, dashboard)));
+    for (const group of account.accountRoutes(dashboard)) addRoutes(group.import, group.routes, group.comment, false);
   }
   if (ofKind(pieces, 'mfa').length > 0) {
     const { MFA_CARD_VIEW, emitMfaCardView } = await import('../../emitters/starters/account-views.js');

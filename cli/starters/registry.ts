@@ -1,11 +1,12 @@
-/** The starters of this version (DECISIONS §6), found by id or alias. Starter 4 (`suivi`) is not there yet. */
+/** The starters of this version (DECISIONS §6), found by id or alias, in the order of their ids. */
 import { authStarter } from './auth.js';
 import { carnetStarter } from './carnet.js';
 import { contactsStarter } from './contacts.js';
 import { mfaStarter } from './mfa.js';
 import { starterName, type Starter } from './starter.js';
+import { suiviStarter } from './suivi.js';
 
-export const STARTERS: readonly Starter[] = [contactsStarter, authStarter, carnetStarter, mfaStarter];
+export const STARTERS: readonly Starter[] = [contactsStarter, authStarter, carnetStarter, suiviStarter, mfaStarter];
 
 /** The starter whose id or alias is `key` (case-insensitive), or undefined. */
 export function findStarter(key: string): Starter | undefined {

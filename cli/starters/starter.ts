@@ -4,7 +4,7 @@
  * auth:init, the account pages, the MFA routes); cli/starters/plan.ts turns the pieces into files with the real
  * emitters, and one writer writes them all or nothing.
  */
-import type { EntityFieldAnswer, RelationDefinition } from '../definitions.js';
+import type { EntityExtras, EntityFieldAnswer, RelationDefinition } from '../definitions.js';
 
 export interface StarterOptions {
   /** `--public`: the CRUD routes need no login (starters with CRUD pages only). */
@@ -13,21 +13,32 @@ export interface StarterOptions {
 
 /** One step of a starter, done with the framework's generator of the same name. */
 export type StarterPiece =
-  /** The canonical JSON that `fw make:entity` writes, then the entity's generated files (`fw sync:entity`). */
-  | { readonly kind: 'entity'; readonly name: string; readonly table: string; readonly fields: readonly EntityFieldAnswer[] }
+  /**
+   * The canonical JSON that `fw make:entity` writes, then the entity's generated files (`fw sync:entity`); `extras`
+   * gives its description and route plural (`observations` rather than the derived `observation_cours`).
+   */
+  | { readonly kind: 'entity'; readonly name: string; readonly table: string; readonly fields: readonly EntityFieldAnswer[]; readonly extras?: EntityExtras }
   /** A relation of `mvc/entities/relations.json` (`fw make:relation`), then `fw sync:relations`. */
   | { readonly kind: 'relation'; readonly relation: RelationDefinition }
   /** The CRUD pages and routes of an entity (`fw make:crud`). */
   | { readonly kind: 'crud'; readonly entity: string }
   /** The auth SQL files and `registerAuthRoutes(router)` (`fw auth:init`). */
   | { readonly kind: 'auth' }
-  /** The dashboard (`GET /dashboard`) and the profile (`GET /profile`, `POST /profile/password`). */
-  | { readonly kind: 'account' }
+  /**
+   * The dashboard (`GET /dashboard`) and the profile (`GET /profile`, `POST /profile/password`). `dashboard` says
+   * which dashboard: the signed-in user's (`account`, the default) or the behaviour record's (`suivi`: counts, latest
+   * observations, flags per pupil, read from the starter's entities Eleve, Cours and ObservationCours). Without it,
+   * the project's pages decide: a project that has the behaviour record keeps its dashboard (cli/starters/account.ts).
+   */
+  | { readonly kind: 'account'; readonly dashboard?: AccountDashboard }
   /** `registerMfaRoutes(router)`, the second factor's card on the account pages, `mfa` in fw_modules.json. */
   | { readonly kind: 'mfa' };
 
+/** Which dashboard the `account` piece writes. */
+export type AccountDashboard = 'account' | 'suivi';
+
 export interface Starter {
-  /** The number of DECISIONS §6: `1`, `2`, `3`, `6`. */
+  /** The number of DECISIONS §6: `1`, `2`, `3`, `4`, `6`. */
   readonly id: string;
   /** The short name first (`contacts`), then the long one (`contact-simple`). */
   readonly aliases: readonly string[];
@@ -35,6 +46,8 @@ export interface Starter {
   readonly description: string;
   /** Whether `--public` makes sense (a starter about login refuses it). */
   readonly acceptsPublic: boolean;
+  /** Why `--public` is refused, after « : » (default: the starter is about the login). */
+  readonly privateReason?: string;
   /** The page to open once it runs (`/contacts`). */
   readonly entryPath: string;
   readonly pieces: (options: StarterOptions) => readonly StarterPiece[];
