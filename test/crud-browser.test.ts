@@ -3,7 +3,7 @@
 // two are bulk-deleted, the CSV export is downloaded and a row is deleted from its detail page. Once with htmx loaded
 // (partial updates: no page reload, URL pushed with the state, single delete keeps the URL, deletes confirmed) and once
 // without (the same actions through full page loads).
-// No console error or warning is tolerated but the two explained in expectedConsole. The data of the scenario
+// No console error or warning is tolerated but the one explained in expectedConsole. The data of the scenario
 // (contactData) and that list of expected messages are in helpers/crud-browser.ts.
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -331,7 +331,6 @@ function scenario({ dialect, htmx }: Variant): void {
 
   it('logs no console error', async () => {
     assert.equal(problems, [], `messages de la console :\n${problems.join('\n')}`);
-    if (htmx) assert.ok(ignored.get('CSP : feuille de style des indicateurs htmx'), "le message CSP attendu de htmx n'est jamais apparu : revoir expectedConsole");
     if (process.env['FW_TEST_VERBOSE']) console.log(`\n  messages attendus ignorés : ${JSON.stringify(Object.fromEntries(ignored))}`);
   });
 

@@ -97,7 +97,7 @@ test('js:init with the packages installed copies their minified builds; a re-run
   assert.match(run.stdout, /^ {2}créé {8}static\/vendor\/htmx\/htmx\.min\.js$/m);
   assert.match(run.stdout, /^htmx 2\.\d+\.\d+ : static\/vendor\/htmx\/htmx\.min\.js$/m);
   assert.match(run.stdout, /^Alpine\.js \(build CSP\) 3\.\d+\.\d+ : static\/vendor\/alpine\/alpine\.min\.js$/m);
-  assert.match(run.stdout, /<meta name="htmx-config" content='\{"includeIndicatorStyles":false\}'>/);
+  assert.not.match(run.stdout, /block head|htmx-config/, 'layouts/base.html already turns the indicator styles off');
   assert.not.match(run.stdout, /npm install/);
 
   const before = project.snapshot();

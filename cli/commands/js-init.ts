@@ -66,11 +66,7 @@ export async function run({ args }: CommandInput): Promise<number> {
   return 0;
 }
 
-/** The `{% block head %}` and `{% block scripts %}` a page (or the layout it extends) adds. */
+/** The `{% block scripts %}` a page (or the layout it extends) adds. */
 function pageBlocks(libs: readonly JsLib[]): string[] {
-  const head = libs.flatMap((lib) => lib.headLines);
-  const lines: string[] = [];
-  if (head.length > 0) lines.push('{% block head %}', ...head, '{% endblock %}');
-  lines.push('{% block scripts %}', ...libs.map(scriptTag), '{% endblock %}');
-  return lines.map((line) => `  ${line}`);
+  return ['{% block scripts %}', ...libs.map(scriptTag), '{% endblock %}'].map((line) => `  ${line}`);
 }

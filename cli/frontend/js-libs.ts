@@ -16,8 +16,6 @@ export interface JsLib {
   readonly distFile: string;
   /** Where the project serves it, relative to the project root. */
   readonly vendorFile: string;
-  /** Lines for `{% block head %}`, before the script runs (none for Alpine). */
-  readonly headLines: readonly string[];
 }
 
 /** The script tag of a vendor file, deferred and nonce-aware like `layouts/base.html`'s own `app.js`. */
@@ -32,9 +30,8 @@ export const HTMX: JsLib = {
   range: '^2',
   distFile: 'dist/htmx.min.js',
   vendorFile: 'static/vendor/htmx/htmx.min.js',
-  // htmx would insert a <style> for its loading indicators, which the CSP (style-src 'self') refuses: the project's
-  // stylesheet carries those two rules instead (static/src/input.css).
-  headLines: [`<meta name="htmx-config" content='{"includeIndicatorStyles":false}'>`],
+  // htmx would insert a <style> for its loading indicators, which the CSP (style-src 'self') refuses: the framework's
+  // layouts/base.html turns that off (htmx-config) and the stylesheet carries those two rules (static/src/input.css).
 };
 
 export const ALPINE: JsLib = {
@@ -44,7 +41,6 @@ export const ALPINE: JsLib = {
   range: '^3',
   distFile: 'dist/cdn.min.js',
   vendorFile: 'static/vendor/alpine/alpine.min.js',
-  headLines: [],
 };
 
 /** The libraries of each `fw js:init` argument, in loading order (htmx first, Alpine last). */

@@ -23,7 +23,6 @@ const PAGE = `{% extends "layouts/public.html" %}
 {% block title %}Démo front{% endblock %}
 {% block head %}
 <link rel="icon" href="data:,">
-<meta name="htmx-config" content='{"includeIndicatorStyles":false}'>
 {% endblock %}
 {% block content %}
 <h1 class="text-2xl font-semibold text-gray-900">Démo htmx et Alpine</h1>
