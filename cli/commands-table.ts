@@ -104,16 +104,39 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'check:model', family: 'Entités', usage: '[--json]', summary: 'Vérifie la cohérence des modèles.', load: () => import('./commands/check-model.js') },
 
   // Pages publiques
-  { name: 'make:public-page', family: 'Pages publiques', usage: '<nom>', summary: 'Page publique : gabarit, méthode de contrôleur et route.' },
-  { name: 'make:public-list', family: 'Pages publiques', usage: '<Entité>', summary: 'Liste publique, route /<pluriel>.' },
-  { name: 'make:public-show', family: 'Pages publiques', usage: '<Entité>', summary: 'Fiche publique, route /<pluriel>/{id}.' },
+  {
+    name: 'make:public-page',
+    family: 'Pages publiques',
+    usage: '<nom> [--dry-run]',
+    summary: 'Page publique : gabarit, méthode de contrôleur et route.',
+    example: 'fw make:public-page a-propos',
+    load: () => import('./commands/public/make-public-page.js'),
+  },
+  {
+    name: 'make:public-list',
+    family: 'Pages publiques',
+    usage: '<Entité> [--dry-run]',
+    summary: 'Liste publique, route /<pluriel>.',
+    example: 'fw make:public-list Contact',
+    load: async () => (await import('./commands/public/make-public-entity.js')).publicEntityCommand('list'),
+  },
+  {
+    name: 'make:public-show',
+    family: 'Pages publiques',
+    usage: '<Entité> [--dry-run]',
+    summary: 'Fiche publique, route /<pluriel>/{id}.',
+    example: 'fw make:public-show Contact',
+    load: async () => (await import('./commands/public/make-public-entity.js')).publicEntityCommand('show'),
+  },
   {
     name: 'make:public-form',
     family: 'Pages publiques',
-    usage: '<Entité>',
+    usage: '<Entité> [--dry-run]',
     summary: 'Formulaire public, routes GET /<pluriel>/new et POST /<pluriel>.',
+    example: 'fw make:public-form Contact',
+    load: async () => (await import('./commands/public/make-public-entity.js')).publicEntityCommand('form'),
   },
-  { name: 'make:public-contact', family: 'Pages publiques', usage: '', summary: 'Page de contact statique, route GET /contact.' },
+  { name: 'make:public-contact', family: 'Pages publiques', usage: '[--dry-run]', summary: 'Page de contact statique, route GET /contact.', load: () => import('./commands/public/make-public-contact.js') },
   { name: 'sync:landing', family: 'Pages publiques', usage: '[--check]', summary: "Synchronise ou vérifie la page d'accueil." },
 
   // Base de données
