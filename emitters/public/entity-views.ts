@@ -9,17 +9,17 @@ import { PUBLIC_LIST_LIMIT } from './entity-controller.js';
 import type { PublicPlan } from './plan.js';
 
 const LINK = 'font-medium text-blue-700 hover:underline';
+/** Values that may wrap in a table cell; numbers, dates, telephone numbers and yes/no stay on one line. */
+const WRAPS = new Set(['text', 'textarea', 'email', 'url']);
 
-/** A value as the pages show it: Oui / Non for a boolean, a space for the `T` of a date-time, long texts shortened in the list. */
-function display(f: CrudField, where: 'list' | 'show'): string {
+/** A value as the pages show it: Oui / Non for a boolean, a space for the `T` of a date-time. */
+function display(f: CrudField): string {
   const value = `row.${f.field.name}`;
   switch (f.input) {
     case 'bool':
       return `{{ trans('crud.yes') if ${value} else trans('crud.no') }}`;
     case 'datetime':
       return `{{ (${value} or '') | replace('T', ' ') }}`;
-    case 'textarea':
-      return where === 'list' ? `{{ (${value} or '') | truncate(80) }}` : `{{ ${value} }}`;
     default:
       return `{{ ${value} }}`;
   }
@@ -33,7 +33,8 @@ function header(title: string): string {
 
 export function emitPublicListView(plan: PublicPlan): string {
   const pk = plan.entity.primaryKey.name;
-  const fields = plan.shownFields;
+  // Long texts (TEXT) are left to the detail page: in a table they make every row as tall as the text.
+  const fields = plan.shownFields.filter((f) => f.input !== 'textarea');
   const first = fields.find((f) => f.field === plan.labelField) ?? fields[0];
   const cell = 'px-4 py-3 align-middle text-gray-700';
   const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-gray-600';
@@ -47,7 +48,7 @@ export function emitPublicListView(plan: PublicPlan): string {
       ? [`<td class="w-16 px-4 py-2">{% set thumb = thumbnails[row.${pk}] %}{% if thumb %}<img src="{{ thumb.url }}" alt="{{ thumb.alt }}" loading="lazy" class="h-12 w-12 rounded-md border border-gray-200 bg-gray-100 object-cover">{% else %}<span class="block h-12 w-12 rounded-md bg-gray-100" aria-hidden="true"></span>{% endif %}</td>`]
       : []),
     ...(fields.length
-      ? fields.map((f) => `<td class="${f === first ? `${cell} font-medium text-gray-900` : cell}">${f === first ? link(display(f, 'list')) : display(f, 'list')}</td>`)
+      ? fields.map((f) => `<td class="${cell}${f === first ? ' font-medium text-gray-900' : ''}${WRAPS.has(f.input) ? '' : ' whitespace-nowrap'}">${f === first ? link(display(f)) : display(f)}</td>`)
       : [`<td class="${cell}">${link(`#{{ row.${pk} }}`)}</td>`]),
   ];
   return `{#- Public list of ${plan.entity.name}: the latest ${PUBLIC_LIST_LIMIT}, newest first (fw make:public-list ${plan.entity.name}). This file is yours. -#}
@@ -110,7 +111,7 @@ export function emitPublicShowView(plan: PublicPlan): string {
     .map(
       (f) => `  <div class="grid gap-1 px-4 py-3 sm:grid-cols-3 sm:gap-4">
     <dt class="text-sm font-medium text-gray-600">${escape(f.label)}</dt>
-    <dd class="text-sm text-gray-900 sm:col-span-2${f.input === 'textarea' ? ' whitespace-pre-line' : ''} break-words">${display(f, 'show')}</dd>
+    <dd class="text-sm text-gray-900 sm:col-span-2${f.input === 'textarea' ? ' whitespace-pre-line' : ''} break-words">${display(f)}</dd>
   </div>`,
     );
   return `{#- Public page of one ${plan.entity.name} (fw make:public-show ${plan.entity.name}). This file is yours. -#}

@@ -27,7 +27,7 @@ export interface PublicPlan {
   readonly viewDir: string;
   readonly prefix: string;
   readonly title: string;
-  /** The list's columns and the detail's fields: everything but keys, raw `_id` fields, timestamps and secrets. */
+  /** The detail's fields and the list's columns (long texts left to the detail): everything but keys, raw `_id` fields, timestamps and secrets. */
   readonly shownFields: readonly CrudField[];
   /** The field naming a record (the detail's heading). */
   readonly labelField: FieldNode;
