@@ -44,7 +44,7 @@ function columns(plan: PublicPlan, fields: readonly FieldNode[]): string {
 export function publicListPart(plan: PublicPlan): ControllerPart {
   const e = plan.entity;
   const pk = e.primaryKey;
-  const select = `SELECT ${columns(plan, plan.shownFields.map((f) => f.field))} FROM ${e.table} ORDER BY ${pk.column} DESC LIMIT ${PUBLIC_LIST_LIMIT}`;
+  const select = `SELECT ${columns(plan, plan.listFields.map((f) => f.field))} FROM ${e.table} ORDER BY ${pk.column} DESC LIMIT ${PUBLIC_LIST_LIMIT}`;
   const image = plan.listImage;
   const thumbnails = image ? `, thumbnails: await publicThumbnails(rows.map((row) => row.${pk.name} as number))` : '';
   const after = image

@@ -33,8 +33,7 @@ function header(title: string): string {
 
 export function emitPublicListView(plan: PublicPlan): string {
   const pk = plan.entity.primaryKey.name;
-  // Long texts (TEXT) are left to the detail page: in a table they make every row as tall as the text.
-  const fields = plan.shownFields.filter((f) => f.input !== 'textarea');
+  const fields = plan.listFields;
   const first = fields.find((f) => f.field === plan.labelField) ?? fields[0];
   const cell = 'px-4 py-3 align-middle text-gray-700';
   const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-gray-600';

@@ -29,6 +29,8 @@ export interface PublicPlan {
   readonly title: string;
   /** The detail's fields and the list's columns (long texts left to the detail): everything but keys, raw `_id` fields, timestamps and secrets. */
   readonly shownFields: readonly CrudField[];
+  /** The list's columns: the shown fields but long texts (TEXT), which would make every row as tall as the text. */
+  readonly listFields: readonly CrudField[];
   /** The field naming a record (the detail's heading). */
   readonly labelField: FieldNode;
   /** The form's fields (spec's exclusions), in the entity's order. */
@@ -86,6 +88,7 @@ export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
     prefix,
     title: crud.title,
     shownFields,
+    listFields: shownFields.filter((f) => f.input !== 'textarea'),
     labelField: labelField(entity),
     formFields,
     timestampFields: excludedRequired.filter(isTimestamp),
