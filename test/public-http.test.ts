@@ -111,6 +111,7 @@ function publicSuite(dialect: DialectName): void {
       const missing = await client.get(`/annonces/${id}`);
       assert.is(missing.status, 404, id);
       assert.match(decode(missing.text), 'Élément introuvable.');
+      assert.match(missing.text, 'aria-label="Navigation principale"', 'dans le gabarit public');
     }
   });
 

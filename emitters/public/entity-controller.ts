@@ -150,7 +150,7 @@ const SELECT_PUBLIC_SHOW = ${tsString(select)};`,
   static async show(request: Request): Promise<Response> {
     const id = parseId(request.routeParams['id']);
     const found = id === null ? null : await fetchOne(SELECT_PUBLIC_SHOW, [id]);
-    if (!found) return errorPage(404, request, { detail: trans('public.show.not_found') });
+    if (!found) return errorPage(404, request, { detail: trans('public.show.not_found'), layout: 'layouts/public.html' });
     const row = ${e.name}.fromRow(found);
     const context = { title: ${tsString(plan.title)}, row, list: ${tsString(plan.prefix)}${hasMedia ? `, media: await publicMedia(row.${pk.name} as number)` : ''} };
     return BaseController.render('${plan.viewDir}/show.html', { request, context });
