@@ -53,6 +53,15 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `créez ${crud.ROUTES_FILE} avec ces lignes (les imports et les routes), ${rerun} :\n${crud.manualLines(controllerImport, routes)}`,
     );
   }
+  // A route of a public page (fw make:public-*) at one of these addresses would silently take the CRUD page's place.
+  const { routeConflicts, isPublicPageRoute, describeConflicts } = await import('../../emitters/public/routes.js');
+  const taken = routeConflicts(routesText, routes, isPublicPageRoute);
+  if (taken.length > 0) {
+    throw new CliError(
+      `${describeConflicts(crud.ROUTES_FILE, taken)} par une page publique : la page du CRUD ne serait jamais atteinte. Aucun fichier n'a été écrit.`,
+      `une adresse ne mène qu'à une page : gardez les pages publiques de ${entity.name} ou son CRUD, ou changez le chemin des routes publiques dans ${crud.ROUTES_FILE}, puis relancez « fw make:crud ${entity.name} ».`,
+    );
+  }
   let edit;
   try {
     edit = crud.addRoutes(routesText, crud.ROUTES_FILE, controllerImport, routes, `${entity.name} (fw make:crud ${entity.name})`);

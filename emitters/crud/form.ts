@@ -23,10 +23,13 @@ function intBounds(field: FieldNode): string[] {
   return bounds ? [`min: ${bounds[0].toString()}`, `max: ${bounds[1].toString()}`] : [];
 }
 
-/** The field's declaration: `new StringField({ label: 'Nom', maxLength: 100 })`. */
-function declaration(f: CrudField): { className: string; code: string } {
+/**
+ * The field's declaration: `new StringField({ label: 'Nom', maxLength: 100 })`; `extra` options go after the label
+ * (the public form's `inputType: 'number'`, docs/generators.md).
+ */
+export function declaration(f: CrudField, extra: readonly string[] = []): { className: string; code: string } {
   const field = f.field;
-  const options = [`label: ${tsString(f.label)}`];
+  const options = [`label: ${tsString(f.label)}`, ...extra];
   // A checkbox is never required: unchecked means false.
   if (field.nullable && f.input !== 'bool') options.push('required: false');
   const maxLength = field.maxLength !== null ? [`maxLength: ${field.maxLength}`] : [];

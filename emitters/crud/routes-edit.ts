@@ -120,7 +120,7 @@ function receiverGroup(receiver: Node): CallExpression | typeof ROUTER {
 }
 
 /** A route of the file: its `add` call and the `group()` call it is added to (null for the router itself). */
-interface DeclaredRoute {
+export interface DeclaredRoute {
   readonly call: CallExpression;
   readonly group: CallExpression | null;
 }
@@ -145,6 +145,11 @@ function declaredRouteCalls(source: SourceFile): Map<string, DeclaredRoute> {
     if (!routes.has(key)) routes.set(key, { call, group: group === ROUTER ? null : group });
   }
   return routes;
+}
+
+/** The route of the file that answers `METHOD /path` (a group's prefix joined), or null. */
+export function declaredRoute(source: SourceFile, method: string, path: string): DeclaredRoute | null {
+  return declaredRouteCalls(source).get(routeKey(method, path)) ?? null;
 }
 
 /** Every `*.add('METHOD', '/path', …)` of the file, as `METHOD /path` keys (with the prefix of its group). */

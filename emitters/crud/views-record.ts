@@ -70,7 +70,8 @@ export function emitShowView(plan: CrudPlan): string {
 `;
 }
 
-function formInput(f: CrudField): string {
+/** One form field's block (label, control, message); `extraAttrs` go on an input (the public form's `step`). */
+export function formInput(f: CrudField, extraAttrs = ''): string {
   const name = f.field.name;
   const ctx = `form.${name}`;
   const errorAttrs = `{% if ${ctx}.error %} aria-invalid="true" aria-describedby="field-${name}-error"{% endif %}`;
@@ -95,7 +96,7 @@ function formInput(f: CrudField): string {
   } else if (f.input === 'textarea') {
     control = `<textarea id="field-${name}" name="${name}" rows="4" class="${INPUT}"${required}${errorAttrs}>{{ ${ctx}.value }}</textarea>`;
   } else {
-    control = `<input type="{{ ${ctx}.type }}" id="field-${name}" name="${name}" value="{{ ${ctx}.value }}" class="${INPUT}"${required}${errorAttrs}{% for attr, value in ${ctx}.attrs %} {{ attr }}="{{ value }}"{% endfor %}>`;
+    control = `<input type="{{ ${ctx}.type }}" id="field-${name}" name="${name}" value="{{ ${ctx}.value }}" class="${INPUT}"${required}${errorAttrs}${extraAttrs}{% for attr, value in ${ctx}.attrs %} {{ attr }}="{{ value }}"{% endfor %}>`;
   }
   return `  <div class="mb-4">
     ${label}
@@ -121,7 +122,7 @@ function linkInput(l: CrudLink): string {
 
 /** `_fields.html` (regenerable): one block per form field, included by form.html inside its <form>. */
 export function emitFieldsView(plan: CrudPlan): string {
-  const blocks = [...plan.formFields.map(formInput), ...plan.links.map(linkInput)];
+  const blocks = [...plan.formFields.map((f) => formInput(f)), ...plan.links.map(linkInput)];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
 {#- The fields of the ${plan.entityClass} form (label, control, message), included by form.html. -#}
 ${blocks.join('\n')}

@@ -1,0 +1,92 @@
+/**
+ * What the public page generators share (docs/generators.md): refuse a route that another page already answers, add
+ * the controller's missing members and the missing routes through their syntax trees, then write everything through
+ * the one writer, all or nothing (`--dry-run`: print, write nothing). Re-runs find everything there: « inchangé ».
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PlannedFile } from '../../../emitters/planned-file.js';
+import type { ImportToAdd, RouteToAdd } from '../../../emitters/crud/routes-edit.js';
+import type { ControllerPart } from '../../../emitters/public/controller-edit.js';
+import { CliError } from '../../errors.js';
+
+export interface PublicGeneration {
+  /** The command as typed, e.g. `fw make:public-list Contact` (messages, comment above the routes). */
+  readonly command: string;
+  readonly controller: { readonly path: string; readonly className: string; readonly skeleton: string; readonly part: ControllerPart };
+  readonly templates: readonly PlannedFile[];
+  readonly import: ImportToAdd;
+  readonly routes: readonly RouteToAdd[];
+  /** Lines printed after the report (what to do next). */
+  readonly notes?: readonly string[];
+}
+
+export async function generatePublic(root: string, gen: PublicGeneration, dryRun: boolean): Promise<number> {
+  const crud = await import('../../../emitters/crud/index.js');
+  const { routeConflicts, notOurs, describeConflicts } = await import('../../../emitters/public/routes.js');
+  const { addToController, ControllerEditError } = await import('../../../emitters/public/controller-edit.js');
+  const file = crud.ROUTES_FILE;
+  const routesPath = path.join(root, file);
+  const routesText = fs.existsSync(routesPath) ? fs.readFileSync(routesPath, 'utf8') : null;
+  if (routesText === null) {
+    throw new CliError(
+      `${file} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
+      `créez ${file} avec ces lignes, puis relancez « ${gen.command} » :\n${crud.manualLines(gen.import, gen.routes)}`,
+    );
+  }
+  const conflicts = routeConflicts(routesText, gen.routes, notOurs);
+  if (conflicts.length > 0) {
+    throw new CliError(
+      `${describeConflicts(file, conflicts)} : la nouvelle page la masquerait ou serait masquée. Aucun fichier n'a été écrit.`,
+      `une adresse ne mène qu'à une page : retirez ou changez le chemin de la route existante dans ${file} (make:crud et les pages publiques d'une même entité utilisent les mêmes adresses /<pluriel>), puis relancez « ${gen.command} ».`,
+    );
+  }
+
+  const controllerPath = path.join(root, gen.controller.path);
+  const controllerExisted = fs.existsSync(controllerPath);
+  const controllerText = controllerExisted ? fs.readFileSync(controllerPath, 'utf8') : gen.controller.skeleton;
+  let controller;
+  try {
+    controller = addToController(controllerText, gen.controller.path, gen.controller.className, gen.controller.part);
+  } catch (err) {
+    if (!(err instanceof ControllerEditError)) throw err;
+    throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, `corrigez ${gen.controller.path} (ou renommez-le pour qu'il soit recréé), puis relancez « ${gen.command} ».`);
+  }
+
+  let edit;
+  try {
+    edit = crud.addRoutes(routesText, file, gen.import, gen.routes, gen.command);
+  } catch (err) {
+    if (!(err instanceof crud.RoutesEditError)) throw err;
+    const advice = err.manualLines
+      ? `collez ces lignes dans ${file}, puis relancez « ${gen.command} » :\n${err.manualLines}`
+      : `corrigez ${file}, puis relancez « ${gen.command} ».`;
+    throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, advice);
+  }
+
+  const files: PlannedFile[] = [
+    { path: gen.controller.path, content: controller.text, kind: 'canonical' },
+    ...gen.templates,
+    { path: file, content: edit.text, kind: 'canonical' },
+  ];
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
+  const plan = planWrites(root, files);
+  if (!dryRun) applyPlan(plan);
+  const out = [formatPlan(plan, { dryRun })];
+  if (controller.added.length > 0 && controllerExisted) {
+    out.push(`Ajouté${dryRun ? 's (simulation)' : 's'} à ${gen.controller.path} : ${controller.added.join(', ')}\n`);
+  }
+  if (edit.added.length > 0) {
+    out.push(`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${file} (${edit.added.length}) :\n`);
+    for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
+  }
+  if (dryRun && edit.text !== routesText) out.push(`Modifications de ${file} :\n${crud.unifiedDiff(routesText, edit.text)}`);
+  for (const note of gen.notes ?? []) out.push(`${note}\n`);
+  process.stdout.write(out.join(''));
+  return 0;
+}
+
+/** The options of a public route: its name, and public (no login; CSRF stays on). */
+export function publicOptions(name: string): string {
+  return `{ name: '${name}', public: true }`;
+}

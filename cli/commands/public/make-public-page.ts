@@ -1,0 +1,46 @@
+/**
+ * `fw make:public-page <name> [--dry-run]`: a static public page (spec "Public page generators"): the template
+ * `mvc/views/<name>/index.html`, a method of PagesController (`mvc/controllers/pages_controller.ts`, created when
+ * absent, else the method is added), the route `GET /<name>` named `public.page.<name>`. docs/generators.md
+ */
+import type { Command } from 'commander';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
+import { generatePublic, publicOptions } from './generate.js';
+
+/** Paths the Application serves before routing: a page there would never be reached. */
+const RESERVED = new Set(['static', 'media']);
+
+export function configure(command: Command): void {
+  command.argument('<nom>', 'nom de la page : lettres minuscules, chiffres et tirets (ex. a-propos)').option('--dry-run', 'affiche ce qui changerait sans rien écrire');
+}
+
+export async function run({ args, options }: CommandInput): Promise<number> {
+  const name = String(args[0]);
+  const pages = await import('../../../emitters/public/pages.js');
+  if (!pages.PAGE_NAME.test(name)) {
+    const suggestion = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+    throw new CliError(
+      `nom de page invalide « ${name} » : lettres minuscules, chiffres et tirets seulement (il devient l'adresse /<nom> et le dossier mvc/views/<nom>/).`,
+      `par exemple « fw make:public-page ${pages.PAGE_NAME.test(suggestion) ? suggestion : 'a-propos'} ».`,
+    );
+  }
+  if (RESERVED.has(name)) {
+    throw new CliError(`« ${name} » est réservé : l'application sert /${name}/… avant les routes, la page ne serait jamais atteinte.`, 'choisissez un autre nom.');
+  }
+  const root = projectRoot();
+  const page = pages.pagePlan(name);
+  return generatePublic(
+    root,
+    {
+      command: `fw make:public-page ${name}`,
+      controller: { path: pages.PAGES_CONTROLLER_FILE, className: pages.PAGES_CONTROLLER, skeleton: pages.pagesControllerSkeleton(), part: pages.pagePart(page) },
+      templates: [{ path: page.template, content: pages.emitPageView(page), kind: 'manual' }],
+      import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
+      routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],
+      notes: [`Page : ${page.path} (gabarit ${page.template}, à vous de l'écrire)`],
+    },
+    options.dryRun === true,
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * What the public page generators need to know about one entity (spec "Public page generators"): the controller and
+ * views, the fields of the list, detail and form pages, the media shown read-only, the routes. Built on the CRUD plan
+ * (emitters/crud/plan.ts): same labels, same input kinds, same title.
+ */
+import type { EntityNode, FieldNode, ModelNode } from '../../compiler/ir.js';
+import { crudPlan, labelField, type CrudField, type CrudMedia, type CrudPlan } from '../crud/plan.js';
+
+export type PublicAction = 'list' | 'show' | 'new' | 'create';
+
+export interface PublicRoute {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  /** Static method of the public controller. */
+  readonly action: PublicAction;
+  /** `public.<plural>.<list|show|new|create>`: never one of make:crud's names. */
+  readonly name: string;
+}
+
+export interface PublicPlan {
+  readonly crud: CrudPlan;
+  readonly entity: EntityNode;
+  readonly controllerClass: string;
+  /** `mvc/controllers/<snake>_public_controller.ts` */
+  readonly controllerFile: string;
+  /** Folder of the views under `mvc/views/`: `<snake>_public`. */
+  readonly viewDir: string;
+  readonly prefix: string;
+  readonly title: string;
+  /** The detail's fields and the list's columns (long texts left to the detail): everything but keys, raw `_id` fields, timestamps and secrets. */
+  readonly shownFields: readonly CrudField[];
+  /** The list's columns: the shown fields but long texts (TEXT), which would make every row as tall as the text. */
+  readonly listFields: readonly CrudField[];
+  /** The field naming a record (the detail's heading). */
+  readonly labelField: FieldNode;
+  /** The form's fields (spec's exclusions), in the entity's order. */
+  readonly formFields: readonly CrudField[];
+  /**
+   * Excluded from the form but NOT NULL, so the INSERT must fill them: timestamps with the current time, booleans and
+   * texts with the entity's default (false, ''); the others (numbers, keys) need a value the generator cannot guess.
+   */
+  readonly timestampFields: readonly FieldNode[];
+  readonly defaultedFields: readonly FieldNode[];
+  readonly missingRequired: readonly FieldNode[];
+  /** Every media entry, in declaration order (shown read-only on the detail page). */
+  readonly media: readonly CrudMedia[];
+  /** The list's thumbnail: the first `field: image` entry (a single image before a gallery), or null. */
+  readonly listImage: CrudMedia | null;
+  readonly routes: Readonly<Record<PublicAction, PublicRoute>>;
+}
+
+/** Never shown on a public page (spec: list exclusions). */
+const HIDDEN = new Set(['id', 'created_at', 'updated_at', 'password', 'password_hash', 'token', 'secret']);
+const TIMESTAMPS = new Set(['created_at', 'updated_at']);
+/** Never entered in a public form, beside the key, `_id` fields and `password*`, `token*`, `secret*` (spec). */
+const NOT_ENTERED = new Set(['created_at', 'updated_at', 'is_admin', 'is_active', 'email_verified_at', 'last_login_at']);
+
+/** A raw foreign key: a many-to-one field of the entity, or a name ending in `_id`. */
+function isRawId(f: CrudField): boolean {
+  return f.relation !== null || f.field.name.endsWith('_id');
+}
+
+function isSensitive(name: string): boolean {
+  return /^(password|token|secret)/.test(name);
+}
+
+export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
+  const crud = crudPlan(model, entityName, { media: true });
+  const entity = crud.entity;
+  const shownFields = crud.fields.filter((f) => !HIDDEN.has(f.field.name) && !isRawId(f) && f.field.logicalType !== 'bytes');
+  const formFields = crud.fields.filter(
+    (f) => !f.field.autoIncrement && !isRawId(f) && !NOT_ENTERED.has(f.field.name) && !isSensitive(f.field.name) && f.field.logicalType !== 'bytes',
+  );
+  const entered = new Set(formFields.map((f) => f.field.name));
+  const excludedRequired = entity.fields.filter((f) => !f.primaryKey && !f.nullable && !entered.has(f.name) && f.logicalType !== 'bytes');
+  const isTimestamp = (f: FieldNode): boolean => TIMESTAMPS.has(f.name) && (f.logicalType === 'date' || f.logicalType === 'datetime');
+  const isDefaulted = (f: FieldNode): boolean => !isTimestamp(f) && !f.name.endsWith('_id') && (f.logicalType === 'bool' || f.logicalType === 'str');
+  const media = crud.media ?? [];
+  const images = media.filter((m) => m.kind === 'image');
+  const prefix = `/${entity.plural}`;
+  const route = (method: 'GET' | 'POST', path: string, action: PublicAction): PublicRoute => ({ method, path: `${prefix}${path}`, action, name: `public.${entity.plural}.${action}` });
+  return {
+    crud,
+    entity,
+    controllerClass: `${entity.name}PublicController`,
+    controllerFile: `mvc/controllers/${entity.snake}_public_controller.ts`,
+    viewDir: `${entity.snake}_public`,
+    prefix,
+    title: crud.title,
+    shownFields,
+    listFields: shownFields.filter((f) => f.input !== 'textarea'),
+    labelField: labelField(entity),
+    formFields,
+    timestampFields: excludedRequired.filter(isTimestamp),
+    defaultedFields: excludedRequired.filter(isDefaulted),
+    missingRequired: excludedRequired.filter((f) => !isTimestamp(f) && !isDefaulted(f)),
+    media,
+    listImage: images.find((m) => !m.multiple) ?? images[0] ?? null,
+    routes: {
+      list: route('GET', '', 'list'),
+      show: route('GET', '/{id}', 'show'),
+      new: route('GET', '/new', 'new'),
+      create: route('POST', '', 'create'),
+    },
+  };
+}
