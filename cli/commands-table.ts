@@ -44,28 +44,28 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]',
     summary: 'Crée un projet (version stable par défaut, --ref main pour la version de développement).',
     example: 'fw new MonProjet',
-    load: () => import('./commands/new.js'),
+    load: () => import('./commands/project/new.js'),
   },
-  { name: 'routes:list', family: 'Projet', usage: '[--json]', summary: "Liste les routes de l'application.", load: () => import('./commands/routes-list.js') },
+  { name: 'routes:list', family: 'Projet', usage: '[--json]', summary: "Liste les routes de l'application.", load: () => import('./commands/project/routes-list.js') },
   {
     name: 'i18n:init',
     family: 'Projet',
     usage: '',
     summary: 'Crée ou complète translations/fr.json avec les clés utilisées qui n’ont pas encore de traduction.',
-    load: () => import('./commands/i18n-init.js'),
+    load: () => import('./commands/project/i18n-init.js'),
   },
   {
     name: 'i18n:check',
     family: 'Projet',
     usage: '[--json]',
     summary: 'Vérifie les catalogues de traduction : clés manquantes, absentes d’un catalogue, vides (FAIL) ou inutilisées (WARN).',
-    load: () => import('./commands/i18n-check.js'),
+    load: () => import('./commands/project/i18n-check.js'),
   },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
   // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
   // spec refuses (outside a project), then say the command is not available.
-  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:check') },
-  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: async () => (await import('./commands/project-diagnostic.js')).projectDiagnostic('project:audit') },
+  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:check') },
+  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:audit') },
 
   // Entités
   {
@@ -74,7 +74,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--no-input]',
     summary: "Crée le fichier JSON canonique d'une entité.",
     example: 'fw make:entity Contact',
-    load: () => import('./commands/make-entity.js'),
+    load: () => import('./commands/entities/make-entity.js'),
   },
   {
     name: 'make:crud',
@@ -82,14 +82,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run] [--media] [--public] [--check]',
     summary: 'Génère contrôleur, modèle, formulaire, vues et routes du CRUD.',
     example: 'fw make:crud Contact',
-    load: () => import('./commands/make-crud.js'),
+    load: () => import('./commands/entities/make-crud.js'),
   },
   {
     name: 'make:relation',
     family: 'Entités',
     usage: '[--name <nom> --type many_to_one|many_to_many --from <Entité.champ> --to <Entité.champ> --on-delete <action> --on-update <action> --fk-name <nom> --no-input]',
     summary: 'Assistant de création de relation entre entités (ou options sans questions).',
-    load: () => import('./commands/make-relation.js'),
+    load: () => import('./commands/entities/make-relation.js'),
   },
   {
     name: 'sync:entity',
@@ -97,23 +97,23 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run] [--force]',
     summary: "Régénère la classe de base et le SQL d'une entité.",
     example: 'fw sync:entity Contact',
-    load: () => import('./commands/sync-entity.js'),
+    load: () => import('./commands/entities/sync-entity.js'),
   },
   {
     name: 'sync:relations',
     family: 'Entités',
     usage: '[--dry-run] [--force]',
     summary: 'Régénère mvc/entities/relations.sql.',
-    load: () => import('./commands/sync-relations.js'),
+    load: () => import('./commands/entities/sync-relations.js'),
   },
   {
     name: 'build:model',
     family: 'Entités',
     usage: '[--dry-run] [--force] [--check]',
     summary: 'Régénère les modèles.',
-    load: () => import('./commands/build-model.js'),
+    load: () => import('./commands/entities/build-model.js'),
   },
-  { name: 'check:model', family: 'Entités', usage: '[--json]', summary: 'Vérifie la cohérence des modèles.', load: () => import('./commands/check-model.js') },
+  { name: 'check:model', family: 'Entités', usage: '[--json]', summary: 'Vérifie la cohérence des modèles.', load: () => import('./commands/entities/check-model.js') },
 
   // Pages publiques
   {
@@ -154,7 +154,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     family: 'Pages publiques',
     usage: '[--check]',
     summary: "Rend mvc/views/landing/index.html en page statique docs/index.html (avec docs/static/), ou vérifie qu'elle est à jour.",
-    load: () => import('./commands/sync-landing.js'),
+    load: () => import('./commands/public/sync-landing.js'),
   },
 
   // Base de données
@@ -163,21 +163,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     family: 'Base de données',
     usage: '',
     summary: "Prépare la base, l'utilisateur applicatif et la table fw_migrations.",
-    load: () => import('./commands/db-init.js'),
+    load: () => import('./commands/database/db-init.js'),
   },
   {
     name: 'db:apply',
     family: 'Base de données',
     usage: '[--dry-run]',
     summary: 'Applique le SQL généré (tables puis relations, dans l’ordre des dépendances).',
-    load: () => import('./commands/db-apply.js'),
+    load: () => import('./commands/database/db-apply.js'),
   },
   {
     name: 'migration:status',
     family: 'Base de données',
     usage: '[--json]',
     summary: 'État des migrations (APPLIED, PENDING, CHANGED, MISSING), en lecture seule.',
-    load: () => import('./commands/migration-status.js'),
+    load: () => import('./commands/database/migration-status.js'),
   },
   {
     name: 'migration:make',
@@ -185,41 +185,41 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--from-entity <Entité> | --from-entities | --from-diff <Entité>]',
     summary: "Crée un fichier de migration dans mvc/migrations/ sans l'appliquer.",
     example: 'fw migration:make ajout_contacts --from-entity Contact',
-    load: () => import('./commands/migration-make.js'),
+    load: () => import('./commands/database/migration-make.js'),
   },
   {
     name: 'migration:diff',
     family: 'Base de données',
     usage: '--entity <Entité> | --all [--check] [--json]',
     summary: 'Compare une entité à sa table réelle (colonnes, index, clés uniques et étrangères), en lecture seule (--check : code 2 au moindre écart).',
-    load: () => import('./commands/migration-diff.js'),
+    load: () => import('./commands/database/migration-diff.js'),
   },
   {
     name: 'migration:apply',
     family: 'Base de données',
     usage: '',
     summary: "Applique les migrations PENDING dans l'ordre des versions.",
-    load: () => import('./commands/migration-apply.js'),
+    load: () => import('./commands/database/migration-apply.js'),
   },
 
   // Starters et modules
-  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage (id, alias, description).', load: () => import('./commands/starter-list.js') },
+  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage (id, alias, description).', load: () => import('./commands/starters/starter-list.js') },
   {
     name: 'starter:build',
     family: 'Starters et modules',
     usage: '<id|alias> [--dry-run] [--init-db] [--force] [--public]',
     summary: 'Construit une application de démarrage dans le projet (contacts, auth, carnet, suivi, mfa).',
     example: 'fw starter:build contacts',
-    load: () => import('./commands/starter-build.js'),
+    load: () => import('./commands/starters/starter-build.js'),
   },
-  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux (version, installé ou non).', load: () => import('./commands/module-list.js') },
+  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux (version, installé ou non).', load: () => import('./commands/starters/module-list.js') },
   {
     name: 'module:install',
     family: 'Starters et modules',
     usage: '<nom> [--path modules] [--dry-run]',
     summary: 'Enregistre un module dans fw_modules.json.',
     example: 'fw module:install blog',
-    load: () => import('./commands/module-install.js'),
+    load: () => import('./commands/starters/module-install.js'),
   },
   {
     name: 'module:files',
@@ -227,7 +227,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--dry-run]',
     summary: "Copie les fichiers déclarés d'un module installé.",
     example: 'fw module:files blog',
-    load: () => import('./commands/module-files.js'),
+    load: () => import('./commands/starters/module-files.js'),
   },
   {
     name: 'module:routes',
@@ -235,7 +235,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--dry-run]',
     summary: 'Écrit mvc/routes_<nom>.ts et affiche les lignes à ajouter à mvc/routes.ts.',
     example: 'fw module:routes blog',
-    load: () => import('./commands/module-routes.js'),
+    load: () => import('./commands/starters/module-routes.js'),
   },
 
   // Auth / Sécurité
@@ -333,14 +333,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: 'htmx|alpine|htmx-alpine',
     summary: 'Ajoute htmx et/ou Alpine (build CSP) : dépendance npm, copie dans static/vendor/ ; les layouts ne sont pas modifiés.',
     example: 'fw js:init htmx',
-    load: () => import('./commands/js-init.js'),
+    load: () => import('./commands/media/js-init.js'),
   },
   {
     name: 'build:css',
     family: 'Médias et JavaScript',
     usage: '',
     summary: 'Reconstruit static/tailwind.css avec le CLI Tailwind du projet (comme « npm run build:css »).',
-    load: () => import('./commands/build-css.js'),
+    load: () => import('./commands/media/build-css.js'),
   },
 
   // Déploiement

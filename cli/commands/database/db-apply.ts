@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { compileOrFail, projectRoot } from '../project.js';
-import type { RelationNode } from '../../compiler/ir.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { compileOrFail, projectRoot } from '../../project.js';
+import type { RelationNode } from '../../../compiler/ir.js';
 
 export function configure(command: Command): void {
   command.option('--dry-run', 'affiche les fichiers qui seraient appliqués, dans leur ordre, sans toucher à la base');
@@ -18,11 +18,11 @@ export function configure(command: Command): void {
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
-  const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
+  const { readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
   const settings = readDbSettings(root);
   const dialect = settings.driver;
-  const { dependencyOrder, unfillableCycles } = await import('../../compiler/dependency-order.js');
-  const { entityFiles, relationFiles } = await import('../../emitters/index.js');
+  const { dependencyOrder, unfillableCycles } = await import('../../../compiler/dependency-order.js');
+  const { entityFiles, relationFiles } = await import('../../../emitters/index.js');
   // A foreign-key cycle is applied like anything else: neither dialect needs the referenced table first.
   const order = dependencyOrder(model);
   const suffix = dialect === 'sqlite' ? '.sqlite.sql' : '.sql';
@@ -44,13 +44,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (stale.length > 0) {
     throw new CliError(`fichiers SQL générés absents ou périmés : ${stale.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw build:model » puis relancez « fw db:apply ».');
   }
-  const { authFilesToApply } = await import('../auth/inspect.js');
+  const { authFilesToApply } = await import('../../auth/inspect.js');
   const auth = authFilesToApply(root, dialect);
   if (auth.problems.length > 0) {
     throw new CliError(`fichiers SQL d'authentification absents ou périmés : ${auth.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw auth:init » puis relancez « fw db:apply ».');
   }
   files.push(...auth.files);
-  const { mediaFilesToApply } = await import('../media/inspect.js');
+  const { mediaFilesToApply } = await import('../../media/inspect.js');
   const media = mediaFilesToApply(root, dialect);
   if (media.problems.length > 0) {
     throw new CliError(`fichier SQL de la table media absent ou périmé : ${media.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw media:init » puis relancez « fw db:apply ».');
@@ -62,7 +62,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     for (const file of files) out.write(`  ${file.path}\n`);
     return 0;
   }
-  const { applySqlFiles } = await import('../db/apply.js');
+  const { applySqlFiles } = await import('../../db/apply.js');
   const report = await usingHandle(openHandle(settings, 'schema'), (db) => applySqlFiles(db, files));
   const labels = { applied: 'appliqué', unchanged: 'inchangé', failed: 'ÉCHEC', 'not-run': 'non lancé' } as const;
   for (const outcome of report.files) {

@@ -3,9 +3,9 @@
  * the `Erreur :` line of every command (exit 1); `--json` prints the result on stdout (exit 1 when not ok).
  */
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'résultat en JSON');
@@ -13,7 +13,7 @@ export function configure(command: Command): void {
 
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
-  const { compileProject, formatDiagnostics } = await import('../../compiler/index.js');
+  const { compileProject, formatDiagnostics } = await import('../../../compiler/index.js');
   const { model, diagnostics } = compileProject(root);
   if (options.json === true) {
     const result = {

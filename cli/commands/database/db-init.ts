@@ -1,8 +1,8 @@
 /** `fw db:init`: prepares the database, the application account and `fw_migrations` (see cli/db/init.ts). */
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { credentialsFor, findProjectRoot, readDbSettings } from '../db/connection.js';
-import { initDatabase, type InitStep } from '../db/init.js';
+import type { CommandInput } from '../../command-module.js';
+import { credentialsFor, findProjectRoot, readDbSettings } from '../../db/connection.js';
+import { initDatabase, type InitStep } from '../../db/init.js';
 
 export function configure(_command: Command): void {}
 

@@ -1,9 +1,9 @@
 /** `fw migration:status [--json]`: read-only; APPLIED, PENDING, CHANGED, MISSING (spec "Migration statuses"). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../db/connection.js';
-import { computeStatuses, migrationStatuses, readMigrationFiles, type MigrationStatus, type StatusReport } from '../db/migrations.js';
+import type { CommandInput } from '../../command-module.js';
+import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
+import { computeStatuses, migrationStatuses, readMigrationFiles, type MigrationStatus, type StatusReport } from '../../db/migrations.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'écrit un tableau JSON au lieu du tableau texte');

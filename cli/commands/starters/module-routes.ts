@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command.argument('<nom>', 'nom du module installé').option('--dry-run', 'affiche ce qui changerait sans rien écrire');
@@ -16,11 +16,11 @@ export function configure(command: Command): void {
 const ROUTES_FILE = 'mvc/routes.ts';
 
 export async function run({ args, options }: CommandInput): Promise<number> {
-  const { checkModuleName, folderInProject, readModule } = await import('../modules/manifest.js');
-  const { installedEntry, readRegistry } = await import('../modules/registry.js');
-  const { readModuleRoutes } = await import('../modules/routes.js');
-  const emitter = await import('../../emitters/modules/routes-file.js');
-  const { applyPlan, formatPlan, planWrites } = await import('../writer.js');
+  const { checkModuleName, folderInProject, readModule } = await import('../../modules/manifest.js');
+  const { installedEntry, readRegistry } = await import('../../modules/registry.js');
+  const { readModuleRoutes } = await import('../../modules/routes.js');
+  const emitter = await import('../../../emitters/modules/routes-file.js');
+  const { applyPlan, formatPlan, planWrites } = await import('../../writer.js');
   const name = checkModuleName(String(args[0]));
   const dryRun = options.dryRun === true;
   const root = projectRoot();
@@ -66,9 +66,9 @@ async function wiring(root: string, name: string, keys: readonly string[]): Prom
   } catch {
     return { imported: false, called: false, clashes: [] };
   }
-  const { declaredRoutes, parse } = await import('../../emitters/crud/routes-edit.js');
+  const { declaredRoutes, parse } = await import('../../../emitters/crud/routes-edit.js');
   const { SyntaxKind } = await import('ts-morph');
-  const { moduleRoutesFunction } = await import('../../emitters/modules/routes-file.js');
+  const { moduleRoutesFunction } = await import('../../../emitters/modules/routes-file.js');
   const source = parse(text);
   const fn = moduleRoutesFunction(name);
   const local = source

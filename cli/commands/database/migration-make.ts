@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { findEntity, type EntityNode, type ModelNode } from '../../compiler/ir.js';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { compileOrFail, projectRoot } from '../project.js';
+import { findEntity, type EntityNode, type ModelNode } from '../../../compiler/ir.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { compileOrFail, projectRoot } from '../../project.js';
 
 const EXAMPLE = 'fw migration:make ajout_contacts --from-entity Contact';
 
@@ -36,22 +36,22 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const sources = ['fromEntity', 'fromEntities', 'fromDiff'].filter((key) => options[key] !== undefined && options[key] !== false);
   if (sources.length > 1) throw new CliError('choisissez une seule source parmi --from-entity, --from-entities et --from-diff.', `exemple : ${EXAMPLE}`);
   const root = projectRoot();
-  const emitters = await import('../../emitters/index.js');
+  const emitters = await import('../../../emitters/index.js');
   let content: string;
   if (sources.length === 0) {
     content = emitters.emitEmptyMigration(name);
   } else {
     const model = await compileOrFail(root);
     if (options.fromEntities === true) {
-      const { dependencyOrder } = await import('../../compiler/dependency-order.js');
+      const { dependencyOrder } = await import('../../../compiler/dependency-order.js');
       content = emitters.emitCreateMigration(name, model, dependencyOrder(model), true);
     } else if (typeof options.fromEntity === 'string') {
       content = emitters.emitCreateMigration(name, model, [requireEntity(model, options.fromEntity)], false);
     } else {
       const entity = requireEntity(model, String(options.fromDiff));
-      const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-      const { dialectOf, readTable } = await import('../db/schema.js');
-      const { changesOf, diffEntity } = await import('../db/diff.js');
+      const { readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
+      const { dialectOf, readTable } = await import('../../db/schema.js');
+      const { changesOf, diffEntity } = await import('../../db/diff.js');
       const settings = readDbSettings(root);
       const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(model, entity, await readTable(db, entity.table), dialectOf(db)));
       const changes = changesOf(rows);
@@ -67,7 +67,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   let time = Date.now();
   while (taken.has(versionOf(new Date(time)))) time += 1000;
   const file = `mvc/migrations/${versionOf(new Date(time))}_${name}.sql`;
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: file, content, kind: 'manual' }], {});
   applyPlan(plan);
   process.stdout.write(formatPlan(plan, { dryRun: false }));
@@ -81,8 +81,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
  * refused by migration:apply on that dialect: said now, while the file is fresh.
  */
 async function warnEmptySections(file: string, content: string): Promise<void> {
-  const { dialectSection, splitSqlStatements } = await import('../db/sql-split.js');
-  const { DIALECT_NAMES } = await import('../../runtime/db/dialect.js');
+  const { dialectSection, splitSqlStatements } = await import('../../db/sql-split.js');
+  const { DIALECT_NAMES } = await import('../../../runtime/db/dialect.js');
   const empty = DIALECT_NAMES.filter((dialect) => splitSqlStatements(dialectSection(content, dialect, file), dialect, file).length === 0);
   for (const dialect of empty) {
     process.stderr.write(`Attention : ${file} n'a encore aucune instruction pour ${dialect} : « fw migration:apply » la refusera sur ${dialect} tant que sa section « -- fw:dialect ${dialect} » est vide.\n`);

@@ -1,9 +1,9 @@
 /** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns, keys and foreign keys. */
 import type { Command } from 'commander';
-import { findEntity, type EntityNode } from '../../compiler/ir.js';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { compileOrFail, projectRoot } from '../project.js';
+import { findEntity, type EntityNode } from '../../../compiler/ir.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { compileOrFail, projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command
@@ -29,9 +29,9 @@ export async function run({ options }: CommandInput): Promise<number> {
     }
     entities = [entity];
   }
-  const { readDbSettings, openHandle, usingHandle } = await import('../db/connection.js');
-  const { dialectOf, readTable } = await import('../db/schema.js');
-  const { diffEntity, formatDiff, hasDrift } = await import('../db/diff.js');
+  const { readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
+  const { dialectOf, readTable } = await import('../../db/schema.js');
+  const { diffEntity, formatDiff, hasDrift } = await import('../../db/diff.js');
   const settings = readDbSettings(root);
   const results = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     const out: Array<{ entity: EntityNode; rows: ReturnType<typeof diffEntity> }> = [];

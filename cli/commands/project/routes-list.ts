@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import type { RouteEntry } from '../../runtime/http/router.js';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { RouteEntry } from '../../../runtime/http/router.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'sortie JSON (une entrée par route)');
@@ -63,7 +63,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (!fs.existsSync(path.join(root, 'node_modules', 'fw-mvc'))) {
     throw new CliError("les dépendances du projet ne sont pas installées (node_modules/fw-mvc est absent) : les routes ne peuvent pas être chargées.", 'lancez « npm install » dans le projet, puis relancez « fw routes:list ».');
   }
-  const [{ register }, { Router }, { configure }] = await Promise.all([import('tsx/esm/api'), import('../../runtime/http/router.js'), import('../../runtime/config.js')]);
+  const [{ register }, { Router }, { configure }] = await Promise.all([import('tsx/esm/api'), import('../../../runtime/http/router.js'), import('../../../runtime/config.js')]);
   const unregister = register();
   const router = new Router();
   try {
@@ -79,7 +79,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     }
     try {
       (mod.registerRoutes as (r: unknown) => void)(router);
-      const { loadApiRoutes } = await import('../../runtime/app.js');
+      const { loadApiRoutes } = await import('../../../runtime/app.js');
       await loadApiRoutes(router);
     } catch (err) {
       if (err instanceof CliError) throw err;

@@ -5,10 +5,10 @@
  * framework's is in use by the framework). Exit 1 on any FAIL.
  */
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { checksExitCode, checksJson, formatChecks, type Check, type CheckStatus } from '../diagnostic-report.js';
-import { projectRoot } from '../project.js';
-import type { KeyUse } from '../i18n/usage.js';
+import type { CommandInput } from '../../command-module.js';
+import { checksExitCode, checksJson, formatChecks, type Check, type CheckStatus } from '../../diagnostic-report.js';
+import { projectRoot } from '../../project.js';
+import type { KeyUse } from '../../i18n/usage.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'écrit le diagnostic en JSON');
@@ -24,8 +24,8 @@ function where(uses: readonly KeyUse[]): string {
 
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
-  const { scanUsage } = await import('../i18n/usage.js');
-  const { loadCatalogues, merged, catalogueFile } = await import('../i18n/catalogues.js');
+  const { scanUsage } = await import('../../i18n/usage.js');
+  const { loadCatalogues, merged, catalogueFile } = await import('../../i18n/catalogues.js');
   const usage = scanUsage(root);
   const catalogues = loadCatalogues(root);
   const byKey = new Map<string, KeyUse[]>();

@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { checkOption } from '../generate.js';
-import type { EntityNode } from '../../compiler/ir.js';
-import { compileOrFail, entityOrFail, projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { checkOption } from '../../generate.js';
+import type { EntityNode } from '../../../compiler/ir.js';
+import { compileOrFail, entityOrFail, projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   checkOption(command)
@@ -35,8 +35,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `donnez à ${entity.name} une clé entière (« "sql_type": "INT", "auto_increment": true ») dans ${entity.file}, ou écrivez ces pages à la main.`,
     );
   }
-  const { entityFiles } = await import('../../emitters/index.js');
-  const crud = await import('../../emitters/crud/index.js');
+  const { entityFiles } = await import('../../../emitters/index.js');
+  const crud = await import('../../../emitters/crud/index.js');
   const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true, media });
   const { import: controllerImport, routes } = crud.crudRoutes(plan);
@@ -54,7 +54,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   // A route of a public page (fw make:public-*) at one of these addresses would silently take the CRUD page's place.
-  const { routeConflicts, isPublicPageRoute, describeConflicts } = await import('../../emitters/public/routes.js');
+  const { routeConflicts, isPublicPageRoute, describeConflicts } = await import('../../../emitters/public/routes.js');
   const taken = routeConflicts(routesText, routes, isPublicPageRoute);
   if (taken.length > 0) {
     throw new CliError(
@@ -78,10 +78,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
 
   const files = [...entityFiles(model, entity), ...crud.crudFiles(plan), { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const writePlan = planWrites(root, files);
   if (options.check === true) {
-    const { reportStale } = await import('../generate.js');
+    const { reportStale } = await import('../../generate.js');
     return reportStale(writePlan, `fw make:crud ${entity.name}`);
   }
   if (!dryRun) applyPlan(writePlan);
@@ -92,7 +92,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
   if (edit.existing.length > 0) {
     // Existing routes stay as the user wrote them; those whose public flag differs from the request are shown, before → after.
-    const { existingRoutesReport } = await import('../../emitters/crud/routes-public.js');
+    const { existingRoutesReport } = await import('../../../emitters/crud/routes-public.js');
     out.push(existingRoutesReport(crud.ROUTES_FILE, edit.existing.length, edit.mismatched, plan.isPublic));
   }
   // What the writer would change in routes.ts, line by line, imports included: a dry run shows it all.

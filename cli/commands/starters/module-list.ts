@@ -4,17 +4,17 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command.option('--path <dossier>', 'dossier des modules, relatif à la racine du projet', 'modules');
 }
 
 export async function run({ options }: CommandInput): Promise<number> {
-  const { absolutePath, checkModule, folderInProject, MANIFEST_FILE } = await import('../modules/manifest.js');
-  const { findEntry, isLocalEntry, readRegistry, REGISTRY_FILE } = await import('../modules/registry.js');
-  const { formatTable } = await import('../auth/format.js');
+  const { absolutePath, checkModule, folderInProject, MANIFEST_FILE } = await import('../../modules/manifest.js');
+  const { findEntry, isLocalEntry, readRegistry, REGISTRY_FILE } = await import('../../modules/registry.js');
+  const { formatTable } = await import('../../auth/format.js');
   const root = projectRoot();
   const dir = folderInProject(root, String(options.path), '--path');
   const registry = readRegistry(root);

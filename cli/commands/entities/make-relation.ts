@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { emptyRelations, relationsJsonText, RELATIONS_PATH as RELATIONS, type RelationDefinition } from '../definitions.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { emptyRelations, relationsJsonText, RELATIONS_PATH as RELATIONS, type RelationDefinition } from '../../definitions.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 const ACTIONS = ['RESTRICT', 'CASCADE', 'SET NULL', 'NO ACTION'];
 
@@ -52,7 +52,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const text = relationsJsonText(current, [relation]);
 
   // The whole model is compiled with the new relation before anything is written.
-  const { compileSources, formatDiagnostics } = await import('../../compiler/index.js');
+  const { compileSources, formatDiagnostics } = await import('../../../compiler/index.js');
   const sources = entitySources(root);
   sources.push({ file: RELATIONS, text });
   const { diagnostics } = compileSources(sources);
@@ -60,7 +60,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     process.stderr.write(formatDiagnostics(diagnostics));
     throw new CliError(`la relation « ${answers.name} » est invalide : ${RELATIONS} n'a pas été modifié.`, 'corrigez les valeurs indiquées puis relancez « fw make:relation ».');
   }
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: RELATIONS, content: text, kind: 'canonical' }], {});
   applyPlan(plan);
   process.stdout.write(formatPlan(plan, { dryRun: false }));
@@ -105,7 +105,7 @@ function splitRef(value: string, flag: string): [string, string] {
  * for many_to_many: a pivot row means nothing once one side is gone).
  */
 async function defaultsFor(type: string): Promise<Answers> {
-  const { DEFAULT_ON_DELETE, DEFAULT_PIVOT_ON_DELETE, DEFAULT_ON_UPDATE } = await import('../../compiler/relation-check.js');
+  const { DEFAULT_ON_DELETE, DEFAULT_PIVOT_ON_DELETE, DEFAULT_ON_UPDATE } = await import('../../../compiler/relation-check.js');
   const onDelete = type === 'many_to_many' ? DEFAULT_PIVOT_ON_DELETE : DEFAULT_ON_DELETE;
   return { name: '', type: 'many_to_one', from: '', to: '', onDelete, onUpdate: DEFAULT_ON_UPDATE, fkName: '' };
 }

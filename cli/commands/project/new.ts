@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError, missingOptionValue } from '../errors.js';
-import { packageInfo, PACKAGE_NAME } from '../package-root.js';
-import { packageName, projectFiles, type Profile, type ProjectFile } from '../project-template.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError, missingOptionValue } from '../../errors.js';
+import { packageInfo, PACKAGE_NAME } from '../../package-root.js';
+import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project-template.js';
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const PROFILES: readonly Profile[] = ['standard', 'auth-mfa'];
@@ -78,7 +78,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 
 /** The `auth-mfa` profile: the `mfa` starter built into the project's folder before it takes its name. */
 async function buildMfaStarter(root: string): Promise<string[]> {
-  const [{ findStarter }, { buildIntoNewProject }] = await Promise.all([import('../starters/registry.js'), import('../starters/build.js')]);
+  const [{ findStarter }, { buildIntoNewProject }] = await Promise.all([import('../../starters/registry.js'), import('../../starters/build.js')]);
   const plan = await buildIntoNewProject(root, findStarter('mfa')!);
   return plan.entries.filter((entry) => entry.fate === 'created').map((entry) => entry.path);
 }

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 const INPUT = 'static/src/input.css';
 const OUTPUT = 'static/tailwind.css';

@@ -4,9 +4,9 @@
  * project, and advice. One module for both: they parse the same options and refuse the same way.
  */
 import type { Command } from 'commander';
-import type { CommandModule } from '../command-module.js';
-import { notAvailable } from '../errors.js';
-import { assertProjectHere } from '../project.js';
+import type { CommandModule } from '../../command-module.js';
+import { notAvailable } from '../../errors.js';
+import { assertProjectHere } from '../../project.js';
 
 /** The module of one of the two structural diagnostics. */
 export function projectDiagnostic(commandName: 'project:check' | 'project:audit'): CommandModule {

@@ -6,16 +6,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(): void {}
 
 export async function run(_input: CommandInput): Promise<number> {
   const root = projectRoot();
-  const { scanUsage } = await import('../i18n/usage.js');
-  const { loadCatalogues, merged, catalogueFile, DEFAULT_LOCALE } = await import('../i18n/catalogues.js');
+  const { scanUsage } = await import('../../i18n/usage.js');
+  const { loadCatalogues, merged, catalogueFile, DEFAULT_LOCALE } = await import('../../i18n/catalogues.js');
   const file = catalogueFile(DEFAULT_LOCALE);
   const catalogues = loadCatalogues(root);
   const own = catalogues.project.find((c) => c.locale === DEFAULT_LOCALE);
@@ -26,7 +26,7 @@ export async function run(_input: CommandInput): Promise<number> {
   const target = path.join(root, file);
   const existing = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;
   const content = appendKeys(existing ?? '{}\n', toAdd);
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: file, content, kind: 'canonical' }]);
   applyPlan(plan);
   const lines = [formatPlan(plan, { dryRun: false }).trimEnd()];

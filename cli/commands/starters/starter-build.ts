@@ -5,9 +5,9 @@
  * too (nothing would change). `--init-db` then does what `fw db:init` and `fw db:apply` do.
  */
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command
@@ -23,7 +23,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const dryRun = options.dryRun === true;
   const force = options.force === true;
   const isPublic = options.public === true;
-  const registry = await import('../starters/registry.js');
+  const registry = await import('../../starters/registry.js');
   const starter = registry.findStarter(key);
   if (!starter) {
     throw new CliError(
@@ -39,16 +39,16 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   const root = projectRoot();
-  const build = await import('../starters/build.js');
+  const build = await import('../../starters/build.js');
   const prepared = await build.prepareStarter(root, starter, { isPublic, force });
   const { plan, writePlan } = prepared;
   const out = process.stdout;
-  const { formatPlan, applyPlan } = await import('../writer.js');
+  const { formatPlan, applyPlan } = await import('../../writer.js');
   if (dryRun) {
     out.write(`Application de démarrage « ${name} » (${starter.id}) : ${starter.description}\n`);
     out.write(formatPlan(writePlan, { dryRun }));
     if (plan.routesAfter !== plan.routesBefore) {
-      const { unifiedDiff } = await import('../../emitters/crud/line-diff.js');
+      const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
       out.write(`Modifications de mvc/routes.ts :\n${unifiedDiff(plan.routesBefore, plan.routesAfter)}`);
     }
   }
@@ -89,8 +89,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 /** `fw db:init` then `fw db:apply`, in this process; a failure says that the files are written. */
 async function initDatabase(name: string): Promise<void> {
   const steps = [
-    ['db:init', await import('./db-init.js')],
-    ['db:apply', await import('./db-apply.js')],
+    ['db:init', await import('../database/db-init.js')],
+    ['db:apply', await import('../database/db-apply.js')],
   ] as const;
   for (const [command, module] of steps) {
     process.stdout.write(`\nfw ${command}\n`);

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
-import { JS_INIT_CHOICES, scriptTag, type JsLib } from '../frontend/js-libs.js';
-import type { WriterFile } from '../writer.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
+import { JS_INIT_CHOICES, scriptTag, type JsLib } from '../../frontend/js-libs.js';
+import type { WriterFile } from '../../writer.js';
 
 const CHOICES = Object.keys(JS_INIT_CHOICES);
 
@@ -26,7 +26,7 @@ export async function run({ args }: CommandInput): Promise<number> {
     throw new CliError(`bibliothèque inconnue « ${choice} » pour « fw js:init ».`, `choisissez ${CHOICES.map((c) => `« fw js:init ${c} »`).join(', ')}.`);
   }
   const root = projectRoot();
-  const { readPackageJson, addDependencies, installedFile, installedVersion, PACKAGE_JSON } = await import('../frontend/package-json.js');
+  const { readPackageJson, addDependencies, installedFile, installedVersion, PACKAGE_JSON } = await import('../../frontend/package-json.js');
   const { text, data } = readPackageJson(root);
   const { text: packageText, added } = addDependencies(text, data, libs.map((lib) => [lib.packageName, lib.range] as const));
 
@@ -39,7 +39,7 @@ export async function run({ args }: CommandInput): Promise<number> {
     else missing.push(lib);
   }
 
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, files);
   applyPlan(plan);
   const madeDirs = libs.map((lib) => path.posix.dirname(lib.vendorFile)).filter((dir) => !fs.existsSync(path.join(root, dir)));

@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { entityJsonPath, entityJsonText, fieldAnswer, type EntityFieldAnswer as FieldAnswer } from '../definitions.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { entityJsonPath, entityJsonText, fieldAnswer, type EntityFieldAnswer as FieldAnswer } from '../../definitions.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command
@@ -17,7 +17,7 @@ export function configure(command: Command): void {
 export async function run({ args, options }: CommandInput): Promise<number> {
   const name = String(args[0]);
   const root = projectRoot();
-  const { compileSources, snakeCase, formatDiagnostics } = await import('../../compiler/index.js');
+  const { compileSources, snakeCase, formatDiagnostics } = await import('../../../compiler/index.js');
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
     throw new CliError(`nom d'entité invalide « ${name} » : PascalCase attendu (lettres et chiffres, initiale majuscule).`, 'exemple : fw make:entity ContactClient');
   }
@@ -35,7 +35,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     process.stderr.write(formatDiagnostics(diagnostics));
     throw new CliError(`la définition de « ${name} » est invalide : rien n'a été écrit.`, 'changez les noms indiqués (mots réservés SQL, snake_case pour les champs).');
   }
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: relative, content: text, kind: 'manual' }], {});
   applyPlan(plan);
   process.stdout.write(formatPlan(plan, { dryRun: false }));

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command
@@ -17,9 +17,9 @@ export function configure(command: Command): void {
 }
 
 export async function run({ args, options }: CommandInput): Promise<number> {
-  const { absolutePath, checkModuleName, folderInProject, readModule } = await import('../modules/manifest.js');
-  const { moduleFiles } = await import('../modules/source.js');
-  const { findEntry, isLocalEntry, readRegistry, registryWith, REGISTRY_FILE } = await import('../modules/registry.js');
+  const { absolutePath, checkModuleName, folderInProject, readModule } = await import('../../modules/manifest.js');
+  const { moduleFiles } = await import('../../modules/source.js');
+  const { findEntry, isLocalEntry, readRegistry, registryWith, REGISTRY_FILE } = await import('../../modules/registry.js');
   const name = checkModuleName(String(args[0]));
   const dryRun = options.dryRun === true;
   const root = projectRoot();
@@ -40,7 +40,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `renommez le module (son dossier et le « name » de son manifeste), puis relancez « fw module:install <nouveau nom> ».`,
     );
   }
-  const { applyPlan, formatPlan, planWrites } = await import('../writer.js');
+  const { applyPlan, formatPlan, planWrites } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: REGISTRY_FILE, content: registryWith(registry, module), kind: 'canonical' }]);
   const { manifest } = module;
   const out = process.stdout;

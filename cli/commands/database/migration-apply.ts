@@ -1,8 +1,8 @@
 /** `fw migration:apply`: applies the PENDING migrations in version order, under a lock (see cli/db/migrations.ts). */
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../db/connection.js';
-import { applyMigrations } from '../db/migration-apply.js';
+import type { CommandInput } from '../../command-module.js';
+import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
+import { applyMigrations } from '../../db/migration-apply.js';
 
 /** How long a second run waits for the first one's lock: MariaDB GET_LOCK and SQLite busy timeout. */
 const LOCK_WAIT_SECONDS = 60;

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandInput } from '../command-module.js';
-import { projectRoot } from '../project.js';
+import type { CommandInput } from '../../command-module.js';
+import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
   command.option('--check', "n'écrit rien ; code 1 et la liste des fichiers périmés quand docs/ n'est pas à jour (CI)");
@@ -16,8 +16,8 @@ export function configure(command: Command): void {
 
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
-  const { landingFiles, extraStaticFiles, LANDING_PAGE } = await import('../frontend/landing.js');
-  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
+  const { landingFiles, extraStaticFiles, LANDING_PAGE } = await import('../../frontend/landing.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const files = await landingFiles(root);
   const plan = planWrites(root, files);
   const extra = extraStaticFiles(root, files);

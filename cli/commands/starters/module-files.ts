@@ -7,11 +7,11 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CopiedFile } from '../../emitters/planned-file.js';
-import type { CommandInput } from '../command-module.js';
-import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
-import type { WritePlan } from '../writer.js';
+import type { CopiedFile } from '../../../emitters/planned-file.js';
+import type { CommandInput } from '../../command-module.js';
+import { CliError } from '../../errors.js';
+import { projectRoot } from '../../project.js';
+import type { WritePlan } from '../../writer.js';
 
 export function configure(command: Command): void {
   command.argument('<nom>', 'nom du module installé').option('--dry-run', 'affiche le sort de chaque fichier sans rien écrire');
@@ -21,10 +21,10 @@ const CONFLICT = 'existe avec un autre contenu : conflit';
 const SHOWN_CONFLICTS = 6;
 
 export async function run({ args, options }: CommandInput): Promise<number> {
-  const { absolutePath, checkModuleName, folderInProject, readModule } = await import('../modules/manifest.js');
-  const { moduleFiles } = await import('../modules/source.js');
-  const { installedEntry, readRegistry } = await import('../modules/registry.js');
-  const { applyPlan, formatPlan, planWrites } = await import('../writer.js');
+  const { absolutePath, checkModuleName, folderInProject, readModule } = await import('../../modules/manifest.js');
+  const { moduleFiles } = await import('../../modules/source.js');
+  const { installedEntry, readRegistry } = await import('../../modules/registry.js');
+  const { applyPlan, formatPlan, planWrites } = await import('../../writer.js');
   const name = checkModuleName(String(args[0]));
   const dryRun = options.dryRun === true;
   const root = projectRoot();
