@@ -1,0 +1,296 @@
+/**
+ * Image originals are stored without their metadata (docs/uploads.md "Metadata of originals"), on a real server:
+ * JPEG, PNG and WebP uploads carrying EXIF (GPS position, camera serial), XMP, IPTC, comments and text chunks are
+ * read back from disk and through GET /media/…: no metadata left (sharp's metadata and the bytes), the ICC profile
+ * kept, the pixels identical when nothing had to be turned, the picture upright (width and height swapped) when the
+ * EXIF orientation was 6; the size returned and the media row's are the stored file's; a damaged image is refused with
+ * no file left.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  MemoryRateLimitStore, apiSuccess, closeDatabase, mediaUrl, saveUpload, setRateLimitStore, stripImageMetadata, type Router,
+} from '../runtime/index.js';
+import { attachMediaToEntity } from '../runtime/media/index.js';
+import type { AuthDatabase } from './helpers/auth-client.js';
+import { startApp, type TestApp } from './helpers/server.js';
+import { listFiles, makeJpeg, multipart, openMediaDatabase, uploadRoutes } from './helpers/uploads.js';
+
+const SECRETS = ['Jean Secret', 'SecretCam', 'SN-123456', 'Secret XMP', 'Secret IPTC', 'Secret comment', 'Secret text'];
+const CAMERA_EXIF = {
+  IFD0: { Make: 'SecretCam', Model: 'Z-9', Artist: 'Jean Secret' },
+  IFD2: { BodySerialNumber: 'SN-123456', DateTimeOriginal: '2026:01:02 03:04:05' },
+  IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
+};
+const XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Secret XMP"/></rdf:RDF></x:xmpmeta>';
+
+/** Noise, so that a wrong rotation or a lossy step shows in the pixels. */
+function noise(width: number, height: number, channels: 3 | 4 = 3): ReturnType<typeof sharp> {
+  const raw = Buffer.alloc(width * height * channels);
+  let seed = width * 7 + height;
+  for (let i = 0; i < raw.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    raw[i] = (seed >> 16) & 0xff;
+  }
+  return sharp(raw, { raw: { width, height, channels } });
+}
+
+function segment(marker: number, payload: Buffer): Buffer {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([head, payload]);
+}
+
+/** The Exif APP1 segment sharp writes for these tags (taken from a small JPEG). */
+async function exifSegment(orientation: number): Promise<Buffer> {
+  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).jpeg()
+    .withMetadata({ orientation }).withExif(CAMERA_EXIF).toBuffer();
+  let at = 2;
+  while (donor[at + 1] !== 0xe1) at += 2 + donor.readUInt16BE(at + 2);
+  return donor.subarray(at, at + 2 + donor.readUInt16BE(at + 2));
+}
+
+/**
+ * A P3 JPEG (ICC profile) with, after its first segment: EXIF with GPS and serial, XMP, IPTC (Photoshop APP13), a
+ * comment; and after its end, a second JPEG with its own EXIF (as the extra pictures of an MPF file).
+ */
+async function cameraJpeg(width: number, height: number, orientation: number): Promise<Buffer> {
+  const base = await noise(width, height).jpeg({ quality: 85 }).withIccProfile('p3').toBuffer();
+  const iptc = Buffer.concat([Buffer.from('Photoshop 3.0\0' + '8BIM', 'latin1'), Buffer.from([4, 4, 0, 0, 0, 0, 0, 14, 0x1c, 2, 0x50, 0, 11]), Buffer.from('Secret IPTC')]);
+  const extras = [
+    await exifSegment(orientation),
+    segment(0xe1, Buffer.from(`http://ns.adobe.com/xap/1.0/\0${XMP}`, 'latin1')),
+    segment(0xed, iptc),
+    segment(0xfe, Buffer.from('Secret comment', 'latin1')),
+  ];
+  const afterFirst = 4 + base.readUInt16BE(4);
+  const trailer = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().withExif(CAMERA_EXIF).toBuffer();
+  return Buffer.concat([base.subarray(0, afterFirst), ...extras, base.subarray(afterFirst), trailer]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+/** A P3 PNG with eXIf and XMP (from sharp), and tEXt, zTXt and tIME chunks before its first IDAT. */
+async function cameraPng(width: number, height: number, orientation: number): Promise<Buffer> {
+  const base = await noise(width, height, 4).png().withMetadata({ orientation }).withIccProfile('p3').withExif(CAMERA_EXIF).withXmp(XMP).toBuffer();
+  const idat = base.indexOf('IDAT', 8, 'latin1') - 4;
+  const extras = [
+    pngChunk('tEXt', Buffer.from('Author\0Secret text', 'latin1')),
+    pngChunk('zTXt', Buffer.from('Comment\0\0x\x9c\x03\x00\x00\x00\x00\x01', 'latin1')),
+    pngChunk('tIME', Buffer.from([0x07, 0xea, 1, 2, 3, 4, 5])),
+  ];
+  return Buffer.concat([base.subarray(0, idat), ...extras, base.subarray(idat)]);
+}
+
+/** A P3 WebP (lossy or lossless) with EXIF and XMP chunks, as sharp writes them (VP8X flags set). */
+function cameraWebp(width: number, height: number, orientation: number, lossless: boolean): Promise<Buffer> {
+  return noise(width, height).webp(lossless ? { lossless: true } : { quality: 90 }).withMetadata({ orientation }).withIccProfile('p3')
+    .withExif(CAMERA_EXIF).withXmp(XMP).toBuffer();
+}
+
+const raw = (data: Buffer, autoOrient = false) => (autoOrient ? sharp(data).autoOrient() : sharp(data)).raw().toBuffer({ resolveWithObject: true });
+
+let app: TestApp;
+let root: string;
+let database: AuthDatabase;
+
+function mediaRoutes(router: Router): void {
+  uploadRoutes(router);
+  router.add('POST', '/api/media', async (request) => {
+    const saved = await saveUpload(request.files.file!, { category: 'images', variants: true });
+    return apiSuccess(await attachMediaToEntity(saved, 'Photo', '1'), 201);
+  }, { public: true, csrf: false, api: true });
+}
+
+test.before(async () => {
+  database = await openMediaDatabase('sqlite');
+  app = await startApp({ routes: mediaRoutes, config: database.config });
+  root = path.join(app.project.root, 'storage', 'uploads');
+});
+test.after(async () => {
+  await app?.close();
+  setRateLimitStore(null);
+  await closeDatabase();
+  await database?.close();
+});
+// A fresh memory store for each test: some send more than 10 files.
+test.before.each(() => setRateLimitStore(new MemoryRateLimitStore()));
+
+interface Stored { path: string; size: number; variants?: { medium: string; thumbnail: string }; disk: Buffer; served: Buffer }
+
+/** Uploads through POST /api/upload and reads the original back from disk and through GET /media/…. */
+async function upload(filename: string, type: string, data: Buffer, variants = true): Promise<Stored> {
+  const { body, contentType } = multipart([
+    { name: 'category', value: 'images' },
+    ...(variants ? [{ name: 'variants', value: '1' }] : []),
+    { name: 'file', filename, type, data },
+  ]);
+  const response = await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType }, body });
+  assert.is(response.status, 201, response.text);
+  const saved = response.json().data;
+  const disk = fs.readFileSync(path.join(root, saved.path));
+  const media = await fetch(`${app.base}${mediaUrl(saved.path)}`);
+  assert.is(media.status, 200);
+  const served = Buffer.from(await media.arrayBuffer());
+  assert.ok(served.equals(disk), 'GET /media/… sends the stored bytes');
+  assert.is(saved.size, disk.length, 'the size returned is the stored one');
+  assert.is(media.headers.get('content-length'), String(disk.length));
+  return { ...saved, disk, served };
+}
+
+/** No EXIF, XMP, IPTC nor orientation for sharp, and none of the secret strings nor metadata markers in the bytes. */
+async function assertClean(bytes: Buffer, label: string, markers: readonly string[]): Promise<Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>> {
+  const meta = await sharp(bytes).metadata();
+  assert.is(meta.exif, undefined, `${label}: EXIF`);
+  assert.is(meta.xmp, undefined, `${label}: XMP`);
+  assert.is(meta.iptc, undefined, `${label}: IPTC`);
+  assert.is(meta.orientation, undefined, `${label}: orientation`);
+  for (const text of [...SECRETS, ...markers]) assert.not.ok(bytes.includes(text, 0, 'latin1'), `${label}: « ${text} » left in the bytes`);
+  return meta;
+}
+
+test('JPEG, orientation 1: EXIF (GPS, serial), XMP, IPTC, comment and trailing picture cut out; ICC and pixels kept', async () => {
+  const input = await cameraJpeg(640, 480, 1);
+  const before = await sharp(input).metadata();
+  assert.ok(before.exif && before.xmp && before.iptc && before.icc, 'the test image carries every kind of metadata');
+  assert.ok(input.includes('SN-123456', 0, 'latin1'));
+  const stored = await upload('Vacances.jpg', 'image/jpeg', input);
+  const meta = await assertClean(stored.disk, 'jpeg', ['Exif\0\0', 'http://ns.adobe.com/xap', 'Photoshop 3.0', '8BIM']);
+  assert.equal([meta.format, meta.width, meta.height], ['jpeg', 640, 480]);
+  assert.ok(meta.icc?.equals(before.icc!), 'the ICC profile is kept as is');
+  const [a, b] = [await raw(input), await raw(stored.disk)];
+  assert.ok(a.data.equals(b.data), 'same pixels: the compressed picture was not touched');
+  assert.ok(stored.size < input.length);
+  assert.is(stored.disk.readUInt16BE(stored.disk.length - 2), 0xffd9, 'ends at the first picture\'s end marker');
+  for (const variant of Object.values(stored.variants!)) await assertClean(fs.readFileSync(path.join(root, variant)), variant, []);
+});
+
+test('JPEG, orientation 6: stored upright (width and height swapped), re-encoded, ICC kept, no metadata', async () => {
+  const input = await cameraJpeg(640, 480, 6);
+  assert.is((await sharp(input).metadata()).orientation, 6);
+  const stored = await upload('Portrait.jpg', 'image/jpeg', input);
+  const meta = await assertClean(stored.disk, 'jpeg 6', ['Exif\0\0', 'http://ns.adobe.com/xap', 'Photoshop 3.0']);
+  assert.equal([meta.format, meta.width, meta.height], ['jpeg', 480, 640]);
+  assert.ok(meta.icc?.equals((await sharp(input).metadata()).icc!), 'the ICC profile is kept');
+  // The same picture as a viewer shows it: compared with sharp's own turn of the input, within JPEG's loss.
+  const [expected, got] = [await raw(input, true), await raw(stored.disk)];
+  assert.equal([got.info.width, got.info.height], [expected.info.width, expected.info.height]);
+  let diff = 0;
+  for (let i = 0; i < got.data.length; i++) diff += Math.abs(got.data[i]! - expected.data[i]!);
+  assert.ok(diff / got.data.length < 8, `mean difference ${(diff / got.data.length).toFixed(2)} per channel`);
+  const medium = await sharp(path.join(root, stored.variants!.medium)).metadata();
+  assert.equal([medium.width, medium.height], [480, 640], 'the variants are upright too');
+});
+
+test('PNG: eXIf, tEXt, iTXt (XMP), zTXt, tIME removed, ICC and pixels kept; orientation 6 turned without loss', async () => {
+  const input = await cameraPng(300, 200, 1);
+  const before = await sharp(input).metadata();
+  assert.ok(before.exif && before.xmp && before.icc);
+  const stored = await upload('schema.png', 'image/png', input);
+  const meta = await assertClean(stored.disk, 'png', ['eXIf', 'tEXt', 'iTXt', 'zTXt', 'tIME', 'com.adobe.xmp']);
+  assert.equal([meta.format, meta.width, meta.height], ['png', 300, 200]);
+  assert.ok(meta.icc?.equals(before.icc!));
+  assert.ok((await raw(input)).data.equals((await raw(stored.disk)).data), 'same pixels');
+
+  const turned = await upload('tourne.png', 'image/png', await cameraPng(300, 200, 6));
+  const turnedMeta = await assertClean(turned.disk, 'png 6', ['eXIf']);
+  assert.equal([turnedMeta.width, turnedMeta.height], [200, 300]);
+  assert.ok(turnedMeta.icc, 'ICC kept');
+  assert.ok((await raw(await cameraPng(300, 200, 6), true)).data.equals((await raw(turned.disk)).data), 'PNG stays lossless when turned');
+});
+
+test('WebP, lossy and lossless: EXIF and XMP chunks removed, VP8X flags fixed, ICC and pixels kept; orientation 6 turned', async () => {
+  for (const lossless of [false, true]) {
+    const input = await cameraWebp(320, 240, 1, lossless);
+    const before = await sharp(input).metadata();
+    assert.ok(before.exif && before.xmp && before.icc);
+    const stored = await upload(`photo-${lossless}.webp`, 'image/webp', input);
+    const meta = await assertClean(stored.disk, `webp ${lossless}`, ['EXIF', 'XMP ']);
+    assert.equal([meta.format, meta.width, meta.height], ['webp', 320, 240]);
+    assert.ok(meta.icc?.equals(before.icc!));
+    assert.is(stored.disk[20]! & 0x0c, 0, 'VP8X: EXIF and XMP flags cleared');
+    assert.is(stored.disk[20]! & 0x20, 0x20, 'VP8X: ICC flag kept');
+    assert.is(stored.disk.readUInt32LE(4), stored.disk.length - 8, 'RIFF size');
+    assert.ok((await raw(input)).data.equals((await raw(stored.disk)).data), 'same pixels');
+  }
+  const input = await cameraWebp(320, 240, 6, true);
+  const turned = await upload('tourne.webp', 'image/webp', input);
+  const meta = await assertClean(turned.disk, 'webp 6', ['EXIF', 'XMP ']);
+  assert.equal([meta.width, meta.height], [240, 320]);
+  assert.ok((await raw(input, true)).data.equals((await raw(turned.disk)).data), 'a lossless WebP stays lossless when turned');
+});
+
+test('without variants and in another category too; an image without metadata is stored byte for byte', async () => {
+  const plain = await makeJpeg(200, 100);
+  const same = await upload('plain.jpg', 'image/jpeg', plain, false);
+  assert.ok(same.disk.equals(plain));
+  const { body, contentType } = multipart([{ name: 'file', filename: 'scan.jpg', type: 'image/jpeg', data: await cameraJpeg(200, 100, 1) }]);
+  const response = await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType }, body });
+  assert.is(response.status, 201, response.text);
+  assert.match(response.json().data.path, /^documents\//);
+  await assertClean(fs.readFileSync(path.join(root, response.json().data.path)), 'documents', ['Exif\0\0']);
+});
+
+test('the media row records the stored size', async () => {
+  const input = await cameraJpeg(400, 300, 1);
+  const { body, contentType } = multipart([{ name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data: input }]);
+  const response = await app.fetch('/api/media', { method: 'POST', headers: { 'content-type': contentType }, body });
+  assert.is(response.status, 201, response.text);
+  const record = response.json().data;
+  const size = fs.statSync(path.join(root, record.path)).size;
+  assert.is(record.size, size);
+  assert.ok(size < input.length);
+  const row = await database.db.fetchOne<{ size: unknown }>('SELECT size FROM media WHERE id = ?', [record.id]);
+  assert.is(Number(row?.size), size);
+});
+
+test('a damaged or disguised image is refused (422) with no file left, with or without variants', async () => {
+  const good = await cameraJpeg(400, 300, 1);
+  const badLength = Buffer.from(good);
+  badLength.writeUInt16BE(0xfff0, 4 + good.readUInt16BE(4) + 2);
+  const png = await cameraPng(60, 40, 1);
+  const badCrc = Buffer.from(png);
+  badCrc[png.indexOf('IDAT') + 10] ^= 0xff;
+  const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
+  const cases: Array<[string, string, Buffer]> = [
+    ['tronque.jpg', 'image/jpeg', good.subarray(0, good.length - 3000)],
+    ['longueur.jpg', 'image/jpeg', badLength],
+    ['crc.png', 'image/png', badCrc],
+    ['anime.png', 'image/png', gif],
+    ['texte.webp', 'image/webp', Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 \x04\x00\x00\x00abcd', 'latin1')],
+    ['vide.jpg', 'image/jpeg', Buffer.alloc(0)],
+  ];
+  const before = listFiles(root);
+  for (const variants of [true, false]) {
+    for (const [filename, type, data] of cases) {
+      setRateLimitStore(new MemoryRateLimitStore());
+      const { body, contentType } = multipart([
+        { name: 'category', value: 'images' }, ...(variants ? [{ name: 'variants', value: '1' }] : []), { name: 'file', filename, type, data },
+      ]);
+      const response = await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json' }, body });
+      assert.is(response.status, 422, `${filename} (variants ${variants}): ${response.text}`);
+      assert.match(response.json().error.message, /pas une image lisible/);
+    }
+  }
+  assert.equal(listFiles(root), before);
+});
+
+test('stripImageMetadata, exported for saveBytes callers: the same bytes saveUpload stores', async () => {
+  const input = await cameraJpeg(120, 90, 1);
+  const clean = await stripImageMetadata(input, 'a.jpg');
+  await assertClean(clean, 'exported', ['Exif\0\0']);
+  assert.ok((await raw(input)).data.equals((await raw(clean)).data));
+});
+
+test.run();
