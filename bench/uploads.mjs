@@ -69,8 +69,8 @@ async function makeJpeg() {
 
 /** The JPEG with an Exif APP1 segment (camera, serial number, GPS position, `orientation`) after its first segment. */
 async function withCameraExif(jpeg, orientation) {
-  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).jpeg().withExif({
-    IFD0: { Make: 'BenchCam', Model: 'B-1', Orientation: String(orientation) },
+  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).jpeg().withMetadata({ orientation }).withExif({
+    IFD0: { Make: 'BenchCam', Model: 'B-1' },
     IFD2: { BodySerialNumber: 'SN-0000001', DateTimeOriginal: '2026:01:02 03:04:05' },
     IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
   }).toBuffer();

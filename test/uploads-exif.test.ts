@@ -55,8 +55,8 @@ async function exifSegment(orientation: number): Promise<Buffer> {
 }
 
 /**
- * A P3 JPEG (ICC profile) with, after its first segment: EXIF with GPS and serial, XMP, IPTC (Photoshop APP13), a
- * comment; and after its end, a second JPEG with its own EXIF (as the extra pictures of an MPF file).
+ * A P3 JPEG (ICC profile) with a JFIF thumbnail, EXIF with GPS and serial, XMP, IPTC (Photoshop APP13), a comment; and
+ * after its end, a second JPEG with its own EXIF (as the extra pictures of an MPF file).
  */
 async function cameraJpeg(width: number, height: number, orientation: number): Promise<Buffer> {
   const base = await noise(width, height).jpeg({ quality: 85 }).withIccProfile('p3').toBuffer();
@@ -67,9 +67,11 @@ async function cameraJpeg(width: number, height: number, orientation: number): P
     segment(0xed, iptc),
     segment(0xfe, Buffer.from('Secret comment', 'latin1')),
   ];
+  // JFIF with a 2 × 1 thumbnail (a thumbnail may show the picture before it was cropped).
+  const jfif = segment(0xe0, Buffer.concat([Buffer.from('JFIF\0', 'latin1'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 2, 1]), Buffer.from('THUMB!', 'latin1')]));
   const afterFirst = 4 + base.readUInt16BE(4);
   const trailer = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().withExif(CAMERA_EXIF).toBuffer();
-  return Buffer.concat([base.subarray(0, afterFirst), ...extras, base.subarray(afterFirst), trailer]);
+  return Buffer.concat([base.subarray(0, 2), jfif, base.subarray(2, afterFirst), ...extras, base.subarray(afterFirst), trailer]);
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -166,7 +168,8 @@ test('JPEG, orientation 1: EXIF (GPS, serial), XMP, IPTC, comment and trailing p
   assert.ok(before.exif && before.xmp && before.iptc && before.icc, 'the test image carries every kind of metadata');
   assert.ok(input.includes('SN-123456', 0, 'latin1'));
   const stored = await upload('Vacances.jpg', 'image/jpeg', input);
-  const meta = await assertClean(stored.disk, 'jpeg', ['Exif\0\0', 'http://ns.adobe.com/xap', 'Photoshop 3.0', '8BIM']);
+  const meta = await assertClean(stored.disk, 'jpeg', ['Exif\0\0', 'http://ns.adobe.com/xap', 'Photoshop 3.0', '8BIM', 'THUMB!']);
+  assert.equal([...stored.disk.subarray(0, 6)], [0xff, 0xd8, 0xff, 0xe0, 0, 16], 'JFIF kept, without its thumbnail');
   assert.equal([meta.format, meta.width, meta.height], ['jpeg', 640, 480]);
   assert.ok(meta.icc?.equals(before.icc!), 'the ICC profile is kept as is');
   const [a, b] = [await raw(input), await raw(stored.disk)];

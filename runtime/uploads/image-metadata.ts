@@ -30,23 +30,29 @@ export function stripImageMetadataLossless(input: Buffer | Uint8Array): Stripped
   return null;
 }
 
-/** The byte ranges kept, joined (the input itself when nothing was cut). */
-function join(data: Buffer, ranges: Array<[number, number]>): Buffer {
-  if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === data.length) return data;
-  return Buffer.concat(ranges.map(([start, end]) => data.subarray(start, end)));
+/** What is kept: byte ranges of the input, or rewritten bytes. */
+type Piece = [number, number] | Buffer;
+
+/** The pieces kept, joined (the input itself when nothing was cut). */
+function join(data: Buffer, pieces: Piece[]): Buffer {
+  const only = pieces[0];
+  if (pieces.length === 1 && Array.isArray(only) && only[0] === 0 && only[1] === data.length) return data;
+  return Buffer.concat(pieces.map((piece) => (Array.isArray(piece) ? data.subarray(piece[0], piece[1]) : piece)));
 }
 
 /** Adds a range, merging it with the previous one when they touch. */
-function keep(ranges: Array<[number, number]>, start: number, end: number): void {
-  const last = ranges[ranges.length - 1];
-  if (last && last[1] === start) last[1] = end;
-  else ranges.push([start, end]);
+function keep(pieces: Piece[], start: number, end: number): void {
+  const last = pieces[pieces.length - 1];
+  if (Array.isArray(last) && last[1] === start) last[1] = end;
+  else pieces.push([start, end]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------- JPEG
 
 /** APPn segments kept: JFIF (APP0), the ICC profile (APP2, possibly in several parts), Adobe (APP14, colour transform). */
 const JPEG_KEPT_APP: ReadonlyArray<[number, string]> = [[0xe0, 'JFIF\0'], [0xe2, 'ICC_PROFILE\0'], [0xee, 'Adobe']];
+/** The JFIF header up to its thumbnail: identifier, version, units, densities, thumbnail width and height (0 × 0 here). */
+const JFIF_HEADER_LENGTH = 14;
 const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
 /**
@@ -55,10 +61,11 @@ const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xc
  * pictures of an MPF file, each with its own EXIF) is dropped.
  */
 function stripJpeg(data: Buffer): StrippedImage | null {
-  const ranges: Array<[number, number]> = [];
+  const ranges: Piece[] = [];
   keep(ranges, 0, 2);
   let pos = 2;
   let frame = false;
+  let scanned = false;
   let exif: Buffer | undefined;
   let exifCount = 0;
   for (;;) {
@@ -69,7 +76,7 @@ function stripJpeg(data: Buffer): StrippedImage | null {
     const start = pos - 1;
     pos++;
     if (marker === 0xd9) {
-      if (!frame) return null;
+      if (!scanned) return null;
       keep(ranges, start, pos);
       break;
     }
@@ -84,7 +91,16 @@ function stripJpeg(data: Buffer): StrippedImage | null {
         exifCount++;
         exif = payload.subarray(6);
       }
-      if (JPEG_KEPT_APP.some(([m, id]) => m === marker && payload.toString('latin1', 0, id.length) === id)) keep(ranges, start, end);
+      if (marker === 0xe0 && payload.toString('latin1', 0, 5) === 'JFIF\0' && payload.length > JFIF_HEADER_LENGTH) {
+        // A JFIF thumbnail may show the picture before it was cropped: the header is kept, the thumbnail is not.
+        const header = Buffer.from(data.subarray(start, start + 4 + JFIF_HEADER_LENGTH));
+        header.writeUInt16BE(2 + JFIF_HEADER_LENGTH, 2);
+        header[4 + 12] = 0;
+        header[4 + 13] = 0;
+        ranges.push(header);
+      } else if (JPEG_KEPT_APP.some(([m, id]) => m === marker && payload.toString('latin1', 0, id.length) === id)) {
+        keep(ranges, start, end);
+      }
       pos = end;
       continue;
     }
@@ -97,6 +113,7 @@ function stripJpeg(data: Buffer): StrippedImage | null {
     pos = end;
     if (marker !== 0xda) continue;
     if (!frame) return null;
+    scanned = true;
     const next = scanEnd(data, pos);
     if (next < 0) return null;
     keep(ranges, pos, next);
@@ -136,7 +153,7 @@ const PNG_KEPT = new Set([
 ]);
 
 function stripPng(data: Buffer): StrippedImage | null {
-  const ranges: Array<[number, number]> = [];
+  const ranges: Piece[] = [];
   keep(ranges, 0, 8);
   let pos = 8;
   let exif: Buffer | undefined;

@@ -37,7 +37,7 @@ export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: st
   return stripped.data;
 }
 
-/** A decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS (a scaled-down decode: JPEG and WebP shrink on load). */
+/** A decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS (a scaled-down decode, cheap for JPEG and WebP). */
 async function assertDecodable(data: Buffer, filename: string): Promise<void> {
   const sharp = await loadSharp();
   await inspectImage(sharp, data, filename);
