@@ -2,8 +2,11 @@
  * Metadata removal without re-encoding (docs/uploads.md "Metadata of originals"): the segments or chunks of a JPEG,
  * PNG or WebP file that carry EXIF (GPS position, camera serial, dates), XMP, IPTC, comments or text are cut out; the
  * compressed picture and what decoding needs (tables, ICC colour profile, transparency, animation) are copied as
- * they are, so the pixels stay identical. Plain byte parsing, no native module: sharp is only loaded when the picture
- * must be turned upright (an EXIF orientation other than 1) or the file does not parse (originals.ts).
+ * they are, so the pixels stay identical. A JPEG or still PNG whose EXIF orientation is 2 to 8 gets, in place of its
+ * EXIF block, a minimal one written here that holds that tag only (browsers and sharp turn the picture when showing
+ * or decoding it). Plain byte parsing, no native module: sharp is only loaded to check the result decodes, or to turn
+ * the picture upright when the tag cannot be kept (a WebP: Chromium ignores its EXIF orientation), or when the file
+ * does not parse (originals.ts).
  *
  * Every reader is strict: a structure it does not fully understand (truncated file, length out of bounds, bad CRC,
  * unknown critical chunk, several EXIF blocks) gives `null`, never a guess, and the caller hands the file to sharp.
@@ -15,6 +18,8 @@ export interface StrippedImage {
   format: 'jpeg' | 'png' | 'webp';
   data: Buffer;
   orientation: number;
+  /** `data` holds a minimal EXIF block with `orientation` (2 to 8) and nothing else: a JPEG or a still PNG. */
+  orientationKept: boolean;
   /** An animated PNG or WebP (its orientation is not applied: only the first frame could be turned). */
   animated: boolean;
   /** A WebP whose picture is lossless (VP8L), so that a re-encoding stays lossless. */
@@ -33,12 +38,20 @@ export function stripImageMetadataLossless(input: Buffer | Uint8Array): Stripped
 /** What is kept: byte ranges of the input, or rewritten bytes. */
 type Piece = [number, number] | Buffer;
 
-/** The pieces kept, joined (the input itself when nothing was cut). */
+/** The pieces kept, joined (the input itself when nothing was cut); empty pieces (an unused slot) are skipped. */
 function join(data: Buffer, pieces: Piece[]): Buffer {
-  const only = pieces[0];
-  if (pieces.length === 1 && Array.isArray(only) && only[0] === 0 && only[1] === data.length) return data;
-  return Buffer.concat(pieces.map((piece) => (Array.isArray(piece) ? data.subarray(piece[0], piece[1]) : piece)));
+  const parts: Piece[] = [];
+  for (const piece of pieces) {
+    if (Array.isArray(piece)) keep(parts, piece[0], piece[1]);
+    else if (piece.length > 0) parts.push(piece);
+  }
+  const only = parts[0];
+  if (parts.length === 1 && Array.isArray(only) && only[0] === 0 && only[1] === data.length) return data;
+  return Buffer.concat(parts.map((piece) => (Array.isArray(piece) ? data.subarray(piece[0], piece[1]) : piece)));
 }
+
+/** The place of the minimal EXIF block among the pieces, filled once the orientation is known (empty when 1). */
+const SLOT = Buffer.alloc(0);
 
 /** Adds a range, merging it with the previous one when they touch. */
 function keep(pieces: Piece[], start: number, end: number): void {
@@ -58,12 +71,15 @@ const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xc
 /**
  * Keeps every segment but the APPn ones not listed above (Exif, XMP, extended XMP, IPTC/Photoshop, MPF, vendor blocks)
  * and comments; the entropy-coded data of each scan is copied as is; anything after the end marker (the extra
- * pictures of an MPF file, each with its own EXIF) is dropped.
+ * pictures of an MPF file, each with its own EXIF) is dropped. An orientation of 2 to 8 is written back in a minimal
+ * Exif APP1 segment right after SOI, or after the JFIF segment when that one comes first.
  */
 function stripJpeg(data: Buffer): StrippedImage | null {
   const ranges: Piece[] = [];
   keep(ranges, 0, 2);
   let pos = 2;
+  let slot = -1;
+  let segments = 0;
   let frame = false;
   let scanned = false;
   let exif: Buffer | undefined;
@@ -86,6 +102,11 @@ function stripJpeg(data: Buffer): StrippedImage | null {
     const end = pos + length;
     if (length < 2 || end > data.length) return null;
     const payload = data.subarray(pos + 2, end);
+    if (slot < 0 && !(segments === 0 && marker === 0xe0 && payload.toString('latin1', 0, 5) === 'JFIF\0')) {
+      slot = ranges.length;
+      ranges.push(SLOT);
+    }
+    segments++;
     if (marker >= 0xe0 && marker <= 0xef) {
       if (marker === 0xe1 && payload.toString('latin1', 0, 6) === 'Exif\0\0') {
         exifCount++;
@@ -120,8 +141,16 @@ function stripJpeg(data: Buffer): StrippedImage | null {
     pos = next;
   }
   const orientation = exifCount === 0 ? 1 : exifCount === 1 ? exifOrientation(exif!) : null;
-  if (orientation === null) return null;
-  return { format: 'jpeg', data: join(data, ranges), orientation, animated: false, lossless: false };
+  if (orientation === null || slot < 0) return null;
+  const orientationKept = orientation !== 1;
+  if (orientationKept) ranges[slot] = jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), orientationTiff(orientation)]));
+  return { format: 'jpeg', data: join(data, ranges), orientation, orientationKept, animated: false, lossless: false };
+}
+
+function jpegSegment(marker: number, payload: Buffer): Buffer {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(2 + payload.length, 2);
+  return Buffer.concat([head, payload]);
 }
 
 /** The offset of the marker that ends the entropy-coded data starting at `pos` (stuffed 0xFF00 and RSTn skipped); -1 at end of file. */
@@ -152,10 +181,12 @@ const PNG_KEPT = new Set([
   'sPLT', 'pHYs', 'acTL', 'fcTL', 'fdAT',
 ]);
 
+/** An orientation of 2 to 8 of a still PNG is written back in a minimal `eXIf` chunk, right before the first IDAT. */
 function stripPng(data: Buffer): StrippedImage | null {
   const ranges: Piece[] = [];
   keep(ranges, 0, 8);
   let pos = 8;
+  let slot = -1;
   let exif: Buffer | undefined;
   let exifCount = 0;
   let idat = false;
@@ -174,6 +205,10 @@ function stripPng(data: Buffer): StrippedImage | null {
       exifCount++;
       exif = data.subarray(pos + 8, end - 4);
     }
+    if (type === 'IDAT' && !idat) {
+      slot = ranges.length;
+      ranges.push(SLOT);
+    }
     if (type === 'IDAT') idat = true;
     if (type === 'acTL') animated = true;
     if (PNG_KEPT.has(type)) keep(ranges, pos, end);
@@ -183,12 +218,27 @@ function stripPng(data: Buffer): StrippedImage | null {
   if (!idat) return null;
   const orientation = exifCount === 0 ? 1 : exifCount === 1 ? exifOrientation(exif!) : null;
   if (orientation === null) return null;
-  return { format: 'png', data: join(data, ranges), orientation, animated, lossless: true };
+  // An animation keeps its frames and loses the tag: variants are made from its first frame as stored.
+  const orientationKept = orientation !== 1 && !animated;
+  if (orientationKept) ranges[slot] = pngChunk('eXIf', orientationTiff(orientation));
+  return { format: 'png', data: join(data, ranges), orientation, orientationKept, animated, lossless: true };
+}
+
+function pngChunk(type: string, payload: Buffer): Buffer {
+  const chunk = Buffer.alloc(12 + payload.length);
+  chunk.writeUInt32BE(payload.length, 0);
+  chunk.write(type, 4, 'latin1');
+  payload.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + payload.length)), 8 + payload.length);
+  return chunk;
 }
 
 // ---------------------------------------------------------------------------------------------------------------- WebP
 
-/** Chunks kept in an extended WebP: the header, ICC, animation, alpha, the picture. EXIF, XMP and unknown ones go. */
+/**
+ * Chunks kept in an extended WebP: the header, ICC, animation, alpha, the picture. EXIF, XMP and unknown ones go. The
+ * orientation is never written back: Chromium ignores a WebP's EXIF orientation, so the caller turns such a picture.
+ */
 const WEBP_KEPT = new Set(['VP8X', 'ICCP', 'ANIM', 'ANMF', 'ALPH', 'VP8 ', 'VP8L']);
 const VP8X_EXIF = 0x08;
 const VP8X_XMP = 0x04;
@@ -241,10 +291,27 @@ function stripWebp(data: Buffer): StrippedImage | null {
   const orientation = exifCount === 0 ? 1 : exifCount === 1 ? exifOrientation(exif!) : null;
   if (orientation === null) return null;
   const animated = flags >= 0 && (flags & VP8X_ANIMATION) !== 0;
-  return { format: 'webp', data: Buffer.concat([header, body]), orientation, animated, lossless };
+  return { format: 'webp', data: Buffer.concat([header, body]), orientation, orientationKept: false, animated, lossless };
 }
 
 // ---------------------------------------------------------------------------------------------------------------- EXIF
+
+/**
+ * A minimal TIFF-structured EXIF block (26 bytes): big-endian header, IFD0 with one entry, Orientation (0x0112, SHORT,
+ * count 1), and no next IFD. Nothing else: no date, camera, GPS, thumbnail.
+ */
+export function orientationTiff(orientation: number): Buffer {
+  const tiff = Buffer.alloc(26);
+  tiff.write('MM', 0, 'latin1');
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4);
+  tiff.writeUInt16BE(1, 8);
+  tiff.writeUInt16BE(0x0112, 10);
+  tiff.writeUInt16BE(3, 12);
+  tiff.writeUInt32BE(1, 14);
+  tiff.writeUInt16BE(orientation, 18);
+  return tiff;
+}
 
 /**
  * The Orientation tag (0x0112) of IFD0 in a TIFF-structured EXIF block (an `Exif\0\0` prefix is accepted): 1 to 8,

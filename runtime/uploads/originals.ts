@@ -2,11 +2,12 @@
  * Image originals are stored without their metadata (docs/uploads.md "Metadata of originals"): EXIF (GPS position,
  * camera serial, dates), XMP, IPTC, comments and text chunks are removed in memory, before anything is written.
  *
- * - Orientation 1 (or none): the metadata is cut out of the file without re-encoding (image-metadata.ts), the pixels
- *   stay identical; no native module is loaded.
- * - Another EXIF orientation: the picture is turned upright and re-encoded by sharp in its own format (JPEG and lossy
- *   WebP at quality REENCODE_QUALITY, PNG and lossless WebP lossless), so that it shows as before without the tag.
- * - A file the byte parser does not understand: sharp re-encodes it the same way, or refuses it (UploadInvalidImageError).
+ * - The metadata is cut out of the file without re-encoding (image-metadata.ts), the pixels stay identical. A JPEG or
+ *   still PNG with an EXIF orientation of 2 to 8 keeps that tag alone, in a minimal EXIF block: browsers and sharp
+ *   (the variants) show it turned, as before, with no decode nor encode here.
+ * - A WebP with an EXIF orientation of 2 to 8 (Chromium ignores the tag in a WebP), or a file the byte parser does not
+ *   understand: the picture is turned upright and re-encoded by sharp in its own format (JPEG and lossy WebP at
+ *   quality REENCODE_QUALITY, PNG and lossless WebP lossless), without metadata; or refused (UploadInvalidImageError).
  * - The bytes kept without re-encoding are decoded once by sharp (a scaled-down decode), unless the caller decodes
  *   them itself right after (saveUpload making the variants): a file that is not a valid image is never stored.
  *
@@ -32,7 +33,8 @@ export function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'
 export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean): Promise<Buffer> {
   const stripped = stripImageMetadataLossless(data);
   // An animation keeps its frames: its orientation tag goes with the rest of the EXIF block, it is not applied.
-  if (!stripped || (stripped.orientation !== 1 && !stripped.animated)) return reencodeUpright(data, filename, stripped?.lossless === true);
+  const turn = stripped !== null && stripped.orientation !== 1 && !stripped.orientationKept && !stripped.animated;
+  if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true);
   if (decodeCheck) await assertDecodable(stripped.data, filename);
   return stripped.data;
 }
