@@ -5,8 +5,8 @@
  * peak after the sequential runs, peak after a burst of concurrent uploads (peak = the server's VmHWM). The server
  * runs twice: as is, then with MALLOC_ARENA_MAX=2 (glibc keeps fewer per-thread heaps; sharp then also uses every
  * core instead of one). The same JPEG is then sent with a camera's EXIF block (GPS position, serial number) spliced
- * in, once with orientation 1 (the metadata is cut out of the stored original without re-encoding) and once with
- * orientation 6 (the original is turned upright and re-encoded), to the server as is.
+ * in, once with orientation 1 and once with orientation 6, to the server as is: in both cases the metadata is cut out
+ * of the stored original without re-encoding (with orientation 6 a minimal EXIF block keeps that tag alone).
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';
