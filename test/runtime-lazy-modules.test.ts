@@ -143,7 +143,7 @@ test('fw-mvc/mfa loads otplib; qrcode waits for the first QR code', () => {
   assert.equal(loadedPackages(`const mfa = ${importEntry('mfa')} await mfa.qrCodeSvg('otpauth://totp/x', 'QR');`), ['otplib', 'qrcode']);
 });
 
-test('sharp waits for the first variant: fw-mvc/media, a document, an image without variants load nothing', () => {
+test('sharp waits for the first image: fw-mvc/media and a document load nothing; an image loads it (its metadata is removed and checked)', () => {
   // A 1 × 1 PNG, written out so that the script needs no image library to make it.
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
   const setup = `
@@ -155,9 +155,12 @@ test('sharp waits for the first variant: fw-mvc/media, a document, an image with
   `;
   assert.equal(loadedPackages(`${importEntry('media')} ${setup}
     await runtime.saveUpload(new runtime.UploadedFile('a.pdf', 'application/pdf', Buffer.from('%PDF')));
-    await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images' });
     if (runtime.serveMediaFile('images/absent.png').status !== 404) process.exit(3);
   `), []);
+  assert.equal(loadedPackages(`${setup}
+    const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images' });
+    if (saved.variants) process.exit(3);
+  `), ['sharp']);
   assert.equal(loadedPackages(`${setup}
     const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images', variants: true });
     if (!saved.variants) process.exit(3);

@@ -19,4 +19,5 @@ export {
   isUploadRateLimited, recordUploadAttempt, uploadLimitStatus, guardUpload, hasUploadedFile, UPLOAD_MAX_PER_WINDOW,
   UPLOAD_RATE_LIMIT_WINDOW, UPLOAD_ACTION,
 } from './rate-limit.js';
+export { stripImageMetadata, REENCODE_QUALITY } from './originals.js';
 export { serveMediaFile, mediaUrl, mediaPathFromUrl, isPublicMediaCategory, MEDIA_PREFIX, type ServeMediaOptions } from './serve.js';

@@ -13,6 +13,7 @@ import {
   UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName,
 } from './errors.js';
 import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
+import { cleanImageOriginal } from './originals.js';
 import { writeNewFile } from './write.js';
 import { VARIANT_EXTENSIONS, isVariantSource, makeVariantBuffers, variantPaths, writeVariants, type VariantName } from './variants.js';
 
@@ -22,7 +23,7 @@ export interface SavedUpload {
   filename: string;
   /** The original's path, relative to the upload root (`images/photo_<hex>.jpg`). */
   path: string;
-  /** Size in bytes. */
+  /** Size in bytes of the stored file (for an image, without its metadata: see docs/uploads.md). */
   size: number;
   /** Relative paths of the variants; present only when they were asked for. */
   variants?: Record<VariantName, string>;
@@ -86,9 +87,12 @@ export interface SaveUploadOptions {
 }
 
 /**
- * `save_upload(file, category='documents', variants=False)`: validateUploadMetadata, then (with variants) the
- * variants computed in memory (a file that is not a decodable image fails here, before anything is written), then
- * saveBytes and the variants written beside it. A failure removes every file this call wrote.
+ * `save_upload(file, category='documents', variants=False)`: validateUploadMetadata; for a jpg, jpeg, png or webp
+ * file (any category), its metadata removed in memory (stripImageMetadata: a file that is not a decodable image fails
+ * here);
+ * with variants, the variants computed in memory from those bytes (a file that is not a decodable image fails here,
+ * before anything is written); then saveBytes and the variants written beside it. A failure removes every file this
+ * call wrote. The size returned is the stored one.
  */
 export async function saveUpload(file: UploadedFile, options: SaveUploadOptions = {}): Promise<SavedUpload> {
   const category = safeCategory(options.category ?? 'documents');
@@ -97,10 +101,12 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
     throw new TypeError(`saveUpload : les variantes ne se font que pour la catégorie images (catégorie demandée : « ${category} »).`);
   }
   const { extension } = validateUploadMetadata(file.filename, file.size, file.contentType);
-  if (wantVariants && !VARIANT_EXTENSIONS.includes(extension)) throw new UploadInvalidExtensionError(file.filename, extension, VARIANT_EXTENSIONS);
-  const buffers = wantVariants ? await makeVariantBuffers(file.data, file.filename, extension) : null;
-  const relative = await saveBytes(file.data, file.filename, category);
-  const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: file.size };
+  const image = VARIANT_EXTENSIONS.includes(extension);
+  if (wantVariants && !image) throw new UploadInvalidExtensionError(file.filename, extension, VARIANT_EXTENSIONS);
+  const data = image ? await cleanImageOriginal(file.data, file.filename, !wantVariants) : file.data;
+  const buffers = wantVariants ? await makeVariantBuffers(data, file.filename, extension) : null;
+  const relative = await saveBytes(data, file.filename, category);
+  const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: data.length };
   if (!buffers) return saved;
   try {
     saved.variants = await writeVariants(uploadRoot(), relative, buffers);

@@ -24,12 +24,13 @@ export const VARIANT_MAX_INPUT_PIXELS = 100_000_000;
 const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 type SharpModule = typeof import('sharp');
-type SharpFactory = SharpModule extends { default: infer D } ? D : SharpModule;
+export type SharpFactory = SharpModule extends { default: infer D } ? D : SharpModule;
+export type ImageMetadata = Awaited<ReturnType<ReturnType<SharpFactory>['metadata']>>;
 
 let sharpLoading: Promise<SharpFactory> | undefined;
 
 /** sharp, imported on first use; its operation cache is turned off (each upload is decoded once). */
-function loadSharp(): Promise<SharpFactory> {
+export function loadSharp(): Promise<SharpFactory> {
   sharpLoading ??= import('sharp').then((mod) => {
     const sharp = ((mod as { default?: SharpFactory }).default ?? mod) as SharpFactory;
     sharp.cache(false);
@@ -59,13 +60,11 @@ function outputFormat(extension: string): 'jpeg' | 'png' | 'webp' {
 }
 
 /**
- * The variants of an image, in memory: decoded once for the medium (upright, stripped), the thumbnail made from the
- * medium. A file that is not a decodable jpg, png or webp image throws UploadInvalidImageError.
+ * The header of an upload read by sharp: a decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS, or
+ * UploadInvalidImageError (a GIF, SVG or TIFF renamed `.jpg`, a file that is no image, a huge declared size).
  */
-export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string): Promise<Record<VariantName, Buffer>> {
-  const sharp = await loadSharp();
-  const format = outputFormat(extension);
-  let metadata: Awaited<ReturnType<ReturnType<SharpFactory>['metadata']>>;
+export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Array, filename: string): Promise<ImageMetadata> {
+  let metadata: ImageMetadata;
   try {
     metadata = await sharp(data, { failOn: 'warning', limitInputPixels: false }).metadata();
   } catch {
@@ -75,6 +74,17 @@ export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: st
   if ((metadata.width ?? 0) * (metadata.height ?? 0) > VARIANT_MAX_INPUT_PIXELS) {
     throw new UploadInvalidImageError(filename, `${metadata.width} × ${metadata.height} pixels, plus de ${VARIANT_MAX_INPUT_PIXELS / 1e6} millions`);
   }
+  return metadata;
+}
+
+/**
+ * The variants of an image, in memory: decoded once for the medium (upright, stripped), the thumbnail made from the
+ * medium. A file that is not a decodable jpg, png or webp image throws UploadInvalidImageError.
+ */
+export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string): Promise<Record<VariantName, Buffer>> {
+  const sharp = await loadSharp();
+  const format = outputFormat(extension);
+  await inspectImage(sharp, data, filename);
   try {
     const resize = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
     const medium = await sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS })
