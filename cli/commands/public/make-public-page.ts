@@ -39,7 +39,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       templates: [{ path: page.template, content: pages.emitPageView(page), kind: 'manual' }],
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],
-      notes: [`Page : ${page.path} (gabarit ${page.template}, à vous de l'écrire)`],
+      notes: [
+        `Page : ${page.path} (gabarit ${page.template}, à vous de l'écrire)`,
+        // The landing page is also the one `fw sync:landing` copies as a static site (docs/frontend.md).
+        ...(name === 'landing' ? ['Copie statique : « fw sync:landing » la rend dans docs/index.html (avec static/), pour un hébergement statique.'] : []),
+      ],
     },
     options.dryRun === true,
   );
