@@ -22,7 +22,7 @@ export function emitCrudMediaShared(): string {
 // \`fw build:model\` rewrites this file.
 import {
   FileField, FormValidationError, ImageField, UploadError, deleteMediaFile, deleteUpload, execute, fetchAll, formatSize, get,
-  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, validateUploadMetadata, variantPaths,
+  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, trans, validateUploadMetadata, variantPaths,
   type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
 } from 'fw-mvc';
 import { MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntity, listMediaForEntity, type MediaItem } from 'fw-mvc/media';
