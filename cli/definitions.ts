@@ -40,9 +40,14 @@ export function entityJsonPath(snake: string): string {
   return `mvc/entities/${snake}/${snake}.json`;
 }
 
-/** What a starter may add to an entity file beside its fields: a description, and the route plural (`observations`). */
+/**
+ * What a starter may add to an entity file beside its fields: a description, the names users read (`Élève`,
+ * `Élèves`), and the route plural (`observations`).
+ */
 export interface EntityExtras {
   readonly description?: string;
+  readonly label?: string;
+  readonly label_plural?: string;
   readonly plural?: string;
 }
 
@@ -54,6 +59,8 @@ export function entityJsonText(name: string, table: string, fields: readonly Ent
     entity: name,
     table,
     description: extras.description ?? '',
+    ...(extras.label ? { label: extras.label } : {}),
+    ...(extras.label_plural ? { label_plural: extras.label_plural } : {}),
     ...(extras.plural ? { plural: extras.plural } : {}),
     primary_key: { name: 'id', sql: 'Id', python_type: 'int', sql_type: 'INT', auto_increment: true },
     fields,

@@ -6,7 +6,7 @@
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
-import { defaultPlural, humanLabel, PASCAL_CASE, snakeCase, toEntityFileName } from './naming.js';
+import { defaultPlural, humanLabel, PASCAL_CASE, pascalCase, snakeCase, toEntityFileName } from './naming.js';
 import { isReservedTableName, isReservedWord } from './reserved-words.js';
 
 /** What the checks know of an entity, even an invalid one (relations are checked against it). */
@@ -73,6 +73,8 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
           snake: snakeCase(name),
           table,
           plural,
+          label: stringAt(data, 'label') ?? name,
+          labelPlural: stringAt(data, 'label_plural') ?? pascalCase(plural),
           description: stringAt(data, 'description') ?? '',
           primaryKey: primaryKey.node as FieldNode,
           fields: [primaryKey, ...fields.filter((f) => f !== primaryKey)].map((f) => f.node as FieldNode),

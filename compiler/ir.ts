@@ -68,6 +68,10 @@ export interface EntityNode {
   readonly table: string;
   /** Route plural: `plural` key, else snake + `s` unless it ends in s, x or z. */
   readonly plural: string;
+  /** What users read for one record (detail and form titles): `label` from the file, else the entity name. */
+  readonly label: string;
+  /** What users read for the records (list titles): `label_plural` from the file, else the plural in PascalCase. */
+  readonly labelPlural: string;
   readonly description: string;
   readonly primaryKey: FieldNode;
   /** Every field, the primary key first, in file order otherwise. */

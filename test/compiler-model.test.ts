@@ -284,6 +284,27 @@ Project('a lone entity with the defaults: auto_increment on an integer key, plur
   assert.is(manual.model?.entities[0]?.primaryKey.autoIncrement, false, 'auto_increment: false is kept');
 });
 
+Project('an entity carries the names users read: `label` and `label_plural`, else its name and its plural in PascalCase', () => {
+  const file = (entity: string, table: string, extra: Record<string, string>) => ({
+    file: toEntityFileName(entity),
+    text: JSON.stringify({ format_version: 1, entity, table, ...extra, fields: [{ name: 'id', sql_type: 'INT', primary_key: true }] }),
+  });
+  const result = compileSources([
+    file('Eleve', 'eleves', { label: 'Élève', label_plural: 'Élèves' }),
+    file('ObservationCours', 'observations_cours', { plural: 'observations_cours' }),
+    file('Cours', 'cours', { label: 'Séance' }),
+  ]);
+  assert.equal(result.diagnostics, []);
+  assert.equal(
+    result.model?.entities.map((e) => [e.name, e.label, e.labelPlural]),
+    [
+      ['Cours', 'Séance', 'Cours'],
+      ['Eleve', 'Élève', 'Élèves'],
+      ['ObservationCours', 'ObservationCours', 'ObservationsCours'],
+    ],
+  );
+});
+
 Project('the file written by fw make:entity --no-input compiles', () => {
   const text = JSON.stringify({
     $schema: '../../../node_modules/fw-mvc/schemas/entity.schema.json',

@@ -72,7 +72,7 @@ Schemas('enums where the values are known', () => {
 
 Schemas('entity keys are those of format_version 1', () => {
   const entity = loadSchema('entity') as any;
-  assert.equal(Object.keys(entity.properties), ['$schema', 'format_version', 'entity', 'table', 'description', 'plural', 'primary_key', 'fields', 'media', 'rbac']);
+  assert.equal(Object.keys(entity.properties), ['$schema', 'format_version', 'entity', 'table', 'description', 'label', 'label_plural', 'plural', 'primary_key', 'fields', 'media', 'rbac']);
   assert.equal(Object.keys(entity.properties.primary_key.properties), ['name', 'sql', 'python_type', 'sql_type', 'auto_increment']);
   assert.equal(Object.keys(entity.definitions.field.properties), ['name', 'sql', 'label', 'python_type', 'sql_type', 'nullable', 'unique', 'primary_key', 'auto_increment', 'constraints', 'list']);
   assert.equal(Object.keys(entity.definitions.field.properties.constraints.properties), ['not_empty', 'max_length']);
@@ -124,6 +124,25 @@ Schemas('a field label: any text on one line, accents welcome, 1 to 100 characte
   }
   const description = (loadSchema('entity') as any).definitions.field.properties.label.description as string;
   assert.match(description, 'Date naissance');
+});
+
+Schemas("an entity's label and label_plural: the same rule as a field label", () => {
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  const validate = ajv.compile(loadSchema('entity'));
+  const withLabels = (label: unknown): unknown => ({
+    format_version: 1,
+    entity: 'Eleve',
+    table: 'eleves',
+    label,
+    label_plural: label,
+    fields: [{ name: 'id', sql_type: 'INT', primary_key: true }],
+  });
+  for (const label of ['Élève', 'Observations « cours »', 'x'.repeat(100)]) {
+    assert.ok(validate(withLabels(label)), `${JSON.stringify(label)} accepted: ${ajv.errorsText(validate.errors)}`);
+  }
+  for (const label of ['', '   ', 'x'.repeat(101), 'Élève\nÉlèves', 42, null]) {
+    assert.not.ok(validate(withLabels(label)), `${JSON.stringify(label)} refused`);
+  }
 });
 
 Schemas.run();

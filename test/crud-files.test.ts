@@ -4,7 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { crudFiles, planCrud } from '../emitters/crud/index.js';
+import { compileSources } from '../compiler/index.js';
 import { modelNode } from '../compiler/ir.js';
+import { emitCrudModule } from '../emitters/crud/crud-module.js';
 import { entity, field, idField, manyToOne } from './emitters-fixture.js';
 import { fixtureEntity, fixtureModel } from './helpers/fixture-project.js';
 
@@ -64,6 +66,41 @@ test("the model's choice methods: the field in camelCase, the snake name kept fo
       ['lieu_de_naissance', 'lieuDeNaissanceChoices'],
     ],
   );
+});
+
+test('input kinds: email, url and tel come from whole words of the snake name, never from a piece of a word', () => {
+  const cases: Array<[string, string]> = [
+    ['telephone', 'tel'],
+    ['tel_fixe', 'tel'],
+    ['phone', 'tel'],
+    ['num_tel', 'tel'],
+    ['mobile', 'tel'],
+    ['hotel', 'text'],
+    ['motel', 'text'],
+    ['castel', 'text'],
+    ['intitule', 'text'],
+    ['email', 'email'],
+    ['email_pro', 'email'],
+    ['courriel', 'email'],
+    ['site_web', 'url'],
+    ['url', 'url'],
+    ['parasite', 'text'],
+    ['curl_option', 'text'],
+  ];
+  const fiche = entity('Fiche', [idField(), ...cases.map(([name]) => field(name, 'VARCHAR(100)'))]);
+  const plan = planCrud(modelNode({ entities: [fiche], relations: [] }), 'Fiche');
+  assert.equal(
+    plan.fields.map((f) => [f.field.name, f.input]),
+    cases,
+  );
+});
+
+test("titles: the entity's label_plural for the records and its label for one record, else its plural in PascalCase and its name", () => {
+  const text = JSON.stringify({ format_version: 1, entity: 'Eleve', table: 'eleves', label: 'Élève', label_plural: 'Élèves', fields: [{ name: 'id', sql_type: 'INT', primary_key: true }] });
+  const eleves = compileSources([{ file: 'mvc/entities/eleve/eleve.json', text }]).model!;
+  assert.equal([planCrud(eleves, 'Eleve').title, planCrud(eleves, 'Eleve').label], ['Élèves', 'Élève']);
+  assert.equal([planCrud(model, 'Contact').title, planCrud(model, 'Contact').label], ['Contacts', 'Contact']);
+  assert.match(emitCrudModule(planCrud(eleves, 'Eleve')), "export const TITLE = 'Élèves';\nexport const LABEL = 'Élève';");
 });
 
 test.run();

@@ -35,6 +35,28 @@ test('make:crud Produit --media writes the media files, a multipart form, and sa
   assert.ok(project.read('mvc/controllers/produit_controller.ts').includes("import { MEDIA } from '../models/produit_media.js';"));
 });
 
+test('the media partials and crud_media.ts speak through the catalogue: i18n:check passes, and sees their media.* keys', () => {
+  for (const file of ['mvc/views/produit/_media_fields.html', 'mvc/views/produit/_media_show.html']) {
+    // No French text left outside trans(): between the tags, only expressions and the entries' labels (from the entity file).
+    const text = project.read(file).replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g, '');
+    const texts = [...text.matchAll(/>([^<]*[A-Za-zÀ-ÿ][^<]*)</g)].map((m) => m[1]);
+    assert.equal([...new Set(texts)], PRODUIT.media.map((m) => m.label), file);
+  }
+  const passed = project.run(['i18n:check']);
+  assert.is(passed.status, 0, passed.stdout + passed.stderr);
+  // A locale without any catalogue of the framework's: every key the pages use is missing, the media ones among them.
+  project.write('translations/de.json', '{}\n');
+  try {
+    const failed = project.run(['i18n:check']);
+    assert.is(failed.status, 1, failed.stdout);
+    assert.match(failed.stdout, /« media\.remove » \(mvc\/views\/produit\/_media_fields\.html:\d+/);
+    assert.match(failed.stdout, /« media\.no_image » \(mvc\/views\/produit\/_media_show\.html:\d+/);
+    assert.match(failed.stdout, /« media\.hint_each » \(mvc\/models\/crud_media\.ts:\d+/);
+  } finally {
+    fs.rmSync(project.path('translations/de.json'));
+  }
+});
+
 test('a second run, without --media: the media stay (the media module is there), everything unchanged, no advice', () => {
   const before = project.snapshot();
   const out = lines(ok(project, ['make:crud', 'Produit']));

@@ -16,7 +16,7 @@ import {
   type RelationNode,
   type SqlTypeNode,
 } from '../compiler/ir.js';
-import { humanLabel } from '../compiler/naming.js';
+import { humanLabel, pascalCase } from '../compiler/naming.js';
 
 /** `VARCHAR(100)`, `INT UNSIGNED`, `DECIMAL(10,2)`, `TINYINT(1)`… in the canonical spelling the compiler produces. */
 export function sqlType(text: string): SqlTypeNode {
@@ -89,11 +89,14 @@ export function entity(name: string, fields: FieldNode[], table = snakeOf(name),
   const snake = snakeOf(name);
   const key = fields.find((f) => f.primaryKey);
   if (!key) throw new Error(`fixture: ${name} has no primary key`);
+  const plural = /[sxz]$/.test(snake) ? snake : `${snake}s`;
   return entityNode({
     name,
     snake,
     table,
-    plural: /[sxz]$/.test(snake) ? snake : `${snake}s`,
+    plural,
+    label: name,
+    labelPlural: pascalCase(plural),
     description,
     primaryKey: key,
     fields: [key, ...fields.filter((f) => f !== key)],

@@ -159,6 +159,13 @@ async function teacherJourney(url: string): Promise<void> {
   const list = await client.get('/observations');
   assert.match(list.text, 'Travail non fait');
   assert.match(list.text, 'Lefèvre');
+  // The entities' labels as titles, dates as a teacher reads them (the form keeps the ISO value its input needs).
+  assert.match(list.text, /<h1[^>]*>Observations<\/h1>/);
+  assert.match(list.text, />10\/03\/2025 08:40</);
+  assert.match((await client.get('/eleves')).text, /<h1[^>]*>Élèves<\/h1>/);
+  assert.match((await client.get('/observations/2')).text, /<h1[^>]*>Observation #2<\/h1>[\s\S]*>10\/03\/2025 08:40</);
+  assert.match((await client.get('/observations/2/edit')).text, /name="observe_le" value="2025-03-10T08:40/);
+  assert.match((await client.get('/cours')).text, />10\/03\/2025</);
   const home = await client.get('/');
   for (const href of ['/dashboard', '/observations', '/eleves', '/cours', '/profile']) assert.match(home.text, `<a href="${href}"`);
 
@@ -193,6 +200,8 @@ sqlite('the entities are make:entity JSON with French labels and the route plura
   assert.is(observation.entity, 'ObservationCours');
   assert.is(observation.table, 'observations_cours');
   assert.is(observation.plural, 'observations');
+  assert.equal([observation.label, observation.label_plural], ['Observation', 'Observations']);
+  assert.equal([JSON.parse(project.read('mvc/entities/eleve/eleve.json')).label_plural, JSON.parse(project.read('mvc/entities/cours/cours.json')).label], ['Élèves', 'Cours']);
   assert.equal(
     observation.fields.map((f: { name: string; sql_type: string; nullable: boolean }) => `${f.name} ${f.sql_type}${f.nullable ? ' NULL' : ''}`),
     ['eleve_id INT', 'cours_id INT', 'observe_le DATETIME', ...FLAGS.map((flag) => `${flag} BOOLEAN`), 'remarque TEXT NULL'],

@@ -42,7 +42,7 @@ export const suiviStarter: Starter = {
       kind: 'entity',
       name: 'Eleve',
       table: 'eleves',
-      extras: { description: 'Élève suivi' },
+      extras: { description: 'Élève suivi', label: 'Élève', label_plural: 'Élèves' },
       fields: [
         fieldAnswer('nom', 'VARCHAR(100)'),
         fieldAnswer('prenom', 'VARCHAR(100)', { label: 'Prénom' }),
@@ -53,7 +53,7 @@ export const suiviStarter: Starter = {
       kind: 'entity',
       name: 'Cours',
       table: 'cours',
-      extras: { description: 'Séance de cours avec une classe' },
+      extras: { description: 'Séance de cours avec une classe', label: 'Cours', label_plural: 'Cours' },
       fields: [
         fieldAnswer('intitule', 'VARCHAR(150)', { label: 'Intitulé' }),
         fieldAnswer('matiere', 'VARCHAR(100)', { label: 'Matière', filter: true }),
@@ -65,7 +65,7 @@ export const suiviStarter: Starter = {
       kind: 'entity',
       name: 'ObservationCours',
       table: 'observations_cours',
-      extras: { description: "Observation du comportement d'un élève pendant un cours", plural: 'observations' },
+      extras: { description: "Observation du comportement d'un élève pendant un cours", label: 'Observation', label_plural: 'Observations', plural: 'observations' },
       fields: [
         fieldAnswer('eleve_id', 'INT', { label: 'Élève' }),
         fieldAnswer('cours_id', 'INT', { label: 'Cours' }),

@@ -102,9 +102,9 @@ ${media ? storeWithMedia(plan) : `  /** POST ${plan.prefix}: creates; an invalid
     if (!row) return errorPage(404, request);
 ${
   media
-    ? `    const context = { title: crud.TITLE, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.${pk} as number) };
+    ? `    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.${pk} as number) };
     return BaseController.render('${views}/show.html', { request, context });`
-    : `    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });`
+    : `    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });`
 }
   }
 
@@ -230,10 +230,10 @@ async function formPage(request: Request, form: ${formClass}, row: ${rowType} | 
   const id = row ? (row.${pk} as number) : null;
   const action = id === null ? BASE : \`\${BASE}/\${String(id)}\`;
   const media = await MEDIA.formContext(id, sent);
-  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), media, row, action } });
+  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), media, row, action } });
 }` : `function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
   const action = row ? \`\${BASE}/\${String(row.${pk})}\` : BASE;
-  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), row, action } });
 }`}
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */

@@ -10,6 +10,11 @@ import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
 import { isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
 
+/** A DATE or DATETIME field: shown as users read dates (`formatDate`, the templates' `format_date` filter). */
+function isDate(f: CrudField): boolean {
+  return f.input === 'date' || f.input === 'datetime';
+}
+
 function filterKind(f: CrudField): string {
   if (f.relation) return 'relation';
   if (f.field.logicalType === 'bool') return 'bool';
@@ -110,7 +115,13 @@ export function emitCrudModule(plan: CrudPlan): string {
     ? `return Object.assign(${entityClass}.fromRow(row), {\n${relations.map((r) => `    ${r.labelKey}: row['${r.labelKey}'] === null || row['${r.labelKey}'] === undefined ? null : String(row['${r.labelKey}']),`).join('\n')}\n  });`
     : `return ${entityClass}.fromRow(row);`;
   const display = plan.fields.map((f) => {
-    const value = f.relation ? `row.${f.relation.labelKey} ?? row.${f.field.name}` : f.input === 'bool' ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')` : `row.${f.field.name}`;
+    const value = f.relation
+      ? `row.${f.relation.labelKey} ?? row.${f.field.name}`
+      : f.input === 'bool'
+        ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')`
+        : isDate(f)
+          ? `formatDate(row.${f.field.name})`
+          : `row.${f.field.name}`;
     return `    { label: ${tsString(f.label)}, value: ${value} },`;
   });
   const linkLabels = links.map((l) => {
@@ -136,6 +147,7 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...(links.length ? ['linkedIds', 'relatedKeys', 'replaceLinks'] : []),
     ...(links.some((l) => l.pivotFields.some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
+    ...(plan.fields.some(isDate) ? ['formatDate'] : []),
     'trans',
   ];
   const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', 'Row', 'Transaction'];
@@ -163,8 +175,9 @@ ${links.map(linkSpec).join('\n')}
 import { ${fwImport} } from 'fw-mvc';
 import { ${entityClass} } from '../entities/${entity.snake}/index.js';
 
-/** Title of the pages and name of the CSV file. */
+/** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
 export const TITLE = ${tsString(plan.title)};
+export const LABEL = ${tsString(plan.label)};
 export const CSV_FILE = '${entity.plural}.csv';
 
 /** The table, its key column, and the key as the list's SELECT names it. */

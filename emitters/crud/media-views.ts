@@ -1,7 +1,8 @@
 /**
  * The media of an entity's CRUD pages (`make:crud --media`, DECISIONS §10), regenerable: `<snake>_media.ts`, the
  * entity's entries as a `MediaPages` (crud_media.ts), and the partials `_media_fields.html` (the form's file inputs
- * and current files) and `_media_show.html` (the detail page's images and links). Everything works without script.
+ * and current files) and `_media_show.html` (the detail page's images and links). Everything works without script;
+ * the texts are the catalogue's `media.*` keys.
  */
 import { syncEntityCommand, templateMarkerLine, tsMarkerLine } from '../marker.js';
 import { tsString } from '../text.js';
@@ -45,19 +46,19 @@ function currentItem(m: CrudMedia): string {
   const alt =
     m.kind === 'image'
       ? `
-        <label for="${id('alt')}" class="${SMALL_LABEL}">Texte alternatif</label>
+        <label for="${id('alt')}" class="${SMALL_LABEL}">{{ trans('media.alt_text') }}</label>
         <input type="text" id="${id('alt')}" name="${n}.alt.{{ item.id }}" value="{{ item.alt }}" maxlength="255" class="mb-2 ${INPUT}">`
       : '';
   const position = m.multiple
     ? `
-        <label for="${id('position')}" class="${SMALL_LABEL}">Ordre</label>
+        <label for="${id('position')}" class="${SMALL_LABEL}">{{ trans('media.position') }}</label>
         <input type="number" id="${id('position')}" name="${n}.position.{{ item.id }}" value="{{ item.position }}" step="1" class="mb-2 ${INPUT}">`
     : '';
   return `      <li class="min-w-0 rounded-md border border-gray-200 p-3" data-media-id="{{ item.id }}">
         ${preview}${alt}${position}
         <div class="flex items-center gap-2">
           <input type="checkbox" id="${id('remove')}" name="${n}.remove" value="{{ item.id }}" class="h-4 w-4"{% if item.remove %} checked{% endif %}>
-          <label for="${id('remove')}" class="text-sm text-gray-700">Retirer{% if item.name %} <span class="sr-only">{{ item.name }}</span>{% endif %}</label>
+          <label for="${id('remove')}" class="text-sm text-gray-700">{{ trans('media.remove') }}{% if item.name %} <span class="sr-only">{{ item.name }}</span>{% endif %}</label>
         </div>
       </li>`;
 }
@@ -68,21 +69,21 @@ function fieldBlock(m: CrudMedia): string {
   const ctx = `media.${n}`;
   // A single file: a new one replaces the current one.
   const what = m.multiple
-    ? m.kind === 'image' ? 'Ajouter des images' : 'Ajouter des fichiers'
+    ? m.kind === 'image' ? "{{ trans('media.add_images') }}" : "{{ trans('media.add_files') }}"
     : m.kind === 'image'
-      ? `{% if ${ctx}.items | length %}Remplacer l’image{% else %}Choisir une image{% endif %}`
-      : `{% if ${ctx}.items | length %}Remplacer le fichier{% else %}Choisir un fichier{% endif %}`;
+      ? `{{ trans('media.replace_image') if ${ctx}.items | length else trans('media.choose_image') }}`
+      : `{{ trans('media.replace_file') if ${ctx}.items | length else trans('media.choose_file') }}`;
   const grid = m.multiple ? 'mb-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3' : 'mb-4 grid gap-4 sm:grid-cols-2';
   const newAlt =
     m.kind === 'image' && !m.multiple
       ? `
-    <label for="media-${n}-alt" class="mt-3 ${SMALL_LABEL}">Texte alternatif de l’image déposée</label>
+    <label for="media-${n}-alt" class="mt-3 ${SMALL_LABEL}">{{ trans('media.new_alt_text') }}</label>
     <input type="text" id="media-${n}-alt" name="${n}.alt" value="{{ ${ctx}.alt }}" maxlength="255" class="${INPUT}">`
       : '';
   return `  <fieldset class="mb-4 min-w-0 rounded-md border border-gray-200 p-4" id="media-${n}">
     <legend class="px-1 text-sm font-medium text-gray-700">${escape(m.label)}</legend>
     {% if ${ctx}.errors | length %}<div id="media-${n}-error" class="mb-3 text-sm text-red-600">{% for message in ${ctx}.errors %}<p>{{ message }}</p>{% endfor %}</div>{% endif %}
-    {% if ${ctx}.again | length %}<p id="media-${n}-again" class="mb-3 text-sm text-gray-700">À choisir de nouveau : {{ ${ctx}.again | join(', ') }}</p>{% endif %}
+    {% if ${ctx}.again | length %}<p id="media-${n}-again" class="mb-3 text-sm text-gray-700">{{ trans('media.choose_again', { files: ${ctx}.again | join(', ') }) }}</p>{% endif %}
     {% if ${ctx}.items | length %}
     <ul class="${grid}">
       {% for item in ${ctx}.items %}
@@ -107,7 +108,7 @@ ${mediaOf(plan).map(fieldBlock).join('\n')}
 /** One entry on the detail page: an image, a grid of thumbnails, a link, a list of links. */
 function showBlock(m: CrudMedia): string {
   const ctx = `media.${m.name}`;
-  const none = m.kind === 'image' ? 'Aucune image.' : 'Aucun fichier.';
+  const none = m.kind === 'image' ? "{{ trans('media.no_image') }}" : "{{ trans('media.no_file') }}";
   const link = `<a href="{{ item.url }}" class="${LINK}">{{ item.name }}</a>{% if item.size %} <span class="text-gray-500">({{ item.size }})</span>{% endif %}`;
   let body: string;
   if (m.kind === 'image' && m.multiple) {

@@ -114,8 +114,10 @@ export interface CrudPlan {
   readonly isPublic: boolean;
   /** Permissions checked when the entity declares a role block: `<snake>.index`, `<snake>.delete`. */
   readonly checksPermissions: boolean;
-  /** The human name of the entity (its description, or its name). */
+  /** What users read for the records: the list's title, the browser tab (the entity's `label_plural`, else its plural in PascalCase). */
   readonly title: string;
+  /** What users read for one record: the detail's and the form's headings (the entity's `label`, else its name). */
+  readonly label: string;
   /** The regenerable crud module (`mvc/models/<snake>_crud.ts`) and the form's fields constant (`CONTACT_FIELDS`). */
   readonly crudModule: string;
   readonly fieldsConst: string;
@@ -132,6 +134,10 @@ export interface CrudPlan {
 
 const TEXT_TYPES = new Set(['VARCHAR', 'CHAR']);
 const LONG_TEXT_TYPES = new Set(['TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']);
+/** Words of a field's snake name that make its input an email, url or tel one (docs/crud.md "Forms"). */
+const EMAIL_WORDS = ['email', 'courriel'];
+const URL_WORDS = ['url', 'website', 'site'];
+const TEL_WORDS = ['phone', 'telephone', 'tel', 'mobile', 'portable'];
 const LABEL_NAMES = ['nom', 'name', 'libelle', 'label', 'titre', 'title', 'intitule', 'designation', 'email'];
 
 /** VARCHAR, CHAR and the TEXT types: searched by `q`, ordered in the collation's order. */
@@ -160,10 +166,12 @@ function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
     default:
       break;
   }
-  const name = field.name;
-  if (name.includes('email') || name.includes('courriel')) return 'email';
-  if (/(^|_)(url|website|site|site_web)($|_)/.test(name)) return 'url';
-  if (/(phone|telephone|tel|mobile|portable)/.test(name)) return 'tel';
+  // Whole words of the snake name only: `tel_fixe` is a telephone number, `hotel` is not.
+  const words = new Set(field.name.split('_'));
+  const has = (candidates: readonly string[]): boolean => candidates.some((word) => words.has(word));
+  if (has(EMAIL_WORDS)) return 'email';
+  if (has(URL_WORDS)) return 'url';
+  if (has(TEL_WORDS)) return 'tel';
   return 'text';
 }
 
@@ -216,7 +224,7 @@ function crudLinks(model: ModelNode, entity: EntityNode, taken: ReadonlySet<stri
     links.push({
       relation,
       name,
-      label: pascal(target.plural),
+      label: target.labelPlural,
       target,
       targetKey,
       targetLabel: labelField(target),
@@ -306,7 +314,8 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     ],
     isPublic: options.isPublic === true,
     checksPermissions: entity.rbac !== null,
-    title: pascal(entity.plural),
+    title: entity.labelPlural,
+    label: entity.label,
     crudModule: `${entity.snake}_crud`,
     fieldsConst: `${entity.snake.toUpperCase()}_FIELDS`,
     media,

@@ -119,6 +119,8 @@ function cell(f: CrudField): string {
   const name = f.field.name;
   if (f.relation) return `{{ row.${f.relation.labelKey} }}`;
   if (f.field.logicalType === 'bool') return `{{ trans('crud.yes') if row.${name} else trans('crud.no') }}`;
+  // Dates as users read them (10/03/2025 08:40); the CSV keeps the stored text.
+  if (f.input === 'date' || f.input === 'datetime') return `{{ row.${name} | format_date }}`;
   return `{{ row.${name} }}`;
 }
 

@@ -46,7 +46,7 @@ export function emitShowView(plan: CrudPlan): string {
 {% extends "layouts/app.html" %}
 {% block content %}
 <div class="mb-6 flex flex-wrap items-center justify-between gap-4">
-  <h1 class="text-2xl font-semibold text-gray-900">{{ title }} #{{ row.${pk} }}</h1>
+  <h1 class="text-2xl font-semibold text-gray-900">{{ label or title }} #{{ row.${pk} }}</h1>
   <div class="flex gap-2">
     <a href="{{ base }}/{{ row.${pk} }}/edit" class="${PRIMARY}">{{ trans('crud.edit') }}</a>
     {#- Without script, a plain POST. With htmx, hx-post is what makes htmx ask hx-confirm (it confirms only the requests
@@ -136,7 +136,7 @@ export function emitFormView(plan: CrudPlan): string {
   return `{#- Create and edit form of a ${plan.entityClass}: an invalid submission comes back with status 422, its messages and the values entered${plan.media ? ' (files must be chosen again)' : ''}. -#}
 {% extends "layouts/app.html" %}
 {% block content %}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ title }} · {{ trans('crud.edit_title') if row else trans('crud.new_title') }}</h1>
+<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ label or title }} · {{ trans('crud.edit_title') if row else trans('crud.new_title') }}</h1>
 {% if form.non_field_errors | length %}
 <div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
 {% endif %}

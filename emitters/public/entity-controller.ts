@@ -252,7 +252,7 @@ ${save}
         name: 'publicFormPage',
         text: `/** The public form page (status 422 when it comes back with messages). */
 function publicFormPage(request: Request, form: ${formClass}, status = 200): Response {
-  const context = { title: ${tsString(plan.title)}, action: ${tsString(plan.routes.create.path)}, form: form.context() };
+  const context = { title: ${tsString(plan.title)}, label: ${tsString(plan.label)}, action: ${tsString(plan.routes.create.path)}, form: form.context() };
   return BaseController.render('${plan.viewDir}/form.html', { status, request, context });
 }`,
       },

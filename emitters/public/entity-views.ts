@@ -12,14 +12,15 @@ const LINK = 'font-medium text-blue-700 hover:underline';
 /** Values that may wrap in a table cell; numbers, dates, telephone numbers and yes/no stay on one line. */
 const WRAPS = new Set(['text', 'textarea', 'email', 'url']);
 
-/** A value as the pages show it: Oui / Non for a boolean, a space for the `T` of a date-time. */
+/** A value as the pages show it: Oui / Non for a boolean, dates as users read them (10/03/2025 08:40). */
 function display(f: CrudField): string {
   const value = `row.${f.field.name}`;
   switch (f.input) {
     case 'bool':
       return `{{ trans('crud.yes') if ${value} else trans('crud.no') }}`;
+    case 'date':
     case 'datetime':
-      return `{{ (${value} or '') | replace('T', ' ') }}`;
+      return `{{ ${value} | format_date }}`;
     default:
       return `{{ ${value} }}`;
   }
@@ -134,8 +135,8 @@ function stepAttr(f: CrudField): string {
 
 export function emitPublicFormView(plan: PublicPlan): string {
   return `{#- Public form of ${plan.entity.name} (fw make:public-form ${plan.entity.name}): an invalid submission comes back with status 422, its messages and the values entered. This file is yours. -#}
-${header('{{ title }}')}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ title }}</h1>
+${header('{{ label or title }}')}
+<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ label or title }}</h1>
 {% if form.non_field_errors | length %}
 <div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
 {% endif %}

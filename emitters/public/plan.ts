@@ -26,7 +26,9 @@ export interface PublicPlan {
   /** Folder of the views under `mvc/views/`: `<snake>_public`. */
   readonly viewDir: string;
   readonly prefix: string;
+  /** The records' name (list heading, the detail's breadcrumb), and one record's (the form's heading): the CRUD's. */
   readonly title: string;
+  readonly label: string;
   /** The detail's fields and the list's columns (long texts left to the detail): everything but keys, raw `_id` fields, timestamps and secrets. */
   readonly shownFields: readonly CrudField[];
   /** The list's columns: the shown fields but long texts (TEXT), which would make every row as tall as the text. */
@@ -87,6 +89,7 @@ export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
     viewDir: `${entity.snake}_public`,
     prefix,
     title: crud.title,
+    label: crud.label,
     shownFields,
     listFields: shownFields.filter((f) => f.input !== 'textarea'),
     labelField: labelField(entity),

@@ -50,7 +50,7 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('contact/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
+    return BaseController.render('contact/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });
   }
 
   /** GET /contacts/{id}/edit: the form filled with the record. */
@@ -170,7 +170,7 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
 
 function formPage(request: Request, form: ContactForm, row: ContactListRow | null, status = 200): Response {
   const action = row ? `${BASE}/${String(row.id)}` : BASE;
-  return BaseController.render('contact/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('contact/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */

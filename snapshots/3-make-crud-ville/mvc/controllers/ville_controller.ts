@@ -50,7 +50,7 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('ville/show.html', { request, context: { title: crud.TITLE, base: BASE, row, fields: await crud.details(row) } });
+    return BaseController.render('ville/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });
   }
 
   /** GET /villes/{id}/edit: the form filled with the record. */
@@ -170,7 +170,7 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
 
 function formPage(request: Request, form: VilleForm, row: VilleListRow | null, status = 200): Response {
   const action = row ? `${BASE}/${String(row.id)}` : BASE;
-  return BaseController.render('ville/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), row, action } });
+  return BaseController.render('ville/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */

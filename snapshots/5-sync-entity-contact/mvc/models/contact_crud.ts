@@ -2,11 +2,12 @@
 // The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
 // (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
-import { CHOICES_MAX, fetchAll, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
+import { CHOICES_MAX, fetchAll, formatDate, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
-/** Title of the pages and name of the CSV file. */
+/** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
 export const TITLE = 'Contacts';
+export const LABEL = 'Contact';
 export const CSV_FILE = 'contacts.csv';
 
 /** The table, its key column, and the key as the list's SELECT names it. */
@@ -99,7 +100,7 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
     { label: 'Nom', value: row.nom },
     { label: 'Prenom', value: row.prenom },
     { label: 'Email', value: row.email },
-    { label: 'Date naissance', value: row.date_naissance },
+    { label: 'Date naissance', value: formatDate(row.date_naissance) },
     { label: 'Solde', value: row.solde },
     { label: 'Nb visites', value: row.nb_visites },
     { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },

@@ -65,7 +65,7 @@ export class ProduitController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const context = { title: crud.TITLE, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.id as number) };
+    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.id as number) };
     return BaseController.render('produit/show.html', { request, context });
   }
 
@@ -205,7 +205,7 @@ async function formPage(request: Request, form: ProduitForm, row: ProduitListRow
   const id = row ? (row.id as number) : null;
   const action = id === null ? BASE : `${BASE}/${String(id)}`;
   const media = await MEDIA.formContext(id, sent);
-  return BaseController.render('produit/form.html', { status, request, context: { title: crud.TITLE, base: BASE, form: form.context(), media, row, action } });
+  return BaseController.render('produit/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), media, row, action } });
 }
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */

@@ -5,7 +5,7 @@
 // `fw build:model` rewrites this file.
 import {
   FileField, FormValidationError, ImageField, UploadError, deleteMediaFile, deleteUpload, execute, fetchAll, formatSize, get,
-  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, validateUploadMetadata, variantPaths,
+  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, trans, validateUploadMetadata, variantPaths,
   type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
 } from 'fw-mvc';
 import { MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntity, listMediaForEntity, type MediaItem } from 'fw-mvc/media';
@@ -275,15 +275,15 @@ export class MediaPages {
         if (match && id === null) continue;
         const text = value.trim();
         if (rest === 'alt' || match?.[1] === 'alt') {
-          if (text.length > MEDIA_LIMITS.altText) sent.addError(entry, `Le texte alternatif de « ${entry.label} » dépasse ${MEDIA_LIMITS.altText} caractères.`);
+          if (text.length > MEDIA_LIMITS.altText) sent.addError(entry, trans('media.alt_too_long', { label: entry.label, max: MEDIA_LIMITS.altText }));
           else if (id !== null) sent.altTexts.set(id, text === '' ? null : text);
         } else if (text !== '' && id !== null) {
           if (POSITION.test(text)) sent.positions.set(id, Number(text));
-          else sent.addError(entry, `L’ordre d’un fichier de « ${entry.label} » doit être un nombre entier (reçu « ${text.slice(0, 20)} »).`);
+          else sent.addError(entry, trans('media.position_invalid', { label: entry.label, value: text.slice(0, 20) }));
         }
       }
       const files = request.getFiles(entry.name).filter((file) => file.filename !== '' || file.size > 0);
-      if (!entry.multiple && files.length > 1) sent.addError(entry, `« ${entry.label} » reçoit un seul fichier (${files.length} envoyés).`);
+      if (!entry.multiple && files.length > 1) sent.addError(entry, trans('media.single_file', { label: entry.label, count: files.length }));
       const alt = (sent.typed[`${entry.name}.alt`] ?? '').trim();
       for (const file of files) {
         const message = this.check(entry, file);
@@ -319,11 +319,11 @@ export class MediaPages {
     const out: Record<string, MediaFieldContext> = {};
     for (const entry of this.entries) {
       const field = this.field(entry);
-      const max = field.maxSize ?? get('upload_max_size');
+      const limits = { extensions: field.allowedExtensions().join(', '), size: formatSize(field.maxSize ?? get('upload_max_size')) };
       out[entry.name] = {
         label: entry.label,
         accept: String(field.attrs()['accept'] ?? ''),
-        hint: `${field.allowedExtensions().join(', ')} · ${formatSize(max)} au plus${entry.multiple ? ' par fichier' : ''}`,
+        hint: entry.multiple ? trans('media.hint_each', limits) : trans('media.hint', limits),
         errors: sent?.errors[entry.name] ?? [],
         again: sent ? sent.files.filter((file) => file.entry === entry && !file.refused).map((file) => baseName(file.file.filename)) : [],
         alt: typed(`${entry.name}.alt`, ''),

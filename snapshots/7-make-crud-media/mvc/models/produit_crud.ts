@@ -5,8 +5,9 @@
 import { trans, type Choice, type ListSpec, type Row, type Transaction } from 'fw-mvc';
 import { Produit } from '../entities/produit/index.js';
 
-/** Title of the pages and name of the CSV file. */
+/** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
 export const TITLE = 'Produits';
+export const LABEL = 'Produit';
 export const CSV_FILE = 'produits.csv';
 
 /** The table, its key column, and the key as the list's SELECT names it. */

@@ -1,0 +1,113 @@
+/**
+ * The `MediaSubmission` class of `mvc/models/crud_media.ts` (emitters/crud/media-shared.ts assembles the file): what
+ * a form sent for the media of a record, checked, stored with the record's transaction, completed or undone.
+ */
+
+/** The class's text, as it appears in the generated file. */
+export const MEDIA_SUBMISSION_CLASS = `/**
+ * What a form sent for the media of a record, read by \`MediaPages.read\`: refused as a whole (\`refusal\`), or
+ * checked (\`errors\` by entry), then stored (\`store\`), written in the record's transaction (\`apply\`), and
+ * completed once it committed (\`finish\`) or undone when it failed (\`discard\`).
+ */
+export class MediaSubmission {
+  /** 400 (a media id that is not a number) or 403 (the id of a media that is not one of the record's, of that entry): nothing may change. */
+  refusal: 400 | 403 | null = null;
+  /** Messages by entry name. */
+  readonly errors: Record<string, string[]> = {};
+  /** What was typed in the inputs of the current files, by input name (shown again on a page sent back). */
+  readonly typed: Record<string, string> = {};
+  /** Current files ticked for removal. */
+  readonly removed = new Set<number>();
+  readonly altTexts = new Map<number, string | null>();
+  readonly positions = new Map<number, number>();
+  readonly files: NewFile[] = [];
+  /** Files of the rows removed by \`apply\`, deleted by \`finish\` once the transaction committed. */
+  private readonly obsolete: string[] = [];
+
+  constructor(readonly pages: MediaPages, readonly current: readonly MediaItem[]) {}
+
+  get isValid(): boolean {
+    return this.refusal === null && Object.keys(this.errors).length === 0;
+  }
+
+  addError(entry: MediaEntry, message: string): void {
+    (this.errors[entry.name] ??= []).push(message);
+  }
+
+  /**
+   * Stores the new files (after every check passed). A file that cannot be stored (an image sharp cannot read) puts
+   * its message on its entry and returns false, with every file of this submission removed; any other failure too.
+   */
+  async store(): Promise<boolean> {
+    for (const item of this.files) {
+      try {
+        item.stored = await saveUpload(item.file, { category: item.entry.kind === 'image' ? 'images' : 'documents', variants: item.entry.variants });
+      } catch (err) {
+        await this.discard();
+        if (!(err instanceof UploadError) || err.status >= 500) throw err;
+        this.addError(item.entry, err.message);
+        item.refused = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * In the record's transaction: removes the rows of the files ticked (and of a single file replaced), saves the
+   * alternative texts and the order (as typed, ties and blanks in the current order, renumbered from 0), then inserts
+   * the rows of the stored files after them. Every statement names the record: another record's media is never reached.
+   */
+  async apply(recordId: number, tx: Transaction): Promise<void> {
+    const owner = [this.pages.entityName, String(recordId)];
+    for (const entry of this.pages.entries) {
+      const items = this.current.filter((item) => item.role === entry.role);
+      const incoming = this.files.filter((file) => file.entry === entry);
+      const replaced = !entry.multiple && incoming.length > 0;
+      const kept = items.filter((item) => !replaced && !this.removed.has(item.id));
+      for (const item of items.filter((i) => !kept.includes(i))) {
+        await execute(DELETE_ROW, [item.id, ...owner], tx);
+        this.obsolete.push(item.path);
+      }
+      const ordered = kept
+        .map((item, rank) => ({ item, rank, key: this.positions.get(item.id) ?? item.position + 1 }))
+        .sort((a, b) => a.key - b.key || a.rank - b.rank)
+        .map(({ item }) => item);
+      for (const [position, item] of ordered.entries()) {
+        const altText = this.altTexts.has(item.id) ? (this.altTexts.get(item.id) ?? null) : item.altText;
+        if (position !== item.position || altText !== item.altText) await execute(UPDATE_ROW, [position, altText, item.id, ...owner], tx);
+      }
+      for (const [index, file] of incoming.entries()) {
+        if (!file.stored) throw new Error(\`MediaSubmission.apply : « \${file.file.filename} » n'a pas été enregistré (store() d'abord).\`);
+        const options = { role: entry.role, position: ordered.length + index, altText: file.altText, originalName: baseName(file.file.filename) };
+        await attachMediaToEntity(file.stored, this.pages.entityName, recordId, options, tx);
+      }
+    }
+  }
+
+  /** After a failed save: removes the files \`store\` wrote (nothing stays without its row). */
+  async discard(): Promise<void> {
+    for (const item of this.files) {
+      const stored = item.stored;
+      if (!stored) continue;
+      item.stored = undefined;
+      try {
+        await deleteUpload(stored);
+      } catch (err) {
+        log.error('fichier déposé non supprimé après un échec', { path: stored.path, error: (err as Error).message });
+      }
+    }
+  }
+
+  /** Once the transaction committed: removes the files of the rows \`apply\` removed (a failure is logged; the rows are gone). */
+  async finish(): Promise<void> {
+    for (const path of this.obsolete.splice(0)) {
+      try {
+        await deleteMediaFile(path, { variants: true });
+      } catch (err) {
+        log.error('fichier de média non supprimé', { path, error: (err as Error).message });
+      }
+    }
+  }
+}
+`;
