@@ -304,6 +304,34 @@ test('module:routes refuses a route whose action or controller the module does n
   project.write('modules/blog/routes/routes.json', good);
 });
 
+test('module:routes refuses what would stop the application at start: a path the router refuses, a route name already declared', ({ project }) => {
+  const good = project.read('modules/blog/routes/routes.json');
+  const written = project.read('mvc/routes_blog.ts');
+  const route = ROUTES.routes[0]!;
+  const at = 'Erreur : modules/blog/routes/routes.json#/routes/0';
+  const cases: ReadonlyArray<[Record<string, unknown>, string]> = [
+    [{ path: '/blog/{bad' }, `${at}/path : la route GET /blog/{bad ferait échouer le démarrage de l'application : Segment invalide « {bad » dans la route /blog/{bad : écrivez {nom} ; rien n'a été écrit.`],
+    [{ path: '/blog/{id}x' }, `${at}/path : la route GET /blog/{id}x ferait échouer le démarrage de l'application : Segment invalide « {id}x » dans la route /blog/{id}x : écrivez {nom} ; rien n'a été écrit.`],
+    [{ name: 'home' }, `${at}/name : le nom « home » de la route GET /blog est déjà déclaré dans mvc/routes.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
+    [{ name: 'autre.liste' }, `${at}/name : le nom « autre.liste » de la route GET /blog est déjà déclaré dans mvc/routes_autre.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
+  ];
+  project.write('mvc/routes_autre.ts', "import type { Router } from 'fw-mvc';\n\nexport function registerAutreRoutes(router: Router): void {\n  router.add('GET', '/autre', () => { throw new Error(); }, { name: 'autre.liste' });\n}\n");
+  try {
+    for (const [change, error] of cases) {
+      project.write('modules/blog/routes/routes.json', json({ routes: [{ ...route, ...change }] }));
+      const stderr = refused(project, ['module:routes', 'blog']);
+      assert.is(lines(stderr)[0], error);
+      assert.is(project.read('mvc/routes_blog.ts'), written);
+    }
+    // The module's own routes_blog.ts does not count: a re-run with the same names changes nothing.
+    project.write('modules/blog/routes/routes.json', good);
+    assert.ok(lines(ok(project, ['module:routes', 'blog'])).includes(fateLine('inchangé', 'mvc/routes_blog.ts')));
+  } finally {
+    project.write('modules/blog/routes/routes.json', good);
+    fs.rmSync(project.path('mvc/routes_autre.ts'));
+  }
+});
+
 test('the printed lines added to mvc/routes.ts by hand: the project type-checks and serves the module page and its static file', async (context) => {
   const { project } = context;
   const routesTs = project.read('mvc/routes.ts');
