@@ -5,6 +5,8 @@
 // routes.ts by hand, the project type-checked and served, the module's page and static file fetched.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
@@ -241,6 +243,48 @@ test('module:files refuses a conflict and a symbolic link: nothing written, not 
   fs.rmSync(project.path('modules/blog/docs'));
   fs.renameSync(project.path('modules/real_docs'), project.path('modules/blog/docs'));
   fs.rmSync(project.path('modules/blog/docs/guide.md'));
+});
+
+test('modules/ itself a symbolic link to a folder outside the project: every module command refuses it', ({ project }) => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-modules-outside-'));
+  fs.cpSync(project.path('modules'), outside, { recursive: true });
+  fs.renameSync(project.path('modules'), project.path('modules_real'));
+  fs.symlinkSync(outside, project.path('modules'), 'dir');
+  try {
+    for (const command of ['module:list', 'module:install', 'module:files', 'module:routes']) {
+      const args = command === 'module:list' ? [command] : [command, 'blog'];
+      const stderr = refused(project, args);
+      assert.match(lines(stderr)[0]!, /^Erreur : .*« modules(\/blog)? » passe par un lien symbolique \(« modules »\) : refusé, les modules sont lus dans de vrais dossiers du projet ; rien n'a été écrit\.$/, `${command}: ${stderr}`);
+      assert.is(lines(stderr)[1], 'Conseil : remplacez le lien « modules » par un vrai dossier (une copie), puis relancez la commande.');
+    }
+  } finally {
+    fs.rmSync(project.path('modules'));
+    fs.renameSync(project.path('modules_real'), project.path('modules'));
+    fs.rmSync(outside, { recursive: true });
+  }
+});
+
+test('module:files refuses a file name with a backslash or a control character, naming the file', ({ project }) => {
+  const cases: ReadonlyArray<[string, string]> = [
+    ['docs/deux\nlignes.md', 'modules/blog/docs/deux\\nlignes.md'],
+    ['docs/a\\b.md', 'modules/blog/docs/a\\b.md'],
+    ['assets/public/img\tx/logo.png', 'modules/blog/assets/public/img\\tx'],
+  ];
+  for (const [file, shown] of cases) {
+    project.write(`modules/blog/${file}`, 'x\n');
+    try {
+      for (const args of [['module:files', 'blog'], ['module:files', 'blog', '--dry-run']]) {
+        const stderr = refused(project, args);
+        assert.equal(lines(stderr), [
+          `Erreur : nom refusé « ${shown} » : le nom d'un fichier ou d'un dossier de module ne contient ni « \\ » ni caractère de contrôle (saut de ligne, tabulation…) ; rien n'a été écrit.`,
+          'Conseil : renommez-le dans le module (lettres, chiffres, « - », « _ », « . »), puis relancez la commande.',
+        ]);
+      }
+    } finally {
+      fs.rmSync(project.path(`modules/blog/${file}`));
+      if (file.includes('\t')) fs.rmdirSync(project.path('modules/blog/assets/public/img\tx'));
+    }
+  }
 });
 
 test('a new version of the module: module:files says the registry is behind, module:install updates the entry in place', ({ project }) => {
