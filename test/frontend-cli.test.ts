@@ -229,6 +229,21 @@ test('sync:landing --check exits 1 and names what is stale, writing nothing; a s
   assert.is(project.run(['sync:landing', '--check']).status, 0);
 });
 
+test('sync:landing refuses a page naming a static file with a « .. », « . » or empty segment, writing nothing', () => {
+  const landing = project.read('mvc/views/landing/index.html');
+  try {
+    for (const name of ['../fw_modules.json', 'img/../../package.json', './tailwind.css', 'img//logo.png', 'img\\logo.png']) {
+      project.write('mvc/views/landing/index.html', landing.replace('</h1>', `</h1><a href="/static/${name}">x</a>`));
+      for (const args of [['sync:landing'], ['sync:landing', '--check']]) {
+        const shown = `/static/${name}`.replace(/[.\\]/g, '\\$&');
+        refused(args, new RegExp(`^Erreur : mvc/views/landing/index\\.html nomme « ${shown} » : un fichier statique se nomme par son chemin dans static/, sans segment « \\.\\. », « \\. » ni vide`), /^Conseil : écrivez le chemin du fichier tel qu'il est sous static\/ \(par exemple \/static\/img\/logo\.png\), puis relancez « fw sync:landing »\.$/);
+      }
+    }
+  } finally {
+    project.write('mvc/views/landing/index.html', landing);
+  }
+});
+
 test('sync:landing refuses a page that needs a request (url_for), with advice, writing nothing', () => {
   const landing = project.read('mvc/views/landing/index.html');
   project.write('mvc/views/landing/index.html', landing.replace('</h1>', `</h1><a href="{{ url_for('home') }}">x</a>`));
