@@ -34,7 +34,7 @@ test('a project made by fw new passes: every key it and the framework templates 
   const { status, out } = check();
   assert.is(status, 0, out.join('\n'));
   assert.equal(out.map((line) => line.slice(0, 9)), ['  [OK]   ', '  [OK]   ', '  [OK]   ', '  [OK]   ', '0 avertis']);
-  assert.match(out[0]!, /^ {2}\[OK\] {3}Catalogues — translations\/fr\.json \(5 clés\) ; framework \(fr : \d+ clés\)$/);
+  assert.match(out[0]!, /^ {2}\[OK\] {3}Catalogues — translations\/fr\.json \(7 clés\) ; framework \(fr : \d+ clés\)$/);
   assert.match(out[1]!, /^ {2}\[OK\] {3}Clés utilisées — \d+ clé\(s\) dans \d+ gabarit\(s\) et 3 fichier\(s\) de code, toutes traduites \(fr\)$/);
   assert.is(out[out.length - 1], '0 avertissement(s), 0 erreur(s).');
 
