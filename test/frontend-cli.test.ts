@@ -63,16 +63,19 @@ test('js:init: a package.json that is not JSON is refused, nothing written', () 
   }
 });
 
-test('js:init htmx-alpine without the packages installed: the dependencies and folders, and the advice to npm install', () => {
+test('js:init htmx-alpine without the packages installed: the dependencies, no empty folder, and the advice to npm install', () => {
   const run = project.run(['js:init', 'htmx-alpine']);
   assert.is(run.status, 0, run.stderr);
   assert.is(dependencies()['htmx.org'], '^2');
   assert.is(dependencies()['@alpinejs/csp'], '^3', 'the CSP build of Alpine, never the standard one');
   assert.is(dependencies()['alpinejs'], undefined);
   assert.equal(Object.keys(dependencies()), [...Object.keys(dependencies())].sort(), 'dependencies stay sorted as npm keeps them');
-  assert.equal(fs.readdirSync(project.path('static/vendor/htmx')), []);
-  assert.equal(fs.readdirSync(project.path('static/vendor/alpine')), []);
-  assert.match(run.stdout, /htmx\.org et @alpinejs\/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine »/);
+  // Only the writer creates files and folders: static/vendor/<lib>/ comes with the file copied there.
+  assert.not.ok(project.exists('static/vendor/htmx'));
+  assert.not.ok(project.exists('static/vendor/alpine'));
+  assert.ok(lines(run.stdout).includes(
+    'htmx.org et @alpinejs/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine » pour copier static/vendor/htmx/htmx.min.js et static/vendor/alpine/alpine.min.js (le dossier est créé avec le fichier).',
+  ), run.stdout);
   assert.ok(run.stdout.includes(`  ${SCRIPT_HTMX}\n  ${SCRIPT_ALPINE}\n`), run.stdout);
   assert.match(project.read('mvc/views/layouts/base.html'), /<\/body>/);
   assert.not.match(project.read('mvc/views/layouts/base.html'), /vendor/, 'layouts are not modified');
@@ -120,6 +123,55 @@ test('js:init adds only what is missing and keeps the indentation of package.jso
   assert.match(text, /^\t"dependencies": \{\n(\t\t"[^\n]+\n)*\t\t"htmx\.org": "\^2"/m);
   assert.is(dependencies()['@alpinejs/csp'], '^3');
   assert.match(run.stdout, /^ {2}mis à jour {2}package\.json$/m);
+});
+
+test('js:init edits package.json as text: CRLF, escapes, big numbers and every other byte kept, one line inserted', () => {
+  const original = project.read('package.json');
+  const crlf = [
+    '{',
+    '    "name": "vitrine",',
+    '    "description": "caf\\u00e9 \\"ouvert\\"",',
+    '    "config": { "port": 12345678901234567890, "ratio": 1.50 },',
+    '    "dependencies": {',
+    '        "@alpinejs/csp": "^3",',
+    '        "fw-mvc": "file:../fw",',
+    '        "kysely": "^0.27"',
+    '    },',
+    '    "files": [ "a", { "b": [] } ]',
+    '}',
+    '',
+  ];
+  project.write('package.json', crlf.join('\r\n'));
+  try {
+    const run = project.run(['js:init', 'htmx']);
+    assert.is(run.status, 0, run.stderr);
+    const want = [...crlf.slice(0, 7), '        "htmx.org": "^2",', ...crlf.slice(7)].join('\r\n');
+    assert.is(project.read('package.json'), want);
+    assert.match(run.stdout, /^ {2}mis à jour {2}package\.json$/m);
+    assert.equal(project.run(['js:init', 'htmx']).status, 0);
+    assert.is(project.read('package.json'), want, 'a second run changes nothing');
+  } finally {
+    project.write('package.json', original);
+  }
+});
+
+test('js:init leaves a package declared anywhere alone, even with an empty range; creates dependencies when absent', () => {
+  const original = project.read('package.json');
+  try {
+    for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+      const text = `{\n  "name": "vitrine",\n  "${field}": {\n    "htmx.org": ""\n  }\n}\n`;
+      project.write('package.json', text);
+      const run = project.run(['js:init', 'htmx']);
+      assert.is(run.status, 0, run.stderr);
+      assert.is(project.read('package.json'), text, field);
+      assert.not.match(run.stdout, /package\.json/, field);
+    }
+    project.write('package.json', '{\n\t"name": "vitrine",\n\t"private": true\n}\n');
+    assert.is(project.run(['js:init', 'htmx-alpine']).status, 0);
+    assert.is(project.read('package.json'), '{\n\t"name": "vitrine",\n\t"private": true,\n\t"dependencies": {\n\t\t"@alpinejs/csp": "^3",\n\t\t"htmx.org": "^2"\n\t}\n}\n');
+  } finally {
+    project.write('package.json', original);
+  }
 });
 
 test('build:css without the Tailwind CLI in node_modules: Erreur, Conseil npm install, nothing written', () => {
@@ -227,6 +279,21 @@ test('sync:landing --check exits 1 and names what is stale, writing nothing; a s
   assert.match(project.read('docs/index.html'), /<p>Nouveau paragraphe\.<\/p>/);
   assert.not.ok(project.exists('docs/static/old.txt'));
   assert.is(project.run(['sync:landing', '--check']).status, 0);
+});
+
+test('sync:landing refuses a page naming a static file with a « .. », « . » or empty segment, writing nothing', () => {
+  const landing = project.read('mvc/views/landing/index.html');
+  try {
+    for (const name of ['../fw_modules.json', 'img/../../package.json', './tailwind.css', 'img//logo.png', 'img\\logo.png']) {
+      project.write('mvc/views/landing/index.html', landing.replace('</h1>', `</h1><a href="/static/${name}">x</a>`));
+      for (const args of [['sync:landing'], ['sync:landing', '--check']]) {
+        const shown = `/static/${name}`.replace(/[.\\]/g, '\\$&');
+        refused(args, new RegExp(`^Erreur : mvc/views/landing/index\\.html nomme « ${shown} » : un fichier statique se nomme par son chemin dans static/, sans segment « \\.\\. », « \\. » ni vide`), /^Conseil : écrivez le chemin du fichier tel qu'il est sous static\/ \(par exemple \/static\/img\/logo\.png\), puis relancez « fw sync:landing »\.$/);
+      }
+    }
+  } finally {
+    project.write('mvc/views/landing/index.html', landing);
+  }
 });
 
 test('sync:landing refuses a page that needs a request (url_for), with advice, writing nothing', () => {

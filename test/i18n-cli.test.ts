@@ -34,7 +34,7 @@ test('a project made by fw new passes: every key it and the framework templates 
   const { status, out } = check();
   assert.is(status, 0, out.join('\n'));
   assert.equal(out.map((line) => line.slice(0, 9)), ['  [OK]   ', '  [OK]   ', '  [OK]   ', '  [OK]   ', '0 avertis']);
-  assert.match(out[0]!, /^ {2}\[OK\] {3}Catalogues — translations\/fr\.json \(5 clés\) ; framework \(fr : \d+ clés\)$/);
+  assert.match(out[0]!, /^ {2}\[OK\] {3}Catalogues — translations\/fr\.json \(7 clés\) ; framework \(fr : \d+ clés\)$/);
   assert.match(out[1]!, /^ {2}\[OK\] {3}Clés utilisées — \d+ clé\(s\) dans \d+ gabarit\(s\) et 3 fichier\(s\) de code, toutes traduites \(fr\)$/);
   assert.is(out[out.length - 1], '0 avertissement(s), 0 erreur(s).');
 
@@ -78,6 +78,30 @@ test('a key used in a template or in code and missing from the catalogue: FAIL n
     assert.is(out[out.length - 1], '0 avertissement(s), 2 erreur(s).');
   } finally {
     reset(['mvc/views/home/extra.html', 'mvc/controllers/extra.ts']);
+  }
+});
+
+test('a template with 40 000 trans() calls: every use found, on its line; i18n:init adds each missing key once', () => {
+  // 20 000 lines of two calls each, 100 keys in turn, then one more key on the last line. The line of each use is
+  // counted in one pass over the file (cli/i18n/usage.ts lineCounter), not recounted from the start for each call.
+  const body = Array.from({ length: 20_000 }, (_, i) => `<p>{{ trans('grand.k${i % 100}') }} {{ trans("grand.k${(i + 50) % 100}") }}</p>\n`).join('');
+  project.write('mvc/views/home/grand.html', `${body}<p>{{ trans('grand.fin') }}</p>\n`);
+  try {
+    const { status, out } = check();
+    assert.is(status, 1);
+    const failures = out.filter((line) => line.includes('[FAIL]'));
+    assert.is(failures.length, 101, failures.slice(0, 3).join('\n'));
+    // grand.k7: lines 8, 108, … in the first column and 58, 158, … in the second: 400 uses, the first on line 8.
+    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.k7 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'), failures.join('\n'));
+    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.k57 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'), failures.join('\n'));
+    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.fin » (mvc/views/home/grand.html:20001) absente de translations/fr.json'), failures.join('\n'));
+
+    const run = project.run(['i18n:init']);
+    assert.is(run.status, 0, run.stderr);
+    const data = JSON.parse(project.read('translations/fr.json')) as Record<string, string>;
+    assert.is(Object.keys(data).filter((key) => key.startsWith('grand.')).length, 101);
+  } finally {
+    reset(['mvc/views/home/grand.html']);
   }
 });
 

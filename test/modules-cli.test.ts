@@ -5,6 +5,8 @@
 // routes.ts by hand, the project type-checked and served, the module's page and static file fetched.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
@@ -243,6 +245,48 @@ test('module:files refuses a conflict and a symbolic link: nothing written, not 
   fs.rmSync(project.path('modules/blog/docs/guide.md'));
 });
 
+test('modules/ itself a symbolic link to a folder outside the project: every module command refuses it', ({ project }) => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-modules-outside-'));
+  fs.cpSync(project.path('modules'), outside, { recursive: true });
+  fs.renameSync(project.path('modules'), project.path('modules_real'));
+  fs.symlinkSync(outside, project.path('modules'), 'dir');
+  try {
+    for (const command of ['module:list', 'module:install', 'module:files', 'module:routes']) {
+      const args = command === 'module:list' ? [command] : [command, 'blog'];
+      const stderr = refused(project, args);
+      assert.match(lines(stderr)[0]!, /^Erreur : .*« modules(\/blog)? » passe par un lien symbolique \(« modules »\) : refusé, les modules sont lus dans de vrais dossiers du projet ; rien n'a été écrit\.$/, `${command}: ${stderr}`);
+      assert.is(lines(stderr)[1], 'Conseil : remplacez le lien « modules » par un vrai dossier (une copie), puis relancez la commande.');
+    }
+  } finally {
+    fs.rmSync(project.path('modules'));
+    fs.renameSync(project.path('modules_real'), project.path('modules'));
+    fs.rmSync(outside, { recursive: true });
+  }
+});
+
+test('module:files refuses a file name with a backslash or a control character, naming the file', ({ project }) => {
+  const cases: ReadonlyArray<[string, string]> = [
+    ['docs/deux\nlignes.md', 'modules/blog/docs/deux\\nlignes.md'],
+    ['docs/a\\b.md', 'modules/blog/docs/a\\b.md'],
+    ['assets/public/img\tx/logo.png', 'modules/blog/assets/public/img\\tx'],
+  ];
+  for (const [file, shown] of cases) {
+    project.write(`modules/blog/${file}`, 'x\n');
+    try {
+      for (const args of [['module:files', 'blog'], ['module:files', 'blog', '--dry-run']]) {
+        const stderr = refused(project, args);
+        assert.equal(lines(stderr), [
+          `Erreur : nom refusé « ${shown} » : le nom d'un fichier ou d'un dossier de module ne contient ni « \\ » ni caractère de contrôle (saut de ligne, tabulation…) ; rien n'a été écrit.`,
+          'Conseil : renommez-le dans le module (lettres, chiffres, « - », « _ », « . »), puis relancez la commande.',
+        ]);
+      }
+    } finally {
+      fs.rmSync(project.path(`modules/blog/${file}`));
+      if (file.includes('\t')) fs.rmdirSync(project.path('modules/blog/assets/public/img\tx'));
+    }
+  }
+});
+
 test('a new version of the module: module:files says the registry is behind, module:install updates the entry in place', ({ project }) => {
   project.editJson<Record<string, unknown>>('modules/blog/module.json', (data) => (data.version = '1.1.0'));
   const files = ok(project, ['module:files', 'blog']);
@@ -302,6 +346,34 @@ test('module:routes refuses a route whose action or controller the module does n
   project.write('modules/blog/routes/routes.json', json({ routes: [{ ...ROUTES.routes[0], method: 'FETCH' }] }));
   assert.match(refused(project, ['module:routes', 'blog']), /^Erreur : modules\/blog\/routes\/routes\.json#\/routes\/0\/method : « method » vaut la chaîne « FETCH » : valeurs permises : GET, POST, PUT, PATCH, DELETE/);
   project.write('modules/blog/routes/routes.json', good);
+});
+
+test('module:routes refuses what would stop the application at start: a path the router refuses, a route name already declared', ({ project }) => {
+  const good = project.read('modules/blog/routes/routes.json');
+  const written = project.read('mvc/routes_blog.ts');
+  const route = ROUTES.routes[0]!;
+  const at = 'Erreur : modules/blog/routes/routes.json#/routes/0';
+  const cases: ReadonlyArray<[Record<string, unknown>, string]> = [
+    [{ path: '/blog/{bad' }, `${at}/path : la route GET /blog/{bad ferait échouer le démarrage de l'application : Segment invalide « {bad » dans la route /blog/{bad : écrivez {nom} ; rien n'a été écrit.`],
+    [{ path: '/blog/{id}x' }, `${at}/path : la route GET /blog/{id}x ferait échouer le démarrage de l'application : Segment invalide « {id}x » dans la route /blog/{id}x : écrivez {nom} ; rien n'a été écrit.`],
+    [{ name: 'home' }, `${at}/name : le nom « home » de la route GET /blog est déjà déclaré dans mvc/routes.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
+    [{ name: 'autre.liste' }, `${at}/name : le nom « autre.liste » de la route GET /blog est déjà déclaré dans mvc/routes_autre.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
+  ];
+  project.write('mvc/routes_autre.ts', "import type { Router } from 'fw-mvc';\n\nexport function registerAutreRoutes(router: Router): void {\n  router.add('GET', '/autre', () => { throw new Error(); }, { name: 'autre.liste' });\n}\n");
+  try {
+    for (const [change, error] of cases) {
+      project.write('modules/blog/routes/routes.json', json({ routes: [{ ...route, ...change }] }));
+      const stderr = refused(project, ['module:routes', 'blog']);
+      assert.is(lines(stderr)[0], error);
+      assert.is(project.read('mvc/routes_blog.ts'), written);
+    }
+    // The module's own routes_blog.ts does not count: a re-run with the same names changes nothing.
+    project.write('modules/blog/routes/routes.json', good);
+    assert.ok(lines(ok(project, ['module:routes', 'blog'])).includes(fateLine('inchangé', 'mvc/routes_blog.ts')));
+  } finally {
+    project.write('modules/blog/routes/routes.json', good);
+    fs.rmSync(project.path('mvc/routes_autre.ts'));
+  }
 });
 
 test('the printed lines added to mvc/routes.ts by hand: the project type-checks and serves the module page and its static file', async (context) => {

@@ -42,11 +42,12 @@ function answeringLater(store: RateLimitStore): RateLimitStore {
 let app: TestApp;
 let root: string;
 
-/** Sends BURST uploads at once from 127.0.0.1; the answers in the order sent. */
-function burst(): Promise<CallResult[]> {
+/** Sends BURST uploads at once, the i-th from `from(i)` (X-Forwarded-For) or from 127.0.0.1; the answers in the order sent. */
+function burst(from?: (i: number) => string): Promise<CallResult[]> {
   return Promise.all(Array.from({ length: BURST }, (_, i) => {
     const { body, contentType } = multipart([{ name: 'file', filename: `rafale-${i}.pdf`, type: 'application/pdf', data: PDF }]);
-    return app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json' }, body });
+    const forwarded: Record<string, string> = from ? { 'x-forwarded-for': from(i) } : {};
+    return app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json', ...forwarded }, body });
   }));
 }
 
@@ -75,7 +76,9 @@ async function burstScenario(store: RateLimitStore): Promise<void> {
 
 const test = suite('upload burst: 30 parallel uploads from one address');
 test.before(async () => {
-  app = await startApp({ routes: uploadRoutes });
+  // 127.0.0.1 is a trusted proxy: a request without X-Forwarded-For comes from 127.0.0.1, one with it from the
+  // address it names (so the tests can send from several addresses over real HTTP).
+  app = await startApp({ routes: uploadRoutes, env: { TRUSTED_PROXIES: '127.0.0.1' } });
   root = path.join(app.project.root, 'storage', 'uploads');
 });
 test.after(async () => {
@@ -102,6 +105,24 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       setRateLimitStore(null);
       await database.close();
     }
+  });
+}
+
+// One subscriber holds a whole IPv6 /64, and an IPv4 client may reach a dual-stack socket as `::ffff:a.b.c.d`:
+// both are one address for the limit, as for the login limit (clientAddressKey).
+const spreads: Array<[string, (i: number) => string, string]> = [
+  ['30 addresses of one IPv6 /64', (i) => `2001:db8:5:6:${(i + 1).toString(16)}::${i + 7}`, 'ip:2001:db8:5:6::/64'],
+  ['203.0.113.5 and ::ffff:203.0.113.5 in turn', (i) => (i % 2 === 0 ? '203.0.113.5' : '::ffff:203.0.113.5'), 'ip:203.0.113.5'],
+];
+for (const [name, from, key] of spreads) {
+  test(`${name}: counted as one address, 10 × 201 and 20 × 429`, async () => {
+    const store = new MemoryRateLimitStore();
+    setRateLimitStore(store);
+    const responses = await burst(from);
+    const statuses = responses.map((response) => response.status);
+    assert.is(statuses.filter((status) => status === 201).length, UPLOAD_MAX_PER_WINDOW, `statuses: ${statuses.join(' ')}`);
+    assert.is(statuses.filter((status) => status === 429).length, BURST - UPLOAD_MAX_PER_WINDOW, `statuses: ${statuses.join(' ')}`);
+    assert.is((await store.hits(UPLOAD_ACTION, key, UPLOAD_RATE_LIMIT_WINDOW)).count, UPLOAD_MAX_PER_WINDOW);
   });
 }
 

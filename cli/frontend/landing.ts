@@ -62,13 +62,28 @@ export async function renderLanding(root: string): Promise<string> {
   }
 }
 
+/**
+ * A file the page names under `/static/`, as a path inside the static folder: a name with a `.`, `..` or empty
+ * segment (or a `\`) would read beside the framework's static folder rather than in it, and is refused.
+ */
+function staticName(file: string): string {
+  const segments = file.split('/');
+  if (file.includes('\\') || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    throw new CliError(
+      `${LANDING_SOURCE} nomme « /static/${file} » : un fichier statique se nomme par son chemin dans static/, sans segment « .. », « . » ni vide (ni « \\ ») ; rien n'a été écrit.`,
+      `écrivez le chemin du fichier tel qu'il est sous static/ (par exemple /static/img/logo.png), puis relancez « fw sync:landing ».`,
+    );
+  }
+  return file;
+}
+
 /** docs/index.html and the mirror of static/ (plus the framework's static files the page names and the project lacks). */
 export async function landingFiles(root: string): Promise<WriterFile[]> {
   const html = await renderLanding(root);
   const files: WriterFile[] = [{ path: LANDING_PAGE, content: html, kind: 'canonical' }];
   const own = listFiles(path.join(root, 'static'), '');
   const frameworkStatic = path.join(frameworkRoot(root), 'runtime', 'static');
-  const named = [...html.matchAll(/["'(]static\/([^"')?#\s]+)/g)].map((match) => match[1]!).filter((file) => !own.includes(file) && fs.existsSync(path.join(frameworkStatic, file)));
+  const named = [...html.matchAll(/["'(]static\/([^"')?#\s]+)/g)].map((match) => staticName(match[1]!)).filter((file) => !own.includes(file) && fs.existsSync(path.join(frameworkStatic, file)));
   const sources = [...own.map((file) => [file, path.join(root, 'static', file)] as const), ...[...new Set(named)].map((file) => [file, path.join(frameworkStatic, file)] as const)];
   for (const [file, source] of sources) {
     const bytes = fs.readFileSync(source);

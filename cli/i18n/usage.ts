@@ -46,12 +46,30 @@ export function listFiles(dir: string, ext: string, prefix = ''): string[] {
   return out.sort();
 }
 
-function keysIn(text: string, file: string): KeyUse[] {
+/**
+ * The 1-based line of offsets of `text` asked in increasing order: each newline is passed once, so a file with
+ * tens of thousands of matches costs one pass over its text (recounting from the start for each match did not).
+ */
+export function lineCounter(text: string): (offset: number) => number {
+  let line = 1;
+  let nextNewline = text.indexOf('\n');
+  let last = 0;
+  return (offset) => {
+    if (offset < last) throw new RangeError(`lineCounter : offset ${offset} avant ${last}`);
+    last = offset;
+    while (nextNewline !== -1 && nextNewline < offset) {
+      line++;
+      nextNewline = text.indexOf('\n', nextNewline + 1);
+    }
+    return line;
+  };
+}
+
+/** The literal keys of `text` with their lines, in the order of the text. */
+export function keysIn(text: string, file: string): KeyUse[] {
   const uses: KeyUse[] = [];
-  for (const match of text.matchAll(TRANS_CALL)) {
-    const line = text.slice(0, match.index).split('\n').length;
-    uses.push({ key: (match[1] ?? match[2])!, file, line });
-  }
+  const lineAt = lineCounter(text);
+  for (const match of text.matchAll(TRANS_CALL)) uses.push({ key: (match[1] ?? match[2])!, file, line: lineAt(match.index) });
   return uses;
 }
 

@@ -48,7 +48,11 @@ export function absolutePath(root: string, posix: string): string {
   return path.join(root, ...posix.split('/'));
 }
 
-/** A folder named by the user (`--path`), as a posix path inside the project; refused when it leads out of it. */
+/**
+ * A folder named by the user (`--path`) or the registry, as a posix path inside the project; refused when it leads
+ * out of it, also through a symbolic link on the way (`modules/` itself linked elsewhere): a module is read from
+ * real folders of the project, as its own folders are (checkModule).
+ */
 export function folderInProject(root: string, folder: string, option: string): string {
   const relative = path.relative(root, path.resolve(root, folder));
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
@@ -57,7 +61,17 @@ export function folderInProject(root: string, folder: string, option: string): s
       `donnez un chemin relatif à la racine du projet, par exemple « ${option} ${DEFAULT_MODULES_DIR} ».`,
     );
   }
-  return relative.split(path.sep).join('/');
+  const segments = relative.split(path.sep);
+  for (let i = 1; i <= segments.length; i++) {
+    const shown = segments.slice(0, i).join('/');
+    if (fs.lstatSync(path.join(root, ...segments.slice(0, i)), { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new CliError(
+        `${option} « ${folder} » passe par un lien symbolique (« ${shown} ») : refusé, les modules sont lus dans de vrais dossiers du projet ; rien n'a été écrit.`,
+        `remplacez le lien « ${shown} » par un vrai dossier (une copie), puis relancez la commande.`,
+      );
+    }
+  }
+  return segments.join('/');
 }
 
 /** A module name typed on the command line; refused before it is joined to any path. */

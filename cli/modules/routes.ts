@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DiagnosticList, pointerTo } from '../../compiler/diagnostics.js';
+import { parseRoutePattern } from '../../runtime/http/router.js';
 import type { ModuleRoute, ModuleRoutesPlan } from '../../emitters/modules/routes-file.js';
 import { CliError } from '../errors.js';
 import { problemsError, readModuleJson, type LocalModule } from './manifest.js';
@@ -39,6 +40,53 @@ async function controllerClasses(module: LocalModule): Promise<Map<string, Contr
   return found;
 }
 
+/**
+ * The route names the project's own route files already declare (`mvc/routes.ts` and every `mvc/routes_*.ts` but
+ * the module's own), each with its file: a literal `name: '…'` in the options of an `add(…)` call, read through the
+ * syntax tree. The router refuses a second route of the same name when the application starts.
+ */
+async function declaredRouteNames(root: string, module: string): Promise<Map<string, string>> {
+  const mvc = path.join(root, 'mvc');
+  let files: string[];
+  try {
+    files = fs.readdirSync(mvc).filter((file) => file === 'routes.ts' || (/^routes_.+\.ts$/.test(file) && file !== `routes_${module}.ts`)).sort();
+  } catch {
+    return new Map();
+  }
+  const { parse } = await import('../../emitters/crud/routes-edit.js');
+  const { Node, SyntaxKind } = await import('ts-morph');
+  const names = new Map<string, string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(mvc, file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const call of parse(text).getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const options = call.getArguments()[3];
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'add' || !Node.isObjectLiteralExpression(options)) continue;
+      const property = options.getProperty('name');
+      const value = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+      if (value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) && !names.has(value.getLiteralText())) {
+        names.set(value.getLiteralText(), `mvc/${file}`);
+      }
+    }
+  }
+  return names;
+}
+
+/** The router's refusal of a pattern (runtime/http/router.ts, the rule applied at start), or null. */
+function patternProblem(pattern: string): string | null {
+  try {
+    parseRoutePattern(pattern);
+    return null;
+  } catch (error) {
+    return (error as Error).message.replace(/\.$/, '');
+  }
+}
+
 const ADVICE = `corrigez le fichier des routes du module (son format est décrit dans docs/modules.md), puis relancez la commande.`;
 
 /** The routes of the module and the controllers they use; a CliError naming every problem. */
@@ -58,16 +106,20 @@ export async function readModuleRoutes(root: string, module: LocalModule): Promi
   if (!value) throw problemsError(diags.sorted(), ADVICE);
 
   const classes = await controllerClasses(module);
+  const taken = await declaredRouteNames(root, name);
   const controllers = new Map<string, string>();
   const keys = new Map<string, number>();
   const names = new Map<string, number>();
   value.routes.forEach((route, index) => {
     const at = (key: string): string => pointerTo('#/routes', index, key);
     const key = `${route.method} ${route.path}`;
+    const invalid = patternProblem(route.path);
+    if (invalid !== null) diags.add(file, at('path'), 'path', `la route ${key} ferait échouer le démarrage de l'application : ${invalid}`);
     if (keys.has(key)) diags.add(file, at('path'), 'duplicate', `la route ${key} est déjà déclarée en routes[${keys.get(key)!}] : retirez le doublon`);
     else keys.set(key, index);
     if (route.name !== undefined) {
       if (names.has(route.name)) diags.add(file, at('name'), 'duplicate', `le nom de route « ${route.name} » est déjà pris par routes[${names.get(route.name)!}] : un nom est unique`);
+      else if (taken.has(route.name)) diags.add(file, at('name'), 'duplicate', `le nom « ${route.name} » de la route ${key} est déjà déclaré dans ${taken.get(route.name)!} : un nom de route est unique dans l'application, choisissez-en un autre`);
       else names.set(route.name, index);
     }
     const candidates = classes.get(route.controller) ?? [];

@@ -36,13 +36,30 @@ export function destinationFolder(kind: Exclude<ModuleKind, 'routes'>, name: str
   }
 }
 
-/** Every plain file under `folder` (posix paths relative to it, sorted); a symbolic link anywhere is refused. */
+/** A backslash (a folder separator elsewhere) or a control character (a newline…): not in a module's file names. */
+const BAD_NAME_CHARACTER = /[\\\u0000-\u001f\u007f]/;
+
+/** The path as shown in a message: control characters written as escapes (`\n`, `\u0007`), so it stays on one line. */
+function shownName(file: string): string {
+  return file.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/**
+ * Every plain file under `folder` (posix paths relative to it, sorted); a symbolic link anywhere is refused, and so is
+ * a name with a backslash or a control character (the project paths it would be copied to are posix and one line).
+ */
 export function walkFiles(absoluteFolder: string, shownFolder: string): string[] {
   const out: string[] = [];
   const walk = (sub: string): void => {
     const entries = fs.readdirSync(path.join(absoluteFolder, ...sub.split('/').filter(Boolean)), { withFileTypes: true });
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const relative = sub ? `${sub}/${entry.name}` : entry.name;
+      if (BAD_NAME_CHARACTER.test(entry.name)) {
+        throw new CliError(
+          `nom refusé « ${shownName(`${shownFolder}/${relative}`)} » : le nom d'un fichier ou d'un dossier de module ne contient ni « \\ » ni caractère de contrôle (saut de ligne, tabulation…) ; rien n'a été écrit.`,
+          'renommez-le dans le module (lettres, chiffres, « - », « _ », « . »), puis relancez la commande.',
+        );
+      }
       if (entry.isSymbolicLink()) {
         throw new CliError(
           `« ${shownFolder}/${relative} » est un lien symbolique : un module ne contient que de vrais fichiers, rien n'a été écrit.`,

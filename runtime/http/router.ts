@@ -45,6 +45,28 @@ export class RouteError extends Error {
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+/**
+ * The segments of a route pattern (`null` where a `{param}` sits) and its parameter names; a RouteError for a pattern
+ * the router refuses. `fw module:routes` checks a module's paths with it before writing them (docs/modules.md).
+ */
+export function parseRoutePattern(pattern: string): { statics: Array<string | null>; paramNames: string[] } {
+  if (!pattern.startsWith('/')) throw new RouteError(`Le motif de route « ${pattern} » doit commencer par « / ».`);
+  const statics: Array<string | null> = [];
+  const paramNames: string[] = [];
+  for (const segment of pattern.split('/').slice(1)) {
+    const param = PARAM.exec(segment);
+    if (param) {
+      statics.push(null);
+      paramNames.push(param[1]!);
+    } else if (segment.includes('{') || segment.includes('}')) {
+      throw new RouteError(`Segment invalide « ${segment} » dans la route ${pattern} : écrivez {nom}.`);
+    } else {
+      statics.push(segment);
+    }
+  }
+  return { statics, paramNames };
+}
+
 export class Router {
   private readonly entries: RouteEntry[] = [];
   /** `METHOD path` -> entry, for patterns without parameters. */
@@ -59,7 +81,7 @@ export class Router {
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
     const verb = method.toUpperCase();
     if (!METHODS.has(verb)) throw new RouteError(`Méthode HTTP inconnue « ${method} » pour la route ${pattern}.`);
-    if (!pattern.startsWith('/')) throw new RouteError(`Le motif de route « ${pattern} » doit commencer par « / ».`);
+    const { statics, paramNames } = parseRoutePattern(pattern);
     if (typeof handler !== 'function') throw new RouteError(`Le contrôleur de la route ${verb} ${pattern} n'est pas une fonction.`);
     if (options.name && this.byName.has(options.name)) throw new RouteError(`Le nom de route « ${options.name} » est déjà utilisé.`);
     const entry: RouteEntry = Object.freeze({
@@ -71,20 +93,6 @@ export class Router {
       csrf: options.csrf ?? true,
       api: options.api ?? false,
     });
-    const segments = pattern.split('/').slice(1);
-    const statics: Array<string | null> = [];
-    const paramNames: string[] = [];
-    for (const segment of segments) {
-      const param = PARAM.exec(segment);
-      if (param) {
-        statics.push(null);
-        paramNames.push(param[1]!);
-      } else if (segment.includes('{') || segment.includes('}')) {
-        throw new RouteError(`Segment invalide « ${segment} » dans la route ${pattern} : écrivez {nom}.`);
-      } else {
-        statics.push(segment);
-      }
-    }
     this.entries.push(entry);
     if (entry.name) this.byName.set(entry.name, entry);
     if (paramNames.length === 0) {

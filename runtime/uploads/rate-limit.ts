@@ -1,13 +1,13 @@
 /**
  * The upload limit (runtime spec "Limits"; DECISIONS §10; docs/uploads.md "Rate limit"): 10 requests carrying at
- * least one file per client address in a sliding window of 60 s, counted in the attempt store of the login limit
+ * least one file per client address (IPv6 per /64, as the login limit counts it) in a sliding window of 60 s, counted in the attempt store of the login limit
  * (memory, or the `auth_rate_limit_attempts` table with RATE_LIMIT_STORE=database), action `upload`, every
  * request counted (`hits`).
  */
 import { errorPage } from '../controller.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { checkLimit, getRateLimitStore, reserveAttempt, type LimitStatus } from '../auth/rate-limit.js';
+import { checkLimit, clientAddressKey, getRateLimitStore, reserveAttempt, type LimitStatus } from '../auth/rate-limit.js';
 
 /** Action name of uploads in the attempt stores. */
 export const UPLOAD_ACTION = 'upload';
@@ -16,8 +16,9 @@ export const UPLOAD_MAX_PER_WINDOW = 10;
 /** Spec `UPLOAD_RATE_LIMIT_WINDOW`: the sliding window, in seconds. */
 export const UPLOAD_RATE_LIMIT_WINDOW = 60;
 
+/** The address as the login limit counts it: an IPv6 address per /64, `::ffff:a.b.c.d` as the IPv4 address. */
 function uploadKey(ip: string): string {
-  return `ip:${String(ip ?? '')}`;
+  return `ip:${clientAddressKey(ip)}`;
 }
 
 /** `{ limited, retryAfter }` for the address: limited once it has 10 upload requests in the last 60 s. */

@@ -1,11 +1,12 @@
 /**
- * `fw js:init htmx|alpine|htmx-alpine` (docs/frontend.md): adds the npm dependency to the project's package.json,
- * creates `static/vendor/<lib>/`, copies the minified build there when the package is installed in the project's
- * node_modules, and prints the lines a page puts in its blocks. Layouts are never modified. All or nothing through
- * the writer; a second run changes nothing.
+ * `fw js:init htmx|alpine|htmx-alpine` (docs/frontend.md): adds the npm dependency to the project's package.json
+ * (a textual edit that keeps every other byte), copies the minified build to `static/vendor/<lib>/` when the package
+ * is installed in the project's node_modules, and prints the lines a page puts in its blocks. Layouts are never
+ * modified. Everything goes through the writer, which creates `static/vendor/<lib>/` with the file it copies there;
+ * while the package is not installed no empty folder is made, the output says where the copy will go. All or
+ * nothing; a second run changes nothing.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
@@ -42,11 +43,8 @@ export async function run({ args }: CommandInput): Promise<number> {
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, files);
   applyPlan(plan);
-  const madeDirs = libs.map((lib) => path.posix.dirname(lib.vendorFile)).filter((dir) => !fs.existsSync(path.join(root, dir)));
-  for (const dir of madeDirs) fs.mkdirSync(path.join(root, dir), { recursive: true });
 
   const out: string[] = [formatPlan(plan, { dryRun: false }).trimEnd()];
-  for (const dir of madeDirs) out.push(`Dossier créé : ${dir}/`);
   for (const lib of libs) {
     if (missing.includes(lib)) continue;
     const version = installedVersion(root, lib.packageName);
@@ -55,7 +53,7 @@ export async function run({ args }: CommandInput): Promise<number> {
   if (missing.length > 0) {
     const names = missing.map((lib) => lib.packageName).join(' et ');
     out.push(
-      `${names} ${missing.length > 1 ? 'ne sont pas installés' : "n'est pas installé"} dans node_modules : lancez « npm install », puis relancez « fw js:init ${choice} » pour copier ${missing.map((lib) => path.posix.basename(lib.vendorFile)).join(' et ')}.`,
+      `${names} ${missing.length > 1 ? 'ne sont pas installés' : "n'est pas installé"} dans node_modules : lancez « npm install », puis relancez « fw js:init ${choice} » pour copier ${missing.map((lib) => lib.vendorFile).join(' et ')} (le dossier est créé avec le fichier).`,
     );
   }
   out.push('', "Les layouts ne sont pas modifiés. Chargez les scripts dans les pages qui s'en servent :", ...pageBlocks(libs));

@@ -29,7 +29,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   const usage = scanUsage(root);
   const catalogues = loadCatalogues(root);
   const byKey = new Map<string, KeyUse[]>();
-  for (const use of usage.uses) byKey.set(use.key, [...(byKey.get(use.key) ?? []), use]);
+  for (const use of usage.uses) {
+    const uses = byKey.get(use.key);
+    if (uses) uses.push(use);
+    else byKey.set(use.key, [use]);
+  }
   const used = [...byKey.keys()].sort();
   const full = new Map(catalogues.locales.map((locale) => [locale, merged(catalogues, locale)] as const));
   const checks: Check[] = [];
