@@ -17,6 +17,16 @@ const NAV = `{% block nav %}
 <a href="/profile" class="text-gray-700 hover:text-gray-900">Mon profil</a>
 {% endblock %}`;
 
+/** The dashboards' "Votre compte" card (link to the profile) and, when the MFA starter wrote it, the second factor's card. */
+export function accountCards(card: string): string {
+  return `  <section class="${card}">
+    <h2 class="text-base font-semibold text-gray-900">Votre compte</h2>
+    <p class="mt-3 text-sm text-gray-600">Adresse, dernière connexion et mot de passe.</p>
+    <p class="mt-4"><a href="/profile" class="${SECONDARY}">Mon profil</a></p>
+  </section>
+  {% include "${MFA_CARD_VIEW}" ignore missing %}`;
+}
+
 export function emitDashboardView(command: string): string {
   return `{#- The dashboard (GET /dashboard, behind login). Variables: user (the session user: login, roles). This file is
     yours: \`${command}\` created it and never overwrites it (unless --force). -#}
@@ -36,12 +46,7 @@ ${NAV}
     <p class="mt-3 text-sm text-gray-600" id="dashboard-roles">Aucun rôle (« fw auth:user:role:add » en donne un ; il compte à la connexion suivante).</p>
     {% endif %}
   </section>
-  <section class="${CARD}">
-    <h2 class="text-base font-semibold text-gray-900">Votre compte</h2>
-    <p class="mt-3 text-sm text-gray-600">Adresse, dernière connexion et mot de passe.</p>
-    <p class="mt-4"><a href="/profile" class="${SECONDARY}">Mon profil</a></p>
-  </section>
-  {% include "${MFA_CARD_VIEW}" ignore missing %}
+${accountCards(CARD)}
 </div>
 {% endblock %}
 `;

@@ -2,7 +2,7 @@
  * The view of the `suivi` starter's dashboard (docs/starters.md): the counts, the latest observations with their
  * flags as badges and their remark, and the table of flags per pupil with its class filter. Manual file.
  */
-import { MFA_CARD_VIEW } from './account-views.js';
+import { accountCards } from './account-views.js';
 import { INPUT, PRIMARY, SECONDARY } from '../crud/views-common.js';
 import type { SuiviDashboardSpec } from './suivi-dashboard.js';
 
@@ -123,12 +123,7 @@ ${stat('observations', 'Observations', observations)}
 </section>
 
 <div class="mt-8 grid gap-6 md:grid-cols-2">
-  <section class="${CARD}">
-    <h2 class="text-base font-semibold text-gray-900">Votre compte</h2>
-    <p class="mt-1 text-sm text-gray-600">Adresse, dernière connexion et mot de passe.</p>
-    <p class="mt-4"><a href="/profile" class="${SECONDARY}">Mon profil</a></p>
-  </section>
-  {% include "${MFA_CARD_VIEW}" ignore missing %}
+${accountCards(CARD)}
 </div>
 {% endblock %}
 `;
