@@ -63,6 +63,8 @@ test('every generator writes its controller, views and public routes, named publ
     ['GET', '/annonces/{id}', 'public.annonces.show', 'AnnoncePublicController.show', true, true],
     ['GET', '/annonces/new', 'public.annonces.new', 'AnnoncePublicController.new', true, true],
     ['POST', '/annonces', 'public.annonces.create', 'AnnoncePublicController.create', true, true],
+    ['GET', '/cles', 'public.cles.list', 'ClePublicController.list', true, true],
+    ['GET', '/cles/{id}', 'public.cles.show', 'ClePublicController.show', true, true],
   ]);
   const controller = site.read('mvc/controllers/annonce_public_controller.ts');
   // The visible SQL: the latest 100, newest first; the INSERT of the form's fields and the NOT NULL ones it leaves out.

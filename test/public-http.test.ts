@@ -115,6 +115,23 @@ function publicSuite(dialect: DialectName): void {
     }
   });
 
+  t('nothing to name a record with but its password: the detail is headed by the key, the password never shown', async () => {
+    await p().sql([`INSERT INTO cles (Password, Actif) VALUES ('${SECRET}', 1)`]);
+    const [row] = await rows('SELECT Id FROM cles');
+    const id = Number(row!['Id']);
+    const res = await client.get(`/cles/${id}`);
+    assert.is(res.status, 200);
+    const text = decode(res.text);
+    assert.match(text, new RegExp(`<title>#${id} · Cles`));
+    assert.match(text, new RegExp(`<h1[^>]*>#${id}</h1>`));
+    assert.match(text, /<dt[^>]*>Actif<\/dt>\s*<dd[^>]*>Oui<\/dd>/);
+    assert.not.match(text, SECRET);
+    const list = await client.get('/cles');
+    assert.is(list.status, 200);
+    assert.match(list.text, `<a href="/cles/${id}" class="font-medium text-blue-700 hover:underline">#${id}</a>`);
+    assert.not.match(list.text, SECRET);
+  });
+
   t('the form: input kinds of the spec, required = not nullable, no excluded field', async () => {
     const res = await client.get('/annonces/new');
     assert.is(res.status, 200);

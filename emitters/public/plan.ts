@@ -33,7 +33,7 @@ export interface PublicPlan {
   readonly shownFields: readonly CrudField[];
   /** The list's columns: the shown fields but long texts (TEXT), which would make every row as tall as the text. */
   readonly listFields: readonly CrudField[];
-  /** The field naming a record (the detail's heading). */
+  /** The field naming a record (the detail's heading): a shown field, or the key (`#12`) when none fits. */
   readonly labelField: FieldNode;
   /** The form's fields (spec's exclusions), in the entity's order. */
   readonly formFields: readonly CrudField[];
@@ -92,7 +92,7 @@ export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
     label: crud.label,
     shownFields,
     listFields: shownFields.filter((f) => f.input !== 'textarea'),
-    labelField: labelField(entity),
+    labelField: labelField(entity, (f) => shownFields.some((s) => s.field === f)),
     formFields,
     timestampFields: excludedRequired.filter(isTimestamp),
     defaultedFields: excludedRequired.filter(isDefaulted),

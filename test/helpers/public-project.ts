@@ -1,6 +1,7 @@
 // The project of the public page generator tests: an entity Annonce with a unique e-mail, a decimal, dates, a boolean,
 // a long text, a raw `_id` field, NOT NULL fields the public form leaves out (password_hash, is_active, created_at)
-// and the four kinds of media; every public generator run through the real CLI (docs/generators.md).
+// and the four kinds of media; Cle, whose only text is a password (its detail page is headed by its key); every public
+// generator run through the real CLI (docs/generators.md).
 import { ID, ok, writeEntity } from './crud-cli-project.js';
 import type { CliProject } from './cli.js';
 
@@ -34,6 +35,14 @@ export const ANNONCE = {
   ],
 };
 
+/** Nothing to name a record with but a secret: the public detail shows `#<id>` (docs/generators.md). */
+export const CLE = {
+  format_version: 1,
+  entity: 'Cle',
+  table: 'cles',
+  fields: [ID, { name: 'password', sql_type: 'VARCHAR(64)' }, { name: 'actif', sql_type: 'BOOLEAN' }],
+};
+
 /** The commands of the five generators, in the order of the walkthrough of docs/generators.md. */
 export const PUBLIC_COMMANDS: readonly string[][] = [
   ['make:public-page', 'landing'],
@@ -42,10 +51,13 @@ export const PUBLIC_COMMANDS: readonly string[][] = [
   ['make:public-list', 'Annonce'],
   ['make:public-show', 'Annonce'],
   ['make:public-form', 'Annonce'],
+  ['make:public-list', 'Cle'],
+  ['make:public-show', 'Cle'],
 ];
 
-/** Writes Annonce and runs every public generator (each must succeed). */
+/** Writes Annonce and Cle and runs every public generator (each must succeed). */
 export function generatePublicSite(project: CliProject): void {
   writeEntity(project, ANNONCE);
+  writeEntity(project, CLE);
   for (const args of PUBLIC_COMMANDS) ok(project, args);
 }
