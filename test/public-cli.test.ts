@@ -65,10 +65,14 @@ test('every generator writes its controller, views and public routes, named publ
     ['POST', '/annonces', 'public.annonces.create', 'AnnoncePublicController.create', true, true],
     ['GET', '/cles', 'public.cles.list', 'ClePublicController.list', true, true],
     ['GET', '/cles/{id}', 'public.cles.show', 'ClePublicController.show', true, true],
+    ['GET', '/comptes', 'public.comptes.list', 'ComptePublicController.list', true, true],
+    ['GET', '/comptes/{id}', 'public.comptes.show', 'ComptePublicController.show', true, true],
+    ['GET', '/comptes/new', 'public.comptes.new', 'ComptePublicController.new', true, true],
+    ['POST', '/comptes', 'public.comptes.create', 'ComptePublicController.create', true, true],
   ]);
   const controller = site.read('mvc/controllers/annonce_public_controller.ts');
   // The visible SQL: the latest 100, newest first; the INSERT of the form's fields and the NOT NULL ones it leaves out.
-  assert.match(controller, "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, IsActive FROM annonces ORDER BY Id DESC LIMIT 100';");
+  assert.match(controller, "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite FROM annonces ORDER BY Id DESC LIMIT 100';");
   assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO annonces (Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, Description, PasswordHash, IsActive, CreatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';");
   const fields = /export const FORM_FIELDS = \{\n([\s\S]*?)\n\};/.exec(controller)![1]!.split('\n').map((line) => line.trim().split(':')[0]);
   assert.equal(fields, ['titre', 'email', 'telephone', 'site_web', 'prix', 'surface', 'pieces', 'disponible', 'debut', 'visite', 'description']);

@@ -132,6 +132,22 @@ function publicSuite(dialect: DialectName): void {
     assert.not.match(list.text, SECRET);
   });
 
+  t('secrets under other names and account flags: on no public page, in no public form', async () => {
+    const secrets = ['jeton-api-42', 'secret-mfa-42', 'jeton-reset-42', 'sel-42', 'cle-api-42'];
+    await p().sql([`INSERT INTO comptes (Pseudo, ApiToken, MfaSecret, ResetPasswordToken, PasswordSalt, ApiKey, IsAdmin, IsActive) VALUES ('camille', '${secrets.join("', '")}', 1, 1)`]);
+    const [row] = await rows('SELECT Id FROM comptes');
+    const list = await client.get('/comptes');
+    const show = await client.get(`/comptes/${Number(row!['Id'])}`);
+    for (const res of [list, show]) {
+      assert.is(res.status, 200);
+      const text = decode(res.text);
+      assert.match(text, 'camille');
+      for (const hidden of [...secrets, 'Api', 'Mfa', 'Reset', 'Salt', 'Is admin', 'Is active', 'Oui']) assert.not.match(text, hidden, `absent : ${hidden}`);
+    }
+    const form = await client.get('/comptes/new');
+    assert.equal(tags(form.text, 'input').map((tag) => tag.attrs['name']), ['csrf_token', 'pseudo']);
+  });
+
   t('the form: input kinds of the spec, required = not nullable, no excluded field', async () => {
     const res = await client.get('/annonces/new');
     assert.is(res.status, 200);
