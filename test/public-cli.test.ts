@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TSC, lines, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework } from './helpers/crud-app.js';
-import { ok, writeEntity } from './helpers/crud-cli-project.js';
+import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { ANNONCE, PUBLIC_COMMANDS, generatePublicSite } from './helpers/public-project.js';
 
 const projects: CliProject[] = [];
@@ -147,6 +147,21 @@ export class PagesController extends BaseController {
   for (const part of ['static async list(', 'static new(request: Request): Response', 'static async create(request: Request)', 'export const INSERT_PUBLIC_FORM =', 'export const FORM_FIELDS =']) assert.match(edited, part);
   // Named imports added to the file's own import of fw-mvc.
   assert.match(edited, /^import \{ BaseController, type Request, type Response, fetchAll, Form, insert, trans, DuplicateError, [^}]*\} from 'fw-mvc';$/m);
+});
+
+test('a unique column the form leaves out gets no shared default: the command names it', () => {
+  const invitation = {
+    format_version: 1,
+    entity: 'Invitation',
+    table: 'invitations',
+    fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }, { name: 'api_key', sql_type: 'VARCHAR(64)', unique: true }, { name: 'note', sql_type: 'VARCHAR(80)' }, { name: 'password_hash', sql_type: 'VARCHAR(255)' }],
+  };
+  writeEntity(other, invitation);
+  const out = ok(other, ['make:public-form', 'Invitation']);
+  assert.match(out, /^Attention : api_key \(NOT NULL\) n'a pas de valeur dans INSERT_PUBLIC_FORM : ajoutez-la dans mvc\/controllers\/invitation_public_controller.ts \(create\(\)\)/m);
+  const controller = other.read('mvc/controllers/invitation_public_controller.ts');
+  assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO invitations (Nom, Note, PasswordHash) VALUES (?, ?, ?)';");
+  assert.match(controller, "form.addError(null, trans('public.form.duplicate'));");
 });
 
 test('a route make:crud declared is refused by the public generators, and the reverse', () => {

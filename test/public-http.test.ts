@@ -187,6 +187,18 @@ function publicSuite(dialect: DialectName): void {
     assert.is(await count(), before);
   });
 
+  t('a value taken in a column the form leaves out: 422 with a message above the form, never 500', async () => {
+    // A unique index added by hand on a column INSERT_PUBLIC_FORM fills with its default (is_active: false).
+    await p().sql(['CREATE UNIQUE INDEX uq_comptes_actif ON comptes (IsActive)']);
+    const first = await client.post('/comptes', [['pseudo', 'dominique']]);
+    assert.is(first.status, 302, first.text.slice(0, 500));
+    const second = await client.post('/comptes', [['pseudo', 'sacha']]);
+    assert.is(second.status, 422, second.text.slice(0, 500));
+    assert.match(decode(second.text), /<div role="alert"[^>]*><p>Cet envoi n’a pas pu être enregistré : une de ses valeurs est déjà utilisée.<\/p>/);
+    assert.is(inputValue(second.text, 'pseudo'), 'sacha');
+    assert.equal((await rows("SELECT Pseudo FROM comptes WHERE Pseudo <> 'camille' ORDER BY Id")).map((row) => row['Pseudo']), ['dominique']);
+  });
+
   t('a valid form: 302 to the empty form, the row saved by INSERT_PUBLIC_FORM, the flash shown once', async () => {
     const res = await client.post('/annonces', [['titre', 'Studio lumineux'], ['email', 'studio@exemple.fr'], ['prix', '450.5'], ['surface', '21,5'], ['pieces', '1'], ['disponible', '1'], ['debut', '2026-05-01'], ['visite', '2026-04-20T18:30'], ['description', 'Calme.']]);
     assert.is(res.status, 302, res.text.slice(0, 500));

@@ -39,7 +39,8 @@ export interface PublicPlan {
   readonly formFields: readonly CrudField[];
   /**
    * Excluded from the form but NOT NULL, so the INSERT must fill them: timestamps with the current time, booleans and
-   * texts with the entity's default (false, ''); the others (numbers, keys) need a value the generator cannot guess.
+   * texts with the entity's default (false, ''); the others (numbers, keys, unique columns) need a value the generator
+   * cannot guess.
    */
   readonly timestampFields: readonly FieldNode[];
   readonly defaultedFields: readonly FieldNode[];
@@ -84,7 +85,8 @@ export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
   const entered = new Set(formFields.map((f) => f.field.name));
   const excludedRequired = entity.fields.filter((f) => !f.primaryKey && !f.nullable && !entered.has(f.name) && f.logicalType !== 'bytes');
   const isTimestamp = (f: FieldNode): boolean => TIMESTAMPS.has(f.name) && (f.logicalType === 'date' || f.logicalType === 'datetime');
-  const isDefaulted = (f: FieldNode): boolean => !isTimestamp(f) && !f.name.endsWith('_id') && (f.logicalType === 'bool' || f.logicalType === 'str');
+  // A unique column gets no shared default: the second submission would repeat it (the warning asks for a value).
+  const isDefaulted = (f: FieldNode): boolean => !isTimestamp(f) && !f.unique && !f.name.endsWith('_id') && (f.logicalType === 'bool' || f.logicalType === 'str');
   const media = crud.media ?? [];
   const images = media.filter((m) => m.kind === 'image');
   const prefix = `/${entity.plural}`;
