@@ -178,6 +178,19 @@ function publicSuite(dialect: DialectName): void {
     assert.is(await count(), before);
   });
 
+  t('a long text is bounded by its column in UTF-8 bytes (TEXT: 65,535): 422 above, saved below, never 500', async () => {
+    const before = await count();
+    const res = await client.post('/annonces', [['titre', 'Trop long'], ['email', 'long@exemple.fr'], ['description', 'x'.repeat(70_000)]]);
+    assert.is(res.status, 422, res.text.slice(0, 300));
+    assert.is(fieldError(res.text, 'description'), 'Le champ « Description » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).');
+    assert.is(await count(), before);
+    const accented = 'é'.repeat(30_000);
+    const saved = await client.post('/annonces', [['titre', 'Long et accentué'], ['email', 'long@exemple.fr'], ['description', accented]]);
+    assert.is(saved.status, 302, saved.text.slice(0, 300));
+    const [row] = await rows('SELECT Description FROM annonces WHERE Email = ?', ['long@exemple.fr']);
+    assert.is(row!['Description'], accented);
+  });
+
   t('an e-mail already taken: 422 with the message on the field', async () => {
     const before = await count();
     const res = await client.post('/annonces', [['titre', 'Doublon'], ['email', 'a1@exemple.fr']]);
