@@ -177,4 +177,15 @@ test('a route make:crud declared is refused by the public generators, and the re
   assert.match(reverse, /par une page publique/);
 });
 
+test('make:public-page refuses a path that registerAuthRoutes / registerMfaRoutes already answers', () => {
+  const auth = fresh();
+  const routes = auth.read('mvc/routes.ts');
+  auth.write('mvc/routes.ts', `import { registerAuthRoutes } from 'fw-mvc/auth';\n${routes.replace(/(export function registerRoutes\(router: Router\)[^{]*\{\n)/, '$1  registerAuthRoutes(router);\n')}`);
+  assert.match(auth.read('mvc/routes.ts'), /\{\n {2}registerAuthRoutes\(router\);\n/);
+  const login = refused(auth, ['make:public-page', 'login'], /^Erreur : \/login appartient aux routes d'authentification \(registerAuthRoutes\(router\) dans mvc\/routes.ts\) : la page ne serait jamais affichée/);
+  assert.match(login, /Conseil : ces adresses sont réservées au module fw-mvc\/auth/);
+  refused(auth, ['make:public-page', 'logout'], /\/logout appartient aux routes d'authentification/);
+  ok(auth, ['make:public-page', 'connexion-aide']);
+});
+
 test.run();

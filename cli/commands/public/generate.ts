@@ -34,6 +34,18 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
       `créez ${file} avec ces lignes, puis relancez « ${gen.command} » :\n${crud.manualLines(gen.import, gen.routes)}`,
     );
   }
+  // A path a module registers (registerAuthRoutes: /login, /logout…): the module's route would answer, not the page.
+  const { registeredModules } = await import('../../../emitters/auth/routes-edit.js');
+  for (const spec of registeredModules(routesText)) {
+    const paths = new Set(spec.routeKeys.map((key) => key.slice(key.indexOf(' ') + 1)));
+    const taken = gen.routes.filter((route) => paths.has(route.path));
+    if (taken.length > 0) {
+      throw new CliError(
+        `${taken.map((route) => route.path).join(', ')} appartient ${spec.label.replace(/^les /, 'aux ')} (${spec.function}(router) dans ${file}) : la page ne serait jamais affichée. Aucun fichier n'a été écrit.`,
+        `ces adresses sont réservées au module ${spec.module} (${spec.routeKeys.join(', ')}) : choisissez un autre nom.`,
+      );
+    }
+  }
   const conflicts = routeConflicts(routesText, gen.routes, notOurs);
   if (conflicts.length > 0) {
     throw new CliError(
