@@ -83,6 +83,7 @@ function publicSuite(dialect: DialectName): void {
     const ids = listIds(res.text);
     assert.equal(ids, Array.from({ length: 100 }, (_, i) => 105 - i));
     assert.match(res.text, '>Annonce 105</a>');
+    assert.match(res.text, /<a href="\/annonces\/new" class="[^"]*">Ajouter<\/a>/, 'lien vers le formulaire public');
     assert.match(res.text, '105.50');
     for (const hidden of [SECRET, '2026-01-01 10', 'Password', 'Created', 'Categorie', 'Texte 105']) assert.not.match(res.text, hidden, `absent : ${hidden}`);
     const images = tags(res.text, 'img').map((tag) => tag.attrs['src']);
@@ -130,6 +131,7 @@ function publicSuite(dialect: DialectName): void {
     assert.is(list.status, 200);
     assert.match(list.text, `<a href="/cles/${id}" class="font-medium text-blue-700 hover:underline">#${id}</a>`);
     assert.not.match(list.text, SECRET);
+    assert.not.match(list.text, '/cles/new', 'pas de formulaire public, pas de lien');
   });
 
   t('secrets under other names and account flags: on no public page, in no public form', async () => {

@@ -76,10 +76,10 @@ const SELECT_PUBLIC_LIST = ${tsString(select)};`,
     methods: [
       {
         name: 'list',
-        text: `  /** GET ${plan.routes.list.path} (${plan.routes.list.name}): the latest ${PUBLIC_LIST_LIMIT} records, newest first; each links to its page when show() exists. */
+        text: `  /** GET ${plan.routes.list.path} (${plan.routes.list.name}): the latest ${PUBLIC_LIST_LIMIT} records, newest first; each links to its page when show() exists, the page to the form when new() does. */
   static async list(request: Request): Promise<Response> {
     const rows = (await fetchAll(SELECT_PUBLIC_LIST)).map((row) => ${e.name}.fromRow(row));
-    const context = { title: ${tsString(plan.title)}, rows, linked: Object.hasOwn(${plan.controllerClass}, 'show')${thumbnails} };
+    const context = { title: ${tsString(plan.title)}, rows, linked: Object.hasOwn(${plan.controllerClass}, 'show'), new_url: Object.hasOwn(${plan.controllerClass}, 'new') ? ${tsString(plan.routes.new.path)} : null${thumbnails} };
     return BaseController.render('${plan.viewDir}/list.html', { request, context });
   }`,
       },

@@ -55,7 +55,10 @@ export function emitPublicListView(plan: PublicPlan): string {
   ];
   return `{#- Public list of ${plan.entity.name}: the latest ${PUBLIC_LIST_LIMIT}, newest first (fw make:public-list ${plan.entity.name}). This file is yours. -#}
 ${header('{{ title }}')}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ title }}</h1>
+<div class="mb-6 flex flex-wrap items-center justify-between gap-3">
+  <h1 class="text-2xl font-semibold text-gray-900">{{ title }}</h1>
+  {% if new_url %}<a href="{{ new_url }}" class="${PRIMARY}">{{ trans('crud.new') }}</a>{% endif %}
+</div>
 {% if rows | length %}
 <div class="overflow-x-auto rounded-lg border border-gray-200 bg-white">
   <table class="min-w-full divide-y divide-gray-200 text-sm">
