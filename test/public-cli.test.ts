@@ -96,6 +96,7 @@ test('a second run of every generator changes nothing (« inchangé »)', () => 
     assert.ok(fates.length > 0, out);
     for (const line of fates) assert.match(line, /^ {2}inchangé /, `fw ${args.join(' ')} : ${line}`);
     assert.not.match(out, /Routes ajoutées/);
+    assert.not.match(out, /gardé tel quel/, `fw ${args.join(' ')} : rien ne diffère`);
   }
   assert.equal(site.snapshot(), before);
 });
@@ -175,6 +176,28 @@ test('a route make:crud declared is refused by the public generators, and the re
   // The reverse: the public list first (project `other`), then make:crud.
   const reverse = refused(other, ['make:crud', 'Annonce'], /GET \/annonces est déjà déclarée dans mvc\/routes.ts \(ligne \d+, route « public.annonces.list »/);
   assert.match(reverse, /par une page publique/);
+});
+
+test('a template or a constant kept although the entity changed since: a warning names it, with the lines that differ', () => {
+  const changed = fresh();
+  writeEntity(changed, ANNONCE);
+  ok(changed, ['make:public-form', 'Annonce']);
+  ok(changed, ['make:public-list', 'Annonce']);
+  const withVille = { ...ANNONCE, fields: [...ANNONCE.fields, { name: 'ville', sql_type: 'VARCHAR(80)' }] };
+  writeEntity(changed, withVille);
+  const before = changed.snapshot();
+  const out = ok(changed, ['make:public-form', 'Annonce']);
+  assert.match(out, /^ {2}ignoré +mvc\/views\/annonce_public\/form.html/m);
+  assert.match(out, /^Attention : mvc\/views\/annonce_public\/form.html est gardé tel quel \(ignoré\), mais « fw make:public-form Annonce » l'écrirait autrement aujourd'hui/m);
+  assert.match(out, /^ {4}\+ {4}<label for="field-ville"/m);
+  assert.match(out, /^Attention : INSERT_PUBLIC_FORM \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
+  assert.match(out, /^Attention : FORM_FIELDS \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
+  assert.match(out, /^ {4}\+ {2}ville: new StringField\(\{ label: 'Ville', maxLength: 80 \}\),$/m);
+  assert.match(out, /Pour la version générée : renommez mvc\/views\/annonce_public\/form.html/);
+  // The list shows the new column too: its SELECT and template are named the same way; nothing of the user's is changed.
+  assert.match(ok(changed, ['make:public-list', 'Annonce']), /Attention : SELECT_PUBLIC_LIST \(mvc\/controllers\/annonce_public_controller.ts\)/);
+  const after = changed.snapshot();
+  for (const file of ['mvc/views/annonce_public/form.html', 'mvc/views/annonce_public/list.html', 'mvc/controllers/annonce_public_controller.ts']) assert.is(after[file], before[file], file);
 });
 
 test('make:public-page refuses a path that registerAuthRoutes / registerMfaRoutes already answers', () => {
