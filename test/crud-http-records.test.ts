@@ -89,6 +89,14 @@ function crudSuite(dialect: DialectName): void {
     assert.is(await dbCount(seeded.app), count, 'rien n’est inséré');
   });
 
+  t('create: notes over the 65,535 UTF-8 bytes of their TEXT column → 422 under the field, never 500 from MariaDB', async () => {
+    const count = await dbCount(seeded.app);
+    const res = await seeded.client.post('/contacts', [['nom', 'Long'], ['prenom', 'Texte'], ['email', 'long.texte@exemple.fr'], ['notes', 'é'.repeat(32_768)]]);
+    assert.is(res.status, 422, res.text.slice(0, 300));
+    assert.is(fieldError(res.text, 'notes'), 'Le champ « Notes » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).');
+    assert.is(await dbCount(seeded.app), count, 'rien n’est inséré');
+  });
+
   t('create and update: a duplicate email → 422 with the message under the email field; nothing written', async () => {
     const rows = await dbContacts(seeded.app);
     const count = rows.length;

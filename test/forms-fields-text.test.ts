@@ -93,6 +93,16 @@ test('TextAreaField: ends trimmed, inner whitespace and lines kept, CRLF → LF'
   table(new TextAreaField({ minLength: 3, required: false }), 'T', [['', null]], [['ab', M.minLength('T', 3)]]);
 });
 
+test('maxBytes: UTF-8 bytes, as MariaDB bounds a TEXT column (an accented letter counts 2, an emoji 4)', () => {
+  const tooLong = 'Le champ « Note » est trop long : 10 octets au plus (une lettre accentuée en compte 2, un emoji 4).';
+  assert.is(M.maxBytes('Note', 10), tooLong);
+  for (const field of [new TextAreaField({ label: 'Note', maxBytes: 10 }), new StringField({ label: 'Note', maxBytes: 10 })]) {
+    table(field, 'Note', [['éééée', 'éééée'], ['xxxxxxxxxx', 'xxxxxxxxxx'], ['😀😀a', '😀😀a']], [['éééééa', tooLong], ['xxxxxxxxxxx', tooLong], ['😀😀😀', tooLong]]);
+  }
+  assert.match(M.maxBytes('T', 65_535), '65\u202f535 octets');
+  assert.throws(() => new TextAreaField({ maxBytes: -1 }), (err: unknown) => err instanceof FormDefinitionError);
+});
+
 test('EmailField: one @, pragmatic syntax, 254 characters, domain lower-cased', () => {
   const local64 = 'a'.repeat(64);
   const longest = `${local64}@${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.abcdef`; // 254 characters

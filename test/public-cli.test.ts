@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TSC, lines, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework } from './helpers/crud-app.js';
-import { ok, writeEntity } from './helpers/crud-cli-project.js';
+import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { ANNONCE, PUBLIC_COMMANDS, generatePublicSite } from './helpers/public-project.js';
 
 const projects: CliProject[] = [];
@@ -63,10 +63,16 @@ test('every generator writes its controller, views and public routes, named publ
     ['GET', '/annonces/{id}', 'public.annonces.show', 'AnnoncePublicController.show', true, true],
     ['GET', '/annonces/new', 'public.annonces.new', 'AnnoncePublicController.new', true, true],
     ['POST', '/annonces', 'public.annonces.create', 'AnnoncePublicController.create', true, true],
+    ['GET', '/cles', 'public.cles.list', 'ClePublicController.list', true, true],
+    ['GET', '/cles/{id}', 'public.cles.show', 'ClePublicController.show', true, true],
+    ['GET', '/comptes', 'public.comptes.list', 'ComptePublicController.list', true, true],
+    ['GET', '/comptes/{id}', 'public.comptes.show', 'ComptePublicController.show', true, true],
+    ['GET', '/comptes/new', 'public.comptes.new', 'ComptePublicController.new', true, true],
+    ['POST', '/comptes', 'public.comptes.create', 'ComptePublicController.create', true, true],
   ]);
   const controller = site.read('mvc/controllers/annonce_public_controller.ts');
   // The visible SQL: the latest 100, newest first; the INSERT of the form's fields and the NOT NULL ones it leaves out.
-  assert.match(controller, "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, IsActive FROM annonces ORDER BY Id DESC LIMIT 100';");
+  assert.match(controller, "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite FROM annonces ORDER BY Id DESC LIMIT 100';");
   assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO annonces (Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, Description, PasswordHash, IsActive, CreatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';");
   const fields = /export const FORM_FIELDS = \{\n([\s\S]*?)\n\};/.exec(controller)![1]!.split('\n').map((line) => line.trim().split(':')[0]);
   assert.equal(fields, ['titre', 'email', 'telephone', 'site_web', 'prix', 'surface', 'pieces', 'disponible', 'debut', 'visite', 'description']);
@@ -90,6 +96,7 @@ test('a second run of every generator changes nothing (« inchangé »)', () => 
     assert.ok(fates.length > 0, out);
     for (const line of fates) assert.match(line, /^ {2}inchangé /, `fw ${args.join(' ')} : ${line}`);
     assert.not.match(out, /Routes ajoutées/);
+    assert.not.match(out, /gardé tel quel/, `fw ${args.join(' ')} : rien ne diffère`);
   }
   assert.equal(site.snapshot(), before);
 });
@@ -143,6 +150,21 @@ export class PagesController extends BaseController {
   assert.match(edited, /^import \{ BaseController, type Request, type Response, fetchAll, Form, insert, trans, DuplicateError, [^}]*\} from 'fw-mvc';$/m);
 });
 
+test('a unique column the form leaves out gets no shared default: the command names it', () => {
+  const invitation = {
+    format_version: 1,
+    entity: 'Invitation',
+    table: 'invitations',
+    fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }, { name: 'api_key', sql_type: 'VARCHAR(64)', unique: true }, { name: 'note', sql_type: 'VARCHAR(80)' }, { name: 'password_hash', sql_type: 'VARCHAR(255)' }],
+  };
+  writeEntity(other, invitation);
+  const out = ok(other, ['make:public-form', 'Invitation']);
+  assert.match(out, /^Attention : api_key \(NOT NULL\) n'a pas de valeur dans INSERT_PUBLIC_FORM : ajoutez-la dans mvc\/controllers\/invitation_public_controller.ts \(create\(\)\)/m);
+  const controller = other.read('mvc/controllers/invitation_public_controller.ts');
+  assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO invitations (Nom, Note, PasswordHash) VALUES (?, ?, ?)';");
+  assert.match(controller, "form.addError(null, trans('public.form.duplicate'));");
+});
+
 test('a route make:crud declared is refused by the public generators, and the reverse', () => {
   const crud = fresh();
   writeEntity(crud, ANNONCE);
@@ -154,6 +176,39 @@ test('a route make:crud declared is refused by the public generators, and the re
   // The reverse: the public list first (project `other`), then make:crud.
   const reverse = refused(other, ['make:crud', 'Annonce'], /GET \/annonces est déjà déclarée dans mvc\/routes.ts \(ligne \d+, route « public.annonces.list »/);
   assert.match(reverse, /par une page publique/);
+});
+
+test('a template or a constant kept although the entity changed since: a warning names it, with the lines that differ', () => {
+  const changed = fresh();
+  writeEntity(changed, ANNONCE);
+  ok(changed, ['make:public-form', 'Annonce']);
+  ok(changed, ['make:public-list', 'Annonce']);
+  const withVille = { ...ANNONCE, fields: [...ANNONCE.fields, { name: 'ville', sql_type: 'VARCHAR(80)' }] };
+  writeEntity(changed, withVille);
+  const before = changed.snapshot();
+  const out = ok(changed, ['make:public-form', 'Annonce']);
+  assert.match(out, /^ {2}ignoré +mvc\/views\/annonce_public\/form.html/m);
+  assert.match(out, /^Attention : mvc\/views\/annonce_public\/form.html est gardé tel quel \(ignoré\), mais « fw make:public-form Annonce » l'écrirait autrement aujourd'hui/m);
+  assert.match(out, /^ {4}\+ {4}<label for="field-ville"/m);
+  assert.match(out, /^Attention : INSERT_PUBLIC_FORM \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
+  assert.match(out, /^Attention : FORM_FIELDS \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
+  assert.match(out, /^ {4}\+ {2}ville: new StringField\(\{ label: 'Ville', maxLength: 80 \}\),$/m);
+  assert.match(out, /Pour la version générée : renommez mvc\/views\/annonce_public\/form.html/);
+  // The list shows the new column too: its SELECT and template are named the same way; nothing of the user's is changed.
+  assert.match(ok(changed, ['make:public-list', 'Annonce']), /Attention : SELECT_PUBLIC_LIST \(mvc\/controllers\/annonce_public_controller.ts\)/);
+  const after = changed.snapshot();
+  for (const file of ['mvc/views/annonce_public/form.html', 'mvc/views/annonce_public/list.html', 'mvc/controllers/annonce_public_controller.ts']) assert.is(after[file], before[file], file);
+});
+
+test('make:public-page refuses a path that registerAuthRoutes / registerMfaRoutes already answers', () => {
+  const auth = fresh();
+  const routes = auth.read('mvc/routes.ts');
+  auth.write('mvc/routes.ts', `import { registerAuthRoutes } from 'fw-mvc/auth';\n${routes.replace(/(export function registerRoutes\(router: Router\)[^{]*\{\n)/, '$1  registerAuthRoutes(router);\n')}`);
+  assert.match(auth.read('mvc/routes.ts'), /\{\n {2}registerAuthRoutes\(router\);\n/);
+  const login = refused(auth, ['make:public-page', 'login'], /^Erreur : \/login appartient aux routes d'authentification \(registerAuthRoutes\(router\) dans mvc\/routes.ts\) : la page ne serait jamais affichée/);
+  assert.match(login, /Conseil : ces adresses sont réservées au module fw-mvc\/auth/);
+  refused(auth, ['make:public-page', 'logout'], /\/logout appartient aux routes d'authentification/);
+  ok(auth, ['make:public-page', 'connexion-aide']);
 });
 
 test.run();

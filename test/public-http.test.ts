@@ -83,6 +83,7 @@ function publicSuite(dialect: DialectName): void {
     const ids = listIds(res.text);
     assert.equal(ids, Array.from({ length: 100 }, (_, i) => 105 - i));
     assert.match(res.text, '>Annonce 105</a>');
+    assert.match(res.text, /<a href="\/annonces\/new" class="[^"]*">Ajouter<\/a>/, 'lien vers le formulaire public');
     assert.match(res.text, '105.50');
     for (const hidden of [SECRET, '2026-01-01 10', 'Password', 'Created', 'Categorie', 'Texte 105']) assert.not.match(res.text, hidden, `absent : ${hidden}`);
     const images = tags(res.text, 'img').map((tag) => tag.attrs['src']);
@@ -115,6 +116,40 @@ function publicSuite(dialect: DialectName): void {
     }
   });
 
+  t('nothing to name a record with but its password: the detail is headed by the key, the password never shown', async () => {
+    await p().sql([`INSERT INTO cles (Password, Actif) VALUES ('${SECRET}', 1)`]);
+    const [row] = await rows('SELECT Id FROM cles');
+    const id = Number(row!['Id']);
+    const res = await client.get(`/cles/${id}`);
+    assert.is(res.status, 200);
+    const text = decode(res.text);
+    assert.match(text, new RegExp(`<title>#${id} · Cles`));
+    assert.match(text, new RegExp(`<h1[^>]*>#${id}</h1>`));
+    assert.match(text, /<dt[^>]*>Actif<\/dt>\s*<dd[^>]*>Oui<\/dd>/);
+    assert.not.match(text, SECRET);
+    const list = await client.get('/cles');
+    assert.is(list.status, 200);
+    assert.match(list.text, `<a href="/cles/${id}" class="font-medium text-blue-700 hover:underline">#${id}</a>`);
+    assert.not.match(list.text, SECRET);
+    assert.not.match(list.text, '/cles/new', 'pas de formulaire public, pas de lien');
+  });
+
+  t('secrets under other names and account flags: on no public page, in no public form', async () => {
+    const secrets = ['jeton-api-42', 'secret-mfa-42', 'jeton-reset-42', 'sel-42', 'cle-api-42'];
+    await p().sql([`INSERT INTO comptes (Pseudo, ApiToken, MfaSecret, ResetPasswordToken, PasswordSalt, ApiKey, IsAdmin, IsActive) VALUES ('camille', '${secrets.join("', '")}', 1, 1)`]);
+    const [row] = await rows('SELECT Id FROM comptes');
+    const list = await client.get('/comptes');
+    const show = await client.get(`/comptes/${Number(row!['Id'])}`);
+    for (const res of [list, show]) {
+      assert.is(res.status, 200);
+      const text = decode(res.text);
+      assert.match(text, 'camille');
+      for (const hidden of [...secrets, 'Api', 'Mfa', 'Reset', 'Salt', 'Is admin', 'Is active', 'Oui']) assert.not.match(text, hidden, `absent : ${hidden}`);
+    }
+    const form = await client.get('/comptes/new');
+    assert.equal(tags(form.text, 'input').map((tag) => tag.attrs['name']), ['csrf_token', 'pseudo']);
+  });
+
   t('the form: input kinds of the spec, required = not nullable, no excluded field', async () => {
     const res = await client.get('/annonces/new');
     assert.is(res.status, 200);
@@ -145,6 +180,19 @@ function publicSuite(dialect: DialectName): void {
     assert.is(await count(), before);
   });
 
+  t('a long text is bounded by its column in UTF-8 bytes (TEXT: 65,535): 422 above, saved below, never 500', async () => {
+    const before = await count();
+    const res = await client.post('/annonces', [['titre', 'Trop long'], ['email', 'long@exemple.fr'], ['description', 'x'.repeat(70_000)]]);
+    assert.is(res.status, 422, res.text.slice(0, 300));
+    assert.is(fieldError(res.text, 'description'), 'Le champ « Description » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).');
+    assert.is(await count(), before);
+    const accented = 'é'.repeat(30_000);
+    const saved = await client.post('/annonces', [['titre', 'Long et accentué'], ['email', 'long@exemple.fr'], ['description', accented]]);
+    assert.is(saved.status, 302, saved.text.slice(0, 300));
+    const [row] = await rows('SELECT Description FROM annonces WHERE Email = ?', ['long@exemple.fr']);
+    assert.is(row!['Description'], accented);
+  });
+
   t('an e-mail already taken: 422 with the message on the field', async () => {
     const before = await count();
     const res = await client.post('/annonces', [['titre', 'Doublon'], ['email', 'a1@exemple.fr']]);
@@ -152,6 +200,18 @@ function publicSuite(dialect: DialectName): void {
     assert.is(fieldError(res.text, 'email'), 'Cette valeur est déjà utilisée.');
     assert.is(inputValue(res.text, 'titre'), 'Doublon');
     assert.is(await count(), before);
+  });
+
+  t('a value taken in a column the form leaves out: 422 with a message above the form, never 500', async () => {
+    // A unique index added by hand on a column INSERT_PUBLIC_FORM fills with its default (is_active: false).
+    await p().sql(['CREATE UNIQUE INDEX uq_comptes_actif ON comptes (IsActive)']);
+    const first = await client.post('/comptes', [['pseudo', 'dominique']]);
+    assert.is(first.status, 302, first.text.slice(0, 500));
+    const second = await client.post('/comptes', [['pseudo', 'sacha']]);
+    assert.is(second.status, 422, second.text.slice(0, 500));
+    assert.match(decode(second.text), /<div role="alert"[^>]*><p>Cet envoi n’a pas pu être enregistré : une de ses valeurs est déjà utilisée.<\/p>/);
+    assert.is(inputValue(second.text, 'pseudo'), 'sacha');
+    assert.equal((await rows("SELECT Pseudo FROM comptes WHERE Pseudo <> 'camille' ORDER BY Id")).map((row) => row['Pseudo']), ['dominique']);
   });
 
   t('a valid form: 302 to the empty form, the row saved by INSERT_PUBLIC_FORM, the flash shown once', async () => {

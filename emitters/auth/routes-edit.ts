@@ -164,6 +164,16 @@ export function addModuleRoutes(text: string, file: string, spec: ModuleRoutesSp
   return { text: next, importAdded, callAdded: true, conflicts };
 }
 
+/** The modules whose routes `text` registers: their function imported from the module and called (none when it does not parse). */
+export function registeredModules(text: string): ModuleRoutesSpec[] {
+  const source = parse(text);
+  if (parseErrors(source).length) return [];
+  return [AUTH_ROUTES, MFA_ROUTES].filter((spec) => {
+    const binding = moduleBinding(source, spec);
+    return binding.kind === 'imported' && callsLocal(source, binding.local);
+  });
+}
+
 /** `fw auth:init`'s edit: `registerAuthRoutes(router)` from `fw-mvc/auth`. */
 export function addAuthRoutes(text: string, file: string): AuthRoutesEdit {
   return addModuleRoutes(text, file, AUTH_ROUTES);

@@ -13,6 +13,9 @@ const INT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = {
   INTEGER: [-2147483648n, 2147483647n],
 };
 
+/** The bytes a TEXT column holds on MariaDB (its UTF-8 bytes, not characters); SQLite has no bound but the same rule applies. */
+const TEXT_BYTES: Readonly<Record<string, number>> = { TINYTEXT: 255, TEXT: 65_535, MEDIUMTEXT: 16_777_215 };
+
 /** YEAR holds 1901 to 2155 (and 0000), signed or not. */
 const YEAR_BOUNDS = ['min: 1901', 'max: 2155'];
 
@@ -33,6 +36,9 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
   // A checkbox is never required: unchecked means false.
   if (field.nullable && f.input !== 'bool') options.push('required: false');
   const maxLength = field.maxLength !== null ? [`maxLength: ${field.maxLength}`] : [];
+  // Text and textarea fields also get the column's byte bound (e-mail and URL fields are far shorter by themselves).
+  const bytes = TEXT_BYTES[field.sqlType.base];
+  const lengths = [...maxLength, ...(bytes !== undefined ? [`maxBytes: ${bytes}`] : [])];
   let className: string;
   switch (f.input) {
     case 'relation':
@@ -71,7 +77,7 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
       break;
     case 'textarea':
       className = 'TextAreaField';
-      options.push(...maxLength);
+      options.push(...lengths);
       break;
     case 'email':
       className = 'EmailField';
@@ -83,11 +89,11 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
       break;
     case 'tel':
       className = 'StringField';
-      options.push("inputType: 'tel'", ...maxLength);
+      options.push("inputType: 'tel'", ...lengths);
       break;
     default:
       className = 'StringField';
-      options.push(...maxLength);
+      options.push(...lengths);
   }
   return { className, code: `new ${className}({ ${options.join(', ')} })` };
 }

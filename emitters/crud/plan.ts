@@ -175,9 +175,12 @@ function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
   return 'text';
 }
 
-/** The field that names a row of `target` in selects and lists. */
-export function labelField(target: EntityNode): FieldNode {
-  const texts = target.fields.filter((f) => !f.primaryKey && TEXT_TYPES.has(f.sqlType.base));
+/**
+ * The field that names a row of `target` in selects and lists; `allowed` narrows the candidates (the public pages
+ * take it among the fields they show), the key when none is left.
+ */
+export function labelField(target: EntityNode, allowed: (field: FieldNode) => boolean = () => true): FieldNode {
+  const texts = target.fields.filter((f) => !f.primaryKey && TEXT_TYPES.has(f.sqlType.base) && allowed(f));
   for (const name of LABEL_NAMES) {
     const found = texts.find((f) => f.name === name || f.name.startsWith(`${name}_`));
     if (found) return found;

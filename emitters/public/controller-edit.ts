@@ -35,6 +35,8 @@ export interface ControllerEdit {
   readonly text: string;
   /** Names of what was added (declarations, methods, functions; not the imports). */
   readonly added: readonly string[];
+  /** Declarations before the class the file keeps although they differ from the part's: their text now and the part's. */
+  readonly differing: ReadonlyArray<{ readonly name: string; readonly kept: string; readonly generated: string }>;
 }
 
 /** The controller cannot be edited safely: the message says why and what to do. */
@@ -53,6 +55,19 @@ function topLevelNames(source: SourceFile): Set<string> {
     }
   }
   return names;
+}
+
+/** The text (doc comment included) of the top-level statement declaring `name`, or null. */
+function declarationText(source: SourceFile, name: string): string | null {
+  for (const statement of source.getStatements()) {
+    const names = Node.isVariableStatement(statement)
+      ? statement.getDeclarations().map((d) => d.getName())
+      : Node.isClassDeclaration(statement) || Node.isFunctionDeclaration(statement)
+        ? [statement.getName()]
+        : [];
+    if (names.includes(name)) return statement.getText(true);
+  }
+  return null;
 }
 
 function memberNames(cls: ClassDeclaration): Set<string> {
@@ -93,7 +108,7 @@ function importEdits(source: SourceFile, imports: readonly NamedImport[], newlin
 /**
  * Adds to `text` (the controller file) what `part` has and the file lacks: imports, declarations before the class,
  * static methods at the end of the class, functions at the end of the file. Members the file has (by name) are kept
- * as they are, even when they differ. Throws ControllerEditError when the file does not parse or has no such class.
+ * as they are, even when they differ (`differing` names the declarations before the class that do). Throws ControllerEditError when the file does not parse or has no such class.
  */
 export function addToController(text: string, file: string, className: string, part: ControllerPart): ControllerEdit {
   const source = parse(text);
@@ -107,7 +122,11 @@ export function addToController(text: string, file: string, className: string, p
   const before = part.before.filter((m) => !declared.has(m.name));
   const methods = part.methods.filter((m) => !members.has(m.name));
   const after = part.after.filter((m) => !declared.has(m.name));
-  if (before.length + methods.length + after.length === 0) return { text, added: [] };
+  const differing = part.before.flatMap((m) => {
+    const kept = declared.has(m.name) ? declarationText(source, m.name) : null;
+    return kept !== null && kept.replace(/\r\n/g, '\n') !== m.text ? [{ name: m.name, kept, generated: m.text }] : [];
+  });
+  if (before.length + methods.length + after.length === 0) return { text, added: [], differing };
 
   const lines = (block: string): string => block.split('\n').join(newline);
   const { edits } = importEdits(source, part.imports, newline);
@@ -139,5 +158,5 @@ export function addToController(text: string, file: string, className: string, p
   if (parseErrors(check).length || methods.some((m) => !names.has(m.name)) || [...before, ...after].some((m) => !top.has(m.name))) {
     throw new ControllerEditError(`${file} : l'ajout automatique des méthodes a échoué, rien n'a été écrit.`);
   }
-  return { text: next, added: [...before.map((m) => m.name), ...methods.map((m) => `${className}.${m.name}`), ...after.map((m) => m.name)] };
+  return { text: next, added: [...before.map((m) => m.name), ...methods.map((m) => `${className}.${m.name}`), ...after.map((m) => m.name)], differing };
 }

@@ -76,10 +76,10 @@ const SELECT_PUBLIC_LIST = ${tsString(select)};`,
     methods: [
       {
         name: 'list',
-        text: `  /** GET ${plan.routes.list.path} (${plan.routes.list.name}): the latest ${PUBLIC_LIST_LIMIT} records, newest first; each links to its page when show() exists. */
+        text: `  /** GET ${plan.routes.list.path} (${plan.routes.list.name}): the latest ${PUBLIC_LIST_LIMIT} records, newest first; each links to its page when show() exists, the page to the form when new() does. */
   static async list(request: Request): Promise<Response> {
     const rows = (await fetchAll(SELECT_PUBLIC_LIST)).map((row) => ${e.name}.fromRow(row));
-    const context = { title: ${tsString(plan.title)}, rows, linked: Object.hasOwn(${plan.controllerClass}, 'show')${thumbnails} };
+    const context = { title: ${tsString(plan.title)}, rows, linked: Object.hasOwn(${plan.controllerClass}, 'show'), new_url: Object.hasOwn(${plan.controllerClass}, 'new') ? ${tsString(plan.routes.new.path)} : null${thumbnails} };
     return BaseController.render('${plan.viewDir}/list.html', { request, context });
   }`,
       },
@@ -185,17 +185,20 @@ export function publicFormPart(plan: PublicPlan): ControllerPart {
     .flatMap((f) => [keyName('uq', e.table, f.field.column), `${e.table}.${f.field.column}`, f.field.column].map((name) => `${tsString(name)}: '${f.field.name}'`));
   const timestamps = plan.timestampFields.length > 0 ? '\n    const now = new Date().toISOString().slice(0, 19).replace(\'T\', \' \');' : '';
   const values = `[${inserted.map((f) => insertValue(plan, f)).join(', ')}]`;
-  const save = unique.length
-    ? `    try {
+  // A value already taken: on its field when the servers name one of the form's unique columns (the key, or the
+  // column), else above the form (a unique column left out, an index added by hand): 422 either way, never 500.
+  const duplicate = unique.length
+    ? `      const taken: Record<string, string> = { ${unique.join(', ')} };
+      const field = [err.constraint ?? '', ...err.columns].map((name) => taken[name]).find((name) => name !== undefined);
+      form.addError(field ?? null, field ? trans('crud.duplicate') : trans('public.form.duplicate'));`
+    : `      form.addError(null, trans('public.form.duplicate'));`;
+  const save = `    try {
       await insert(INSERT_PUBLIC_FORM, ${values});
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
-      // A value already taken: the message goes on its field (the servers name the key, or the column).
-      const taken: Record<string, string> = { ${unique.join(', ')} };
-      form.addError([err.constraint ?? '', ...err.columns].map((name) => taken[name]).find((name) => name !== undefined) ?? null, trans('crud.duplicate'));
+${duplicate}
       return publicFormPage(request, form, 422);
-    }`
-    : `    await insert(INSERT_PUBLIC_FORM, ${values});`;
+    }`;
   const defaulted = plan.defaultedFields.length ? ` ${plan.defaultedFields.map((f) => f.name).join(', ')}: the entity's default.` : '';
   return {
     imports: [
@@ -203,7 +206,7 @@ export function publicFormPart(plan: PublicPlan): ControllerPart {
       { from: FW, name: 'Form' },
       { from: FW, name: 'insert' },
       { from: FW, name: 'trans' },
-      ...(unique.length ? [{ from: FW, name: 'DuplicateError' }] : []),
+      { from: FW, name: 'DuplicateError' },
       ...classes.map((name) => ({ from: FW, name })),
     ],
     before: [

@@ -35,25 +35,30 @@ function header(title: string): string {
 export function emitPublicListView(plan: PublicPlan): string {
   const pk = plan.entity.primaryKey.name;
   const fields = plan.listFields;
-  const first = fields.find((f) => f.field === plan.labelField) ?? fields[0];
+  // Rows are named by their label field, else (nothing shown fits: the key) by a first column `#<id>`.
+  const byKey = fields.length === 0 || plan.labelField.primaryKey;
+  const first = byKey ? null : (fields.find((f) => f.field === plan.labelField) ?? fields[0]);
   const cell = 'px-4 py-3 align-middle text-gray-700';
   const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-gray-600';
   const link = (content: string): string => `{% if linked %}<a href="${plan.prefix}/{{ row.${pk} }}" class="${LINK}">${content}</a>{% else %}${content}{% endif %}`;
   const heads = [
     ...(plan.listImage ? [`<th scope="col" class="${th}"><span class="sr-only">${escape(plan.listImage.label)}</span></th>`] : []),
-    ...(fields.length ? fields.map((f) => `<th scope="col" class="${th}">${escape(f.label)}</th>`) : [`<th scope="col" class="${th}">#</th>`]),
+    ...(byKey ? [`<th scope="col" class="${th}">#</th>`] : []),
+    ...fields.map((f) => `<th scope="col" class="${th}">${escape(f.label)}</th>`),
   ];
   const cells = [
     ...(plan.listImage
       ? [`<td class="w-16 px-4 py-2">{% set thumb = thumbnails[row.${pk}] %}{% if thumb %}<img src="{{ thumb.url }}" alt="{{ thumb.alt }}" loading="lazy" class="h-12 w-12 rounded-md border border-gray-200 bg-gray-100 object-cover">{% else %}<span class="block h-12 w-12 rounded-md bg-gray-100" aria-hidden="true"></span>{% endif %}</td>`]
       : []),
-    ...(fields.length
-      ? fields.map((f) => `<td class="${cell}${f === first ? ' font-medium text-gray-900' : ''}${WRAPS.has(f.input) ? '' : ' whitespace-nowrap'}">${f === first ? link(display(f)) : display(f)}</td>`)
-      : [`<td class="${cell}">${link(`#{{ row.${pk} }}`)}</td>`]),
+    ...(byKey ? [`<td class="${cell} whitespace-nowrap font-medium text-gray-900">${link(`#{{ row.${pk} }}`)}</td>`] : []),
+    ...fields.map((f) => `<td class="${cell}${f === first ? ' font-medium text-gray-900' : ''}${WRAPS.has(f.input) ? '' : ' whitespace-nowrap'}">${f === first ? link(display(f)) : display(f)}</td>`),
   ];
   return `{#- Public list of ${plan.entity.name}: the latest ${PUBLIC_LIST_LIMIT}, newest first (fw make:public-list ${plan.entity.name}). This file is yours. -#}
 ${header('{{ title }}')}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ title }}</h1>
+<div class="mb-6 flex flex-wrap items-center justify-between gap-3">
+  <h1 class="text-2xl font-semibold text-gray-900">{{ title }}</h1>
+  {% if new_url %}<a href="{{ new_url }}" class="${PRIMARY}">{{ trans('crud.new') }}</a>{% endif %}
+</div>
 {% if rows | length %}
 <div class="overflow-x-auto rounded-lg border border-gray-200 bg-white">
   <table class="min-w-full divide-y divide-gray-200 text-sm">

@@ -138,11 +138,12 @@ export function charCount(text: string): number {
   return n;
 }
 
-/** Checks the length rules shared by text fields. */
-export function checkLength(text: string, label: string, minLength: number | undefined, maxLength: number | undefined): void {
+/** Checks the length rules shared by text fields; `maxBytes` counts UTF-8 bytes, as MariaDB bounds a TEXT column. */
+export function checkLength(text: string, label: string, minLength: number | undefined, maxLength: number | undefined, maxBytes?: number): void {
   const n = charCount(text);
   if (minLength !== undefined && n < minLength) throw new FormValidationError(messages.minLength(label, minLength));
   if (maxLength !== undefined && n > maxLength) throw new FormValidationError(messages.maxLength(label, maxLength));
+  if (maxBytes !== undefined && Buffer.byteLength(text, 'utf8') > maxBytes) throw new FormValidationError(messages.maxBytes(label, maxBytes));
 }
 
 /** Refuses a declaration option that is not a non-negative integer (or a positive one). */

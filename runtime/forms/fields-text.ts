@@ -6,6 +6,8 @@ import { messages } from './messages.js';
 export interface LengthOptions<R extends boolean = boolean> extends FieldOptions<R> {
   minLength?: number;
   maxLength?: number;
+  /** At most this many bytes once encoded in UTF-8 (a TEXT column of MariaDB holds 65,535 bytes). */
+  maxBytes?: number;
 }
 
 export interface StringFieldOptions<R extends boolean = boolean> extends LengthOptions<R> {
@@ -27,10 +29,11 @@ function lengthAttrs(minLength: number | undefined, maxLength: number | undefine
   return attrs;
 }
 
-/** A single-line text: trimmed, minLength / maxLength in characters, optional regex. Cleaned to a string. */
+/** A single-line text: trimmed, minLength / maxLength in characters, maxBytes in UTF-8 bytes, optional regex. Cleaned to a string. */
 export class StringField<R extends boolean = true> extends TextInputField<string, R> {
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
+  readonly maxBytes: number | undefined;
   readonly regex: RegExp | undefined;
   readonly regexMessage: string | undefined;
 
@@ -38,9 +41,11 @@ export class StringField<R extends boolean = true> extends TextInputField<string
     super(options, 'text');
     checkCount('minLength', options.minLength);
     checkCount('maxLength', options.maxLength);
+    checkCount('maxBytes', options.maxBytes);
     checkOrder('minLength/maxLength', options.minLength, options.maxLength);
     this.minLength = options.minLength;
     this.maxLength = options.maxLength;
+    this.maxBytes = options.maxBytes;
     // A global or sticky regex keeps `lastIndex` between calls: one shared field would then alternate results.
     this.regex = options.regex ? new RegExp(options.regex.source, options.regex.flags.replace(/[gy]/g, '')) : undefined;
     this.regexMessage = options.regexMessage;
@@ -48,7 +53,7 @@ export class StringField<R extends boolean = true> extends TextInputField<string
 
   protected convert(text: string, label: string): string {
     if (SINGLE_LINE_FORBIDDEN.test(text)) throw new FormValidationError(messages.forbiddenCharacter(label));
-    checkLength(text, label, this.minLength, this.maxLength);
+    checkLength(text, label, this.minLength, this.maxLength, this.maxBytes);
     if (this.regex && !this.regex.test(text)) throw new FormValidationError(this.regexMessage ?? messages.pattern(label));
     return text;
   }
@@ -60,19 +65,22 @@ export class StringField<R extends boolean = true> extends TextInputField<string
 
 /**
  * A multi-line text: line endings normalised to `\n` (a browser sends CRLF), both ends trimmed, inner
- * whitespace kept; minLength / maxLength in characters. Templates render it escaped (autoescape).
+ * whitespace kept; minLength / maxLength in characters, maxBytes in UTF-8 bytes. Templates render it escaped (autoescape).
  */
 export class TextAreaField<R extends boolean = true> extends TextInputField<string, R> {
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
+  readonly maxBytes: number | undefined;
 
   constructor(options: LengthOptions<R> = {}) {
     super(options, 'textarea');
     checkCount('minLength', options.minLength);
     checkCount('maxLength', options.maxLength);
+    checkCount('maxBytes', options.maxBytes);
     checkOrder('minLength/maxLength', options.minLength, options.maxLength);
     this.minLength = options.minLength;
     this.maxLength = options.maxLength;
+    this.maxBytes = options.maxBytes;
   }
 
   protected override normalize(raw: string): string {
@@ -81,7 +89,7 @@ export class TextAreaField<R extends boolean = true> extends TextInputField<stri
 
   protected convert(text: string, label: string): string {
     if (MULTI_LINE_FORBIDDEN.test(text)) throw new FormValidationError(messages.forbiddenCharacter(label));
-    checkLength(text, label, this.minLength, this.maxLength);
+    checkLength(text, label, this.minLength, this.maxLength, this.maxBytes);
     return text;
   }
 

@@ -10,6 +10,8 @@ export const messages = {
   required: (label: string) => `${field(label)} est obligatoire.`,
   minLength: (label: string, n: number) => `${field(label)} doit contenir au moins ${chars(n)}.`,
   maxLength: (label: string, n: number) => `${field(label)} doit contenir au plus ${chars(n)}.`,
+  maxBytes: (label: string, n: number) =>
+    `${field(label)} est trop long : ${n.toLocaleString('fr-FR')} octets au plus (une lettre accentuée en compte 2, un emoji 4).`,
   forbiddenCharacter: (label: string) => `${field(label)} contient un caractère non autorisé.`,
   pattern: (label: string) => `${field(label)} n’a pas le format attendu.`,
   integer: (label: string) => `${field(label)} doit être un nombre entier.`,

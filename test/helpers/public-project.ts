@@ -1,6 +1,8 @@
 // The project of the public page generator tests: an entity Annonce with a unique e-mail, a decimal, dates, a boolean,
 // a long text, a raw `_id` field, NOT NULL fields the public form leaves out (password_hash, is_active, created_at)
-// and the four kinds of media; every public generator run through the real CLI (docs/generators.md).
+// and the four kinds of media; Cle, whose only text is a password (its detail page is headed by its key); Compte, with
+// secrets and account flags the public pages leave out; every public
+// generator run through the real CLI (docs/generators.md).
 import { ID, ok, writeEntity } from './crud-cli-project.js';
 import type { CliProject } from './cli.js';
 
@@ -34,6 +36,32 @@ export const ANNONCE = {
   ],
 };
 
+/** Nothing to name a record with but a secret: the public detail shows `#<id>` (docs/generators.md). */
+export const CLE = {
+  format_version: 1,
+  entity: 'Cle',
+  table: 'cles',
+  fields: [ID, { name: 'password', sql_type: 'VARCHAR(64)' }, { name: 'actif', sql_type: 'BOOLEAN' }],
+};
+
+/** Secrets and account flags under other names than the spec's: never shown, never entered (docs/generators.md). */
+export const COMPTE = {
+  format_version: 1,
+  entity: 'Compte',
+  table: 'comptes',
+  fields: [
+    ID,
+    { name: 'pseudo', sql_type: 'VARCHAR(40)' },
+    { name: 'api_token', sql_type: 'VARCHAR(64)', nullable: true },
+    { name: 'mfa_secret', sql_type: 'VARCHAR(64)', nullable: true },
+    { name: 'reset_password_token', sql_type: 'VARCHAR(64)', nullable: true },
+    { name: 'password_salt', sql_type: 'VARCHAR(32)', nullable: true },
+    { name: 'api_key', sql_type: 'VARCHAR(64)', nullable: true },
+    { name: 'is_admin', sql_type: 'BOOLEAN' },
+    { name: 'is_active', sql_type: 'BOOLEAN' },
+  ],
+};
+
 /** The commands of the five generators, in the order of the walkthrough of docs/generators.md. */
 export const PUBLIC_COMMANDS: readonly string[][] = [
   ['make:public-page', 'landing'],
@@ -42,10 +70,17 @@ export const PUBLIC_COMMANDS: readonly string[][] = [
   ['make:public-list', 'Annonce'],
   ['make:public-show', 'Annonce'],
   ['make:public-form', 'Annonce'],
+  ['make:public-list', 'Cle'],
+  ['make:public-show', 'Cle'],
+  ['make:public-list', 'Compte'],
+  ['make:public-show', 'Compte'],
+  ['make:public-form', 'Compte'],
 ];
 
-/** Writes Annonce and runs every public generator (each must succeed). */
+/** Writes Annonce, Cle and Compte and runs every public generator (each must succeed). */
 export function generatePublicSite(project: CliProject): void {
   writeEntity(project, ANNONCE);
+  writeEntity(project, CLE);
+  writeEntity(project, COMPTE);
   for (const args of PUBLIC_COMMANDS) ok(project, args);
 }

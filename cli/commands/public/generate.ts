@@ -15,6 +15,13 @@ export interface PublicGeneration {
   readonly command: string;
   readonly controller: { readonly path: string; readonly className: string; readonly skeleton: string; readonly part: ControllerPart };
   readonly templates: readonly PlannedFile[];
+  /** Written with the templates but never compared (the entity's base class and SQL, as make:crud writes them). */
+  readonly support?: readonly PlannedFile[];
+  /**
+   * Warn when a template, or a declaration before the controller class (SQL, FORM_FIELDS), is kept although it differs
+   * from what the command writes now (the entity changed since): the entity pages, whose content follows the entity.
+   */
+  readonly warnKept?: boolean;
   readonly import: ImportToAdd;
   readonly routes: readonly RouteToAdd[];
   /** Lines printed after the report (what to do next). */
@@ -33,6 +40,18 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
       `${file} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
       `créez ${file} avec ces lignes, puis relancez « ${gen.command} » :\n${crud.manualLines(gen.import, gen.routes)}`,
     );
+  }
+  // A path a module registers (registerAuthRoutes: /login, /logout…): the module's route would answer, not the page.
+  const { registeredModules } = await import('../../../emitters/auth/routes-edit.js');
+  for (const spec of registeredModules(routesText)) {
+    const paths = new Set(spec.routeKeys.map((key) => key.slice(key.indexOf(' ') + 1)));
+    const taken = gen.routes.filter((route) => paths.has(route.path));
+    if (taken.length > 0) {
+      throw new CliError(
+        `${taken.map((route) => route.path).join(', ')} appartient ${spec.label.replace(/^les /, 'aux ')} (${spec.function}(router) dans ${file}) : la page ne serait jamais affichée. Aucun fichier n'a été écrit.`,
+        `ces adresses sont réservées au module ${spec.module} (${spec.routeKeys.join(', ')}) : choisissez un autre nom.`,
+      );
+    }
   }
   const conflicts = routeConflicts(routesText, gen.routes, notOurs);
   if (conflicts.length > 0) {
@@ -66,6 +85,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
 
   const files: PlannedFile[] = [
     { path: gen.controller.path, content: controller.text, kind: 'canonical' },
+    ...(gen.support ?? []),
     ...gen.templates,
     { path: file, content: edit.text, kind: 'canonical' },
   ];
@@ -82,8 +102,50 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
   }
   if (dryRun && edit.text !== routesText) out.push(`Modifications de ${file} :\n${crud.unifiedDiff(routesText, edit.text)}`);
   for (const note of gen.notes ?? []) out.push(`${note}\n`);
+  if (gen.warnKept) out.push(...(await keptWarnings(root, gen, plan.entries, controller.differing)));
   process.stdout.write(out.join(''));
   return 0;
+}
+
+/** At most this many lines of a kept file's diff are printed. */
+const DIFF_LINES = 24;
+
+async function shortDiff(kept: string, generated: string): Promise<string> {
+  const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+  const lines = unifiedDiff(kept, generated).trimEnd().split('\n');
+  const shown = lines.slice(0, DIFF_LINES).map((line) => `    ${line}`);
+  if (lines.length > DIFF_LINES) shown.push(`    … (${lines.length - DIFF_LINES} ligne(s) de plus)`);
+  return `${shown.join('\n')}\n`;
+}
+
+/**
+ * What the command kept although it would now write something else (`ignoré` templates, SQL and form constants of
+ * the controller): each named, with the lines that differ (- kept, + generated now) and how to take the new version.
+ */
+async function keptWarnings(
+  root: string,
+  gen: PublicGeneration,
+  entries: ReadonlyArray<{ path: string; fate: string }>,
+  differing: ReadonlyArray<{ name: string; kept: string; generated: string }>,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const template of gen.templates) {
+    if (entries.find((entry) => entry.path === template.path)?.fate !== 'skipped' || typeof template.content !== 'string') continue;
+    const kept = fs.readFileSync(path.join(root, template.path), 'utf8');
+    out.push(
+      `Attention : ${template.path} est gardé tel quel (ignoré), mais « ${gen.command} » l'écrirait autrement aujourd'hui (l'entité a changé, ou vous l'avez modifié) ; lignes gardées (-) et générées (+) :\n`,
+      await shortDiff(kept, template.content),
+      `  Pour la version générée : renommez ${template.path}, relancez « ${gen.command} », puis reportez-y vos changements.\n`,
+    );
+  }
+  for (const declaration of differing) {
+    out.push(
+      `Attention : ${declaration.name} (${gen.controller.path}) est gardé tel quel, mais « ${gen.command} » l'écrirait autrement aujourd'hui (l'entité a changé, ou vous l'avez modifié) ; lignes gardées (-) et générées (+) :\n`,
+      await shortDiff(declaration.kept, declaration.generated),
+      `  Pour la version générée : reportez ces lignes à la main, ou supprimez ${declaration.name} et les méthodes qui s'en servent de ${gen.controller.path}, relancez « ${gen.command} » (ils seront réécrits), puis reportez-y vos changements.\n`,
+    );
+  }
+  return out;
 }
 
 /** The options of a public route: its name, and public (no login; CSRF stays on). */

@@ -77,13 +77,14 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
       notes.unshift(`Page : ${pageOf}`);
       // The entity's base class and SQL, as make:crud writes them: the controller imports the class.
       const { entityFiles } = await import('../../../emitters/index.js');
-      templates = [...entityFiles(model, entity), ...templates];
       return generatePublic(
         root,
         {
           command: `fw ${commandName} ${entity.name}`,
           controller: { path: plan.controllerFile, className: plan.controllerClass, skeleton: controllers.publicControllerSkeleton(plan), part },
           templates,
+          support: entityFiles(model, entity),
+          warnKept: true,
           import: { name: plan.controllerClass, from: `./controllers/${entity.snake}_public_controller.js` },
           routes,
           notes,
