@@ -65,9 +65,11 @@ export class MediaNotAttachedError extends HttpError {
   }
 }
 
-const COLUMNS = 'id, entity_name, entity_id, path, original_name, mime_type, size, role, position, alt_text, created_at';
+/** The columns of a full row, in the order of MediaRow (internal to runtime/media). */
+export const COLUMNS = 'id, entity_name, entity_id, path, original_name, mime_type, size, role, position, alt_text, created_at';
 
-interface MediaRow {
+/** A row as the drivers return it (internal to runtime/media). */
+export interface MediaRow {
   id: unknown;
   entity_name: string;
   entity_id: unknown;
@@ -81,11 +83,11 @@ interface MediaRow {
   created_at: unknown;
 }
 
-function mediaDb(db?: Queryable): Queryable {
+export function mediaDb(db?: Queryable): Queryable {
   return db ?? getDatabase();
 }
 
-function toRecord(row: MediaRow): MediaRecord {
+export function toRecord(row: MediaRow): MediaRecord {
   const created = row.created_at instanceof Date ? formatUtcDateTime(row.created_at) : String(row.created_at ?? '').replace('T', ' ').slice(0, 19);
   return {
     id: Number(row.id),
@@ -102,7 +104,7 @@ function toRecord(row: MediaRow): MediaRecord {
   };
 }
 
-function checkText(name: string, value: unknown, max: number, allowEmpty = false): string {
+export function checkText(name: string, value: unknown, max: number, allowEmpty = false): string {
   if (typeof value !== 'string' || (!allowEmpty && value.trim() === '') || value.length > max) {
     throw new TypeError(`${name} invalide (${JSON.stringify(value)}) : un texte${allowEmpty ? '' : ' non vide'} de ${max} caractères au plus est attendu.`);
   }
@@ -110,19 +112,32 @@ function checkText(name: string, value: unknown, max: number, allowEmpty = false
 }
 
 /** The entity name and id as stored; spaces around either are refused (MariaDB would ignore trailing ones, SQLite not). */
-function checkEntity(entityName: string, entityId: EntityId): [string, string] {
-  const name = checkText('Nom d’entité', entityName, MEDIA_LIMITS.entityName);
+export function checkEntity(entityName: string, entityId: EntityId): [string, string] {
+  const name = checkEntityName(entityName);
   const id = typeof entityId === 'number' ? (Number.isSafeInteger(entityId) ? String(entityId) : '') : typeof entityId === 'bigint' ? entityId.toString() : entityId;
   checkText('Identifiant d’enregistrement', id, MEDIA_LIMITS.entityId);
-  for (const [label, value] of [['Nom d’entité', name], ['Identifiant d’enregistrement', id]] as const) {
-    if (value.trim() !== value) throw new TypeError(`${label} invalide (${JSON.stringify(value)}) : pas d'espace au début ni à la fin.`);
-  }
-  return [name, id];
+  return [name, noOuterSpaces('Identifiant d’enregistrement', id)];
+}
+
+/** The entity name as stored (see checkEntity). */
+export function checkEntityName(entityName: string): string {
+  return noOuterSpaces('Nom d’entité', checkText('Nom d’entité', entityName, MEDIA_LIMITS.entityName));
+}
+
+function noOuterSpaces(label: string, value: string): string {
+  if (value.trim() !== value) throw new TypeError(`${label} invalide (${JSON.stringify(value)}) : pas d'espace au début ni à la fin.`);
+  return value;
 }
 
 function optionalText(name: string, value: unknown, max: number): string | null {
   if (value === undefined || value === null) return null;
   return checkText(name, value, max, true);
+}
+
+/** A display order: an integer that fits the column (INT). */
+export function checkPosition(position: number): number {
+  if (!Number.isSafeInteger(position) || Math.abs(position) > 2_147_483_647) throw new TypeError(`Position invalide (${String(position)}) : un entier est attendu.`);
+  return position;
 }
 
 /** A media id from code or from a form (`"12"`): a positive integer, or null when it cannot be one. */
@@ -168,8 +183,7 @@ export async function createMediaRecord(entityName: string, entityId: EntityId, 
   const normalized = normalizeMediaPath(path);
   checkText('Chemin', normalized, MEDIA_LIMITS.path);
   const role = checkText('Rôle', options.role ?? 'default', MEDIA_LIMITS.role);
-  const position = options.position ?? 0;
-  if (!Number.isSafeInteger(position) || Math.abs(position) > 2_147_483_647) throw new TypeError(`Position invalide (${String(position)}) : un entier est attendu.`);
+  const position = checkPosition(options.position ?? 0);
   const size = options.size ?? null;
   if (size !== null && (!Number.isSafeInteger(size) || size < 0)) throw new TypeError(`Taille invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`);
   const originalName = optionalText('Nom d’origine', options.originalName, MEDIA_LIMITS.originalName);
@@ -290,36 +304,6 @@ export async function deleteMediaForEntities(entityName: string, entityIds: read
   let removed = 0;
   for (const entityId of entityIds) removed += await deleteMediaForEntity(entityName, entityId, db);
   return removed;
-}
-
-/**
- * Sets `position` to 0, 1, 2… in the order of `mediaIds` (ids from a form accepted as text). Every id must belong
- * to the record, else MediaNotAttachedError naming the others and nothing is changed.
- */
-export async function updateMediaOrder(entityName: string, entityId: EntityId, mediaIds: ReadonlyArray<number | string>, db?: Queryable): Promise<void> {
-  const [name, id] = checkEntity(entityName, entityId);
-  const ids = mediaIds.map(parseMediaId);
-  if (ids.length === 0) return;
-  const valid = ids.filter((v): v is number => v !== null);
-  const rows = valid.length === 0 ? [] : await mediaDb(db).fetchAll<{ id: unknown }>(
-    `SELECT id FROM media WHERE entity_name = ? AND entity_id = ? AND id IN (${valid.map(() => '?').join(', ')})`,
-    [name, id, ...valid],
-  );
-  const owned = new Set(rows.map((row) => Number(row.id)));
-  const foreign = mediaIds.filter((_, i) => ids[i] === null || !owned.has(ids[i]!));
-  if (foreign.length > 0 || new Set(valid).size !== valid.length) throw new MediaNotAttachedError(foreign.length > 0 ? foreign : mediaIds, name, id);
-  for (const [position, mid] of valid.entries()) {
-    await mediaDb(db).execute('UPDATE media SET position = ? WHERE id = ? AND entity_name = ? AND entity_id = ?', [position, mid, name, id]);
-  }
-}
-
-/** Sets the alternative text of one of the record's media (empty or null clears it); MediaNotAttachedError when it is not one. */
-export async function updateMediaAltText(entityName: string, entityId: EntityId, mediaId: number | string, altText: string | null, db?: Queryable): Promise<void> {
-  const [name, id] = checkEntity(entityName, entityId);
-  const text = altText === null || altText.trim() === '' ? null : checkText('Texte alternatif', altText.trim(), MEDIA_LIMITS.altText);
-  const mid = parseMediaId(mediaId);
-  const changed = mid === null ? 0 : await mediaDb(db).execute('UPDATE media SET alt_text = ? WHERE id = ? AND entity_name = ? AND entity_id = ?', [text, mid, name, id]);
-  if (changed === 0) throw new MediaNotAttachedError([mediaId], name, id);
 }
 
 /** `get_media_gallery(entity_name, entity_id)`: the media of role `gallery`, by position then id, with their URLs. */
