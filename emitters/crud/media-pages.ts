@@ -158,24 +158,17 @@ export class MediaPages {
   async thumbnails(ids: readonly number[]): Promise<Record<string, MediaThumbnail>> {
     const image = this.listImage;
     if (!image || ids.length === 0) return {};
-    const rows = await fetchAll<{ entity_id: unknown; path: string; alt_text: string | null }>(
-      \`SELECT entity_id, path, alt_text FROM media WHERE entity_name = ? AND role = ? AND entity_id IN (\${placeholders(ids.length)}) ORDER BY position, id\`,
-      [this.entityName, image.role, ...ids.map(String)],
-    );
     const out: Record<string, MediaThumbnail> = {};
-    for (const row of rows) {
-      const key = String(row.entity_id);
-      const url = key in out ? null : thumbnailUrl(row.path, image.variants);
-      if (url) out[key] = { url, alt: row.alt_text ?? image.label };
+    for (const [key, item] of await getCoverMediaForEntities(this.entityName, ids, { role: image.role })) {
+      const url = item.thumbnailUrl ?? item.mediumUrl ?? item.url;
+      if (url) out[key] = { url, alt: item.altText ?? image.label };
     }
     return out;
   }
 
   /** After records are deleted: their media rows and files (variants included); the number of rows removed. */
-  async deleteFor(ids: readonly number[]): Promise<number> {
-    let removed = 0;
-    for (const id of ids) removed += await deleteMediaForEntity(this.entityName, id);
-    return removed;
+  deleteFor(ids: readonly number[]): Promise<number> {
+    return deleteMediaForEntities(this.entityName, ids);
   }
 }
 `;

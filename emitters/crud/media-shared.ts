@@ -21,11 +21,13 @@ export function emitCrudMediaShared(): string {
 // the pages show. Each entity's <snake>_media.ts declares its entries (the "media" key of its entity file).
 // \`fw build:model\` rewrites this file.
 import {
-  FileField, FormValidationError, ImageField, UploadError, deleteMediaFile, deleteUpload, execute, fetchAll, formatSize, get,
-  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, trans, validateUploadMetadata, variantPaths,
-  type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
+  FileField, FormValidationError, ImageField, UploadError, deleteUpload, formatSize, get, getLogger, guardUpload, saveUpload, trans,
+  validateUploadMetadata, type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
 } from 'fw-mvc';
-import { MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntity, listMediaForEntity, type MediaItem } from 'fw-mvc/media';
+import {
+  MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntities, deleteOwnedMediaRows, getCoverMediaForEntities, listMediaForEntity,
+  updateOwnedMedia, type MediaItem, type MediaRemoval,
+} from 'fw-mvc/media';
 
 /** A media entry of an entity file. */
 export interface MediaEntry {
@@ -103,8 +105,6 @@ interface NewFile {
 const log = getLogger('crud.media');
 const MEDIA_ID = /^[1-9][0-9]{0,15}$/;
 const POSITION = /^-?[0-9]{1,9}$/;
-const DELETE_ROW = 'DELETE FROM media WHERE id = ? AND entity_name = ? AND entity_id = ?';
-const UPDATE_ROW = 'UPDATE media SET position = ?, alt_text = ? WHERE id = ? AND entity_name = ? AND entity_id = ?';
 
 /** A client file name without its folder (\`C:\\\\fakepath\\\\a.jpg\` → \`a.jpg\`), within the column's size. */
 function baseName(filename: string): string {
@@ -113,16 +113,6 @@ function baseName(filename: string): string {
 
 function itemName(item: MediaItem): string {
   return item.originalName ?? item.path.slice(item.path.lastIndexOf('/') + 1);
-}
-
-/** The list's thumbnail of a stored image: its thumbnail variant with \`variants\`, else the image; null for an unsafe path. */
-function thumbnailUrl(path: string, variants: boolean): string | null {
-  try {
-    return mediaUrl(variants ? variantPaths(path).thumbnail : path);
-  } catch (err) {
-    if (err instanceof UploadError) return null;
-    throw err;
-  }
 }
 
 ${MEDIA_SUBMISSION_CLASS}

@@ -21,8 +21,8 @@ export class MediaSubmission {
   readonly altTexts = new Map<number, string | null>();
   readonly positions = new Map<number, number>();
   readonly files: NewFile[] = [];
-  /** Files of the rows removed by \`apply\`, deleted by \`finish\` once the transaction committed. */
-  private readonly obsolete: string[] = [];
+  /** The rows removed by \`apply\`, whose files \`finish\` deletes once the transaction committed. */
+  private readonly removals: MediaRemoval[] = [];
 
   constructor(readonly pages: MediaPages, readonly current: readonly MediaItem[]) {}
 
@@ -56,31 +56,30 @@ export class MediaSubmission {
   /**
    * In the record's transaction: removes the rows of the files ticked (and of a single file replaced), saves the
    * alternative texts and the order (as typed, ties and blanks in the current order, renumbered from 0), then inserts
-   * the rows of the stored files after them. Every statement names the record: another record's media is never reached.
+   * the rows of the stored files after them. Every change is checked against the record by fw-mvc/media: another
+   * record's media is never reached.
    */
   async apply(recordId: number, tx: Transaction): Promise<void> {
-    const owner = [this.pages.entityName, String(recordId)];
+    const name = this.pages.entityName;
     for (const entry of this.pages.entries) {
       const items = this.current.filter((item) => item.role === entry.role);
       const incoming = this.files.filter((file) => file.entry === entry);
       const replaced = !entry.multiple && incoming.length > 0;
       const kept = items.filter((item) => !replaced && !this.removed.has(item.id));
-      for (const item of items.filter((i) => !kept.includes(i))) {
-        await execute(DELETE_ROW, [item.id, ...owner], tx);
-        this.obsolete.push(item.path);
-      }
+      const dropped = items.filter((item) => !kept.includes(item)).map((item) => item.id);
+      if (dropped.length > 0) this.removals.push(await deleteOwnedMediaRows(name, recordId, dropped, tx));
       const ordered = kept
         .map((item, rank) => ({ item, rank, key: this.positions.get(item.id) ?? item.position + 1 }))
         .sort((a, b) => a.key - b.key || a.rank - b.rank)
         .map(({ item }) => item);
       for (const [position, item] of ordered.entries()) {
         const altText = this.altTexts.has(item.id) ? (this.altTexts.get(item.id) ?? null) : item.altText;
-        if (position !== item.position || altText !== item.altText) await execute(UPDATE_ROW, [position, altText, item.id, ...owner], tx);
+        if (position !== item.position || altText !== item.altText) await updateOwnedMedia(name, recordId, item.id, { position, altText }, tx);
       }
       for (const [index, file] of incoming.entries()) {
         if (!file.stored) throw new Error(\`MediaSubmission.apply : « \${file.file.filename} » n'a pas été enregistré (store() d'abord).\`);
         const options = { role: entry.role, position: ordered.length + index, altText: file.altText, originalName: baseName(file.file.filename) };
-        await attachMediaToEntity(file.stored, this.pages.entityName, recordId, options, tx);
+        await attachMediaToEntity(file.stored, name, recordId, options, tx);
       }
     }
   }
@@ -99,15 +98,9 @@ export class MediaSubmission {
     }
   }
 
-  /** Once the transaction committed: removes the files of the rows \`apply\` removed (a failure is logged; the rows are gone). */
+  /** Once the transaction committed: removes the files of the rows \`apply\` removed (a failure is logged by fw-mvc/media; the rows are gone). */
   async finish(): Promise<void> {
-    for (const path of this.obsolete.splice(0)) {
-      try {
-        await deleteMediaFile(path, { variants: true });
-      } catch (err) {
-        log.error('fichier de média non supprimé', { path, error: (err as Error).message });
-      }
-    }
+    for (const removal of this.removals.splice(0)) await removal.removeFiles();
   }
 }
 `;

@@ -51,13 +51,12 @@ export function publicListPart(plan: PublicPlan): ControllerPart {
     ? [
         {
           name: 'publicThumbnails',
-          text: `/** The list's thumbnails by record id: the first image of « ${image.name} » (role '${image.role}'), looked up row by row. */
+          text: `/** The list's thumbnails by record id: the first image of « ${image.name} » (role '${image.role}'), read in one query for the list's ids. */
 async function publicThumbnails(ids: readonly number[]): Promise<Record<string, { url: string; alt: string }>> {
   const out: Record<string, { url: string; alt: string }> = {};
-  for (const id of ids) {
-    const item = (await listMediaForEntity(${tsString(e.name)}, id, ${tsString(image.role)}))[0];
-    const url = item ? (item.thumbnailUrl ?? item.mediumUrl ?? item.url) : null;
-    if (item && url) out[String(id)] = { url, alt: item.altText ?? ${tsString(image.label)} };
+  for (const [key, item] of await getCoverMediaForEntities(${tsString(e.name)}, ids, { role: ${tsString(image.role)} })) {
+    const url = item.thumbnailUrl ?? item.mediumUrl ?? item.url;
+    if (url) out[key] = { url, alt: item.altText ?? ${tsString(image.label)} };
   }
   return out;
 }`,
@@ -65,7 +64,7 @@ async function publicThumbnails(ids: readonly number[]): Promise<Record<string, 
       ]
     : [];
   return {
-    imports: [...RENDER_IMPORTS, { from: FW, name: 'fetchAll' }, ...(image ? [{ from: 'fw-mvc/media', name: 'listMediaForEntity' }] : [])],
+    imports: [...RENDER_IMPORTS, { from: FW, name: 'fetchAll' }, ...(image ? [{ from: 'fw-mvc/media', name: 'getCoverMediaForEntities' }] : [])],
     before: [
       {
         name: 'SELECT_PUBLIC_LIST',

@@ -4,11 +4,13 @@
 // the pages show. Each entity's <snake>_media.ts declares its entries (the "media" key of its entity file).
 // `fw build:model` rewrites this file.
 import {
-  FileField, FormValidationError, ImageField, UploadError, deleteMediaFile, deleteUpload, execute, fetchAll, formatSize, get,
-  getLogger, guardUpload, mediaUrl, placeholders, saveUpload, trans, validateUploadMetadata, variantPaths,
-  type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
+  FileField, FormValidationError, ImageField, UploadError, deleteUpload, formatSize, get, getLogger, guardUpload, saveUpload, trans,
+  validateUploadMetadata, type Request, type Response, type SavedUpload, type Transaction, type UploadedFile,
 } from 'fw-mvc';
-import { MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntity, listMediaForEntity, type MediaItem } from 'fw-mvc/media';
+import {
+  MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntities, deleteOwnedMediaRows, getCoverMediaForEntities, listMediaForEntity,
+  updateOwnedMedia, type MediaItem, type MediaRemoval,
+} from 'fw-mvc/media';
 
 /** A media entry of an entity file. */
 export interface MediaEntry {
@@ -86,8 +88,6 @@ interface NewFile {
 const log = getLogger('crud.media');
 const MEDIA_ID = /^[1-9][0-9]{0,15}$/;
 const POSITION = /^-?[0-9]{1,9}$/;
-const DELETE_ROW = 'DELETE FROM media WHERE id = ? AND entity_name = ? AND entity_id = ?';
-const UPDATE_ROW = 'UPDATE media SET position = ?, alt_text = ? WHERE id = ? AND entity_name = ? AND entity_id = ?';
 
 /** A client file name without its folder (`C:\\fakepath\\a.jpg` → `a.jpg`), within the column's size. */
 function baseName(filename: string): string {
@@ -96,16 +96,6 @@ function baseName(filename: string): string {
 
 function itemName(item: MediaItem): string {
   return item.originalName ?? item.path.slice(item.path.lastIndexOf('/') + 1);
-}
-
-/** The list's thumbnail of a stored image: its thumbnail variant with `variants`, else the image; null for an unsafe path. */
-function thumbnailUrl(path: string, variants: boolean): string | null {
-  try {
-    return mediaUrl(variants ? variantPaths(path).thumbnail : path);
-  } catch (err) {
-    if (err instanceof UploadError) return null;
-    throw err;
-  }
 }
 
 /**
@@ -125,8 +115,8 @@ export class MediaSubmission {
   readonly altTexts = new Map<number, string | null>();
   readonly positions = new Map<number, number>();
   readonly files: NewFile[] = [];
-  /** Files of the rows removed by `apply`, deleted by `finish` once the transaction committed. */
-  private readonly obsolete: string[] = [];
+  /** The rows removed by `apply`, whose files `finish` deletes once the transaction committed. */
+  private readonly removals: MediaRemoval[] = [];
 
   constructor(readonly pages: MediaPages, readonly current: readonly MediaItem[]) {}
 
@@ -160,31 +150,30 @@ export class MediaSubmission {
   /**
    * In the record's transaction: removes the rows of the files ticked (and of a single file replaced), saves the
    * alternative texts and the order (as typed, ties and blanks in the current order, renumbered from 0), then inserts
-   * the rows of the stored files after them. Every statement names the record: another record's media is never reached.
+   * the rows of the stored files after them. Every change is checked against the record by fw-mvc/media: another
+   * record's media is never reached.
    */
   async apply(recordId: number, tx: Transaction): Promise<void> {
-    const owner = [this.pages.entityName, String(recordId)];
+    const name = this.pages.entityName;
     for (const entry of this.pages.entries) {
       const items = this.current.filter((item) => item.role === entry.role);
       const incoming = this.files.filter((file) => file.entry === entry);
       const replaced = !entry.multiple && incoming.length > 0;
       const kept = items.filter((item) => !replaced && !this.removed.has(item.id));
-      for (const item of items.filter((i) => !kept.includes(i))) {
-        await execute(DELETE_ROW, [item.id, ...owner], tx);
-        this.obsolete.push(item.path);
-      }
+      const dropped = items.filter((item) => !kept.includes(item)).map((item) => item.id);
+      if (dropped.length > 0) this.removals.push(await deleteOwnedMediaRows(name, recordId, dropped, tx));
       const ordered = kept
         .map((item, rank) => ({ item, rank, key: this.positions.get(item.id) ?? item.position + 1 }))
         .sort((a, b) => a.key - b.key || a.rank - b.rank)
         .map(({ item }) => item);
       for (const [position, item] of ordered.entries()) {
         const altText = this.altTexts.has(item.id) ? (this.altTexts.get(item.id) ?? null) : item.altText;
-        if (position !== item.position || altText !== item.altText) await execute(UPDATE_ROW, [position, altText, item.id, ...owner], tx);
+        if (position !== item.position || altText !== item.altText) await updateOwnedMedia(name, recordId, item.id, { position, altText }, tx);
       }
       for (const [index, file] of incoming.entries()) {
         if (!file.stored) throw new Error(`MediaSubmission.apply : « ${file.file.filename} » n'a pas été enregistré (store() d'abord).`);
         const options = { role: entry.role, position: ordered.length + index, altText: file.altText, originalName: baseName(file.file.filename) };
-        await attachMediaToEntity(file.stored, this.pages.entityName, recordId, options, tx);
+        await attachMediaToEntity(file.stored, name, recordId, options, tx);
       }
     }
   }
@@ -203,15 +192,9 @@ export class MediaSubmission {
     }
   }
 
-  /** Once the transaction committed: removes the files of the rows `apply` removed (a failure is logged; the rows are gone). */
+  /** Once the transaction committed: removes the files of the rows `apply` removed (a failure is logged by fw-mvc/media; the rows are gone). */
   async finish(): Promise<void> {
-    for (const path of this.obsolete.splice(0)) {
-      try {
-        await deleteMediaFile(path, { variants: true });
-      } catch (err) {
-        log.error('fichier de média non supprimé', { path, error: (err as Error).message });
-      }
-    }
+    for (const removal of this.removals.splice(0)) await removal.removeFiles();
   }
 }
 
@@ -369,23 +352,16 @@ export class MediaPages {
   async thumbnails(ids: readonly number[]): Promise<Record<string, MediaThumbnail>> {
     const image = this.listImage;
     if (!image || ids.length === 0) return {};
-    const rows = await fetchAll<{ entity_id: unknown; path: string; alt_text: string | null }>(
-      `SELECT entity_id, path, alt_text FROM media WHERE entity_name = ? AND role = ? AND entity_id IN (${placeholders(ids.length)}) ORDER BY position, id`,
-      [this.entityName, image.role, ...ids.map(String)],
-    );
     const out: Record<string, MediaThumbnail> = {};
-    for (const row of rows) {
-      const key = String(row.entity_id);
-      const url = key in out ? null : thumbnailUrl(row.path, image.variants);
-      if (url) out[key] = { url, alt: row.alt_text ?? image.label };
+    for (const [key, item] of await getCoverMediaForEntities(this.entityName, ids, { role: image.role })) {
+      const url = item.thumbnailUrl ?? item.mediumUrl ?? item.url;
+      if (url) out[key] = { url, alt: item.altText ?? image.label };
     }
     return out;
   }
 
   /** After records are deleted: their media rows and files (variants included); the number of rows removed. */
-  async deleteFor(ids: readonly number[]): Promise<number> {
-    let removed = 0;
-    for (const id of ids) removed += await deleteMediaForEntity(this.entityName, id);
-    return removed;
+  deleteFor(ids: readonly number[]): Promise<number> {
+    return deleteMediaForEntities(this.entityName, ids);
   }
 }
