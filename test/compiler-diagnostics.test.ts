@@ -667,7 +667,7 @@ Bad('several errors in several files are reported at once, sorted', () => {
   const lines = formatDiagnostics(result.diagnostics).trimEnd().split('\n');
   assert.is(lines.length, 6);
   for (const line of lines) assert.match(line, /^\[ERREUR\] mvc\/entities\/\S+\.json#\S* : \S/);
-  assert.is(lines[0], `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, plural, primary_key, fields, media, rbac)`);
+  assert.is(lines[0], `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, label, label_plural, plural, primary_key, fields, media, rbac)`);
 });
 
 Bad('diagnostics are frozen values with file, pointer, message and code', () => {
