@@ -29,12 +29,6 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
   const entity = await entityOrFail(model, name, 'make:crud');
-  if (entity.primaryKey.logicalType !== 'int') {
-    throw new CliError(
-      `la clé primaire « ${entity.primaryKey.name} » de ${entity.name} est de type ${entity.primaryKey.sqlType.text} : les pages CRUD adressent les enregistrements par un identifiant entier (/${entity.plural}/{id}).`,
-      `donnez à ${entity.name} une clé entière (« "sql_type": "INT", "auto_increment": true ») dans ${entity.file}, ou écrivez ces pages à la main.`,
-    );
-  }
   const { entityFiles } = await import('../../../emitters/index.js');
   const crud = await import('../../../emitters/crud/index.js');
   const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));

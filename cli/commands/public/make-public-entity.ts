@@ -23,12 +23,6 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
       const root = projectRoot();
       const model = await compileOrFail(root);
       const entity = await entityOrFail(model, String(args[0]), commandName);
-      if (entity.primaryKey.logicalType !== 'int') {
-        throw new CliError(
-          `la clé primaire « ${entity.primaryKey.name} » de ${entity.name} est de type ${entity.primaryKey.sqlType.text} : les pages publiques adressent les enregistrements par un identifiant entier (/${entity.plural}/{id}).`,
-          `donnez à ${entity.name} une clé entière (« "sql_type": "INT", "auto_increment": true ») dans ${entity.file}, ou écrivez ces pages à la main.`,
-        );
-      }
       const { publicPlan } = await import('../../../emitters/public/plan.js');
       const controllers = await import('../../../emitters/public/entity-controller.js');
       const views = await import('../../../emitters/public/entity-views.js');
