@@ -83,14 +83,18 @@ S('ETag and Last-Modified; 304 on If-None-Match and If-Modified-Since', async ()
   const mtime = fs.statSync(path.join(t.project.staticDir, 'app.css')).mtime;
   assert.is(lastModified, new Date(Math.floor(mtime.getTime() / 1000) * 1000).toUTCString());
 
-  for (const value of [etag, etag.slice(2), `"other", ${etag}`, '*']) {
+  // Weak comparison (RFC 9110): the weak tag, its strong form, lists with either, `*`, a comma inside another tag.
+  for (const value of [etag, etag.slice(2), `"other", ${etag}`, '*', `W/"a",${etag.slice(2)}`, `"x,y", W/"z", ${etag}`]) {
     const r = await t.fetch('/static/app.css', { headers: { 'If-None-Match': value } });
     assert.is(r.status, 304, value);
     assert.is(r.text, '');
     assert.is(r.headers.get('etag'), etag);
     assertSecurityHeaders(r.headers, `304 ${value}`);
   }
-  assert.is((await t.fetch('/static/app.css', { headers: { 'If-None-Match': '"nope"' } })).status, 200);
+  for (const value of ['"nope"', 'W/"nope"', `"x,${etag.slice(3)}`, 'garbage']) {
+    assert.is((await t.fetch('/static/app.css', { headers: { 'If-None-Match': value } })).status, 200, value);
+  }
+  assert.is(first.headers.get('accept-ranges'), null, 'no ranges on /static');
 
   const since = await t.fetch('/static/app.css', { headers: { 'If-Modified-Since': lastModified } });
   assert.is(since.status, 304);

@@ -15,6 +15,8 @@ export class Response {
    * the announced length.
    */
   fileSize?: number;
+  /** The first byte of `filePath` to send (a 206 range); default 0. */
+  fileStart?: number;
 
   constructor(status = 200, body: string | Buffer = '', contentType = 'text/html; charset=utf-8', headers: Record<string, HeaderValue> = {}) {
     this.status = status;

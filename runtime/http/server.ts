@@ -53,7 +53,8 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
     // copy and a second read for the end of file: under load, those 64 KiB buffers waiting for the GC made the C
     // heap grow by about 10 MB that it kept afterwards (docs/performance.md, "Soak").
     const size = response.fileSize;
-    const stream = fs.createReadStream(response.filePath!, size === undefined ? undefined : { start: 0, end: size - 1 });
+    const start = response.fileStart ?? 0;
+    const stream = fs.createReadStream(response.filePath!, size === undefined ? (start > 0 ? { start } : undefined) : { start, end: start + size - 1 });
     stream.on('error', (err) => {
       log.error(`Lecture du fichier statique impossible : ${err.message}`);
       res.destroy(err);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request } from './request.js';
 import { Response } from './response.js';
+import { ifRangeHolds, noneMatchHits, parseRange, type RangeAnswer } from './conditional.js';
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -71,31 +72,64 @@ export function serveStatic(request: Request, roots: readonly string[], tail: st
   return null;
 }
 
+export interface FileResponseOptions {
+  /** `Cache-Control`; default `no-cache` (kept, revalidated at each use). */
+  cacheControl?: string;
+  /** Default: guessed from the file name. */
+  contentType?: string;
+  /**
+   * Honour `Range` and `If-Range` (206, 416, `Accept-Ranges: bytes`) and write a strong ETag (a range may only be
+   * resumed against a strong one). For files written once and never changed in place, as the uploads are.
+   */
+  ranges?: boolean;
+}
+
 /**
  * The answer for an existing file: 200 streamed from disk with `Content-Length`, or 304 when the client's
- * `If-None-Match` / `If-Modified-Since` says it holds the same version; `ETag` (size and modification time) and
- * `Last-Modified` either way. `cacheControl` defaults to `no-cache` (kept, revalidated at each use).
+ * `If-None-Match` (weak comparison, lists and `*`) or `If-Modified-Since` says it holds the same version; `ETag`
+ * (size and modification time) and `Last-Modified` either way. With `ranges`, one byte range of a GET gives a 206,
+ * a range outside the file a 416 (docs/uploads.md "/media").
  */
-export function fileResponse(request: Request | undefined, file: string, stat: fs.Stats, cacheControl = 'no-cache', contentType = contentTypeFor(file)): Response {
-  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+export function fileResponse(request: Request | undefined, file: string, stat: fs.Stats, options: FileResponseOptions = {}): Response {
+  const contentType = options.contentType ?? contentTypeFor(file);
+  const tag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const etag = options.ranges === true ? tag : `W/${tag}`;
   const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
-  const headers = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': cacheControl };
+  const headers: Record<string, string> = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': options.cacheControl ?? 'no-cache' };
+  if (options.ranges === true) headers['Accept-Ranges'] = 'bytes';
   if (request && isFresh(request, etag, stat.mtimeMs)) return new Response(304, '', contentType, headers);
+  const range = request && options.ranges === true ? requestedRange(request, etag, lastModified, stat) : ({ kind: 'whole' } as RangeAnswer);
+  if (range.kind === 'unsatisfiable') {
+    return new Response(416, `Plage demandée hors du fichier (${stat.size} octets).`, 'text/plain; charset=utf-8', {
+      ...headers,
+      'Content-Range': `bytes */${stat.size}`,
+    });
+  }
   const response = new Response(200, '', contentType, headers);
   response.filePath = file;
   response.fileSize = stat.size;
-  response.headers['Content-Length'] = String(stat.size);
+  if (range.kind === 'partial') {
+    response.status = 206;
+    response.fileStart = range.start;
+    response.fileSize = range.end - range.start + 1;
+    response.headers['Content-Range'] = `bytes ${range.start}-${range.end}/${stat.size}`;
+  }
+  response.headers['Content-Length'] = String(response.fileSize);
   return response;
+}
+
+/** The range a GET asks for, when its `If-Range` (if any) still holds; HEAD and other methods get the whole file. */
+function requestedRange(request: Request, etag: string, lastModified: string, stat: fs.Stats): RangeAnswer {
+  const header = request.header('range');
+  if (header === undefined || request.method !== 'GET') return { kind: 'whole' };
+  const ifRange = request.header('if-range');
+  if (ifRange !== undefined && !ifRangeHolds(ifRange, etag, lastModified, stat.mtimeMs)) return { kind: 'whole' };
+  return parseRange(header, stat.size);
 }
 
 function isFresh(request: Request, etag: string, mtimeMs: number): boolean {
   const noneMatch = request.header('if-none-match');
-  if (noneMatch !== undefined) {
-    return noneMatch.split(',').some((tag) => {
-      const t = tag.trim();
-      return t === '*' || t === etag || `W/${t}` === etag || t.replace(/^W\//, '') === etag.replace(/^W\//, '');
-    });
-  }
+  if (noneMatch !== undefined) return noneMatchHits(noneMatch, etag);
   const since = request.header('if-modified-since');
   if (since === undefined) return false;
   const time = Date.parse(since);

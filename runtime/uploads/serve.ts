@@ -1,8 +1,9 @@
 /**
- * `GET /media/<relative_path>` (runtime spec "Framework routes"; DECISIONS §10; docs/uploads.md "/media"): the
- * bytes of a stored file with a Content-Type guessed from its name, ETag / Last-Modified / 304 as static files,
- * never a folder, never a hidden file, 404 for every unsafe or missing path. Who may read which category is the
- * Application's part (runtime/app.ts): `media_public_categories` are public, the others need a signed-in session.
+ * `GET /media/<relative_path>` (docs/uploads.md "/media"): the bytes of a stored file with a Content-Type guessed
+ * from its name, a strong ETag / Last-Modified / 304, one byte range (206, 416), never a folder, never a hidden file,
+ * 404 for every unsafe or missing path. Who may read which file is the Application's part (runtime/app.ts):
+ * `media_public_categories` are public; the others need a signed-in session, and a file that a media row links to a
+ * record follows that record's read rule (runtime/media/access.ts).
  */
 import fs from 'node:fs';
 import { get } from '../config.js';
@@ -85,7 +86,8 @@ export function serveMediaFile(mediaPath: string, request?: Request, options: Se
   }
   if (!stat.isFile()) return notFound();
   const type = contentTypeFor(file);
-  const response = fileResponse(request, file, stat, options.cacheControl ?? 'no-cache', type);
+  // Uploads are written once under a unique name, never changed in place: a strong ETag, and byte ranges (PDF viewers).
+  const response = fileResponse(request, file, stat, { cacheControl: options.cacheControl ?? 'no-cache', contentType: type, ranges: true });
   if (!INLINE_TYPES.has(type)) response.headers['Content-Disposition'] = 'attachment';
   return response;
 }
