@@ -16,6 +16,7 @@ import { UNSAFE_METHODS, type RouteEntry, type Router } from './http/router.js';
 const OVERRIDABLE_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'DELETE']);
 import { serveStatic } from './http/static.js';
 import { MEDIA_PREFIX, isPublicMediaCategory, mediaPathFromUrl, serveMediaFile } from './uploads/serve.js';
+import { mayReadMedia } from './media/access.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
@@ -221,7 +222,8 @@ export class Application {
   /**
    * `GET /media/<path>` before routing (docs/uploads.md "/media"): 404 for an unsafe path; a category of
    * `media_public_categories` to anyone; any other after the session is loaded and the middlewares let the request
-   * through (as a private route: anonymous, the login redirect or the 401 envelope, whether the file exists or not).
+   * through (as a private route: anonymous, the login redirect or the 401 envelope, whether the file exists or not),
+   * then only when the record that owns it may be read (runtime/media/access.ts; else 403).
    */
   private tryMedia(request: Request): Response | Promise<Response> | null {
     if (!this.serveMedia || !request.path.startsWith(MEDIA_PREFIX)) return null;
@@ -242,6 +244,8 @@ export class Application {
       const stop = await middleware.check(request);
       if (stop) return this.persistSession(request, stop);
     }
+    // The record that owns the file decides, as its page does (403 like the page), before any 304 or range.
+    if (!(await mayReadMedia(request, mediaPath))) return this.persistSession(request, noStore(errorPage(403, request)));
     // Not kept by the browser or a shared cache: after logout the document cannot be read again from a cache.
     return this.persistSession(request, serveMediaFile(mediaPath, request, { cacheControl: 'no-store' }));
   }

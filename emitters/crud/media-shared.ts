@@ -26,7 +26,7 @@ import {
 } from 'fw-mvc';
 import {
   MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntities, deleteOwnedMediaRows, getCoverMediaForEntities, listMediaForEntity,
-  updateOwnedMedia, type MediaItem, type MediaRemoval,
+  recordReadRule, registerMediaReadRule, updateOwnedMedia, type MediaItem, type MediaRemoval, type RecordReadAccess,
 } from 'fw-mvc/media';
 
 /** A media entry of an entity file. */

@@ -22,6 +22,8 @@ function mediaOf(plan: CrudPlan): readonly CrudMedia[] {
 /** `mvc/models/<snake>_media.ts` (regenerable): the entity's media entries, in its order. */
 export function emitMediaModule(plan: CrudPlan): string {
   const command = syncEntityCommand(plan.entityClass);
+  // The roles of the detail page (the role block's `show`); without one, every signed-in user may open it.
+  const showRoles = plan.entity.rbac?.permissions['show'] ?? null;
   const entries = mediaOf(plan).map(
     (m) => `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
   );
@@ -30,8 +32,15 @@ export function emitMediaModule(plan: CrudPlan): string {
 // ${plan.entity.snake}_controller.ts and ${plan.entity.snake}_model.ts (yours) use it; \`${command}\` and \`fw build:model\` rewrite it
 // when the entity changes. The rows of the \`media\` table name the entity '${plan.entityClass}'.
 import { MediaPages } from './crud_media.js';
+import { KEY_COLUMN, TABLE } from './${plan.crudModule}.js';
 
-export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `\n${entries.join('\n')}\n` : ''}]);
+export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `\n${entries.join('\n')}\n` : ''}], {
+  // Who may open a record's detail page: its files in private categories at /media follow the same rule.
+  permission: '${plan.entity.snake}.show',
+  roles: ${showRoles === null ? 'null' : `[${showRoles.map(tsString).join(', ')}]`},
+  table: TABLE,
+  keyColumn: KEY_COLUMN,
+});
 `;
 }
 

@@ -9,7 +9,7 @@ import {
 } from 'fw-mvc';
 import {
   MEDIA_LIMITS, attachMediaToEntity, deleteMediaForEntities, deleteOwnedMediaRows, getCoverMediaForEntities, listMediaForEntity,
-  updateOwnedMedia, type MediaItem, type MediaRemoval,
+  recordReadRule, registerMediaReadRule, updateOwnedMedia, type MediaItem, type MediaRemoval, type RecordReadAccess,
 } from 'fw-mvc/media';
 
 /** A media entry of an entity file. */
@@ -204,7 +204,12 @@ export class MediaPages {
   readonly listImage: MediaEntry | null;
   private readonly fields: ReadonlyMap<string, FileField<false>>;
 
-  constructor(readonly entityName: string, readonly entries: readonly MediaEntry[]) {
+  /**
+   * `read`: who may read a record's detail page; its files in private categories (documents…) at /media follow the
+   * same rule, checked on every request (docs/uploads.md "Who may read a private file").
+   */
+  constructor(readonly entityName: string, readonly entries: readonly MediaEntry[], read?: RecordReadAccess) {
+    if (read) registerMediaReadRule(entityName, recordReadRule(read), 'pages');
     this.listImage = entries.find((entry) => entry.kind === 'image' && !entry.multiple) ?? null;
     this.fields = new Map(
       entries.map((entry) => [entry.name, entry.kind === 'image' ? new ImageField<false>({ label: entry.label, required: false }) : new FileField<false>({ label: entry.label, required: false })]),

@@ -3,10 +3,17 @@
 // produit_controller.ts and produit_model.ts (yours) use it; `fw sync:entity Produit` and `fw build:model` rewrite it
 // when the entity changes. The rows of the `media` table name the entity 'Produit'.
 import { MediaPages } from './crud_media.js';
+import { KEY_COLUMN, TABLE } from './produit_crud.js';
 
 export const MEDIA = new MediaPages('Produit', [
   { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },
   { name: 'galerie', label: 'Autres vues', kind: 'image', role: 'gallery', multiple: true, variants: true },
   { name: 'notice', label: 'Notice', kind: 'file', role: 'notice', multiple: false, variants: false },
   { name: 'schema', label: 'Schéma', kind: 'image', role: 'schema', multiple: false, variants: false },
-]);
+], {
+  // Who may open a record's detail page: its files in private categories at /media follow the same rule.
+  permission: 'produit.show',
+  roles: null,
+  table: TABLE,
+  keyColumn: KEY_COLUMN,
+});
