@@ -127,7 +127,7 @@ test('the shared module is the same bytes for every entity, and the emitters are
 
 test('an entity without media entries, with --media: the media files are written, empty, so that the pages keep compiling', () => {
   const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }));
-  assert.ok(file(files, 'mvc/models/produit_media.ts').includes("export const MEDIA = new MediaPages('Produit', []);"));
+  assert.ok(file(files, 'mvc/models/produit_media.ts').includes("export const MEDIA = new MediaPages('Produit', [], {"));
   assert.not.match(file(files, 'mvc/views/produit/_media_fields.html'), /<fieldset/);
 });
 
