@@ -34,11 +34,6 @@ export function registerMediaReadRule(entityName: string, rule: MediaReadRule, n
   };
 }
 
-/** True when some entity has a read rule: without one, `/media` never reads the `media` table. */
-export function hasMediaReadRules(): boolean {
-  return rules.size > 0;
-}
-
 /** The media path whose row owns this file: a variant (`images/medium/a.jpg`) belongs to its image (`images/a.jpg`). */
 function ownerPaths(mediaPath: string): string[] {
   const segments = mediaPath.split('/');

@@ -13,4 +13,4 @@ export {
   deleteOwnedMediaRows, deleteOwnedMedia, updateOwnedMedia, updateMediaOrder, updateMediaAltText, type MediaRemoval, type OwnedMediaChanges,
 } from './owned.js';
 export { MEDIA_TABLE, MEDIA_TABLE_PURPOSE, MEDIA_LIMITS, mediaTableSql, mediaTableStatements } from './schema.js';
-export { registerMediaReadRule, recordReadRule, mayReadMedia, hasMediaReadRules, type MediaReadRule, type RecordReadAccess } from './access.js';
+export { registerMediaReadRule, recordReadRule, mayReadMedia, type MediaReadRule, type RecordReadAccess } from './access.js';
