@@ -145,7 +145,7 @@ export function isTextual(field: FieldNode): boolean {
   return TEXT_TYPES.has(field.sqlType.base) || LONG_TEXT_TYPES.has(field.sqlType.base);
 }
 
-function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
+export function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
   if (relation) return 'relation';
   const base = field.sqlType.base;
   if (field.logicalType === 'bool') return 'bool';
