@@ -162,7 +162,7 @@ export const KEY = 't.${pk.column}';
 /** A row of the list and of the detail page: the entity${relations.length ? ' and the labels of its many-to-one targets' : ''}. */
 export type ListRow = ${entityClass}${labelProps.length ? ` & { ${labelProps.join('; ')} }` : ''};
 
-/** Many-to-many links saved with the record, by form field: the other side's ids, with their pivot values when the form edits them (absent: left as they are). */
+/** Many-to-many links saved with the record, by form field: the other side's ids${links.some(hasPivotInputs) ? ', with their pivot values' : ''} (absent: left as they are). */
 ${linksInterface}
 
 /** The allow-lists of the list page: sort keys, searched columns, equality filters. */

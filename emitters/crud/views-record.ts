@@ -65,7 +65,7 @@ export function emitShowView(plan: CrudPlan): string {
   {% for field in fields %}
   <div class="grid gap-2 px-4 py-3 md:grid-cols-3">
     <dt class="text-sm font-medium text-gray-600">{{ field.label }}</dt>
-    <dd class="text-sm text-gray-900 md:col-span-2">{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}</dd>
+    <dd class="text-sm text-gray-900 md:col-span-2">${plan.links.some(hasPivotInputs) ? `{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}` : '{{ field.value }}'}</dd>
   </div>
   {% endfor %}
 </dl>${plan.media ? `\n{% include "${plan.viewDir}/_media_show.html" %}` : ''}
