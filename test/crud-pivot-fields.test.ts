@@ -152,8 +152,8 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
 
         // The detail page lists each link with its values, dates as users read them.
         const show = (await client.get('/animaux/1')).text;
-        assert.match(show, /<li><span class="font-medium">Rage<\/span><span class="text-gray-600"> · Date d’injection : 01\/04\/2025<\/span><span class="text-gray-600"> · Rang : —<\/span><span class="text-gray-600"> · Dose : —<\/span><\/li>/);
-        assert.match(show, /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection : 12\/03\/2025<\/span><span class="text-gray-600"> · Rang : 1<\/span><span class="text-gray-600"> · Dose : 1.50<\/span><\/li>/);
+        assert.match(show, /<li><span class="font-medium">Rage<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;01\/04\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;—<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;—<\/span><\/li>/);
+        assert.match(show, /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;12\/03\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;1<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;1.50<\/span><\/li>/);
 
         // The edit form shows the links with their values, then three empty rows.
         const edit = (await client.get('/animaux/1/edit')).text;
@@ -182,7 +182,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
           { animal: 1, vaccin: 2, date: '2025-06-20', rang: 2, dose: null },
           { animal: 1, vaccin: 3, date: '2025-06-21', rang: 3, dose: '0.25' },
         ]);
-        assert.match((await client.get('/animaux/1')).text, /Leptospirose<\/span><span class="text-gray-600"> · Date d’injection : 20\/06\/2025<\/span><span class="text-gray-600"> · Rang : 2</);
+        assert.match((await client.get('/animaux/1')).text, /Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;20\/06\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;2</);
 
         // The other side edits the same pivot: the vaccine's form lists its animals with the values.
         const vaccinEdit = (await client.get('/vaccins/3/edit')).text;

@@ -42,7 +42,7 @@ Every page works the same without it. -#}
 }
 
 /** The links of a many-to-many with pivot values (`crud.linkDetails`): one item per link, its values after its label. */
-const LINK_DETAILS = `<ul class="space-y-1">{% for link in field.links %}<li><span class="font-medium">{{ link.label }}</span>{% for item in link.values %}<span class="text-gray-600"> · {{ item.label }} : {{ item.value }}</span>{% endfor %}</li>{% endfor %}</ul>`;
+const LINK_DETAILS = `<ul class="space-y-1">{% for link in field.links %}<li><span class="font-medium">{{ link.label }}</span>{% for item in link.values %}<span class="text-gray-600"> · {{ item.label }}&nbsp;:&nbsp;{{ item.value }}</span>{% endfor %}</li>{% endfor %}</ul>`;
 
 export function emitShowView(plan: CrudPlan): string {
   const pk = plan.primaryKey.name;

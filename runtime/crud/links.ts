@@ -156,6 +156,6 @@ export function linkDetails(label: string, rows: ReadonlyArray<Readonly<Record<s
       return { label: field.label, value: shown === '' ? '—' : shown };
     }),
   }));
-  const value = links.map((link) => (link.values.length ? `${link.label} (${link.values.map((v) => `${v.label} : ${v.value}`).join(' ; ')})` : link.label)).join(', ');
+  const value = links.map((link) => (link.values.length ? `${link.label} (${link.values.map((v) => `${v.label}\u00a0: ${v.value}`).join(' ; ')})` : link.label)).join(', ');
   return { label, value, links };
 }
