@@ -42,7 +42,7 @@ export interface CrudLink {
   /** The pivot's column holding this entity's key, and the one holding the other side's. */
   readonly ownColumn: string;
   readonly otherColumn: string;
-  /** Extra pivot fields: filled with a default on insert (kept as they are for links that stay). */
+  /** Extra pivot fields: edited per link in the form (emitters/crud/pivot.ts), but binary ones, filled with a default on insert. */
   readonly pivotFields: readonly FieldNode[];
   /** The crud module's function listing the choices, e.g. `tagIdsChoices`. */
   readonly choicesMethod: string;
