@@ -8,6 +8,7 @@ import type { FieldNode } from '../../compiler/ir.js';
 import { tsMarkerLine, syncEntityCommand } from '../marker.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
+import { defaultedPivotFields, hasPivotInputs, linkDetailsEntry, linkSpec, pivotShowsDates } from './pivot.js';
 import { isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
 
 /** A DATE or DATETIME field: shown as users read dates (`formatDate`, the templates' `format_date` filter). */
@@ -20,29 +21,6 @@ function filterKind(f: CrudField): string {
   if (f.field.logicalType === 'bool') return 'bool';
   if (f.field.logicalType === 'int') return 'int';
   return 'text';
-}
-
-/** The value a new pivot row gets for an extra column the form does not edit. */
-function pivotDefault(field: FieldNode): string {
-  if (field.nullable) return 'null';
-  switch (field.logicalType) {
-    case 'datetime':
-      return 'formatUtcDateTime(new Date())';
-    case 'date':
-      return 'formatUtcDateTime(new Date()).slice(0, 10)';
-    case 'time':
-      return 'formatUtcDateTime(new Date()).slice(11)';
-    case 'int':
-    case 'bool':
-    case 'float':
-      return '0';
-    case 'decimal':
-      return "'0'";
-    case 'bytes':
-      return 'Buffer.alloc(0)';
-    default:
-      return "''";
-  }
 }
 
 /** `ORDER BY <label>, <key>` as code: a text label in MariaDB's order on SQLite too (`textOrder`). */
@@ -86,11 +64,6 @@ function linkChoices(l: CrudLink): string {
   return choicesFunction(l.choicesMethod, comment, select, order, l.targetKey.column, 'int');
 }
 
-function linkSpec(l: CrudLink): string {
-  const extra = l.pivotFields.map((f) => `${f.column}: () => ${pivotDefault(f)}`);
-  return `  ${l.name}: { table: '${l.pivotTable}', ownColumn: '${l.ownColumn}', otherColumn: '${l.otherColumn}'${extra.length ? `, extra: { ${extra.join(', ')} }` : ''} },`;
-}
-
 export function emitCrudModule(plan: CrudPlan): string {
   const { entity, entityClass, primaryKey: pk, relations, links } = plan;
   const t = entity.table;
@@ -125,6 +98,7 @@ export function emitCrudModule(plan: CrudPlan): string {
     return `    { label: ${tsString(f.label)}, value: ${value} },`;
   });
   const linkLabels = links.map((l) => {
+    if (hasPivotInputs(l)) return linkDetailsEntry(l);
     const sql = `SELECT o.${l.targetLabel.column} AS label FROM ${l.pivotTable} p JOIN ${l.target.table} o ON o.${l.targetKey.column} = p.${l.otherColumn} WHERE p.${l.ownColumn} = ? ${orderCode(l.targetLabel, l.targetKey.column, 'o.')}`;
     return `    { label: ${tsString(l.label)}, value: (await fetchAll<{ label: unknown }>(\`${sql}\`, [id])).map((r) => String(r.label ?? '')).join(', ') },`;
   });
@@ -134,7 +108,7 @@ export function emitCrudModule(plan: CrudPlan): string {
   const labelField = plan.listFields.find((f) => f.input === 'text' || f.input === 'email') ?? plan.listFields[0];
   const choiceEntries = [
     ...relations.map((r) => `    ${r.field.name}: await ${r.choicesMethod}([keep['${r.field.name}']]),`),
-    ...links.map((l) => `    ${l.name}: await ${l.choicesMethod}(relatedKeys(keep['${l.name}'])),`),
+    ...links.map((l) => `    ${l.name}: await ${l.choicesMethod}(${hasPivotInputs(l) ? `linkRowKeys(keep, '${l.name}')` : `relatedKeys(keep['${l.name}'])`}),`),
   ];
   const filterRelations = plan.filterFields.filter((f) => f.relation);
   const filterEntries = [
@@ -144,16 +118,16 @@ export function emitCrudModule(plan: CrudPlan): string {
   const hasChoices = relations.length + links.length > 0;
   const fwValues = [
     ...(hasChoices ? ['CHOICES_MAX', 'fetchAll', 'missingChoiceKeys', 'placeholders'] : links.length ? ['fetchAll'] : []),
-    ...(links.length ? ['linkedIds', 'relatedKeys', 'replaceLinks'] : []),
-    ...(links.some((l) => l.pivotFields.some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
+    ...links.flatMap((l) => (hasPivotInputs(l) ? ['linkDetails', 'linkRowKeys', 'linkRows', 'saveLinkRows'] : ['linkedIds', 'relatedKeys', 'replaceLinks'])),
+    ...(links.some((l) => defaultedPivotFields(l).some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
-    ...(plan.fields.some(isDate) ? ['formatDate'] : []),
+    ...(plan.fields.some(isDate) || pivotShowsDates(links) ? ['formatDate'] : []),
     'trans',
   ];
-  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', 'Row', 'Transaction'];
+  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'Row', 'Transaction'];
   const fwImport = [...new Set(fwValues)].sort().join(', ') + ', ' + fwTypes.map((name) => `type ${name}`).join(', ');
   const linksInterface = links.length
-    ? `export interface Links {\n${links.map((l) => `  readonly ${l.name}?: readonly number[] | null | undefined;`).join('\n')}\n}`
+    ? `export interface Links {\n${links.map((l) => `  readonly ${l.name}?: readonly ${hasPivotInputs(l) ? 'PivotLink' : 'number'}[] | null | undefined;`).join('\n')}\n}`
     : `export interface Links {}`;
   const linkSpecs = links.length
     ? `
@@ -164,9 +138,9 @@ ${links.map(linkSpec).join('\n')}
 `
     : '';
   const saveLinksBody = links.length
-    ? links.map((l) => `  if (links.${l.name}) await replaceLinks(LINKS.${l.name}, id, links.${l.name}, tx);`).join('\n')
+    ? links.map((l) => `  if (links.${l.name}) await ${hasPivotInputs(l) ? 'saveLinkRows' : 'replaceLinks'}(LINKS.${l.name}, id, links.${l.name}, tx);`).join('\n')
     : '  // No many-to-many relation: nothing to save beside the record.';
-  const formValuesBody = links.length ? `{ ...row, ${links.map((l) => `${l.name}: await linkedIds(LINKS.${l.name}, id)`).join(', ')} }` : '{ ...row }';
+  const formValuesBody = links.length ? `{ ...row, ${links.map((l) => `${l.name}: await ${hasPivotInputs(l) ? 'linkRows' : 'linkedIds'}(LINKS.${l.name}, id)`).join(', ')} }` : '{ ...row }';
   const command = syncEntityCommand(entityClass);
   return `${tsMarkerLine(command)}
 // The CRUD pages of ${entityClass} as ${entity.file} describes them: the list's columns and allow-lists, the SQL of the
@@ -188,7 +162,7 @@ export const KEY = 't.${pk.column}';
 /** A row of the list and of the detail page: the entity${relations.length ? ' and the labels of its many-to-one targets' : ''}. */
 export type ListRow = ${entityClass}${labelProps.length ? ` & { ${labelProps.join('; ')} }` : ''};
 
-/** Many-to-many links saved with the record, by form field: the other side's ids (absent: left as they are). */
+/** Many-to-many links saved with the record, by form field: the other side's ids${links.some(hasPivotInputs) ? ', with their pivot values' : ''} (absent: left as they are). */
 ${linksInterface}
 
 /** The allow-lists of the list page: sort keys, searched columns, equality filters. */

@@ -2,6 +2,7 @@
 import type { FieldNode } from '../../compiler/ir.js';
 import { syncEntityCommand, tsMarkerLine } from '../marker.js';
 import { tsString } from '../text.js';
+import { hasPivotInputs, linkRowsDeclaration } from './pivot.js';
 import type { CrudField, CrudPlan } from './plan.js';
 
 /** Bounds of the integer types (signed, unsigned); BIGINT is bounded by the form's safe-integer check. */
@@ -102,9 +103,11 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
 export function emitCrudFormFields(plan: CrudPlan): string {
   const declarations = [
     ...plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) })),
-    ...plan.links.map((l) => ({ name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${tsString(l.label)}, required: false })` })),
+    ...plan.links.map((l) =>
+      hasPivotInputs(l) ? { name: l.name, ...linkRowsDeclaration(l) } : { name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${tsString(l.label)}, required: false })` },
+    ),
   ];
-  const classes = [...new Set(declarations.map((d) => d.className))].sort();
+  const classes = [...new Set(declarations.flatMap((d) => ['classes' in d ? d.classes : [], d.className].flat()))].sort();
   const choiceFields = [...plan.relations.map((r) => r.field.name), ...plan.links.map((l) => l.name)];
   const choicesNote = choiceFields.length
     ? `\n *\n * The choices of ${choiceFields.join(', ')} come from ${plan.crudModule}.ts (\`formChoices()\`), passed by the controller.`

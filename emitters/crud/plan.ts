@@ -42,7 +42,7 @@ export interface CrudLink {
   /** The pivot's column holding this entity's key, and the one holding the other side's. */
   readonly ownColumn: string;
   readonly otherColumn: string;
-  /** Extra pivot fields: filled with a default on insert (kept as they are for links that stay). */
+  /** Extra pivot fields: edited per link in the form (emitters/crud/pivot.ts), but binary ones, filled with a default on insert. */
   readonly pivotFields: readonly FieldNode[];
   /** The crud module's function listing the choices, e.g. `tagIdsChoices`. */
   readonly choicesMethod: string;
@@ -145,7 +145,7 @@ export function isTextual(field: FieldNode): boolean {
   return TEXT_TYPES.has(field.sqlType.base) || LONG_TEXT_TYPES.has(field.sqlType.base);
 }
 
-function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
+export function inputKind(field: FieldNode, relation: CrudRelation | null): InputKind {
   if (relation) return 'relation';
   const base = field.sqlType.base;
   if (field.logicalType === 'bool') return 'bool';

@@ -3,6 +3,7 @@
  * `_fields.html`, the form's fields as the entity describes them (regenerable).
  */
 import { syncEntityCommand, templateMarkerLine } from '../marker.js';
+import { hasPivotInputs, linkRowsInput } from './pivot.js';
 import type { CrudField, CrudLink, CrudPlan } from './plan.js';
 import { CSRF, DANGER, INPUT, PRIMARY, SECONDARY } from './views-common.js';
 
@@ -40,6 +41,9 @@ Every page works the same without it. -#}
 `;
 }
 
+/** The links of a many-to-many with pivot values (`crud.linkDetails`): one item per link, its values after its label. */
+const LINK_DETAILS = `<ul class="space-y-1">{% for link in field.links %}<li><span class="font-medium">{{ link.label }}</span>{% for item in link.values %}<span class="text-gray-600"> · {{ item.label }}&nbsp;:&nbsp;{{ item.value }}</span>{% endfor %}</li>{% endfor %}</ul>`;
+
 export function emitShowView(plan: CrudPlan): string {
   const pk = plan.primaryKey.name;
   return `{#- Detail of a ${plan.entityClass}. -#}
@@ -61,7 +65,7 @@ export function emitShowView(plan: CrudPlan): string {
   {% for field in fields %}
   <div class="grid gap-2 px-4 py-3 md:grid-cols-3">
     <dt class="text-sm font-medium text-gray-600">{{ field.label }}</dt>
-    <dd class="text-sm text-gray-900 md:col-span-2">{{ field.value }}</dd>
+    <dd class="text-sm text-gray-900 md:col-span-2">${plan.links.some(hasPivotInputs) ? `{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}` : '{{ field.value }}'}</dd>
   </div>
   {% endfor %}
 </dl>${plan.media ? `\n{% include "${plan.viewDir}/_media_show.html" %}` : ''}
@@ -122,7 +126,7 @@ function linkInput(l: CrudLink): string {
 
 /** `_fields.html` (regenerable): one block per form field, included by form.html inside its <form>. */
 export function emitFieldsView(plan: CrudPlan): string {
-  const blocks = [...plan.formFields.map((f) => formInput(f)), ...plan.links.map(linkInput)];
+  const blocks = [...plan.formFields.map((f) => formInput(f)), ...plan.links.map((l) => (hasPivotInputs(l) ? linkRowsInput(l) : linkInput(l)))];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
 {#- The fields of the ${plan.entityClass} form (label, control, message), included by form.html. -#}
 ${blocks.join('\n')}

@@ -4,4 +4,4 @@ export { csvCell, csvResponse, toCsv, CSV_MAX_ROWS } from './csv.js';
 export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './ids.js';
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 export { CHOICES_MAX, missingChoiceKeys, type ChoiceKeyKind } from './choices.js';
-export { linkedIds, replaceLinks, relatedKeys, type LinkSpec } from './links.js';
+export { linkDetails, linkedIds, linkRowKeys, linkRows, replaceLinks, relatedKeys, saveLinkRows, type LinkDetail, type LinkDetailField, type LinkSpec, type PivotLink } from './links.js';

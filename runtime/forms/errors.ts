@@ -7,6 +7,17 @@
  */
 export class FormValidationError extends Error {
   override readonly name = 'FormValidationError';
+
+  /**
+   * A field made of several inputs (LinkRowsField: one row per link) gives each refused input its own message, by
+   * input name; the form hands them back to the field's template context.
+   */
+  constructor(
+    message: string,
+    readonly details: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
 }
 
 /** A programming mistake in a form or field declaration (bad option, reserved field name, not a Field). */

@@ -25,6 +25,24 @@ export interface FieldInput {
   readonly value: string | undefined;
   readonly values: readonly string[];
   readonly file: UploadedFile | undefined;
+  /** The other submitted names and their values, for a field made of several inputs (LinkRowsField). */
+  readonly siblings?: SubmittedValues;
+}
+
+/** Every submitted name, and the values of any of them, as text. */
+export interface SubmittedValues {
+  readonly names: readonly string[];
+  values(name: string): string[];
+}
+
+/** What a field made of several inputs needs to describe them to a template (`Field.extraContext`). */
+export interface FieldState {
+  readonly label: string;
+  /** The submitted values of a bound form, else null (then `initial` is shown). */
+  readonly input: FieldInput | null;
+  readonly initial: unknown;
+  /** Messages of the field's inputs, by input name (FormValidationError.details). */
+  readonly details: Readonly<Record<string, string>>;
 }
 
 /** A choice as declared: `[value, label]`; values are compared as strings. */
@@ -87,6 +105,11 @@ export abstract class Field<T = unknown, R extends boolean = boolean> {
 
   /** HTML attributes derived from the rules (`maxlength`, `min`, …). */
   attrs(): HtmlAttrs {
+    return {};
+  }
+
+  /** Keys added to the field's template context (the rows of a LinkRowsField); none by default. */
+  extraContext(_state: FieldState): Record<string, unknown> {
     return {};
   }
 

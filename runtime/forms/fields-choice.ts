@@ -42,7 +42,7 @@ export interface ChoiceFieldOptions<R extends boolean = boolean> extends FieldOp
   choices?: readonly Choice[];
 }
 
-function checkChoices(choices: readonly Choice[] | undefined): readonly Choice[] {
+export function checkChoices(choices: readonly Choice[] | undefined): readonly Choice[] {
   if (choices === undefined) return [];
   const ok =
     Array.isArray(choices) &&
@@ -51,12 +51,12 @@ function checkChoices(choices: readonly Choice[] | undefined): readonly Choice[]
   return choices.map(([value, label]) => [value, label] as const);
 }
 
-function toOptions(choices: readonly Choice[], selected: ReadonlySet<string>): ChoiceOption[] {
+export function toOptions(choices: readonly Choice[], selected: ReadonlySet<string>): ChoiceOption[] {
   return choices.map(([value, label]) => ({ value: String(value), label, selected: selected.has(String(value)) }));
 }
 
 /** A copy of a field with other choices (the declared field is shared by every form and stays untouched). */
-function withChoices<F extends Field>(field: F, choices: readonly Choice[]): F {
+export function withChoices<F extends Field>(field: F, choices: readonly Choice[]): F {
   const copy = Object.create(Object.getPrototypeOf(field) as object) as F;
   return Object.assign(copy, field, { choices: checkChoices(choices) });
 }

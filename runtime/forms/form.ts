@@ -48,6 +48,8 @@ export type FieldContext = {
   /** Choices marked selected from the displayed values; empty for fields without choices. */
   readonly choices: ChoiceOption[];
   readonly attrs: HtmlAttrs;
+  /** A field made of several inputs adds its own keys (LinkRowsField: `rows`). */
+  readonly [extra: string]: unknown;
 };
 
 /** What templates get for a form: one entry per field name, plus the keys below. */
@@ -92,6 +94,8 @@ export class Form<F extends FieldMap = FieldMap> {
   private readonly initial: Readonly<Record<string, unknown>>;
   private readonly fieldErrorMap = new Map<string, string[]>();
   private readonly nonField: string[] = [];
+  /** Messages of the inputs of a field made of several (FormValidationError.details), by field name. */
+  private readonly detailErrors = new Map<string, Readonly<Record<string, string>>>();
   private cleaned: Record<string, unknown> = {};
   private validated = false;
 
@@ -229,7 +233,9 @@ export class Form<F extends FieldMap = FieldMap> {
     const value = this.value(name);
     const values = this.values(name);
     const errors = this.fieldErrors(name);
+    const state = { label: this.label(name), input: this.isBound ? this.inputOf(name) : null, initial: this.initialOf(name), details: this.detailErrors.get(name) ?? {} };
     return {
+      ...field.extraContext(state),
       name,
       id: `field-${name}`,
       label: this.label(name),
@@ -256,6 +262,7 @@ export class Form<F extends FieldMap = FieldMap> {
       } catch (err) {
         if (!(err instanceof FormValidationError)) throw err;
         this.addError(name, err.message);
+        if (Object.keys(err.details).length > 0) this.detailErrors.set(name, err.details);
       }
     }
     try {
@@ -274,7 +281,8 @@ export class Form<F extends FieldMap = FieldMap> {
       const raw = Object.hasOwn(this.data, name) ? this.data[name] : undefined;
       file = Object.hasOwn(this.files, name) ? this.files[name] : raw instanceof UploadedFile ? raw : undefined;
     }
-    return { value: values[0], values, file };
+    const siblings = { names: Object.keys(this.data), values: (other: string) => this.rawValues(other) };
+    return { value: values[0], values, file, siblings };
   }
 
   /** The submitted values of a name as strings (files and nulls left out). */

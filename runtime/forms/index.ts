@@ -6,6 +6,8 @@ export {
   charCount,
   type FieldOptions,
   type FieldInput,
+  type FieldState,
+  type SubmittedValues,
   type Choice,
   type ChoiceOption,
   type HtmlAttrs,
@@ -17,6 +19,7 @@ export { StringField, TextAreaField, EmailField, PhoneField, UrlField, SlugField
 export { IntegerField, FloatField, DecimalField, type IntegerFieldOptions, type FloatFieldOptions, type DecimalFieldOptions } from './fields-number.js';
 export { BooleanField, ChoiceField, RelationField, RelatedIdsField, type BooleanFieldOptions, type ChoiceFieldOptions, type RelationFieldOptions, type RelationKey } from './fields-choice.js';
 export { DateField, DateTimeField, TimeField } from './fields-date.js';
+export { LinkRowsField, type LinkRow, type LinkRowsFieldOptions, type LinkRowContext, type LinkInputContext } from './fields-links.js';
 export { FileField, ImageField, IMAGE_EXTENSIONS, IMAGE_MIME_TYPES, type FileFieldOptions } from './fields-file.js';
 export { FormValidationError, FormDefinitionError, UnknownFieldError } from './errors.js';
 export { messages as formMessages, formatSize } from './messages.js';

@@ -1,7 +1,7 @@
 // fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Contact)
 // The fields of the Contact form as mvc/entities/contact/contact.json describes them; contact_form.ts (yours) uses
 // them. `fw sync:entity Contact` and `fw build:model` rewrite this file when the entity changes.
-import { BooleanField, DateField, DecimalField, EmailField, IntegerField, RelatedIdsField, RelationField, StringField } from 'fw-mvc';
+import { BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, LinkRowsField, RelationField, StringField } from 'fw-mvc';
 
 /**
  * The fields of the create and edit pages, in the entity's order.
@@ -18,5 +18,5 @@ export const CONTACT_FIELDS = {
   actif: new BooleanField({ label: 'Actif' }),
   ville_id: new RelationField({ label: 'Ville', required: false, integer: true }),
   code_client: new StringField({ label: 'Code client', required: false, maxLength: 20 }),
-  tag_ids: new RelatedIdsField({ label: 'Tags', required: false }),
+  tag_ids: new LinkRowsField({ name: 'tag_ids', label: 'Tags', rowLabel: 'Tag', required: false, fields: { ajoute_le: new DateTimeField({ label: 'Ajoute le' }) } }),
 };

@@ -2,7 +2,7 @@
 // The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
 // (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
-import { CHOICES_MAX, fetchAll, formatDate, formatUtcDateTime, linkedIds, missingChoiceKeys, placeholders, relatedKeys, replaceLinks, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type Row, type Transaction } from 'fw-mvc';
+import { CHOICES_MAX, fetchAll, formatDate, linkDetails, linkRowKeys, linkRows, missingChoiceKeys, placeholders, saveLinkRows, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type PivotLink, type Row, type Transaction } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
 /** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
@@ -18,9 +18,9 @@ export const KEY = 't.Id';
 /** A row of the list and of the detail page: the entity and the labels of its many-to-one targets. */
 export type ListRow = Contact & { ville_id_label: string | null };
 
-/** Many-to-many links saved with the record, by form field: the other side's ids (absent: left as they are). */
+/** Many-to-many links saved with the record, by form field: the other side's ids, with their pivot values (absent: left as they are). */
 export interface Links {
-  readonly tag_ids?: readonly number[] | null | undefined;
+  readonly tag_ids?: readonly PivotLink[] | null | undefined;
 }
 
 /** The allow-lists of the list page: sort keys, searched columns, equality filters. */
@@ -61,7 +61,7 @@ export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
 
 /** The pivot tables of the many-to-many relations, by form field. */
 export const LINKS = {
-  tag_ids: { table: 'contact_tag', ownColumn: 'ContactId', otherColumn: 'TagId', extra: { AjouteLe: () => formatUtcDateTime(new Date()) } },
+  tag_ids: { table: 'contact_tag', ownColumn: 'ContactId', otherColumn: 'TagId', fields: { ajoute_le: 'AjouteLe' } },
 } as const satisfies Record<string, LinkSpec>;
 
 /** The values of INSERT, in its column order. */
@@ -78,7 +78,7 @@ export function updateValues(record: Contact, id: number): unknown[] {
 
 /** Saves the record's many-to-many links given by the form, in the record's transaction. */
 export async function saveLinks(id: number, links: Links, tx: Transaction): Promise<void> {
-  if (links.tag_ids) await replaceLinks(LINKS.tag_ids, id, links.tag_ids, tx);
+  if (links.tag_ids) await saveLinkRows(LINKS.tag_ids, id, links.tag_ids, tx);
 }
 
 export function toListRow(row: Row): ListRow {
@@ -90,7 +90,7 @@ export function toListRow(row: Row): ListRow {
 /** The edit form's values: the record and its links. */
 export async function formValues(row: ListRow): Promise<Record<string, unknown>> {
   const id = row.id as number;
-  return { ...row, tag_ids: await linkedIds(LINKS.tag_ids, id) };
+  return { ...row, tag_ids: await linkRows(LINKS.tag_ids, id) };
 }
 
 /** What the detail page shows, in field order, then the many-to-many links. */
@@ -106,7 +106,9 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
     { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },
     { label: 'Ville', value: row.ville_id_label ?? row.ville_id },
     { label: 'Code client', value: row.code_client },
-    { label: 'Tags', value: (await fetchAll<{ label: unknown }>(`SELECT o.Libelle AS label FROM contact_tag p JOIN tag o ON o.Id = p.TagId WHERE p.ContactId = ? ORDER BY ${textOrder('o.Libelle')}, o.Id`, [id])).map((r) => String(r.label ?? '')).join(', ') },
+    linkDetails('Tags', await fetchAll(`SELECT o.Libelle AS label, p.AjouteLe AS v0 FROM contact_tag p JOIN tag o ON o.Id = p.TagId WHERE p.ContactId = ? ORDER BY ${textOrder('o.Libelle')}, o.Id`, [id]), [
+      { label: 'Ajoute le', show: (v: unknown) => formatDate(v) },
+    ]),
   ];
 }
 
@@ -129,7 +131,7 @@ export function rowLabel(row: ListRow): string {
 export async function formChoices(keep: Readonly<Record<string, unknown>> = {}): Promise<Record<string, readonly Choice[]>> {
   return {
     ville_id: await villeIdChoices([keep['ville_id']]),
-    tag_ids: await tagIdsChoices(relatedKeys(keep['tag_ids'])),
+    tag_ids: await tagIdsChoices(linkRowKeys(keep, 'tag_ids')),
   };
 }
 
