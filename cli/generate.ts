@@ -99,7 +99,7 @@ export async function existingCrudFiles(root: string, model: ModelNode, entityNa
  * Refuses, before anything is written, a run that would bring another entity's files (its pages, its SQLite table) to
  * its entity file while its base class and SQL stay as its last `fw sync:entity` left them: its pages would use
  * fields that its base class lacks, and the project would no longer type-check. `others` are those entities, with the
- * files of the run that belong to them (docs/generators.md "sync:entity").
+ * files of the run that belong to them (docs/entities.md "A related entity changed too").
  */
 export async function refuseHalfSync(root: string, model: ModelNode, files: readonly PlannedFile[], others: readonly EntityCrudFiles[], command: string): Promise<void> {
   const { planWrites } = await import('./writer.js');

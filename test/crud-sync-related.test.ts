@@ -1,7 +1,7 @@
 // `fw sync:entity Animal` rewrites the CRUD pages of the related Proprietaire too: when proprietaire.json changed
 // since its last sync, it refuses (Erreur naming Proprietaire and the command to run) and writes nothing, so that the
 // project still type-checks; once Proprietaire is synced, it runs, and the project type-checks again
-// (docs/generators.md "sync:entity"). sync:relations refuses the same way.
+// (docs/entities.md "A related entity changed too"). sync:relations refuses the same way.
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

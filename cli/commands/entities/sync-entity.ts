@@ -1,7 +1,7 @@
 /**
  * `fw sync:entity <Entity>`: regenerates the entity's base class and SQL (and creates its manual files once), and the
  * regenerable files of its CRUD pages and of its related entities' pages when they exist. A related entity whose own
- * file changed since its last sync makes it refuse, writing nothing (docs/generators.md "sync:entity").
+ * file changed since its last sync makes it refuse, writing nothing (docs/entities.md "A related entity changed too").
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';

@@ -1,7 +1,7 @@
 /**
  * `fw sync:relations`: regenerates `mvc/entities/relations.sql` (and its SQLite twin), and the regenerable files of the
  * CRUD pages that exist (a relation brings a select, a label column or a many-to-many field). An entity with pages
- * whose file changed since its last sync makes it refuse, writing nothing (docs/generators.md "sync:entity").
+ * whose file changed since its last sync makes it refuse, writing nothing (docs/entities.md "A related entity changed too").
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
