@@ -91,13 +91,9 @@ export async function existingCrud(root: string, model: ModelNode, entityNames: 
   }));
 }
 
-export async function existingCrudFiles(root: string, model: ModelNode, entityNames: readonly string[]): Promise<PlannedFile[]> {
-  return (await existingCrud(root, model, entityNames)).flatMap((e) => e.files);
-}
-
 /**
- * Refuses, before anything is written, a run that would bring another entity's files (its pages, its SQLite table) to
- * its entity file while its base class and SQL stay as its last `fw sync:entity` left them: its pages would use
+ * Refuses, before anything is written, a run that would bring another entity's CRUD pages to its entity file while
+ * its base class and SQL stay as its last `fw sync:entity` left them: its pages would use
  * fields that its base class lacks, and the project would no longer type-check. `others` are those entities, with the
  * files of the run that belong to them (docs/entities.md "A related entity changed too").
  */
