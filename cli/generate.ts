@@ -1,10 +1,12 @@
 /** Shared steps of the generating commands: plan the files through the writer, apply unless dry-run, print. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ModelNode } from '../compiler/ir.js';
+import type { EntityNode, ModelNode } from '../compiler/ir.js';
 import type { PlannedFile } from '../emitters/index.js';
 import type { Command } from 'commander';
+import { CliError } from './errors.js';
 import type { WritePlan } from './writer.js';
+import { formatLegacyRoleMaps, type LegacyRoleMap } from './role-maps.js';
 
 export interface GenerateOptions {
   dryRun: boolean;
@@ -37,39 +39,80 @@ export function staleFiles(plan: WritePlan): string[] {
   return plan.entries.filter((e) => e.kind === 'regenerable' && (e.fate === 'created' || e.fate === 'updated')).map((e) => e.path);
 }
 
-/** `--check`'s report and exit code: 0 when every regenerable file is up to date, 2 otherwise. */
-export function reportStale(plan: WritePlan, command: string): number {
+/**
+ * `--check`'s report and exit code: 0 when every regenerable file is up to date, 2 otherwise. A controller that keeps
+ * its own role map differing from the entity's role block counts too: its pages do not follow the entity file.
+ */
+export function reportStale(plan: WritePlan, command: string, legacy: readonly LegacyRoleMap[] = []): number {
   const stale = staleFiles(plan);
-  if (stale.length === 0) {
-    process.stdout.write('Fichiers générés à jour.\n');
+  const roleDrift = legacy.filter((m) => m.differs);
+  const notes = formatLegacyRoleMaps(legacy);
+  if (stale.length === 0 && roleDrift.length === 0) {
+    process.stdout.write(`Fichiers générés à jour.\n${notes}`);
     return 0;
   }
-  process.stdout.write(`Fichiers générés périmés (${stale.length}) :\n${stale.map((file) => `  ${file}\n`).join('')}Régénérez-les avec « ${command} ».\n`);
+  if (stale.length > 0) {
+    process.stdout.write(`Fichiers générés périmés (${stale.length}) :\n${stale.map((file) => `  ${file}\n`).join('')}Régénérez-les avec « ${command} ».\n`);
+  }
+  process.stdout.write(notes);
   return 2;
 }
 
 /** Plans, applies (atomically) and reports the files; returns the exit code. */
-export async function generate(root: string, files: PlannedFile[], options: GenerateOptions, command = 'fw build:model'): Promise<number> {
+export async function generate(root: string, files: PlannedFile[], options: GenerateOptions, command = 'fw build:model', legacy: readonly LegacyRoleMap[] = []): Promise<number> {
   const { planWrites, applyPlan, formatPlan } = await import('./writer.js');
   const plan = planWrites(root, files, { force: options.force });
-  if (options.check) return reportStale(plan, command);
+  if (options.check) return reportStale(plan, command, legacy);
   if (!options.dryRun) applyPlan(plan);
-  process.stdout.write(formatPlan(plan, { dryRun: options.dryRun }));
+  process.stdout.write(formatPlan(plan, { dryRun: options.dryRun }) + formatLegacyRoleMaps(legacy));
   return 0;
+}
+
+/** The regenerable CRUD files of one entity. */
+export interface EntityCrudFiles {
+  readonly entity: EntityNode;
+  readonly files: PlannedFile[];
 }
 
 /**
  * The regenerable CRUD files of the entities whose CRUD pages exist (their `mvc/models/<snake>_crud.ts` is there),
  * so that sync:entity and build:model bring an entity change into the pages (docs/crud.md "Regenerable files").
  */
-export async function existingCrudFiles(root: string, model: ModelNode, entityNames: readonly string[]): Promise<PlannedFile[]> {
+export async function existingCrud(root: string, model: ModelNode, entityNames: readonly string[]): Promise<EntityCrudFiles[]> {
   // The files only, not the routes edit: this module does not load ts-morph.
   const crud = await import('../emitters/crud/files.js');
   const withCrud = model.entities.filter(
     (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
   );
   // The pages handle media when make:crud --media wrote the entity's media module.
-  return withCrud.flatMap((entity) =>
-    crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) })),
+  return withCrud.map((entity) => ({
+    entity,
+    files: crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) })),
+  }));
+}
+
+/**
+ * Refuses, before anything is written, a run that would bring another entity's CRUD pages to its entity file while
+ * its base class and SQL stay as its last `fw sync:entity` left them: its pages would use
+ * fields that its base class lacks, and the project would no longer type-check. `others` are those entities, with the
+ * files of the run that belong to them (docs/entities.md "A related entity changed too").
+ */
+export async function refuseHalfSync(root: string, model: ModelNode, files: readonly PlannedFile[], others: readonly EntityCrudFiles[], command: string): Promise<void> {
+  const { planWrites } = await import('./writer.js');
+  const { entityFiles } = await import('../emitters/index.js');
+  const inRun = new Set(files.map((f) => f.path));
+  const changed = new Set(staleFiles(planWrites(root, [...files])));
+  const behind: EntityNode[] = [];
+  for (const { entity, files: own } of others) {
+    if (!own.some((f) => changed.has(f.path))) continue;
+    const left = entityFiles(model, entity).filter((f) => f.kind === 'regenerable' && !inRun.has(f.path));
+    if (staleFiles(planWrites(root, left)).length > 0) behind.push(entity);
+  }
+  if (behind.length === 0) return;
+  const names = behind.map((e) => e.name);
+  const one = behind.length === 1;
+  throw new CliError(
+    `${names.join(', ')} ${one ? 'a' : 'ont'} changé (${behind.map((e) => e.file).join(', ')}) depuis ${one ? 'son' : 'leur'} dernier « fw sync:entity » : « ${command} » réécrirait ${one ? 'ses' : 'leurs'} pages sans ${one ? 'sa' : 'leur'} classe de base ni ${one ? 'son' : 'leur'} SQL, et le projet ne compilerait plus. Aucun fichier n'a été écrit.`,
+    `lancez ${names.map((n) => `« fw sync:entity ${n} »`).join(', ')} puis relancez « ${command} », ou « fw build:model », qui régénère toutes les entités d'un coup.`,
   );
 }

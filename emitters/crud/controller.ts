@@ -7,13 +7,7 @@ export function emitCrudController(plan: CrudPlan): string {
   const views = plan.viewDir;
   const rowType = `${entityClass}ListRow`;
   const pk = plan.primaryKey.name;
-  const rbac = entity.rbac;
   const media = plan.media !== null;
-  const roles = rbac
-    ? Object.entries(rbac.permissions)
-        .map(([permission, list]) => `  ${permission}: [${list.map(tsString).join(', ')}],`)
-        .join('\n')
-    : '';
   const fwImports = [
     'BaseController',
     'DuplicateError',
@@ -27,28 +21,7 @@ export function emitCrudController(plan: CrudPlan): string {
     'parseId',
     'parseIds',
     'trans',
-    ...(rbac ? ['userCan', 'userHasRole'] : []),
   ];
-  const permissionHelper = rbac
-    ? `
-/** Roles allowed per permission, from the role block of mvc/entities/${entity.snake}/${entity.snake}.json. */
-const ROLES: Readonly<Record<string, readonly string[]>> = {
-${roles}
-};
-
-/** A permission the role block declares needs one of its roles (or the \`${entity.snake}.<permission>\` permission); others are open. */
-function allowed(request: Request, permission: string): boolean {
-  const roles = ROLES[permission];
-  if (!roles) return true;
-  return userCan(request, \`${entity.snake}.\${permission}\`) || roles.some((role) => userHasRole(request, role));
-}
-`
-    : `
-/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
-function allowed(_request: Request, _permission: string): boolean {
-  return true;
-}
-`;
   const mediaNote = media
     ? `
 // Its media (images, documents: ${plan.mediaModule}.ts) are checked, stored and written with the record, all or nothing.`
@@ -63,7 +36,13 @@ import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity
 
 /** Route prefix of the pages (route names: \`${plan.routeName}.<action>\`). */
 const BASE = '${plan.prefix}';
-${permissionHelper}
+
+/**
+ * The role block of mvc/entities/${entity.snake}/${entity.snake}.json, checked before each action: \`crud.allowed\` (and
+ * \`crud.allowedActions\`, the actions the pages offer) live in ${plan.crudModule}.ts, which \`fw sync:entity ${entityClass}\` keeps in step.
+ */
+const allowed = crud.allowed;
+
 export class ${controllerClass} extends BaseController {
   /** GET ${plan.prefix}: the list; an \`HX-Request\` gets only the results (\`_results.html\`). */
   static async index(request: Request): Promise<Response> {
@@ -102,9 +81,10 @@ ${media ? storeWithMedia(plan) : `  /** POST ${plan.prefix}: creates; an invalid
     if (!row) return errorPage(404, request);
 ${
   media
-    ? `    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.${pk} as number) };
+    ? `    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.${pk} as number), allowed: crud.allowedActions(request) };
     return BaseController.render('${views}/show.html', { request, context });`
-    : `    return BaseController.render('${views}/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });`
+    : `    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), allowed: crud.allowedActions(request) };
+    return BaseController.render('${views}/show.html', { request, context });`
 }
   }
 
@@ -216,7 +196,9 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     export_url: query.urlWithState(\`\${BASE}/export.csv\`),
     // The list's state, carried by the delete forms so that the list comes back as it was.
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
-    partial: template === '_results.html',${plan.listImage ? `
+    partial: template === '_results.html',
+    // The actions the signed-in user's roles allow: the page hides the others (the role block, ${plan.crudModule}.ts).
+    allowed: crud.allowedActions(request),${plan.listImage ? `
     // The list image's thumbnails by id: one query for the page's rows.
     thumbnails: await MEDIA.thumbnails(rows.map((row) => row.${pk} as number)),` : ''}
   };

@@ -64,6 +64,51 @@ function linkChoices(l: CrudLink): string {
   return choicesFunction(l.choicesMethod, comment, select, order, l.targetKey.column, 'int');
 }
 
+/**
+ * The role block of the entity file (`rbac`) as code: the roles per permission, the check the controller makes before
+ * each action, and the actions the list and detail pages offer (docs/crud.md "Permissions"). Here rather than in the
+ * controller (the user's file), so that a role block added or changed later reaches the pages with `fw sync:entity`.
+ */
+function permissionsCode(plan: CrudPlan): string {
+  const { entity } = plan;
+  const roles = entity.rbac ? Object.entries(entity.rbac.permissions).map(([permission, list]) => `  ${permission}: [${list.map(tsString).join(', ')}],`) : [];
+  const source = entity.rbac ? `the role block of ${entity.file}` : `${entity.file} has no role block: every action is open`;
+  return `
+/** The actions of the pages, as the role block names them. */
+export type Permission = 'index' | 'show' | 'create' | 'update' | 'delete' | 'export';
+
+/** Roles allowed per permission (${source}). */
+export const ROLES: Readonly<Partial<Record<Permission, readonly string[]>>> = {${roles.length ? `\n${roles.join('\n')}\n` : ''}};
+
+/**
+ * Whether the signed-in user may do \`permission\`: one of its roles, or the \`${entity.snake}.<permission>\` permission (the
+ * \`admin\` role holds them all). A permission the role block does not name is open to every signed-in user (or to
+ * anyone, on public routes).
+ */
+export function allowed(request: Request, permission: Permission): boolean {
+  const roles = ROLES[permission];
+  if (!roles) return true;
+  return userCan(request, \`${entity.snake}.\${permission}\`) || roles.some((role) => userHasRole(request, role));
+}
+
+/**
+ * The actions the pages offer to the signed-in user (\`allowed\` in the views' context): the list and the detail page
+ * hide the others. The CSV export holds the list's rows: it needs \`index\` as well as \`export\`.
+ */
+export function allowedActions(request: Request): Record<Permission, boolean> {
+  const index = allowed(request, 'index');
+  return {
+    index,
+    show: allowed(request, 'show'),
+    create: allowed(request, 'create'),
+    update: allowed(request, 'update'),
+    delete: allowed(request, 'delete'),
+    export: index && allowed(request, 'export'),
+  };
+}
+`;
+}
+
 export function emitCrudModule(plan: CrudPlan): string {
   const { entity, entityClass, primaryKey: pk, relations, links } = plan;
   const t = entity.table;
@@ -123,8 +168,10 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
     ...(plan.fields.some(isDate) || pivotShowsDates(links) ? ['formatDate'] : []),
     'trans',
+    'userCan',
+    'userHasRole',
   ];
-  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'Row', 'Transaction'];
+  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'Request', 'Row', 'Transaction'];
   const fwImport = [...new Set(fwValues)].sort().join(', ') + ', ' + fwTypes.map((name) => `type ${name}`).join(', ');
   const linksInterface = links.length
     ? `export interface Links {\n${links.map((l) => `  readonly ${l.name}?: readonly ${hasPivotInputs(l) ? 'PivotLink' : 'number'}[] | null | undefined;`).join('\n')}\n}`
@@ -184,7 +231,7 @@ export const UPDATE = ${tsString(`UPDATE ${t} SET ${updatable.map((f) => `${f.co
 
 /** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
 export const UNIQUE_KEYS: Readonly<Record<string, string>> = {${uniqueEntries.length ? `\n${uniqueEntries.join('\n')}\n` : ''}};
-${linkSpecs}
+${linkSpecs}${permissionsCode(plan)}
 /** The values of INSERT, in its column order. */
 export function insertValues(record: ${entityClass}): unknown[] {
   const row = record.toRow();

@@ -8,9 +8,12 @@ import { syncEntityCommand, templateMarkerLine } from '../marker.js';
 import type { CrudField, CrudLink, CrudPlan } from './plan.js';
 import { CSRF, DANGER, HX_NAV, INPUT, PRIMARY, SECONDARY, escape } from './views-common.js';
 
-/** The CSV link: the list's search, filters and sort, not its page; no hx-* attribute (a download). */
+/**
+ * The CSV link: the list's search, filters and sort, not its page; no hx-* attribute (a download). Only for the users
+ * the role block lets export (\`allowed\`: the controller's \`crud.allowedActions\`); its box stays, for the out-of-band swap.
+ */
 function exportLink(): string {
-  return `<a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>`;
+  return `{% if allowed.export %}<a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>{% endif %}`;
 }
 
 /** The sort kept by the search form, so that a new search keeps the column chosen. */
@@ -62,7 +65,7 @@ export function emitIndexView(plan: CrudPlan): string {
   <h1 class="text-2xl font-semibold text-gray-900">{{ title }}</h1>
   <div class="flex flex-wrap gap-2">
     <span id="crud-export-box">${exportLink()}</span>
-    <a href="{{ base }}/new" class="${PRIMARY}">{{ trans('crud.new') }}</a>
+    {% if allowed.create %}<a href="{{ base }}/new" class="${PRIMARY}">{{ trans('crud.new') }}</a>{% endif %}
   </div>
 </div>
 
@@ -80,11 +83,14 @@ export function emitIndexView(plan: CrudPlan): string {
   </div>
 </form>
 
-{#- The bulk-delete form sits outside the table; the row checkboxes join it through their form attribute. -#}
+{#- The bulk-delete form sits outside the table; the row checkboxes join it through their form attribute. Only for the
+users the role block lets delete, as the checkboxes. -#}
+{% if allowed.delete %}
 <form id="bulk-delete-form" method="post" action="{{ base }}/bulk-delete" class="mb-4">
   ${CSRF}
   <button type="submit" class="${DANGER}">{{ trans('crud.bulk_delete') }}</button>
 </form>
+{% endif %}
 
 <div id="crud-results">
 {% include "${v}/_results.html" %}
@@ -177,7 +183,7 @@ export function emitTableView(plan: CrudPlan): string {
 <table class="min-w-full divide-y divide-gray-200 text-sm">
   <thead class="bg-gray-50">
     <tr>
-      <th scope="col" class="px-3 py-2"><span class="sr-only">{{ trans('crud.select') }}</span></th>
+      {% if allowed.delete %}<th scope="col" class="px-3 py-2"><span class="sr-only">{{ trans('crud.select') }}</span></th>{% endif %}
       {% include "${v}/_list_head.html" %}
       <th scope="col" class="px-3 py-2 text-right font-medium text-gray-700">{{ trans('crud.actions') }}</th>
     </tr>
@@ -185,16 +191,19 @@ export function emitTableView(plan: CrudPlan): string {
   <tbody class="divide-y divide-gray-100">
     {% for row in rows %}
     <tr>
-      <td class="px-3 py-2"><input type="checkbox" name="ids" value="{{ row.${pk} }}" form="bulk-delete-form" aria-label="{{ trans('crud.select') }} #{{ row.${pk} }}"></td>
+      {% if allowed.delete %}<td class="px-3 py-2"><input type="checkbox" name="ids" value="{{ row.${pk} }}" form="bulk-delete-form" aria-label="{{ trans('crud.select') }} #{{ row.${pk} }}"></td>{% endif %}
       {% include "${v}/_list_cells.html" %}
       <td class="px-3 py-2 text-right whitespace-nowrap">
-        <a href="{{ base }}/{{ row.${pk} }}" class="font-medium text-blue-700 hover:underline">{{ trans('crud.show') }}</a>
-        <a href="{{ base }}/{{ row.${pk} }}/edit" class="ml-3 font-medium text-blue-700 hover:underline">{{ trans('crud.edit') }}</a>
+        {#- Only the actions the signed-in user's roles allow (\`allowed\`, from the role block). -#}
+        {% if allowed.show %}<a href="{{ base }}/{{ row.${pk} }}" class="font-medium text-blue-700 hover:underline">{{ trans('crud.show') }}</a>{% endif %}
+        {% if allowed.update %}<a href="{{ base }}/{{ row.${pk} }}/edit" class="ml-3 font-medium text-blue-700 hover:underline">{{ trans('crud.edit') }}</a>{% endif %}
+        {% if allowed.delete %}
         <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-target="#crud-results" hx-swap="innerHTML" hx-confirm="{{ trans('crud.confirm_delete') }}" class="ml-3 inline">
           ${CSRF}
           ${stateFields()}
           <button type="submit" class="font-medium text-red-700 hover:underline">{{ trans('crud.delete') }}</button>
         </form>
+        {% endif %}
       </td>
     </tr>
     {% endfor %}

@@ -52,13 +52,16 @@ export function emitShowView(plan: CrudPlan): string {
 <div class="mb-6 flex flex-wrap items-center justify-between gap-4">
   <h1 class="text-2xl font-semibold text-gray-900">{{ label or title }} #{{ row.${pk} }}</h1>
   <div class="flex gap-2">
-    <a href="{{ base }}/{{ row.${pk} }}/edit" class="${PRIMARY}">{{ trans('crud.edit') }}</a>
+    {#- Only the actions the signed-in user's roles allow (\`allowed\`, from the role block). -#}
+    {% if allowed.update %}<a href="{{ base }}/{{ row.${pk} }}/edit" class="${PRIMARY}">{{ trans('crud.edit') }}</a>{% endif %}
+    {% if allowed.delete %}
     {#- Without script, a plain POST. With htmx, hx-post is what makes htmx ask hx-confirm (it confirms only the requests
     it sends); the answer sends the page to the list (HX-Redirect, see the controller's destroy). -#}
     <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" id="crud-delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-confirm="{{ trans('crud.confirm_delete') }}">
       ${CSRF}
       <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
     </form>
+    {% endif %}
   </div>
 </div>
 <dl class="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">

@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { checkOption, existingCrudFiles, generate, generateOptions, readGenerateOptions } from '../../generate.js';
+import { checkOption, existingCrud, generate, generateOptions, readGenerateOptions } from '../../generate.js';
 import { compileOrFail, projectRoot } from '../../project.js';
+import { legacyRoleMaps } from '../../role-maps.js';
 
 export function configure(command: Command): void {
   checkOption(generateOptions(command));
@@ -15,6 +16,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
   const { modelFiles } = await import('../../../emitters/index.js');
-  const crudFiles = await existingCrudFiles(root, model, model.entities.map((e) => e.name));
-  return generate(root, [...modelFiles(model), ...crudFiles], readGenerateOptions(options), 'fw build:model');
+  const crud = await existingCrud(root, model, model.entities.map((e) => e.name));
+  const legacy = legacyRoleMaps(root, crud.map((c) => c.entity));
+  return generate(root, [...modelFiles(model), ...crud.flatMap((c) => c.files)], readGenerateOptions(options), 'fw build:model', legacy);
 }

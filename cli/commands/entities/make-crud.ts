@@ -74,9 +74,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const files = [...entityFiles(model, entity), ...crud.crudFiles(plan), { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const writePlan = planWrites(root, files);
+  // A controller of an earlier make:crud that keeps its own role map: its pages do not follow the entity's role block.
+  const { legacyRoleMaps, formatLegacyRoleMaps } = await import('../../role-maps.js');
+  const legacy = legacyRoleMaps(root, [entity]);
   if (options.check === true) {
     const { reportStale } = await import('../../generate.js');
-    return reportStale(writePlan, `fw make:crud ${entity.name}`);
+    return reportStale(writePlan, `fw make:crud ${entity.name}`, legacy);
   }
   if (!dryRun) applyPlan(writePlan);
   const out = [formatPlan(writePlan, { dryRun })];
@@ -104,6 +107,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   } else if (!media && entity.media.length > 0) {
     out.push(`Médias : ${entity.name} en déclare (${entity.media.map((m) => m.name).join(', ')}) ; « fw make:crud ${entity.name} --media » génère les pages qui les gèrent.\n`);
   }
+  out.push(formatLegacyRoleMaps(legacy));
   process.stdout.write(out.join(''));
   return 0;
 }

@@ -1,11 +1,13 @@
 /**
  * `fw sync:entity <Entity>`: regenerates the entity's base class and SQL (and creates its manual files once), and the
- * regenerable files of its CRUD pages when they exist.
+ * regenerable files of its CRUD pages and of its related entities' pages when they exist. A related entity whose own
+ * file changed since its last sync makes it refuse, writing nothing (docs/entities.md "A related entity changed too").
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { existingCrudFiles, generate, generateOptions, readGenerateOptions } from '../../generate.js';
+import { existingCrud, generate, generateOptions, readGenerateOptions, refuseHalfSync } from '../../generate.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../../project.js';
+import { legacyRoleMaps } from '../../role-maps.js';
 
 export function configure(command: Command): void {
   generateOptions(command.argument('<Entité>', "nom de l'entité (PascalCase)"));
@@ -19,6 +21,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const { entityFiles } = await import('../../../emitters/index.js');
   // The pages of the entities related to it show its label and list its records as choices: theirs follow too.
   const related = model.relations.filter((r) => r.fromEntity === entity.name || r.toEntity === entity.name).flatMap((r) => [r.fromEntity, r.toEntity]);
-  const crudFiles = await existingCrudFiles(root, model, [entity.name, ...related]);
-  return generate(root, [...entityFiles(model, entity), ...crudFiles], readGenerateOptions(options), `fw sync:entity ${entity.name}`);
+  const crud = await existingCrud(root, model, [entity.name, ...related]);
+  const files = [...entityFiles(model, entity), ...crud.flatMap((c) => c.files)];
+  const command = `fw sync:entity ${entity.name}`;
+  await refuseHalfSync(root, model, files, crud.filter((c) => c.entity.name !== entity.name), command);
+  const legacy = legacyRoleMaps(root, crud.map((c) => c.entity));
+  return generate(root, files, readGenerateOptions(options), command, legacy);
 }

@@ -9,10 +9,11 @@ import { CONTACT_LIST, ContactModel, type ContactListRow } from '../models/conta
 /** Route prefix of the pages (route names: `contacts.<action>`). */
 const BASE = '/contacts';
 
-/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
-function allowed(_request: Request, _permission: string): boolean {
-  return true;
-}
+/**
+ * The role block of mvc/entities/contact/contact.json, checked before each action: `crud.allowed` (and
+ * `crud.allowedActions`, the actions the pages offer) live in contact_crud.ts, which `fw sync:entity Contact` keeps in step.
+ */
+const allowed = crud.allowed;
 
 export class ContactController extends BaseController {
   /** GET /contacts: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -50,7 +51,8 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('contact/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });
+    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), allowed: crud.allowedActions(request) };
+    return BaseController.render('contact/show.html', { request, context });
   }
 
   /** GET /contacts/{id}/edit: the form filled with the record. */
@@ -162,6 +164,8 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
     // The list's state, carried by the delete forms so that the list comes back as it was.
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
     partial: template === '_results.html',
+    // The actions the signed-in user's roles allow: the page hides the others (the role block, contact_crud.ts).
+    allowed: crud.allowedActions(request),
   };
   const response = BaseController.render(`contact/${template}`, { request, context });
   response.headers['Vary'] = 'HX-Request';

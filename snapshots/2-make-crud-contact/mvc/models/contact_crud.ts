@@ -2,7 +2,7 @@
 // The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
 // (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
-import { CHOICES_MAX, fetchAll, formatDate, linkDetails, linkRowKeys, linkRows, missingChoiceKeys, placeholders, saveLinkRows, textOrder, trans, type Choice, type LinkSpec, type ListSpec, type PivotLink, type Row, type Transaction } from 'fw-mvc';
+import { CHOICES_MAX, fetchAll, formatDate, linkDetails, linkRowKeys, linkRows, missingChoiceKeys, placeholders, saveLinkRows, textOrder, trans, userCan, userHasRole, type Choice, type LinkSpec, type ListSpec, type PivotLink, type Request, type Row, type Transaction } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
 /** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
@@ -63,6 +63,39 @@ export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
 export const LINKS = {
   tag_ids: { table: 'contact_tag', ownColumn: 'ContactId', otherColumn: 'TagId', fields: { ajoute_le: 'AjouteLe' } },
 } as const satisfies Record<string, LinkSpec>;
+
+/** The actions of the pages, as the role block names them. */
+export type Permission = 'index' | 'show' | 'create' | 'update' | 'delete' | 'export';
+
+/** Roles allowed per permission (mvc/entities/contact/contact.json has no role block: every action is open). */
+export const ROLES: Readonly<Partial<Record<Permission, readonly string[]>>> = {};
+
+/**
+ * Whether the signed-in user may do `permission`: one of its roles, or the `contact.<permission>` permission (the
+ * `admin` role holds them all). A permission the role block does not name is open to every signed-in user (or to
+ * anyone, on public routes).
+ */
+export function allowed(request: Request, permission: Permission): boolean {
+  const roles = ROLES[permission];
+  if (!roles) return true;
+  return userCan(request, `contact.${permission}`) || roles.some((role) => userHasRole(request, role));
+}
+
+/**
+ * The actions the pages offer to the signed-in user (`allowed` in the views' context): the list and the detail page
+ * hide the others. The CSV export holds the list's rows: it needs `index` as well as `export`.
+ */
+export function allowedActions(request: Request): Record<Permission, boolean> {
+  const index = allowed(request, 'index');
+  return {
+    index,
+    show: allowed(request, 'show'),
+    create: allowed(request, 'create'),
+    update: allowed(request, 'update'),
+    delete: allowed(request, 'delete'),
+    export: index && allowed(request, 'export'),
+  };
+}
 
 /** The values of INSERT, in its column order. */
 export function insertValues(record: Contact): unknown[] {

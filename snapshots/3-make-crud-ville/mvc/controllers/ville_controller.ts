@@ -9,10 +9,11 @@ import { VILLE_LIST, VilleModel, type VilleListRow } from '../models/ville_model
 /** Route prefix of the pages (route names: `villes.<action>`). */
 const BASE = '/villes';
 
-/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
-function allowed(_request: Request, _permission: string): boolean {
-  return true;
-}
+/**
+ * The role block of mvc/entities/ville/ville.json, checked before each action: `crud.allowed` (and
+ * `crud.allowedActions`, the actions the pages offer) live in ville_crud.ts, which `fw sync:entity Ville` keeps in step.
+ */
+const allowed = crud.allowed;
 
 export class VilleController extends BaseController {
   /** GET /villes: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -50,7 +51,8 @@ export class VilleController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    return BaseController.render('ville/show.html', { request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row) } });
+    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), allowed: crud.allowedActions(request) };
+    return BaseController.render('ville/show.html', { request, context });
   }
 
   /** GET /villes/{id}/edit: the form filled with the record. */
@@ -162,6 +164,8 @@ async function results(request: Request, query: ListQuery, rows: VilleListRow[],
     // The list's state, carried by the delete forms so that the list comes back as it was.
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
     partial: template === '_results.html',
+    // The actions the signed-in user's roles allow: the page hides the others (the role block, ville_crud.ts).
+    allowed: crud.allowedActions(request),
   };
   const response = BaseController.render(`ville/${template}`, { request, context });
   response.headers['Vary'] = 'HX-Request';

@@ -12,10 +12,11 @@ import { MEDIA } from '../models/produit_media.js';
 /** Route prefix of the pages (route names: `produits.<action>`). */
 const BASE = '/produits';
 
-/** The entity declares no role block: every signed-in user (or anyone, on public routes) may act. */
-function allowed(_request: Request, _permission: string): boolean {
-  return true;
-}
+/**
+ * The role block of mvc/entities/produit/produit.json, checked before each action: `crud.allowed` (and
+ * `crud.allowedActions`, the actions the pages offer) live in produit_crud.ts, which `fw sync:entity Produit` keeps in step.
+ */
+const allowed = crud.allowed;
 
 export class ProduitController extends BaseController {
   /** GET /produits: the list; an `HX-Request` gets only the results (`_results.html`). */
@@ -65,7 +66,7 @@ export class ProduitController extends BaseController {
     if (!allowed(request, 'show')) return errorPage(403, request);
     const row = await findOr404(request);
     if (!row) return errorPage(404, request);
-    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.id as number) };
+    const context = { title: crud.TITLE, label: crud.LABEL, base: BASE, row, fields: await crud.details(row), media: await MEDIA.showContext(row.id as number), allowed: crud.allowedActions(request) };
     return BaseController.render('produit/show.html', { request, context });
   }
 
@@ -192,6 +193,8 @@ async function results(request: Request, query: ListQuery, rows: ProduitListRow[
     // The list's state, carried by the delete forms so that the list comes back as it was.
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
     partial: template === '_results.html',
+    // The actions the signed-in user's roles allow: the page hides the others (the role block, produit_crud.ts).
+    allowed: crud.allowedActions(request),
     // The list image's thumbnails by id: one query for the page's rows.
     thumbnails: await MEDIA.thumbnails(rows.map((row) => row.id as number)),
   };
