@@ -161,7 +161,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'db:init',
     family: 'Base de données',
-    usage: '',
+    usage: '[--app-hosts <hôtes>]',
     summary: "Prépare la base, l'utilisateur applicatif et la table fw_migrations.",
     load: () => import('./commands/database/db-init.js'),
   },

@@ -42,10 +42,20 @@ export function sqliteColumnType(type: string): string {
   return /^\s*(?:DECIMAL|NUMERIC|DEC|FIXED)\b/i.test(type) ? 'TEXT' : type;
 }
 
+/**
+ * Text columns (CHAR, VARCHAR, the TEXT types) compare ignoring case on SQLite as MariaDB's utf8mb4_unicode_ci
+ * compares them: `COLLATE NOCASE` makes their UNIQUE indexes, `=`, `IN`, GROUP BY and DISTINCT treat `Chat` and
+ * `chat` as one value. NOCASE is built into SQLite (the sqlite3 shell and any other tool open the file as is);
+ * it folds the 26 ASCII letters only, the documented difference of docs/entities.md "Letter case and accents".
+ */
+function sqliteCollation(type: string): string {
+  return /^\s*(?:VARCHAR|CHAR|TINYTEXT|TEXT|MEDIUMTEXT|LONGTEXT)\b/i.test(type) ? ' COLLATE NOCASE' : '';
+}
+
 function sqliteColumn(column: ColumnSpec, rowid: string | null): string {
   const name = quoteIdentifier(column.name, 'sqlite');
   if (column.name === rowid) return `${name} INTEGER PRIMARY KEY AUTOINCREMENT`;
-  return `${name} ${sqliteColumnType(column.type)}${column.nullable ? '' : ' NOT NULL'}`;
+  return `${name} ${sqliteColumnType(column.type)}${column.nullable ? '' : ' NOT NULL'}${sqliteCollation(column.type)}`;
 }
 
 function body(definitions: readonly string[]): string[] {

@@ -241,7 +241,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   });
 
   const gitignore = fs.readFileSync(path.join(project, '.gitignore'), 'utf8').split('\n');
-  for (const line of ['node_modules/', 'env/dev', 'env/prod', 'storage/database.sqlite', 'storage/uploads/*', '!storage/uploads/.gitkeep']) {
+  for (const line of ['node_modules/', 'env/dev', 'env/prod', '/storage/**', '!/storage/**/', '!/storage/**/.gitkeep']) {
     assert.ok(gitignore.includes(line), `.gitignore lacks ${line}`);
   }
 

@@ -1,5 +1,6 @@
-// `fw db:init` as a real process: on MariaDB it creates the database, an application account whose grants are
-// exactly SELECT, INSERT, UPDATE, DELETE on that database, fw_migrations and fw_sessions; on SQLite the folder,
+// `fw db:init` as a real process: on MariaDB it creates the database, an application account for local hosts
+// only whose grants are exactly SELECT, INSERT, UPDATE, DELETE on that database, fw_migrations and fw_sessions
+// (hosts and privileges set by hand: db-init-accounts.test.ts); on SQLite the folder,
 // the file, fw_migrations and fw_sessions. A second run finds everything present.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -81,19 +82,20 @@ Maria.before(() => {
 Maria.after(async () => {
   await withServer(async (server) => {
     await server.execute(`DROP DATABASE IF EXISTS \`${database}\``);
-    for (const host of ['%', 'localhost']) await server.execute('DROP USER IF EXISTS ?@?', [login, host]);
+    const accounts = await server.fetchAll<{ host: string }>('SELECT Host AS host FROM mysql.user WHERE User = ?', [login]);
+    for (const { host } of accounts) await server.execute('DROP USER IF EXISTS ?@?', [login, host]);
   });
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-Maria('creates the database, the account on % and localhost, the grants, fw_migrations, fw_sessions', async () => {
+Maria('creates the database, the account on localhost and 127.0.0.1 (never %), the grants, fw_migrations, fw_sessions', async () => {
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const lines = steps(run.stdout);
   assert.is(lines.length, 7, run.stdout);
   assert.match(lines[0]!, new RegExp(`^  créé +base ${database} — utf8mb4$`));
-  assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'%'`));
   assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'localhost'`));
+  assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'127\\.0\\.0\\.1'`));
   assert.match(run.stdout, /accordé +SELECT, INSERT, UPDATE, DELETE sur/);
   assert.match(lines[5]!, /^  créé +table fw_migrations$/);
   assert.match(lines[6]!, /^  créé +table fw_sessions$/);
@@ -104,7 +106,9 @@ Maria('creates the database, the account on % and localhost, the grants, fw_migr
       [database],
     );
     assert.is(schema?.charset, 'utf8mb4');
-    for (const host of ['%', 'localhost']) {
+    const hosts = await server.fetchAll<{ host: string }>('SELECT Host AS host FROM mysql.user WHERE User = ? ORDER BY Host', [login]);
+    assert.equal(hosts.map((row) => row.host), ['127.0.0.1', 'localhost']);
+    for (const host of ['localhost', '127.0.0.1']) {
       const grants = (await server.fetchAll(`SHOW GRANTS FOR ?@?`, [login, host])).map((row) => String(Object.values(row)[0]));
       assert.is(grants.length, 2, grants.join('\n'));
       assert.match(grants[0]!, new RegExp(`^GRANT USAGE ON \\*\\.\\* TO \`${login}\`@\`${host}\``));
@@ -149,26 +153,26 @@ Maria('a second run is idempotent: everything already present', () => {
 Maria('extra privileges of the application account are reported with their REVOKE, never revoked', async () => {
   const escaped = database.replace(/_/g, '\\_');
   await withServer(async (server) => {
-    await server.execute(`GRANT CREATE, DROP, ALTER ON \`${escaped}\`.* TO ?@'%'`, [login]);
+    await server.execute(`GRANT CREATE, DROP, ALTER ON \`${escaped}\`.* TO ?@'127.0.0.1'`, [login]);
     await server.execute("GRANT RELOAD ON *.* TO ?@'localhost'", [login]);
   });
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
   assert.equal(extra.map((line) => line.replace(/^  en trop +/, '')), [
-    `CREATE, DROP, ALTER sur ${database}.* à '${login}'@'%' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
-      `pour les retirer : REVOKE CREATE, DROP, ALTER ON \`${escaped}\`.* FROM '${login}'@'%';`,
     `RELOAD sur toutes les bases (*.*) à '${login}'@'localhost' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
       `pour les retirer : REVOKE RELOAD ON *.* FROM '${login}'@'localhost';`,
+    `CREATE, DROP, ALTER sur ${database}.* à '${login}'@'127.0.0.1' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
+      `pour les retirer : REVOKE CREATE, DROP, ALTER ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1';`,
   ]);
   // The four privileges are still reported as granted, not granted twice.
   assert.is(steps(run.stdout).filter((line) => /^  déjà accordé +SELECT, INSERT, UPDATE, DELETE/.test(line)).length, 2, run.stdout);
-  assert.match(run.stderr, /^Attention : le compte applicatif a des droits en plus de SELECT, INSERT, UPDATE, DELETE/);
-  assert.match(run.stderr, /\nConseil : lancez les REVOKE indiqués/);
+  assert.match(run.stderr, /^Attention : le compte applicatif a des droits ou des hôtes en plus de ceux que db:init accorde/);
+  assert.match(run.stderr, /\nConseil : lancez les REVOKE ou DROP USER indiqués/);
 
   await withServer(async (server) => {
     // Nothing was revoked by db:init; the printed statements take the extra rights away.
-    const grants = (await server.fetchAll("SHOW GRANTS FOR ?@'%'", [login])).map((row) => String(Object.values(row)[0]));
+    const grants = (await server.fetchAll("SHOW GRANTS FOR ?@'127.0.0.1'", [login])).map((row) => String(Object.values(row)[0]));
     assert.ok(grants.some((line) => /\bCREATE, DROP, ALTER ON /.test(line)), grants.join('\n'));
     for (const line of extra) await server.execute(/(REVOKE .*);$/.exec(line)![1]!);
   });
@@ -181,16 +185,16 @@ Maria('extra privileges of the application account are reported with their REVOK
 
 Maria('ALL PRIVILEGES on the database: reported, with the advice to run db:init again after the REVOKE', async () => {
   const escaped = database.replace(/_/g, '\\_');
-  await withServer((server) => server.execute(`GRANT ALL PRIVILEGES ON \`${escaped}\`.* TO ?@'%'`, [login]));
+  await withServer((server) => server.execute(`GRANT ALL PRIVILEGES ON \`${escaped}\`.* TO ?@'127.0.0.1'`, [login]));
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
   assert.is(extra.length, 1, run.stdout);
-  assert.ok(extra[0]!.endsWith(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM '${login}'@'%'; puis relancez « fw db:init » (REVOKE ALL retire aussi les quatre droits)`), extra[0]);
-  await withServer((server) => server.execute(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM ?@'%'`, [login]));
+  assert.ok(extra[0]!.endsWith(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1'; puis relancez « fw db:init » (REVOKE ALL retire aussi les droits voulus)`), extra[0]);
+  await withServer((server) => server.execute(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM ?@'127.0.0.1'`, [login]));
   const again = fw(root, ['db:init']);
   assert.is(again.status, 0, again.stderr);
-  assert.match(again.stdout, new RegExp(`  accordé +SELECT, INSERT, UPDATE, DELETE sur ${database}\\.\\* à '${login}'@'%'`));
+  assert.match(again.stdout, new RegExp(`  accordé +SELECT, INSERT, UPDATE, DELETE sur ${database}\\.\\* à '${login}'@'127\\.0\\.0\\.1'`));
   assert.is(again.stderr, '');
 });
 

@@ -114,6 +114,35 @@ Unit('a SQLite file locked by another connection past the busy time-out gives Da
   }
 });
 
+Unit('a new SQLite file whose creator holds the write lock: the switch to WAL waits for it instead of failing at once', async () => {
+  // Two processes creating the same new file (two `fw migration:apply`, two servers starting): the switch from
+  // rollback mode to WAL reads then writes page 1, and SQLite answers SQLITE_BUSY to that at once, busy timeout or not.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-new-wal-'));
+  const file = path.join(dir, 'db.sqlite');
+  // Kysely and the driver loaded beforehand: the handle below opens its file at once, while the lock is held.
+  const warm = openDatabase({ driver: 'sqlite', file: ':memory:' });
+  await warm.fetchOne('SELECT 1').finally(() => warm.close());
+  const creator = new Database(file);
+  const db = openDatabase({ driver: 'sqlite', file, busyTimeoutMs: 30_000 });
+  try {
+    assert.is(creator.pragma('journal_mode', { simple: true }), 'delete');
+    creator.exec('BEGIN IMMEDIATE');
+    creator.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    const count = db.fetchOne<{ n: number }>('SELECT COUNT(*) AS n FROM t').then(
+      (row) => row,
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    creator.exec('COMMIT');
+    assert.equal(await count, { n: 0 });
+    assert.equal(await db.fetchOne('PRAGMA journal_mode'), { journal_mode: 'wal' });
+  } finally {
+    await db.close();
+    creator.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Unit.run();
 
 const Http = suite('db-timeouts: 503 over a real server');

@@ -25,10 +25,10 @@ function tableSql(given: { entities: EntityNode[]; relations?: RelationNode[] },
 const unsignedWithoutText = fieldNode({ ...field('n', 'INT'), sqlType: sqlTypeNode({ base: 'INT', args: [], unsigned: true, text: 'INT' }) });
 
 const columnCases: Array<{ name: string; given: FieldNode; mariadb: string; sqlite: string }> = [
-  { name: 'VARCHAR, not null', given: field('nom', 'VARCHAR(100)'), mariadb: '`Nom` VARCHAR(100) NOT NULL', sqlite: '"Nom" VARCHAR(100) NOT NULL' },
-  { name: 'nullable', given: field('telephone', 'VARCHAR(20)', { nullable: true }), mariadb: '`Telephone` VARCHAR(20) NULL', sqlite: '"Telephone" VARCHAR(20)' },
-  { name: 'CHAR', given: field('code', 'CHAR(5)'), mariadb: '`Code` CHAR(5) NOT NULL', sqlite: '"Code" CHAR(5) NOT NULL' },
-  { name: 'TEXT', given: field('notes', 'TEXT', { nullable: true }), mariadb: '`Notes` TEXT NULL', sqlite: '"Notes" TEXT' },
+  { name: 'VARCHAR, not null', given: field('nom', 'VARCHAR(100)'), mariadb: '`Nom` VARCHAR(100) NOT NULL', sqlite: '"Nom" VARCHAR(100) NOT NULL COLLATE NOCASE' },
+  { name: 'nullable', given: field('telephone', 'VARCHAR(20)', { nullable: true }), mariadb: '`Telephone` VARCHAR(20) NULL', sqlite: '"Telephone" VARCHAR(20) COLLATE NOCASE' },
+  { name: 'CHAR', given: field('code', 'CHAR(5)'), mariadb: '`Code` CHAR(5) NOT NULL', sqlite: '"Code" CHAR(5) NOT NULL COLLATE NOCASE' },
+  { name: 'TEXT', given: field('notes', 'TEXT', { nullable: true }), mariadb: '`Notes` TEXT NULL', sqlite: '"Notes" TEXT COLLATE NOCASE' },
   { name: 'boolean', given: field('actif', 'TINYINT(1)'), mariadb: '`Actif` TINYINT(1) NOT NULL', sqlite: '"Actif" TINYINT(1) NOT NULL' },
   { name: 'DECIMAL: TEXT on SQLite (exact, at the declared scale)', given: field('prix', 'DECIMAL(10,2)'), mariadb: '`Prix` DECIMAL(10,2) NOT NULL', sqlite: '"Prix" TEXT NOT NULL' },
   { name: 'DECIMAL UNSIGNED, nullable', given: field('remise', 'DECIMAL(5,0) UNSIGNED', { nullable: true }), mariadb: '`Remise` DECIMAL(5,0) UNSIGNED NULL', sqlite: '"Remise" TEXT' },
@@ -67,7 +67,7 @@ const tableCases: Array<{ name: string; given: { entities: EntityNode[]; relatio
     name: 'unique field: a named unique key',
     given: { entities: [entity('Item', [idField(), field('email', 'VARCHAR(190)', { unique: true })])] },
     mariadb: ['CREATE TABLE IF NOT EXISTS `item` (', '  `Id` INT UNSIGNED NOT NULL AUTO_INCREMENT,', '  `Email` VARCHAR(190) NOT NULL,', '  PRIMARY KEY (`Id`),', '  UNIQUE KEY `uq_item_email` (`Email`)', MARIADB_END],
-    sqlite: ['CREATE TABLE IF NOT EXISTS "item" (', '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,', '  "Email" VARCHAR(190) NOT NULL', ');', 'CREATE UNIQUE INDEX IF NOT EXISTS "uq_item_email" ON "item" ("Email");'],
+    sqlite: ['CREATE TABLE IF NOT EXISTS "item" (', '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,', '  "Email" VARCHAR(190) NOT NULL COLLATE NOCASE', ');', 'CREATE UNIQUE INDEX IF NOT EXISTS "uq_item_email" ON "item" ("Email");'],
   },
   {
     name: 'filter field: an index; filter and unique: the unique key only',
@@ -85,8 +85,8 @@ const tableCases: Array<{ name: string; given: { entities: EntityNode[]; relatio
     sqlite: [
       'CREATE TABLE IF NOT EXISTS "item" (',
       '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,',
-      '  "Statut" VARCHAR(20) NOT NULL,',
-      '  "Code" CHAR(3) NOT NULL',
+      '  "Statut" VARCHAR(20) NOT NULL COLLATE NOCASE,',
+      '  "Code" CHAR(3) NOT NULL COLLATE NOCASE',
       ');',
       'CREATE UNIQUE INDEX IF NOT EXISTS "uq_item_code" ON "item" ("Code");',
       'CREATE INDEX IF NOT EXISTS "ix_item_statut" ON "item" ("Statut");',
@@ -117,7 +117,7 @@ const tableCases: Array<{ name: string; given: { entities: EntityNode[]; relatio
     },
     entity: 'Ville',
     mariadb: ['CREATE TABLE IF NOT EXISTS `ville` (', '  `Id` INT UNSIGNED NOT NULL AUTO_INCREMENT,', '  `Nom` VARCHAR(100) NOT NULL,', '  PRIMARY KEY (`Id`)', MARIADB_END],
-    sqlite: ['CREATE TABLE IF NOT EXISTS "ville" (', '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,', '  "Nom" VARCHAR(100) NOT NULL', ');'],
+    sqlite: ['CREATE TABLE IF NOT EXISTS "ville" (', '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,', '  "Nom" VARCHAR(100) NOT NULL COLLATE NOCASE', ');'],
   },
   {
     name: 'unique foreign key: the unique key serves, no second index',
@@ -140,7 +140,7 @@ const tableCases: Array<{ name: string; given: { entities: EntityNode[]; relatio
     name: 'a key that is not auto-increment: a table primary key, NOT NULL on SQLite too',
     given: { entities: [entity('Pays', [field('code', 'CHAR(2)', { primaryKey: true }), field('nom', 'VARCHAR(80)')], 'pays')] },
     mariadb: ['CREATE TABLE IF NOT EXISTS `pays` (', '  `Code` CHAR(2) NOT NULL,', '  `Nom` VARCHAR(80) NOT NULL,', '  PRIMARY KEY (`Code`)', MARIADB_END],
-    sqlite: ['CREATE TABLE IF NOT EXISTS "pays" (', '  "Code" CHAR(2) NOT NULL,', '  "Nom" VARCHAR(80) NOT NULL,', '  PRIMARY KEY ("Code")', ');'],
+    sqlite: ['CREATE TABLE IF NOT EXISTS "pays" (', '  "Code" CHAR(2) NOT NULL COLLATE NOCASE,', '  "Nom" VARCHAR(80) NOT NULL COLLATE NOCASE,', '  PRIMARY KEY ("Code")', ');'],
   },
   {
     name: 'reserved word as table, quoted',
@@ -208,9 +208,9 @@ const relationCases: Array<{ name: string; relations: RelationNode[]; mariadb: s
     sqlite: [
       'CREATE TABLE IF NOT EXISTS "contact_tag" (',
       '  "ContactId" INT UNSIGNED NOT NULL,',
-      '  "TagCode" VARCHAR(20) NOT NULL,',
+      '  "TagCode" VARCHAR(20) NOT NULL COLLATE NOCASE,',
       '  "AddedAt" DATETIME NOT NULL,',
-      '  "Note" VARCHAR(50),',
+      '  "Note" VARCHAR(50) COLLATE NOCASE,',
       '  "Rang" INT NOT NULL,',
       '  PRIMARY KEY ("ContactId", "TagCode"),',
       '  CONSTRAINT "fk_contact_tag_contact" FOREIGN KEY ("ContactId") REFERENCES "contact" ("Id") ON DELETE CASCADE ON UPDATE RESTRICT,',

@@ -192,7 +192,7 @@ function conformance(dialect: DialectName): void {
       project.read(`${MIGRATIONS}/${file}`),
       `${MIGRATION_HEAD('x', 'fw migration:make --from-diff Contact')}` +
         '-- fw:dialect mariadb\nALTER TABLE `contact` ADD COLUMN `Code` VARCHAR(20) NULL;\nALTER TABLE `contact` ADD UNIQUE KEY `uq_contact_code` (`Code`);\n\n' +
-        '-- fw:dialect sqlite\nALTER TABLE "contact" ADD COLUMN "Code" VARCHAR(20);\nCREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");\n',
+        '-- fw:dialect sqlite\nALTER TABLE "contact" ADD COLUMN "Code" VARCHAR(20) COLLATE NOCASE;\nCREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");\n',
     );
     assert.ok(run(project, ['migration:status']).some((line) => line.startsWith('PENDING') && line.endsWith(file)));
     applyMigrations(project, [file]);
@@ -238,7 +238,7 @@ function conformance(dialect: DialectName): void {
         '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.\n' +
         'PRAGMA foreign_keys = OFF;\n' +
         'CREATE TABLE "contact__fw_new" (\n' +
-        '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,\n  "Nom" VARCHAR(100) NOT NULL,\n  "VilleId" INT,\n  "Code" VARCHAR(20),\n' +
+        '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,\n  "Nom" VARCHAR(100) NOT NULL COLLATE NOCASE,\n  "VilleId" INT,\n  "Code" VARCHAR(20) COLLATE NOCASE,\n' +
         // The extra column keeps the type the diff read (here on the database the file was made against).
         `  "Extra" ${sqlite ? 'INT' : 'int(11)'},\n` +
         '  CONSTRAINT "fk_contact_villeid" FOREIGN KEY ("VilleId") REFERENCES "ville" ("Id") ON DELETE RESTRICT ON UPDATE CASCADE\n);\n' +

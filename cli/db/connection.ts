@@ -41,6 +41,10 @@ export interface DbSettings {
   readonly admin: DbCredentials;
   /** True when DB_ADMIN_LOGIN is set: `admin` then holds the DB_ADMIN_* account, else a copy of `app`. */
   readonly adminConfigured: boolean;
+  /** DB_APP_ACCOUNT_HOSTS as read: the hosts `db:init` creates the application account for (see cli/db/init.ts). */
+  readonly appAccountHosts?: string;
+  /** DB_APP_PRIVILEGES as read: the privileges `db:init` grants the application account (see cli/db/grants.ts). */
+  readonly appPrivileges?: string;
 }
 
 /** Which account a handle uses. */
@@ -93,6 +97,8 @@ export function readDbSettings(root: string): DbSettings {
     app,
     admin,
     adminConfigured,
+    appAccountHosts: env.DB_APP_ACCOUNT_HOSTS ?? '',
+    appPrivileges: env.DB_APP_PRIVILEGES ?? '',
   };
 }
 

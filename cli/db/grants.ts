@@ -1,12 +1,34 @@
 /**
  * The application account's grants as MariaDB prints them (`SHOW GRANTS`), read for `db:init`: does the account
- * hold the four privileges on the database, and does it hold more? The runtime spec gives it SELECT, INSERT,
- * UPDATE, DELETE only; anything else (CREATE, DROP, ALTER, ALL PRIVILEGES, GRANT OPTION, a global privilege)
- * is reported with the REVOKE that takes it away, never revoked by fw itself.
+ * hold its privileges on the database, and does it hold more? By default it gets SELECT, INSERT, UPDATE, DELETE
+ * (what the application needs: the schema commands run with the admin account, docs/entities.md "Which
+ * account"); `DB_APP_PRIVILEGES` lists others. Anything beyond that list (CREATE, DROP, ALTER, ALL PRIVILEGES,
+ * GRANT OPTION, a global privilege) is reported with the REVOKE that takes it away, never revoked by fw itself.
  */
 
-/** The privileges of the application account, and nothing else (runtime spec "Database access"). */
+/** The privileges of the application account when `DB_APP_PRIVILEGES` is empty: what the running application needs. */
 export const APP_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;
+
+/** Privileges MariaDB grants on `base`.* (GRANT … ON `base`.*), in the order SHOW GRANTS prints them. */
+export const DATABASE_PRIVILEGES = [
+  'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'REFERENCES', 'INDEX', 'ALTER', 'CREATE TEMPORARY TABLES',
+  'LOCK TABLES', 'EXECUTE', 'CREATE VIEW', 'SHOW VIEW', 'CREATE ROUTINE', 'ALTER ROUTINE', 'EVENT', 'TRIGGER',
+  'DELETE HISTORY',
+] as const;
+
+/**
+ * The privileges listed in `DB_APP_PRIVILEGES` (comma-separated, any case), in SHOW GRANTS order, or the default
+ * four when the value is empty. Throws a message naming each unknown name (ALL PRIVILEGES and GRANT OPTION are
+ * refused: they are not a list of what the application needs).
+ */
+export function parseAppPrivileges(value: string | undefined): readonly string[] | { readonly unknown: readonly string[] } {
+  if (!value || value.trim() === '') return APP_PRIVILEGES;
+  const names = value.split(',').map((part) => part.trim().replace(/\s+/g, ' ').toUpperCase());
+  const known = new Set<string>(DATABASE_PRIVILEGES);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) return { unknown: unknown.map((name) => name || '(vide)') };
+  return DATABASE_PRIVILEGES.filter((privilege) => names.includes(privilege));
+}
 
 /** Privileges of one grant line that the application account should not have. */
 export interface ExtraGrant {
@@ -38,20 +60,20 @@ function databaseNames(database: string): Set<string> {
   return new Set([database, database.replace(/_/g, '\\_')]);
 }
 
-/** True when a grant line gives at least the four privileges on `database`.* (escaped or not). */
-export function hasAppGrant(grants: readonly string[], database: string): boolean {
+/** True when a grant line gives at least `privileges` on `database`.* (escaped or not). */
+export function hasAppGrant(grants: readonly string[], database: string, privileges: readonly string[] = APP_PRIVILEGES): boolean {
   const names = databaseNames(database);
   return grants.some((text) => {
     const line = parse(text);
     if (!line || line.database === null || !names.has(line.database)) return false;
-    return APP_PRIVILEGES.every((privilege) => line.privileges.includes(privilege));
+    return privileges.every((privilege) => line.privileges.includes(privilege));
   });
 }
 
-/** Privileges beyond the four, on `database`.* or on every database (`*.*`, USAGE aside), by grant line. */
-export function extraGrants(grants: readonly string[], database: string): ExtraGrant[] {
+/** Privileges beyond `granted`, on `database`.* or on every database (`*.*`, USAGE aside), by grant line. */
+export function extraGrants(grants: readonly string[], database: string, granted: readonly string[] = APP_PRIVILEGES): ExtraGrant[] {
   const names = databaseNames(database);
-  const allowed = new Set<string>(APP_PRIVILEGES);
+  const allowed = new Set<string>(granted);
   const extras: ExtraGrant[] = [];
   for (const text of grants) {
     const line = parse(text);

@@ -137,10 +137,21 @@ export class ListQuery {
     return this.emptyContext === 'general' ? 'crud.empty' : `crud.empty_${this.emptyContext}`;
   }
 
-  /** The SQL of one equality filter; UnknownFilterError when `key` is not in the allow-list. */
-  filterClause(key: string, value: string): SqlFragment {
+  /**
+   * The SQL of one equality filter; UnknownFilterError when `key` is not in the allow-list. A text filter matches
+   * as MariaDB's utf8mb4_unicode_ci `=` does on both dialects (`chat` finds `Chat` and `Chât`, trailing spaces
+   * ignored): MariaDB's collation does it, SQLite compares the `fw_sort_key` of both sides (docs/crud.md
+   * "Search and sort on SQLite").
+   */
+  filterClause(key: string, value: string, dialect: DialectName = currentDialect()): SqlFragment {
     const filter = Object.hasOwn(this.spec.filters, key) ? this.spec.filters[key] : undefined;
     if (!filter) throw new UnknownFilterError(key, Object.keys(this.spec.filters));
+    if (filter.kind === 'text' && !filter.match && dialect === 'sqlite') {
+      return {
+        sql: `${SQLITE_SORT_KEY_FUNCTION}(RTRIM(${filter.column}, ' ')) = ${SQLITE_SORT_KEY_FUNCTION}(?)`,
+        params: [value.replace(/ +$/, '')],
+      };
+    }
     return { sql: filter.match ?? `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
   }
 
@@ -165,7 +176,7 @@ export class ListQuery {
       parts.push('1 = 0');
     }
     for (const [key, value] of Object.entries(this.filters)) {
-      const clause = this.filterClause(key, value);
+      const clause = this.filterClause(key, value, dialect);
       parts.push(clause.sql);
       params.push(...clause.params);
     }

@@ -10,6 +10,33 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
 }
 
+/** What `useWal` needs of a better-sqlite3 handle. */
+interface PragmaRunner {
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+}
+
+/**
+ * Puts the file in WAL mode (a no-op when it already is). A file still in rollback mode (a new one) is switched by
+ * reading page 1 and then writing it: when another process holds the write lock at that moment (two processes
+ * creating the same new file: `fw migration:apply` twice, or two servers starting), SQLite answers SQLITE_BUSY at
+ * once instead of calling the busy handler, since waiting for a write lock while holding a read lock could
+ * deadlock. The failed attempt holds no lock, so it is tried again, after short pauses, until the busy timeout is
+ * spent; the next attempt usually finds the file already in WAL mode.
+ */
+async function useWal(db: PragmaRunner, busyTimeoutMs: number): Promise<void> {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      if (db.pragma('journal_mode', { simple: true }) === 'wal') return;
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 /** Builds the SQLite dialect; better-sqlite3 is imported when the file is first opened. */
 export function sqliteDialect(options: SqliteOptions): Dialect {
   const busyTimeout = options.busyTimeoutMs ?? 5000;
@@ -27,7 +54,7 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
           const db = new Database(options.file, { timeout: busyTimeout });
           try {
             db.pragma(`busy_timeout = ${Math.trunc(busyTimeout)}`);
-            db.pragma('journal_mode = WAL');
+            await useWal(db, busyTimeout);
             db.pragma('foreign_keys = ON');
             // Search and sort like MariaDB's utf8mb4_unicode_ci (docs/crud.md "Search and sort on SQLite").
             registerUnicodeFunctions(db);

@@ -12,19 +12,19 @@ ALTER TABLE `contact` ADD COLUMN `CodeClient` VARCHAR(20) NULL;
 -- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration
 -- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.
 PRAGMA foreign_keys = OFF;
-ALTER TABLE "contact" ADD COLUMN "CodeClient" VARCHAR(20);
+ALTER TABLE "contact" ADD COLUMN "CodeClient" VARCHAR(20) COLLATE NOCASE;
 CREATE TABLE "contact__fw_new" (
   "Id" INTEGER PRIMARY KEY AUTOINCREMENT,
-  "Nom" VARCHAR(250) NOT NULL,
-  "Prenom" VARCHAR(100) NOT NULL,
-  "Email" VARCHAR(190) NOT NULL,
+  "Nom" VARCHAR(250) NOT NULL COLLATE NOCASE,
+  "Prenom" VARCHAR(100) NOT NULL COLLATE NOCASE,
+  "Email" VARCHAR(190) NOT NULL COLLATE NOCASE,
   "DateNaissance" DATE,
   "Solde" TEXT,
   "NbVisites" INT UNSIGNED NOT NULL,
   "Actif" TINYINT(1) NOT NULL,
   "VilleId" INT UNSIGNED,
-  "CodeClient" VARCHAR(20),
-  "Telephone" VARCHAR(20),
+  "CodeClient" VARCHAR(20) COLLATE NOCASE,
+  "Telephone" VARCHAR(20) COLLATE NOCASE,
   CONSTRAINT "fk_contact_villeid" FOREIGN KEY ("VilleId") REFERENCES "ville" ("Id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
 INSERT INTO "contact__fw_new" ("Id", "Nom", "Prenom", "Email", "DateNaissance", "Solde", "NbVisites", "Actif", "VilleId", "CodeClient", "Telephone") SELECT "Id", "Nom", "Prenom", "Email", "DateNaissance", "Solde", "NbVisites", "Actif", "VilleId", "CodeClient", "Telephone" FROM "contact";
