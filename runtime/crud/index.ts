@@ -5,3 +5,4 @@ export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './id
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 export { CHOICES_MAX, missingChoiceKeys, type ChoiceKeyKind } from './choices.js';
 export { linkedIds, replaceLinks, relatedKeys, type LinkSpec } from './links.js';
+export { InUseError, assertUnreferenced, findReferences, inUseError, inUseMessage, type Blocking, type ReferenceSpec } from './references.js';
