@@ -84,7 +84,9 @@ function publicSuite(dialect: DialectName): void {
     assert.equal(ids, Array.from({ length: 100 }, (_, i) => 105 - i));
     assert.match(res.text, '>Annonce 105</a>');
     assert.match(res.text, /<a href="\/annonces\/new" class="[^"]*">Ajouter<\/a>/, 'lien vers le formulaire public');
-    assert.match(res.text, '105.50');
+    // A DECIMAL with the French separator, as on the CRUD pages.
+    assert.match(res.text, '105,50');
+    assert.not.match(res.text, '105.50');
     for (const hidden of [SECRET, '2026-01-01 10', 'Password', 'Created', 'Categorie', 'Texte 105']) assert.not.match(res.text, hidden, `absent : ${hidden}`);
     const images = tags(res.text, 'img').map((tag) => tag.attrs['src']);
     assert.equal(images, ['/media/images/couverture.jpg', '/media/images/autre.jpg']);

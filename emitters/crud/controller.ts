@@ -17,6 +17,8 @@ export function emitCrudController(plan: CrudPlan): string {
     'errorPage',
     'htmxRedirect',
     'htmxTarget',
+    'inUseError',
+    'inUseMessage',
     'isHtmx',
     'parseId',
     'parseIds',
@@ -125,7 +127,14 @@ ${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 
     if (!allowed(request, 'delete')) return errorPage(403, request);
     const id = parseId(request.routeParams['id']);
     if (id === null) return errorPage(404, request);
-    const deleted = await ${modelClass}.delete(id);
+    let deleted: number;
+    try {
+      deleted = await ${modelClass}.delete(id);
+    } catch (err) {
+      const inUse = inUseError(err);
+      if (!inUse) throw err;
+      return refused(request, inUseMessage(inUse, \`\${crud.LABEL} #\${id}\`), \`\${BASE}/\${id}\`);
+    }
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
@@ -134,10 +143,7 @@ ${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 
       const { query, rows, pagination } = await ${modelClass}.page(state);
       return results(request, query, rows, pagination, '_results.html');
     }
-    const query = ListQuery.fromRequest(state, ${listConst});
-    const page = parseId(request.body['page']?.[0]);
-    const target = query.urlWithState(BASE);
-    return BaseController.redirect(page && page > 1 ? \`\${target}\${target.includes('?') ? '&' : '?'}page=\${page}\` : target);
+    return BaseController.redirect(listUrl(request));
   }
 
   /** POST ${plan.prefix}/bulk-delete: the selected \`ids\`, shown for confirmation; none selected goes straight back. */
@@ -155,7 +161,14 @@ ${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 
     if (!allowed(request, 'delete')) return errorPage(403, request);
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
-    const deleted = await ${modelClass}.deleteMany(ids);
+    let deleted: number;
+    try {
+      deleted = await ${modelClass}.deleteMany(ids);
+    } catch (err) {
+      const inUse = inUseError(err);
+      if (!inUse) throw err;
+      return refused(request, inUseMessage(inUse), null);
+    }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
@@ -166,6 +179,38 @@ ${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
     return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
   }
+}
+
+/** The list's URL with the search, filters, sort and page a delete form carried. */
+function listUrl(request: Request): string {
+  const query = ListQuery.fromRequest({ params: request.body }, ${listConst});
+  const page = parseId(request.body['page']?.[0]);
+  const target = query.urlWithState(BASE);
+  return page && page > 1 ? \`\${target}\${target.includes('?') ? '&' : '?'}page=\${page}\` : target;
+}
+
+/**
+ * A delete refused because other records still refer to the record(s) (nothing deleted): 409 with \`message\`. The
+ * detail page's form (\`from=show\`, or htmx's \`#crud-delete\`) gets that page again, the others the list with its
+ * state. htmx does not swap a 409: it follows \`HX-Redirect\` to that page, where the message waits as a flash.
+ */
+async function refused(request: Request, message: string, showUrl: string | null): Promise<Response> {
+  BaseController.setFlash(request, message, 'error');
+  const fromShow = showUrl !== null && (htmxTarget(request) === 'crud-delete' || request.body['from']?.[0] === 'show');
+  if (isHtmx(request)) {
+    const response = htmxRedirect(fromShow ? showUrl : listUrl(request));
+    response.status = 409;
+    return response;
+  }
+  const response = fromShow ? await ${controllerClass}.show(request) : await listPage(request);
+  if (response.status === 200) response.status = 409;
+  return response;
+}
+
+/** The whole list page for the state a POST form carried. */
+async function listPage(request: Request): Promise<Response> {
+  const { query, rows, pagination } = await ${modelClass}.page({ params: request.body });
+  return results(request, query, rows, pagination, 'index.html');
 }
 
 /** The list page, or its results partial: rows, pagination, sort links, filters, empty state, reset and export links. */
@@ -182,6 +227,7 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     base: BASE,
     rows,
     pagination: page,
+    total_label: crud.countLabel(page.total),
     q: query.q,
     sort: query.sort ?? '',
     direction: query.sort ? query.direction : '',

@@ -9,11 +9,16 @@ import { tsMarkerLine, syncEntityCommand } from '../marker.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
 import { defaultedPivotFields, hasPivotInputs, linkDetailsEntry, linkSpec, pivotShowsDates } from './pivot.js';
-import { isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
+import { inSentence, isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
 
 /** A DATE or DATETIME field: shown as users read dates (`formatDate`, the templates' `format_date` filter). */
 function isDate(f: CrudField): boolean {
   return f.input === 'date' || f.input === 'datetime';
+}
+
+/** A DECIMAL, FLOAT or DOUBLE field: shown with the locale's decimal separator (\`formatNumber\`, the templates' \`format_number\` filter). */
+function isDecimal(f: CrudField): boolean {
+  return f.input === 'decimal' || f.input === 'float';
 }
 
 function filterKind(f: CrudField): string {
@@ -139,7 +144,9 @@ export function emitCrudModule(plan: CrudPlan): string {
         ? `row.${f.field.name} ? trans('crud.yes') : trans('crud.no')`
         : isDate(f)
           ? `formatDate(row.${f.field.name})`
-          : `row.${f.field.name}`;
+          : isDecimal(f)
+            ? `formatNumber(row.${f.field.name})`
+            : `row.${f.field.name}`;
     return `    { label: ${tsString(f.label)}, value: ${value} },`;
   });
   const linkLabels = links.map((l) => {
@@ -167,11 +174,15 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...(links.some((l) => defaultedPivotFields(l).some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
     ...(plan.fields.some(isDate) || pivotShowsDates(links) ? ['formatDate'] : []),
+    ...(plan.fields.some(isDecimal) ? ['formatNumber'] : []),
     'trans',
     'userCan',
     'userHasRole',
   ];
-  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'Request', 'Row', 'Transaction'];
+  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'ReferenceSpec', 'Request', 'Row', 'Transaction'];
+  const references = plan.references.map(
+    (r) => `  { table: '${r.table}', column: '${r.column}', target: '${r.target}',${r.selfKey ? ` selfKey: '${r.selfKey}',` : ''} one: ${tsString(r.one)}, many: ${tsString(r.many)} },`,
+  );
   const fwImport = [...new Set(fwValues)].sort().join(', ') + ', ' + fwTypes.map((name) => `type ${name}`).join(', ');
   const linksInterface = links.length
     ? `export interface Links {\n${links.map((l) => `  readonly ${l.name}?: readonly ${hasPivotInputs(l) ? 'PivotLink' : 'number'}[] | null | undefined;`).join('\n')}\n}`
@@ -231,6 +242,18 @@ export const UPDATE = ${tsString(`UPDATE ${t} SET ${updatable.map((f) => `${f.co
 
 /** Unique fields by the names the servers give them (MariaDB: the key; SQLite: table.column): a DuplicateError becomes a message on the field. */
 export const UNIQUE_KEYS: Readonly<Record<string, string>> = {${uniqueEntries.length ? `\n${uniqueEntries.join('\n')}\n` : ''}};
+
+/**
+ * The foreign keys of other tables that keep a record from being deleted (their \`on_delete\` is RESTRICT or NO ACTION):
+ * the model counts their rows before a delete, and the refusal names them (docs/crud.md "Deleting a record that
+ * others refer to").
+ */
+export const REFERENCES: readonly ReferenceSpec[] = [${references.length ? `\n${references.join('\n')}\n` : ''}];
+
+/** The list's total as users read it: \`1 ${inSentence(plan.label)}\`, \`2 ${inSentence(plan.title)}\`. */
+export function countLabel(count: number): string {
+  return \`\${count} \${count === 1 ? ${tsString(inSentence(plan.label))} : ${tsString(inSentence(plan.title))}}\`;
+}
 ${linkSpecs}${permissionsCode(plan)}
 /** The values of INSERT, in its column order. */
 export function insertValues(record: ${entityClass}): unknown[] {

@@ -14,7 +14,7 @@ export function emitCrudModel(plan: CrudPlan): string {
 // created it once and never overwrites it. The columns, joins and allow-lists come from ${plan.crudModule}.ts, which
 // \`fw sync:entity ${entityClass}\` keeps in step with the entity. Every value goes through a \`?\` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
 import type { ${entityClass} } from '../entities/${entity.snake}/index.js';
 import * as crud from './${plan.crudModule}.js';${media ? `\nimport type { MediaSubmission } from './crud_media.js';\nimport { MEDIA } from './${plan.mediaModule}.js';` : ''}
 
@@ -74,31 +74,27 @@ export class ${modelClass} {
       return changed;
     });
   }
-${media ? `
-  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files. */
+
+  /**
+   * Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade)${media ? ', then its media rows and files' : ''}.
+   * Rows of other tables that still refer to it (ON DELETE RESTRICT) throw InUseError: nothing is deleted.
+   */
   static async delete(id: number): Promise<number> {
-    const deleted = await execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} = ?\`, [id]);
-    if (deleted > 0) await MEDIA.deleteFor([id]);
-    return deleted;
+    return ${modelClass}.deleteMany([id]);
   }
 
-  /** Deletes these ids with one \`?\` per id, then their media rows and files; returns the number of rows deleted. */
+  /**
+   * Deletes these ids with one \`?\` per id, all or none, in one transaction${media ? ', then their media rows and files' : ''}; returns the number
+   * of rows deleted. When rows of other tables still refer to some of them, InUseError names those ids and nothing
+   * is deleted.
+   */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const deleted = await execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids);
-    await MEDIA.deleteFor(ids);
-    return deleted;
-  }` : `
-  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade). */
-  static async delete(id: number): Promise<number> {
-    return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} = ?\`, [id]);
+    ${media ? 'const deleted = await' : 'return'} transaction(async (tx) => {
+      await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
+      return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids, tx);
+    });${media ? '\n    await MEDIA.deleteFor(ids);\n    return deleted;' : ''}
   }
-
-  /** Deletes these ids with one \`?\` per id; returns the number of rows deleted. */
-  static async deleteMany(ids: readonly number[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids);
-  }`}
 }
 `;
 }

@@ -48,6 +48,17 @@ export interface CrudLink {
   readonly choicesMethod: string;
 }
 
+/** A foreign key referring to this entity's records that refuses their deletion (runtime `ReferenceSpec`). */
+export interface CrudReference {
+  readonly table: string;
+  readonly column: string;
+  readonly target: string;
+  readonly selfKey: string | null;
+  /** The referencing rows as a sentence names them: `animal`, `animaux`. */
+  readonly one: string;
+  readonly many: string;
+}
+
 export interface CrudField {
   readonly field: FieldNode;
   readonly label: string;
@@ -104,6 +115,11 @@ export interface CrudPlan {
   readonly links: readonly CrudLink[];
   /** Textual columns searched by `q`. */
   readonly searchColumns: readonly string[];
+  /**
+   * The foreign keys of other tables that keep a record from being deleted (many-to-one, or a pivot's side, whose
+   * `on_delete` is RESTRICT or NO ACTION): counted before a delete, named in the refusal.
+   */
+  readonly references: readonly CrudReference[];
   /** Route prefix `/<plural>` and route names `<plural>.<action>`. */
   readonly prefix: string;
   readonly routeName: string;
@@ -241,6 +257,36 @@ function crudLinks(model: ModelNode, entity: EntityNode, taken: ReadonlySet<stri
   return links;
 }
 
+/** `Animaux` → `animaux` inside a sentence; an acronym (`TVA`, `PDFs`) keeps its capitals. */
+export function inSentence(label: string): string {
+  return /^\p{Lu}\p{Ll}/u.test(label) || label.length === 1 ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+}
+
+const BLOCKING_ACTIONS = new Set(['RESTRICT', 'NO ACTION']);
+
+/** The foreign keys that refuse the deletion of `entity`'s records: many-to-one toward it, and pivots' sides on it. */
+function crudReferences(model: ModelNode, entity: EntityNode): CrudReference[] {
+  const references: CrudReference[] = [];
+  for (const relation of model.relations) {
+    if (!BLOCKING_ACTIONS.has(relation.onDelete)) continue;
+    if (relation.type === 'many_to_one' && relation.toEntity === entity.name) {
+      const from = requireEntity(model, relation.fromEntity, `relation ${relation.name}`);
+      const column = requireField(from, relation.fromField, `relation ${relation.name}`).column;
+      const target = requireField(entity, relation.toField, `relation ${relation.name}`).column;
+      references.push({ table: from.table, column, target, selfKey: from.name === entity.name ? from.primaryKey.column : null, one: inSentence(from.label), many: inSentence(from.labelPlural) });
+    } else if (relation.type === 'many_to_many' && relation.pivotTable && relation.fromEntity !== relation.toEntity) {
+      const isFrom = relation.fromEntity === entity.name;
+      if (!isFrom && relation.toEntity !== entity.name) continue;
+      // A pivot row is a link to the other side's record: it is named after that side.
+      const other = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
+      const [fromColumn, toColumn] = pivotTableSpec(model, relation).primaryKey as [string, string];
+      const target = requireField(entity, isFrom ? relation.fromField : relation.toField, `relation ${relation.name}`).column;
+      references.push({ table: relation.pivotTable, column: isFrom ? fromColumn : toColumn, target, selfKey: null, one: inSentence(other.label), many: inSentence(other.labelPlural) });
+    }
+  }
+  return references;
+}
+
 function crudMedia(node: MediaNode): CrudMedia {
   return { node, name: node.name, label: node.label, kind: node.field, role: node.role, multiple: node.multiple, variants: node.field === 'image' && node.variants };
 }
@@ -299,6 +345,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     relations: [...relations.values()],
     links,
     searchColumns: entity.fields.filter((f) => isTextual(f) && !relations.has(f.name)).map((f) => `t.${f.column}`),
+    references: crudReferences(model, entity),
     prefix,
     routeName,
     viewDir: entity.snake,

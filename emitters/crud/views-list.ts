@@ -16,6 +16,11 @@ function exportLink(): string {
   return `{% if allowed.export %}<a href="{{ export_url }}" class="${SECONDARY}" id="crud-export">{{ trans('crud.export_csv') }}</a>{% endif %}`;
 }
 
+/** The bulk-delete button: only when the list shows rows to select. */
+function bulkButton(): string {
+  return `{% if allowed.delete and rows | length %}<button type="submit" class="${DANGER} mb-4">{{ trans('crud.bulk_delete') }}</button>{% endif %}`;
+}
+
 /** The sort kept by the search form, so that a new search keeps the column chosen. */
 function sortFields(): string {
   return `{% if sort %}<input type="hidden" name="sort" value="{{ sort }}"><input type="hidden" name="direction" value="{{ direction }}">{% endif %}`;
@@ -86,9 +91,9 @@ export function emitIndexView(plan: CrudPlan): string {
 {#- The bulk-delete form sits outside the table; the row checkboxes join it through their form attribute. Only for the
 users the role block lets delete, as the checkboxes. -#}
 {% if allowed.delete %}
-<form id="bulk-delete-form" method="post" action="{{ base }}/bulk-delete" class="mb-4">
+<form id="bulk-delete-form" method="post" action="{{ base }}/bulk-delete">
   ${CSRF}
-  <button type="submit" class="${DANGER}">{{ trans('crud.bulk_delete') }}</button>
+  <span id="crud-bulk-box">${bulkButton()}</span>
 </form>
 {% endif %}
 
@@ -106,6 +111,7 @@ export function emitResultsView(plan: CrudPlan): string {
 {#- Out of the swapped area, the export link and the search form's sort fields follow the new state (htmx out-of-band swap). -#}
 <span id="crud-export-box" hx-swap-oob="true">${exportLink()}</span>
 <span id="crud-sort-fields" hx-swap-oob="true">${sortFields()}</span>
+<span id="crud-bulk-box" hx-swap-oob="true">${bulkButton()}</span>
 {% if flash_html %}<div class="mb-4">{{ flash_html | safe }}</div>{% endif %}
 {% endif %}
 {% if is_filtered %}
@@ -127,6 +133,8 @@ function cell(f: CrudField): string {
   if (f.field.logicalType === 'bool') return `{{ trans('crud.yes') if row.${name} else trans('crud.no') }}`;
   // Dates as users read them (10/03/2025 08:40); the CSV keeps the stored text.
   if (f.input === 'date' || f.input === 'datetime') return `{{ row.${name} | format_date }}`;
+  // Decimals with the locale's separator (0,50 in French); the CSV and the form keep the point.
+  if (f.input === 'decimal' || f.input === 'float') return `{{ row.${name} | format_number }}`;
   return `{{ row.${name} }}`;
 }
 
@@ -153,7 +161,7 @@ ${filters.length ? filters.join('\n') + '\n' : ''}`;
 /** `_list_head.html` (regenerable): the sortable column headers of the entity's fields, included by _table.html. */
 export function emitListHeadView(plan: CrudPlan): string {
   const header = (key: string, label: string): string =>
-    `<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700"><a href="{{ sort_urls.${key} }}" hx-get="{{ sort_urls.${key} }}" ${HX_NAV} class="hover:underline"{% if sort_states.${key} %} aria-sort="{{ 'ascending' if sort_states.${key} == 'asc' else 'descending' }}"{% endif %}>${escape(label)}{% if sort_states.${key} == 'asc' %} ▲{% elif sort_states.${key} == 'desc' %} ▼{% endif %}</a></th>`;
+    `<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700"{% if sort_states.${key} %} aria-sort="{{ 'ascending' if sort_states.${key} == 'asc' else 'descending' }}"{% endif %}><a href="{{ sort_urls.${key} }}" hx-get="{{ sort_urls.${key} }}" ${HX_NAV} class="hover:underline">${escape(label)}{% if sort_states.${key} == 'asc' %} ▲{% elif sort_states.${key} == 'desc' %} ▼{% endif %}</a></th>`;
   // The list image's column (make:crud --media): not sortable.
   const image = plan.listImage ? [`<th scope="col" class="px-3 py-2 text-left font-medium text-gray-700">${escape(plan.listImage.label)}</th>`] : [];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
@@ -217,8 +225,9 @@ export function emitPaginationView(plan: CrudPlan): string {
   const link = (url: string, label: string, extra = ''): string =>
     `<a href="${url}" hx-get="${url}" ${HX_NAV}${extra} class="rounded-md border border-gray-300 bg-white px-3 py-2 text-gray-700 hover:bg-gray-50">${label}</a>`;
   return `{#- Pages of the ${plan.entityClass} list: links keep the search, filters and sort. -#}
+<div class="mt-4 flex flex-wrap items-center gap-1 text-sm">
 {% if pagination.pageCount > 1 %}
-<nav aria-label="{{ trans('pagination.label') }}" class="mt-4 flex flex-wrap items-center gap-1 text-sm">
+<nav aria-label="{{ trans('pagination.label') }}" class="flex flex-wrap items-center gap-1">
   {% if pagination.hasPrev %}${link('{{ base }}{{ pagination.prevUrl }}', "{{ trans('pagination.previous') }}", ' rel="prev"')}{% endif %}
   {% for link in pagination.links %}
   {% if not link.url %}<span class="px-2 text-gray-500">…</span>
@@ -226,8 +235,10 @@ export function emitPaginationView(plan: CrudPlan): string {
   {% else %}${link('{{ base }}{{ link.url }}', '{{ link.page }}')}{% endif %}
   {% endfor %}
   {% if pagination.hasNext %}${link('{{ base }}{{ pagination.nextUrl }}', "{{ trans('pagination.next') }}", ' rel="next"')}{% endif %}
-  <span class="ml-auto text-gray-500">{{ pagination.total }}</span>
 </nav>
 {% endif %}
+  {#- The total, on one page too: « 26 contacts » (countLabel of the crud module). -#}
+  <p class="ml-auto text-gray-500" id="crud-total">{{ total_label }}</p>
+</div>
 `;
 }

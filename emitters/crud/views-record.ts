@@ -59,6 +59,7 @@ export function emitShowView(plan: CrudPlan): string {
     it sends); the answer sends the page to the list (HX-Redirect, see the controller's destroy). -#}
     <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" id="crud-delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-confirm="{{ trans('crud.confirm_delete') }}">
       ${CSRF}
+      <input type="hidden" name="from" value="show">
       <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
     </form>
     {% endif %}
@@ -68,7 +69,8 @@ export function emitShowView(plan: CrudPlan): string {
   {% for field in fields %}
   <div class="grid gap-2 px-4 py-3 md:grid-cols-3">
     <dt class="text-sm font-medium text-gray-600">{{ field.label }}</dt>
-    <dd class="text-sm text-gray-900 md:col-span-2">${plan.links.some(hasPivotInputs) ? `{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}` : '{{ field.value }}'}</dd>
+    {#- pre-line: the line breaks of a long text (TEXT, MEDIUMTEXT) show as they were typed. -#}
+    <dd class="text-sm text-gray-900 md:col-span-2 whitespace-pre-line break-words">${plan.links.some(hasPivotInputs) ? `{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}` : '{{ field.value }}'}</dd>
   </div>
   {% endfor %}
 </dl>${plan.media ? `\n{% include "${plan.viewDir}/_media_show.html" %}` : ''}

@@ -21,6 +21,10 @@ function display(f: CrudField): string {
     case 'date':
     case 'datetime':
       return `{{ ${value} | format_date }}`;
+    case 'decimal':
+    case 'float':
+      // The locale's decimal separator (0,50 in French), as on the CRUD pages.
+      return `{{ ${value} | format_number }}`;
     default:
       return `{{ ${value} }}`;
   }

@@ -5,3 +5,4 @@ export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './id
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 export { CHOICES_MAX, missingChoiceKeys, type ChoiceKeyKind } from './choices.js';
 export { linkDetails, linkedIds, linkRowKeys, linkRows, replaceLinks, relatedKeys, saveLinkRows, type LinkDetail, type LinkDetailField, type LinkSpec, type PivotLink } from './links.js';
+export { InUseError, assertUnreferenced, findReferences, inUseError, inUseMessage, type Blocking, type ReferenceSpec } from './references.js';

@@ -24,6 +24,34 @@ export class DuplicateError extends Error {
 }
 
 /**
+ * A foreign key refused the statement (MariaDB errno 1451/1217 and 1452/1216, SQLite `SQLITE_CONSTRAINT_FOREIGNKEY`).
+ * `referenced` is true when a row could not be deleted or changed because other rows still refer to it (ON DELETE
+ * RESTRICT or NO ACTION), false when a value refers to a row that does not exist, null when the server does not
+ * say (SQLite). `table` and `constraint` are what MariaDB names (the referencing table, the key), null on SQLite.
+ */
+export class ForeignKeyError extends Error {
+  override readonly name = 'ForeignKeyError';
+
+  constructor(
+    readonly referenced: boolean | null,
+    readonly table: string | null,
+    readonly constraint: string | null,
+    options?: { cause?: unknown },
+  ) {
+    // The server's own words follow, as they name what failed more precisely than we can.
+    const server = options?.cause instanceof Error ? ` (${options.cause.message})` : '';
+    super(
+      referenced === false
+        ? `Clé étrangère : la valeur ne correspond à aucun enregistrement.${server}`
+        : referenced === true
+          ? `Clé étrangère : d'autres enregistrements${table ? ` de « ${table} »` : ''} font encore référence à celui-ci.${server}`
+          : `Clé étrangère : contrainte non respectée.${server}`,
+      options,
+    );
+  }
+}
+
+/**
  * Why a database cannot be used: the server is not reachable, refuses the account, or lacks the base
  * (`cannot-open` for a SQLite file); or it did not answer in time (docs/runtime.md "Database time-outs"):
  * no free connection of the pool within `db_pool_wait_ms` (`pool-timeout`), no answer to a statement within

@@ -20,6 +20,6 @@ export {
 export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect.js';
 export { mariadbDialect, type MariaDbOptions } from './mariadb.js';
 export { sqliteDialect, type SqliteOptions } from './sqlite.js';
-export { DuplicateError, DatabaseUnavailableError, QueryFileError, QueryParameterError, type UnavailableReason } from './errors.js';
+export { DuplicateError, ForeignKeyError, DatabaseUnavailableError, QueryFileError, QueryParameterError, type UnavailableReason } from './errors.js';
 export { formatUtcDateTime, type DriverValue } from './params.js';
 export { loadQueries, loadQueryFile, clearQueryCache, parseQueries, type QueryMap } from './queries.js';

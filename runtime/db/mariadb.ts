@@ -1,7 +1,7 @@
 /** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (DECISIONS §4). */
 import type { Pool, PoolOptions, TypeCastField, TypeCastNext } from 'mysql2';
 import type { Dialect } from './dialect.js';
-import { DatabaseUnavailableError, DuplicateError } from './errors.js';
+import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
 import { bindingPool, POOL_WAIT_TIMEOUT, QUERY_TIMEOUT } from './mariadb-pool.js';
 
 export interface MariaDbOptions {
@@ -29,6 +29,9 @@ const UNREACHABLE_CODES = new Set([
   'EPIPE', 'PROTOCOL_CONNECTION_LOST',
 ]);
 const ER_DUP_ENTRY = 1062;
+/** A parent row still referenced (1451, 1217 without details), a child row referring to no parent (1452, 1216). */
+const ER_ROW_IS_REFERENCED = new Set([1451, 1217]);
+const ER_NO_REFERENCED_ROW = new Set([1452, 1216]);
 const ER_ACCESS_DENIED = 1045;
 /** MariaDB's answer to an unknown account that sent a password it cannot check. */
 const ER_ACCESS_DENIED_NO_PASSWORD = 1698;
@@ -62,6 +65,11 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
         const key = /for key '([^']*)'/.exec(info.message)?.[1] ?? null;
         const column = key?.includes('.') ? key.slice(key.lastIndexOf('.') + 1) : key;
         return new DuplicateError(key, column && column !== 'PRIMARY' ? [column] : [], { cause: error });
+      }
+      if (info.errno !== undefined && (ER_ROW_IS_REFERENCED.has(info.errno) || ER_NO_REFERENCED_ROW.has(info.errno))) {
+        // "… a foreign key constraint fails (`db`.`contacts`, CONSTRAINT `fk_contacts_ville_id` FOREIGN KEY …)"
+        const named = /\(`[^`]*`\.`([^`]*)`, CONSTRAINT `([^`]*)`/.exec(info.message);
+        return new ForeignKeyError(ER_ROW_IS_REFERENCED.has(info.errno), named?.[1] ?? null, named?.[2] ?? null, { cause: error });
       }
       const variables = `les variables ${prefix}_HOST et ${prefix}_PORT (${envFile} ou l'environnement du processus)`;
       if (info.code === QUERY_TIMEOUT) {

@@ -1,6 +1,6 @@
 /** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (DECISIONS §4). */
 import type { Dialect } from './dialect.js';
-import { DatabaseUnavailableError, DuplicateError } from './errors.js';
+import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
 import { registerUnicodeFunctions } from './unicode-ci.js';
 
 export interface SqliteOptions {
@@ -76,6 +76,8 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
         const columns = constraint ? constraint.split(',').map((part) => part.trim().replace(/^.*\./, '')) : [];
         return new DuplicateError(constraint, columns, { cause: error });
       }
+      // "FOREIGN KEY constraint failed": SQLite says neither which key nor which side.
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ForeignKeyError(null, null, null, { cause: error });
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
         return new DatabaseUnavailableError(
           'locked',

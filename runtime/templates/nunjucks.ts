@@ -1,4 +1,4 @@
-/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filter format_date. */
+/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date and format_number. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
 import { trans } from '../i18n.js';
@@ -9,6 +9,7 @@ import { csrfToken } from '../security/csrf.js';
 import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
 import { formatDate } from './format-date.js';
+import { formatNumber } from './format-number.js';
 import type { TemplateRenderer } from './manager.js';
 
 /** Context key under which the current request travels to the globals. */
@@ -78,6 +79,7 @@ export class NunjucksRenderer implements TemplateRenderer {
       return currentRequest(this)?.nonce ?? getRequestNonce() ?? '';
     });
     env.addFilter('format_date', (value: unknown) => formatDate(value));
+    env.addFilter('format_number', (value: unknown) => formatNumber(value));
     this.env = env;
     return env;
   }

@@ -146,10 +146,14 @@ export async function expectIdsDescending(page: Page, what: string): Promise<voi
   assert.ok(ids.length > 0 && ids.every((id, index) => Number.isInteger(id) && (index === 0 || id < ids[index - 1]!)), `${what} : ids non décroissants ${JSON.stringify(ids)}`);
 }
 
-/** The total printed at the end of the pagination bar ('' when there is a single page). */
+/** The number of the list's total, printed under the rows on one page too (« 45 contacts » → '45'; '' when absent). */
 export async function paginationTotal(page: Page): Promise<string> {
-  const total = page.locator('#crud-results nav span.ml-auto');
-  return (await total.count()) ? (await total.textContent())!.trim() : '';
+  const total = page.locator('#crud-results #crud-total');
+  if (!(await total.count())) return '';
+  const text = (await total.textContent())!.trim();
+  const match = /^(\d+) contacts?$/.exec(text);
+  if (!match) throw new Error(`total illisible : « ${text} »`);
+  return match[1]!;
 }
 
 /** The sort link of a column header (its label, then maybe an arrow). */

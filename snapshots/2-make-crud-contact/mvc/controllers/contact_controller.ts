@@ -1,6 +1,6 @@
 // Controller of the entity Contact: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: `fw make:crud Contact` created it once and never overwrites it.
-import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
+import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, inUseError, inUseMessage, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 import { ContactForm } from '../forms/contact_form.js';
 import * as crud from '../models/contact_crud.js';
@@ -92,7 +92,14 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'delete')) return errorPage(403, request);
     const id = parseId(request.routeParams['id']);
     if (id === null) return errorPage(404, request);
-    const deleted = await ContactModel.delete(id);
+    let deleted: number;
+    try {
+      deleted = await ContactModel.delete(id);
+    } catch (err) {
+      const inUse = inUseError(err);
+      if (!inUse) throw err;
+      return refused(request, inUseMessage(inUse, `${crud.LABEL} #${id}`), `${BASE}/${id}`);
+    }
     if (deleted === 0) return errorPage(404, request);
     BaseController.setFlash(request, trans('crud.deleted'));
     const state = { params: request.body };
@@ -101,10 +108,7 @@ export class ContactController extends BaseController {
       const { query, rows, pagination } = await ContactModel.page(state);
       return results(request, query, rows, pagination, '_results.html');
     }
-    const query = ListQuery.fromRequest(state, CONTACT_LIST);
-    const page = parseId(request.body['page']?.[0]);
-    const target = query.urlWithState(BASE);
-    return BaseController.redirect(page && page > 1 ? `${target}${target.includes('?') ? '&' : '?'}page=${page}` : target);
+    return BaseController.redirect(listUrl(request));
   }
 
   /** POST /contacts/bulk-delete: the selected `ids`, shown for confirmation; none selected goes straight back. */
@@ -122,7 +126,14 @@ export class ContactController extends BaseController {
     if (!allowed(request, 'delete')) return errorPage(403, request);
     const ids = parseIds(request.body['ids']);
     if (ids.length === 0) return BaseController.redirectWithFlash(request, BASE, trans('crud.none_selected'), 'warning');
-    const deleted = await ContactModel.deleteMany(ids);
+    let deleted: number;
+    try {
+      deleted = await ContactModel.deleteMany(ids);
+    } catch (err) {
+      const inUse = inUseError(err);
+      if (!inUse) throw err;
+      return refused(request, inUseMessage(inUse), null);
+    }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.bulk_deleted_count', { count: deleted }));
   }
 
@@ -133,6 +144,38 @@ export class ContactController extends BaseController {
     const rows = await ContactModel.exportRows(ListQuery.fromRequest(request, CONTACT_LIST));
     return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));
   }
+}
+
+/** The list's URL with the search, filters, sort and page a delete form carried. */
+function listUrl(request: Request): string {
+  const query = ListQuery.fromRequest({ params: request.body }, CONTACT_LIST);
+  const page = parseId(request.body['page']?.[0]);
+  const target = query.urlWithState(BASE);
+  return page && page > 1 ? `${target}${target.includes('?') ? '&' : '?'}page=${page}` : target;
+}
+
+/**
+ * A delete refused because other records still refer to the record(s) (nothing deleted): 409 with `message`. The
+ * detail page's form (`from=show`, or htmx's `#crud-delete`) gets that page again, the others the list with its
+ * state. htmx does not swap a 409: it follows `HX-Redirect` to that page, where the message waits as a flash.
+ */
+async function refused(request: Request, message: string, showUrl: string | null): Promise<Response> {
+  BaseController.setFlash(request, message, 'error');
+  const fromShow = showUrl !== null && (htmxTarget(request) === 'crud-delete' || request.body['from']?.[0] === 'show');
+  if (isHtmx(request)) {
+    const response = htmxRedirect(fromShow ? showUrl : listUrl(request));
+    response.status = 409;
+    return response;
+  }
+  const response = fromShow ? await ContactController.show(request) : await listPage(request);
+  if (response.status === 200) response.status = 409;
+  return response;
+}
+
+/** The whole list page for the state a POST form carried. */
+async function listPage(request: Request): Promise<Response> {
+  const { query, rows, pagination } = await ContactModel.page({ params: request.body });
+  return results(request, query, rows, pagination, 'index.html');
 }
 
 /** The list page, or its results partial: rows, pagination, sort links, filters, empty state, reset and export links. */
@@ -149,6 +192,7 @@ async function results(request: Request, query: ListQuery, rows: ContactListRow[
     base: BASE,
     rows,
     pagination: page,
+    total_label: crud.countLabel(page.total),
     q: query.q,
     sort: query.sort ?? '',
     direction: query.sort ? query.direction : '',

@@ -2,7 +2,7 @@
 // The CRUD pages of Contact as mvc/entities/contact/contact.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. contact_model.ts and contact_controller.ts
 // (yours) use it; `fw sync:entity Contact` and `fw build:model` rewrite it when the entity changes.
-import { CHOICES_MAX, fetchAll, formatDate, linkDetails, linkRowKeys, linkRows, missingChoiceKeys, placeholders, saveLinkRows, textOrder, trans, userCan, userHasRole, type Choice, type LinkSpec, type ListSpec, type PivotLink, type Request, type Row, type Transaction } from 'fw-mvc';
+import { CHOICES_MAX, fetchAll, formatDate, formatNumber, linkDetails, linkRowKeys, linkRows, missingChoiceKeys, placeholders, saveLinkRows, textOrder, trans, userCan, userHasRole, type Choice, type LinkSpec, type ListSpec, type PivotLink, type ReferenceSpec, type Request, type Row, type Transaction } from 'fw-mvc';
 import { Contact } from '../entities/contact/index.js';
 
 /** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
@@ -58,6 +58,18 @@ export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
   'contact.Email': 'email',
   'Email': 'email',
 };
+
+/**
+ * The foreign keys of other tables that keep a record from being deleted (their `on_delete` is RESTRICT or NO ACTION):
+ * the model counts their rows before a delete, and the refusal names them (docs/crud.md "Deleting a record that
+ * others refer to").
+ */
+export const REFERENCES: readonly ReferenceSpec[] = [];
+
+/** The list's total as users read it: `1 contact`, `2 contacts`. */
+export function countLabel(count: number): string {
+  return `${count} ${count === 1 ? 'contact' : 'contacts'}`;
+}
 
 /** The pivot tables of the many-to-many relations, by form field. */
 export const LINKS = {
@@ -135,7 +147,7 @@ export async function details(row: ListRow): Promise<Array<{ label: string; valu
     { label: 'Email', value: row.email },
     { label: 'Telephone', value: row.telephone },
     { label: 'Date naissance', value: formatDate(row.date_naissance) },
-    { label: 'Solde', value: row.solde },
+    { label: 'Solde', value: formatNumber(row.solde) },
     { label: 'Nb visites', value: row.nb_visites },
     { label: 'Actif', value: row.actif ? trans('crud.yes') : trans('crud.no') },
     { label: 'Ville', value: row.ville_id_label ?? row.ville_id },

@@ -2,7 +2,7 @@
 // The CRUD pages of Ville as mvc/entities/ville/ville.json describes them: the list's columns and allow-lists, the SQL of the
 // fields, the choices of the relations, the CSV and detail columns. ville_model.ts and ville_controller.ts
 // (yours) use it; `fw sync:entity Ville` and `fw build:model` rewrite it when the entity changes.
-import { trans, userCan, userHasRole, type Choice, type ListSpec, type Request, type Row, type Transaction } from 'fw-mvc';
+import { trans, userCan, userHasRole, type Choice, type ListSpec, type ReferenceSpec, type Request, type Row, type Transaction } from 'fw-mvc';
 import { Ville } from '../entities/ville/index.js';
 
 /** Title of the pages (the list's heading, the browser tab), a record's name (detail and form headings), the CSV file's name. */
@@ -47,6 +47,20 @@ export const UNIQUE_KEYS: Readonly<Record<string, string>> = {
   'ville.CodePostal': 'code_postal',
   'CodePostal': 'code_postal',
 };
+
+/**
+ * The foreign keys of other tables that keep a record from being deleted (their `on_delete` is RESTRICT or NO ACTION):
+ * the model counts their rows before a delete, and the refusal names them (docs/crud.md "Deleting a record that
+ * others refer to").
+ */
+export const REFERENCES: readonly ReferenceSpec[] = [
+  { table: 'contact', column: 'VilleId', target: 'Id', one: 'contact', many: 'contacts' },
+];
+
+/** The list's total as users read it: `1 ville`, `2 villes`. */
+export function countLabel(count: number): string {
+  return `${count} ${count === 1 ? 'ville' : 'villes'}`;
+}
 
 /** The actions of the pages, as the role block names them. */
 export type Permission = 'index' | 'show' | 'create' | 'update' | 'delete' | 'export';

@@ -2,7 +2,7 @@
 // created it once and never overwrites it. The columns, joins and allow-lists come from ville_crud.ts, which
 // `fw sync:entity Ville` keeps in step with the entity. Every value goes through a `?` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
 import type { Ville } from '../entities/ville/index.js';
 import * as crud from './ville_crud.js';
 
@@ -63,14 +63,24 @@ export class VilleModel {
     });
   }
 
-  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade). */
+  /**
+   * Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade).
+   * Rows of other tables that still refer to it (ON DELETE RESTRICT) throw InUseError: nothing is deleted.
+   */
   static async delete(id: number): Promise<number> {
-    return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} = ?`, [id]);
+    return VilleModel.deleteMany([id]);
   }
 
-  /** Deletes these ids with one `?` per id; returns the number of rows deleted. */
+  /**
+   * Deletes these ids with one `?` per id, all or none, in one transaction; returns the number
+   * of rows deleted. When rows of other tables still refer to some of them, InUseError names those ids and nothing
+   * is deleted.
+   */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids);
+    return transaction(async (tx) => {
+      await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
+      return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids, tx);
+    });
   }
 }

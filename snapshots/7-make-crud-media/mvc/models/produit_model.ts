@@ -2,7 +2,7 @@
 // created it once and never overwrites it. The columns, joins and allow-lists come from produit_crud.ts, which
 // `fw sync:entity Produit` keeps in step with the entity. Every value goes through a `?` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
 import type { Produit } from '../entities/produit/index.js';
 import * as crud from './produit_crud.js';
 import type { MediaSubmission } from './crud_media.js';
@@ -67,17 +67,25 @@ export class ProduitModel {
     });
   }
 
-  /** Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files. */
+  /**
+   * Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files.
+   * Rows of other tables that still refer to it (ON DELETE RESTRICT) throw InUseError: nothing is deleted.
+   */
   static async delete(id: number): Promise<number> {
-    const deleted = await execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} = ?`, [id]);
-    if (deleted > 0) await MEDIA.deleteFor([id]);
-    return deleted;
+    return ProduitModel.deleteMany([id]);
   }
 
-  /** Deletes these ids with one `?` per id, then their media rows and files; returns the number of rows deleted. */
+  /**
+   * Deletes these ids with one `?` per id, all or none, in one transaction, then their media rows and files; returns the number
+   * of rows deleted. When rows of other tables still refer to some of them, InUseError names those ids and nothing
+   * is deleted.
+   */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const deleted = await execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids);
+    const deleted = await transaction(async (tx) => {
+      await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
+      return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids, tx);
+    });
     await MEDIA.deleteFor(ids);
     return deleted;
   }
