@@ -25,8 +25,9 @@ export interface SessionStore {
   /** Copies the data to a new id and deletes the old one; returns the new id. */
   regenerate(oldId: string): Promise<string>;
   /**
-   * Deletes every session whose data holds a `user` map with this `id` (compared as text: 7 and '7' are the
-   * same user); returns how many were deleted. Called when a user is disabled or changes password.
+   * Deletes every session of this user (see `sessionUserId`: signed in, or with a pending second-factor
+   * challenge), ids compared as text (7 and '7' are the same user); returns how many were deleted. Called when a
+   * user is disabled or changes password.
    */
   deleteUser(userId: string | number): Promise<number>;
   /** Removes the expired sessions; returns how many. */
@@ -52,13 +53,24 @@ export function sessionKey(id: string): string {
 export const SESSION_USER_ID_MAX = 255;
 
 /**
- * The user id of session data, as text: `data.user.id` when it is a finite number or a non-empty string, else
- * null. A longer id than SESSION_USER_ID_MAX throws: stored truncated, deleteUser() could never find it.
+ * The session key of a pending second-factor challenge's user (the password checked, the code not yet): such a
+ * session belongs to that user as much as a signed-in one, and is ended with the user's sessions.
+ */
+export const SESSION_MFA_USER_KEY = '_auth_mfa_user_id';
+
+/**
+ * The user a session belongs to, as text: `data.user.id` (a signed-in user), else `data._auth_mfa_user_id` (a
+ * pending second-factor challenge), when it is a finite number or a non-empty string; else null. deleteUser()
+ * deletes by it, so that disabling a user or changing its password also ends the challenges its password opened.
+ * A longer id than SESSION_USER_ID_MAX throws: stored truncated, deleteUser() could never find it.
  */
 export function sessionUserId(data: SessionData): string | null {
   const user = data.user;
-  if (typeof user !== 'object' || user === null || Array.isArray(user)) return null;
-  const id = (user as Record<string, unknown>).id;
+  const signedIn = typeof user === 'object' && user !== null && !Array.isArray(user) ? userIdText((user as Record<string, unknown>).id) : null;
+  return signedIn ?? userIdText(data[SESSION_MFA_USER_KEY]);
+}
+
+function userIdText(id: unknown): string | null {
   if (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || id === '') return null;
   const text = String(id);
   if (text.length > SESSION_USER_ID_MAX) {
