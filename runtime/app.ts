@@ -6,6 +6,7 @@ import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
 import { databaseUnavailableResponse } from './http/database-unavailable.js';
 import { HttpError } from './http/errors.js';
+import { unwritableHeader } from './http/header-values.js';
 import { noStore } from './http/helpers.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
@@ -161,7 +162,17 @@ export class Application {
     return this.persistSession(request, await this.route(request));
   }
 
+  /**
+   * Writes the request's session, once the response is known to be writable: a header node would refuse turns
+   * the answer into a 500 before the session is committed, so that a login's new session (and the deletion of the
+   * old one) never happens for a response the client does not get.
+   */
   private persistSession(request: Request, response: Response): Response | Promise<Response> {
+    const unwritable = unwritableHeader(response.headers);
+    if (unwritable !== null) {
+      log.error(`Réponse de ${request.method} ${request.path} impossible à écrire (en-tête ${unwritable}) : la session n'est pas enregistrée, 500 à la place.`);
+      return errorPage(500, request);
+    }
     const session = existingSession(request);
     return session ? session.persist(response).then(() => response) : response;
   }
