@@ -63,12 +63,13 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await data.close();
   });
 
-  test('GET /login: the form, a new session and its cookie with exactly the spec attributes', async ({ app }) => {
+  test('GET /login: the form and its CSRF cookie with exactly the spec attributes; no session stored', async ({ app }) => {
     const client = new SessionClient(app.base);
     const page = await client.get('/login');
     assert.is(page.status, 200);
     assert.is(page.cookies.length, 1);
-    assert.match(page.cookies[0]!, new RegExp(`^session_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
+    assert.match(page.cookies[0]!, new RegExp(`^csrf_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
+    assert.is(client.sessionId, '');
     assert.is(page.headers.get('cache-control'), 'no-store');
     for (const field of ['csrf_token', 'login', 'password']) assert.match(page.text, `name="${field}"`);
   });

@@ -1,7 +1,8 @@
 /**
  * CSRF tokens (runtime spec, "CSRF"; docs/runtime.md "CSRF"). Two kinds, both 64 hex characters:
  *
- * - A session that holds a user (or already holds a token) keeps a random token in the session, renewed at login.
+ * - A session that holds a user or a pending second-factor challenge (or already holds a token) keeps a random
+ *   token in the session, renewed at login and at the password step.
  * - An anonymous visitor gets no session for a token: the token is the HMAC-SHA256, under the application's secret,
  *   of a random id kept in the visitor's `csrf_id` cookie (HttpOnly, SameSite=Strict, Secure). The server stores
  *   nothing and recomputes it on the POST; without that cookie, or with another secret, it does not verify. A page
@@ -12,7 +13,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { existingSession } from '../session/session.js';
+import { existingSession, type RequestSession } from '../session/session.js';
+import { SESSION_MFA_USER_KEY } from '../session/store.js';
 import { appSecret } from './app-secret.js';
 
 export const CSRF_FIELD = 'csrf_token';
@@ -28,7 +30,7 @@ const ID_PATTERN = /^[0-9a-f]{64}$/;
 const NEW_COOKIE_STATE = 'csrfNewCookie';
 
 /**
- * The request's CSRF token. A session with a user (or with a token already) keeps its token there, created on
+ * The request's CSRF token. A session with a user or a pending challenge (or with a token already) keeps its token there, created on
  * first use; anyone else gets the signed token of their `csrf_id` cookie, the cookie created when absent (sent
  * by `sendCsrfCookie` with the response), and no session.
  */
@@ -36,7 +38,7 @@ export function csrfToken(request: Request): string {
   const session = existingSession(request);
   const stored = session?.get<string>(SESSION_KEY);
   if (typeof stored === 'string' && stored.length > 0) return stored;
-  if (session?.get('user')) {
+  if (session && isPrivileged(session)) {
     const token = randomBytes(32).toString('hex');
     session.set(SESSION_KEY, token);
     return token;
@@ -79,7 +81,7 @@ export function sentCsrfToken(request: Request, field = CSRF_FIELD, header = CSR
 }
 
 /**
- * True when the sent token is the session's, or — for a session without a user — the signed token of the
+ * True when the sent token is the session's, or — for a session without a user or a challenge — the signed token of the
  * visitor's `csrf_id` cookie; compared in constant time. Never creates a session or a cookie.
  */
 export function verifyCsrf(request: Request, field = CSRF_FIELD, header = CSRF_HEADER): boolean {
@@ -88,10 +90,16 @@ export function verifyCsrf(request: Request, field = CSRF_FIELD, header = CSRF_H
   const session = existingSession(request);
   const stored = session?.get<string>(SESSION_KEY);
   if (typeof stored === 'string' && stored && sameText(stored, sent)) return true;
-  // A signed-in session accepts its own token only: the anonymous one of the same browser died at login.
-  if (session?.get('user')) return false;
+  // A signed-in session, or one between the password and the code, accepts its own token only: the anonymous one
+  // of the same browser died at that step.
+  if (session && isPrivileged(session)) return false;
   const sentId = request.cookies[CSRF_COOKIE];
   return typeof sentId === 'string' && ID_PATTERN.test(sentId) && sameText(anonymousToken(sentId), sent);
+}
+
+/** A session whose token must be its own: a signed-in user, or a pending second-factor challenge. */
+function isPrivileged(session: RequestSession): boolean {
+  return Boolean(session.get('user')) || session.get(SESSION_MFA_USER_KEY) !== undefined;
 }
 
 function sameText(expected: string, sent: string): boolean {
