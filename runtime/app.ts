@@ -6,6 +6,7 @@ import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
 import { databaseUnavailableResponse } from './http/database-unavailable.js';
 import { HttpError } from './http/errors.js';
+import { unwritableHeader } from './http/header-values.js';
 import { noStore } from './http/helpers.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
@@ -20,6 +21,7 @@ import { mayReadMedia } from './media/access.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
+import { sendCsrfCookie } from './security/csrf.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
 import { existingSession, getSessionStore, loadRequestSession } from './session/session.js';
 import { templateManager } from './templates/manager.js';
@@ -162,7 +164,18 @@ export class Application {
     return this.persistSession(request, await this.route(request));
   }
 
+  /**
+   * Writes the request's session, once the response is known to be writable: a header node would refuse turns
+   * the answer into a 500 before the session is committed, so that a login's new session (and the deletion of the
+   * old one) never happens for a response the client does not get.
+   */
   private persistSession(request: Request, response: Response): Response | Promise<Response> {
+    const unwritable = unwritableHeader(response.headers);
+    if (unwritable !== null) {
+      log.error(`Réponse de ${request.method} ${request.path} impossible à écrire (en-tête ${unwritable}) : la session n'est pas enregistrée, 500 à la place.`);
+      return errorPage(500, request);
+    }
+    sendCsrfCookie(request, response);
     const session = existingSession(request);
     return session ? session.persist(response).then(() => response) : response;
   }

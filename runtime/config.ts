@@ -62,6 +62,11 @@ const DEFAULTS = {
   session_dir: 'storage/sessions',
   /** Seconds a session lives without being used (sliding). */
   session_ttl: 3600,
+  /**
+   * The application's secret (HMAC key of the CSRF tokens of anonymous visitors); null: APP_SECRET from the
+   * environment, else a random one kept in `<session_dir>/.app_secret` (docs/runtime.md "CSRF").
+   */
+  app_secret: null as string | null,
   /** Where login and upload attempts are counted: memory or database; null: RATE_LIMIT_STORE, else memory (docs/auth.md). */
   rate_limit_store: null as 'memory' | 'database' | null,
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */

@@ -101,6 +101,8 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   }
 
   const sessionFor = (id: number, login: string) => ({ user: { id, login, roles: [], permissions: [] } });
+  /** A session between the password and the code of a login with a second factor (as startMfaChallenge leaves it). */
+  const challengeFor = (id: number) => ({ _auth_mfa_user_id: id, _auth_mfa_started_at: Math.floor(Date.now() / 1000), _auth_mfa_next: '/' });
   const target = (): string => (sqlite ? 'SQLite storage/database.sqlite' : `MariaDB 127.0.0.1:3306/${/DB_NAME=(\S+)/.exec(project.read('env/dev'))![1]}`);
 
   t('before the tables exist: refused, advising auth:init then db:apply; nothing created', async () => {
@@ -212,16 +214,19 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     for (const id of ['abc', '0', '-1', '1.5']) await refused(['auth:user:show', '--id', id], [`Erreur : --id attend un entier positif (lu : « ${id} »).`, 'Conseil : « fw auth:user:list » donne les identifiants.']);
   });
 
-  t(`auth:user:disable closes the user's sessions (${STORE} store), leaves the others; enable; again says so`, async () => {
+  t(`auth:user:disable closes the user's sessions and pending second-factor challenges (${STORE} store), leaves the others; enable; again says so`, async () => {
     const alice = await user('alice@example.com');
-    const ids = await withStore(async (store) => [await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(2, 'bob@example.com'))]);
+    const ids = await withStore(async (store) => [
+      await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(challengeFor(alice.id)),
+      await store.create(sessionFor(2, 'bob@example.com')), await store.create(challengeFor(2)),
+    ]);
     const where = sqlite ? 'stockage file, storage/sessions' : 'stockage database, table fw_sessions';
     const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
     assert.is(disabled.status, 0, disabled.stderr);
-    assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 2 (${where}).`]);
+    assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 3 (${where}).`]);
     assert.equal(auditEvents(disabled.stderr), [{ level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
     assert.is((await user('alice@example.com')).is_active, 0);
-    assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, true]);
+    assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, false, true, true]);
     assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
     assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
     const enabled = fw(['auth:user:enable', '--id', '1']);
@@ -264,18 +269,19 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const before = await user('alice@example.com');
     const db = project.open();
     await db.execute("UPDATE users SET updated_at = '2001-02-03 04:05:06' WHERE id = ?", [before.id]).finally(() => db.close());
-    const session = await withStore((store) => store.create(sessionFor(before.id, 'alice@example.com')));
+    const [session, challenge] = await withStore(async (store) => [await store.create(sessionFor(before.id, 'alice@example.com')), await store.create(challengeFor(before.id))]);
     const changed = fw(['auth:user:password', '--email', 'alice@example.com', '--password-prompt'], { input: `${NEW_PASSWORD}\n${NEW_PASSWORD}\n` });
     assert.is(changed.status, 0, changed.stderr);
     assert.equal(auditEvents(changed.stderr).map((e) => [e.level, e.event, e.user_id]), [['INFO', 'user.password_changed', before.id]]);
     const out = lines(changed.stdout);
     assert.is(out[0], 'Mot de passe de #1 alice@example.com changé.');
-    assert.match(out[1]!, /^Sessions fermées : 1 \(stockage /);
+    assert.match(out[1]!, /^Sessions fermées : 2 \(stockage /);
     const after = await user('alice@example.com');
     assert.ok(await argon2.verify(after.password_hash, NEW_PASSWORD));
     assert.not.ok(await argon2.verify(after.password_hash, PASSWORD));
     assert.ok(String(after.updated_at) > '2001-02-03 04:05:06');
     assert.is(await withStore((store) => store.get(session)), null);
+    assert.is(await withStore((store) => store.get(challenge)), null, 'the challenge the old password opened is ended');
     await refused(['auth:user:password', '--id', '1', '--password', 'short'], [/^Erreur : le mot de passe .*8.*\.$/, /^Conseil : choisissez un mot de passe de 8 à 1024 caractères/]);
     await refused(['auth:user:password', '--id', '1'], [
       'Erreur : « fw auth:user:password » attend le mot de passe : --password-prompt ou --password <valeur>.',

@@ -125,6 +125,13 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is((await from(app, '192.0.2.200').login(EMAIL, PASSWORD)).status, 429, 'the IPv4 address is the mapped one');
   });
 
+  test('every spelling of an IPv4-mapped address shares the counter of its IPv4 address, not one /64 for all', async ({ app }) => {
+    const spellings = ['::ffff:192.0.2.201', '::ffff:c000:2c9', '0:0:0:0:0:ffff:c000:2c9', '0000:0000:0000:0000:0000:FFFF:C000:02C9', '0:0:0:0:0:ffff:192.0.2.201'];
+    for (const [i, ip] of spellings.entries()) assert.is((await from(app, ip).login(`mapped-${i}@example.test`, 'wrong')).status, 401, ip);
+    assert.is((await from(app, '192.0.2.201').login(EMAIL, PASSWORD)).status, 429, 'the five spellings were one client');
+    assert.is((await from(app, '::ffff:c000:2ca').login(EMAIL, PASSWORD)).status, 302, 'another mapped address has its own counter');
+  });
+
   test('40 concurrent wrong MFA codes on one challenge: exactly 5 answer 401, the others 429; the right code then too', async ({ app }) => {
     const client = new SessionClient(app.base);
     await signIn(client);

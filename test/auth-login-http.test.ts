@@ -11,7 +11,8 @@ import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/auth/rate-limit.js';
 import { addUserRole, createRole, createUser, grantPermission } from '../runtime/auth/users.js';
 import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
-import { BaseController, getUser, requireRole, Response, type Request, type Router } from '../runtime/index.js';
+import { BaseController, getUser, requireRole, requestSession, Response, type Request, type Router } from '../runtime/index.js';
+import { htmxRedirect } from '../runtime/crud/htmx.js';
 import { requirePermission } from '../runtime/rbac/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import { startApp, type TestApp } from './helpers/server.js';
@@ -25,6 +26,16 @@ function routes(router: Router): void {
   router.add('GET', '/private', me, { name: 'private' });
   router.add('GET', '/reports', requirePermission('reports.view', me), { name: 'reports' });
   router.add('GET', '/admin-only', requireRole('admin', me), { name: 'admin_only' });
+  // Redirect helpers with URLs that are not ASCII (Location and HX-Redirect are percent-encoded when written).
+  router.add('GET', '/go', () => BaseController.redirect('/dossiers/Ā é?q=ü%zz%41'), { name: 'go', public: true });
+  router.add('GET', '/go-flash', (request) => BaseController.redirectWithFlash(request, '/é', 'Enregistré'), { name: 'go_flash', public: true });
+  router.add('GET', '/go-htmx', () => htmxRedirect('/liste/Ā'), { name: 'go_htmx', public: true });
+  router.add('GET', '/go-raw', () => new Response(302, '', 'text/html', { location: '/brut/ÿ\u0100' }), { name: 'go_raw', public: true });
+  // A handler that changes the session, then answers a header node cannot write.
+  router.add('GET', '/bad-header', (request) => {
+    requestSession(request).set('_flash', { message: 'jamais', level: 'info' });
+    return new Response(200, 'x', 'text/plain', { 'X-Nom': 'Ā' });
+  }, { name: 'bad_header', public: true });
   // A private page with a form (the logout button of a real layout).
   router.add('GET', '/account', (request) => BaseController.render('account.html', { request }), { name: 'account' });
 }
@@ -52,12 +63,13 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await data.close();
   });
 
-  test('GET /login: the form, a new session and its cookie with exactly the spec attributes', async ({ app }) => {
+  test('GET /login: the form and its CSRF cookie with exactly the spec attributes; no session stored', async ({ app }) => {
     const client = new SessionClient(app.base);
     const page = await client.get('/login');
     assert.is(page.status, 200);
     assert.is(page.cookies.length, 1);
-    assert.match(page.cookies[0]!, new RegExp(`^session_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
+    assert.match(page.cookies[0]!, new RegExp(`^csrf_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
+    assert.is(client.sessionId, '');
     assert.is(page.headers.get('cache-control'), 'no-store');
     for (const field of ['csrf_token', 'login', 'password']) assert.match(page.text, `name="${field}"`);
   });
@@ -207,6 +219,47 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(redirect.headers.get('location'), '/login?next=%2Fprivate%3Fx%3D1');
     const form = await anonymous.get(redirect.headers.get('location')!);
     assert.match(form.text, 'name="next" value="/private?x=1"');
+  });
+
+  test('next beyond ASCII (U+0100, Latin-1, a stray %): 302 with the URL percent-encoded, the new session delivered', async ({ app }) => {
+    const client = new SessionClient(app.base);
+    await client.get('/login');
+    const anonymous = client.sessionId;
+    const page = await client.login('alice@example.test', PASSWORD, '/Ā/é?q=ü%zz%41');
+    assert.is(page.status, 302, page.text.slice(0, 300));
+    assert.is(page.headers.get('location'), '/%C4%80/%C3%A9?q=%C3%BC%25zz%41');
+    assert.is.not(client.sessionId, anonymous, 'the session id is rotated');
+    assert.equal(JSON.parse((await client.get('/private')).text).login, 'alice@example.test', 'signed in on the new session');
+    const old = new SessionClient(app.base);
+    old.cookie = `session_id=${anonymous}`;
+    assert.is((await old.get('/private')).status, 302, 'the pre-login id is gone');
+    // Signed in, GET /login goes to next at once: the same encoding.
+    const again = await client.get(`/login?next=${encodeURIComponent('/%C4%80')}`);
+    assert.is(again.headers.get('location'), '/%C4%80');
+    const direct = await client.get(`/login?next=${encodeURIComponent('/Ā')}`);
+    assert.is(direct.headers.get('location'), '/%C4%80');
+  });
+
+  test('redirect helpers and a raw Location: every URL header percent-encoded as UTF-8, escapes kept', async ({ app }) => {
+    const client = new SessionClient(app.base);
+    assert.is((await client.get('/go')).headers.get('location'), '/dossiers/%C4%80%20%C3%A9?q=%C3%BC%25zz%41');
+    const flash = await client.get('/go-flash');
+    assert.is(flash.headers.get('location'), '/%C3%A9');
+    assert.is(flash.cookies.length, 1, 'the flash session is delivered');
+    const htmx = await client.get('/go-htmx');
+    assert.is(htmx.status, 200);
+    assert.is(htmx.headers.get('hx-redirect'), '/liste/%C4%80');
+    assert.is((await client.get('/go-raw')).headers.get('location'), '/brut/%C3%BF%C4%80');
+  });
+
+  test('a header node cannot write: 500 before the session is committed (no cookie, nothing stored)', async ({ app }) => {
+    const client = new SessionClient(app.base);
+    const page = await client.get('/bad-header');
+    assert.is(page.status, 500);
+    assert.is(page.cookies.length, 0, 'no session delivered');
+    assert.is(page.headers.get('x-nom'), null);
+    assert.ok(app.logs.records.some((r) => r.level === 'ERROR' && /X-Nom/.test(r.message)), 'logged with the header named');
+    assert.is((await client.get('/go')).status, 302, 'the server goes on');
   });
 
   test('the runtime default database is the one configured (sanity)', async ({ data }) => {

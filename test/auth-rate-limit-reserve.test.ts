@@ -161,6 +161,25 @@ addresses('IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, anything else 
   assert.is(clientAddressKey(''), '');
 });
 
+addresses('every spelling of an IPv4-mapped IPv6 address counts as its IPv4 address', () => {
+  const spellings = [
+    '::ffff:192.0.2.88', '::FFFF:192.0.2.88', '::ffff:c000:258', '::FFFF:C000:0258', '0:0:0:0:0:ffff:c000:258',
+    '0000:0000:0000:0000:0000:ffff:c000:0258', '0:0:0:0:0:ffff:192.0.2.88', '::0:ffff:c000:258', '0::ffff:192.0.2.88',
+    '::ffff:c000:258%eth0', ' ::ffff:c000:258 ',
+  ];
+  for (const spelling of spellings) assert.is(clientAddressKey(spelling), '192.0.2.88', spelling);
+  assert.is(clientAddressKey('::ffff:0:0'), '0.0.0.0');
+  assert.is(clientAddressKey('::ffff:ffff:ffff'), '255.255.255.255');
+  // Not mapped: IPv4-compatible, IPv4-translated and NAT64 addresses stay IPv6 (each /64 its own).
+  assert.is(clientAddressKey('::c000:258'), '0:0:0:0::/64');
+  assert.is(clientAddressKey('::ffff:0:c000:258'), '0:0:0:0::/64');
+  assert.is(clientAddressKey('1::ffff:c000:258'), '1:0:0:0::/64');
+  assert.is(clientAddressKey('::fffe:c000:258'), '0:0:0:0::/64');
+  // Not addresses: given back as typed.
+  assert.is(clientAddressKey('1:2::ffff:c000:258:3:4:5'), '1:2::ffff:c000:258:3:4:5');
+  assert.is(clientAddressKey('::ffff:300.0.0.1'), '::ffff:300.0.0.1');
+});
+
 addresses('login keys: the address, then the account when the login found one, else the typed login', () => {
   assert.equal(loginAttemptKeys('2001:db8:1:2::5', ' Alice@Example.TEST', 12), ['ip:2001:db8:1:2::/64', 'user:12']);
   assert.equal(loginAttemptKeys('::ffff:192.0.2.1', 'Nobody@Example.TEST ', null), ['ip:192.0.2.1', 'login:nobody@example.test']);

@@ -205,6 +205,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   const project = path.join(cwd, 'Demo');
   const files = filesUnder(project);
   for (const file of LAYOUT) assert.ok(files.includes(file), `missing ${file}`);
+  assert.is(fs.statSync(path.join(project, 'storage', 'sessions')).mode & 0o777, 0o700, 'the sessions folder is private');
   assert.not.ok(files.some((file) => /^_(git|vscode|prebuild)/.test(path.basename(file))), 'a template dotfile was not renamed');
 
   for (const file of files.filter((name) => !name.endsWith('.tgz'))) {

@@ -1,11 +1,12 @@
 /** Session cookie, CSRF and flash messages over HTTP (runtime spec, "Session cookie", "CSRF", "Flash levels"; DECISIONS §5). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BaseController, Response, configure, escapeHtml, trans, type Router } from '../runtime/index.js';
-import { assertSecurityHeaders, sessionCookie, type CallResult } from './helpers/client.js';
+import { BaseController, Response, configure, escapeHtml, requestSession, trans, type Router } from '../runtime/index.js';
+import { assertSecurityHeaders, csrfCookie, sessionCookie, type CallResult } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
 const COOKIE = /^session_id=([0-9a-f]{64}); HttpOnly; SameSite=Strict; Secure; Path=\/$/;
+const CSRF_COOKIE = /^csrf_id=([0-9a-f]{64}); HttpOnly; SameSite=Strict; Secure; Path=\/$/;
 
 function routes(router: Router): void {
   router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
@@ -18,6 +19,10 @@ function routes(router: Router): void {
   router.add('POST', '/api/things', () => BaseController.json({ ok: true }), { public: true });
   router.add('GET', '/flash/{level}', (r) => BaseController.redirect('/show', { request: r, flash: `Message ${r.routeParams.level}`, level: r.routeParams.level }), { public: true });
   router.add('GET', '/show', (r) => BaseController.render('show.html', { request: r }), { public: true });
+  router.add('GET', '/sign-in', (r) => {
+    requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
+    return new Response(200, 'ok');
+  }, { public: true });
 }
 
 const files = {
@@ -27,13 +32,14 @@ const files = {
   'mvc/views/show.html': '{% extends "layouts/base.html" %}{% block content %}<p>page</p>{% endblock %}',
 };
 
-/** GET /form: the session cookie to send back and the token printed in the page. */
+/** GET /form, anonymous: the CSRF cookie to send back (no session is made) and the token printed in the page. */
 async function openForm(t: TestApp): Promise<{ cookie: string; token: string; response: CallResult }> {
   const response = await t.fetch('/form');
   assert.is(response.status, 200);
   const token = /name="csrf_token" value="([0-9a-f]{64})"/.exec(response.text)?.[1];
   assert.ok(token, 'token printed in the form');
-  return { cookie: sessionCookie(response.cookies)!, token: token!, response };
+  assert.is(sessionCookie(response.cookies), undefined, 'no session for a token');
+  return { cookie: csrfCookie(response.cookies)!, token: token!, response };
 }
 
 const post = (t: TestApp, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -46,11 +52,11 @@ S.before(async () => {
 });
 S.after(() => t.close());
 
-S('a page calling csrf_token() sets exactly session_id=<64 hex>; HttpOnly; SameSite=Strict; Secure; Path=/', async () => {
+S('an anonymous page calling csrf_token() sets exactly csrf_id=<64 hex>; HttpOnly; SameSite=Strict; Secure; Path=/, and no session', async () => {
   const { response } = await openForm(t);
   assert.is(response.cookies.length, 1);
   const cookie = response.cookies[0]!;
-  assert.ok(COOKIE.test(cookie), cookie);
+  assert.ok(CSRF_COOKIE.test(cookie), cookie);
   const attributes = cookie.split('; ').slice(1).sort();
   assert.equal(attributes, ['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
   assertSecurityHeaders(response.headers, 'form');
@@ -60,7 +66,7 @@ S('Secure is present whatever app_env', async () => {
   configure({ app_env: 'prod' });
   try {
     const { response } = await openForm(t);
-    assert.ok(COOKIE.test(response.cookies[0]!));
+    assert.ok(CSRF_COOKIE.test(response.cookies[0]!));
   } finally {
     configure({ app_env: 'dev' });
   }
@@ -76,21 +82,47 @@ S('pages that do not need a session set no cookie', async () => {
   assert.equal(r.cookies, []);
 });
 
-S('an existing session is reused without re-sending the cookie; the token is stable', async () => {
+S('the CSRF cookie is reused without being sent again; the token is stable', async () => {
   const first = await openForm(t);
   const again = await t.fetch('/form', { headers: { Cookie: first.cookie } });
   assert.equal(again.cookies, []);
   assert.ok(again.text.includes(`value="${first.token}"`));
 });
 
-S('a forged or malformed session id is ignored: the server picks a new id', async () => {
+S('a forged or malformed session id or CSRF id is ignored: no session, a new CSRF id', async () => {
   const forged = 'a'.repeat(64);
-  for (const cookie of [`session_id=${forged}`, 'session_id=abc', 'session_id=../../x']) {
+  for (const cookie of [`session_id=${forged}`, 'session_id=abc', 'session_id=../../x', 'csrf_id=abc', 'csrf_id=../../x', `csrf_id=${forged.toUpperCase()}`]) {
     const r = await t.fetch('/form', { headers: { Cookie: cookie } });
     assert.is(r.cookies.length, 1, cookie);
-    const id = COOKIE.exec(r.cookies[0]!)?.[1];
+    const id = CSRF_COOKIE.exec(r.cookies[0]!)?.[1];
     assert.ok(id && id !== forged, cookie);
   }
+});
+
+S('a token forged without the secret is refused: the HMAC of the id under another key, the id itself, another id\'s token', async () => {
+  const { cookie, token } = await openForm(t);
+  const id = cookie.slice('csrf_id='.length);
+  const { createHmac } = await import('node:crypto');
+  const forgeries = [
+    id,
+    createHmac('sha256', 'not-the-secret-of-this-application!').update(`csrf:${id}`).digest('hex'),
+    createHmac('sha256', '').update(`csrf:${id}`).digest('hex'),
+    (await openForm(t)).token,
+  ];
+  for (const forged of forgeries) assert.is((await post(t, '/submit', { csrf_token: forged }, { Cookie: cookie })).status, 403, forged);
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: 'csrf_id=' + 'b'.repeat(64) })).status, 403, 'the token of another cookie');
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: cookie })).status, 200, 'the right pair passes');
+});
+
+S('a signed-in session refuses the anonymous token of its browser: it has a token of its own', async () => {
+  const { cookie, token } = await openForm(t);
+  const signedIn = await t.fetch('/sign-in', { headers: { Cookie: cookie } });
+  const session = sessionCookie(signedIn.cookies)!;
+  const both = `${cookie}; ${session}`;
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: both })).status, 403);
+  const own = /value="([0-9a-f]{64})"/.exec((await t.fetch('/form', { headers: { Cookie: both } })).text)![1]!;
+  assert.is.not(own, token);
+  assert.is((await post(t, '/submit', { csrf_token: own }, { Cookie: both })).status, 200);
 });
 
 S('POST without token: 403, the French "form expired, reload" page, no session created', async () => {

@@ -154,6 +154,21 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.ok(auditEvents(app).filter((e) => e === 'mfa.challenge.success').length >= 2);
   });
 
+  test('a recovery code with a next beyond ASCII: signed in, the URL percent-encoded; one code spent, no other', async ({ app, data, aliceId }) => {
+    const client = new SessionClient(app.base);
+    await signIn(client);
+    const { codes } = await enrol(client);
+    await signOut(client);
+    await passwordStep(client, EMAIL, '/Ā/é');
+    const page = await postCode(client, codes[0]!);
+    assert.is(page.status, 302, page.text.slice(0, 300));
+    assert.is(page.headers.get('location'), '/%C4%80/%C3%A9');
+    assert.equal((await whoAmI(client))?.id, aliceId, 'the new session is delivered');
+    const used = await data.db.fetchAll('SELECT id FROM auth_mfa_recovery_codes WHERE user_id = ? AND used_at IS NOT NULL', [aliceId]);
+    assert.is(used.length, 1);
+    assert.match((await client.get('/account/mfa')).text, 'Code de secours utilisé. Il vous en reste 9.');
+  });
+
   test('a challenge older than 10 minutes: keys removed, 302 to /login with a warning; none at all: 302 /login', async ({ app }) => {
     const client = new SessionClient(app.base);
     await signIn(client);

@@ -147,6 +147,38 @@ M('bounded: past the max the least recently used session is evicted; a read or a
   assert.is(await store.get(d), null);
 });
 
+M('eviction order: anonymous sessions first (least recently used first), a user\'s sessions only when no anonymous one is left', async () => {
+  const store = new MemorySessionStore(3600, Date.now, 4);
+  const alice = await store.create({ user: { id: 1 } });
+  const challenge = await store.create({ _auth_mfa_user_id: 2, _auth_mfa_started_at: 1 });
+  const x = await store.create({ _flash: { message: 'x', level: 'info' } });
+  const y = await store.create({ _flash: { message: 'y', level: 'info' } });
+  assert.ok(await store.get(x), 'x used: y is now the least recently used anonymous session');
+  await store.create({ n: 1 });
+  assert.is(await store.get(y), null, 'y evicted');
+  for (let i = 2; i < 10; i++) await store.create({ n: i });
+  assert.is(store.size, 4);
+  assert.ok(await store.get(alice), 'the signed-in session, least recently used of all, is kept');
+  assert.ok(await store.get(challenge), 'so is a pending second-factor challenge');
+  assert.is(await store.get(x), null);
+  // Only sessions of users: the least recently used of them goes.
+  const full = new MemorySessionStore(3600, Date.now, 2);
+  const [u1, u2] = [await full.create({ user: { id: 1 } }), await full.create({ user: { id: 2 } })];
+  await full.create({ n: 'anonyme' });
+  assert.is(await full.get(u1), null);
+  assert.ok(await full.get(u2));
+  // A session that gains a user moves to the kept side; one that loses it, to the evicted side.
+  const s = new MemorySessionStore(3600, Date.now, 2);
+  const v = await s.create({ n: 'v' });
+  const w = await s.create({ user: { id: 3 } });
+  await s.set(v, { user: { id: 4 } });
+  await s.set(w, { n: 'w' });
+  await s.create({ n: 'new' });
+  assert.ok(await s.get(v));
+  assert.is(await s.get(w), null);
+  assert.is(await s.deleteUser(4), 1);
+});
+
 M('bounded: 50,000 sessions through a store of 1,000 leave the last 1,000', async () => {
   const store = new MemorySessionStore(3600, Date.now, 1000);
   const ids: string[] = [];

@@ -1,8 +1,9 @@
 /**
  * A real server whose sessions live in the store SESSION_STORE names (file, then database on SQLite and on
- * MariaDB): a form page sets the cookie and keeps the CSRF token in that store; a POST with the token succeeds,
- * also after a restart of the application (a new store on the same folder or database), which only a store
- * that persisted the session allows. A wrong token is still refused.
+ * MariaDB): anonymous GETs of a form page store nothing (their CSRF token is signed and bound to a cookie); a
+ * POST with the token succeeds and the session it writes is stored, and after a restart of the application (a
+ * new store on the same folder or database) it comes back, which only a store that persisted it allows. A wrong
+ * token, or a token with another cookie, is refused.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,7 @@ import {
   BaseController, DatabaseSessionStore, FileSessionStore, Response, closeDatabase, fwSessionsDdl, getSessionStore, openDatabase,
   requestSession, sessionKey, type Router,
 } from '../runtime/index.js';
-import { sessionCookie } from './helpers/client.js';
+import { csrfCookie, sessionCookie } from './helpers/client.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 import { startApp, type AppSetup, type TestApp } from './helpers/server.js';
 import { dropMariaDb } from './helpers/session-backends.js';
@@ -35,11 +36,13 @@ const files = {
 const post = (t: TestApp, cookie: string, token: string) =>
   t.fetch('/submit', { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf_token: token }) });
 
+const ANONYMOUS_GETS = 30;
+
 interface Target {
   readonly storeName: 'file' | 'database';
   readonly config: AppSetup['config'];
-  /** What lies at rest, as text. */
-  atRest(): Promise<string>;
+  /** The sessions at rest, one text each. */
+  atRest(): Promise<string[]>;
   cleanup(): Promise<void>;
 }
 
@@ -57,24 +60,33 @@ function httpSuite(label: string, kind: typeof FileSessionStore | typeof Databas
   const start = (): Promise<TestApp> =>
     startApp({ files, routes, env: { SESSION_STORE: target.storeName }, config: target.config, sessionStore: null });
 
-  S('the form page sets the cookie, the POST with its token succeeds, before and after a restart', async () => {
+  S(`${ANONYMOUS_GETS} anonymous GETs of a form store no session; its POST works and stores what it writes, before and after a restart`, async () => {
     let t = await start();
     let cookie: string;
     let token: string;
+    let kept: { cookie: string; token: string };
     try {
       assert.ok(getSessionStore() instanceof kind, `the application uses ${kind.name}`);
-      const form = await t.fetch('/form');
-      assert.is(form.status, 200);
-      cookie = sessionCookie(form.cookies)!;
-      token = /name="csrf_token" value="([0-9a-f]{64})"/.exec(form.text)![1]!;
-      const id = /^session_id=([0-9a-f]{64})$/.exec(cookie)![1]!;
-      const rest = await target.atRest();
-      assert.ok(rest.includes(sessionKey(id)), 'the session is in the store');
-      assert.ok(rest.includes(token) && !rest.includes(id), 'with its CSRF token, keyed by the hash of the id');
+      const forms: Array<{ cookie: string; token: string }> = [];
+      for (let i = 0; i < ANONYMOUS_GETS; i++) {
+        const form = await t.fetch('/form');
+        assert.is(form.status, 200);
+        assert.is(sessionCookie(form.cookies), undefined, 'no session cookie');
+        forms.push({ cookie: csrfCookie(form.cookies)!, token: /name="csrf_token" value="([0-9a-f]{64})"/.exec(form.text)![1]! });
+      }
+      assert.equal(await target.atRest(), [], 'nothing stored');
+      [{ cookie, token }, kept] = [forms[0]!, forms[1]!];
+      assert.is((await post(t, cookie, 'f'.repeat(64))).status, 403, 'a wrong token is refused');
+      assert.is((await post(t, 'csrf_id=' + 'e'.repeat(64), token)).status, 403, 'the token with another cookie is refused');
       const sent = await post(t, cookie, token);
       assert.is(sent.status, 200, sent.text);
       assert.is(sent.text, 'envoyé 1');
-      assert.is((await post(t, cookie, 'f'.repeat(64))).status, 403, 'a wrong token is refused');
+      const session = sessionCookie(sent.cookies)!;
+      const id = /^session_id=([0-9a-f]{64})$/.exec(session)![1]!;
+      const rest = await target.atRest();
+      assert.is(rest.length, 1, 'the session the POST wrote is stored');
+      assert.ok(rest[0]!.includes(sessionKey(id)) && !rest[0]!.includes(id), 'keyed by the hash of the id');
+      cookie = `${cookie}; ${session}`;
     } finally {
       await t.close();
       await closeDatabase();
@@ -84,6 +96,7 @@ function httpSuite(label: string, kind: typeof FileSessionStore | typeof Databas
       const again = await post(t, cookie, token);
       assert.is(again.status, 200, again.text);
       assert.is(again.text, 'envoyé 2', 'the session data came back from the store');
+      assert.is((await post(t, kept.cookie, kept.token)).status, 200, 'a form opened before the restart still posts');
     } finally {
       await t.close();
     }
@@ -102,7 +115,7 @@ httpSuite('file', FileSessionStore, async () => {
   return {
     storeName: 'file',
     config: { session_dir: sessions },
-    atRest: async () => fs.readdirSync(sessions).map((name) => `${name}\n${fs.readFileSync(path.join(sessions, name), 'utf8')}`).join('\n'),
+    atRest: async () => fs.readdirSync(sessions).filter((name) => name.endsWith('.json')).map((name) => `${name}\n${fs.readFileSync(path.join(sessions, name), 'utf8')}`),
     cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 });
@@ -114,8 +127,8 @@ httpSuite('database (SQLite)', DatabaseSessionStore, async () => {
   for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
   return {
     storeName: 'database',
-    config: { db_driver: 'sqlite', db_file: file },
-    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
+    config: { db_driver: 'sqlite', db_file: file, session_dir: path.join(dir, 'sessions') },
+    atRest: async () => (await db.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
     cleanup: async () => {
       await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -133,16 +146,18 @@ httpSuite('database (MariaDB)', DatabaseSessionStore, async () => {
   }
   const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name });
   for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
+  const dir = tempDir();
   return {
     storeName: 'database',
     config: {
       db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port, db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password, db_name: name,
+      db_password: MARIADB_ADMIN.password, db_name: name, session_dir: path.join(dir, 'sessions'),
     },
-    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
+    atRest: async () => (await db.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
     cleanup: async () => {
       await db.close();
       await dropMariaDb(name);
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 });

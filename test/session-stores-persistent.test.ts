@@ -108,12 +108,13 @@ F('the folder is created 0700 (with its parents), each file 0600, named by the S
   assert.is(rewritten.expires_at, '2023-11-14T23:23:20.000Z');
 });
 
-F('an existing folder keeps its mode; other files in it are left alone', async () => {
+F('an existing folder open to others (0755, as a checkout makes it) is brought to 0700; other files in it are left alone', async () => {
   const dir = path.join(root, 'existing');
   fs.mkdirSync(dir, { mode: 0o755 });
   fs.chmodSync(dir, 0o755);
   fs.writeFileSync(path.join(dir, '.gitkeep'), '');
   fs.writeFileSync(path.join(dir, 'README'), 'notes');
+  fs.chmodSync(path.join(dir, 'README'), 0o644);
   const clock = manualClock();
   const store = new FileSessionStore({ dir, now: clock.now });
   await store.create();
@@ -121,7 +122,8 @@ F('an existing folder keeps its mode; other files in it are left alone', async (
   assert.is(await store.purge(), 1);
   assert.is(await store.deleteUser(1), 0);
   assert.equal(fs.readdirSync(dir).sort(), ['.gitkeep', 'README']);
-  assert.is(mode(dir), 0o755);
+  assert.is(mode(dir), 0o700);
+  assert.is(mode(path.join(dir, 'README')), 0o644, 'files that are not sessions keep their mode');
 });
 
 F('purge removes temporary files left for more than an hour (not counted), keeps recent ones', async () => {

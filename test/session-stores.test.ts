@@ -182,6 +182,19 @@ function conformance(label: string, open: () => Promise<Backend> | Backend): voi
     }
   });
 
+  S('deleteUser also ends the pending second-factor challenges of the user (password checked, code not yet)', async () => {
+    const challenge = await store.create({ _auth_mfa_user_id: 7, _auth_mfa_started_at: 1_700_000_000, _auth_mfa_next: '/' });
+    const other = await store.create({ _auth_mfa_user_id: 8, _auth_mfa_started_at: 1_700_000_000 });
+    const anonymous = await store.create({ _csrf_token: 'x' });
+    const later = await store.create({});
+    await store.set(later, { _auth_mfa_user_id: '7', _auth_mfa_started_at: 1_700_000_000 });
+    assert.is(await store.deleteUser(7), 2);
+    assert.is(await store.get(challenge), null);
+    assert.is(await store.get(later), null, 'set() gave the session to the challenge\'s user');
+    assert.ok(await store.get(other));
+    assert.ok(await store.get(anonymous));
+  });
+
   S('a user id longer than the column is refused, nothing written', async () => {
     const id = await store.create({ keep: 1 });
     const message = await rejection(store.set(id, { user: { id: 'x'.repeat(256) } }));

@@ -174,15 +174,29 @@ async function rehashIfNeeded(user: AuthUser, password: string): Promise<void> {
  * is sent, against fixation), a new CSRF token, and the session user with its roles and permissions.
  */
 export async function openSession(request: Request, user: Pick<AuthUser, 'id' | 'email'>): Promise<SessionUser> {
+  const sessionUser = await loadSessionUser(user);
+  signInSession(request, sessionUser);
+  return sessionUser;
+}
+
+/** The session user of an account, roles and permissions read from the database (the part of openSession that may fail). */
+export async function loadSessionUser(user: Pick<AuthUser, 'id' | 'email'>): Promise<SessionUser> {
   const access = await loadUserAccess(user.id);
-  const sessionUser: SessionUser = { id: user.id, login: user.email, roles: access.roles, permissions: access.permissions };
+  return { id: user.id, login: user.email, roles: access.roles, permissions: access.permissions };
+}
+
+/**
+ * openSession without reading anything: puts an already loaded session user in the request's session. Nothing
+ * here can fail, so that a step that consumes something first (a second-factor code) can read everything it
+ * needs before, and sign in after.
+ */
+export function signInSession(request: Request, sessionUser: SessionUser): void {
   const session = requestSession(request);
   session.rotate();
   session.remove(CSRF_SESSION_KEY);
   // A challenge left by an earlier, unfinished login of this browser ends with this one.
   for (const key of MFA_CHALLENGE_KEYS) session.remove(key);
   session.set(SESSION_USER_KEY, sessionUser);
-  return sessionUser;
 }
 
 /** `POST /logout`: the session is deleted on the server and its cookie expired; 302 to `/login`. */

@@ -112,20 +112,28 @@ export function normalizeLoginKey(login: string): string {
 }
 
 /**
- * The client address as counted: an IPv4 address as is (also when written `::ffff:a.b.c.d`), an IPv6 address as
- * its /64 prefix (`2001:db8:1:2::/64`: one subscriber usually holds a whole /64), anything else as given.
+ * The client address as counted: an IPv4 address as is, an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`,
+ * `::ffff:c000:201`, `0:0:0:0:0:ffff:c000:201`, any case or zero padding) as the IPv4 address it maps, any other
+ * IPv6 address as its /64 prefix (`2001:db8:1:2::/64`: one subscriber usually holds a whole /64), anything else
+ * as given. The address is validated by node:net and fully expanded before it is read, so that every spelling
+ * of one address gives one key.
  */
 export function clientAddressKey(ip: string): string {
   const text = String(ip ?? '').trim();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  if (isIPv4(text)) return text;
   const address = text.replace(/%.*$/, '');
   if (!isIPv6(address)) return text;
   const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 turned into two groups). */
+/**
+ * The eight 16-bit groups of an address `isIPv6()` accepted (`::` expanded, a trailing dotted IPv4 turned into
+ * two groups).
+ */
 function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase();
   const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);

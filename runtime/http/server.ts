@@ -10,6 +10,7 @@ import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js'
 import { onClientError } from './client-error.js';
 import { clientIpOf, getTrustedProxies } from './client-ip.js';
 import type { HttpError } from './errors.js';
+import { encodeUrlHeader, isUrlHeader } from './header-values.js';
 import { serverLimits } from './limits.js';
 import { Request, declaredLengthError } from './request.js';
 import { Response } from './response.js';
@@ -37,8 +38,10 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
     const lower = name.toLowerCase();
     if (SECURITY_NAMES.has(lower) || lower === 'content-type' || (lower === 'content-length' && length !== undefined)) continue;
     const value = response.headers[name]!;
-    if (Array.isArray(value)) for (const v of value) headers.push(name, v);
-    else headers.push(name, value);
+    // A URL header is percent-encoded here, for every response: a raw character above U+00FF would make node throw.
+    const url = isUrlHeader(name);
+    if (Array.isArray(value)) for (const v of value) headers.push(name, url ? encodeUrlHeader(v) : v);
+    else headers.push(name, url ? encodeUrlHeader(value) : value);
   }
   if (closeConnection) headers.push('Connection', 'close');
   res.writeHead(response.status, headers);

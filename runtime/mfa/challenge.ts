@@ -8,11 +8,13 @@ import type { Request } from '../http/request.js';
 import { SESSION_USER_KEY } from '../auth/login.js';
 import { CSRF_SESSION_KEY } from '../security/csrf.js';
 import { existingSession, requestSession } from '../session/session.js';
+import { SESSION_MFA_USER_KEY } from '../session/store.js';
 import { consumeRecoveryCode, consumeTotpStep, getActiveMfaFactors, type MfaDb } from './model.js';
 import { looksLikeRecoveryCode, normalizeMfaCode } from './recovery-codes.js';
 import { looksLikeTotpCode, matchTotpStep } from './totp.js';
 
-export const MFA_USER_KEY = '_auth_mfa_user_id';
+/** The session key of the challenge's user: the stores read it too (deleteUser ends pending challenges). */
+export const MFA_USER_KEY = SESSION_MFA_USER_KEY;
 export const MFA_STARTED_AT_KEY = '_auth_mfa_started_at';
 /** Where the login goes once the code is accepted (a same-site path checked by `safeNext`). */
 export const MFA_NEXT_KEY = '_auth_mfa_next';

@@ -9,8 +9,9 @@ import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { trans } from '../i18n.js';
+import { getLogger } from '../logger.js';
 import { logAuthEvent } from '../auth/audit.js';
-import { DEFAULT_LOGIN_REDIRECT, openSession, safeNext, type SecondFactor } from '../auth/login.js';
+import { DEFAULT_LOGIN_REDIRECT, loadSessionUser, safeNext, signInSession, type SecondFactor } from '../auth/login.js';
 import { findUserById, recordSuccessfulLogin } from '../auth/users.js';
 import { setRequestFlash } from '../session/session.js';
 import {
@@ -18,6 +19,8 @@ import {
 } from './challenge.js';
 import { cancelMfaAttempt, reserveMfaAttempt, settleMfaAttempt } from './limit.js';
 import { countUnusedRecoveryCodes } from './model.js';
+
+const log = getLogger('fw.auth');
 
 export const MFA_CHALLENGE_PATH = '/login/mfa';
 export const MFA_CHALLENGE_TEMPLATE = 'mfa/challenge.html';
@@ -77,6 +80,10 @@ export async function submitMfaChallenge(request: Request): Promise<Response> {
     return noStore(BaseController.redirect('/login', { request, flash: trans('auth.login.failed'), level: 'error' }));
   }
 
+  // Everything that can fail is read before the code is checked: once accepted, the code is spent, and what
+  // follows only changes the session (a response that could not be written is refused before it is committed).
+  const sessionUser = await loadSessionUser(user);
+  const target = safeNext(state.next) ?? DEFAULT_LOGIN_REDIRECT;
   const accepted = await verifyMfaChallenge(userId, request.body.code?.[0] ?? '');
   if (!accepted) {
     await settleMfaAttempt(ticket, false);
@@ -84,17 +91,36 @@ export async function submitMfaChallenge(request: Request): Promise<Response> {
     return challengePage(request, 401, trans('mfa.challenge.failed'));
   }
 
-  await settleMfaAttempt(ticket, true);
-  const next = safeNext(state.next);
   clearMfaChallenge(request);
-  await openSession(request, user);
-  await recordSuccessfulLogin(user.id);
+  signInSession(request, sessionUser);
   logAuthEvent('mfa.challenge.success', auditDetails(request, userId, { method: accepted.method }));
-  if (accepted.method === 'recovery') {
-    const left = await countUnusedRecoveryCodes(userId);
-    setRequestFlash(request, trans('mfa.challenge.recovery_used', { count: left }), left <= 2 ? 'warning' : 'info');
+  await afterCodeAccepted(request, userId, accepted.method === 'recovery', () => settleMfaAttempt(ticket, true));
+  return noStore(BaseController.redirect(target));
+}
+
+/**
+ * The bookkeeping of an accepted code (the user's failures cleared, the last login time, the recovery codes left
+ * in a flash): the user is signed in already and the code spent, so a failure here is logged, never turned into
+ * an error page that would lose the new session.
+ */
+async function afterCodeAccepted(request: Request, userId: number, recovery: boolean, settle: () => Promise<void>): Promise<void> {
+  const steps: Array<[string, () => Promise<void>]> = [
+    ['compteur des codes', settle],
+    ['date de dernière connexion', () => recordSuccessfulLogin(userId)],
+  ];
+  if (recovery) {
+    steps.push(['codes de secours restants', async () => {
+      const left = await countUnusedRecoveryCodes(userId);
+      setRequestFlash(request, trans('mfa.challenge.recovery_used', { count: left }), left <= 2 ? 'warning' : 'info');
+    }]);
   }
-  return noStore(BaseController.redirect(next ?? DEFAULT_LOGIN_REDIRECT));
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (err) {
+      log.error(`Connexion de l'utilisateur ${userId} acceptée, mais mise à jour impossible (${what}) : ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
 }
 
 /** 429 with `Retry-After`, and the `mfa.rate_limited` event. */

@@ -1,23 +1,74 @@
-/** CSRF tokens kept in the session (runtime spec, "CSRF"; DECISIONS §5). */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+/**
+ * CSRF tokens (runtime spec, "CSRF"; docs/runtime.md "CSRF"). Two kinds, both 64 hex characters:
+ *
+ * - A session that holds a user or a pending second-factor challenge (or already holds a token) keeps a random
+ *   token in the session, renewed at login and at the password step.
+ * - An anonymous visitor gets no session for a token: the token is the HMAC-SHA256, under the application's secret,
+ *   of a random id kept in the visitor's `csrf_id` cookie (HttpOnly, SameSite=Strict, Secure). The server stores
+ *   nothing and recomputes it on the POST; without that cookie, or with another secret, it does not verify. A page
+ *   with a form thus costs no stored session (a flood of anonymous `GET /login` fills no store).
+ *
+ * Comparisons are in constant time.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from '../http/request.js';
-import { existingSession, requestSession } from '../session/session.js';
+import type { Response } from '../http/response.js';
+import { existingSession, type RequestSession } from '../session/session.js';
+import { SESSION_MFA_USER_KEY } from '../session/store.js';
+import { appSecret } from './app-secret.js';
 
 export const CSRF_FIELD = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
 /** The session key of the token. */
 export const CSRF_SESSION_KEY = '_csrf_token';
+/** The cookie that binds an anonymous visitor's token to its browser. */
+export const CSRF_COOKIE = 'csrf_id';
+const COOKIE_ATTRIBUTES = 'HttpOnly; SameSite=Strict; Secure; Path=/';
 const SESSION_KEY = CSRF_SESSION_KEY;
+const ID_PATTERN = /^[0-9a-f]{64}$/;
+/** request.state key: a `csrf_id` made during this request, to send with its response. */
+const NEW_COOKIE_STATE = 'csrfNewCookie';
 
-/** The request's CSRF token; creates the session and the token when needed. */
+/**
+ * The request's CSRF token. A session with a user or a pending challenge (or with a token already) keeps its token there, created on
+ * first use; anyone else gets the signed token of their `csrf_id` cookie, the cookie created when absent (sent
+ * by `sendCsrfCookie` with the response), and no session.
+ */
 export function csrfToken(request: Request): string {
-  const session = requestSession(request);
-  let token = session.get<string>(SESSION_KEY);
-  if (typeof token !== 'string' || token.length === 0) {
-    token = randomBytes(32).toString('hex');
+  const session = existingSession(request);
+  const stored = session?.get<string>(SESSION_KEY);
+  if (typeof stored === 'string' && stored.length > 0) return stored;
+  if (session && isPrivileged(session)) {
+    const token = randomBytes(32).toString('hex');
     session.set(SESSION_KEY, token);
+    return token;
   }
-  return token;
+  return anonymousToken(anonymousId(request) ?? newAnonymousId(request));
+}
+
+/** The HMAC of an anonymous visitor's id under the application's secret, as hex. */
+function anonymousToken(id: string): string {
+  return createHmac('sha256', appSecret()).update(`csrf:${id}`).digest('hex');
+}
+
+/** The visitor's `csrf_id` (sent, or made earlier in this request), when well-formed. */
+function anonymousId(request: Request): string | undefined {
+  const made = request.state[NEW_COOKIE_STATE];
+  if (typeof made === 'string') return made;
+  const sent = request.cookies[CSRF_COOKIE];
+  return typeof sent === 'string' && ID_PATTERN.test(sent) ? sent : undefined;
+}
+
+function newAnonymousId(request: Request): string {
+  const id = randomBytes(32).toString('hex');
+  request.state[NEW_COOKIE_STATE] = id;
+  return id;
+}
+
+/** Adds the `csrf_id` cookie made during the request, if any, to its response (called by the Application). */
+export function sendCsrfCookie(request: Request, response: Response): void {
+  const id = request.state[NEW_COOKIE_STATE];
+  if (typeof id === 'string') response.addCookie(`${CSRF_COOKIE}=${id}; ${COOKIE_ATTRIBUTES}`);
 }
 
 /** The token sent by the client: the `csrf_token` field, else the `X-CSRF-Token` header. */
@@ -29,11 +80,29 @@ export function sentCsrfToken(request: Request, field = CSRF_FIELD, header = CSR
   return request.header(header) || undefined;
 }
 
-/** True when the sent token equals the session's, compared in constant time. Never creates a session. */
+/**
+ * True when the sent token is the session's, or — for a session without a user or a challenge — the signed token of the
+ * visitor's `csrf_id` cookie; compared in constant time. Never creates a session or a cookie.
+ */
 export function verifyCsrf(request: Request, field = CSRF_FIELD, header = CSRF_HEADER): boolean {
-  const expected = existingSession(request)?.get<string>(SESSION_KEY);
   const sent = sentCsrfToken(request, field, header);
-  if (typeof expected !== 'string' || !expected || !sent) return false;
+  if (!sent) return false;
+  const session = existingSession(request);
+  const stored = session?.get<string>(SESSION_KEY);
+  if (typeof stored === 'string' && stored && sameText(stored, sent)) return true;
+  // A signed-in session, or one between the password and the code, accepts its own token only: the anonymous one
+  // of the same browser died at that step.
+  if (session && isPrivileged(session)) return false;
+  const sentId = request.cookies[CSRF_COOKIE];
+  return typeof sentId === 'string' && ID_PATTERN.test(sentId) && sameText(anonymousToken(sentId), sent);
+}
+
+/** A session whose token must be its own: a signed-in user, or a pending second-factor challenge. */
+function isPrivileged(session: RequestSession): boolean {
+  return Boolean(session.get('user')) || session.get(SESSION_MFA_USER_KEY) !== undefined;
+}
+
+function sameText(expected: string, sent: string): boolean {
   const a = Buffer.from(expected, 'utf8');
   const b = Buffer.from(sent, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);

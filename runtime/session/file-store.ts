@@ -257,18 +257,30 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * Creates the folder, mode 0700, on first use. An existing folder keeps its mode: the files are 0600 and their
-   * names are hashes, so a listing shows no more than how many sessions there are.
+   * Creates the folder, mode 0700, on first use. A folder that exists already (made by `fw new`, a checkout, a
+   * deployment script) is brought to 0700 when it lets its group or others in: session files are 0600 and their
+   * names are hashes, but a readable folder still shows how many sessions there are and when each was last used.
+   * A folder this process does not own keeps its mode, with a warning.
    */
   private ensureDir(): Promise<void> {
     this.ready ??= fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(
-      () => undefined,
+      () => this.restrictDir(),
       (error: unknown) => {
         this.ready = undefined;
         throw this.folderError(error);
       },
     );
     return this.ready;
+  }
+
+  private async restrictDir(): Promise<void> {
+    const stats = await fs.stat(this.dir);
+    if ((stats.mode & 0o077) === 0) return;
+    try {
+      await fs.chmod(this.dir, 0o700);
+    } catch (error) {
+      log.warning(`Le dossier des sessions ${this.dir} est lisible par d'autres (mode ${(stats.mode & 0o777).toString(8)}) et ses droits ne peuvent être réduits (${(error as Error).message}) : faites « chmod 700 ${this.dir} ».`);
+    }
   }
 
   private folderError(error: unknown): Error {

@@ -138,7 +138,8 @@ export class RequestSession {
   }
 
   /**
-   * Writes the session to the store and sets the cookie on the response. A session loaded from the store under
+   * Writes the session to the store and sets the cookie on the response, when it holds anything: an empty
+   * session is not stored (a loaded one that became empty is deleted and its cookie expired). A session loaded from the store under
    * its id is written with `update()`, which never creates: if it was ended while the request ran (logout,
    * `deleteUser()` on a disabled user or a changed password), it stays ended, and no cookie is sent. A new or
    * rotated id is created with `set()`.
@@ -149,6 +150,15 @@ export class RequestSession {
     if (this.deleted) {
       await store.delete(this.id);
       response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
+      return;
+    }
+    if (Object.keys(this.data).length === 0) {
+      // Nothing worth keeping (docs/runtime.md "Sessions"): a new session is never stored nor sent, and a stored
+      // one that became empty (its flash read) is ended.
+      if (this.loaded) {
+        await store.delete(this.id);
+        response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
+      }
       return;
     }
     if (this.dirty) {

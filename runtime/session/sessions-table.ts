@@ -1,7 +1,8 @@
 /**
  * The `fw_sessions` table of the database session store (DECISIONS §5 "Tables"), created by `fw db:init` on both
  * dialects. Columns: `session_id` the SHA-256 hex of the cookie value (the id itself is never stored), `data`
- * the session as JSON text, `user_id` the text of `data.user.id` (null without a user; text so that string ids
+ * the session as JSON text, `user_id` the user it belongs to as text (`sessionUserId`: `data.user.id`, else the
+ * user of a pending second-factor challenge; null for an anonymous session; text so that string ids
  * work as well as numbers), `expires_at`, `created_at`, `updated_at` in UTC (`YYYY-MM-DD HH:MM:SS`; TEXT on
  * SQLite, as the runtime writes dates), indexed on `expires_at` (purge) and `user_id` (deleteUser).
  */

@@ -25,8 +25,9 @@ export interface SessionStore {
   /** Copies the data to a new id and deletes the old one; returns the new id. */
   regenerate(oldId: string): Promise<string>;
   /**
-   * Deletes every session whose data holds a `user` map with this `id` (compared as text: 7 and '7' are the
-   * same user); returns how many were deleted. Called when a user is disabled or changes password.
+   * Deletes every session of this user (see `sessionUserId`: signed in, or with a pending second-factor
+   * challenge), ids compared as text (7 and '7' are the same user); returns how many were deleted. Called when a
+   * user is disabled or changes password.
    */
   deleteUser(userId: string | number): Promise<number>;
   /** Removes the expired sessions; returns how many. */
@@ -52,13 +53,24 @@ export function sessionKey(id: string): string {
 export const SESSION_USER_ID_MAX = 255;
 
 /**
- * The user id of session data, as text: `data.user.id` when it is a finite number or a non-empty string, else
- * null. A longer id than SESSION_USER_ID_MAX throws: stored truncated, deleteUser() could never find it.
+ * The session key of a pending second-factor challenge's user (the password checked, the code not yet): such a
+ * session belongs to that user as much as a signed-in one, and is ended with the user's sessions.
+ */
+export const SESSION_MFA_USER_KEY = '_auth_mfa_user_id';
+
+/**
+ * The user a session belongs to, as text: `data.user.id` (a signed-in user), else `data._auth_mfa_user_id` (a
+ * pending second-factor challenge), when it is a finite number or a non-empty string; else null. deleteUser()
+ * deletes by it, so that disabling a user or changing its password also ends the challenges its password opened.
+ * A longer id than SESSION_USER_ID_MAX throws: stored truncated, deleteUser() could never find it.
  */
 export function sessionUserId(data: SessionData): string | null {
   const user = data.user;
-  if (typeof user !== 'object' || user === null || Array.isArray(user)) return null;
-  const id = (user as Record<string, unknown>).id;
+  const signedIn = typeof user === 'object' && user !== null && !Array.isArray(user) ? userIdText((user as Record<string, unknown>).id) : null;
+  return signedIn ?? userIdText(data[SESSION_MFA_USER_KEY]);
+}
+
+function userIdText(id: unknown): string | null {
   if (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || id === '') return null;
   const text = String(id);
   if (text.length > SESSION_USER_ID_MAX) {
@@ -119,16 +131,18 @@ function checkedMax(value: number, name: string, shown: unknown = value): number
 
 /**
  * In-process sessions, lost on restart; TTL 3600 s, sliding; expired sessions purged; at most `maxSessions`
- * (by default `sessionMemoryMax()`, read at each new session so that configure() applies), the least recently
- * used evicted first.
+ * (by default `sessionMemoryMax()`, read at each new session so that configure() applies). When full, the least
+ * recently used anonymous session is evicted first; a session that belongs to a user (signed in, or with a
+ * pending second-factor challenge: `sessionUserId`) only when no anonymous one is left.
  *
- * The Map's insertion order is the order of use: every read or write moves its entry to the end (delete + set),
- * so the first entry is the least recently used and the one with the earliest expiry. Each operation is O(1);
- * the periodic purge stops at the first live entry. deleteUser() walks every entry (rare: a user disabled or a
- * password changed), comparing the user id kept beside the data.
+ * Two Maps, anonymous and owned, each in order of use: every read or write moves its entry to the end (delete +
+ * set), so the first entry of each is its least recently used one and the one with the earliest expiry. Each
+ * operation is O(1); the periodic purge stops at the first live entry of each. deleteUser() walks the owned
+ * sessions (rare: a user disabled or a password changed), comparing the user id kept beside the data.
  */
 export class MemorySessionStore implements SessionStore {
-  private readonly sessions = new Map<string, MemoryEntry>();
+  private readonly anonymous = new Map<string, MemoryEntry>();
+  private readonly owned = new Map<string, MemoryEntry>();
   private lastPurge: number;
 
   constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now, private readonly maxSessions?: number) {
@@ -149,12 +163,13 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionData | null> {
-    const entry = this.sessions.get(id);
-    if (!entry) return null;
-    this.sessions.delete(id);
+    const map = this.mapHolding(id);
+    const entry = map?.get(id);
+    if (!map || !entry) return null;
+    map.delete(id);
     if (entry.expiresAt <= this.now()) return null;
     entry.expiresAt = this.now() + this.ttlSeconds * 1000;
-    this.sessions.set(id, entry);
+    map.set(id, entry);
     return JSON.parse(entry.data) as SessionData;
   }
 
@@ -164,10 +179,11 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async update(id: string, data: SessionData): Promise<boolean> {
-    const entry = this.sessions.get(id);
-    if (!entry) return false;
+    const map = this.mapHolding(id);
+    const entry = map?.get(id);
+    if (!map || !entry) return false;
     if (entry.expiresAt <= this.now()) {
-      this.sessions.delete(id);
+      map.delete(id);
       return false;
     }
     this.write(id, data);
@@ -175,33 +191,33 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.sessions.delete(id);
+    this.anonymous.delete(id) || this.owned.delete(id);
   }
 
   async regenerate(oldId: string): Promise<string> {
     const data = (await this.get(oldId)) ?? {};
-    this.sessions.delete(oldId);
+    await this.delete(oldId);
     return this.create(data);
   }
 
   async deleteUser(userId: string | number): Promise<number> {
     const key = userIdKey(userId);
     let deleted = 0;
-    for (const [id, entry] of this.sessions) {
-      if (entry.userId === key && this.sessions.delete(id)) deleted++;
+    for (const [id, entry] of this.owned) {
+      if (entry.userId === key && this.owned.delete(id)) deleted++;
     }
     return deleted;
   }
 
   /** Number of sessions held (diagnostics and tests). */
   get size(): number {
-    return this.sessions.size;
+    return this.anonymous.size + this.owned.size;
   }
 
   /**
-   * Removes the expired sessions. They are at the front of the Map (oldest use first), so the walk stops at the
-   * first live one; should the clock go back, an expired entry left behind is still refused by get() and evicted
-   * in its turn.
+   * Removes the expired sessions. They are at the front of each Map (oldest use first), so each walk stops at
+   * the first live one; should the clock go back, an expired entry left behind is still refused by get() and
+   * evicted in its turn.
    */
   async purge(): Promise<number> {
     return this.purgeExpired();
@@ -210,10 +226,12 @@ export class MemorySessionStore implements SessionStore {
   private purgeExpired(): number {
     const now = this.now();
     let removed = 0;
-    for (const [id, entry] of this.sessions) {
-      if (entry.expiresAt > now) break;
-      this.sessions.delete(id);
-      removed++;
+    for (const map of [this.anonymous, this.owned]) {
+      for (const [id, entry] of map) {
+        if (entry.expiresAt > now) break;
+        map.delete(id);
+        removed++;
+      }
     }
     this.lastPurge = now;
     return removed;
@@ -223,14 +241,22 @@ export class MemorySessionStore implements SessionStore {
     if (this.now() - this.lastPurge > 60_000) this.purgeExpired();
   }
 
+  private mapHolding(id: string): Map<string, MemoryEntry> | undefined {
+    return this.anonymous.has(id) ? this.anonymous : this.owned.has(id) ? this.owned : undefined;
+  }
+
   private write(id: string, data: SessionData): void {
     // Stored as JSON so that the memory store behaves like the file and database stores (no shared references).
     const entry = { data: JSON.stringify(data), expiresAt: this.now() + this.ttlSeconds * 1000, userId: sessionUserId(data) };
-    if (!this.sessions.delete(id)) {
-      // A new session: make room by evicting the least recently used ones.
+    const known = this.anonymous.delete(id) || this.owned.delete(id);
+    if (!known) {
+      // A new session: make room by evicting the least recently used anonymous ones, then owned ones.
       const max = this.max;
-      while (this.sessions.size >= max) this.sessions.delete(this.sessions.keys().next().value!);
+      while (this.size >= max) {
+        const from = this.anonymous.size > 0 ? this.anonymous : this.owned;
+        from.delete(from.keys().next().value!);
+      }
     }
-    this.sessions.set(id, entry);
+    (entry.userId === null ? this.anonymous : this.owned).set(id, entry);
   }
 }

@@ -20,10 +20,22 @@ export interface Page {
   readonly cookies: string[];
 }
 
-/** Keeps one `session_id` cookie, like a browser; `cookie` may be set by hand to replay an old one. */
+/**
+ * Keeps the `session_id` cookie and the anonymous CSRF cookie `csrf_id`, like a browser; `cookie` may be set by
+ * hand to replay an old session id (it replaces the session cookie only).
+ */
 export class SessionClient {
-  cookie = '';
+  private session = '';
+  private csrfId = '';
   constructor(readonly base: string, readonly headers: Record<string, string> = {}) {}
+
+  /** The Cookie header sent. */
+  get cookie(): string {
+    return [this.csrfId, this.session].filter(Boolean).join('; ');
+  }
+  set cookie(value: string) {
+    this.session = value;
+  }
 
   async request(method: string, url: string, form?: Array<[string, string]>, headers: Record<string, string> = {}): Promise<Page> {
     const all: Record<string, string> = { ...this.headers, ...headers };
@@ -36,9 +48,11 @@ export class SessionClient {
     const response = await fetch(this.base + url, { method, headers: all, body, redirect: 'manual' });
     const cookies = response.headers.getSetCookie();
     for (const cookie of cookies) {
-      const value = /^session_id=([^;]*)/.exec(cookie)?.[1];
-      if (value === undefined) continue;
-      this.cookie = /Max-Age=0/i.test(cookie) || value === '' ? '' : `session_id=${value}`;
+      const pair = /^(session_id|csrf_id)=([^;]*)/.exec(cookie);
+      if (!pair) continue;
+      const kept = /Max-Age=0/i.test(cookie) || pair[2] === '' ? '' : `${pair[1]}=${pair[2]}`;
+      if (pair[1] === 'session_id') this.session = kept;
+      else this.csrfId = kept;
     }
     return { status: response.status, headers: response.headers, text: await response.text(), cookies };
   }
@@ -70,7 +84,7 @@ export class SessionClient {
 
   /** The session id currently held (the cookie's value), or ''. */
   get sessionId(): string {
-    return this.cookie.slice('session_id='.length);
+    return this.session.slice('session_id='.length);
   }
 }
 

@@ -183,9 +183,15 @@ export interface HttpResult {
   readonly text: string;
 }
 
-/** A client that keeps the session cookie and reads the CSRF token from pages, like a browser without script. */
+/**
+ * A client that keeps the session cookie and the anonymous CSRF cookie, and reads the CSRF token from pages, like
+ * a browser without script.
+ */
 export class HttpClient {
-  private cookie = '';
+  private readonly cookies = new Map<string, string>();
+  private get cookie(): string {
+    return [...this.cookies.values()].join('; ');
+  }
   constructor(readonly base: string) {}
 
   async request(method: string, url: string, options: { form?: Array<[string, string]>; multipart?: FormData; headers?: Record<string, string> } = {}): Promise<HttpResult> {
@@ -199,9 +205,12 @@ export class HttpClient {
       body = options.multipart; // fetch writes the multipart/form-data Content-Type and its boundary
     }
     const response = await fetch(this.base + url, { method, headers, body, redirect: 'manual' });
-    const setCookie = response.headers.get('set-cookie');
-    const session = setCookie ? /session_id=[^;]*/.exec(setCookie)?.[0] : undefined;
-    if (session) this.cookie = session;
+    for (const cookie of response.headers.getSetCookie()) {
+      const pair = /^(session_id|csrf_id)=([^;]*)/.exec(cookie);
+      if (!pair) continue;
+      if (/Max-Age=0/i.test(cookie) || pair[2] === '') this.cookies.delete(pair[1]!);
+      else this.cookies.set(pair[1]!, `${pair[1]}=${pair[2]}`);
+    }
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
 

@@ -19,6 +19,8 @@ const PROFILES_TEXT = 'standard (par défaut) ou auth-mfa';
 /** Names the pattern accepts but npm refuses as the name of a project that depends on fw-mvc. */
 const RESERVED_NAMES = new Set([PACKAGE_NAME, 'node_modules']);
 const EXAMPLE = 'fw new MonProjet';
+/** Folders only the application's account may list: the file session store keeps its sessions there. */
+const PRIVATE_FOLDERS = ['storage/sessions'];
 
 export function configure(command: Command): void {
   const refs = refsText(packageInfo().version);
@@ -174,6 +176,10 @@ async function writeProjectAtomically(
       const destination = path.join(temporary, ...file.path.split('/'));
       fs.mkdirSync(path.dirname(destination), { recursive: true });
       fs.writeFileSync(destination, file.content, { flag: 'wx' });
+    }
+    for (const folder of PRIVATE_FOLDERS) {
+      const dir = path.join(temporary, ...folder.split('/'));
+      if (fs.existsSync(dir)) fs.chmodSync(dir, 0o700);
     }
     const added = complete ? await complete(temporary) : [];
     // An empty folder of the same name was accepted by checkTarget; rename() cannot replace it on every platform.
