@@ -27,7 +27,7 @@ export function emitSuiviDashboardView(spec: SuiviDashboardSpec, command: string
     created it and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
 {% block nav %}
-<div class="hidden items-center gap-5 md:flex">
+<div class="contents">
   <a href="/dashboard" class="${LINK}" aria-current="page">Tableau de bord</a>
   <a href="${observations}" class="${LINK}">Observations</a>
   <a href="${pupils}" class="${LINK}">Élèves</a>
