@@ -22,6 +22,7 @@ import { FRAMEWORK_STATIC } from './paths.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
 import { existingSession, getSessionStore, loadRequestSession } from './session/session.js';
 import { templateManager } from './templates/manager.js';
+import { appTimeZone } from './templates/format-date.js';
 import { NunjucksRenderer } from './templates/nunjucks.js';
 
 const log = getLogger('fw.http');
@@ -87,6 +88,8 @@ export class Application {
     this.serveMedia = options.media !== false;
     // Builds the configured session store now: an unknown SESSION_STORE stops the start, not the first request.
     getSessionStore();
+    // Same for an unknown APP_TIMEZONE (docs/runtime.md "Templates and i18n").
+    appTimeZone();
     configure({ router });
     if (!templateManager.hasRenderer) templateManager.register(new NunjucksRenderer());
   }

@@ -1,4 +1,4 @@
-/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filter format_date. */
+/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date and format_instant. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
 import { trans } from '../i18n.js';
@@ -8,7 +8,7 @@ import type { Router } from '../http/router.js';
 import { csrfToken } from '../security/csrf.js';
 import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
-import { formatDate } from './format-date.js';
+import { formatDate, formatInstant } from './format-date.js';
 import type { TemplateRenderer } from './manager.js';
 
 /** Context key under which the current request travels to the globals. */
@@ -78,6 +78,7 @@ export class NunjucksRenderer implements TemplateRenderer {
       return currentRequest(this)?.nonce ?? getRequestNonce() ?? '';
     });
     env.addFilter('format_date', (value: unknown) => formatDate(value));
+    env.addFilter('format_instant', (value: unknown) => formatInstant(value));
     this.env = env;
     return env;
   }
