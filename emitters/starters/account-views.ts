@@ -100,7 +100,7 @@ export function emitMfaCardView(command: string): string {
     never overwrites it (unless --force). -#}
 <section class="${CARD}" id="mfa-card">
   <h2 class="text-base font-semibold text-gray-900">Second facteur</h2>
-  <p class="mt-1 text-sm text-gray-600">Un code à six chiffres d'une application d'authentification (Google Authenticator, Aegis, 1Password…) en plus du mot de passe.</p>
+  <p class="mt-1 text-sm text-gray-600">Un code à six chiffres d’une application d’authentification (Google Authenticator, Aegis, 1Password…) en plus du mot de passe.</p>
   <p class="mt-4"><a href="/account/mfa" class="${PRIMARY}">Gérer le second facteur</a></p>
 </section>
 `;

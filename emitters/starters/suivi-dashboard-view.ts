@@ -74,7 +74,7 @@ ${stat('observations', 'Observations', observations)}
     {% endfor %}
   </ul>
   {% else %}
-  <p class="mt-3 ${CARD} text-sm text-gray-600" id="latest-observations">Aucune observation pour l'instant. <a href="${observations}/new" class="font-medium text-blue-700 hover:underline">Enregistrer la première</a>.</p>
+  <p class="mt-3 ${CARD} text-sm text-gray-600" id="latest-observations">Aucune observation pour l’instant. <a href="${observations}/new" class="font-medium text-blue-700 hover:underline">Enregistrer la première</a>.</p>
   {% endif %}
 </section>
 
@@ -118,7 +118,7 @@ ${stat('observations', 'Observations', observations)}
     </table>
   </div>
   {% else %}
-  <p class="mt-3 ${CARD} text-sm text-gray-600" id="pupil-totals">{{ "Aucun élève de cette classe n'a d'observation." if classe else "Aucun élève n'a encore d'observation." }}</p>
+  <p class="mt-3 ${CARD} text-sm text-gray-600" id="pupil-totals">{{ "Aucun élève de cette classe n’a d’observation." if classe else "Aucun élève n’a encore d’observation." }}</p>
   {% endif %}
 </section>
 
