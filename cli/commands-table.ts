@@ -119,9 +119,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'make:public-page',
     family: 'Pages publiques',
-    usage: '<nom> [--dry-run]',
-    summary: 'Page publique : gabarit, méthode de contrôleur et route.',
-    example: 'fw make:public-page a-propos',
+    usage: '<nom> [--title <titre>] [--dry-run]',
+    summary: 'Page publique : gabarit, méthode de contrôleur et route ; titre tiré du nom ou donné par --title.',
+    example: 'fw make:public-page a-propos --title "À propos de nous"',
     load: () => import('./commands/public/make-public-page.js'),
   },
   {

@@ -49,13 +49,38 @@ export function packPackage(root: string): PackedPackage {
   const blocks: Buffer[] = [];
   for (const file of files) {
     const source = path.join(root, ...file.split('/'));
-    const content = fs.readFileSync(source);
+    const content = file === PACKAGE_JSON ? Buffer.from(installedManifest(fs.readFileSync(source, 'utf8'))) : fs.readFileSync(source);
     const executable = (fs.statSync(source).mode & 0o111) !== 0;
     blocks.push(tarHeader(`package/${file}`, content.length, executable ? 0o755 : 0o644), content, padding(content.length));
   }
   blocks.push(Buffer.alloc(1024));
   const fileName = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
   return { fileName, content: gzipSync(Buffer.concat(blocks)), files };
+}
+
+/**
+ * Scripts of the framework's own development (building it from a clone: `prepare` runs `npm run build`) that npm
+ * would list as install scripts of the package in a project ("npm warn install-scripts … not yet covered by
+ * allowScripts") although a packed package is already built; they are left out of the packed package.json.
+ */
+const DEVELOPMENT_LIFECYCLE = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish', 'prepublishOnly', 'prepack', 'postpack'];
+
+/**
+ * The package.json that goes into the tarball: the original text, less the lifecycle scripts above (docs/install.md);
+ * byte for byte the original when it has none.
+ */
+export function installedManifest(text: string): string {
+  const manifest = JSON.parse(text) as Record<string, unknown>;
+  const scripts = manifest.scripts;
+  if (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts)) return text;
+  const kept = Object.fromEntries(Object.entries(scripts).filter(([name]) => !DEVELOPMENT_LIFECYCLE.includes(name)));
+  if (Object.keys(kept).length === Object.keys(scripts).length) return text;
+  const packed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(manifest)) {
+    if (key !== 'scripts') packed[key] = value;
+    else if (Object.keys(kept).length > 0) packed[key] = kept;
+  }
+  return `${JSON.stringify(packed, null, 2)}\n`;
 }
 
 /**

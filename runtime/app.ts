@@ -25,6 +25,7 @@ import { sendCsrfCookie } from './security/csrf.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
 import { existingSession, getSessionStore, loadRequestSession } from './session/session.js';
 import { templateManager } from './templates/manager.js';
+import { appTimeZone } from './templates/format-date.js';
 import { NunjucksRenderer } from './templates/nunjucks.js';
 
 const log = getLogger('fw.http');
@@ -90,6 +91,8 @@ export class Application {
     this.serveMedia = options.media !== false;
     // Builds the configured session store now: an unknown SESSION_STORE stops the start, not the first request.
     getSessionStore();
+    // Same for an unknown APP_TIMEZONE (docs/runtime.md "Templates and i18n").
+    appTimeZone();
     configure({ router });
     if (!templateManager.hasRenderer) templateManager.register(new NunjucksRenderer());
   }
@@ -124,7 +127,7 @@ export class Application {
   }
 
   private respondInner(request: Request): Response | Promise<Response> {
-    const staticResponse = this.tryStatic(request) ?? this.tryMedia(request);
+    const staticResponse = this.tryStatic(request) ?? this.tryFavicon(request) ?? this.tryMedia(request);
     if (staticResponse) return staticResponse;
     if (request.bodyPending) {
       // Route before reading: an unknown path or a refused method never costs the body's upload or parsing.
@@ -272,7 +275,19 @@ export class Application {
     }
     return serveStatic(request, this.staticDirs, request.path.slice('/static/'.length)) ?? errorPage(404, request);
   }
+
+  /**
+   * `GET /favicon.ico`, which browsers ask for on their own: the project's `static/favicon.ico` when it has one, else
+   * the framework's, kept a week by the browser (docs/runtime.md "Static files"). No session is read or written.
+   */
+  private tryFavicon(request: Request): Response | null {
+    if (request.path !== '/favicon.ico' || (request.method !== 'GET' && request.method !== 'HEAD')) return null;
+    return serveStatic(request, this.staticDirs, 'favicon.ico', FAVICON_CACHE);
+  }
 }
+
+/** How long a browser keeps the icon without asking again: a week (its address never changes, so no `immutable`). */
+const FAVICON_CACHE = 'public, max-age=604800';
 
 /**
  * A page behind the login is never stored by the browser or a shared cache (`Cache-Control: no-store`): after

@@ -18,6 +18,8 @@ const DEFAULTS = {
   static_dir: 'static',
   translations_dir: 'translations',
   locale: 'fr',
+  /** The IANA time zone moments kept in UTC are shown in; null: APP_TIMEZONE, else Europe/Paris (docs/runtime.md "Templates and i18n"). */
+  timezone: null as string | null,
   upload_root: 'storage/uploads',
   upload_max_size: 5_242_880,
   upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] as string[],

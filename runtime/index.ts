@@ -39,7 +39,7 @@ export {
 } from './session/session.js';
 export { templateManager, TemplateManager, TemplateError, type TemplateRenderer } from './templates/manager.js';
 export { NunjucksRenderer, userCan } from './templates/nunjucks.js';
-export { formatDate } from './templates/format-date.js';
+export { appTimeZone, formatDate, formatInstant } from './templates/format-date.js';
 export { formatNumber } from './templates/format-number.js';
 export { trans, clearTranslations } from './i18n.js';
 export * from './db/index.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { packageFiles, packPackage } from '../cli/package-tarball.js';
+import { installedManifest, packageFiles, packPackage } from '../cli/package-tarball.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
@@ -56,12 +56,38 @@ test('tar reads the tarball back: same bytes, bin executable, npm pack file name
   assert.is(untar.status, 0, untar.stderr);
   for (const file of packed.files) {
     const copy = fs.readFileSync(path.join(dir, 'package', file));
-    assert.ok(copy.equals(fs.readFileSync(path.join(REPO, file))), file);
+    const original = fs.readFileSync(path.join(REPO, file));
+    assert.ok(copy.equals(file === 'package.json' ? Buffer.from(installedManifest(original.toString('utf8'))) : original), file);
   }
   assert.is(fs.statSync(path.join(dir, 'package', 'bin', 'fw.js')).mode & 0o777, 0o755);
   assert.is(fs.statSync(path.join(dir, 'package', 'package.json')).mode & 0o777, 0o644);
   assert.is(fs.statSync(path.join(dir, 'package', 'package.json')).mtime.toISOString(), '1985-10-26T08:15:00.000Z');
   assert.ok(packPackage(REPO).content.equals(packed.content), 'two packs of the same files differ');
+});
+
+test('the packed package.json has no install-time script: npm 11 installs the tarball without an install-scripts warning', () => {
+  const original = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.ok(original.scripts.prepare, 'the repository builds itself on prepare (for clones)');
+  const packed = JSON.parse(installedManifest(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'))) as Record<string, unknown> & { scripts: Record<string, string> };
+  assert.is(packed.scripts.prepare, undefined);
+  assert.equal(packed.scripts, Object.fromEntries(Object.entries(original.scripts).filter(([name]) => name !== 'prepare')));
+  assert.equal({ ...packed, scripts: undefined }, { ...original, scripts: undefined }, 'every other field kept');
+
+  // npm itself, offline: an app depending on a tarball made by packPackage from a package with the framework's
+  // scripts (and no dependencies, so that nothing is fetched). --dry-run resolves the tree and prints the warnings.
+  const source = workdir();
+  writeTree(source, {
+    'package.json': JSON.stringify({ name: 'fw-mvc', version: '1.0.0', files: ['index.js'], scripts: original.scripts }, null, 2),
+    'index.js': 'export {};\n',
+  });
+  const tarball = packPackage(source);
+  const app = workdir();
+  writeTree(app, { 'package.json': JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { 'fw-mvc': `file:${tarball.fileName}` } }) });
+  fs.writeFileSync(path.join(app, tarball.fileName), tarball.content);
+  const npm = spawnSync('npm', ['install', '--dry-run', '--offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', env: cleanEnv() });
+  assert.is(npm.status, 0, npm.stdout + npm.stderr);
+  assert.not.match(npm.stdout + npm.stderr, /install-scripts|prepare/, npm.stdout + npm.stderr);
+  assert.match(npm.stdout, /added 1 package/);
 });
 
 test('long and accented paths, readme and licence files, and what npm always leaves out', () => {

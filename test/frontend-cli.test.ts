@@ -63,18 +63,21 @@ test('js:init: a package.json that is not JSON is refused, nothing written', () 
   }
 });
 
-test('js:init htmx-alpine without the packages installed: the dependencies, no empty folder, and the advice to npm install', () => {
+test('js:init htmx-alpine without the packages installed: the dependencies, static/vendor/<lib>/ made, and the advice to npm install', () => {
   const run = project.run(['js:init', 'htmx-alpine']);
   assert.is(run.status, 0, run.stderr);
   assert.is(dependencies()['htmx.org'], '^2');
   assert.is(dependencies()['@alpinejs/csp'], '^3', 'the CSP build of Alpine, never the standard one');
   assert.is(dependencies()['alpinejs'], undefined);
   assert.equal(Object.keys(dependencies()), [...Object.keys(dependencies())].sort(), 'dependencies stay sorted as npm keeps them');
-  // Only the writer creates files and folders: static/vendor/<lib>/ comes with the file copied there.
-  assert.not.ok(project.exists('static/vendor/htmx'));
-  assert.not.ok(project.exists('static/vendor/alpine'));
+  // The folders exist before the package is installed: the project shows where the builds go.
+  assert.ok(fs.statSync(project.path('static/vendor/htmx')).isDirectory());
+  assert.ok(fs.statSync(project.path('static/vendor/alpine')).isDirectory());
+  assert.equal(fs.readdirSync(project.path('static/vendor/htmx')), []);
+  assert.ok(lines(run.stdout).includes('Dossier créé : static/vendor/htmx/'), run.stdout);
+  assert.ok(lines(run.stdout).includes('Dossier créé : static/vendor/alpine/'), run.stdout);
   assert.ok(lines(run.stdout).includes(
-    'htmx.org et @alpinejs/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine » pour copier static/vendor/htmx/htmx.min.js et static/vendor/alpine/alpine.min.js (le dossier est créé avec le fichier).',
+    'htmx.org et @alpinejs/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine » pour copier static/vendor/htmx/htmx.min.js et static/vendor/alpine/alpine.min.js.',
   ), run.stdout);
   assert.ok(run.stdout.includes(`  ${SCRIPT_HTMX}\n  ${SCRIPT_ALPINE}\n`), run.stdout);
   assert.match(project.read('mvc/views/layouts/base.html'), /<\/body>/);
@@ -85,6 +88,7 @@ test('js:init htmx-alpine without the packages installed: the dependencies, no e
   assert.is(again.status, 0, again.stderr);
   assert.equal(project.snapshot(), before, 'a second run changes nothing');
   assert.match(again.stdout, /Résumé : aucun fichier\./);
+  assert.not.match(again.stdout, /Dossier créé/);
 });
 
 test('js:init with the packages installed copies their minified builds; a re-run changes nothing', () => {

@@ -81,6 +81,12 @@ test('every generator writes its controller, views and public routes, named publ
   const pages = site.read('mvc/controllers/pages_controller.ts');
   assert.match(pages, "static landing(request: Request): Response {\n    return BaseController.render('landing/index.html', { request });");
   assert.match(site.read('mvc/views/landing/index.html'), /\{% extends "layouts\/public.html" %\}[\s\S]*<h1[^>]*>Landing<\/h1>[\s\S]*trans\('public.page.generated'\)/);
+  // The title derived from the name gets its accents back.
+  const about = site.read('mvc/views/a-propos/index.html');
+  assert.match(about, '{% block title %}À propos{% endblock %}');
+  assert.match(about, /<h1[^>]*>À propos<\/h1>/);
+  // The public form leaves checking to the server, whose messages are in French (no browser bubbles).
+  assert.match(site.read('mvc/views/annonce_public/form.html'), /<form method="post" action="\{\{ action \}\}" novalidate /);
 });
 
 test('the generated project type-checks (tsc --noEmit, strict)', () => {
@@ -198,6 +204,27 @@ test('a template or a constant kept although the entity changed since: a warning
   assert.match(ok(changed, ['make:public-list', 'Annonce']), /Attention : SELECT_PUBLIC_LIST \(mvc\/controllers\/annonce_public_controller.ts\)/);
   const after = changed.snapshot();
   for (const file of ['mvc/views/annonce_public/form.html', 'mvc/views/annonce_public/list.html', 'mvc/controllers/annonce_public_controller.ts']) assert.is(after[file], before[file], file);
+});
+
+test('make:public-page --title: the title of the page, HTML-escaped; derived titles; a title opening a template tag is refused', () => {
+  const titled = fresh();
+  const out = ok(titled, ['make:public-page', 'qui-sommes-nous', '--title', 'Qui sommes-nous ? L’équipe & <nos> "valeurs"']);
+  assert.match(out, /Page : \/qui-sommes-nous « Qui sommes-nous \? L’équipe & <nos> "valeurs" »/);
+  const view = titled.read('mvc/views/qui-sommes-nous/index.html');
+  const escaped = 'Qui sommes-nous ? L’équipe &amp; &lt;nos&gt; &quot;valeurs&quot;';
+  assert.match(view, `{% block title %}${escaped}{% endblock %}`);
+  assert.match(view, `>${escaped}</h1>`);
+  ok(titled, ['make:public-page', 'mentions-legales']);
+  assert.match(titled.read('mvc/views/mentions-legales/index.html'), '>Mentions légales</h1>');
+  ok(titled, ['make:public-page', 'equipe']);
+  assert.match(titled.read('mvc/views/equipe/index.html'), '>Équipe</h1>');
+  ok(titled, ['make:public-page', 'tarifs-2026']);
+  assert.match(titled.read('mvc/views/tarifs-2026/index.html'), '>Tarifs 2026</h1>');
+  refused(titled, ['make:public-page', 'promo', '--title', 'Promo {{ prix }}'], /titre refusé pour « fw make:public-page promo » : le titre contient « \{\{ »/);
+  refused(titled, ['make:public-page', 'promo', '--title', '   '], /le titre est vide/);
+  refused(titled, ['make:public-page', 'promo', '--title', 'Deux\nlignes'], /saut de ligne/);
+  const help = titled.run(['help', 'make:public-page']);
+  assert.match(help.stdout + help.stderr, /--title <titre>/);
 });
 
 test('make:public-page refuses a path that registerAuthRoutes / registerMfaRoutes already answers', () => {

@@ -246,7 +246,7 @@ function publicSuite(dialect: DialectName): void {
   t('the static pages: a page, the landing page, the contact page', async () => {
     const about = await client.get('/a-propos');
     assert.is(about.status, 200);
-    assert.match(about.text, /<h1[^>]*>A propos<\/h1>/);
+    assert.match(about.text, /<h1[^>]*>À propos<\/h1>/);
     assert.match(decode(about.text), 'Page générée automatiquement.');
     assert.is((await client.get('/landing')).status, 200);
     const contact = await client.get('/contact');

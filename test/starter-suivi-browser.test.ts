@@ -106,6 +106,17 @@ test('a teacher signs in, adds a pupil and a course, records an observation and 
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   assert.is(overflow, 0, 'no horizontal scroll of the page at 390 px');
+  // The header's links stay reachable on a phone: layouts/app.html wraps them under the name (docs/crud.md).
+  for (const name of ['Observations', 'Élèves', 'Cours', 'Mon profil']) {
+    const link = page.locator('header nav').getByRole('link', { name, exact: true });
+    assert.ok(await link.isVisible(), `lien « ${name} » visible à 390 px`);
+  }
+  if (process.env.FW_SHOTS) {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: `${process.env.FW_SHOTS}/suivi-dashboard-${width}.png`, fullPage: true });
+    }
+  }
   await context.close();
   assert.equal(problems, []);
 });

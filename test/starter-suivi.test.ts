@@ -102,7 +102,7 @@ async function teacherJourney(url: string): Promise<void> {
   const empty = await client.get('/dashboard');
   assert.is(empty.status, 200);
   assert.equal(counts(empty.text), { eleves: '0', cours: '0', observations: '0' });
-  assert.match(empty.text, "Aucune observation pour l'instant.");
+  assert.match(empty.text, "Aucune observation pour l’instant.");
   assert.match(empty.text, '<a href="/observations/new"');
 
   const created = async (path: string, form: Array<[string, string]>): Promise<void> => {

@@ -135,7 +135,7 @@ auth('the dashboard and the profile show the signed-in user, roles and last logi
   assert.is(profile.status, 200);
   assert.match(profile.text, `<dd class="mt-1 font-medium text-gray-900" id="profile-email">${EMAIL}</dd>`);
   assert.match(profile.text, 'id="profile-roles">admin</dd>');
-  assert.match(profile.text, /id="profile-last-login">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC<\/dd>/);
+  assert.match(profile.text, /id="profile-last-login">\d\d\/\d\d\/\d{4} \d\d:\d\d<\/dd>/, 'in the application time zone (docs/runtime.md "Templates and i18n")');
 });
 
 auth('the change of password: 422 on a wrong field; success ends the other sessions and keeps this browser signed in', async ({ served }) => {

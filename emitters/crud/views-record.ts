@@ -13,12 +13,14 @@ export function emitAppLayout(): string {
 {% extends "layouts/base.html" %}
 {% block title %}{{ title }} · {{ app_name or trans('app.name') }}{% endblock %}
 {% block body %}
+{#- The header wraps on narrow screens, without script: below 640 px the links go under the name and the logout
+    button, on as many lines as they need (docs/crud.md). -#}
 <header class="border-b border-gray-200 bg-white">
-  <nav aria-label="{{ trans('app.main_nav') }}" class="mx-auto flex w-full max-w-6xl items-center gap-6 px-4 py-3 text-sm">
-    <a href="/" class="font-semibold text-gray-900">{{ app_name or trans('app.name') }}</a>
-    {% block nav %}{% endblock %}
+  <div class="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm">
+    <a href="/" class="min-w-0 font-semibold break-words text-gray-900">{{ app_name or trans('app.name') }}</a>
+    <nav aria-label="{{ trans('app.main_nav') }}" class="order-last flex w-full min-w-0 flex-wrap items-center gap-x-5 gap-y-2 empty:hidden sm:order-none sm:w-auto">{% block nav %}{% endblock %}</nav>
     {%- if current_user %}
-    <div class="ml-auto flex items-center gap-3">
+    <div class="ml-auto flex min-w-0 items-center gap-3">
       <span class="hidden truncate text-gray-600 sm:inline" id="current-user">{{ current_user.login }}</span>
       <form method="post" action="/logout">
         <input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
@@ -26,7 +28,7 @@ export function emitAppLayout(): string {
       </form>
     </div>
     {%- endif %}
-  </nav>
+  </div>
 </header>
 <main id="main" class="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
   {% if flash_html %}<div class="mb-6">{{ flash_html | safe }}</div>{% endif %}

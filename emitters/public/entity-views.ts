@@ -149,7 +149,7 @@ ${header('{{ label or title }}')}
 {% if form.non_field_errors | length %}
 <div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
 {% endif %}
-<form method="post" action="{{ action }}" class="max-w-2xl rounded-lg border border-gray-200 bg-white p-6">
+<form method="post" action="{{ action }}" novalidate class="max-w-2xl rounded-lg border border-gray-200 bg-white p-6">
   ${CSRF}
 ${plan.formFields.map((f) => formInput(f, stepAttr(f))).join('\n')}
   <button type="submit" class="${PRIMARY}">{{ trans('public.form.submit') }}</button>

@@ -3,6 +3,7 @@
  * <name>` (template `mvc/views/<name>/index.html`, route `GET /<name>` named `public.page.<name>`) and
  * `fw make:public-contact` (template `mvc/views/pages/contact.html`, route `GET /contact` named `public.contact`).
  */
+import { escape } from '../crud/views-common.js';
 import type { ControllerPart } from './controller-edit.js';
 
 export const PAGES_CONTROLLER = 'PagesController';
@@ -24,15 +25,56 @@ export interface PagePlan {
   readonly routeName: string;
 }
 
-export function pagePlan(name: string): PagePlan {
+/**
+ * Words of page names written without their accents (a name is ASCII), given back when the title is derived:
+ * `a-propos` → « À propos », `mentions-legales` → « Mentions légales ». `--title` sets any other title.
+ */
+const ACCENTED: Readonly<Record<string, string>> = {
+  a: 'à',
+  accessibilite: 'accessibilité',
+  activites: 'activités',
+  actualites: 'actualités',
+  confidentialite: 'confidentialité',
+  equipe: 'équipe',
+  evenements: 'événements',
+  generales: 'générales',
+  legales: 'légales',
+  presentation: 'présentation',
+  realisations: 'réalisations',
+  references: 'références',
+  securite: 'sécurité',
+  societe: 'société',
+};
+
+/** The title derived from a page name: dashes become spaces, known words get their accents, first letter capital. */
+export function pageTitle(name: string): string {
+  const spaced = name
+    .split('-')
+    .map((word) => ACCENTED[word] ?? word)
+    .join(' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * What is wrong with a `--title`, or null: it goes as text into the template, so it must be one line, and must not
+ * open a template tag (`{{`, `{%`, `{#`).
+ */
+export function titleProblem(title: string): string | null {
+  if (title.trim() === '') return 'le titre est vide';
+  if (/[\u0000-\u001f\u007f]/.test(title)) return 'le titre contient un saut de ligne ou un caractère de contrôle';
+  const tag = /\{[{%#]/.exec(title);
+  if (tag) return `le titre contient « ${tag[0]} », qui ouvrirait une balise du gabarit`;
+  return null;
+}
+
+export function pagePlan(name: string, title?: string): PagePlan {
   let method = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   if (/^[0-9]/.test(method)) method = `page${method}`;
   if (TAKEN_METHODS.has(method)) method = `${method}Page`;
-  const spaced = name.replace(/-/g, ' ');
   return {
     name,
     method,
-    title: spaced.charAt(0).toUpperCase() + spaced.slice(1),
+    title: title?.trim() || pageTitle(name),
     template: `mvc/views/${name}/index.html`,
     path: `/${name}`,
     routeName: `public.page.${name}`,
@@ -79,12 +121,13 @@ export function pagePart(page: PagePlan): ControllerPart {
 
 /** The page's template: its title and a paragraph, in the public layout; written once, then yours. */
 export function emitPageView(page: PagePlan): string {
+  const title = escape(page.title);
   return `{#- Public page « ${page.name} » (fw make:public-page ${page.name}), served at ${page.path}. This file is yours: write the page here. -#}
 {% extends "layouts/public.html" %}
-{% block title %}${page.title}{% endblock %}
+{% block title %}${title}{% endblock %}
 {% block content %}
 <section class="mx-auto max-w-3xl py-8">
-  <h1 class="text-3xl font-bold tracking-tight text-gray-900">${page.title}</h1>
+  <h1 class="text-3xl font-bold tracking-tight text-gray-900">${title}</h1>
   <p class="mt-4 text-lg text-gray-700">{{ trans('public.page.generated') }}</p>
 </section>
 {% endblock %}

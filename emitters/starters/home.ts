@@ -38,7 +38,7 @@ export function emitStarterHome(features: HomeFeatures): string {
 {% if current_user %}
 <p class="mt-4 text-gray-700">Connecté en tant que <strong id="home-user">{{ current_user.login }}</strong>.</p>
 {% else %}
-<p class="mt-4 text-gray-700">Connectez-vous pour accéder aux pages de l'application.</p>
+<p class="mt-4 text-gray-700">Connectez-vous pour accéder aux pages de l’application.</p>
 <p class="mt-4"><a href="/login" class="${PRIMARY}" id="home-login">Se connecter</a></p>
 {% endif %}`
     : '';

@@ -27,7 +27,7 @@ export function emitSuiviDashboardView(spec: SuiviDashboardSpec, command: string
     created it and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
 {% block nav %}
-<div class="hidden items-center gap-5 md:flex">
+<div class="contents">
   <a href="/dashboard" class="${LINK}" aria-current="page">Tableau de bord</a>
   <a href="${observations}" class="${LINK}">Observations</a>
   <a href="${pupils}" class="${LINK}">Élèves</a>
@@ -74,7 +74,7 @@ ${stat('observations', 'Observations', observations)}
     {% endfor %}
   </ul>
   {% else %}
-  <p class="mt-3 ${CARD} text-sm text-gray-600" id="latest-observations">Aucune observation pour l'instant. <a href="${observations}/new" class="font-medium text-blue-700 hover:underline">Enregistrer la première</a>.</p>
+  <p class="mt-3 ${CARD} text-sm text-gray-600" id="latest-observations">Aucune observation pour l’instant. <a href="${observations}/new" class="font-medium text-blue-700 hover:underline">Enregistrer la première</a>.</p>
   {% endif %}
 </section>
 
@@ -118,7 +118,7 @@ ${stat('observations', 'Observations', observations)}
     </table>
   </div>
   {% else %}
-  <p class="mt-3 ${CARD} text-sm text-gray-600" id="pupil-totals">{{ "Aucun élève de cette classe n'a d'observation." if classe else "Aucun élève n'a encore d'observation." }}</p>
+  <p class="mt-3 ${CARD} text-sm text-gray-600" id="pupil-totals">{{ "Aucun élève de cette classe n’a d’observation." if classe else "Aucun élève n’a encore d’observation." }}</p>
   {% endif %}
 </section>
 

@@ -64,10 +64,10 @@ export function resolveInside(root: string, tail: string): string | null {
 }
 
 /** Serves a file from the first root that holds it, or returns null (the caller answers 404). */
-export function serveStatic(request: Request, roots: readonly string[], tail: string): Response | null {
+export function serveStatic(request: Request, roots: readonly string[], tail: string, cacheControl?: string): Response | null {
   for (const root of roots) {
     const file = resolveInside(root, tail);
-    if (file) return fileResponse(request, file, fs.statSync(file));
+    if (file) return fileResponse(request, file, fs.statSync(file), cacheControl);
   }
   return null;
 }

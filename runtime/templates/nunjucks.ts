@@ -1,4 +1,4 @@
-/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date and format_number. */
+/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date, format_instant and format_number. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
 import { trans } from '../i18n.js';
@@ -8,7 +8,7 @@ import type { Router } from '../http/router.js';
 import { csrfToken } from '../security/csrf.js';
 import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
-import { formatDate } from './format-date.js';
+import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
 import type { TemplateRenderer } from './manager.js';
 
@@ -80,6 +80,7 @@ export class NunjucksRenderer implements TemplateRenderer {
     });
     env.addFilter('format_date', (value: unknown) => formatDate(value));
     env.addFilter('format_number', (value: unknown) => formatNumber(value));
+    env.addFilter('format_instant', (value: unknown) => formatInstant(value));
     this.env = env;
     return env;
   }

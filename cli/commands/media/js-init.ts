@@ -2,11 +2,12 @@
  * `fw js:init htmx|alpine|htmx-alpine` (docs/frontend.md): adds the npm dependency to the project's package.json
  * (a textual edit that keeps every other byte), copies the minified build to `static/vendor/<lib>/` when the package
  * is installed in the project's node_modules, and prints the lines a page puts in its blocks. Layouts are never
- * modified. Everything goes through the writer, which creates `static/vendor/<lib>/` with the file it copies there;
- * while the package is not installed no empty folder is made, the output says where the copy will go. All or
- * nothing; a second run changes nothing.
+ * modified. Files go through the writer (all or nothing); once they are written, `static/vendor/<lib>/` is made
+ * for every library asked for, installed or not, so the project shows where the build goes before `npm install`.
+ * A second run changes nothing.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
@@ -43,8 +44,10 @@ export async function run({ args }: CommandInput): Promise<number> {
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, files);
   applyPlan(plan);
+  const madeFolders = makeVendorFolders(root, libs);
 
   const out: string[] = [formatPlan(plan, { dryRun: false }).trimEnd()];
+  for (const folder of madeFolders) out.push(`Dossier créé : ${folder}/`);
   for (const lib of libs) {
     if (missing.includes(lib)) continue;
     const version = installedVersion(root, lib.packageName);
@@ -53,7 +56,7 @@ export async function run({ args }: CommandInput): Promise<number> {
   if (missing.length > 0) {
     const names = missing.map((lib) => lib.packageName).join(' et ');
     out.push(
-      `${names} ${missing.length > 1 ? 'ne sont pas installés' : "n'est pas installé"} dans node_modules : lancez « npm install », puis relancez « fw js:init ${choice} » pour copier ${missing.map((lib) => lib.vendorFile).join(' et ')} (le dossier est créé avec le fichier).`,
+      `${names} ${missing.length > 1 ? 'ne sont pas installés' : "n'est pas installé"} dans node_modules : lancez « npm install », puis relancez « fw js:init ${choice} » pour copier ${missing.map((lib) => lib.vendorFile).join(' et ')}.`,
     );
   }
   out.push('', "Les layouts ne sont pas modifiés. Chargez les scripts dans les pages qui s'en servent :", ...pageBlocks(libs));
@@ -62,6 +65,22 @@ export async function run({ args }: CommandInput): Promise<number> {
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/**
+ * `static/vendor/<lib>/` of each library, made when absent (after the writer, which only makes the folders of the
+ * files it writes). Returns the folders made, relative to the root.
+ */
+function makeVendorFolders(root: string, libs: readonly JsLib[]): string[] {
+  const made: string[] = [];
+  for (const lib of libs) {
+    const folder = path.posix.dirname(lib.vendorFile);
+    const target = path.join(root, ...folder.split('/'));
+    if (fs.existsSync(target)) continue;
+    fs.mkdirSync(target, { recursive: true });
+    made.push(folder);
+  }
+  return made;
 }
 
 /** The `{% block scripts %}` a page (or the layout it extends) adds. */

@@ -1,5 +1,5 @@
 /**
- * `fw make:public-page <name> [--dry-run]`: a static public page (spec "Public page generators"): the template
+ * `fw make:public-page <name> [--title <title>] [--dry-run]`: a static public page (spec "Public page generators"): the template
  * `mvc/views/<name>/index.html`, a method of PagesController (`mvc/controllers/pages_controller.ts`, created when
  * absent, else the method is added), the route `GET /<name>` named `public.page.<name>`. docs/generators.md
  */
@@ -13,7 +13,10 @@ import { generatePublic, publicOptions } from './generate.js';
 const RESERVED = new Set(['static', 'media']);
 
 export function configure(command: Command): void {
-  command.argument('<nom>', 'nom de la page : lettres minuscules, chiffres et tirets (ex. a-propos)').option('--dry-run', 'affiche ce qui changerait sans rien écrire');
+  command
+    .argument('<nom>', 'nom de la page : lettres minuscules, chiffres et tirets (ex. a-propos)')
+    .option('--title <titre>', 'titre de la page (par défaut tiré du nom : a-propos → « À propos »)')
+    .option('--dry-run', 'affiche ce qui changerait sans rien écrire');
 }
 
 export async function run({ args, options }: CommandInput): Promise<number> {
@@ -29,8 +32,13 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   if (RESERVED.has(name)) {
     throw new CliError(`« ${name} » est réservé : l'application sert /${name}/… avant les routes, la page ne serait jamais atteinte.`, 'choisissez un autre nom.');
   }
+  const title = typeof options.title === 'string' ? options.title : undefined;
+  const problem = title === undefined ? null : pages.titleProblem(title);
+  if (problem) {
+    throw new CliError(`titre refusé pour « fw make:public-page ${name} » : ${problem}.`, `donnez un titre d'une ligne, par exemple --title "À propos de nous" ; la mise en forme se fait ensuite dans ${`mvc/views/${name}/index.html`}.`);
+  }
   const root = projectRoot();
-  const page = pages.pagePlan(name);
+  const page = pages.pagePlan(name, title);
   return generatePublic(
     root,
     {
@@ -40,7 +48,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],
       notes: [
-        `Page : ${page.path} (gabarit ${page.template}, à vous de l'écrire)`,
+        `Page : ${page.path} « ${page.title} » (gabarit ${page.template}, à vous de l'écrire)`,
         // The landing page is also the one `fw sync:landing` copies as a static site (docs/frontend.md).
         ...(name === 'landing' ? ['Copie statique : « fw sync:landing » la rend dans docs/index.html (avec static/), pour un hébergement statique.'] : []),
       ],
