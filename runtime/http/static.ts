@@ -67,7 +67,7 @@ export function resolveInside(root: string, tail: string): string | null {
 export function serveStatic(request: Request, roots: readonly string[], tail: string, cacheControl?: string): Response | null {
   for (const root of roots) {
     const file = resolveInside(root, tail);
-    if (file) return fileResponse(request, file, fs.statSync(file), cacheControl);
+    if (file) return fileResponse(request, file, fs.statSync(file), cacheControl === undefined ? {} : { cacheControl });
   }
   return null;
 }
