@@ -175,6 +175,10 @@ async function writeProjectAtomically(
       fs.mkdirSync(path.dirname(destination), { recursive: true });
       fs.writeFileSync(destination, file.content, { flag: 'wx' });
     }
+    // The file session store creates its folder 0700 but keeps the mode of one that exists (docs/runtime.md,
+    // "Session stores"): the project's own folder must not be listable by other accounts of the machine.
+    const sessions = path.join(temporary, 'storage', 'sessions');
+    if (fs.existsSync(sessions)) fs.chmodSync(sessions, 0o700);
     const added = complete ? await complete(temporary) : [];
     // An empty folder of the same name was accepted by checkTarget; rename() cannot replace it on every platform.
     if (fs.existsSync(target)) fs.rmdirSync(target);
