@@ -279,6 +279,19 @@ test('the address to open is the one npm start will use: HOST and PORT of the en
   assert.match(run.stdout, /\npuis ouvrez http:\/\/127\.0\.0\.2:18100\n/);
 });
 
+test('storage/sessions of a new project is mode 0700 (the file store keeps an existing folder\'s mode)', () => {
+  if (process.platform === 'win32') return;
+  const cwd = workdir();
+  const previous = process.umask(0o022);
+  try {
+    assert.is(fw(cwd, ['new', 'Sessions', '--no-install']).status, 0);
+  } finally {
+    process.umask(previous);
+  }
+  assert.is(fs.statSync(path.join(cwd, 'Sessions', 'storage', 'sessions')).mode & 0o777, 0o700);
+  assert.ok(fs.existsSync(path.join(cwd, 'Sessions', 'storage', 'sessions', '.gitkeep')));
+});
+
 test('the npm package name is the lower-cased project name', () => {
   const cwd = workdir();
   assert.is(fw(cwd, ['new', 'Mon_Projet-2', '--no-install']).status, 0);
