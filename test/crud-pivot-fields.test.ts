@@ -153,7 +153,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         // The detail page lists each link with its values, dates as users read them.
         const show = (await client.get('/animaux/1')).text;
         assert.match(show, /<li><span class="font-medium">Rage<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;01\/04\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;—<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;—<\/span><\/li>/);
-        assert.match(show, /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;12\/03\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;1<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;1.50<\/span><\/li>/);
+        assert.match(show, /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;12\/03\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;1<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;1,50<\/span><\/li>/);
 
         // The edit form shows the links with their values, then three empty rows.
         const edit = (await client.get('/animaux/1/edit')).text;

@@ -8,7 +8,7 @@ import type { FieldNode } from '../../compiler/ir.js';
 import { tsMarkerLine, syncEntityCommand } from '../marker.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
-import { defaultedPivotFields, hasPivotInputs, linkDetailsEntry, linkSpec, pivotShowsDates } from './pivot.js';
+import { defaultedPivotFields, hasPivotInputs, linkDetailsEntry, linkSpec, pivotShowsDates, pivotShowsNumbers } from './pivot.js';
 import { inSentence, isTextual, type CrudField, type CrudLink, type CrudPlan, type CrudRelation } from './plan.js';
 
 /** A DATE or DATETIME field: shown as users read dates (`formatDate`, the templates' `format_date` filter). */
@@ -174,7 +174,7 @@ export function emitCrudModule(plan: CrudPlan): string {
     ...(links.some((l) => defaultedPivotFields(l).some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
     ...(plan.fields.some(isDate) || pivotShowsDates(links) ? ['formatDate'] : []),
-    ...(plan.fields.some(isDecimal) ? ['formatNumber'] : []),
+    ...(plan.fields.some(isDecimal) || pivotShowsNumbers(links) ? ['formatNumber'] : []),
     'trans',
     'userCan',
     'userHasRole',

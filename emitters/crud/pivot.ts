@@ -66,10 +66,11 @@ export function linkSpec(l: CrudLink): string {
   return `  ${l.name}: { table: '${l.pivotTable}', ownColumn: '${l.ownColumn}', otherColumn: '${l.otherColumn}'${fields.length ? `, fields: { ${fields.join(', ')} }` : ''}${extra.length ? `, extra: { ${extra.join(', ')} }` : ''} },`;
 }
 
-/** How the detail page shows one pivot value (`v`): dates as users read them, booleans as Oui / Non. */
+/** How the detail page shows one pivot value (`v`): dates as users read them, booleans as Oui / Non, decimals with the locale's separator. */
 function showCode(f: CrudField): string {
   if (f.input === 'date' || f.input === 'datetime') return 'formatDate(v)';
   if (f.input === 'bool') return "Number(v) ? trans('crud.yes') : trans('crud.no')";
+  if (f.input === 'decimal' || f.input === 'float') return 'formatNumber(v)';
   return 'v';
 }
 
@@ -91,6 +92,11 @@ export function linkDetailsEntry(l: CrudLink): string {
 /** True when a link of the plan needs `formatDate` on the detail page. */
 export function pivotShowsDates(links: readonly CrudLink[]): boolean {
   return links.some((l) => hasPivotInputs(l) && pivotInputs(l).some((f) => f.input === 'date' || f.input === 'datetime'));
+}
+
+/** True when a link of the plan needs `formatNumber` on the detail page. */
+export function pivotShowsNumbers(links: readonly CrudLink[]): boolean {
+  return links.some((l) => hasPivotInputs(l) && pivotInputs(l).some((f) => f.input === 'decimal' || f.input === 'float'));
 }
 
 /** One pivot input of a row, as `_fields.html` writes it (a checkbox, a textarea or an input). */
