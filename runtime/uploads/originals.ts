@@ -25,18 +25,24 @@ export const REENCODE_QUALITY = 92;
  * (whatever its name says) that decodes; anything else, a damaged file, an animation that would need turning:
  * UploadInvalidImageError. Loads sharp.
  */
-export function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'): Promise<Buffer> {
-  return cleanImageOriginal(data, filename, true);
+export async function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'): Promise<Buffer> {
+  return (await cleanImageOriginal(data, filename, true)).data;
 }
 
-/** stripImageMetadata; `decodeCheck` false when the caller decodes the result itself (the variants). */
-export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean): Promise<Buffer> {
+/** A cleaned original and the format its bytes hold (not the one its name says). */
+export interface CleanOriginal {
+  data: Buffer;
+  format: 'jpeg' | 'png' | 'webp';
+}
+
+/** stripImageMetadata, with the detected format; `decodeCheck` false when the caller decodes the result itself (the variants). */
+export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean): Promise<CleanOriginal> {
   const stripped = stripImageMetadataLossless(data);
   // An animation keeps its frames: its orientation tag goes with the rest of the EXIF block, it is not applied.
   const turn = stripped !== null && stripped.orientation !== 1 && !stripped.orientationKept && !stripped.animated;
   if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true);
   if (decodeCheck) await assertDecodable(stripped.data, filename);
-  return stripped.data;
+  return { data: stripped.data, format: stripped.format };
 }
 
 /** A decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS (a scaled-down decode, cheap for JPEG and WebP). */
@@ -54,7 +60,7 @@ async function assertDecodable(data: Buffer, filename: string): Promise<void> {
 }
 
 /** The picture turned upright from its EXIF orientation, re-encoded in its format with its ICC profile only. */
-async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean): Promise<Buffer> {
+async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean): Promise<CleanOriginal> {
   const sharp = await loadSharp();
   const metadata = await inspectImage(sharp, data, filename);
   if ((metadata.pages ?? 1) > 1) throw new UploadInvalidImageError(filename, 'image animée illisible');
@@ -80,5 +86,5 @@ async function reencodeUpright(data: Buffer | Uint8Array, filename: string, loss
   if (check.exif || check.xmp || check.iptc || (check.orientation ?? 1) !== 1) {
     throw new Error(`stripImageMetadata : des métadonnées restent dans « ${filename} » après réencodage.`);
   }
-  return output;
+  return { data: output, format: metadata.format as CleanOriginal['format'] };
 }
