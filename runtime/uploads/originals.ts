@@ -15,7 +15,8 @@
  */
 import { UploadInvalidImageError } from './errors.js';
 import { stripImageMetadataLossless } from './image-metadata.js';
-import { VARIANT_MAX_INPUT_PIXELS, inspectImage, loadSharp } from './variants.js';
+import { prepareImage, type ImageFormat } from './image-jobs.js';
+import { inspectImage, loadSharp } from './variants.js';
 
 /** The quality of a re-encoded JPEG or lossy WebP original (sharp's default is 80). */
 export const REENCODE_QUALITY = 92;
@@ -26,31 +27,31 @@ export const REENCODE_QUALITY = 92;
  * UploadInvalidImageError. Loads sharp.
  */
 export async function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'): Promise<Buffer> {
-  return (await cleanImageOriginal(data, filename, true)).data;
+  return (await prepareImage(data, filename, null)).original.data;
 }
 
 /** A cleaned original and the format its bytes hold (not the one its name says). */
 export interface CleanOriginal {
   data: Buffer;
-  format: 'jpeg' | 'png' | 'webp';
+  format: ImageFormat;
 }
 
 /** stripImageMetadata, with the detected format; `decodeCheck` false when the caller decodes the result itself (the variants). */
-export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean): Promise<CleanOriginal> {
+export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean, maxPixels: number): Promise<CleanOriginal> {
   const stripped = stripImageMetadataLossless(data);
   // An animation keeps its frames: its orientation tag goes with the rest of the EXIF block, it is not applied.
   const turn = stripped !== null && stripped.orientation !== 1 && !stripped.orientationKept && !stripped.animated;
-  if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true);
-  if (decodeCheck) await assertDecodable(stripped.data, filename);
+  if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true, maxPixels);
+  if (decodeCheck) await assertDecodable(stripped.data, filename, maxPixels);
   return { data: stripped.data, format: stripped.format };
 }
 
-/** A decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS (a scaled-down decode, cheap for JPEG and WebP). */
-async function assertDecodable(data: Buffer, filename: string): Promise<void> {
+/** A decodable JPEG, PNG or WebP of at most `maxPixels` (a scaled-down decode, cheap for JPEG and WebP). */
+async function assertDecodable(data: Buffer, filename: string, maxPixels: number): Promise<void> {
   const sharp = await loadSharp();
-  await inspectImage(sharp, data, filename);
+  await inspectImage(sharp, data, filename, maxPixels);
   try {
-    await sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS })
+    await sharp(data, { failOn: 'warning', limitInputPixels: maxPixels })
       .resize({ width: 256, height: 256, fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer();
@@ -60,11 +61,11 @@ async function assertDecodable(data: Buffer, filename: string): Promise<void> {
 }
 
 /** The picture turned upright from its EXIF orientation, re-encoded in its format with its ICC profile only. */
-async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean): Promise<CleanOriginal> {
+async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean, maxPixels: number): Promise<CleanOriginal> {
   const sharp = await loadSharp();
-  const metadata = await inspectImage(sharp, data, filename);
+  const metadata = await inspectImage(sharp, data, filename, maxPixels);
   if ((metadata.pages ?? 1) > 1) throw new UploadInvalidImageError(filename, 'image animée illisible');
-  let image = sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS }).autoOrient().keepIccProfile();
+  let image = sharp(data, { failOn: 'warning', limitInputPixels: maxPixels }).autoOrient().keepIccProfile();
   if (metadata.format === 'jpeg') {
     image = image.jpeg({
       quality: REENCODE_QUALITY,

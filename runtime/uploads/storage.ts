@@ -13,9 +13,9 @@ import {
   UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName,
 } from './errors.js';
 import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
-import { cleanImageOriginal, type CleanOriginal } from './originals.js';
+import { prepareImage, type ImageFormat } from './image-jobs.js';
 import { writeNewFile } from './write.js';
-import { VARIANT_EXTENSIONS, isVariantSource, makeVariantBuffers, variantPaths, writeVariants, type VariantName } from './variants.js';
+import { VARIANT_EXTENSIONS, isVariantSource, variantPaths, writeVariants, type VariantName } from './variants.js';
 
 /** What `saveUpload` returns (spec "Saved upload result"). */
 export interface SavedUpload {
@@ -105,12 +105,14 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
   const { extension } = validateUploadMetadata(file.filename, file.size, file.contentType);
   const image = VARIANT_EXTENSIONS.includes(extension);
   if (wantVariants && !image) throw new UploadInvalidExtensionError(file.filename, extension, VARIANT_EXTENSIONS);
-  const original = image ? await cleanImageOriginal(file.data, file.filename, !wantVariants) : null;
+  // The metadata removed and the variants made in the image process (image-jobs.ts), before anything is written.
+  const prepared = image ? await prepareImage(file.data, file.filename, { variants: wantVariants }) : null;
+  const original = prepared?.original ?? null;
   const data = original?.data ?? file.data;
   // Stored under the extension of what the bytes are (JPEG bytes named `.png` are stored as `.jpg`), so that the
-  // file is served with its real type and the variants are made in its format.
+  // file is served with its real type; the variants are in that format too.
   const storedExtension = original ? extensionOf(original.format, extension, file.filename) : extension;
-  const buffers = wantVariants ? await makeVariantBuffers(data, file.filename, storedExtension) : null;
+  const buffers = prepared?.variants ?? null;
   const storedName = storedExtension === extension ? file.filename : `${stemOf(file.filename)}.${storedExtension}`;
   const relative = await saveBytes(data, storedName, category);
   const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: data.length };
@@ -125,13 +127,13 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
 }
 
 /** The extensions that name each decoded image format, the usual one first. */
-const FORMAT_EXTENSIONS: Readonly<Record<CleanOriginal['format'], readonly string[]>> = { jpeg: ['jpg', 'jpeg'], png: ['png'], webp: ['webp'] };
+const FORMAT_EXTENSIONS: Readonly<Record<ImageFormat, readonly string[]>> = { jpeg: ['jpg', 'jpeg'], png: ['png'], webp: ['webp'] };
 
 /**
  * The extension an image is stored under: the one it was sent with when it names its format, else the first allowed
  * extension of the format found in its bytes; none allowed: UploadError naming the format and the allowed list.
  */
-function extensionOf(format: CleanOriginal['format'], sent: string, filename: string): string {
+function extensionOf(format: ImageFormat, sent: string, filename: string): string {
   const names = FORMAT_EXTENSIONS[format];
   if (names.includes(sent)) return sent;
   const allowed = get('upload_allowed_extensions').map((e) => e.trim().replace(/^\./, '').toLowerCase());
