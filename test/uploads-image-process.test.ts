@@ -2,7 +2,8 @@
  * Image work bounded (docs/uploads.md "Image processing and memory"), on a real server: an image over
  * `upload_max_pixels` (50 million by default) answers 422 with a French message naming its size and the limit, before
  * any decoding and with no file written; sharp runs in one child process of the server, which stops once idle (its
- * memory goes back to the system) and starts again for the next image.
+ * memory goes back to the system) and starts again for the next image; killed during a job, that upload is a 500 with
+ * no file written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,8 +44,9 @@ let root: string;
 t.before(async () => {
   app = await startApp({ routes: uploadRoutes });
   root = path.join(app.project.root, 'storage', 'uploads');
-  setRateLimitStore(new MemoryRateLimitStore());
 });
+// A fresh upload limit for each test (10 requests with a file per minute).
+t.before.each(() => setRateLimitStore(new MemoryRateLimitStore()));
 t.after(async () => {
   await app?.close();
   setRateLimitStore(null);
@@ -94,6 +96,21 @@ t('sharp runs in one child process, shared by parallel uploads; it stops once id
   assert.is(again.status, 201, again.text);
   assert.is(imageProcesses().length, 1);
   assert.not.equal(imageProcesses(), during);
+});
+
+t('an image process killed during a job: that upload is a 500 with nothing written, and the next image gets a new process', async () => {
+  assert.ok(await eventually(() => imageProcesses().length === 0, IMAGE_PROCESS_IDLE_MS + 20_000), 'no image process left from the test before');
+  const big = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#36a' } }).png().toBuffer();
+  const before = listFiles(root);
+  const pending = send('lourde.png', big);
+  assert.ok(await eventually(() => imageProcesses().length === 1, 20_000), 'the image process started');
+  const [pid] = imageProcesses();
+  process.kill(pid!, 'SIGKILL');
+  const response = await pending;
+  assert.is(response.status, 500, response.text);
+  assert.equal(listFiles(root), before);
+  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c84' } }).png().toBuffer();
+  assert.is((await send('apres.png', png)).status, 201);
 });
 
 t.run();
