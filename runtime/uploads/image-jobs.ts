@@ -47,6 +47,8 @@ interface Pending {
   job: ImageJob;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  /** The image process running it (set when sent). */
+  worker?: ChildProcess;
 }
 
 const WORKER = fileURLToPath(new URL('./image-worker.js', import.meta.url));
@@ -104,6 +106,7 @@ function pump(): void {
     const pending = waiting.shift()!;
     const worker = ensureChild();
     const id = nextId++;
+    pending.worker = worker;
     running.set(id, pending);
     worker.send({ id, job: pending.job }, (err) => {
       if (err && running.delete(id)) pending.reject(new UploadStorageError(`Traitement de l'image « ${pending.job.filename} » impossible : ${err.message}`, { cause: err }));
@@ -127,12 +130,14 @@ function ensureChild(): ChildProcess {
   started.on('message', (message: { id: number; result?: unknown; error?: SerializedImageError }) => settle(message));
   started.on('exit', (code, signal) => {
     if (child === started) child = null;
-    const lost = [...running.values()];
-    running.clear();
-    for (const pending of lost) {
+    // Only this process's jobs: a stopped idle process may exit after its successor got new ones.
+    for (const [id, pending] of running) {
+      if (pending.worker !== started) continue;
+      running.delete(id);
       pending.reject(new UploadStorageError(`Traitement de l'image « ${pending.job.filename} » interrompu : le processus d'images s'est arrêté (${signal ?? `code ${code}`}).`));
     }
-    if (waiting.length > 0) pump();
+    pump();
+    if (running.size === 0 && waiting.length === 0) scheduleStop();
   });
   started.on('error', () => {
     // 'exit' follows and fails the jobs of this child.
