@@ -2,11 +2,13 @@
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
  * rows), the auth section (the login POST and a signed-in page per session store), then the uploads section (a 5 MiB
- * JPEG stored with its variants: time per upload, server peak RSS); prints each table and the targets (PASS / MISS),
+ * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
+ * after 30 s idle); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
  * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads` (or
- * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode).
+ * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
+ * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
@@ -86,9 +88,13 @@ async function main() {
   }
 
   if (only.includes('uploads')) {
-    console.log('\n== Uploads: a 5 MiB JPEG with its variants\n');
+    console.log('\n== Uploads: a 5 MiB JPEG with its variants; ten 100-megapixel PNGs at once\n');
     const { runUploadsBench } = await import('./uploads.mjs');
-    report.sections.uploads = await runUploadsBench({ runs: positive('BENCH_UPLOAD_RUNS', short ? 8 : 20), warmup: short ? 1 : 2 });
+    report.sections.uploads = await runUploadsBench({
+      runs: positive('BENCH_UPLOAD_RUNS', short ? 8 : 20),
+      warmup: short ? 1 : 2,
+      idleMs: positive('BENCH_UPLOAD_IDLE_S', 30) * 1000,
+    });
   }
 
   console.log('\ntargets:');

@@ -7,8 +7,15 @@
  * core instead of one). The same JPEG is then sent with a camera's EXIF block (GPS position, serial number) spliced
  * in, once with orientation 1 and once with orientation 6, to the server as is: in both cases the metadata is cut out
  * of the stored original without re-encoding (with orientation 6 a minimal EXIF block keeps that tag alone).
+ * Since images are processed in a child process of the server (runtime/uploads/image-jobs.ts), every RSS figure
+ * here is the server's plus its children's, sampled every 20 ms from /proc.
+ *
+ * Then the memory scenario: a fresh server (pixel limit raised to 100 million), ten uploads at once of a 100-megapixel
+ * PNG (10000 × 10000, one colour: a small file, a huge image), its RSS before, at its peak, and after 30 s idle.
+ * Targets: peak ≤ 400 MB, and back within 50 MB of the level before after the 30 s.
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { BENCH_DIR, median, printTable } from './shared.mjs';
@@ -29,6 +36,41 @@ function start(env) {
     child.once('exit', (code) => reject(new Error(`uploads server exited (${code}) before listening`)));
     child.on('message', (msg) => msg?.type === 'ready' && resolve({ child, base: `http://127.0.0.1:${msg.port}` }));
   });
+}
+
+/** The RSS of a process, in bytes (0 when it is gone). */
+function rssOf(pid) {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of the children of a process (the image process of the server). */
+function childrenOf(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+/** RSS of a server and its children, in bytes. */
+export function treeRss(pid) {
+  return rssOf(pid) + childrenOf(pid).reduce((sum, child) => sum + rssOf(child), 0);
+}
+
+/** Samples treeRss every 20 ms until stop(), which returns the peak seen. */
+function sampleTree(pid) {
+  let peak = treeRss(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRss(pid));
+  }, 20);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, treeRss(pid));
+  };
 }
 
 function memory(child) {
@@ -97,6 +139,7 @@ async function measure(env, jpeg, runs, warmup) {
   const server = await start(env);
   try {
     const rest = await memory(server.child);
+    const stopSampling = sampleTree(server.child.pid);
     for (let i = 0; i < warmup; i++) await upload(server.base, jpeg);
     const times = [];
     for (let i = 0; i < runs; i++) times.push(await upload(server.base, jpeg));
@@ -105,6 +148,7 @@ async function measure(env, jpeg, runs, warmup) {
     await Promise.all(Array.from({ length: BURST }, () => upload(server.base, jpeg)));
     const burstMs = Number(process.hrtime.bigint() - burstStarted) / 1e6;
     const end = await memory(server.child);
+    const peakTree = stopSampling();
     times.sort((a, b) => a - b);
     return {
       median_ms: Number(median(times).toFixed(1)),
@@ -115,13 +159,14 @@ async function measure(env, jpeg, runs, warmup) {
       peak_rss_sequential_bytes: sequential.maxRss,
       peak_rss_burst_bytes: end.maxRss,
       rss_end_bytes: end.rss,
+      peak_rss_with_image_process_bytes: peakTree,
     };
   } finally {
     server.child.kill();
   }
 }
 
-export async function runUploadsBench({ runs, warmup }) {
+export async function runUploadsBench({ runs, warmup, idleMs }) {
   const jpeg = await makeJpeg();
   console.log(`image: ${WIDTH} × ${HEIGHT} JPEG, ${jpeg.length} bytes (${(jpeg.length / 1048576).toFixed(2)} MiB); ${runs} sequential uploads (one client), then ${BURST} at once`);
   const rows = [];
@@ -137,10 +182,57 @@ export async function runUploadsBench({ runs, warmup }) {
   }
   const mb = (bytes) => (bytes / 1048576).toFixed(1);
   printTable(
-    ['server', 'median ms', 'p95 ms', 'min ms', `burst of ${BURST} ms`, 'RSS at rest MiB', 'peak RSS sequential MiB', 'peak RSS after burst MiB', 'RSS at end MiB'],
+    ['server', 'median ms', 'p95 ms', 'min ms', `burst of ${BURST} ms`, 'RSS at rest MiB', 'peak RSS sequential MiB', 'peak RSS after burst MiB', 'RSS at end MiB', 'peak with image process MiB'],
     rows.map((r) => [r.configuration, r.median_ms.toFixed(0), r.p95_ms.toFixed(0), r.min_ms.toFixed(0), r.burst_ms.toFixed(0), mb(r.rss_rest_bytes),
-      mb(r.peak_rss_sequential_bytes), mb(r.peak_rss_burst_bytes), mb(r.rss_end_bytes)]),
+      mb(r.peak_rss_sequential_bytes), mb(r.peak_rss_burst_bytes), mb(r.rss_end_bytes), mb(r.peak_rss_with_image_process_bytes)]),
     [0],
   );
-  return { settings: { runs, warmup, burst: BURST, image: { width: WIDTH, height: HEIGHT, bytes: jpeg.length } }, servers: rows, targets: [] };
+  const huge = await hugePngScenario({ idleMs: idleMs ?? 30_000 });
+  return { settings: { runs, warmup, burst: BURST, image: { width: WIDTH, height: HEIGHT, bytes: jpeg.length } }, servers: rows, huge_png: huge.result, targets: huge.targets };
+}
+
+const HUGE_SIDE = 10_000;
+const HUGE_PARALLEL = 10;
+const MB = 1_000_000;
+
+/**
+ * Ten uploads at once of a 100-megapixel PNG to a fresh server whose pixel limit is 100 million: the RSS of the server
+ * and its image process before, at the peak (sampled every 20 ms), and after `idleMs` without a request.
+ */
+async function hugePngScenario({ idleMs }) {
+  const png = await sharp({ create: { width: HUGE_SIDE, height: HUGE_SIDE, channels: 3, background: '#3366aa' } }).png({ compressionLevel: 9 }).toBuffer();
+  console.log(`\n${HUGE_PARALLEL} uploads at once of a ${HUGE_SIDE} × ${HUGE_SIDE} PNG (${(HUGE_SIDE * HUGE_SIDE / 1e6).toFixed(0)} Mpx, ${png.length} bytes), then ${idleMs / 1000} s idle`);
+  const server = await start({ BENCH_UPLOAD_MAX_PIXELS: String(HUGE_SIDE * HUGE_SIDE) });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = treeRss(server.child.pid);
+    const stop = sampleTree(server.child.pid);
+    const started = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: HUGE_PARALLEL }, async () => {
+      const form = new FormData();
+      form.append('file', new Blob([png], { type: 'image/png' }), 'immense.png');
+      const response = await fetch(`${server.base}/upload`, { method: 'POST', body: form });
+      const body = await response.json();
+      if (response.status !== 201 || !body.data?.variants) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    }));
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const peak = stop();
+    const done = treeRss(server.child.pid);
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const after = treeRss(server.child.pid);
+    const result = { png_bytes: png.length, parallel: HUGE_PARALLEL, wall_ms: Number(wallMs.toFixed(0)), rss_before_bytes: before, peak_rss_bytes: peak, rss_done_bytes: done, rss_after_idle_bytes: after, idle_ms: idleMs };
+    const mb = (bytes) => (bytes / MB).toFixed(1);
+    printTable(
+      ['scenario', 'wall ms', 'RSS before MB', 'peak RSS MB', 'RSS when done MB', `RSS after ${idleMs / 1000} s idle MB`],
+      [[`${HUGE_PARALLEL} × 100 Mpx PNG`, result.wall_ms.toFixed(0), mb(before), mb(peak), mb(done), mb(after)]],
+      [0],
+    );
+    const targets = [
+      { target: `peak RSS during ${HUGE_PARALLEL} parallel 100-Mpx uploads <= 400 MB`, value: `${mb(peak)} MB`, pass: peak <= 400 * MB, note: 'server + image process' },
+      { target: `RSS after ${idleMs / 1000} s idle within 50 MB of before`, value: `${mb(after)} MB vs ${mb(before)} MB`, pass: after - before <= 50 * MB },
+    ];
+    return { result, targets };
+  } finally {
+    server.child.kill();
+  }
 }

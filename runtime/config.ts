@@ -22,6 +22,13 @@ const DEFAULTS = {
   timezone: null as string | null,
   upload_root: 'storage/uploads',
   upload_max_size: 5_242_880,
+  /**
+   * Bytes a multipart body may hold in all before it is refused whole (413); null: `body_max_size + 4 ×
+   * upload_max_size`. A file over `upload_max_size` within it is a 422 under its field (docs/uploads.md "Limits").
+   */
+  upload_body_max_size: null as number | null,
+  /** Pixels (width × height) an uploaded image may have; more is a 422 before decoding (docs/uploads.md "Limits"). */
+  upload_max_pixels: 50_000_000,
   upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] as string[],
   upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as string[],
   /** Categories `/media/<path>` serves to anyone; the others need a signed-in session (DECISIONS §10, docs/uploads.md). */

@@ -3,6 +3,7 @@
 // create with every kind of media, the detail page and the list's thumbnail, 422 pages that store nothing, the edit
 // page (alt text, order, removal, new files, a replaced image), media ids of another record refused with nothing
 // changed, single and bulk delete removing rows and files, and the upload limit (429).
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
@@ -24,6 +25,18 @@ interface MediaRow {
 const BLUE = { r: 40, g: 90, b: 160 };
 const ORANGE = { r: 200, g: 120, b: 30 };
 const GREEN = { r: 30, g: 140, b: 90 };
+
+/** Sends a request head (no body) on a plain socket and returns all that the server answers before it closes. */
+function rawExchange(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(head));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
 
 function mediaSuite(dialect: DialectName): void {
   const t = suite(`crud-media-http: ${dialect}`);
@@ -178,6 +191,38 @@ function mediaSuite(dialect: DialectName): void {
     assert.equal(mediaErrors(res.text, 'notice'), ['Le fichier « note.txt » du champ « Notice » n’a pas une extension autorisée (autorisées : jpg, jpeg, png, webp, pdf).']);
     assert.is(inputValue(res.text, 'nom'), 'Refusé');
     assert.is(again(res.text, 'photo'), undefined, 'no file of the photo to choose again: it was refused');
+    assert.equal(await state(), before);
+  });
+
+  t('422, not 413: a phone photo of 8 MiB (past upload_max_size and the old body limit) sent before other fields: its message under the photo, every other value kept, nothing stored', async () => {
+    const before = await state();
+    const photo = Buffer.alloc(8 * 1024 * 1024, 0xd8);
+    // As a browser sends it: the inputs in the order of the form, so fields come after the file part too.
+    const data = new FormData();
+    data.append('csrf_token', await client.csrfToken('/produits/new'));
+    data.append('nom', 'Commode');
+    data.append('photo', new Blob([photo], { type: 'image/jpeg' }), 'IMG_2041.jpg');
+    data.append('photo.alt', 'Commode en chêne');
+    data.append('reference', 'P-8');
+    data.append('notice', new Blob([PDF], { type: 'application/pdf' }), 'notice.pdf');
+    const res = await client.request('POST', '/produits', { multipart: data });
+    assert.is(res.status, 422, res.text.slice(0, 300));
+    assert.equal(mediaErrors(res.text, 'photo'), ['Le fichier « IMG_2041.jpg » du champ « Photo » dépasse la taille maximale autorisée (5 Mo).']);
+    assert.equal(mediaErrors(res.text, 'notice'), []);
+    assert.is(inputValue(res.text, 'nom'), 'Commode');
+    assert.is(inputValue(res.text, 'reference'), 'P-8');
+    assert.is(inputValue(res.text, 'photo.alt'), 'Commode en chêne');
+    assert.is(again(res.text, 'notice'), 'À choisir de nouveau : notice.pdf');
+    assert.equal(await state(), before);
+  });
+
+  t('413 stays for a body far past any limit: more than body_max_size + 4 × upload_max_size (21 MiB), refused whole before it is read, nothing stored', async () => {
+    const before = await state();
+    const declared = 22 * 1024 * 1024;
+    const head = `POST /produits HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${declared}\r\nConnection: close\r\n\r\n`;
+    const answer = await rawExchange(app.url, head);
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.ok(answer.includes('22020096 octets'), answer.slice(0, 2000));
     assert.equal(await state(), before);
   });
 

@@ -3,7 +3,7 @@
  * nor a database driver nor busboy nor argon2 (a native addon); the first query loads kysely and that dialect's
  * driver only, the first multipart body busboy, the first password check argon2. The opt-in second factor stays
  * out of apps that do not import it: neither `fw-mvc` nor `fw-mvc/auth` loads otplib or qrcode, and `fw-mvc/mfa`
- * loads qrcode only for its first QR code. sharp (a native addon) waits for the first image variant: neither
+ * loads qrcode only for its first QR code. sharp (a native addon) waits for the first image, in the image process only: neither
  * `fw-mvc`, `fw-mvc/media`, a document upload nor the `/media` route loads it. Observed in a fresh Node
  * process through a module resolve hook (what `import` loads, CommonJS packages included) and `require.cache`
  * (what `require` loads: kysely's CommonJS build, lighter than its ESM one, docs/performance.md "Soak").
@@ -28,6 +28,8 @@ function importEntry(entry: string): string {
 interface Loads {
   readonly esm: string[];
   readonly cjs: string[];
+  /** What the image process started by the script loaded through `import`. */
+  readonly image: string[];
 }
 
 /** Runs `body` after importing the runtime in a fresh process; returns the watched packages that were loaded, sorted. */
@@ -48,7 +50,8 @@ function loads(body: string): Loads {
       export async function resolve(specifier, context, next) {
         const result = await next(specifier, context);
         const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(result.url);
-        if (match) appendFileSync(${JSON.stringify(log)}, 'esm:' + match[1] + '\\n');
+        // The image process (runtime/uploads/image-jobs.ts) inherits this hook: its loads are told apart.
+        if (match) appendFileSync(${JSON.stringify(log)}, (process.env.FW_IMAGE_PROCESS ? 'image-' : '') + 'esm:' + match[1] + '\\n');
         return result;
       }
     `);
@@ -71,7 +74,7 @@ function loads(body: string): Loads {
       const names = new Set([...text.matchAll(new RegExp(`^${kind}:(\\S+)$`, 'gm'))].map((m) => m[1]!));
       return WATCHED.filter((name) => names.has(name)).sort();
     };
-    return { esm: loaded('esm'), cjs: loaded('cjs') };
+    return { esm: loaded('esm'), cjs: loaded('cjs'), image: loaded('image-esm') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -143,7 +146,7 @@ test('fw-mvc/mfa loads otplib; qrcode waits for the first QR code', () => {
   assert.equal(loadedPackages(`const mfa = ${importEntry('mfa')} await mfa.qrCodeSvg('otpauth://totp/x', 'QR');`), ['otplib', 'qrcode']);
 });
 
-test('sharp waits for the first image: fw-mvc/media and a document load nothing; an image loads it (its metadata is removed and checked)', () => {
+test('sharp waits for the first image, and only in the image process: fw-mvc/media and a document load nothing; an image loads it there (its metadata is removed and checked)', () => {
   // A 1 × 1 PNG, written out so that the script needs no image library to make it.
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
   const setup = `
@@ -157,14 +160,15 @@ test('sharp waits for the first image: fw-mvc/media and a document load nothing;
     await runtime.saveUpload(new runtime.UploadedFile('a.pdf', 'application/pdf', Buffer.from('%PDF')));
     if (runtime.serveMediaFile('images/absent.png').status !== 404) process.exit(3);
   `), []);
-  assert.equal(loadedPackages(`${setup}
-    const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images' });
-    if (saved.variants) process.exit(3);
-  `), ['sharp']);
-  assert.equal(loadedPackages(`${setup}
-    const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images', variants: true });
-    if (!saved.variants) process.exit(3);
-  `), ['sharp']);
+  for (const variants of [false, true]) {
+    const { esm, cjs, image } = loads(`${setup}
+      const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images', variants: ${variants} });
+      if (Boolean(saved.variants) !== ${variants}) process.exit(3);
+    `);
+    // The server never loads sharp: the image process does (docs/uploads.md "Image processing and memory").
+    assert.equal(WATCHED.filter((name) => esm.includes(name) || cjs.includes(name)), [], `variants: ${variants}`);
+    assert.ok(image.includes('sharp'), `variants: ${variants}: ${image.join(', ')}`);
+  }
 });
 
 test.run();

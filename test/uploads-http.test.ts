@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  DatabaseRateLimitStore, MemoryRateLimitStore, UPLOAD_MAX_PER_WINDOW, UPLOAD_RATE_LIMIT_WINDOW, isUploadRateLimited, recordUploadAttempt,
+  DatabaseRateLimitStore, configure, MemoryRateLimitStore, UPLOAD_MAX_PER_WINDOW, UPLOAD_RATE_LIMIT_WINDOW, isUploadRateLimited, recordUploadAttempt,
   setRateLimitStore,
 } from '../runtime/index.js';
 import { startApp, type TestApp } from './helpers/server.js';
@@ -63,6 +63,41 @@ flow('an image with variants: 201, the three paths, the variants on disk at thei
   assert.equal([thumb.width, thumb.height], [300, 225]);
 });
 
+flow('an image stored under the extension of its bytes: JPEG named .png → .jpg (variants too), PNG named .jpg → .png; none allowed: 422', async () => {
+  const jpeg = await makeJpeg(400, 300);
+  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a6' } }).png().toBuffer();
+  const send = (filename: string, type: string, data: Buffer, variants: boolean) => post(app, [
+    { name: 'category', value: 'images' },
+    ...(variants ? [{ name: 'variants', value: '1' }] : []),
+    { name: 'file', filename, type, data },
+  ]);
+  const named = await send('vacances.png', 'image/png', jpeg, true);
+  assert.is(named.status, 201, named.text);
+  const saved = named.json().data;
+  assert.match(saved.path, /^images\/vacances_[0-9a-f]{32}\.jpg$/);
+  assert.equal(saved.variants, { medium: `images/medium/${saved.filename}`, thumbnail: `images/thumbnail/${saved.filename}` });
+  for (const stored of [saved.path, saved.variants.medium, saved.variants.thumbnail]) {
+    assert.is((await sharp(path.join(root, stored)).metadata()).format, 'jpeg', stored);
+  }
+  const reverse = await send('scan.final.JPG', 'image/jpeg', png, false);
+  assert.is(reverse.status, 201, reverse.text);
+  assert.match(reverse.json().data.path, /^images\/scan\.final_[0-9a-f]{32}\.png$/);
+  assert.is((await sharp(path.join(root, reverse.json().data.path)).metadata()).format, 'png');
+  // A name that already says the format is kept as sent (jpeg stays jpeg).
+  const kept = await send('photo.jpeg', 'image/jpeg', jpeg, false);
+  assert.match(kept.json().data.path, /\.jpeg$/);
+  const before = listFiles(root);
+  configure({ upload_allowed_extensions: ['png', 'pdf'] });
+  try {
+    const refused = await send('vacances.png', 'image/png', jpeg, true);
+    assert.is(refused.status, 422, refused.text);
+    assert.is(refused.json().error.details.file, "Le fichier « vacances.png » contient une image JPEG, dont l'extension (jpg, jpeg) n'est pas acceptée : extensions acceptées : png, pdf.");
+  } finally {
+    configure({ upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] });
+  }
+  assert.equal(listFiles(root), before);
+});
+
 flow('a forbidden extension, an oversized file, a wrong type, a missing field: 422 naming the field, no file created', async () => {
   const before = listFiles(root);
   const cases: Array<[string, Part[], RegExp]> = [
@@ -94,9 +129,9 @@ flow('the exact limit passes; an empty file is accepted (size 0)', async () => {
   assert.ok(listFiles(root).includes(empty.json().data.path));
 });
 
-flow('a declared Content-Length over the multipart limit: 413 before the body is read, nothing written', async () => {
+flow('a declared Content-Length over the multipart cap (body_max_size + 4 × upload_max_size): 413 before the body is read, nothing written', async () => {
   const before = listFiles(root);
-  const limit = 5_242_880 + 65_536;
+  const limit = 1_048_576 + 4 * 5_242_880;
   const head = `POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${limit + 1}\r\nAccept: application/json\r\n\r\n`;
   // Only the head is sent: the answer comes without waiting for any byte of the body.
   const response = await app.raw(head, { timeoutMs: 5000 });
@@ -104,10 +139,12 @@ flow('a declared Content-Length over the multipart limit: 413 before the body is
   assert.is(JSON.parse(response.text).error.code, 'payload_too_large');
   assert.match(JSON.parse(response.text).error.message, String(limit));
   assert.equal(listFiles(root), before);
-  // Just under: read and parsed (then 422 for the size of the file).
+  // Just under: read and parsed, the file over upload_max_size refused under its field (422) with its real size.
   const big = Buffer.alloc(limit - 400, 0x41);
-  const under = await post(app, [{ name: 'file', filename: 'x.pdf', type: 'application/pdf', data: big }]);
+  const under = await post(app, [{ name: 'file', filename: 'x.pdf', type: 'application/pdf', data: big }], { accept: 'application/json' });
   assert.is(under.status, 422, under.text);
+  assert.match(under.json().error.details.file, `(${big.length} octets) : la taille maximale est 5 Mo (5242880 octets)`);
+  assert.equal(listFiles(root), before);
 });
 
 flow('a multiple file input: every part of the field, in order (request.getFiles)', async () => {

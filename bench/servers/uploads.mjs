@@ -15,7 +15,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-uploads-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 // The bench stops the server with SIGTERM: exit through the handler above so that the folder goes too.
 process.on('SIGTERM', () => process.exit(0));
-configure({ project_root: dir });
+// BENCH_UPLOAD_MAX_PIXELS: the pixel limit (the 100-megapixel scenario raises it above the default 50 million).
+configure({ project_root: dir, ...(process.env.BENCH_UPLOAD_MAX_PIXELS ? { upload_max_pixels: Number(process.env.BENCH_UPLOAD_MAX_PIXELS) } : {}) });
 
 const router = new Router();
 router.add('POST', '/upload', async (request) => {

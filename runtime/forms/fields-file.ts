@@ -11,7 +11,7 @@ import { messages } from './messages.js';
 export interface FileFieldOptions<R extends boolean = boolean> extends FieldOptions<R> {
   /** Allowed extensions, without the dot, any case; default: the `upload_allowed_extensions` setting. */
   extensions?: readonly string[];
-  /** Maximum size in bytes; default: the `upload_max_size` setting. */
+  /** Maximum size in bytes; default: the `upload_max_size` setting, which also bounds it (the body reader keeps no more). */
   maxSize?: number;
   /** Allowed MIME types (the client's Content-Type, parameters ignored, any case); default: not checked. */
   mimeTypes?: readonly string[];
@@ -74,8 +74,9 @@ export class FileField<R extends boolean = true> extends Field<UploadedFile, R> 
     const name = baseName(file.filename);
     const allowed = this.allowedExtensions();
     if (!allowed.includes(lastExtension(name))) throw new FormValidationError(messages.fileExtension(label, name, allowed));
-    const maxSize = this.maxSize ?? get('upload_max_size');
-    if (file.size > maxSize) throw new FormValidationError(messages.fileSize(label, name, maxSize));
+    // A file the body reader truncated (over upload_max_size) is refused whatever a larger maxSize says.
+    const maxSize = file.truncated ? Math.min(this.maxSize ?? Infinity, get('upload_max_size')) : this.maxSize ?? get('upload_max_size');
+    if (file.truncated || file.size > maxSize) throw new FormValidationError(messages.fileSize(label, name, maxSize));
     if (this.mimeTypes && !this.mimeTypes.includes(normalizeMime(file.contentType))) {
       throw new FormValidationError(messages.fileType(label, name, normalizeMime(file.contentType)));
     }

@@ -10,17 +10,26 @@ import { limit as httpLimit } from './limits.js';
 
 export type MultiMap = Record<string, string[]>;
 
-/** A file received in a multipart body; it stays in memory and nothing is written to disk. */
+/**
+ * A file received in a multipart body; it stays in memory and nothing is written to disk. A file over
+ * `upload_max_size` is `truncated`: its bytes were dropped as soon as it passed the limit (`data` is empty) and
+ * `size` is the byte count it was sent with, so that the form refuses it (422) with the rest of the form kept.
+ */
 export class UploadedFile {
+  /** The bytes received for this part (the length of `data`, unless the file was truncated). */
+  readonly size: number;
+  /** True when the file passed `upload_max_size` and its bytes were dropped: it can only be refused. */
+  readonly truncated: boolean;
+
   constructor(
     readonly filename: string,
     readonly contentType: string,
     readonly data: Buffer,
     readonly fieldName: string = '',
-  ) {}
-
-  get size(): number {
-    return this.data.length;
+    received?: { size: number; truncated: true },
+  ) {
+    this.size = received?.size ?? data.length;
+    this.truncated = received?.truncated ?? false;
   }
 }
 
@@ -225,11 +234,19 @@ function detachedCopy(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/** The byte limit that applies to a content type (multipart: upload size plus a 64 KiB margin, at least 1 MiB). */
+/** Files at `upload_max_size` a multipart body may carry, beside `body_max_size` of fields, before it is refused whole. */
+export const MULTIPART_FILES_AT_LIMIT = 4;
+
+/**
+ * The byte limit that applies to a content type. Multipart: `upload_body_max_size` when set, else `body_max_size +
+ * 4 × upload_max_size` (21 MiB by default). This is the hard cap past which the body is refused whole (413): a
+ * single file over `upload_max_size` but within it is a 422 under its field (docs/uploads.md "Limits").
+ */
 export function bodyLimit(contentType: string): number {
   const base = get('body_max_size');
-  if (contentType.startsWith('multipart/form-data')) return Math.max(base, get('upload_max_size') + 65_536);
-  return base;
+  if (!contentType.startsWith('multipart/form-data')) return base;
+  const configured = get('upload_body_max_size');
+  return configured ?? base + MULTIPART_FILES_AT_LIMIT * get('upload_max_size');
 }
 
 /** The 413 error when the declared Content-Length is over `limit` (by default, the limit of the content type); undefined otherwise. */
@@ -244,7 +261,7 @@ async function readBody(message: IncomingMessage, request: Request): Promise<voi
   const tooLarge = declaredLengthError(request.headers, limit);
   if (tooLarge) throw tooLarge;
   if (contentType.startsWith('multipart/form-data')) {
-    await readMultipart(message, request, limit, httpLimit('max_form_fields'));
+    await readMultipart(message, request, { body: limit, file: get('upload_max_size'), fields: httpLimit('max_form_fields') });
   } else {
     const raw = await readRaw(message, limit);
     if (contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -304,8 +321,14 @@ function loadBusboy(): typeof busboy {
   return createRequire(import.meta.url)('busboy') as typeof busboy;
 }
 
-/** Reads a multipart body with busboy: at most `maxFields` fields and `maxFields` parts (files included). */
-function readMultipart(message: IncomingMessage, request: Request, limit: number, maxFields: number): Promise<void> {
+/**
+ * Reads a multipart body with busboy: at most `limits.fields` fields and as many parts (files included), at most
+ * `limits.body` bytes in all. A file is kept in memory up to `limits.file` bytes; past that its bytes are dropped
+ * and only counted (UploadedFile.truncated), and the fields after it are still read: the handler refuses that file
+ * under its field and shows the form again with everything else.
+ */
+function readMultipart(message: IncomingMessage, request: Request, limits: { body: number; file: number; fields: number }): Promise<void> {
+  const { body: limit, file: fileLimit, fields: maxFields } = limits;
   const makeParser = loadBusboy();
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -333,12 +356,20 @@ function readMultipart(message: IncomingMessage, request: Request, limit: number
     parser.on('partsLimit', () => fail(new TooManyFieldsError(maxFields)));
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // Over the file limit: what was kept is let go and the rest only counted (the body cap still applies).
+        if (received > fileLimit) chunks.length = 0;
+        else chunks.push(chunk);
+      });
       // A form truncated inside a file errors the file stream too; unhandled, that would crash the process.
       stream.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
       stream.on('end', () => {
         if (info.filename === undefined) return;
-        const file = new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks), name);
+        const file = received > fileLimit
+          ? new UploadedFile(info.filename, info.mimeType, Buffer.alloc(0), name, { size: received, truncated: true })
+          : new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks, received), name);
         files[name] = file;
         (fileLists[name] ??= []).push(file);
       });

@@ -78,8 +78,25 @@ export class UploadPathError extends UploadError {
 
 /** A file of category `images` whose variants were asked for but that is not a decodable jpg, png or webp image. */
 export class UploadInvalidImageError extends UploadError {
-  constructor(readonly filename: string, detail: string) {
+  constructor(readonly filename: string, readonly detail: string) {
     super(`Le fichier « ${displayName(filename)} » n'est pas une image lisible (${detail}) : envoyez une image jpg, png ou webp valide.`, 'upload_invalid_image');
     this.name = 'UploadInvalidImageError';
   }
+}
+
+/** An image with more pixels than `upload_max_pixels`, refused before it is decoded (a small file can declare a huge image). */
+export class UploadTooManyPixelsError extends UploadError {
+  constructor(readonly filename: string, readonly width: number, readonly height: number, readonly maxPixels: number) {
+    super(
+      `L'image « ${displayName(filename)} » mesure ${width} × ${height} pixels (${millions(width * height)}) : ${millions(maxPixels)} de pixels au plus. Réduisez-la puis envoyez-la de nouveau.`,
+      'upload_too_many_pixels',
+    );
+    this.name = 'UploadTooManyPixelsError';
+  }
+}
+
+/** A pixel count in millions, French style: `1,3 million`, `48,8 millions`. */
+function millions(pixels: number): string {
+  const value = Math.round(pixels / 1e5) / 10;
+  return `${value.toLocaleString('fr-FR')} million${value >= 2 ? 's' : ''}`;
 }

@@ -1,7 +1,7 @@
 /** The upload chain, image variants, the upload limit and the media route (docs/uploads.md), exported by `fw-mvc`. */
 export {
   UploadError, UploadTooLargeError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadPathError,
-  UploadInvalidImageError,
+  UploadInvalidImageError, UploadTooManyPixelsError,
 } from './errors.js';
 export {
   uploadRoot, safeCategory, normalizeMediaPath, secureFilename, generateUniqueFilename, mediaPathToStoragePath, getUploadPath,
@@ -20,4 +20,5 @@ export {
   UPLOAD_RATE_LIMIT_WINDOW, UPLOAD_ACTION,
 } from './rate-limit.js';
 export { stripImageMetadata, REENCODE_QUALITY } from './originals.js';
+export { IMAGE_PROCESS_IDLE_MS } from './image-jobs.js';
 export { serveMediaFile, mediaUrl, mediaPathFromUrl, isPublicMediaCategory, MEDIA_PREFIX, type ServeMediaOptions } from './serve.js';

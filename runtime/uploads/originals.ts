@@ -15,7 +15,8 @@
  */
 import { UploadInvalidImageError } from './errors.js';
 import { stripImageMetadataLossless } from './image-metadata.js';
-import { VARIANT_MAX_INPUT_PIXELS, inspectImage, loadSharp } from './variants.js';
+import { prepareImage, type ImageFormat } from './image-jobs.js';
+import { inspectImage, loadSharp } from './variants.js';
 
 /** The quality of a re-encoded JPEG or lossy WebP original (sharp's default is 80). */
 export const REENCODE_QUALITY = 92;
@@ -25,26 +26,32 @@ export const REENCODE_QUALITY = 92;
  * (whatever its name says) that decodes; anything else, a damaged file, an animation that would need turning:
  * UploadInvalidImageError. Loads sharp.
  */
-export function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'): Promise<Buffer> {
-  return cleanImageOriginal(data, filename, true);
+export async function stripImageMetadata(data: Buffer | Uint8Array, filename = 'image'): Promise<Buffer> {
+  return (await prepareImage(data, filename, null)).original.data;
 }
 
-/** stripImageMetadata; `decodeCheck` false when the caller decodes the result itself (the variants). */
-export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean): Promise<Buffer> {
+/** A cleaned original and the format its bytes hold (not the one its name says). */
+export interface CleanOriginal {
+  data: Buffer;
+  format: ImageFormat;
+}
+
+/** stripImageMetadata, with the detected format; `decodeCheck` false when the caller decodes the result itself (the variants). */
+export async function cleanImageOriginal(data: Buffer | Uint8Array, filename: string, decodeCheck: boolean, maxPixels: number): Promise<CleanOriginal> {
   const stripped = stripImageMetadataLossless(data);
   // An animation keeps its frames: its orientation tag goes with the rest of the EXIF block, it is not applied.
   const turn = stripped !== null && stripped.orientation !== 1 && !stripped.orientationKept && !stripped.animated;
-  if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true);
-  if (decodeCheck) await assertDecodable(stripped.data, filename);
-  return stripped.data;
+  if (!stripped || turn) return reencodeUpright(data, filename, stripped?.lossless === true, maxPixels);
+  if (decodeCheck) await assertDecodable(stripped.data, filename, maxPixels);
+  return { data: stripped.data, format: stripped.format };
 }
 
-/** A decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS (a scaled-down decode, cheap for JPEG and WebP). */
-async function assertDecodable(data: Buffer, filename: string): Promise<void> {
+/** A decodable JPEG, PNG or WebP of at most `maxPixels` (a scaled-down decode, cheap for JPEG and WebP). */
+async function assertDecodable(data: Buffer, filename: string, maxPixels: number): Promise<void> {
   const sharp = await loadSharp();
-  await inspectImage(sharp, data, filename);
+  await inspectImage(sharp, data, filename, maxPixels);
   try {
-    await sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS })
+    await sharp(data, { failOn: 'warning', limitInputPixels: maxPixels })
       .resize({ width: 256, height: 256, fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer();
@@ -54,11 +61,11 @@ async function assertDecodable(data: Buffer, filename: string): Promise<void> {
 }
 
 /** The picture turned upright from its EXIF orientation, re-encoded in its format with its ICC profile only. */
-async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean): Promise<Buffer> {
+async function reencodeUpright(data: Buffer | Uint8Array, filename: string, lossless: boolean, maxPixels: number): Promise<CleanOriginal> {
   const sharp = await loadSharp();
-  const metadata = await inspectImage(sharp, data, filename);
+  const metadata = await inspectImage(sharp, data, filename, maxPixels);
   if ((metadata.pages ?? 1) > 1) throw new UploadInvalidImageError(filename, 'image animée illisible');
-  let image = sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS }).autoOrient().keepIccProfile();
+  let image = sharp(data, { failOn: 'warning', limitInputPixels: maxPixels }).autoOrient().keepIccProfile();
   if (metadata.format === 'jpeg') {
     image = image.jpeg({
       quality: REENCODE_QUALITY,
@@ -80,5 +87,5 @@ async function reencodeUpright(data: Buffer | Uint8Array, filename: string, loss
   if (check.exif || check.xmp || check.iptc || (check.orientation ?? 1) !== 1) {
     throw new Error(`stripImageMetadata : des métadonnées restent dans « ${filename} » après réencodage.`);
   }
-  return output;
+  return { data: output, format: metadata.format as CleanOriginal['format'] };
 }

@@ -13,9 +13,9 @@ import {
   UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName,
 } from './errors.js';
 import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
-import { cleanImageOriginal } from './originals.js';
+import { prepareImage, type ImageFormat } from './image-jobs.js';
 import { writeNewFile } from './write.js';
-import { VARIANT_EXTENSIONS, isVariantSource, makeVariantBuffers, variantPaths, writeVariants, type VariantName } from './variants.js';
+import { VARIANT_EXTENSIONS, isVariantSource, variantPaths, writeVariants, type VariantName } from './variants.js';
 
 /** What `saveUpload` returns (spec "Saved upload result"). */
 export interface SavedUpload {
@@ -100,12 +100,21 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
   if (wantVariants && category !== 'images') {
     throw new TypeError(`saveUpload : les variantes ne se font que pour la catégorie images (catégorie demandée : « ${category} »).`);
   }
+  // Its bytes were dropped by the body reader (over upload_max_size when it was read): it can only be refused.
+  if (file.truncated) throw new UploadTooLargeError(file.filename, file.size, get('upload_max_size'));
   const { extension } = validateUploadMetadata(file.filename, file.size, file.contentType);
   const image = VARIANT_EXTENSIONS.includes(extension);
   if (wantVariants && !image) throw new UploadInvalidExtensionError(file.filename, extension, VARIANT_EXTENSIONS);
-  const data = image ? await cleanImageOriginal(file.data, file.filename, !wantVariants) : file.data;
-  const buffers = wantVariants ? await makeVariantBuffers(data, file.filename, extension) : null;
-  const relative = await saveBytes(data, file.filename, category);
+  // The metadata removed and the variants made in the image process (image-jobs.ts), before anything is written.
+  const prepared = image ? await prepareImage(file.data, file.filename, { variants: wantVariants }) : null;
+  const original = prepared?.original ?? null;
+  const data = original?.data ?? file.data;
+  // Stored under the extension of what the bytes are (JPEG bytes named `.png` are stored as `.jpg`), so that the
+  // file is served with its real type; the variants are in that format too.
+  const storedExtension = original ? extensionOf(original.format, extension, file.filename) : extension;
+  const buffers = prepared?.variants ?? null;
+  const storedName = storedExtension === extension ? file.filename : `${stemOf(file.filename)}.${storedExtension}`;
+  const relative = await saveBytes(data, storedName, category);
   const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: data.length };
   if (!buffers) return saved;
   try {
@@ -115,6 +124,32 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
     await removeQuietly(relative);
     throw err;
   }
+}
+
+/** The extensions that name each decoded image format, the usual one first. */
+const FORMAT_EXTENSIONS: Readonly<Record<ImageFormat, readonly string[]>> = { jpeg: ['jpg', 'jpeg'], png: ['png'], webp: ['webp'] };
+
+/**
+ * The extension an image is stored under: the one it was sent with when it names its format, else the first allowed
+ * extension of the format found in its bytes; none allowed: UploadError naming the format and the allowed list.
+ */
+function extensionOf(format: ImageFormat, sent: string, filename: string): string {
+  const names = FORMAT_EXTENSIONS[format];
+  if (names.includes(sent)) return sent;
+  const allowed = get('upload_allowed_extensions').map((e) => e.trim().replace(/^\./, '').toLowerCase());
+  const usable = names.find((name) => allowed.includes(name));
+  if (usable) return usable;
+  throw new UploadError(
+    `Le fichier « ${displayName(filename)} » contient une image ${format.toUpperCase()}, dont l'extension (${names.join(', ')}) n'est pas acceptée : extensions acceptées : ${allowed.join(', ')}.`,
+    'upload_invalid_extension',
+  );
+}
+
+/** A client file name without its last extension (`photo.final.png` → `photo.final`). */
+function stemOf(filename: string): string {
+  const name = String(filename);
+  const dot = name.lastIndexOf('.');
+  return dot > Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) ? name.slice(0, dot) : name;
 }
 
 /** Removes a stored file, ignoring any error (clean-up after a failure that is already being reported). */

@@ -2,12 +2,14 @@
  * Image variants (runtime spec "Limits", "Upload rules" 8; DECISIONS §10; docs/uploads.md "Variants"): medium at
  * most 1280 × 1280 and thumbnail at most 300 × 300, proportions kept (`fit: inside`), never enlarged, turned upright
  * from the EXIF orientation, every metadata stripped, in the format of the file's extension. Only for
- * `images/<file>` in jpg, jpeg, png or webp. sharp (a native addon) is loaded on the first variant, never before.
+ * `images/<file>` in jpg, jpeg, png or webp. The decoding runs in the image process (image-jobs.ts): sharp (a native
+ * addon) is loaded there on the first image, never in the server.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { lastExtension } from '../forms/fields-file.js';
-import { UploadError, UploadInvalidImageError, UploadStorageError } from './errors.js';
+import { UploadError, UploadInvalidImageError, UploadStorageError, UploadTooManyPixelsError } from './errors.js';
+import { imageVariants } from './image-jobs.js';
 import { makeDirInside, mediaPathToStoragePath, normalizeMediaPath, uploadRoot } from './paths.js';
 import { writeNewFile } from './write.js';
 
@@ -17,8 +19,8 @@ export type VariantName = (typeof VARIANT_NAMES)[number];
 export const VARIANT_SIZES: Readonly<Record<VariantName, number>> = { medium: 1280, thumbnail: 300 };
 /** The extensions that get variants. */
 export const VARIANT_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'webp'];
-/** Images with more pixels are refused before decoding (a small file can declare a huge image). */
-export const VARIANT_MAX_INPUT_PIXELS = 100_000_000;
+/** The default of `upload_max_pixels`: images with more pixels are refused before decoding (a small file can declare a huge image). */
+export const VARIANT_MAX_INPUT_PIXELS = 50_000_000;
 
 /** The decoded formats accepted (a GIF, SVG or TIFF renamed `.jpg` is refused). */
 const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp']);
@@ -29,11 +31,15 @@ export type ImageMetadata = Awaited<ReturnType<ReturnType<SharpFactory>['metadat
 
 let sharpLoading: Promise<SharpFactory> | undefined;
 
-/** sharp, imported on first use; its operation cache is turned off (each upload is decoded once). */
+/**
+ * sharp, imported on first use, in the image process only (image-jobs.ts): its operation cache is off (each upload
+ * is decoded once) and each image uses one libvips thread (the jobs run side by side, as many as the cores).
+ */
 export function loadSharp(): Promise<SharpFactory> {
   sharpLoading ??= import('sharp').then((mod) => {
     const sharp = ((mod as { default?: SharpFactory }).default ?? mod) as SharpFactory;
     sharp.cache(false);
+    sharp.concurrency(1);
     return sharp;
   });
   return sharpLoading;
@@ -60,10 +66,10 @@ function outputFormat(extension: string): 'jpeg' | 'png' | 'webp' {
 }
 
 /**
- * The header of an upload read by sharp: a decodable JPEG, PNG or WebP of at most VARIANT_MAX_INPUT_PIXELS, or
- * UploadInvalidImageError (a GIF, SVG or TIFF renamed `.jpg`, a file that is no image, a huge declared size).
+ * The header of an upload read by sharp: a decodable JPEG, PNG or WebP of at most `maxPixels` pixels, or
+ * UploadInvalidImageError (a GIF, SVG or TIFF renamed `.jpg`, a file that is no image), UploadTooManyPixelsError.
  */
-export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Array, filename: string): Promise<ImageMetadata> {
+export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Array, filename: string, maxPixels: number): Promise<ImageMetadata> {
   let metadata: ImageMetadata;
   try {
     metadata = await sharp(data, { failOn: 'warning', limitInputPixels: false }).metadata();
@@ -71,8 +77,8 @@ export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Arra
     throw new UploadInvalidImageError(filename, 'format non reconnu ou fichier endommagé');
   }
   if (!metadata.format || !DECODED_FORMATS.has(metadata.format)) throw new UploadInvalidImageError(filename, `format ${metadata.format ?? 'inconnu'}`);
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) > VARIANT_MAX_INPUT_PIXELS) {
-    throw new UploadInvalidImageError(filename, `${metadata.width} × ${metadata.height} pixels, plus de ${VARIANT_MAX_INPUT_PIXELS / 1e6} millions`);
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > maxPixels) {
+    throw new UploadTooManyPixelsError(filename, metadata.width ?? 0, metadata.height ?? 0, maxPixels);
   }
   return metadata;
 }
@@ -81,13 +87,13 @@ export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Arra
  * The variants of an image, in memory: decoded once for the medium (upright, stripped), the thumbnail made from the
  * medium. A file that is not a decodable jpg, png or webp image throws UploadInvalidImageError.
  */
-export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string): Promise<Record<VariantName, Buffer>> {
+export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string, maxPixels: number): Promise<Record<VariantName, Buffer>> {
   const sharp = await loadSharp();
   const format = outputFormat(extension);
-  await inspectImage(sharp, data, filename);
+  await inspectImage(sharp, data, filename, maxPixels);
   try {
     const resize = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
-    const medium = await sharp(data, { failOn: 'warning', limitInputPixels: VARIANT_MAX_INPUT_PIXELS })
+    const medium = await sharp(data, { failOn: 'warning', limitInputPixels: maxPixels })
       .autoOrient()
       .resize(resize(VARIANT_SIZES.medium))
       .toFormat(format)
@@ -136,6 +142,6 @@ export async function generateImageVariants(mediaPath: string, options: { root?:
   } catch (err) {
     throw new UploadStorageError(`Lecture de « ${relative} » impossible : ${(err as Error).message}`, { cause: err });
   }
-  const buffers = await makeVariantBuffers(data, path.posix.basename(relative), lastExtension(relative));
+  const buffers = await imageVariants(data, path.posix.basename(relative), lastExtension(relative));
   return writeVariants(root, relative, buffers);
 }
