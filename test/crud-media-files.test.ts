@@ -116,7 +116,8 @@ test('the controller: limit, ids checked, files checked before any is stored, st
   assert.ok(controller.includes("import { MEDIA } from '../models/produit_media.js';"));
   const model = media('mvc/models/produit_model.ts');
   assert.is(linesWith(model, 'await media?.apply(id, tx);').length, 2, 'create and update write the media rows in their transaction');
-  assert.is(linesWith(model, 'MEDIA.deleteFor(').length, 2, 'single and bulk delete remove the media');
+  assert.is(linesWith(model, 'MEDIA.deleteFor(').length, 1, 'bulk delete removes the media');
+  assert.ok(model.includes('return ProduitModel.deleteMany([id]);'), 'single delete goes through the bulk delete (and its media removal)');
 });
 
 test('the shared module is the same bytes for every entity, and the emitters are pure', () => {
