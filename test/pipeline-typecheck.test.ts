@@ -105,7 +105,7 @@ test('the generated classes and SQL work together at run time (db:init, db:apply
     naissance: '1990-05-17',
     isContact: true,
     draft: { nom: 'Le champ « Nom » ne peut pas être vide.' },
-    orphan: 'FOREIGN KEY constraint failed',
+    orphan: 'Clé étrangère : contrainte non respectée. (FOREIGN KEY constraint failed)',
   });
 });
 
