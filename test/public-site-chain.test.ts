@@ -176,7 +176,7 @@ t('served: the empty list, the form, 422 on invalid input, 302 + row + flash on 
   const show = await client.get(`/annonces/${link[1]}`);
   assert.is(show.status, 200);
   assert.match(show.text, /<h1[^>]*>T3 lumineux<\/h1>/);
-  assert.match(show.text, '245000.50');
+  assert.match(show.text, '245000,50');
   assert.is((await client.get('/annonces/999')).status, 404);
   await stopApp(app!.child);
   app = undefined;
