@@ -9,11 +9,35 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const pattern = process.argv[2] ?? '\\.test\\.js$';
 const child = spawn(process.execPath, [path.join(root, 'node_modules', 'uvu', 'bin.js'), 'dist/test', pattern], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 let output = '';
+// Each file's time: uvu prints a file's name on a line of its own before its suites; a file ends where the next
+// begins (or where the run ends). The slowest ten are printed at the end.
+const times = [];
+let current = null;
+let pending = '';
+function mark(name) {
+  const now = performance.now();
+  if (current) times.push({ file: current.file, ms: now - current.start });
+  current = name ? { file: name, start: now } : null;
+}
 child.stdout.on('data', (chunk) => {
   output += chunk;
   process.stdout.write(chunk);
+  pending += chunk;
+  const lines = pending.split('\n');
+  pending = lines.pop() ?? '';
+  for (const line of lines) {
+    const name = /^([\w.-]+\.test\.js)$/.exec(line.replace(/\u001b\[[0-9;]*m/g, '').trim())?.[1];
+    if (name) mark(name);
+  }
 });
 child.on('exit', (code, signal) => {
+  mark(null);
+  if (times.length > 0) {
+    const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, 10);
+    const total = times.reduce((sum, t) => sum + t.ms, 0);
+    console.log(`\nSlowest test files (${times.length} files, ${(total / 1000).toFixed(1)} s in all):`);
+    for (const t of slowest) console.log(`  ${(t.ms / 1000).toFixed(1).padStart(7)} s  ${t.file}`);
+  }
   if (signal) process.exit(1);
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
