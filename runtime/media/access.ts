@@ -6,6 +6,7 @@
  * Every rule registered for the entity must allow. The Application asks on every request for a private file, after
  * the login check and before any 304, 206 or 200.
  */
+import { placeholders } from '../crud/ids.js';
 import { getDatabase, type Queryable } from '../db/database.js';
 import type { Request } from '../http/request.js';
 import { userHasRole } from '../session/session.js';
@@ -50,7 +51,7 @@ export async function mayReadMedia(request: Request, mediaPath: string, db?: Que
   if (rules.size === 0) return true;
   const paths = ownerPaths(mediaPath);
   const owners = await (db ?? getDatabase()).fetchAll<{ entity_name: string; entity_id: unknown }>(
-    `SELECT entity_name, entity_id FROM media WHERE path IN (${paths.map(() => '?').join(', ')})`,
+    `SELECT entity_name, entity_id FROM media WHERE path IN (${placeholders(paths.length)})`,
     paths,
   );
   for (const owner of owners) {
