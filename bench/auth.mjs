@@ -14,7 +14,10 @@ const LOGIN_WORKERS = 4;
 const USER = { email: 'bench@example.test', password: 'bench-password-1234' };
 
 function start(store) {
-  const child = fork(path.join(BENCH_DIR, 'servers', 'auth.mjs'), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...process.env, BENCH_SESSION_STORE: store } });
+  const child = fork(path.join(BENCH_DIR, 'servers', 'auth.mjs'), {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_SESSION_STORE: store },
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`auth server (${store}) exited (${code}) before listening`)));
     child.on('message', (msg) => msg?.type === 'ready' && resolve({ child, port: msg.port, base: `http://127.0.0.1:${msg.port}` }));
@@ -29,7 +32,12 @@ async function login(base) {
   if (!cookie || !token) throw new Error(`GET /login gave no session or token (${form.status})`);
   const body = new URLSearchParams({ csrf_token: token, login: USER.email, password: USER.password }).toString();
   const started = process.hrtime.bigint();
-  const answer = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const answer = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   await answer.text();
   if (answer.status !== 302) throw new Error(`POST /login answered ${answer.status}`);
@@ -42,16 +50,19 @@ async function login(base) {
 async function loginLoad(base, duration) {
   const times = [];
   const end = Date.now() + duration * 1000;
-  await Promise.all(Array.from({ length: LOGIN_WORKERS }, async () => {
-    while (Date.now() < end) times.push((await login(base)).ms);
-  }));
+  await Promise.all(
+    Array.from({ length: LOGIN_WORKERS }, async () => {
+      while (Date.now() < end) times.push((await login(base)).ms);
+    }),
+  );
   times.sort((a, b) => a - b);
   return { rps: times.length / duration, p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))], count: times.length };
 }
 
 async function pageLoad(base, route, cookie, duration) {
   const result = await autocannon({ url: base + route, connections: CONNECTIONS, duration, headers: cookie ? { cookie } : {} });
-  if (result.errors || result.timeouts || result.non2xx) throw new Error(`${route}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(`${route}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   const seconds = (new Date(result.finish) - new Date(result.start)) / 1000;
   return { rps: result.requests.total / seconds, p99: result.latency.p99 };
 }
@@ -70,11 +81,20 @@ export async function runAuthBench({ rounds, duration, warmup }) {
       for (let round = 0; round < rounds; round++) {
         pub.push(await pageLoad(server.base, '/page', null, duration));
         priv.push(await pageLoad(server.base, '/private', cookie, duration));
-        console.log(`round ${round + 1}/${rounds}  ${store.padEnd(8)}  public ${pub.at(-1).rps.toFixed(0)} req/s  signed-in ${priv.at(-1).rps.toFixed(0)} req/s`);
+        console.log(
+          `round ${round + 1}/${rounds}  ${store.padEnd(8)}  public ${pub.at(-1).rps.toFixed(0)} req/s  signed-in ${priv.at(-1).rps.toFixed(0)} req/s`,
+        );
       }
       const publicRps = median(pub.map((x) => x.rps));
       const privateRps = median(priv.map((x) => x.rps));
-      rows.push({ store, publicRps, publicP99: median(pub.map((x) => x.p99)), privateRps, privateP99: median(priv.map((x) => x.p99)), overheadUs: (1 / privateRps - 1 / publicRps) * 1e6 });
+      rows.push({
+        store,
+        publicRps,
+        publicP99: median(pub.map((x) => x.p99)),
+        privateRps,
+        privateP99: median(priv.map((x) => x.p99)),
+        overheadUs: (1 / privateRps - 1 / publicRps) * 1e6,
+      });
       if (store === 'memory') {
         await loginLoad(server.base, warmup);
         loginRow = await loginLoad(server.base, Math.max(duration * rounds, 5));
@@ -89,7 +109,9 @@ export async function runAuthBench({ rounds, duration, warmup }) {
     rows.map((r) => [r.store, r.publicRps.toFixed(0), r.publicP99.toFixed(1), r.privateRps.toFixed(0), r.privateP99.toFixed(1), r.overheadUs.toFixed(1)]),
     [0],
   );
-  console.log(`\nPOST /login (Argon2id m=19456 t=2 p=1 verification, ${LOGIN_WORKERS} clients): ${loginRow.rps.toFixed(1)} sign-ins/s, p99 ${loginRow.p99.toFixed(1)} ms`);
+  console.log(
+    `\nPOST /login (Argon2id m=19456 t=2 p=1 verification, ${LOGIN_WORKERS} clients): ${loginRow.rps.toFixed(1)} sign-ins/s, p99 ${loginRow.p99.toFixed(1)} ms`,
+  );
   return {
     settings: { connections: CONNECTIONS, login_workers: LOGIN_WORKERS, rounds, duration, warmup },
     stores: rows.map((r) => ({ ...r, publicRps: Math.round(r.publicRps), privateRps: Math.round(r.privateRps), overheadUs: Number(r.overheadUs.toFixed(1)) })),

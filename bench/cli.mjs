@@ -63,11 +63,25 @@ const itemTable = (i) => `item${String(i).padStart(3, '0')}`;
 function addEntities(root) {
   const relations = [];
   for (let i = 1; i < ENTITIES; i++) {
-    writeJson(path.join(root, 'mvc', 'entities', itemTable(i), `${itemTable(i)}.json`),
-      entity(itemName(i), itemTable(i), 0, [{ name: 'contact_id', sql_type: 'INT', nullable: true, list: { filter: true } }]));
-    relations.push({ name: `${itemTable(i)}_contact`, type: 'many_to_one', from_entity: itemName(i), from_field: 'contact_id', to_entity: 'Contact', to_field: 'id', on_delete: 'SET NULL' });
+    writeJson(
+      path.join(root, 'mvc', 'entities', itemTable(i), `${itemTable(i)}.json`),
+      entity(itemName(i), itemTable(i), 0, [{ name: 'contact_id', sql_type: 'INT', nullable: true, list: { filter: true } }]),
+    );
+    relations.push({
+      name: `${itemTable(i)}_contact`,
+      type: 'many_to_one',
+      from_entity: itemName(i),
+      from_field: 'contact_id',
+      to_entity: 'Contact',
+      to_field: 'id',
+      on_delete: 'SET NULL',
+    });
   }
-  writeJson(path.join(root, 'mvc', 'entities', 'relations.json'), { $schema: '../../node_modules/fw-mvc/schemas/relations.schema.json', format_version: 1, relations });
+  writeJson(path.join(root, 'mvc', 'entities', 'relations.json'), {
+    $schema: '../../node_modules/fw-mvc/schemas/relations.schema.json',
+    format_version: 1,
+    relations,
+  });
 }
 
 /** Deletes every generated file under mvc/entities/ (the JSON files stay), so that build:model writes them all again. */
@@ -85,9 +99,10 @@ function version(i) {
 
 function writeMigrations(root, from, to) {
   for (let i = from; i < to; i++) {
-    const sql = i === 0
-      ? '-- fw:dialect mariadb\nCREATE TABLE `bench_log` (`Id` INT AUTO_INCREMENT PRIMARY KEY, `Step` INT NOT NULL);\n-- fw:dialect sqlite\nCREATE TABLE "bench_log" ("Id" INTEGER PRIMARY KEY, "Step" INTEGER NOT NULL);\n'
-      : `-- Migration ${i}.\n-- fw:dialect mariadb\nINSERT INTO \`bench_log\` (\`Step\`) VALUES (${i});\n-- fw:dialect sqlite\nINSERT INTO "bench_log" ("Step") VALUES (${i});\n`;
+    const sql =
+      i === 0
+        ? '-- fw:dialect mariadb\nCREATE TABLE `bench_log` (`Id` INT AUTO_INCREMENT PRIMARY KEY, `Step` INT NOT NULL);\n-- fw:dialect sqlite\nCREATE TABLE "bench_log" ("Id" INTEGER PRIMARY KEY, "Step" INTEGER NOT NULL);\n'
+        : `-- Migration ${i}.\n-- fw:dialect mariadb\nINSERT INTO \`bench_log\` (\`Step\`) VALUES (${i});\n-- fw:dialect sqlite\nINSERT INTO "bench_log" ("Step") VALUES (${i});\n`;
     fs.writeFileSync(path.join(root, 'mvc', 'migrations', `${version(i)}_step_${i}.sql`), sql);
   }
 }
@@ -126,12 +141,56 @@ export async function runCli(settings) {
 
     // A project with one entity; each run follows an edit of it (VARCHAR length), so its SQL and base class are rewritten.
     const edit = (run) => writeJson(contact, entity('Contact', 'contact', run + 2));
-    rows.push(measure('sync:entity Contact (1 entity, after an edit)', 'sync:entity', MAX_SECONDS['sync:entity'], settings.runs, root, ['sync:entity', 'Contact'], edit, expect(/mis à jour|créé/, 'sync:entity')));
+    rows.push(
+      measure(
+        'sync:entity Contact (1 entity, after an edit)',
+        'sync:entity',
+        MAX_SECONDS['sync:entity'],
+        settings.runs,
+        root,
+        ['sync:entity', 'Contact'],
+        edit,
+        expect(/mis à jour|créé/, 'sync:entity'),
+      ),
+    );
 
     addEntities(root);
-    rows.push(measure(`sync:entity Contact (${ENTITIES} entities, after an edit)`, 'sync:entity', MAX_SECONDS['sync:entity'], settings.runs, root, ['sync:entity', 'Contact'], edit, expect(/mis à jour/, 'sync:entity')));
-    rows.push(measure(`build:model (${ENTITIES} entities, every file written)`, 'build:model', MAX_SECONDS['build:model'], settings.runs, root, ['build:model'], () => removeGenerated(root), expect(/créés/, 'build:model')));
-    rows.push(measure(`build:model (${ENTITIES} entities, nothing changed)`, 'build:model', MAX_SECONDS['build:model'], settings.runs, root, ['build:model'], () => {}, expect(/inchangés\.\s*$/, 'build:model')));
+    rows.push(
+      measure(
+        `sync:entity Contact (${ENTITIES} entities, after an edit)`,
+        'sync:entity',
+        MAX_SECONDS['sync:entity'],
+        settings.runs,
+        root,
+        ['sync:entity', 'Contact'],
+        edit,
+        expect(/mis à jour/, 'sync:entity'),
+      ),
+    );
+    rows.push(
+      measure(
+        `build:model (${ENTITIES} entities, every file written)`,
+        'build:model',
+        MAX_SECONDS['build:model'],
+        settings.runs,
+        root,
+        ['build:model'],
+        () => removeGenerated(root),
+        expect(/créés/, 'build:model'),
+      ),
+    );
+    rows.push(
+      measure(
+        `build:model (${ENTITIES} entities, nothing changed)`,
+        'build:model',
+        MAX_SECONDS['build:model'],
+        settings.runs,
+        root,
+        ['build:model'],
+        () => {},
+        expect(/inchangés\.\s*$/, 'build:model'),
+      ),
+    );
 
     // Half of the migrations applied, half pending: status reads and checksums every file and the fw_migrations rows.
     fw(root, ['db:init']);
@@ -139,14 +198,26 @@ export async function runCli(settings) {
     fw(root, ['migration:apply']);
     writeMigrations(root, MIGRATIONS / 2, MIGRATIONS);
     const half = MIGRATIONS / 2;
-    rows.push(measure(`migration:status (SQLite, ${MIGRATIONS} files: ${half} applied)`, 'migration:status', MAX_SECONDS['migration:status'], settings.runs, root, ['migration:status'], () => {},
-      expect(new RegExp(`${half} APPLIED, ${half} PENDING, 0 CHANGED, 0 MISSING`), 'migration:status')));
+    rows.push(
+      measure(
+        `migration:status (SQLite, ${MIGRATIONS} files: ${half} applied)`,
+        'migration:status',
+        MAX_SECONDS['migration:status'],
+        settings.runs,
+        root,
+        ['migration:status'],
+        () => {},
+        expect(new RegExp(`${half} APPLIED, ${half} PENDING, 0 CHANGED, 0 MISSING`), 'migration:status'),
+      ),
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
-  printTable(['command', 'median s', 'min s', 'max s', 'target'],
-    rows.map((r) => [r.command, r.seconds.toFixed(3), r.min.toFixed(3), r.max.toFixed(3), `< ${r.max_seconds} s`]));
+  printTable(
+    ['command', 'median s', 'min s', 'max s', 'target'],
+    rows.map((r) => [r.command, r.seconds.toFixed(3), r.min.toFixed(3), r.max.toFixed(3), `< ${r.max_seconds} s`]),
+  );
   const targets = rows.map((r) => ({ target: `fw ${r.command} < ${r.max_seconds} s`, value: Number(r.seconds.toFixed(3)), pass: r.seconds < r.max_seconds }));
   return { settings: { ...settings, entities: ENTITIES, migrations: MIGRATIONS }, results: rows.map(({ target_command: _c, ...r }) => r), targets };
 }

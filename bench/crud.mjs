@@ -21,7 +21,11 @@ const RUNS = Number(process.env.BENCH_CRUD_RUNS ?? 5);
 export const CRUD_TARGETS = { makeCrudSeconds: 2, listP50Ms: 50 };
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** `fw make:crud Contact` in a fresh project, generated files removed between runs. */
 function timeMakeCrud() {
@@ -29,12 +33,29 @@ function timeMakeCrud() {
   try {
     project.write('mvc/entities/ville/ville.json', JSON.stringify(helpers.VILLE_JSON));
     project.write('mvc/entities/contact/contact.json', JSON.stringify(helpers.CONTACT_JSON));
-    const relation = project.run(['make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--no-input']);
+    const relation = project.run([
+      'make:relation',
+      '--name',
+      'contact_ville',
+      '--type',
+      'many_to_one',
+      '--from',
+      'Contact.ville_id',
+      '--to',
+      'Ville.id',
+      '--no-input',
+    ]);
     if (relation.status !== 0) throw new Error(relation.stderr);
     const routes = project.read('mvc/routes.ts');
     const times = [];
     for (let i = 0; i < RUNS; i++) {
-      for (const dir of ['mvc/controllers/contact_controller.ts', 'mvc/models', 'mvc/forms/contact_form.ts', 'mvc/views/contact', 'mvc/views/layouts/app.html']) {
+      for (const dir of [
+        'mvc/controllers/contact_controller.ts',
+        'mvc/models',
+        'mvc/forms/contact_form.ts',
+        'mvc/views/contact',
+        'mvc/views/layouts/app.html',
+      ]) {
         fs.rmSync(project.path(dir), { recursive: true, force: true });
       }
       project.write('mvc/routes.ts', routes);
@@ -66,14 +87,16 @@ async function latencies(url, count) {
 export async function runCrudBench(log = console.log) {
   log(`\nfw make:crud (median of ${RUNS} runs)`);
   const makeCrud = timeMakeCrud();
-  log(`  make:crud Contact  ${makeCrud.toFixed(2)} s  (target < ${CRUD_TARGETS.makeCrudSeconds} s: ${makeCrud < CRUD_TARGETS.makeCrudSeconds ? 'PASS' : 'MISS'})`);
+  log(
+    `  make:crud Contact  ${makeCrud.toFixed(2)} s  (target < ${CRUD_TARGETS.makeCrudSeconds} s: ${makeCrud < CRUD_TARGETS.makeCrudSeconds ? 'PASS' : 'MISS'})`,
+  );
 
   log(`\nGenerated list page, MariaDB, ${ROWS.toLocaleString('en')} rows (${REQUESTS} sequential requests per URL)`);
   const project = helpers.buildCrudApp('mariadb');
   let child;
   try {
     await project.sql([
-      'INSERT INTO villes (Nom) SELECT CONCAT(\'Ville \', seq) FROM seq_1_to_50',
+      "INSERT INTO villes (Nom) SELECT CONCAT('Ville ', seq) FROM seq_1_to_50",
       `INSERT INTO contacts (Nom, Prenom, Email, Telephone, Actif, Notes, VilleId)
        SELECT CONCAT('Nom', seq % 5000), CONCAT('Prenom', seq), CONCAT('p', seq, '@exemple.fr'), NULL, seq % 2, NULL, 1 + seq % 50
        FROM seq_1_to_${ROWS}`,
@@ -92,16 +115,20 @@ export async function runCrudBench(log = console.log) {
       const { p50, p99 } = await latencies(served.url + url, REQUESTS);
       const verdict = targeted ? (p50 < CRUD_TARGETS.listP50Ms ? 'PASS' : 'MISS') : 'no target';
       results.push({ label, url, p50, p99, verdict });
-      log(`  ${label.padEnd(30)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  ${targeted ? `(target p50 < ${CRUD_TARGETS.listP50Ms} ms: ${verdict})` : '(no target)'}`);
+      log(
+        `  ${label.padEnd(30)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  ${targeted ? `(target p50 < ${CRUD_TARGETS.listP50Ms} ms: ${verdict})` : '(no target)'}`,
+      );
     }
     const targets = [
       { target: `fw make:crud Contact < ${CRUD_TARGETS.makeCrudSeconds} s`, value: Number(makeCrud.toFixed(3)), pass: makeCrud < CRUD_TARGETS.makeCrudSeconds },
-      ...results.filter((r) => r.verdict !== 'no target').map((r) => ({
-        target: `list p50 < ${CRUD_TARGETS.listP50Ms} ms: ${r.label} (${ROWS} rows)`,
-        value: Number(r.p50.toFixed(1)),
-        pass: r.verdict === 'PASS',
-        note: `p99 ${r.p99.toFixed(1)} ms`,
-      })),
+      ...results
+        .filter((r) => r.verdict !== 'no target')
+        .map((r) => ({
+          target: `list p50 < ${CRUD_TARGETS.listP50Ms} ms: ${r.label} (${ROWS} rows)`,
+          value: Number(r.p50.toFixed(1)),
+          pass: r.verdict === 'PASS',
+          note: `p99 ${r.p99.toFixed(1)} ms`,
+        })),
     ];
     return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, targets };
   } finally {

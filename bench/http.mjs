@@ -80,11 +80,13 @@ function rssOf({ child }) {
 
 function fetchOnce(port, route) {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: route, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: route, agent: false }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -107,11 +109,15 @@ async function verify(servers) {
       if (expected.body !== undefined && body !== expected.body) problems.push(`${where}: body ${JSON.stringify(body.slice(0, 80))}`);
       if (expected.contains !== undefined && !body.includes(expected.contains)) problems.push(`${where}: body lacks ${expected.contains}`);
       bodies[name] = body;
-      headerSets[name] = Object.keys(headers).filter((h) => !TRANSPORT_HEADERS.has(h)).sort().join(', ');
+      headerSets[name] = Object.keys(headers)
+        .filter((h) => !TRANSPORT_HEADERS.has(h))
+        .sort()
+        .join(', ');
     }
     for (const name of NAMES) {
       if (bodies[name] !== bodies.raw) problems.push(`${SERVERS[name]} ${route}: body differs from node:http's`);
-      if (headerSets[name] !== headerSets.raw) problems.push(`${SERVERS[name]} ${route}: headers [${headerSets[name]}] differ from node:http's [${headerSets.raw}]`);
+      if (headerSets[name] !== headerSets.raw)
+        problems.push(`${SERVERS[name]} ${route}: headers [${headerSets[name]}] differ from node:http's [${headerSets.raw}]`);
     }
   }
   if (problems.length) throw new Error(`The servers do not answer alike:\n  ${problems.join('\n  ')}`);
@@ -166,7 +172,9 @@ export async function runHttp(settings) {
     await verify(servers);
     console.log(`checked: ${NAMES.length} servers × ${ROUTES.length} routes answer 200 with the six headers, the same header set and the same bodies`);
     console.log(pinned ? `CPUs: autocannon on CPU ${pinned.cpus[0]}, the servers on CPU ${pinned.cpus[1]} (BENCH_PIN=0: no pinning)` : 'CPUs: not pinned');
-    console.log(`load: autocannon, ${CONNECTIONS} connections, pipelining ${PIPELINING}, warm-up ${settings.warmup} s per server and route, ${settings.rounds} rounds × ${settings.duration} s`);
+    console.log(
+      `load: autocannon, ${CONNECTIONS} connections, pipelining ${PIPELINING}, warm-up ${settings.warmup} s per server and route, ${settings.rounds} rounds × ${settings.duration} s`,
+    );
 
     for (const route of ROUTES) for (const name of NAMES) await load(servers[name], route, settings.warmup);
 
@@ -177,7 +185,9 @@ export async function runHttp(settings) {
           const name = NAMES[(i + round) % NAMES.length]; // rotate who goes first
           const s = await sample(servers[name], route, settings);
           (samples[`${route} ${name}`] ??= []).push(s);
-          console.log(`round ${round + 1}/${settings.rounds}  ${route.padEnd(6)} ${SERVERS[name].padEnd(9)} ${s.rps.toFixed(0).padStart(7)} req/s  p99 ${String(s.p99).padStart(3)} ms  ${s.cpuUs.toFixed(1).padStart(5)} CPU µs/req  other work ${s.noise.toFixed(2)} cores`);
+          console.log(
+            `round ${round + 1}/${settings.rounds}  ${route.padEnd(6)} ${SERVERS[name].padEnd(9)} ${s.rps.toFixed(0).padStart(7)} req/s  p99 ${String(s.p99).padStart(3)} ms  ${s.cpuUs.toFixed(1).padStart(5)} CPU µs/req  other work ${s.noise.toFixed(2)} cores`,
+          );
         }
       }
     }
@@ -193,7 +203,14 @@ export async function runHttp(settings) {
         const all = samples[`${route} ${name}`];
         const quiet = all.filter((x) => x.noise <= settings.maxNoise);
         const used = quiet.length > 0 ? quiet : all;
-        return { rps: median(used.map((x) => x.rps)), best: Math.max(...used.map((x) => x.rps)), p99: median(used.map((x) => x.p99)), cpuUs: median(used.map((x) => x.cpuUs)), quietRounds: quiet.length, rounds: all };
+        return {
+          rps: median(used.map((x) => x.rps)),
+          best: Math.max(...used.map((x) => x.rps)),
+          p99: median(used.map((x) => x.p99)),
+          cpuUs: median(used.map((x) => x.cpuUs)),
+          quietRounds: quiet.length,
+          rounds: all,
+        };
       };
       const raw = stats('raw');
       for (const name of NAMES) {
@@ -203,8 +220,18 @@ export async function runHttp(settings) {
     }
     printTable(
       ['route', 'server', 'req/s', 'p99 ms', 'ratio', 'best-round ratio', 'CPU µs/req', 'CPU ratio', 'quiet rounds', 'req/s per round (other work, cores)'],
-      rows.map((r) => [r.route, SERVERS[r.server], r.rps.toFixed(0), r.p99.toFixed(1), r.ratio.toFixed(3), r.bestRatio.toFixed(3), r.cpuUs.toFixed(1),
-        r.cpuRatio.toFixed(3), `${r.quietRounds}/${r.rounds.length}`, r.rounds.map((x) => `${x.rps.toFixed(0)} (${x.noise.toFixed(2)})`).join(' ')]),
+      rows.map((r) => [
+        r.route,
+        SERVERS[r.server],
+        r.rps.toFixed(0),
+        r.p99.toFixed(1),
+        r.ratio.toFixed(3),
+        r.bestRatio.toFixed(3),
+        r.cpuUs.toFixed(1),
+        r.cpuRatio.toFixed(3),
+        `${r.quietRounds}/${r.rounds.length}`,
+        r.rounds.map((x) => `${x.rps.toFixed(0)} (${x.noise.toFixed(2)})`).join(' '),
+      ]),
       [0, 1, 9],
     );
 
@@ -214,11 +241,19 @@ export async function runHttp(settings) {
     const targets = ROUTES.map((route) => {
       const { ratio, bestRatio, cpuRatio, quietRounds } = rows.find((r) => r.route === route && r.server === 'fw');
       const noisy = quietRounds === 0 ? '; UNRELIABLE: other work ran during every fw-mvc sample' : '';
-      return { target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`, value: Number(ratio.toFixed(3)), pass: ratio >= MIN_RATIO[route], note: `best rounds: ${bestRatio.toFixed(3)}; CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}` };
+      return {
+        target: `fw/raw req/s on ${route} >= ${MIN_RATIO[route]}`,
+        value: Number(ratio.toFixed(3)),
+        pass: ratio >= MIN_RATIO[route],
+        note: `best rounds: ${bestRatio.toFixed(3)}; CPU time per request: ${cpuRatio.toFixed(3)} of node:http's speed${noisy}`,
+      };
     });
     targets.push({ target: `fw RSS after the load <= ${MAX_RSS_MB} MB`, value: rssMb.fw, pass: rssMb.fw <= MAX_RSS_MB });
 
-    const results = rows.map(({ rounds, ...r }) => ({ ...r, rounds: rounds.map((s) => ({ rps: Math.round(s.rps), p99: s.p99, cpuUs: Number(s.cpuUs.toFixed(1)), noise: Number(s.noise.toFixed(2)) })) }));
+    const results = rows.map(({ rounds, ...r }) => ({
+      ...r,
+      rounds: rounds.map((s) => ({ rps: Math.round(s.rps), p99: s.p99, cpuUs: Number(s.cpuUs.toFixed(1)), noise: Number(s.noise.toFixed(2)) })),
+    }));
     return { settings: { connections: CONNECTIONS, pipelining: PIPELINING, pinned_cpus: pinned?.cpus ?? null, ...settings }, results, rss_mb: rssMb, targets };
   } finally {
     for (const { child } of Object.values(servers)) child.kill();

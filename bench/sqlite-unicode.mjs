@@ -26,11 +26,17 @@ const WORDS = ['Écrou', 'écrou', 'vis', 'Boulon', 'rondelle', 'Clé', 'Œillet
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-unicode-'));
 const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'bench.sqlite') });
 try {
-  await db.execute('CREATE TABLE produits (id INTEGER PRIMARY KEY AUTOINCREMENT, libelle VARCHAR(100) NOT NULL, reference VARCHAR(30) NOT NULL, quantite INT NOT NULL)');
+  await db.execute(
+    'CREATE TABLE produits (id INTEGER PRIMARY KEY AUTOINCREMENT, libelle VARCHAR(100) NOT NULL, reference VARCHAR(30) NOT NULL, quantite INT NOT NULL)',
+  );
   await db.transaction(async (tx) => {
     for (let i = 0; i < ROWS; i++) {
       const word = WORDS[i % WORDS.length];
-      await tx.insert('INSERT INTO produits (libelle, reference, quantite) VALUES (?, ?, ?)', [`${word} ${i} modèle ${(i * 7919) % 1000}`, `REF-${i}`, (i * 31) % 500]);
+      await tx.insert('INSERT INTO produits (libelle, reference, quantite) VALUES (?, ?, ?)', [
+        `${word} ${i} modèle ${(i * 7919) % 1000}`,
+        `REF-${i}`,
+        (i * 31) % 500,
+      ]);
     }
   });
 
@@ -40,7 +46,8 @@ try {
     const where = query.where(dialect);
     const t0 = performance.now();
     const count = await db.fetchOne(`SELECT COUNT(*) AS total FROM produits t ${where.sql}`, where.params);
-    if (Number(count.total) > 0) await db.fetchAll(`SELECT t.id, t.libelle FROM produits t ${where.sql} ${query.orderBy(dialect)} LIMIT 20 OFFSET 0`, where.params);
+    if (Number(count.total) > 0)
+      await db.fetchAll(`SELECT t.id, t.libelle FROM produits t ${where.sql} ${query.orderBy(dialect)} LIMIT 20 OFFSET 0`, where.params);
     return performance.now() - t0;
   }
 

@@ -50,7 +50,9 @@ function rssOf(pid) {
 /** The pids of the children of a process (the image process of the server). */
 function childrenOf(pid) {
   try {
-    return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
   } catch {
     return [];
   }
@@ -90,8 +92,14 @@ function memory(child) {
  * (room for the EXIF block that withCameraExif adds).
  */
 async function makeJpeg() {
-  const raw = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).raw().toBuffer();
-  const encode = (quality) => sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).blur(0.6).jpeg({ quality }).toBuffer();
+  const raw = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .raw()
+    .toBuffer();
+  const encode = (quality) =>
+    sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+      .blur(0.6)
+      .jpeg({ quality })
+      .toBuffer();
   let low = 50;
   let high = 100;
   let best = null;
@@ -111,11 +119,15 @@ async function makeJpeg() {
 
 /** The JPEG with an Exif APP1 segment (camera, serial number, GPS position, `orientation`) after its first segment. */
 async function withCameraExif(jpeg, orientation) {
-  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).jpeg().withMetadata({ orientation }).withExif({
-    IFD0: { Make: 'BenchCam', Model: 'B-1' },
-    IFD2: { BodySerialNumber: 'SN-0000001', DateTimeOriginal: '2026:01:02 03:04:05' },
-    IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
-  }).toBuffer();
+  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+    .jpeg()
+    .withMetadata({ orientation })
+    .withExif({
+      IFD0: { Make: 'BenchCam', Model: 'B-1' },
+      IFD2: { BodySerialNumber: 'SN-0000001', DateTimeOriginal: '2026:01:02 03:04:05' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
+    })
+    .toBuffer();
   let at = 2;
   while (donor[at + 1] !== 0xe1) at += 2 + donor.readUInt16BE(at + 2);
   const app1 = donor.subarray(at, at + 2 + donor.readUInt16BE(at + 2));
@@ -168,7 +180,9 @@ async function measure(env, jpeg, runs, warmup) {
 
 export async function runUploadsBench({ runs, warmup, idleMs }) {
   const jpeg = await makeJpeg();
-  console.log(`image: ${WIDTH} × ${HEIGHT} JPEG, ${jpeg.length} bytes (${(jpeg.length / 1048576).toFixed(2)} MiB); ${runs} sequential uploads (one client), then ${BURST} at once`);
+  console.log(
+    `image: ${WIDTH} × ${HEIGHT} JPEG, ${jpeg.length} bytes (${(jpeg.length / 1048576).toFixed(2)} MiB); ${runs} sequential uploads (one client), then ${BURST} at once`,
+  );
   const rows = [];
   const cases = [
     ...CONFIGURATIONS.map((configuration) => ({ label: configuration.label, env: configuration.env, image: jpeg })),
@@ -182,13 +196,39 @@ export async function runUploadsBench({ runs, warmup, idleMs }) {
   }
   const mb = (bytes) => (bytes / 1048576).toFixed(1);
   printTable(
-    ['server', 'median ms', 'p95 ms', 'min ms', `burst of ${BURST} ms`, 'RSS at rest MiB', 'peak RSS sequential MiB', 'peak RSS after burst MiB', 'RSS at end MiB', 'peak with image process MiB'],
-    rows.map((r) => [r.configuration, r.median_ms.toFixed(0), r.p95_ms.toFixed(0), r.min_ms.toFixed(0), r.burst_ms.toFixed(0), mb(r.rss_rest_bytes),
-      mb(r.peak_rss_sequential_bytes), mb(r.peak_rss_burst_bytes), mb(r.rss_end_bytes), mb(r.peak_rss_with_image_process_bytes)]),
+    [
+      'server',
+      'median ms',
+      'p95 ms',
+      'min ms',
+      `burst of ${BURST} ms`,
+      'RSS at rest MiB',
+      'peak RSS sequential MiB',
+      'peak RSS after burst MiB',
+      'RSS at end MiB',
+      'peak with image process MiB',
+    ],
+    rows.map((r) => [
+      r.configuration,
+      r.median_ms.toFixed(0),
+      r.p95_ms.toFixed(0),
+      r.min_ms.toFixed(0),
+      r.burst_ms.toFixed(0),
+      mb(r.rss_rest_bytes),
+      mb(r.peak_rss_sequential_bytes),
+      mb(r.peak_rss_burst_bytes),
+      mb(r.rss_end_bytes),
+      mb(r.peak_rss_with_image_process_bytes),
+    ]),
     [0],
   );
   const huge = await hugePngScenario({ idleMs: idleMs ?? 30_000 });
-  return { settings: { runs, warmup, burst: BURST, image: { width: WIDTH, height: HEIGHT, bytes: jpeg.length } }, servers: rows, huge_png: huge.result, targets: huge.targets };
+  return {
+    settings: { runs, warmup, burst: BURST, image: { width: WIDTH, height: HEIGHT, bytes: jpeg.length } },
+    servers: rows,
+    huge_png: huge.result,
+    targets: huge.targets,
+  };
 }
 
 const HUGE_SIDE = 10_000;
@@ -200,27 +240,42 @@ const MB = 1_000_000;
  * and its image process before, at the peak (sampled every 20 ms), and after `idleMs` without a request.
  */
 async function hugePngScenario({ idleMs }) {
-  const png = await sharp({ create: { width: HUGE_SIDE, height: HUGE_SIDE, channels: 3, background: '#3366aa' } }).png({ compressionLevel: 9 }).toBuffer();
-  console.log(`\n${HUGE_PARALLEL} uploads at once of a ${HUGE_SIDE} × ${HUGE_SIDE} PNG (${(HUGE_SIDE * HUGE_SIDE / 1e6).toFixed(0)} Mpx, ${png.length} bytes), then ${idleMs / 1000} s idle`);
+  const png = await sharp({ create: { width: HUGE_SIDE, height: HUGE_SIDE, channels: 3, background: '#3366aa' } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+  console.log(
+    `\n${HUGE_PARALLEL} uploads at once of a ${HUGE_SIDE} × ${HUGE_SIDE} PNG (${((HUGE_SIDE * HUGE_SIDE) / 1e6).toFixed(0)} Mpx, ${png.length} bytes), then ${idleMs / 1000} s idle`,
+  );
   const server = await start({ BENCH_UPLOAD_MAX_PIXELS: String(HUGE_SIDE * HUGE_SIDE) });
   try {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = treeRss(server.child.pid);
     const stop = sampleTree(server.child.pid);
     const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: HUGE_PARALLEL }, async () => {
-      const form = new FormData();
-      form.append('file', new Blob([png], { type: 'image/png' }), 'immense.png');
-      const response = await fetch(`${server.base}/upload`, { method: 'POST', body: form });
-      const body = await response.json();
-      if (response.status !== 201 || !body.data?.variants) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
-    }));
+    await Promise.all(
+      Array.from({ length: HUGE_PARALLEL }, async () => {
+        const form = new FormData();
+        form.append('file', new Blob([png], { type: 'image/png' }), 'immense.png');
+        const response = await fetch(`${server.base}/upload`, { method: 'POST', body: form });
+        const body = await response.json();
+        if (response.status !== 201 || !body.data?.variants) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+      }),
+    );
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     const peak = stop();
     const done = treeRss(server.child.pid);
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     const after = treeRss(server.child.pid);
-    const result = { png_bytes: png.length, parallel: HUGE_PARALLEL, wall_ms: Number(wallMs.toFixed(0)), rss_before_bytes: before, peak_rss_bytes: peak, rss_done_bytes: done, rss_after_idle_bytes: after, idle_ms: idleMs };
+    const result = {
+      png_bytes: png.length,
+      parallel: HUGE_PARALLEL,
+      wall_ms: Number(wallMs.toFixed(0)),
+      rss_before_bytes: before,
+      peak_rss_bytes: peak,
+      rss_done_bytes: done,
+      rss_after_idle_bytes: after,
+      idle_ms: idleMs,
+    };
     const mb = (bytes) => (bytes / MB).toFixed(1);
     printTable(
       ['scenario', 'wall ms', 'RSS before MB', 'peak RSS MB', 'RSS when done MB', `RSS after ${idleMs / 1000} s idle MB`],
@@ -228,7 +283,12 @@ async function hugePngScenario({ idleMs }) {
       [0],
     );
     const targets = [
-      { target: `peak RSS during ${HUGE_PARALLEL} parallel 100-Mpx uploads <= 400 MB`, value: `${mb(peak)} MB`, pass: peak <= 400 * MB, note: 'server + image process' },
+      {
+        target: `peak RSS during ${HUGE_PARALLEL} parallel 100-Mpx uploads <= 400 MB`,
+        value: `${mb(peak)} MB`,
+        pass: peak <= 400 * MB,
+        note: 'server + image process',
+      },
       { target: `RSS after ${idleMs / 1000} s idle within 50 MB of before`, value: `${mb(after)} MB vs ${mb(before)} MB`, pass: after - before <= 50 * MB },
     ];
     return { result, targets };

@@ -46,7 +46,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw new MonProjet',
     load: () => import('./commands/project/new.js'),
   },
-  { name: 'routes:list', family: 'Projet', usage: '[--json]', summary: "Liste les routes de l'application.", load: () => import('./commands/project/routes-list.js') },
+  {
+    name: 'routes:list',
+    family: 'Projet',
+    usage: '[--json]',
+    summary: "Liste les routes de l'application.",
+    load: () => import('./commands/project/routes-list.js'),
+  },
   {
     name: 'i18n:init',
     family: 'Projet',
@@ -64,8 +70,20 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
   // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
   // spec refuses (outside a project), then say the command is not available.
-  { name: 'project:check', family: 'Projet', usage: '[--json]', summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).', load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:check') },
-  { name: 'project:audit', family: 'Projet', usage: '[--json]', summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).', load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:audit') },
+  {
+    name: 'project:check',
+    family: 'Projet',
+    usage: '[--json]',
+    summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).',
+    load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:check'),
+  },
+  {
+    name: 'project:audit',
+    family: 'Projet',
+    usage: '[--json]',
+    summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).',
+    load: async () => (await import('./commands/project/project-diagnostic.js')).projectDiagnostic('project:audit'),
+  },
 
   // Entités
   {
@@ -87,7 +105,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'make:relation',
     family: 'Entités',
-    usage: '[--name <nom> --type many_to_one|many_to_many --from <Entité.champ> --to <Entité.champ> --on-delete <action> --on-update <action> --fk-name <nom> --no-input]',
+    usage:
+      '[--name <nom> --type many_to_one|many_to_many --from <Entité.champ> --to <Entité.champ> --on-delete <action> --on-update <action> --fk-name <nom> --no-input]',
     summary: 'Assistant de création de relation entre entités (ou options sans questions).',
     load: () => import('./commands/entities/make-relation.js'),
   },
@@ -113,7 +132,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Régénère les modèles.',
     load: () => import('./commands/entities/build-model.js'),
   },
-  { name: 'check:model', family: 'Entités', usage: '[--json]', summary: 'Vérifie la cohérence des modèles.', load: () => import('./commands/entities/check-model.js') },
+  {
+    name: 'check:model',
+    family: 'Entités',
+    usage: '[--json]',
+    summary: 'Vérifie la cohérence des modèles.',
+    load: () => import('./commands/entities/check-model.js'),
+  },
 
   // Pages publiques
   {
@@ -148,7 +173,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw make:public-form Contact',
     load: async () => (await import('./commands/public/make-public-entity.js')).publicEntityCommand('form'),
   },
-  { name: 'make:public-contact', family: 'Pages publiques', usage: '[--dry-run]', summary: 'Page de contact statique, route GET /contact.', load: () => import('./commands/public/make-public-contact.js') },
+  {
+    name: 'make:public-contact',
+    family: 'Pages publiques',
+    usage: '[--dry-run]',
+    summary: 'Page de contact statique, route GET /contact.',
+    load: () => import('./commands/public/make-public-contact.js'),
+  },
   {
     name: 'sync:landing',
     family: 'Pages publiques',
@@ -203,7 +234,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 
   // Starters et modules
-  { name: 'starter:list', family: 'Starters et modules', usage: '', summary: 'Liste les applications de démarrage (id, alias, description).', load: () => import('./commands/starters/starter-list.js') },
+  {
+    name: 'starter:list',
+    family: 'Starters et modules',
+    usage: '',
+    summary: 'Liste les applications de démarrage (id, alias, description).',
+    load: () => import('./commands/starters/starter-list.js'),
+  },
   {
     name: 'starter:build',
     family: 'Starters et modules',
@@ -212,7 +249,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw starter:build contacts',
     load: () => import('./commands/starters/starter-build.js'),
   },
-  { name: 'module:list', family: 'Starters et modules', usage: '[--path modules]', summary: 'Liste les modules locaux (version, installé ou non).', load: () => import('./commands/starters/module-list.js') },
+  {
+    name: 'module:list',
+    family: 'Starters et modules',
+    usage: '[--path modules]',
+    summary: 'Liste les modules locaux (version, installé ou non).',
+    load: () => import('./commands/starters/module-list.js'),
+  },
   {
     name: 'module:install',
     family: 'Starters et modules',
@@ -246,9 +289,27 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Écrit les fichiers SQL d'authentification (sans les appliquer) et ajoute registerAuthRoutes à mvc/routes.ts.",
     load: () => import('./commands/auth/init.js'),
   },
-  { name: 'auth:doctor', family: 'Auth / Sécurité', usage: '[--json]', summary: "Diagnostic de l'authentification (OK, WARN, FAIL, SKIP).", load: () => import('./commands/auth/doctor.js') },
-  { name: 'auth:status', family: 'Auth / Sécurité', usage: '[--json]', summary: "État de l'authentification : fichiers SQL, routes, tables, utilisateurs et rôles.", load: () => import('./commands/auth/status.js') },
-  { name: 'auth:list-sql', family: 'Auth / Sécurité', usage: '[--json]', summary: "Liste les fichiers SQL d'authentification, présents ou absents, par dialecte.", load: () => import('./commands/auth/list-sql.js') },
+  {
+    name: 'auth:doctor',
+    family: 'Auth / Sécurité',
+    usage: '[--json]',
+    summary: "Diagnostic de l'authentification (OK, WARN, FAIL, SKIP).",
+    load: () => import('./commands/auth/doctor.js'),
+  },
+  {
+    name: 'auth:status',
+    family: 'Auth / Sécurité',
+    usage: '[--json]',
+    summary: "État de l'authentification : fichiers SQL, routes, tables, utilisateurs et rôles.",
+    load: () => import('./commands/auth/status.js'),
+  },
+  {
+    name: 'auth:list-sql',
+    family: 'Auth / Sécurité',
+    usage: '[--json]',
+    summary: "Liste les fichiers SQL d'authentification, présents ou absents, par dialecte.",
+    load: () => import('./commands/auth/list-sql.js'),
+  },
   {
     name: 'auth:user:create',
     family: 'Auth / Sécurité',
@@ -257,8 +318,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw auth:user:create --email alice@example.com --password-prompt',
     load: () => import('./commands/auth/user-create.js'),
   },
-  { name: 'auth:user:list', family: 'Auth / Sécurité', usage: '', summary: 'Liste les utilisateurs, sans aucun secret.', load: () => import('./commands/auth/user-list.js') },
-  { name: 'auth:user:show', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: 'Affiche un utilisateur, ses rôles et ses permissions.', load: () => import('./commands/auth/user-show.js') },
+  {
+    name: 'auth:user:list',
+    family: 'Auth / Sécurité',
+    usage: '',
+    summary: 'Liste les utilisateurs, sans aucun secret.',
+    load: () => import('./commands/auth/user-list.js'),
+  },
+  {
+    name: 'auth:user:show',
+    family: 'Auth / Sécurité',
+    usage: USER_SELECTOR,
+    summary: 'Affiche un utilisateur, ses rôles et ses permissions.',
+    load: () => import('./commands/auth/user-show.js'),
+  },
   {
     name: 'auth:user:disable',
     family: 'Auth / Sécurité',
@@ -294,7 +367,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Retire un rôle à un utilisateur.',
     load: async () => (await import('./commands/auth/user-role.js')).userRole('remove'),
   },
-  { name: 'auth:user:roles', family: 'Auth / Sécurité', usage: USER_SELECTOR, summary: "Liste les rôles d'un utilisateur.", load: () => import('./commands/auth/user-roles.js') },
+  {
+    name: 'auth:user:roles',
+    family: 'Auth / Sécurité',
+    usage: USER_SELECTOR,
+    summary: "Liste les rôles d'un utilisateur.",
+    load: () => import('./commands/auth/user-roles.js'),
+  },
   {
     name: 'auth:role:create',
     family: 'Auth / Sécurité',
@@ -303,7 +382,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     example: 'fw auth:role:create admin',
     load: () => import('./commands/auth/role-create.js'),
   },
-  { name: 'auth:role:list', family: 'Auth / Sécurité', usage: '', summary: "Liste les rôles et leur nombre d'utilisateurs.", load: () => import('./commands/auth/role-list.js') },
+  {
+    name: 'auth:role:list',
+    family: 'Auth / Sécurité',
+    usage: '',
+    summary: "Liste les rôles et leur nombre d'utilisateurs.",
+    load: () => import('./commands/auth/role-list.js'),
+  },
 
   // Mail
   { name: 'mail:init', family: 'Mail', usage: '', summary: 'Crée les gabarits de mail, le dossier de journaux et le SQL mail_log.' },

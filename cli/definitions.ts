@@ -28,7 +28,13 @@ export function fieldAnswer(
   options: { label?: string; nullable?: boolean; unique?: boolean; filter?: boolean } = {},
 ): EntityFieldAnswer {
   const type = sqlType.toUpperCase();
-  const field: EntityFieldAnswer = { name, ...(options.label ? { label: options.label } : {}), sql_type: type, nullable: options.nullable === true, unique: options.unique === true };
+  const field: EntityFieldAnswer = {
+    name,
+    ...(options.label ? { label: options.label } : {}),
+    sql_type: type,
+    nullable: options.nullable === true,
+    unique: options.unique === true,
+  };
   const length = /^(VAR)?CHAR\((\d+)\)$/.exec(type);
   if (length) field.constraints = { not_empty: !field.nullable, max_length: Number(length[2]) };
   if (options.filter) field.list = { filter: true };

@@ -18,8 +18,8 @@ export interface GenerateOptions {
 /** Declares `--dry-run` and `--force` on a generating command. */
 export function generateOptions(command: Command): Command {
   return command
-    .option('--dry-run', "affiche ce qui changerait sans rien écrire")
-    .option('--force', "réécrit aussi les fichiers générés dont la ligne « generated » a été retirée");
+    .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
+    .option('--force', 'réécrit aussi les fichiers générés dont la ligne « generated » a été retirée');
 }
 
 /** Declares `--check` (build:model, make:crud). */
@@ -59,7 +59,13 @@ export function reportStale(plan: WritePlan, command: string, legacy: readonly L
 }
 
 /** Plans, applies (atomically) and reports the files; returns the exit code. */
-export async function generate(root: string, files: PlannedFile[], options: GenerateOptions, command = 'fw build:model', legacy: readonly LegacyRoleMap[] = []): Promise<number> {
+export async function generate(
+  root: string,
+  files: PlannedFile[],
+  options: GenerateOptions,
+  command = 'fw build:model',
+  legacy: readonly LegacyRoleMap[] = [],
+): Promise<number> {
   const { planWrites, applyPlan, formatPlan } = await import('./writer.js');
   const plan = planWrites(root, files, { force: options.force });
   if (options.check) return reportStale(plan, command, legacy);
@@ -82,7 +88,8 @@ export async function existingCrud(root: string, model: ModelNode, entityNames: 
   // The files only, not the routes edit: this module does not load ts-morph.
   const crud = await import('../emitters/crud/files.js');
   const withCrud = model.entities.filter(
-    (entity) => entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
+    (entity) =>
+      entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
   );
   // The pages handle media when make:crud --media wrote the entity's media module.
   return withCrud.map((entity) => ({
@@ -97,7 +104,13 @@ export async function existingCrud(root: string, model: ModelNode, entityNames: 
  * fields that its base class lacks, and the project would no longer type-check. `others` are those entities, with the
  * files of the run that belong to them (docs/entities.md "A related entity changed too").
  */
-export async function refuseHalfSync(root: string, model: ModelNode, files: readonly PlannedFile[], others: readonly EntityCrudFiles[], command: string): Promise<void> {
+export async function refuseHalfSync(
+  root: string,
+  model: ModelNode,
+  files: readonly PlannedFile[],
+  others: readonly EntityCrudFiles[],
+  command: string,
+): Promise<void> {
   const { planWrites } = await import('./writer.js');
   const { entityFiles } = await import('../emitters/index.js');
   const inRun = new Set(files.map((f) => f.path));

@@ -8,11 +8,7 @@ export function usageLine(entry: CommandEntry): string {
 
 /** The whole grouped help: every family in order, every command of the table with its usage and summary. */
 export function formatHelp(version: string): string {
-  const lines = [
-    `fw ${version} — générateur d'applications MVC rendues côté serveur (fw-mvc)`,
-    '',
-    'Usage : fw <commande> [arguments] [options]',
-  ];
+  const lines = [`fw ${version} — générateur d'applications MVC rendues côté serveur (fw-mvc)`, '', 'Usage : fw <commande> [arguments] [options]'];
   for (const family of FAMILIES) {
     lines.push('', family);
     for (const entry of COMMANDS) {

@@ -49,10 +49,7 @@ function wantsHelp(args: readonly string[]): boolean {
 function unknownCommand(name: string): CliError {
   if (name.startsWith('-')) return new CliError(`option inconnue « ${name} ».`, LIST_ADVICE);
   const suggestion = nearest(name, [...COMMANDS.map((entry) => entry.name), 'help']);
-  return new CliError(
-    `commande inconnue « ${name} ».`,
-    suggestion ? `vouliez-vous dire « fw ${suggestion} » ? Sinon, ${LIST_ADVICE}` : LIST_ADVICE,
-  );
+  return new CliError(`commande inconnue « ${name} ».`, suggestion ? `vouliez-vous dire « fw ${suggestion} » ? Sinon, ${LIST_ADVICE}` : LIST_ADVICE);
 }
 
 /** Prints an error the way the spec wants it; a stack trace only with FW_DEBUG=1. */

@@ -63,7 +63,18 @@ export function packPackage(root: string): PackedPackage {
  * would list as install scripts of the package in a project ("npm warn install-scripts … not yet covered by
  * allowScripts") although a packed package is already built; they are left out of the packed package.json.
  */
-const DEVELOPMENT_LIFECYCLE = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish', 'prepublishOnly', 'prepack', 'postpack'];
+const DEVELOPMENT_LIFECYCLE = [
+  'preinstall',
+  'install',
+  'postinstall',
+  'preprepare',
+  'prepare',
+  'postprepare',
+  'prepublish',
+  'prepublishOnly',
+  'prepack',
+  'postpack',
+];
 
 /**
  * The package.json that goes into the tarball: the original text, less the lifecycle scripts above (docs/install.md);
@@ -104,7 +115,9 @@ export function packageFiles(root: string, manifest: PackageManifest = readManif
   } else {
     if (!Array.isArray(manifest.files)) throw new Error(`${PACKAGE_JSON} : « files » doit être une liste`);
     for (const item of manifest.files) {
-      const entry = String(item).replace(/^\.?\//, '').replace(/\/\*{0,2}$/, '');
+      const entry = String(item)
+        .replace(/^\.?\//, '')
+        .replace(/\/\*{0,2}$/, '');
       if (/[*?[\]{}!]/.test(entry)) throw new Error(`${PACKAGE_JSON} : motif non pris en charge dans « files » : ${String(item)}`);
       walk(root, entry, found);
     }

@@ -34,10 +34,7 @@ function fromCommander(error: CommanderError, entry: CommandEntry, options: read
   const usage = `usage : ${usageLine(entry)}`;
   switch (error.code) {
     case 'commander.missingArgument':
-      return new CliError(
-        `il manque l'argument <${quoted}> de « fw ${entry.name} ».`,
-        entry.example ? `par exemple « ${entry.example} ».` : `${usage}.`,
-      );
+      return new CliError(`il manque l'argument <${quoted}> de « fw ${entry.name} ».`, entry.example ? `par exemple « ${entry.example} ».` : `${usage}.`);
     case 'commander.optionMissingArgument': {
       const option = options.find((candidate) => candidate.flags === quoted);
       const flag = option?.long ?? option?.short ?? quoted;
@@ -48,9 +45,6 @@ function fromCommander(error: CommanderError, entry: CommandEntry, options: read
     case 'commander.excessArguments':
       return new CliError(`trop d'arguments pour « fw ${entry.name} ».`, `${usage}.`);
     default:
-      return new CliError(
-        `arguments invalides pour « fw ${entry.name} » (${error.message.replace(/^error: /, '')}).`,
-        `${usage}.`,
-      );
+      return new CliError(`arguments invalides pour « fw ${entry.name} » (${error.message.replace(/^error: /, '')}).`, `${usage}.`);
   }
 }

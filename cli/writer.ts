@@ -74,12 +74,7 @@ const REASON_FORCED_MANUAL = 'fichier modifié, réécrit à cause de --force';
 /** A path an emitter produced: relative, posix, with no `.`/`..` segment. Anything else is refused. */
 function checkRelative(file: string): string[] {
   const segments = file.split('/');
-  const bad =
-    file === '' ||
-    file.includes('\\') ||
-    file.includes('\0') ||
-    /^[A-Za-z]:/.test(file) ||
-    segments.some((s) => s === '' || s === '.' || s === '..');
+  const bad = file === '' || file.includes('\\') || file.includes('\0') || /^[A-Za-z]:/.test(file) || segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad) {
     throw new CliError(
       `chemin refusé « ${file} » : un fichier généré doit avoir un chemin relatif au projet, sans « .. » ni chemin absolu.`,
@@ -105,13 +100,19 @@ function readExisting(target: string, file: string): Buffer | null {
     stat = fs.statSync(target, { throwIfNoEntry: false });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw new CliError(`impossible d'écrire « ${file} » : un élément de son chemin est un fichier, pas un dossier.`, 'renommez ou déplacez ce fichier, puis relancez la commande.');
+      throw new CliError(
+        `impossible d'écrire « ${file} » : un élément de son chemin est un fichier, pas un dossier.`,
+        'renommez ou déplacez ce fichier, puis relancez la commande.',
+      );
     }
     throw error;
   }
   if (!stat) return null;
   if (!stat.isFile()) {
-    throw new CliError(`impossible d'écrire « ${file} » : un dossier (ou autre chose qu'un fichier) porte déjà ce nom.`, 'renommez ou déplacez-le, puis relancez la commande ; rien n\'a été écrit.');
+    throw new CliError(
+      `impossible d'écrire « ${file} » : un dossier (ou autre chose qu'un fichier) porte déjà ce nom.`,
+      "renommez ou déplacez-le, puis relancez la commande ; rien n'a été écrit.",
+    );
   }
   return fs.readFileSync(target);
 }
@@ -142,7 +143,10 @@ export function planWrites(root: string, files: readonly WriterFile[], options: 
     const previous = seen.get(file.path);
     if (previous) {
       if (sameContent(previous.content, file.content) && previous.kind === file.kind) continue;
-      throw new CliError(`deux contenus différents pour « ${file.path} » dans la même génération.`, "c'est une erreur du générateur ; signalez-la avec la commande lancée.");
+      throw new CliError(
+        `deux contenus différents pour « ${file.path} » dans la même génération.`,
+        "c'est une erreur du générateur ; signalez-la avec la commande lancée.",
+      );
     }
     seen.set(file.path, file);
     const target = path.join(absoluteRoot, ...checkRelative(file.path));

@@ -11,8 +11,17 @@ const GENERATED_MEMBERS = ['constructor', 'validate', 'isValid', 'toRow'] as con
 
 /** What every object inherits from Object.prototype: a property of that name would hide it. */
 const INHERITED_MEMBERS = [
-  '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
-  'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf',
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
 ] as const;
 
 /**

@@ -49,10 +49,11 @@ export function unfillableCycles(model: ModelNode): RelationNode[][] {
     const field = model.entities.find((e) => e.name === relation.fromEntity)?.fields.find((f) => f.name === relation.fromField);
     return field !== undefined && !field.nullable;
   });
-  const groups = stronglyConnected(model.entities.map((e) => e.name), edges);
-  return groups
-    .filter((group) => group.size > 1)
-    .map((group) => edges.filter((edge) => group.has(edge.fromEntity) && group.has(edge.toEntity)));
+  const groups = stronglyConnected(
+    model.entities.map((e) => e.name),
+    edges,
+  );
+  return groups.filter((group) => group.size > 1).map((group) => edges.filter((edge) => group.has(edge.fromEntity) && group.has(edge.toEntity)));
 }
 
 /** Tarjan's strongly connected components of the graph entity -> referenced entity. */

@@ -48,15 +48,30 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
     }
   }
   if (isReservedWord(name)) {
-    diags.add(file, '#/entity', 'reserved_word', `nom d'entité « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(`${name}Client`)}`);
+    diags.add(
+      file,
+      '#/entity',
+      'reserved_word',
+      `nom d'entité « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(`${name}Client`)}`,
+    );
   }
   const table = stringAt(data, 'table');
   if (table !== undefined) {
     if (isReservedTableName(table)) {
-      diags.add(file, '#/table', 'reserved_word', `table « ${table} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(defaultPlural(table))}`);
+      diags.add(
+        file,
+        '#/table',
+        'reserved_word',
+        `table « ${table} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(defaultPlural(table))}`,
+      );
     }
     if (table.startsWith(FRAMEWORK_TABLE_PREFIX)) {
-      diags.add(file, '#/table', 'naming', `table « ${table} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; choisissez un autre nom`);
+      diags.add(
+        file,
+        '#/table',
+        'naming',
+        `table « ${table} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; choisissez un autre nom`,
+      );
     }
   }
   const plural = stringAt(data, 'plural') ?? defaultPlural(snakeCase(name));
@@ -120,7 +135,8 @@ function checkFields(data: Json, file: string, diags: DiagnosticList): { primary
       );
     }
   }
-  const keyDeclared = data.primary_key !== undefined || (arrayAt(data, 'fields') ?? []).some((f) => isObject(f) && f.primary_key !== undefined && f.primary_key !== false);
+  const keyDeclared =
+    data.primary_key !== undefined || (arrayAt(data, 'fields') ?? []).some((f) => isObject(f) && f.primary_key !== undefined && f.primary_key !== false);
   if (!primaryKey && !keyDeclared) {
     diags.add(
       file,
@@ -135,7 +151,12 @@ function checkFields(data: Json, file: string, diags: DiagnosticList): { primary
   for (const field of fields) {
     const sameName = byName.get(field.name);
     if (sameName) {
-      diags.add(file, pointerTo(field.pointer, 'name'), 'duplicate_field', `champ « ${field.name} » en double (déjà défini en ${sameName.pointer}) : renommez-le ou retirez-le`);
+      diags.add(
+        file,
+        pointerTo(field.pointer, 'name'),
+        'duplicate_field',
+        `champ « ${field.name} » en double (déjà défini en ${sameName.pointer}) : renommez-le ou retirez-le`,
+      );
     } else {
       byName.set(field.name, field);
     }
@@ -174,13 +195,28 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
       diags.add(file, pointerTo(pointer, 'name'), 'media', `média « ${name} » en double (déjà défini en ${names.get(name) ?? ''}) : renommez-le`);
     } else names.set(name, pointer);
     if (fields.some((f) => f.name === name)) {
-      diags.add(file, pointerTo(pointer, 'name'), 'media', `média « ${name} » : un champ de l'entité porte déjà ce nom (les formulaires les confondraient) ; renommez le média`);
+      diags.add(
+        file,
+        pointerTo(pointer, 'name'),
+        'media',
+        `média « ${name} » : un champ de l'entité porte déjà ce nom (les formulaires les confondraient) ; renommez le média`,
+      );
     }
     if (roles.has(role)) {
-      diags.add(file, pointerTo(pointer, raw.role === undefined ? 'name' : 'role'), 'media', `rôle de média « ${role} » en double (déjà utilisé en ${roles.get(role) ?? ''}) : chaque média a son propre rôle`);
+      diags.add(
+        file,
+        pointerTo(pointer, raw.role === undefined ? 'name' : 'role'),
+        'media',
+        `rôle de média « ${role} » en double (déjà utilisé en ${roles.get(role) ?? ''}) : chaque média a son propre rôle`,
+      );
     } else roles.set(role, pointer);
     if (variants && kind === 'file') {
-      diags.add(file, pointerTo(pointer, 'variants'), 'media', `média « ${name} » : les variantes (vignettes) n'existent que pour field: image ; retirez « variants » ou mettez field: image`);
+      diags.add(
+        file,
+        pointerTo(pointer, 'variants'),
+        'media',
+        `média « ${name} » : les variantes (vignettes) n'existent que pour field: image ; retirez « variants » ou mettez field: image`,
+      );
     }
     if (diags.countFor(file) > before) complete = false;
     nodes.push(

@@ -114,7 +114,12 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
     if (accepted.includes(declared)) logicalType = declared;
     else {
       const names = accepted.map((t) => PYTHON_NAME[t]).join(' ou ');
-      diags.add(file, at('python_type'), 'python_type', `${label} « ${name} » : python_type « ${pythonType} » ne convient pas au type SQL ${sqlType.text} ; écrivez ${names}, ou retirez python_type (il est déduit du type SQL)`);
+      diags.add(
+        file,
+        at('python_type'),
+        'python_type',
+        `${label} « ${name} » : python_type « ${pythonType} » ne convient pas au type SQL ${sqlType.text} ; écrivez ${names}, ou retirez python_type (il est déduit du type SQL)`,
+      );
     }
   }
 
@@ -122,10 +127,21 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
   let nullable = booleanAt(raw, 'nullable') ?? false;
   let unique = booleanAt(raw, 'unique') ?? false;
   if (role === 'pivot_field' && booleanAt(raw, 'primary_key') === true) {
-    diags.add(file, at('primary_key'), 'primary_key', `champ pivot « ${name} » : la clé de la table pivot est formée des deux clés étrangères ; retirez « primary_key »`);
+    diags.add(
+      file,
+      at('primary_key'),
+      'primary_key',
+      `champ pivot « ${name} » : la clé de la table pivot est formée des deux clés étrangères ; retirez « primary_key »`,
+    );
   }
   if (primaryKey) {
-    if (nullable) diags.add(file, at('nullable'), 'primary_key', `clé primaire « ${name} » : une clé primaire ne peut pas être NULL ; retirez « nullable » ou mettez false`);
+    if (nullable)
+      diags.add(
+        file,
+        at('nullable'),
+        'primary_key',
+        `clé primaire « ${name} » : une clé primaire ne peut pas être NULL ; retirez « nullable » ou mettez false`,
+      );
     if (sqlType && !isInteger(sqlType)) {
       diags.add(
         file,
@@ -142,7 +158,12 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
   const integerKey = primaryKey && sqlType !== null && isInteger(sqlType);
   if (autoIncrementGiven === true && !integerKey && !(primaryKey && sqlType === null)) {
     const why = primaryKey ? `son type ${sqlType?.text ?? ''} n'est pas entier` : `ce n'est pas la clé primaire`;
-    diags.add(file, at('auto_increment'), 'auto_increment', `${label} « ${name} » : auto_increment n'est permis que sur une clé primaire entière (${why}) ; retirez-le`);
+    diags.add(
+      file,
+      at('auto_increment'),
+      'auto_increment',
+      `${label} « ${name} » : auto_increment n'est permis que sur une clé primaire entière (${why}) ; retirez-le`,
+    );
   }
   const autoIncrement = integerKey && (autoIncrementGiven ?? true);
 
@@ -152,7 +173,12 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
   const declaredLength = sqlType ? characterLength(sqlType) : null;
   if (maxLengthGiven !== undefined && sqlType) {
     if (!isTextual(sqlType)) {
-      diags.add(file, at('constraints', 'max_length'), 'max_length', `${label} « ${name} » : max_length ne s'applique qu'aux types texte, pas à ${sqlType.text} ; retirez-le`);
+      diags.add(
+        file,
+        at('constraints', 'max_length'),
+        'max_length',
+        `${label} « ${name} » : max_length ne s'applique qu'aux types texte, pas à ${sqlType.text} ; retirez-le`,
+      );
     } else if (declaredLength !== null && maxLengthGiven > declaredLength) {
       diags.add(
         file,

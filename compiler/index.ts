@@ -73,7 +73,12 @@ export function compileSources(sources: readonly CompileSource[]): CompileResult
     const kind = kindOf(file);
     if (kind === 'misplaced') {
       const name = path.posix.basename(file, '.json');
-      diags.add(file, '#', 'file_location', `fichier mal placé : une entité vit dans mvc/entities/<entite>/<entite>.json (ici mvc/entities/${name}/${name}.json) et les relations dans ${RELATIONS_FILE}`);
+      diags.add(
+        file,
+        '#',
+        'file_location',
+        `fichier mal placé : une entité vit dans mvc/entities/<entite>/<entite>.json (ici mvc/entities/${name}/${name}.json) et les relations dans ${RELATIONS_FILE}`,
+      );
       continue;
     }
     const parsed = readJson(text);
@@ -84,11 +89,17 @@ export function compileSources(sources: readonly CompileSource[]): CompileResult
       continue;
     }
     for (const duplicate of parsed.duplicates) {
-      diags.add(file, duplicate.pointer, 'duplicate_key', `clé « ${duplicate.key} » répétée dans le même objet : seule la dernière valeur compterait ; retirez le doublon`);
+      diags.add(
+        file,
+        duplicate.pointer,
+        'duplicate_key',
+        `clé « ${duplicate.key} » répétée dans le même objet : seule la dernière valeur compterait ; retirez le doublon`,
+      );
     }
     for (const problem of validateStructure(kind, parsed.value)) diags.add(file, problem.pointer, problem.code, problem.message);
     if (kind === 'relations') {
-      if (relations) diags.add(file, '#', 'file_location', `un seul fichier de relations est permis (${relations.file} est déjà lu) : regroupez-les dans ${RELATIONS_FILE}`);
+      if (relations)
+        diags.add(file, '#', 'file_location', `un seul fichier de relations est permis (${relations.file} est déjà lu) : regroupez-les dans ${RELATIONS_FILE}`);
       else relations = { file, value: parsed.value };
       continue;
     }
@@ -105,7 +116,12 @@ export function compileSources(sources: readonly CompileSource[]): CompileResult
   const nodes = drafts.map((d) => d.node);
   if (!relationNodes || nodes.some((n) => n === null)) {
     // Every incomplete node comes with a diagnostic; reaching this line is a compiler bug.
-    const internal: Diagnostic = { file: relations?.file ?? drafts[0]?.file ?? '', pointer: '#', code: 'internal', message: 'erreur interne du compilateur : définition incomplète sans diagnostic ; signalez ce fichier' };
+    const internal: Diagnostic = {
+      file: relations?.file ?? drafts[0]?.file ?? '',
+      pointer: '#',
+      code: 'internal',
+      message: 'erreur interne du compilateur : définition incomplète sans diagnostic ; signalez ce fichier',
+    };
     return Object.freeze({ model: null, diagnostics: Object.freeze([Object.freeze(internal)]) });
   }
   const model = modelNode({ entities: nodes as EntityNode[], relations: relationNodes });
@@ -126,13 +142,24 @@ function registerEntities(drafts: readonly EntityDraft[], diags: DiagnosticList)
     byName.set(draft.name, draft);
     if (draft.table !== undefined) {
       const sameTable = byTable.get(draft.table);
-      if (sameTable) diags.add(draft.file, '#/table', 'duplicate_table', `table « ${draft.table} » déjà utilisée par l'entité « ${sameTable.name} » (${sameTable.file}) : choisissez une autre table`);
+      if (sameTable)
+        diags.add(
+          draft.file,
+          '#/table',
+          'duplicate_table',
+          `table « ${draft.table} » déjà utilisée par l'entité « ${sameTable.name} » (${sameTable.file}) : choisissez une autre table`,
+        );
       else byTable.set(draft.table, draft);
     }
     const samePlural = byPlural.get(draft.plural);
     if (samePlural) {
       const derived = draft.pluralPointer === '#/plural' ? '' : ' (déduit du nom)';
-      diags.add(draft.file, draft.pluralPointer, 'duplicate_plural', `pluriel « ${draft.plural} »${derived} (routes /${draft.plural}) déjà utilisé par l'entité « ${samePlural.name} » : donnez un autre « plural »`);
+      diags.add(
+        draft.file,
+        draft.pluralPointer,
+        'duplicate_plural',
+        `pluriel « ${draft.plural} »${derived} (routes /${draft.plural}) déjà utilisé par l'entité « ${samePlural.name} » : donnez un autre « plural »`,
+      );
     } else byPlural.set(draft.plural, draft);
   }
   return byName;

@@ -20,8 +20,7 @@ export interface DuplicateKey {
 }
 
 export type JsonReadResult =
-  | { readonly ok: true; readonly value: unknown; readonly duplicates: readonly DuplicateKey[] }
-  | { readonly ok: false; readonly error: JsonSyntaxError };
+  { readonly ok: true; readonly value: unknown; readonly duplicates: readonly DuplicateKey[] } | { readonly ok: false; readonly error: JsonSyntaxError };
 
 class SyntaxFailure extends Error {
   constructor(
@@ -103,7 +102,11 @@ class Reader {
     if (ch === '[') return this.array(pointer);
     if (ch === '"') return this.string(pointer);
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number(pointer);
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.src.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;
@@ -139,7 +142,8 @@ class Reader {
       if (seen.has(key)) this.duplicates.push({ pointer: child, key });
       seen.add(key);
       this.skipSpace();
-      if (this.src[this.pos] !== ':') this.fail(pointer, `« : » attendu après la clé « ${key} », trouvé ${this.describeHere()}`, this.atEnd() ? keyStart : this.pos);
+      if (this.src[this.pos] !== ':')
+        this.fail(pointer, `« : » attendu après la clé « ${key} », trouvé ${this.describeHere()}`, this.atEnd() ? keyStart : this.pos);
       this.pos++;
       // defineProperty: a key named __proto__ must stay a plain key.
       Object.defineProperty(result, key, { value: this.value(child), enumerable: true, writable: true, configurable: true });

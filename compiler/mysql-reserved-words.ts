@@ -5,6 +5,8 @@
  * too. MySQL refuses each of them as an unquoted table or column name; nonreserved keywords (POSITION, USER, …)
  * are not here. Kept as data: no MySQL server runs on the project's machines (docs/entities.md "Reserved words").
  */
+// A word list, kept in lines of similar words rather than one word per line:
+// prettier-ignore
 export const MYSQL80_RESERVED_WORDS: readonly string[] = [
   'ACCESSIBLE', 'ADD', 'ALL', 'ALTER', 'ANALYZE', 'AND', 'AS', 'ASC', 'ASENSITIVE',
   'BEFORE', 'BETWEEN', 'BIGINT', 'BINARY', 'BLOB', 'BOTH', 'BY',

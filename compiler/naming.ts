@@ -45,7 +45,10 @@ export function humanLabel(name: string): string {
  */
 export function entityNameFrom(typed: string): string | null {
   // An entity name starts with a letter: whatever comes before the first one is dropped (`2fa_code` → `FaCode`).
-  const ascii = typed.normalize('NFD').replace(/\p{M}/gu, '').replace(/^[^A-Za-z]+/, '');
+  const ascii = typed
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/^[^A-Za-z]+/, '');
   const words = ascii.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
   return PASCAL_CASE.test(name) ? name : null;

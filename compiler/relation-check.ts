@@ -53,7 +53,13 @@ export function checkRelations(
     const name = stringAt(raw, 'name');
     if (name !== undefined) {
       const first = names.get(name);
-      if (first !== undefined) diags.add(file, pointerTo(pointer, 'name'), 'duplicate_relation', `relation « ${name} » en double (déjà définie en ${first}) : chaque relation a un nom unique ; renommez-la`);
+      if (first !== undefined)
+        diags.add(
+          file,
+          pointerTo(pointer, 'name'),
+          'duplicate_relation',
+          `relation « ${name} » en double (déjà définie en ${first}) : chaque relation a un nom unique ; renommez-la`,
+        );
       else names.set(name, pointer);
     }
     const node = checkRelation(raw, pointer, context);
@@ -134,7 +140,12 @@ function resolve(raw: Json, entityKey: string, fieldKey: string, pointer: string
     const known = [...entity.fields.keys()];
     const guess = closest(fieldName, known);
     const hint = guess ? ` : vouliez-vous dire « ${guess} » ?` : '';
-    diags.add(file, pointerTo(pointer, fieldKey), 'unknown_field', `${fieldKey} : l'entité « ${entity.name} » n'a pas de champ « ${fieldName} »${hint} (champs : ${known.join(', ')})`);
+    diags.add(
+      file,
+      pointerTo(pointer, fieldKey),
+      'unknown_field',
+      `${fieldKey} : l'entité « ${entity.name} » n'a pas de champ « ${fieldName} »${hint} (champs : ${known.join(', ')})`,
+    );
   }
   return { entity, field };
 }
@@ -151,27 +162,50 @@ function checkManyToOne(
   const { file, diags } = context;
   const at = (key: string): string => pointerTo(pointer, key);
   if (raw.pivot_fields !== undefined) {
-    diags.add(file, at('pivot_fields'), 'pivot', 'pivot_fields ne s\'applique qu\'aux relations many_to_many : retirez-le, ou changez « type »');
+    diags.add(file, at('pivot_fields'), 'pivot', "pivot_fields ne s'applique qu'aux relations many_to_many : retirez-le, ou changez « type »");
   }
   const fk = from?.field;
   const target = to?.field;
   if (from && fk) {
     const ref = `${from.entity.name}.${fk.name}`;
     if (fk.primaryKey) {
-      diags.add(file, at('from_field'), 'fk_target', `from_field « ${ref} » est la clé primaire de « ${from.entity.name} » : une relation many_to_one part d'un champ clé étrangère, par exemple « ${snakeOf(to?.entity.name)}_id » (ajoutez ce champ à l'entité)`);
+      diags.add(
+        file,
+        at('from_field'),
+        'fk_target',
+        `from_field « ${ref} » est la clé primaire de « ${from.entity.name} » : une relation many_to_one part d'un champ clé étrangère, par exemple « ${snakeOf(to?.entity.name)}_id » (ajoutez ce champ à l'entité)`,
+      );
     }
     const previous = context.foreignKeys.get(ref);
     if (previous !== undefined) {
-      diags.add(file, at('from_field'), 'fk_target', `le champ « ${ref} » est déjà la clé étrangère de la relation ${previous} : un champ ne référence qu'une cible ; ajoutez un autre champ`);
+      diags.add(
+        file,
+        at('from_field'),
+        'fk_target',
+        `le champ « ${ref} » est déjà la clé étrangère de la relation ${previous} : un champ ne référence qu'une cible ; ajoutez un autre champ`,
+      );
     } else context.foreignKeys.set(ref, pointer);
-    for (const [key, value] of [['on_delete', onDelete], ['on_update', onUpdate]] as const) {
+    for (const [key, value] of [
+      ['on_delete', onDelete],
+      ['on_update', onUpdate],
+    ] as const) {
       if (value === 'SET NULL' && !fk.nullable) {
-        diags.add(file, at(key), 'set_null', `${key} SET NULL exige que la clé étrangère « ${ref} » accepte NULL : ajoutez "nullable": true à ce champ, ou choisissez RESTRICT ou CASCADE`);
+        diags.add(
+          file,
+          at(key),
+          'set_null',
+          `${key} SET NULL exige que la clé étrangère « ${ref} » accepte NULL : ajoutez "nullable": true à ce champ, ou choisissez RESTRICT ou CASCADE`,
+        );
       }
     }
   }
   if (to && target && !target.primaryKey && !target.unique) {
-    diags.add(file, at('to_field'), 'fk_target', `to_field « ${to.entity.name}.${target.name} » n'est ni la clé primaire ni un champ unique : une clé étrangère doit référencer une valeur unique ; visez « ${to.entity.primaryKey?.name ?? 'id'} » ou ajoutez "unique": true`);
+    diags.add(
+      file,
+      at('to_field'),
+      'fk_target',
+      `to_field « ${to.entity.name}.${target.name} » n'est ni la clé primaire ni un champ unique : une clé étrangère doit référencer une valeur unique ; visez « ${to.entity.primaryKey?.name ?? 'id'} » ou ajoutez "unique": true`,
+    );
   }
   if (from && fk && to && target && fk.sqlType && target.sqlType && !sameSqlType(fk.sqlType, target.sqlType)) {
     diags.add(
@@ -185,7 +219,12 @@ function checkManyToOne(
   const given = stringAt(raw, 'foreign_key_name');
   const name = given ?? `fk_${from.entity.table ?? snakeOf(from.entity.name)}_${fk.column}`.toLowerCase();
   if (given === undefined && name.length > MAX_IDENTIFIER_LENGTH) {
-    diags.add(file, pointer, 'identifier_length', `le nom de contrainte déduit « ${name} » dépasse ${MAX_IDENTIFIER_LENGTH} caractères : donnez un « foreign_key_name » plus court`);
+    diags.add(
+      file,
+      pointer,
+      'identifier_length',
+      `le nom de contrainte déduit « ${name} » dépasse ${MAX_IDENTIFIER_LENGTH} caractères : donnez un « foreign_key_name » plus court`,
+    );
   }
   claimConstraint(name, given !== undefined ? at('foreign_key_name') : pointer, context);
   return name;
@@ -203,29 +242,65 @@ function checkManyToMany(
 ): { foreignKeyName: string | undefined; fields: FieldNode[] | undefined } {
   const { file, entities, diags } = context;
   const at = (key: string): string => pointerTo(pointer, key);
-  for (const [end, key] of [[from, 'from_field'], [to, 'to_field']] as const) {
+  for (const [end, key] of [
+    [from, 'from_field'],
+    [to, 'to_field'],
+  ] as const) {
     if (end?.field && !end.field.primaryKey) {
-      diags.add(file, at(key), 'fk_target', `${key} « ${end.entity.name}.${end.field.name} » : une relation many_to_many relie les clés primaires ; écrivez « ${end.entity.primaryKey?.name ?? 'id'} »`);
+      diags.add(
+        file,
+        at(key),
+        'fk_target',
+        `${key} « ${end.entity.name}.${end.field.name} » : une relation many_to_many relie les clés primaires ; écrivez « ${end.entity.primaryKey?.name ?? 'id'} »`,
+      );
     }
   }
   if (from && to && from.entity.name === to.entity.name) {
-    diags.add(file, at('to_entity'), 'pivot', `relation many_to_many de « ${from.entity.name} » vers elle-même non prise en charge : les deux colonnes de la table pivot porteraient le même nom`);
+    diags.add(
+      file,
+      at('to_entity'),
+      'pivot',
+      `relation many_to_many de « ${from.entity.name} » vers elle-même non prise en charge : les deux colonnes de la table pivot porteraient le même nom`,
+    );
   }
-  for (const [key, value] of [['on_delete', onDelete], ['on_update', onUpdate]] as const) {
+  for (const [key, value] of [
+    ['on_delete', onDelete],
+    ['on_update', onUpdate],
+  ] as const) {
     if (value === 'SET NULL') {
-      diags.add(file, at(key), 'set_null', `${key} SET NULL impossible pour une relation many_to_many : les colonnes de la table pivot forment sa clé et ne peuvent pas être NULL ; choisissez CASCADE ou RESTRICT`);
+      diags.add(
+        file,
+        at(key),
+        'set_null',
+        `${key} SET NULL impossible pour une relation many_to_many : les colonnes de la table pivot forment sa clé et ne peuvent pas être NULL ; choisissez CASCADE ou RESTRICT`,
+      );
     }
   }
   // The pivot table is named after the relation.
   if (isReservedTableName(name)) {
-    diags.add(file, at('name'), 'reserved_word', `table pivot « ${name} » (nom de la relation) : mot réservé SQL (MariaDB ou MySQL 8), refusé ; renommez la relation`);
+    diags.add(
+      file,
+      at('name'),
+      'reserved_word',
+      `table pivot « ${name} » (nom de la relation) : mot réservé SQL (MariaDB ou MySQL 8), refusé ; renommez la relation`,
+    );
   }
   if (name.startsWith(FRAMEWORK_TABLE_PREFIX)) {
-    diags.add(file, at('name'), 'naming', `table pivot « ${name} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; renommez la relation`);
+    diags.add(
+      file,
+      at('name'),
+      'naming',
+      `table pivot « ${name} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; renommez la relation`,
+    );
   }
   const owner = [...entities.values()].find((e) => e.table === name);
   if (owner) {
-    diags.add(file, at('name'), 'pivot', `table pivot « ${name} » : c'est déjà la table de l'entité « ${owner.name} » ; renommez la relation (par exemple « ${name}_liens »)`);
+    diags.add(
+      file,
+      at('name'),
+      'pivot',
+      `table pivot « ${name} » : c'est déjà la table de l'entité « ${owner.name} » ; renommez la relation (par exemple « ${name}_liens »)`,
+    );
   }
 
   const fields: FieldNode[] = [];
@@ -253,7 +328,12 @@ function checkManyToMany(
     }
     const first = seen.get(field.column.toLowerCase());
     if (first !== undefined) {
-      diags.add(file, pointerTo(fieldPointer, 'name'), 'duplicate_field', `champ pivot « ${field.name} » en double (colonne « ${field.column} » déjà définie en ${first}) : renommez-le`);
+      diags.add(
+        file,
+        pointerTo(fieldPointer, 'name'),
+        'duplicate_field',
+        `champ pivot « ${field.name} » en double (colonne « ${field.column} » déjà définie en ${first}) : renommez-le`,
+      );
       complete = false;
     } else seen.set(field.column.toLowerCase(), fieldPointer);
     if (field.node) fields.push(field.node);
@@ -267,7 +347,12 @@ function checkManyToMany(
     if (table === undefined) continue;
     const constraint = `${base}_${table}`.toLowerCase();
     if (constraint.length > MAX_IDENTIFIER_LENGTH) {
-      diags.add(file, given !== undefined ? at('foreign_key_name') : at('name'), 'identifier_length', `le nom de contrainte « ${constraint} » dépasse ${MAX_IDENTIFIER_LENGTH} caractères : donnez un « foreign_key_name » plus court`);
+      diags.add(
+        file,
+        given !== undefined ? at('foreign_key_name') : at('name'),
+        'identifier_length',
+        `le nom de contrainte « ${constraint} » dépasse ${MAX_IDENTIFIER_LENGTH} caractères : donnez un « foreign_key_name » plus court`,
+      );
     }
     claimConstraint(constraint, given !== undefined ? at('foreign_key_name') : pointer, context);
   }
@@ -279,7 +364,12 @@ function claimConstraint(name: string, pointer: string, context: Context): void 
   const key = name.toLowerCase();
   const first = context.constraintNames.get(key);
   if (first !== undefined && first !== pointer) {
-    context.diags.add(context.file, pointer, 'duplicate_constraint', `nom de contrainte « ${name} » déjà utilisé (${first}) : les noms de clés étrangères sont uniques dans la base ; donnez un autre « foreign_key_name »`);
+    context.diags.add(
+      context.file,
+      pointer,
+      'duplicate_constraint',
+      `nom de contrainte « ${name} » déjà utilisé (${first}) : les noms de clés étrangères sont uniques dans la base ; donnez un autre « foreign_key_name »`,
+    );
   } else context.constraintNames.set(key, pointer);
 }
 

@@ -11,6 +11,8 @@
  */
 import { MYSQL80_RESERVED_WORDS } from './mysql-reserved-words.js';
 
+// A word list, kept in lines of similar words rather than one word per line:
+// prettier-ignore
 const MARIADB_RESERVED_WORDS = [
   'ACCESSIBLE', 'ADD', 'ALL', 'ALTER', 'ANALYZE', 'AND', 'AS', 'ASC', 'ASENSITIVE',
   'BEFORE', 'BETWEEN', 'BIGINT', 'BINARY', 'BLOB', 'BOTH', 'BY',

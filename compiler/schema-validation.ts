@@ -129,7 +129,11 @@ function translate(error: ErrorObject): SchemaProblem {
       const allowed = Object.keys((parentSchema.properties ?? {}) as Record<string, unknown>);
       const guess = closest(key, allowed);
       const hint = guess ? `vouliez-vous dire « ${guess} » ? ` : '';
-      return problem(`clé inconnue « ${key} » : ${hint}retirez-la ou corrigez son nom (clés permises : ${allowed.join(', ')})`, 'schema', pointerTo(pointer, key));
+      return problem(
+        `clé inconnue « ${key} » : ${hint}retirez-la ou corrigez son nom (clés permises : ${allowed.join(', ')})`,
+        'schema',
+        pointerTo(pointer, key),
+      );
     }
     case 'required': {
       const key = String((error.params as { missingProperty: string }).missingProperty);
@@ -155,11 +159,14 @@ function translate(error: ErrorObject): SchemaProblem {
       return problem(`« ${name} » vaut ${typeOf(data)} : valeurs permises : ${allowed.join(', ')}${hint}`);
     }
     case 'const':
-      return problem(`« ${name} » doit valoir ${JSON.stringify(schema)}${name === 'format_version' ? ' (seule version du format prise en charge)' : ''}, pas ${typeOf(data)}`);
+      return problem(
+        `« ${name} » doit valoir ${JSON.stringify(schema)}${name === 'format_version' ? ' (seule version du format prise en charge)' : ''}, pas ${typeOf(data)}`,
+      );
     case 'pattern':
       if (name === 'label') return problem(`« label » doit être un texte sur une ligne, non blanc (sans tabulation ni caractère de contrôle)`, 'label');
       if (name === 'version') return problem(`« version » vaut ${typeOf(data)} : MAJEUR.MINEUR.CORRECTIF attendu, par exemple « 1.0.0 »`);
-      if (name === 'path') return problem(`« path » vaut ${typeOf(data)} : un chemin de route commence par « / » et ne contient pas d'espace, par exemple « /blog/{id} »`);
+      if (name === 'path')
+        return problem(`« path » vaut ${typeOf(data)} : un chemin de route commence par « / » et ne contient pas d'espace, par exemple « /blog/{id} »`);
       return namingProblem(error.instancePath, String(data), String(schema), pointer);
     case 'maxLength': {
       const limit = Number((error.params as { limit: number }).limit);

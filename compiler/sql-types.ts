@@ -23,9 +23,31 @@ const SYNONYMS: Readonly<Record<string, string>> = {
 
 /** The types an entity file may use, as listed in messages. */
 export const KNOWN_SQL_TYPES: readonly string[] = [
-  'INT', 'INTEGER', 'BIGINT', 'SMALLINT', 'TINYINT', 'MEDIUMINT', 'BOOL', 'BOOLEAN', 'DECIMAL(p,s)', 'NUMERIC(p,s)',
-  'FLOAT', 'DOUBLE', 'CHAR(n)', 'VARCHAR(n)', 'TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT', 'DATE', 'DATETIME',
-  'TIMESTAMP', 'TIME', 'YEAR', 'BLOB', 'JSON',
+  'INT',
+  'INTEGER',
+  'BIGINT',
+  'SMALLINT',
+  'TINYINT',
+  'MEDIUMINT',
+  'BOOL',
+  'BOOLEAN',
+  'DECIMAL(p,s)',
+  'NUMERIC(p,s)',
+  'FLOAT',
+  'DOUBLE',
+  'CHAR(n)',
+  'VARCHAR(n)',
+  'TEXT',
+  'TINYTEXT',
+  'MEDIUMTEXT',
+  'LONGTEXT',
+  'DATE',
+  'DATETIME',
+  'TIMESTAMP',
+  'TIME',
+  'YEAR',
+  'BLOB',
+  'JSON',
 ];
 
 /** The types a `list.filter` accepts (spec "List query parameters"), as written in messages. */
@@ -35,8 +57,20 @@ const FILTER_CAPABLE_BASES = new Set<string>(['VARCHAR', 'CHAR', ...INTEGER_BASE
 const TEXTUAL_BASES = new Set<string>(['VARCHAR', 'CHAR', ...TEXT_BASES]);
 const NUMERIC_BASES = new Set<string>([...INTEGER_BASES, 'DECIMAL', 'FLOAT', 'DOUBLE']);
 const KNOWN_BASES = new Set<string>([
-  ...INTEGER_BASES, 'BOOL', 'BOOLEAN', 'DECIMAL', 'FLOAT', 'DOUBLE', 'CHAR', 'VARCHAR', ...TEXT_BASES, 'DATE',
-  ...TEMPORAL_WITH_FRACTION, 'YEAR', ...BLOB_BASES, 'JSON',
+  ...INTEGER_BASES,
+  'BOOL',
+  'BOOLEAN',
+  'DECIMAL',
+  'FLOAT',
+  'DOUBLE',
+  'CHAR',
+  'VARCHAR',
+  ...TEXT_BASES,
+  'DATE',
+  ...TEMPORAL_WITH_FRACTION,
+  'YEAR',
+  ...BLOB_BASES,
+  'JSON',
 ]);
 
 /** The outcome of reading a SQL type: the normalised node, or a French sentence saying what is wrong. */
@@ -139,7 +173,8 @@ function floating(source: string, base: 'FLOAT' | 'DOUBLE', args: number[], unsi
 
 function character(source: string, base: 'CHAR' | 'VARCHAR', args: number[]): SqlTypeAnalysis {
   const max = base === 'CHAR' ? 255 : 65535;
-  if (args.length === 0) return fail(`${base} exige une longueur : écrivez par exemple « ${base}(${base === 'CHAR' ? 10 : 100}) » (« ${source} » n'en donne pas)`);
+  if (args.length === 0)
+    return fail(`${base} exige une longueur : écrivez par exemple « ${base}(${base === 'CHAR' ? 10 : 100}) » (« ${source} » n'en donne pas)`);
   const length = args[0] ?? 0;
   if (args.length > 1 || length < 1 || length > max) return fail(`« ${source} » : la longueur de ${base} va de 1 à ${max}, par exemple « ${base}(100) »`);
   return done(base, [length], false);

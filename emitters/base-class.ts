@@ -10,12 +10,38 @@ import { commentText, fileText, tsString } from './text.js';
 
 /** Run-time helpers the class may call; only those a class uses are written into it. */
 type Helper =
-  | 'toNumber' | 'toText' | 'toDecimalText' | 'toDateText' | 'withFraction' | 'toBool' | 'toBytes'
-  | 'isMissing' | 'isBlank' | 'tooLong' | 'notInteger' | 'isNegative' | 'notNumber' | 'notDecimal' | 'tooManyDecimals';
+  | 'toNumber'
+  | 'toText'
+  | 'toDecimalText'
+  | 'toDateText'
+  | 'withFraction'
+  | 'toBool'
+  | 'toBytes'
+  | 'isMissing'
+  | 'isBlank'
+  | 'tooLong'
+  | 'notInteger'
+  | 'isNegative'
+  | 'notNumber'
+  | 'notDecimal'
+  | 'tooManyDecimals';
 
 const HELPER_ORDER: readonly Helper[] = [
-  'toNumber', 'toText', 'toDecimalText', 'toDateText', 'withFraction', 'toBool', 'toBytes',
-  'isMissing', 'isBlank', 'tooLong', 'notInteger', 'isNegative', 'notNumber', 'notDecimal', 'tooManyDecimals',
+  'toNumber',
+  'toText',
+  'toDecimalText',
+  'toDateText',
+  'withFraction',
+  'toBool',
+  'toBytes',
+  'isMissing',
+  'isBlank',
+  'tooLong',
+  'notInteger',
+  'isNegative',
+  'notNumber',
+  'notDecimal',
+  'tooManyDecimals',
 ];
 
 const HELPER_SOURCE: Record<Helper, readonly string[]> = {
@@ -36,7 +62,7 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
   toDecimalText: [
     '/**',
     ' * DECIMAL value (a string, or a number / bigint from a driver) -> its text with exactly `scale` decimals',
-    ' * (`3`, `\'3.0\'` -> `\'3.00\'`), by string arithmetic only (never a float); extra decimals are rounded half away',
+    " * (`3`, `'3.0'` -> `'3.00'`), by string arithmetic only (never a float); extra decimals are rounded half away",
     ' * from zero, as MariaDB does. A value that is not a number is returned as text, for validate() to report.',
     ' */',
     'function toDecimalText(value: unknown, scale: number): string | null | undefined {',
@@ -52,11 +78,11 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  if ((digits[point + scale] ?? '0') >= '5') units += 1n;",
     "  const abs = units.toString().padStart(scale + 1, '0');",
     "  const sign = m[1] === '-' && units !== 0n ? '-' : '';",
-    "  return scale === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;",
+    '  return scale === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;',
     '}',
   ],
   toDateText: [
-    '/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver\'s Date is read in local time, as mysql2 builds it. */',
+    "/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver's Date is read in local time, as mysql2 builds it. */",
     'function toDateText(value: unknown, withTime: boolean): string | null | undefined {',
     '  if (!(value instanceof Date)) return toText(value);',
     "  const pad = (n: number): string => String(n).padStart(2, '0');",
@@ -85,27 +111,15 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     '  return value instanceof Uint8Array ? value : undefined;',
     '}',
   ],
-  isMissing: [
-    'function isMissing(value: unknown): boolean {',
-    "  return value === undefined || value === null || value === '';",
-    '}',
-  ],
-  isBlank: [
-    'function isBlank(value: unknown): boolean {',
-    "  return typeof value === 'string' && value.trim() === '';",
-    '}',
-  ],
+  isMissing: ['function isMissing(value: unknown): boolean {', "  return value === undefined || value === null || value === '';", '}'],
+  isBlank: ['function isBlank(value: unknown): boolean {', "  return typeof value === 'string' && value.trim() === '';", '}'],
   tooLong: [
     '/** Counted in characters (code points), as VARCHAR(n) counts them. */',
     'function tooLong(value: unknown, max: number): boolean {',
     "  return typeof value === 'string' && [...value].length > max;",
     '}',
   ],
-  notInteger: [
-    'function notInteger(value: unknown): boolean {',
-    '  return !isMissing(value) && !Number.isInteger(value);',
-    '}',
-  ],
+  notInteger: ['function notInteger(value: unknown): boolean {', '  return !isMissing(value) && !Number.isInteger(value);', '}'],
   isNegative: [
     '/** A number below zero, or a decimal string below zero (`-0.00` is zero). */',
     'function isNegative(value: unknown): boolean {',
@@ -113,11 +127,7 @@ const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  return typeof value === 'number' && value < 0;",
     '}',
   ],
-  notNumber: [
-    'function notNumber(value: unknown): boolean {',
-    "  return !isMissing(value) && !(typeof value === 'number' && Number.isFinite(value));",
-    '}',
-  ],
+  notNumber: ['function notNumber(value: unknown): boolean {', "  return !isMissing(value) && !(typeof value === 'number' && Number.isFinite(value));", '}'],
   notDecimal: [
     '/** Not a decimal written with digits and an optional point (`12.50`, `-3`). */',
     'function notDecimal(value: unknown): boolean {',
@@ -342,7 +352,7 @@ export function emitBaseClass(_model: ModelNode, entity: EntityNode): string {
     '',
     ...plans.map((p) => `  ${p.name}: ${p.type};`),
     '',
-    '  /** A missing value is null (nullable fields), false, \'\' or an empty byte array; a missing number stays undefined until validate() reports it. */',
+    "  /** A missing value is null (nullable fields), false, '' or an empty byte array; a missing number stays undefined until validate() reports it. */",
     `  constructor(data: Partial<${dataType}> = {}) {`,
     ...plans.map((p) => `    this.${p.name} = ${p.initializer};`),
     '  }',

@@ -134,7 +134,9 @@ function addKey(table: string, key: KeyShape, dialect: Dialect): string {
 }
 
 function dropKey(table: string, name: string, dialect: Dialect): string {
-  return dialect === 'mariadb' ? `ALTER TABLE ${quoteIdentifier(table, dialect)} DROP INDEX ${quoteIdentifier(name, dialect)};` : `DROP INDEX ${quoteIdentifier(name, dialect)};`;
+  return dialect === 'mariadb'
+    ? `ALTER TABLE ${quoteIdentifier(table, dialect)} DROP INDEX ${quoteIdentifier(name, dialect)};`
+    : `DROP INDEX ${quoteIdentifier(name, dialect)};`;
 }
 
 function describeForeignKey(fk: ForeignKeyShape | ForeignKeySpec): string {
@@ -185,7 +187,9 @@ function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect)
       return fk.expected ? [renderAddForeignKey(table, fk.expected)] : [];
     case 'FK_CHANGED':
       // A diff read on SQLite has no constraint name: the key is the one fw names on MariaDB.
-      return fk.expected ? [`${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual?.name ?? fk.expected.name, dialect)};`, renderAddForeignKey(table, fk.expected)] : [];
+      return fk.expected
+        ? [`${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual?.name ?? fk.expected.name, dialect)};`, renderAddForeignKey(table, fk.expected)]
+        : [];
     case 'FK_EXTRA':
       return fk.actual
         ? [
@@ -212,7 +216,8 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
     if (change.status === 'TABLE_MISSING') {
       lines.push(renderCreateTable(spec, dialect).join('\n'));
       // As --from-entity: MariaDB gets the table's many-to-one keys by ALTER TABLE (SQLite has them inline).
-      if (dialect === 'mariadb') for (const relation of manyToOneOf(model, entity)) lines.push(renderAddForeignKey(entity.table, manyToOneForeignKey(model, relation).foreignKey));
+      if (dialect === 'mariadb')
+        for (const relation of manyToOneOf(model, entity)) lines.push(renderAddForeignKey(entity.table, manyToOneForeignKey(model, relation).foreignKey));
       continue;
     }
     const column = spec.columns.find((c) => c.name === change.field?.column);
@@ -224,7 +229,10 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
     } else if (change.status === 'COLUMN_CHANGED' && column && dialect === 'mariadb') {
       lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
     } else if (change.status === 'COLUMN_EXTRA') {
-      lines.push(`-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`, `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`);
+      lines.push(
+        `-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`,
+        `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`,
+      );
     } else {
       lines.push(...keyStatements(entity, change, dialect));
     }
@@ -252,13 +260,22 @@ function rebuildReasons(changes: readonly DiffChange[]): string {
  * indexes and foreign keys, so that nothing is lost without the user's decision (the commented DROP stays).
  */
 function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: readonly string[]): string[] {
-  const extras = changes.flatMap((c) => (c.status === 'COLUMN_EXTRA' && c.actual ? [{ name: c.column, type: c.actual.type, nullable: c.actual.nullable, autoIncrement: false }] : []));
+  const extras = changes.flatMap((c) =>
+    c.status === 'COLUMN_EXTRA' && c.actual ? [{ name: c.column, type: c.actual.type, nullable: c.actual.nullable, autoIncrement: false }] : [],
+  );
   const extraKeys = changes.flatMap((c) => (c.status === 'INDEX_EXTRA' && c.index?.actual ? [c.index.actual] : []));
   // An index named sqlite_autoindex_* cannot be created by hand: a kept UNIQUE constraint gets a uq_ name.
   const keptKey = (key: KeyShape) => ({ name: key.constraint ? keyName('uq', spec.table, key.columns.join('_')) : key.name, columns: key.columns });
   const extraForeignKeys = changes.flatMap((c) =>
     c.status === 'FK_EXTRA' && c.foreignKey?.actual
-      ? [{ ...c.foreignKey.actual, name: c.foreignKey.actual.name ?? shortenIdentifier(`fk_${spec.table}_${c.foreignKey.actual.columns.join('_').toLowerCase()}`), onDelete: c.foreignKey.actual.onDelete as ReferentialAction, onUpdate: c.foreignKey.actual.onUpdate as ReferentialAction }]
+      ? [
+          {
+            ...c.foreignKey.actual,
+            name: c.foreignKey.actual.name ?? shortenIdentifier(`fk_${spec.table}_${c.foreignKey.actual.columns.join('_').toLowerCase()}`),
+            onDelete: c.foreignKey.actual.onDelete as ReferentialAction,
+            onUpdate: c.foreignKey.actual.onUpdate as ReferentialAction,
+          },
+        ]
       : [],
   );
   const rebuilt: TableSpec = {
@@ -275,7 +292,9 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
   const comments = lines.flatMap((line) => {
     if (!line.startsWith('--')) return [];
     const kept = renamed.find(({ key }) => line.startsWith(`-- ${key.name} (contrainte UNIQUE`));
-    return kept ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- DROP INDEX ${quoteIdentifier(kept.name, 'sqlite')};`] : [line];
+    return kept
+      ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- DROP INDEX ${quoteIdentifier(kept.name, 'sqlite')};`]
+      : [line];
   });
   return [
     `-- ${rebuildReasons(changes)}, la table ${spec.table} est reconstruite`,
@@ -283,7 +302,10 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
     '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.',
     SQLITE_FOREIGN_KEYS_OFF,
     ...added,
-    ...renderSqliteRebuild(rebuilt, rebuilt.columns.map((c) => c.name)),
+    ...renderSqliteRebuild(
+      rebuilt,
+      rebuilt.columns.map((c) => c.name),
+    ),
     ...comments,
   ];
 }
@@ -294,6 +316,9 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
  * table rebuild on SQLite; so is a missing or changed foreign key (ALTER TABLE … ADD / DROP FOREIGN KEY on MariaDB).
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
-  const parts = Object.fromEntries(DIALECTS.map((dialect) => [dialect, [diffStatements(model, entity, changes, dialect).join('\n')]])) as Record<Dialect, string[]>;
+  const parts = Object.fromEntries(DIALECTS.map((dialect) => [dialect, [diffStatements(model, entity, changes, dialect).join('\n')]])) as Record<
+    Dialect,
+    string[]
+  >;
   return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections(parts)}`;
 }

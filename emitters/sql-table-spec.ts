@@ -2,7 +2,16 @@
  * The dialect-neutral shape of a table, built once from the IR (STYLE example 3): the SQL emitters decide
  * here what a table holds, and `sql-render.ts` only spells it. Entity tables and pivot tables share it.
  */
-import { manyToOneFrom, type Dialect, type EntityNode, type FieldNode, type ModelNode, type ReferentialAction, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
+import {
+  manyToOneFrom,
+  type Dialect,
+  type EntityNode,
+  type FieldNode,
+  type ModelNode,
+  type ReferentialAction,
+  type RelationNode,
+  type SqlTypeNode,
+} from '../compiler/ir.js';
 import { EmitError, requireEntity, requireField } from './ir-lookup.js';
 import { shortenIdentifier } from './sql-names.js';
 import { byCodeUnits } from './text.js';
@@ -104,9 +113,12 @@ export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: D
  */
 export function pivotTableSpec(model: ModelNode, relation: RelationNode): TableSpec {
   const context = `relation « ${relation.name} »`;
-  if (relation.type !== 'many_to_many' || !relation.pivotTable) throw new EmitError(`${context} : une table pivot demande une relation many_to_many avec pivot_table.`);
+  if (relation.type !== 'many_to_many' || !relation.pivotTable)
+    throw new EmitError(`${context} : une table pivot demande une relation many_to_many avec pivot_table.`);
   if (relation.fromEntity === relation.toEntity) {
-    throw new EmitError(`${context} : une relation many_to_many d'une entité vers elle-même n'est pas prise en charge (les deux colonnes du pivot porteraient le même nom).`);
+    throw new EmitError(
+      `${context} : une relation many_to_many d'une entité vers elle-même n'est pas prise en charge (les deux colonnes du pivot porteraient le même nom).`,
+    );
   }
   const table = relation.pivotTable;
   const side = (entityName: string, fieldName: string) => {

@@ -82,11 +82,14 @@ export class Application {
   private readonly serveMedia: boolean;
   private initialised: Promise<void> | undefined;
 
-  constructor(readonly router: Router, options: ApplicationOptions = {}) {
+  constructor(
+    readonly router: Router,
+    options: ApplicationOptions = {},
+  ) {
     this.middlewares = options.middlewares ?? [new AuthMiddleware(options.loginUrl ?? '/login')];
     this.csrf = options.csrfMiddleware ?? new CsrfMiddleware();
     this.apiRoutesModule = options.apiRoutesModule === undefined ? 'mvc/api_routes' : options.apiRoutesModule;
-    this.staticDirs = options.staticDirs === undefined ? [getPath('static_dir'), FRAMEWORK_STATIC] : options.staticDirs ?? [];
+    this.staticDirs = options.staticDirs === undefined ? [getPath('static_dir'), FRAMEWORK_STATIC] : (options.staticDirs ?? []);
     this.nonceEnabled = isNonceEnabled();
     this.serveMedia = options.media !== false;
     // Builds the configured session store now: an unknown SESSION_STORE stops the start, not the first request.
@@ -133,7 +136,10 @@ export class Application {
       // Route before reading: an unknown path or a refused method never costs the body's upload or parsing.
       const refused = this.refuseBeforeBody(request);
       if (refused) return refused;
-      return request.readBody().then(() => this.respondRouted(request), (err: unknown) => this.bodyRefused(request, err));
+      return request.readBody().then(
+        () => this.respondRouted(request),
+        (err: unknown) => this.bodyRefused(request, err),
+      );
     }
     return this.respondRouted(request);
   }
@@ -219,7 +225,8 @@ export class Application {
   /** An error of a handler or a middleware: its page for an HttpError below 500, else logged and a 500. */
   private failure(request: Request, route: RouteEntry, err: unknown): Response {
     // An HttpError's message is written for the user (it names the limit or the culprit, never a secret): shown on the page too.
-    if (err instanceof HttpError && err.status < 500) return errorPage(err.status, request, { detail: err.message }, { api: route.api, code: err.code, message: err.message });
+    if (err instanceof HttpError && err.status < 500)
+      return errorPage(err.status, request, { detail: err.message }, { api: route.api, code: err.code, message: err.message });
     const unavailable = databaseUnavailableResponse(err, request, route.api);
     if (unavailable) return unavailable;
     log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });

@@ -81,13 +81,21 @@ export class BaseController {
    * `base` is the layout the page extends when its template says `{% extends layout or "layouts/base.html" %}`
    * (the framework's pages and the project's home page do).
    */
-  static render(template: string, statusOrOptions: number | RenderOptions = 200, context: Context = {}, base = 'layouts/base.html', options: { request?: Request; raw?: boolean } = {}): Response {
+  static render(
+    template: string,
+    statusOrOptions: number | RenderOptions = 200,
+    context: Context = {},
+    base = 'layouts/base.html',
+    options: { request?: Request; raw?: boolean } = {},
+  ): Response {
     const o: RenderOptions = typeof statusOrOptions === 'number' ? { status: statusOrOptions, context, base, ...options } : statusOrOptions;
     const status = o.status ?? 200;
     if (o.raw) return html(template, status, {}, true);
     const layout = o.base ?? 'layouts/base.html';
     if (typeof layout !== 'string' || layout.trim() === '') {
-      throw new TypeError(`BaseController.render('${template}') : « base » doit nommer un gabarit de mise en page (par exemple 'layouts/admin.html'), reçu ${JSON.stringify(layout)}.`);
+      throw new TypeError(
+        `BaseController.render('${template}') : « base » doit nommer un gabarit de mise en page (par exemple 'layouts/admin.html'), reçu ${JSON.stringify(layout)}.`,
+      );
     }
     return html(template, status, pageContext(o.request, o.context ?? {}, layout));
   }
@@ -182,8 +190,15 @@ export function wantsJson(request: Request | undefined, api = false): boolean {
 }
 
 const ERROR_CODES: Record<number, string> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
-  413: 'payload_too_large', 422: 'validation_error', 429: 'rate_limited', 500: 'server_error',
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  422: 'validation_error',
+  429: 'rate_limited',
+  500: 'server_error',
   503: 'database_unavailable',
 };
 
@@ -191,7 +206,12 @@ const ERROR_CODES: Record<number, string> = {
  * The error page `errors/<status>.html` (or the error envelope for JSON clients). If the template itself
  * fails, a minimal built-in page is returned so an error never becomes a second error.
  */
-export function errorPage(status: number, request?: Request, context: Context = {}, options: { api?: boolean; code?: string; message?: string } = {}): Response {
+export function errorPage(
+  status: number,
+  request?: Request,
+  context: Context = {},
+  options: { api?: boolean; code?: string; message?: string } = {},
+): Response {
   if (wantsJson(request, options.api)) {
     return apiError(options.message ?? defaultMessage(status), status, options.code ?? ERROR_CODES[status] ?? 'error');
   }
@@ -199,21 +219,34 @@ export function errorPage(status: number, request?: Request, context: Context = 
     return html(`errors/${status}.html`, status, pageContext(request, context, 'layouts/base.html'));
   } catch {
     const text = defaultMessage(status);
-    return new Response(status, `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${text}</p></body></html>`);
+    return new Response(
+      status,
+      `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${text}</p></body></html>`,
+    );
   }
 }
 
 function defaultMessage(status: number): string {
   switch (status) {
-    case 400: return 'Requête invalide.';
-    case 401: return 'Authentification requise.';
-    case 403: return 'Accès refusé.';
-    case 404: return 'Page introuvable.';
-    case 405: return 'Méthode non autorisée.';
-    case 413: return 'Requête trop volumineuse.';
-    case 422: return 'Données invalides.';
-    case 429: return 'Trop de requêtes : réessayez plus tard.';
-    case 503: return 'Service momentanément indisponible : réessayez plus tard.';
-    default: return 'Erreur interne du serveur.';
+    case 400:
+      return 'Requête invalide.';
+    case 401:
+      return 'Authentification requise.';
+    case 403:
+      return 'Accès refusé.';
+    case 404:
+      return 'Page introuvable.';
+    case 405:
+      return 'Méthode non autorisée.';
+    case 413:
+      return 'Requête trop volumineuse.';
+    case 422:
+      return 'Données invalides.';
+    case 429:
+      return 'Trop de requêtes : réessayez plus tard.';
+    case 503:
+      return 'Service momentanément indisponible : réessayez plus tard.';
+    default:
+      return 'Erreur interne du serveur.';
   }
 }

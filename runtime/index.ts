@@ -16,13 +16,41 @@ export { buildCspHeader, generateNonce, getRequestNonce, setRequestNonce, STATIC
 export { csrfToken, verifyCsrf, CSRF_FIELD, CSRF_HEADER } from './security/csrf.js';
 export { requireApiToken, getApiTokenFromRequest, isValidApiToken } from './security/api-token.js';
 export {
-  hashPassword, verifyPassword, passwordNeedsRehash, pbkdf2NeedsRehash, isPbkdf2Hash, checkPasswordPolicy, dummyVerifyPassword,
-  preparePasswordHashing, PasswordPolicyError, ARGON2_PARAMS, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH,
+  hashPassword,
+  verifyPassword,
+  passwordNeedsRehash,
+  pbkdf2NeedsRehash,
+  isPbkdf2Hash,
+  checkPasswordPolicy,
+  dummyVerifyPassword,
+  preparePasswordHashing,
+  PasswordPolicyError,
+  ARGON2_PARAMS,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_LENGTH,
 } from './auth/passwords.js';
 export {
-  recordLoginAttempt, isLoginLimited, checkLimit,
-  reserveAttempt, settleAttempt, cancelAttempt, clientAddressKey, type AttemptTicket, type ReserveAttemptOptions, getRateLimitStore, setRateLimitStore, rateLimitStoreFromConfig, MemoryRateLimitStore, DatabaseRateLimitStore,
-  LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, type RateLimitStore, type RateLimitAttempt, type RateLimitCount, type RateLimitReservation, type LimitStatus,
+  recordLoginAttempt,
+  isLoginLimited,
+  checkLimit,
+  reserveAttempt,
+  settleAttempt,
+  cancelAttempt,
+  clientAddressKey,
+  type AttemptTicket,
+  type ReserveAttemptOptions,
+  getRateLimitStore,
+  setRateLimitStore,
+  rateLimitStoreFromConfig,
+  MemoryRateLimitStore,
+  DatabaseRateLimitStore,
+  LOGIN_MAX_FAILURES,
+  LOGIN_WINDOW_SECONDS,
+  type RateLimitStore,
+  type RateLimitAttempt,
+  type RateLimitCount,
+  type RateLimitReservation,
+  type LimitStatus,
   type CheckLimitOptions,
 } from './auth/rate-limit.js';
 export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';
@@ -33,9 +61,24 @@ export { DatabaseSessionStore, MariaDbSessionStore, type DatabaseSessionStoreOpt
 export { fwSessionsDdl, SESSIONS_TABLE } from './session/sessions-table.js';
 export { sessionStoreFromConfig, sessionStoreName, SESSION_STORE_NAMES, type SessionStoreName } from './session/select.js';
 export {
-  setSessionStore, getSessionStore, createSession, getSession, deleteSession, regenerateSession, authenticateSession,
-  setFlash, getFlash, getSessionId, isAuthenticated, getUser, userHasRole, requestSession, RequestSession, SESSION_COOKIE,
-  type Flash, type FlashLevel,
+  setSessionStore,
+  getSessionStore,
+  createSession,
+  getSession,
+  deleteSession,
+  regenerateSession,
+  authenticateSession,
+  setFlash,
+  getFlash,
+  getSessionId,
+  isAuthenticated,
+  getUser,
+  userHasRole,
+  requestSession,
+  RequestSession,
+  SESSION_COOKIE,
+  type Flash,
+  type FlashLevel,
 } from './session/session.js';
 export { templateManager, TemplateManager, TemplateError, type TemplateRenderer } from './templates/manager.js';
 export { NunjucksRenderer, userCan } from './templates/nunjucks.js';

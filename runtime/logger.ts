@@ -36,10 +36,18 @@ export class Logger {
     if (RANK[level] < (RANK[threshold] ?? 20)) return;
     sink({ logger: this.name, level, message, fields, time: new Date() });
   }
-  debug(message: string, fields?: Record<string, unknown>): void { this.log('DEBUG', message, fields); }
-  info(message: string, fields?: Record<string, unknown>): void { this.log('INFO', message, fields); }
-  warning(message: string, fields?: Record<string, unknown>): void { this.log('WARNING', message, fields); }
-  error(message: string, fields?: Record<string, unknown>): void { this.log('ERROR', message, fields); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.log('DEBUG', message, fields);
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.log('INFO', message, fields);
+  }
+  warning(message: string, fields?: Record<string, unknown>): void {
+    this.log('WARNING', message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.log('ERROR', message, fields);
+  }
 }
 
 const loggers = new Map<string, Logger>();

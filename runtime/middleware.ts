@@ -25,14 +25,22 @@ export class AuthMiddleware implements Middleware {
 
 /** Refuses an unsafe request whose token is missing or wrong: 403 page, or the `csrf_failed` envelope. */
 export class CsrfMiddleware implements Middleware {
-  constructor(readonly fieldName = CSRF_FIELD, readonly headerName = CSRF_HEADER) {}
+  constructor(
+    readonly fieldName = CSRF_FIELD,
+    readonly headerName = CSRF_HEADER,
+  ) {}
   check(request: Request, api = false): Response | null {
     if (verifyCsrf(request, this.fieldName, this.headerName)) return null;
-    return errorPage(403, request, { csrf: true }, {
-      api,
-      code: 'csrf_failed',
-      message: 'Jeton CSRF manquant ou invalide : rechargez la page et renvoyez le formulaire.',
-    });
+    return errorPage(
+      403,
+      request,
+      { csrf: true },
+      {
+        api,
+        code: 'csrf_failed',
+        message: 'Jeton CSRF manquant ou invalide : rechargez la page et renvoyez le formulaire.',
+      },
+    );
   }
 }
 

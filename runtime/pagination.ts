@@ -76,8 +76,10 @@ export class Pagination {
 
   constructor(request: Pick<Request, 'params'>, total: number | bigint, perPage = 20, options: PaginationOptions = {}) {
     const count = Number(total);
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`Pagination : total invalide (${String(total)}), un entier positif ou nul est attendu.`);
-    if (!Number.isSafeInteger(perPage) || perPage < 1) throw new RangeError(`Pagination : perPage invalide (${String(perPage)}), un entier strictement positif est attendu.`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new RangeError(`Pagination : total invalide (${String(total)}), un entier positif ou nul est attendu.`);
+    if (!Number.isSafeInteger(perPage) || perPage < 1)
+      throw new RangeError(`Pagination : perPage invalide (${String(perPage)}), un entier strictement positif est attendu.`);
     this.total = count;
     this.perPage = perPage;
     this.pageCount = Math.max(1, Math.ceil(count / perPage));

@@ -11,8 +11,7 @@ export class Validator {
 
   /** Refuses `null`, `undefined`, a blank string and an empty list; true when the value is present. */
   required(field: string, value: unknown, message?: string): boolean {
-    const blank =
-      value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+    const blank = value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
     if (blank) this.addError(field, message ?? messages.required(field));
     return !blank;
   }

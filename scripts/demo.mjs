@@ -66,7 +66,10 @@ if (!fs.existsSync(inProject('package.json'))) {
 }
 
 // 2. The entities, written once (edit them freely afterwards).
-for (const [snake, json] of [['ville', VILLE], ['contact', CONTACT]]) {
+for (const [snake, json] of [
+  ['ville', VILLE],
+  ['contact', CONTACT],
+]) {
   const file = inProject('mvc', 'entities', snake, `${snake}.json`);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -77,7 +80,22 @@ for (const [snake, json] of [['ville', VILLE], ['contact', CONTACT]]) {
 // 3. The relation and the CRUD pages (fw make:crud and fw sync:relations never overwrite a file you changed).
 const relations = inProject('mvc', 'entities', 'relations.json');
 if (!fs.existsSync(relations) || !fs.readFileSync(relations, 'utf8').includes('"contact_ville"')) {
-  fwRun('make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--on-delete', 'SET NULL', '--on-update', 'CASCADE', '--no-input');
+  fwRun(
+    'make:relation',
+    '--name',
+    'contact_ville',
+    '--type',
+    'many_to_one',
+    '--from',
+    'Contact.ville_id',
+    '--to',
+    'Ville.id',
+    '--on-delete',
+    'SET NULL',
+    '--on-update',
+    'CASCADE',
+    '--no-input',
+  );
 }
 if (!['ville', 'contact'].every((snake) => fs.existsSync(inProject('mvc', 'controllers', `${snake}_controller.ts`)))) {
   fwRun('make:crud', 'Ville', '--public');
@@ -92,7 +110,10 @@ function tables() {
   if (!fs.existsSync(dbFile)) return [];
   const db = new Database(dbFile, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+    return db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((row) => row.name);
   } finally {
     db.close();
   }
@@ -161,8 +182,28 @@ function seed() {
     if (count('villes') > 0 || count('contacts') > 0) return;
     const villes = ['Paris', 'Lyon', 'Marseille', 'Toulouse', 'Nantes'];
     const prenoms = ['Camille', 'Léa', 'Hugo', 'Chloé', 'Lucas', 'Manon', 'Louis', 'Inès', 'Gabriel', 'Jade'];
-    const noms = ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon', 'Laurent', 'Lefèvre', 'Michel', 'Garcia'];
-    const ascii = (text) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    const noms = [
+      'Martin',
+      'Bernard',
+      'Dubois',
+      'Thomas',
+      'Robert',
+      'Richard',
+      'Petit',
+      'Durand',
+      'Leroy',
+      'Moreau',
+      'Simon',
+      'Laurent',
+      'Lefèvre',
+      'Michel',
+      'Garcia',
+    ];
+    const ascii = (text) =>
+      text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
     db.transaction(() => {
       const insertVille = db.prepare('INSERT INTO "villes" ("Nom") VALUES (?)');
       const villeIds = villes.map((nom) => Number(insertVille.run(nom).lastInsertRowid));
@@ -170,7 +211,10 @@ function seed() {
       for (let i = 0; i < 30; i++) {
         const nom = noms[i % noms.length];
         const prenom = prenoms[(i * 3) % prenoms.length];
-        const telephone = i % 3 === 2 ? null : `06 ${String(10 + i).padStart(2, '0')} ${String(20 + ((i * 7) % 80)).padStart(2, '0')} ${String(30 + ((i * 11) % 70)).padStart(2, '0')} ${String(40 + ((i * 13) % 60)).padStart(2, '0')}`;
+        const telephone =
+          i % 3 === 2
+            ? null
+            : `06 ${String(10 + i).padStart(2, '0')} ${String(20 + ((i * 7) % 80)).padStart(2, '0')} ${String(30 + ((i * 11) % 70)).padStart(2, '0')} ${String(40 + ((i * 13) % 60)).padStart(2, '0')}`;
         const villeId = i % 7 === 6 ? null : villeIds[i % villeIds.length];
         insertContact.run(nom, prenom, `${ascii(prenom)}.${ascii(nom)}${i + 1}@exemple.fr`, telephone, i % 4 === 3 ? 0 : 1, villeId);
       }

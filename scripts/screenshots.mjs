@@ -15,7 +15,15 @@ import { chromium } from 'playwright-core';
 
 const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const WIDTHS = [1280, 390];
 
 const { values, positionals } = parseArgs({
@@ -24,7 +32,9 @@ const { values, positionals } = parseArgs({
 });
 const outDir = positionals[0];
 if (!outDir) {
-  console.error('Erreur : dossier de sortie manquant.\nConseil : node scripts/screenshots.mjs <dossier> [--url http://127.0.0.1:8000] [--path /contacts] [--query actif=1]');
+  console.error(
+    'Erreur : dossier de sortie manquant.\nConseil : node scripts/screenshots.mjs <dossier> [--url http://127.0.0.1:8000] [--path /contacts] [--query actif=1]',
+  );
   process.exit(1);
 }
 fs.mkdirSync(outDir, { recursive: true });

@@ -210,7 +210,9 @@ try {
     if (EXPECTED[kind] !== Number(status)) unexpected += n;
   }
   const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
-  console.log(`\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${['node', ...server.flags, ...(TSX ? ['--import tsx app.ts'] : ['dist/app.js'])].join(' ')} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`);
+  console.log(
+    `\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${['node', ...server.flags, ...(TSX ? ['--import tsx app.ts'] : ['dist/app.js'])].join(' ')} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`,
+  );
   row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
   row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);

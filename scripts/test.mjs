@@ -7,30 +7,39 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const pattern = process.argv[2] ?? '\\.test\\.js$';
-const child = spawn(process.execPath, [path.join(root, 'node_modules', 'uvu', 'bin.js'), 'dist/test', pattern], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [path.join(root, 'node_modules', 'uvu', 'bin.js'), 'dist/test', pattern], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let output = '';
 // Each file's time: uvu prints a file's name on a line of its own before its suites; a file ends where the next
-// begins (or where the run ends). The slowest ten are printed at the end.
+// begins (or where the run ends). Each file's time is printed when it ends, and the slowest ten at the end.
 const times = [];
 let current = null;
 let pending = '';
 function mark(name) {
   const now = performance.now();
-  if (current) times.push({ file: current.file, ms: now - current.start });
+  if (current) {
+    const ms = now - current.start;
+    times.push({ file: current.file, ms });
+    process.stdout.write(`  (${current.file}: ${(ms / 1000).toFixed(1)} s)\n`);
+  }
   current = name ? { file: name, start: now } : null;
 }
 child.stdout.on('data', (chunk) => {
   output += chunk;
-  process.stdout.write(chunk);
   pending += chunk;
   const lines = pending.split('\n');
   pending = lines.pop() ?? '';
+  // Whole lines only, so that a file's time is printed on a line of its own just before the next file's name.
   for (const line of lines) {
     const name = /^([\w.-]+\.test\.js)$/.exec(line.replace(/\u001b\[[0-9;]*m/g, '').trim())?.[1];
     if (name) mark(name);
+    process.stdout.write(line + '\n');
   }
 });
 child.on('exit', (code, signal) => {
+  if (pending) process.stdout.write(pending + '\n');
   mark(null);
   if (times.length > 0) {
     const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, 10);

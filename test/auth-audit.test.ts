@@ -30,23 +30,43 @@ function written(records: LogRecord[]): string {
 test('levels: WARNING for failures and refusals, INFO for everything else', () => {
   const warnings = ['login.failed', 'login.rate_limited', 'mfa.challenge.failed', 'mfa.revalidation.failed', 'user.disabled', 'mfa.rate_limited'];
   const infos = [
-    'login.success', 'logout', 'mfa.challenge.required', 'mfa.challenge.success', 'mfa.revalidation.success', 'user.enabled',
-    'user.password_changed', 'user_role.added', 'user_role.removed', 'anything.else',
+    'login.success',
+    'logout',
+    'mfa.challenge.required',
+    'mfa.challenge.success',
+    'mfa.revalidation.success',
+    'user.enabled',
+    'user.password_changed',
+    'user_role.added',
+    'user_role.removed',
+    'anything.else',
   ];
   const records = capture(() => {
     for (const event of [...warnings, ...infos]) logAuthEvent(event, { userId: 1, ip: '192.0.2.1' });
   });
-  assert.equal(records.map((r) => [r.message, r.level]), [...warnings.map((e) => [e, 'WARNING']), ...infos.map((e) => [e, 'INFO'])]);
+  assert.equal(
+    records.map((r) => [r.message, r.level]),
+    [...warnings.map((e) => [e, 'WARNING']), ...infos.map((e) => [e, 'INFO'])],
+  );
   assert.ok(records.every((r) => r.logger === AUTH_AUDIT_LOGGER && r.logger === 'fw.auth.audit'));
 });
 
 test('every record carries event, user_id, ip and user_agent (null when not given), and the scrubbed metadata', () => {
   const [full, bare] = capture(() => {
-    logAuthEvent('login.success', { userId: 42, ip: '2001:db8::1', userAgent: 'Mozilla/5.0\r\nX-Injected: 1', metadata: { login: 'alice@example.test', password: SECRET } });
+    logAuthEvent('login.success', {
+      userId: 42,
+      ip: '2001:db8::1',
+      userAgent: 'Mozilla/5.0\r\nX-Injected: 1',
+      metadata: { login: 'alice@example.test', password: SECRET },
+    });
     logAuthEvent('logout');
   });
   assert.equal(full!.fields, {
-    event: 'login.success', user_id: 42, ip: '2001:db8::1', user_agent: 'Mozilla/5.0  X-Injected: 1', metadata: { login: 'alice@example.test' },
+    event: 'login.success',
+    user_id: 42,
+    ip: '2001:db8::1',
+    user_agent: 'Mozilla/5.0  X-Injected: 1',
+    metadata: { login: 'alice@example.test' },
   });
   assert.equal(bare!.fields, { event: 'logout', user_id: null, ip: null, user_agent: null });
   const [text] = capture(() => logAuthEvent('user.enabled', { userId: 'u-7' }));
@@ -73,7 +93,10 @@ test('sanitize: secret keys removed at any depth, in any case or spelling; the i
     client_secret: SECRET,
     code: '123456',
     nested: { ok: 1, deeper: { totp_secret: SECRET, list: [{ token: SECRET, keep: 'yes' }, 'plain', [{ password: SECRET }]] } },
-    map: new Map<string, unknown>([['secret', SECRET], ['fine', 2]]),
+    map: new Map<string, unknown>([
+      ['secret', SECRET],
+      ['fine', 2],
+    ]),
     set: new Set([{ password: SECRET, n: 1 }]),
     retry_after: 30,
   };
@@ -127,8 +150,22 @@ test('sanitize: cycles cut, odd values made plain, sizes bounded, toJSON output 
   // Not an object, or unreadable: a safe value, no exception.
   assert.equal(sanitizeAuthAuditMetadata(null), {});
   assert.equal(sanitizeAuthAuditMetadata('text' as unknown as Record<string, unknown>), { value: 'text' });
-  assert.equal(sanitizeAuthAuditMetadata({ get bad(): string { throw new Error(SECRET); } }), {});
-  const proxy = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
+  assert.equal(
+    sanitizeAuthAuditMetadata({
+      get bad(): string {
+        throw new Error(SECRET);
+      },
+    }),
+    {},
+  );
+  const proxy = new Proxy(
+    {},
+    {
+      ownKeys: () => {
+        throw new Error('no keys');
+      },
+    },
+  );
   assert.equal(sanitizeAuthAuditMetadata(proxy), {});
   const { proxy: revoked, revoke } = Proxy.revocable({}, {});
   revoke();
@@ -137,12 +174,34 @@ test('sanitize: cycles cut, odd values made plain, sizes bounded, toJSON output 
 
 test('logAuthEvent: a throwing getter or toJSON in the metadata: the record goes out without metadata, no exception', () => {
   const records = capture(() => {
-    logAuthEvent('login.failed', { userId: 3, ip: '192.0.2.1', metadata: { password: SECRET, get login(): string { throw new Error(SECRET); } } });
-    logAuthEvent('login.failed', { userId: 3, ip: '192.0.2.1', metadata: { nested: { toJSON: () => { throw new Error(SECRET); } }, password: SECRET } });
     logAuthEvent('login.failed', {
       userId: 3,
       ip: '192.0.2.1',
-      get metadata(): Record<string, unknown> { throw new Error(SECRET); },
+      metadata: {
+        password: SECRET,
+        get login(): string {
+          throw new Error(SECRET);
+        },
+      },
+    });
+    logAuthEvent('login.failed', {
+      userId: 3,
+      ip: '192.0.2.1',
+      metadata: {
+        nested: {
+          toJSON: () => {
+            throw new Error(SECRET);
+          },
+        },
+        password: SECRET,
+      },
+    });
+    logAuthEvent('login.failed', {
+      userId: 3,
+      ip: '192.0.2.1',
+      get metadata(): Record<string, unknown> {
+        throw new Error(SECRET);
+      },
     });
   });
   assert.is(records.length, 3);
@@ -156,11 +215,14 @@ test('logAuthEvent: a throwing getter or toJSON in the metadata: the record goes
 test('logAuthEvent: a sink that throws once gets the minimal record; a sink that always throws breaks nothing', () => {
   const seen: LogRecord[] = [];
   let calls = 0;
-  capture(() => logAuthEvent('login.failed', { userId: 5, ip: '192.0.2.1', metadata: { login: 'alice', password: SECRET } }), (record) => {
-    calls++;
-    if (calls === 1) throw new Error('disk full');
-    seen.push(record);
-  });
+  capture(
+    () => logAuthEvent('login.failed', { userId: 5, ip: '192.0.2.1', metadata: { login: 'alice', password: SECRET } }),
+    (record) => {
+      calls++;
+      if (calls === 1) throw new Error('disk full');
+      seen.push(record);
+    },
+  );
   assert.is(calls, 2);
   assert.equal(seen[0]!.fields, { event: 'login.failed', user_id: 5, ip: '192.0.2.1', user_agent: null, metadata_dropped: true });
   // A sink that serialises like the default one and fails on everything: logAuthEvent still returns normally.
@@ -171,9 +233,12 @@ test('logAuthEvent: a sink that throws once gets the minimal record; a sink that
     return true;
   }) as typeof process.stderr.write;
   try {
-    capture(() => logAuthEvent('user.disabled', { userId: 9, metadata: { token: SECRET } }), () => {
-      throw new Error('sink down');
-    });
+    capture(
+      () => logAuthEvent('user.disabled', { userId: 9, metadata: { token: SECRET } }),
+      () => {
+        throw new Error('sink down');
+      },
+    );
   } finally {
     process.stderr.write = stderrWrite;
   }
@@ -185,11 +250,14 @@ test('logAuthEvent: a sink that throws once gets the minimal record; a sink that
     logAuthEvent(42 as unknown as string, { ip: 7 as unknown as string });
     logAuthEvent('login.success\nforged line', { userId: { id: 1 } as unknown as number });
   });
-  assert.equal(odd.map((r) => r.fields), [
-    { event: 'logout', user_id: null, ip: null, user_agent: null },
-    { event: 'unknown', user_id: null, ip: null, user_agent: null },
-    { event: 'login.success forged line', user_id: null, ip: null, user_agent: null },
-  ]);
+  assert.equal(
+    odd.map((r) => r.fields),
+    [
+      { event: 'logout', user_id: null, ip: null, user_agent: null },
+      { event: 'unknown', user_id: null, ip: null, user_agent: null },
+      { event: 'login.success forged line', user_id: null, ip: null, user_agent: null },
+    ],
+  );
 });
 
 test.run();

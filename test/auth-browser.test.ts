@@ -12,7 +12,9 @@ import { serveProject } from './helpers/crud-app.js';
 import { launchChromium, watchPage } from './helpers/crud-browser.js';
 import { buildAuthProject, PASSWORD, stopServer, USERS } from './helpers/auth-app.js';
 
-const test = suite<{ project: CliProject; served: { url: string; child: import('node:child_process').ChildProcess }; browser: Browser }>('navigateur : connexion, page protégée, déconnexion');
+const test = suite<{ project: CliProject; served: { url: string; child: import('node:child_process').ChildProcess }; browser: Browser }>(
+  'navigateur : connexion, page protégée, déconnexion',
+);
 const problems: string[] = [];
 const ignored = new Map<string, number>();
 
@@ -42,13 +44,13 @@ test('log in, use the protected CRUD, log out; back shows nothing private', asyn
   await page.fill('input[name="login"]', USERS.admin);
   await page.fill('input[name="password"]', 'pas-le-bon-mot-de-passe');
   await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-  assert.match(await page.textContent('#login-error') ?? '', 'Identifiant ou mot de passe incorrect.');
+  assert.match((await page.textContent('#login-error')) ?? '', 'Identifiant ou mot de passe incorrect.');
   assert.is(await page.inputValue('input[name="login"]'), USERS.admin, 'the login is kept');
   assert.is(await page.inputValue('input[name="password"]'), '', 'the password is not');
 
   await page.fill('input[name="password"]', PASSWORD);
   await Promise.all([page.waitForURL(`${served.url}/contacts`), page.click('button[type="submit"]')]);
-  assert.match(await page.textContent('#current-user') ?? '', USERS.admin);
+  assert.match((await page.textContent('#current-user')) ?? '', USERS.admin);
 
   await page.goto(`${served.url}/contacts/new`);
   await page.fill('input[name="nom"]', 'Confidentiel-Durand');

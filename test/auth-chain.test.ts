@@ -55,7 +55,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(list.status, 200);
     assert.match(list.text, 'admin@example.test');
     assert.is(list.headers.get('cache-control'), 'no-store');
-    const created = await onTwo.post('/contacts', [['nom', 'Durand'], ['email', 'durand@example.test']], '/contacts/new');
+    const created = await onTwo.post(
+      '/contacts',
+      [
+        ['nom', 'Durand'],
+        ['email', 'durand@example.test'],
+      ],
+      '/contacts/new',
+    );
     assert.is(created.status, 302, created.text.slice(0, 500));
 
     const reader = new SessionClient(two.url);
@@ -81,7 +88,7 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is((await new SessionClient(two.url).login('sansrole@example.test', PASSWORD)).status, 429);
   });
 
-  test('auth:user:disable and auth:user:password end the user\'s sessions; a disabled user cannot sign in', async ({ project, one }) => {
+  test("auth:user:disable and auth:user:password end the user's sessions; a disabled user cannot sign in", async ({ project, one }) => {
     // The limit of the previous test counts per IP: clear the shared table, as the window passing would.
     await project.sql(['DELETE FROM auth_rate_limit_attempts']);
     const reader = new SessionClient(one.url);

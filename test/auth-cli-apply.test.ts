@@ -42,7 +42,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(doctor[0], `  [OK]   Fichiers SQL d'authentification — 10 fichiers (${dialect})`);
     assert.is(doctor[1], "  [OK]   Routes d'authentification — registerAuthRoutes(router) appelé dans mvc/routes.ts");
     if (sqlite) {
-      assert.is(doctor[2], "  [FAIL] Tables d'authentification — le fichier SQLite storage/database.sqlite n'existe pas encore : « fw db:init » ou « fw db:apply » le crée.");
+      assert.is(
+        doctor[2],
+        "  [FAIL] Tables d'authentification — le fichier SQLite storage/database.sqlite n'existe pas encore : « fw db:init » ou « fw db:apply » le crée.",
+      );
       assert.is(doctor[3], '  [SKIP] Utilisateur actif — base non lue');
     } else {
       assert.is(doctor[2], `  [FAIL] Tables d'authentification — absentes de ${target()} : ${NAMES.join(', ')} : lancez « fw auth:init » puis « fw db:apply »`);
@@ -83,14 +86,25 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const first = run(['db:apply']).out;
     assert.is(first.length, 13);
     assert.match(first[0]!, new RegExp(`^ {2}appliqué {3}mvc/entities/note/note${suffix.replace(/\./g, '\\.')} `));
-    NAMES.forEach((name, index) => assert.match(first[index + 2]!, new RegExp(`^ {2}appliqué {3}${authSqlPath(name, dialect).replace(/\./g, '\\.')} \\(\\d+ instruction\\(s\\), 0 déjà présente\\(s\\)\\)$`)));
+    NAMES.forEach((name, index) =>
+      assert.match(
+        first[index + 2]!,
+        new RegExp(`^ {2}appliqué {3}${authSqlPath(name, dialect).replace(/\./g, '\\.')} \\(\\d+ instruction\\(s\\), 0 déjà présente\\(s\\)\\)$`),
+      ),
+    );
     assert.is(first[12], 'Schéma appliqué : 12 fichier(s).');
     const schema = await readSchema(project);
     for (const name of NAMES) assert.ok(schema.tables[name], `table ${name}`);
-    assert.equal(schema.tables.users!.map((c) => c.name), ['id', 'email', 'password_hash', 'is_active', 'email_verified_at', 'last_login_at', 'created_at', 'updated_at']);
+    assert.equal(
+      schema.tables.users!.map((c) => c.name),
+      ['id', 'email', 'password_hash', 'is_active', 'email_verified_at', 'last_login_at', 'created_at', 'updated_at'],
+    );
     assert.ok(schema.indexes.some((i) => i.table === 'users' && i.name === 'uq_users_email' && i.unique));
     const second = run(['db:apply']).out;
-    assert.ok(second.slice(0, 12).every((line) => line.startsWith('  inchangé ')), second.join('\n'));
+    assert.ok(
+      second.slice(0, 12).every((line) => line.startsWith('  inchangé ')),
+      second.join('\n'),
+    );
   });
 
   t('auth:status: files, routes, tables, counts', () => {
@@ -122,7 +136,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       "  [OK]   Routes d'authentification — registerAuthRoutes(router) appelé dans mvc/routes.ts",
       `  [OK]   Tables d'authentification — 10 tables présentes (${target()})`,
       '  [WARN] Utilisateur actif — aucun : personne ne peut se connecter ; « fw auth:user:create --email <EMAIL> --password-prompt »',
-      "  [WARN] Stockage des sessions — SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)",
+      '  [WARN] Stockage des sessions — SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)',
       '  [OK]   Limites de connexion — RATE_LIMIT_STORE=memory',
       "  [OK]   Proxys de confiance (TRUSTED_PROXIES) — aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré",
       '  [OK]   Argon2 — module argon2 chargé (hachages Argon2id)',
@@ -142,8 +156,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   t('auth:doctor in production with memory stores: WARN; bad TRUSTED_PROXIES or SESSION_STORE: FAIL, exit 1; --json', () => {
     project.write('env/prod', project.read('env/dev').replace(/^APP_ENV=.*$/m, 'APP_ENV=prod'));
     const prod = run(['auth:doctor'], 0, { APP_ENV: 'prod', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).out;
-    assert.is(prod[4], '  [WARN] Stockage des sessions — SESSION_STORE=memory avec APP_ENV=prod : les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)');
-    assert.is(prod[5], '  [WARN] Limites de connexion — RATE_LIMIT_STORE=memory avec APP_ENV=prod : les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database');
+    assert.is(
+      prod[4],
+      '  [WARN] Stockage des sessions — SESSION_STORE=memory avec APP_ENV=prod : les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)',
+    );
+    assert.is(
+      prod[5],
+      '  [WARN] Limites de connexion — RATE_LIMIT_STORE=memory avec APP_ENV=prod : les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database',
+    );
     assert.is(prod[6], '  [OK]   Proxys de confiance (TRUSTED_PROXIES) — 3 entrée(s) : 10.0.0.0/8, 192.168.1.10, fd00::/8');
     assert.is(prod.at(-1), '3 avertissement(s), 0 erreur(s).');
     const database = run(['auth:doctor'], 0, { APP_ENV: 'prod', SESSION_STORE: 'database', RATE_LIMIT_STORE: 'Database' }).out;
@@ -151,7 +171,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(database[5], '  [OK]   Limites de connexion — RATE_LIMIT_STORE=database');
 
     const bad = run(['auth:doctor'], 1, { TRUSTED_PROXIES: '10.0.0.0/33,proxy.local', SESSION_STORE: 'redis' }).out;
-    assert.is(bad[4], '  [FAIL] Stockage des sessions — SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database');
+    assert.is(
+      bad[4],
+      '  [FAIL] Stockage des sessions — SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database',
+    );
     assert.is(
       bad[6],
       '  [FAIL] Proxys de confiance (TRUSTED_PROXIES) — TRUSTED_PROXIES : entrée invalide « 10.0.0.0/33 » (le préfixe doit aller de 0 à 32). Attendu : des adresses IP ou des blocs CIDR séparés par des virgules, par exemple « 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8 » ; le serveur refuse de démarrer',
@@ -166,12 +189,16 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(json.ok, false);
     assert.is(json.errors, 1);
     assert.is(json.warnings, 2, 'the memory session store, the TOTP secrets');
-    assert.equal(json.checks.map((c) => c.code), ['sql_files', 'routes', 'tables', 'active_user', 'session_store', 'rate_limit_store', 'trusted_proxies', 'argon2', 'totp_secrets']);
+    assert.equal(
+      json.checks.map((c) => c.code),
+      ['sql_files', 'routes', 'tables', 'active_user', 'session_store', 'rate_limit_store', 'trusted_proxies', 'argon2', 'totp_secrets'],
+    );
     assert.equal(json.checks[6], {
       code: 'trusted_proxies',
       status: 'FAIL',
       label: 'Proxys de confiance (TRUSTED_PROXIES)',
-      detail: "TRUSTED_PROXIES : entrée invalide « nope » (ce n'est pas une adresse IP). Attendu : des adresses IP ou des blocs CIDR séparés par des virgules, par exemple « 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8 » ; le serveur refuse de démarrer",
+      detail:
+        "TRUSTED_PROXIES : entrée invalide « nope » (ce n'est pas une adresse IP). Attendu : des adresses IP ou des blocs CIDR séparés par des virgules, par exemple « 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8 » ; le serveur refuse de démarrer",
     });
     assert.is(project.run(['auth:doctor', '--json'], { env: { TRUSTED_PROXIES: 'nope' } }).status, 1);
   });

@@ -30,7 +30,9 @@ export function registerRoutes(router: Router): void {
 `;
 
 /** Every auth SQL file, in the order auth:init lists them. */
-const FILES = AUTH_TABLES.flatMap((table) => (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect) })));
+const FILES = AUTH_TABLES.flatMap((table) =>
+  (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect) })),
+);
 
 const t = suite('auth:init and auth:list-sql');
 let project: CliProject;
@@ -71,9 +73,15 @@ function removeAuthFiles(): void {
 t('auth:list-sql before auth:init: all twenty files absent, by dialect', () => {
   const out = ok(['auth:list-sql']);
   assert.is(out[0], 'MariaDB / MySQL (<table>.sql) :');
-  assert.equal(out.slice(1, 11), AUTH_TABLES.map((table) => `  absent   ${authSqlPath(table.name, 'mariadb')}`));
+  assert.equal(
+    out.slice(1, 11),
+    AUTH_TABLES.map((table) => `  absent   ${authSqlPath(table.name, 'mariadb')}`),
+  );
   assert.is(out[11], 'SQLite (<table>.sqlite.sql) — dialecte de la base (DB_DRIVER) :');
-  assert.equal(out.slice(12, 22), AUTH_TABLES.map((table) => `  absent   ${authSqlPath(table.name, 'sqlite')}`));
+  assert.equal(
+    out.slice(12, 22),
+    AUTH_TABLES.map((table) => `  absent   ${authSqlPath(table.name, 'sqlite')}`),
+  );
   assert.equal(out.slice(22), ['20 fichiers : 0 présent(s), 20 absent(s).', '« fw auth:init » écrit les fichiers absents.']);
 });
 
@@ -132,18 +140,30 @@ t('auth:list-sql after auth:init: all present; a file taken over is « modifié 
   const out = ok(['auth:list-sql']);
   assert.ok(out.includes(`  modifié  ${users}`), out.join('\n'));
   assert.ok(out.includes(`  périmé   ${roles}`), out.join('\n'));
-  assert.is(out.at(-1), '20 fichiers : 18 présent(s), 0 absent(s), 1 périmé(s) : « fw auth:init » les réécrit, 1 modifié(s) (ligne « fw-mvc: generated file » retirée : appliqués tels quels).');
-  const json = JSON.parse(project.run(['auth:list-sql', '--json']).stdout) as { configuredDialect: string; files: Array<{ path: string; state: string; table: string; dialect: string }> };
+  assert.is(
+    out.at(-1),
+    '20 fichiers : 18 présent(s), 0 absent(s), 1 périmé(s) : « fw auth:init » les réécrit, 1 modifié(s) (ligne « fw-mvc: generated file » retirée : appliqués tels quels).',
+  );
+  const json = JSON.parse(project.run(['auth:list-sql', '--json']).stdout) as {
+    configuredDialect: string;
+    files: Array<{ path: string; state: string; table: string; dialect: string }>;
+  };
   assert.is(json.configuredDialect, 'sqlite');
   assert.is(json.files.length, 20);
-  assert.equal(json.files.find((f) => f.path === users), { table: 'users', dialect: 'sqlite', path: users, state: 'owned' });
+  assert.equal(
+    json.files.find((f) => f.path === users),
+    { table: 'users', dialect: 'sqlite', path: users, state: 'owned' },
+  );
   assert.is(json.files.find((f) => f.path === roles)?.state, 'stale');
 
   // auth:init rewrites the stale file and leaves the one the user took over alone.
   const taken = project.read(users);
   const again = ok(['auth:init']);
   assert.ok(again.includes(fateLine('mis à jour', roles)), again.join('\n'));
-  assert.ok(again.includes(fateLine('ignoré', users, 'ligne « fw-mvc: generated file » retirée : le fichier est à vous ; --force le régénère')), again.join('\n'));
+  assert.ok(
+    again.includes(fateLine('ignoré', users, 'ligne « fw-mvc: generated file » retirée : le fichier est à vous ; --force le régénère')),
+    again.join('\n'),
+  );
   assert.is(project.read(users), taken);
   assert.is(project.read(roles), FILES.find((f) => f.path === roles)!.content);
   project.write(users, FILES.find((f) => f.path === users)!.content);
@@ -165,7 +185,10 @@ t('routes.ts without registerRoutes: refused with the lines to paste, nothing wr
 t('routes.ts absent, unreadable, or the name taken: refused, nothing written', () => {
   project.write(ROUTES, 'export function registerRoutes(router: Router): void {\n  router.add(\n');
   const unreadable = refused(['auth:init']);
-  assert.match(unreadable[0]!, /^Erreur : mvc\/routes\.ts ne se lit pas \(ligne \d+, colonne \d+ : .+\) : corrigez-le, puis relancez la commande\. Aucun fichier n'a été écrit\.$/);
+  assert.match(
+    unreadable[0]!,
+    /^Erreur : mvc\/routes\.ts ne se lit pas \(ligne \d+, colonne \d+ : .+\) : corrigez-le, puis relancez la commande\. Aucun fichier n'a été écrit\.$/,
+  );
   assert.is(unreadable[1], 'Conseil : corrigez mvc/routes.ts, puis relancez « fw auth:init ».');
   project.write(ROUTES, "import type { Router } from 'fw-mvc';\nconst registerAuthRoutes = 1;\n\nexport function registerRoutes(router: Router): void {}\n");
   assert.equal(refused(['auth:init']), [
@@ -180,13 +203,22 @@ t('routes.ts absent, unreadable, or the name taken: refused, nothing written', (
 });
 
 t('an aliased import already called is recognised; an import without its call gets the call only', () => {
-  const aliased = "import type { Router } from 'fw-mvc';\nimport { registerAuthRoutes as auth } from 'fw-mvc/auth';\n\nexport const registerRoutes = (r: Router): void => {\n  auth(r);\n};\n";
+  const aliased =
+    "import type { Router } from 'fw-mvc';\nimport { registerAuthRoutes as auth } from 'fw-mvc/auth';\n\nexport const registerRoutes = (r: Router): void => {\n  auth(r);\n};\n";
   project.write(ROUTES, aliased);
   ok(['auth:init']);
   assert.is(project.read(ROUTES), aliased);
-  project.write(ROUTES, "import type { Router } from 'fw-mvc';\r\nimport { registerAuthRoutes } from 'fw-mvc/auth';\r\n\r\nexport function registerRoutes(app: Router): void {\r\n}\r\n");
+  project.write(
+    ROUTES,
+    "import type { Router } from 'fw-mvc';\r\nimport { registerAuthRoutes } from 'fw-mvc/auth';\r\n\r\nexport function registerRoutes(app: Router): void {\r\n}\r\n",
+  );
   const out = ok(['auth:init']);
-  assert.ok(out.includes("Routes d'authentification ajoutées à mvc/routes.ts : l'appel « registerAuthRoutes(…) » dans registerRoutes (GET /login, POST /login, POST /logout)."), out.join('\n'));
+  assert.ok(
+    out.includes(
+      "Routes d'authentification ajoutées à mvc/routes.ts : l'appel « registerAuthRoutes(…) » dans registerRoutes (GET /login, POST /login, POST /logout).",
+    ),
+    out.join('\n'),
+  );
   assert.is(
     project.read(ROUTES),
     "import type { Router } from 'fw-mvc';\r\nimport { registerAuthRoutes } from 'fw-mvc/auth';\r\n\r\nexport function registerRoutes(app: Router): void {\r\n  // Authentification : GET /login, POST /login, POST /logout (fw auth:init)\r\n  registerAuthRoutes(app);\r\n}\r\n",
@@ -194,7 +226,13 @@ t('an aliased import already called is recognised; an import without its call ge
 });
 
 t('routes.ts that already declares GET /login: the routes are added, and a warning says which ones clash', () => {
-  project.write(ROUTES, TEMPLATE_ROUTES.replace("{ name: 'home', public: true });", "{ name: 'home', public: true });\n  router.add('GET', '/login', HomeController.index, { name: 'my_login', public: true });"));
+  project.write(
+    ROUTES,
+    TEMPLATE_ROUTES.replace(
+      "{ name: 'home', public: true });",
+      "{ name: 'home', public: true });\n  router.add('GET', '/login', HomeController.index, { name: 'my_login', public: true });",
+    ),
+  );
   const run = project.run(['auth:init']);
   assert.is(run.status, 0, run.stderr);
   assert.equal(lines(run.stderr), [

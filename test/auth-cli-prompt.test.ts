@@ -54,7 +54,10 @@ async function hashOf(email: string): Promise<string | null> {
 }
 
 t('typed twice without echo; Backspace erases the character before it', async () => {
-  const { output, status } = await onTerminal(['auth:user:create', '--email', 'tty@example.com', '--password-prompt'], ['tty-secret-1x\u007f\r', 'tty-secret-1\r']);
+  const { output, status } = await onTerminal(
+    ['auth:user:create', '--email', 'tty@example.com', '--password-prompt'],
+    ['tty-secret-1x\u007f\r', 'tty-secret-1\r'],
+  );
   assert.is(status, 0, output);
   assert.is(output, 'Mot de passe : \nConfirmez le mot de passe : \nUtilisateur créé : #1 tty@example.com (actif).\n');
   assert.ok(await argon2.verify((await hashOf('tty@example.com'))!, 'tty-secret-1'));
@@ -64,7 +67,10 @@ t('two different entries: refused, nothing written', async () => {
   const { output, status } = await onTerminal(['auth:user:create', '--email', 'other@example.com', '--password-prompt'], ['first-secret\r', 'second-secret\r']);
   assert.is(status, 1, output);
   assert.not.ok(output.includes('secret'), output);
-  assert.match(output, /Erreur : les deux saisies du mot de passe diffèrent ; rien n'a été écrit\.\nConseil : relancez la commande et tapez deux fois le même mot de passe\.\n$/);
+  assert.match(
+    output,
+    /Erreur : les deux saisies du mot de passe diffèrent ; rien n'a été écrit\.\nConseil : relancez la commande et tapez deux fois le même mot de passe\.\n$/,
+  );
   assert.is(await hashOf('other@example.com'), null);
 });
 

@@ -73,7 +73,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   async function user(email: string): Promise<{ id: number; password_hash: string; is_active: number; updated_at: string }> {
     const db = project.open();
     try {
-      const row = await db.fetchOne<{ id: number; password_hash: string; is_active: number; updated_at: string }>('SELECT id, password_hash, is_active, updated_at FROM users WHERE email = ?', [email]);
+      const row = await db.fetchOne<{ id: number; password_hash: string; is_active: number; updated_at: string }>(
+        'SELECT id, password_hash, is_active, updated_at FROM users WHERE email = ?',
+        [email],
+      );
       assert.ok(row, email);
       return { ...row, id: Number(row.id), is_active: Number(row.is_active) };
     } finally {
@@ -109,7 +112,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     if (!sqlite) ok(['db:init']);
     const run = fw(['auth:user:create', '--email', 'alice@example.com', '--password-prompt'], { input: `${PASSWORD}\n${PASSWORD}\n` });
     assert.is(run.status, 1);
-    assert.equal(lines(run.stderr), [`Erreur : tables d'authentification absentes de la base (${target()}) : users.`, 'Conseil : lancez « fw auth:init » puis « fw db:apply ».']);
+    assert.equal(lines(run.stderr), [
+      `Erreur : tables d'authentification absentes de la base (${target()}) : users.`,
+      'Conseil : lancez « fw auth:init » puis « fw db:apply ».',
+    ]);
     if (sqlite) assert.not.ok(project.exists('storage/database.sqlite'), 'the SQLite file is not created');
     for (const args of [['auth:user:list'], ['auth:role:list'], ['auth:user:show', '--id', '1']]) assert.is(fw(args).status, 1, args.join(' '));
     if (sqlite) ok(['db:init']);
@@ -133,19 +139,30 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.equal(ok(['auth:role:list']), ['(aucun rôle : « fw auth:role:create <nom> » en crée un)']);
     assert.equal(ok(['auth:role:create', 'admin']), ['Rôle « admin » créé (#1).']);
     assert.equal(ok(['auth:role:create', 'editeur']), ['Rôle « editeur » créé (#2).']);
-    await refused(['auth:role:create', 'admin'], [
-      'Erreur : le rôle « admin » existe déjà.',
-      'Conseil : « fw auth:role:list » liste les rôles ; « fw auth:user:role:add --email <EMAIL> --role admin » le donne à un utilisateur.',
-    ]);
-    await refused(['auth:role:create', 'Éditeur en chef'], [
-      'Erreur : nom de rôle invalide : « Éditeur en chef ».',
-      'Conseil : un nom de rôle commence par une lettre minuscule, puis lettres minuscules non accentuées, chiffres, « _ », « . » ou « - » (100 caractères au plus), par exemple « editeur-en-chef ».',
-    ]);
-    await refused(['auth:role:create'], ["Erreur : il manque l'argument <nom> de « fw auth:role:create ».", 'Conseil : par exemple « fw auth:role:create admin ».']);
+    await refused(
+      ['auth:role:create', 'admin'],
+      [
+        'Erreur : le rôle « admin » existe déjà.',
+        'Conseil : « fw auth:role:list » liste les rôles ; « fw auth:user:role:add --email <EMAIL> --role admin » le donne à un utilisateur.',
+      ],
+    );
+    await refused(
+      ['auth:role:create', 'Éditeur en chef'],
+      [
+        'Erreur : nom de rôle invalide : « Éditeur en chef ».',
+        'Conseil : un nom de rôle commence par une lettre minuscule, puis lettres minuscules non accentuées, chiffres, « _ », « . » ou « - » (100 caractères au plus), par exemple « editeur-en-chef ».',
+      ],
+    );
+    await refused(
+      ['auth:role:create'],
+      ["Erreur : il manque l'argument <nom> de « fw auth:role:create ».", 'Conseil : par exemple « fw auth:role:create admin ».'],
+    );
   });
 
   t('auth:user:create --password-prompt reads two lines of piped stdin; --role gives existing roles', async () => {
-    const run = fw(['auth:user:create', '--email', 'bob@example.com', '--password-prompt', '--role', 'editeur', '--role', 'admin'], { input: `${PROMPTED}\r\n${PROMPTED}\n` });
+    const run = fw(['auth:user:create', '--email', 'bob@example.com', '--password-prompt', '--role', 'editeur', '--role', 'admin'], {
+      input: `${PROMPTED}\r\n${PROMPTED}\n`,
+    });
     assert.is(run.status, 0, run.stderr);
     assert.is(run.stderr, '');
     assert.is(run.stdout, 'Utilisateur créé : #2 bob@example.com (actif), rôles : editeur, admin.\n');
@@ -160,31 +177,51 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       'Conseil : choisissez une autre adresse, ou changez son mot de passe : « fw auth:user:password --email alice@example.com --password-prompt ».',
     ]);
     for (const bad of ['carol', 'carol@example', 'ca rol@example.com', 'a@b@example.com', `${'c'.repeat(181)}@example.com`]) {
-      await refused(create('--email', bad, '--password', PASSWORD), [`Erreur : adresse e-mail invalide : « ${bad} ».`, 'Conseil : donnez une adresse comme alice@example.com : un seul @, un domaine avec un point, sans espace, 190 caractères au plus.']);
+      await refused(create('--email', bad, '--password', PASSWORD), [
+        `Erreur : adresse e-mail invalide : « ${bad} ».`,
+        'Conseil : donnez une adresse comme alice@example.com : un seul @, un domaine avec un point, sans espace, 190 caractères au plus.',
+      ]);
     }
     const policy = 'Conseil : choisissez un mot de passe de 8 à 1024 caractères et relancez la commande.';
     await refused(create('--email', 'carol@example.com', '--password', 'short12'), [/^Erreur : le mot de passe .*8.*\.$/, policy]);
     await refused(create('--email', 'carol@example.com', '--password', 'x'.repeat(1025)), [/^Erreur : le mot de passe .*1024.*\.$/, policy]);
     await refused(create('--email', 'carol@example.com', '--password-prompt'), [/^Erreur : le mot de passe .*8.*\.$/, policy], { input: 'short\nshort\n' });
-    await refused(create('--email', 'carol@example.com', '--password-prompt'), ["Erreur : les deux saisies du mot de passe diffèrent ; rien n'a été écrit.", 'Conseil : relancez la commande et tapez deux fois le même mot de passe.'], { input: `${PROMPTED}\n${PROMPTED}x\n` });
-    await refused(create('--email', 'carol@example.com', '--password-prompt'), [
-      "Erreur : l'entrée standard s'est terminée avant le mot de passe et sa confirmation (deux lignes attendues).",
-      'Conseil : lancez la commande dans un terminal, ou envoyez deux lignes identiques sur son entrée standard.',
-    ], { input: `${PROMPTED}\n` });
+    await refused(
+      create('--email', 'carol@example.com', '--password-prompt'),
+      ["Erreur : les deux saisies du mot de passe diffèrent ; rien n'a été écrit.", 'Conseil : relancez la commande et tapez deux fois le même mot de passe.'],
+      { input: `${PROMPTED}\n${PROMPTED}x\n` },
+    );
+    await refused(
+      create('--email', 'carol@example.com', '--password-prompt'),
+      [
+        "Erreur : l'entrée standard s'est terminée avant le mot de passe et sa confirmation (deux lignes attendues).",
+        'Conseil : lancez la commande dans un terminal, ou envoyez deux lignes identiques sur son entrée standard.',
+      ],
+      { input: `${PROMPTED}\n` },
+    );
     await refused(create('--email', 'carol@example.com', '--password', PASSWORD, '--password-prompt'), [
       'Erreur : --password et --password-prompt ne vont pas ensemble pour « fw auth:user:create ».',
       'Conseil : gardez --password-prompt (saisie masquée), par exemple « fw auth:user:create --email alice@example.com --password-prompt ».',
     ]);
-    await refused(create('--email', 'carol@example.com'), [
-      '« fw auth:user:create » attend le mot de passe : --password-prompt ou --password <valeur>.',
-      'par exemple « fw auth:user:create --email alice@example.com --password-prompt » (saisie masquée, deux fois).',
-    ].map((text, i) => `${i === 0 ? 'Erreur' : 'Conseil'} : ${text}`));
-    await refused(create('--password-prompt'), ['Erreur : « fw auth:user:create » attend --email <EMAIL>.', 'Conseil : par exemple « fw auth:user:create --email alice@example.com --password-prompt ».']);
+    await refused(
+      create('--email', 'carol@example.com'),
+      [
+        '« fw auth:user:create » attend le mot de passe : --password-prompt ou --password <valeur>.',
+        'par exemple « fw auth:user:create --email alice@example.com --password-prompt » (saisie masquée, deux fois).',
+      ].map((text, i) => `${i === 0 ? 'Erreur' : 'Conseil'} : ${text}`),
+    );
+    await refused(create('--password-prompt'), [
+      'Erreur : « fw auth:user:create » attend --email <EMAIL>.',
+      'Conseil : par exemple « fw auth:user:create --email alice@example.com --password-prompt ».',
+    ]);
     await refused(create('--email', 'carol@example.com', '--password', PASSWORD, '--role', 'support'), [
       'Erreur : rôle inconnu : « support » (rôles existants : admin, editeur).',
       "Conseil : créez-le d'abord avec « fw auth:role:create support », ou choisissez un rôle existant.",
     ]);
-    await refused(create('--email', 'carol@example.com', '--password', PASSWORD, '--role', 'Admin'), [/^Erreur : nom de rôle invalide : « Admin »\.$/, /^Conseil : .*par exemple « admin »\.$/]);
+    await refused(create('--email', 'carol@example.com', '--password', PASSWORD, '--role', 'Admin'), [
+      /^Erreur : nom de rôle invalide : « Admin »\.$/,
+      /^Conseil : .*par exemple « admin »\.$/,
+    ]);
   });
 
   t('auth:user:list and auth:user:show: no secret, e-mails in any case; selectors refused when wrong', async () => {
@@ -194,48 +231,83 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.match(list[2]!, /^2 {3}bob@example\.com {4}oui /);
     assert.is(list[3], '2 utilisateur(s), 2 actif(s) ; dates en UTC.');
     const show = ok(['auth:user:show', '--email', 'Bob@EXAMPLE.com']);
-    assert.equal(show.slice(0, 5), ['Utilisateur #2', '  E-mail              bob@example.com', '  Actif               oui', '  E-mail vérifié      non', '  Dernière connexion  jamais']);
+    assert.equal(show.slice(0, 5), [
+      'Utilisateur #2',
+      '  E-mail              bob@example.com',
+      '  Actif               oui',
+      '  E-mail vérifié      non',
+      '  Dernière connexion  jamais',
+    ]);
     assert.match(show[5]!, /^ {2}Créé le {13}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     assert.equal(show.slice(7), ['  Rôles               admin, editeur', '  Permissions         (aucune)']);
     assert.equal(ok(['auth:user:show', '--id', '2']), show);
-    await refused(['auth:user:show', '--id', '99'], ["Erreur : aucun utilisateur n'a l'identifiant 99.", 'Conseil : « fw auth:user:list » liste les utilisateurs et leurs identifiants.']);
-    await refused(['auth:user:show', '--email', 'Nobody@example.com'], [
-      "Erreur : aucun utilisateur n'a l'e-mail « nobody@example.com ».",
-      'Conseil : « fw auth:user:list » liste les utilisateurs ; « fw auth:user:create --email nobody@example.com --password-prompt » en crée un.',
-    ]);
-    await refused(['auth:user:show', '--id', '1', '--email', 'alice@example.com'], [
-      'Erreur : --id et --email ne vont pas ensemble : « fw auth:user:show » désigne un seul utilisateur.',
-      "Conseil : gardez l'un des deux, par exemple « fw auth:user:show --email alice@example.com » ou « fw auth:user:show --id 1 ».",
-    ]);
-    await refused(['auth:user:show'], [
-      "Erreur : « fw auth:user:show » attend l'utilisateur : --id <id> ou --email <EMAIL>.",
-      'Conseil : par exemple « fw auth:user:show --email alice@example.com » ou « fw auth:user:show --id 1 » ; « fw auth:user:list » liste les utilisateurs.',
-    ]);
-    for (const id of ['abc', '0', '-1', '1.5']) await refused(['auth:user:show', '--id', id], [`Erreur : --id attend un entier positif (lu : « ${id} »).`, 'Conseil : « fw auth:user:list » donne les identifiants.']);
+    await refused(
+      ['auth:user:show', '--id', '99'],
+      ["Erreur : aucun utilisateur n'a l'identifiant 99.", 'Conseil : « fw auth:user:list » liste les utilisateurs et leurs identifiants.'],
+    );
+    await refused(
+      ['auth:user:show', '--email', 'Nobody@example.com'],
+      [
+        "Erreur : aucun utilisateur n'a l'e-mail « nobody@example.com ».",
+        'Conseil : « fw auth:user:list » liste les utilisateurs ; « fw auth:user:create --email nobody@example.com --password-prompt » en crée un.',
+      ],
+    );
+    await refused(
+      ['auth:user:show', '--id', '1', '--email', 'alice@example.com'],
+      [
+        'Erreur : --id et --email ne vont pas ensemble : « fw auth:user:show » désigne un seul utilisateur.',
+        "Conseil : gardez l'un des deux, par exemple « fw auth:user:show --email alice@example.com » ou « fw auth:user:show --id 1 ».",
+      ],
+    );
+    await refused(
+      ['auth:user:show'],
+      [
+        "Erreur : « fw auth:user:show » attend l'utilisateur : --id <id> ou --email <EMAIL>.",
+        'Conseil : par exemple « fw auth:user:show --email alice@example.com » ou « fw auth:user:show --id 1 » ; « fw auth:user:list » liste les utilisateurs.',
+      ],
+    );
+    for (const id of ['abc', '0', '-1', '1.5'])
+      await refused(
+        ['auth:user:show', '--id', id],
+        [`Erreur : --id attend un entier positif (lu : « ${id} »).`, 'Conseil : « fw auth:user:list » donne les identifiants.'],
+      );
   });
 
-  t(`auth:user:disable closes the user's sessions and pending second-factor challenges (${STORE} store), leaves the others; enable; again says so`, async () => {
-    const alice = await user('alice@example.com');
-    const ids = await withStore(async (store) => [
-      await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(sessionFor(alice.id, 'alice@example.com')), await store.create(challengeFor(alice.id)),
-      await store.create(sessionFor(2, 'bob@example.com')), await store.create(challengeFor(2)),
-    ]);
-    const where = sqlite ? 'stockage file, storage/sessions' : 'stockage database, table fw_sessions';
-    const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
-    assert.is(disabled.status, 0, disabled.stderr);
-    assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 3 (${where}).`]);
-    assert.equal(auditEvents(disabled.stderr), [{ level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
-    assert.is((await user('alice@example.com')).is_active, 0);
-    assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, false, true, true]);
-    assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
-    assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
-    const enabled = fw(['auth:user:enable', '--id', '1']);
-    assert.equal(lines(enabled.stdout), ['Utilisateur #1 alice@example.com réactivé.']);
-    assert.equal(auditEvents(enabled.stderr), [{ level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
-    assert.equal(ok(['auth:user:enable', '--email', 'alice@example.com']), ["#1 alice@example.com est déjà actif : rien n'a changé."]);
-    assert.is((await user('alice@example.com')).is_active, 1);
-    await refused(['auth:user:disable', '--email', 'nobody@example.com'], [/^Erreur : aucun utilisateur n'a l'e-mail « nobody@example\.com »\.$/, /^Conseil : /]);
-  });
+  t(
+    `auth:user:disable closes the user's sessions and pending second-factor challenges (${STORE} store), leaves the others; enable; again says so`,
+    async () => {
+      const alice = await user('alice@example.com');
+      const ids = await withStore(async (store) => [
+        await store.create(sessionFor(alice.id, 'alice@example.com')),
+        await store.create(sessionFor(alice.id, 'alice@example.com')),
+        await store.create(challengeFor(alice.id)),
+        await store.create(sessionFor(2, 'bob@example.com')),
+        await store.create(challengeFor(2)),
+      ]);
+      const where = sqlite ? 'stockage file, storage/sessions' : 'stockage database, table fw_sessions';
+      const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
+      assert.is(disabled.status, 0, disabled.stderr);
+      assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 3 (${where}).`]);
+      assert.equal(auditEvents(disabled.stderr), [
+        { level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
+      ]);
+      assert.is((await user('alice@example.com')).is_active, 0);
+      assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, false, true, true]);
+      assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
+      assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
+      const enabled = fw(['auth:user:enable', '--id', '1']);
+      assert.equal(lines(enabled.stdout), ['Utilisateur #1 alice@example.com réactivé.']);
+      assert.equal(auditEvents(enabled.stderr), [
+        { level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
+      ]);
+      assert.equal(ok(['auth:user:enable', '--email', 'alice@example.com']), ["#1 alice@example.com est déjà actif : rien n'a changé."]);
+      assert.is((await user('alice@example.com')).is_active, 1);
+      await refused(
+        ['auth:user:disable', '--email', 'nobody@example.com'],
+        [/^Erreur : aucun utilisateur n'a l'e-mail « nobody@example\.com »\.$/, /^Conseil : /],
+      );
+    },
+  );
 
   t('with the memory store the change is made (exit 0) with an Attention on stderr; an unknown SESSION_STORE is refused first', async () => {
     const attention =
@@ -259,20 +331,30 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     ]);
     assert.ok(lines(changed.stderr).includes(attention), changed.stderr);
     assert.is.not((await user('bob@example.com')).password_hash, before, 'the password is changed all the same');
-    await refused(['auth:user:disable', '--id', '2'], [
-      "Erreur : SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database ; rien n'a été modifié.",
-      'Conseil : corrigez SESSION_STORE dans env/dev.',
-    ], { env: { SESSION_STORE: 'redis' } });
+    await refused(
+      ['auth:user:disable', '--id', '2'],
+      [
+        "Erreur : SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database ; rien n'a été modifié.",
+        'Conseil : corrigez SESSION_STORE dans env/dev.',
+      ],
+      { env: { SESSION_STORE: 'redis' } },
+    );
   });
 
   t('auth:user:password: a new hash (old password refused), updated_at moved, sessions closed; bad inputs refused', async () => {
     const before = await user('alice@example.com');
     const db = project.open();
     await db.execute("UPDATE users SET updated_at = '2001-02-03 04:05:06' WHERE id = ?", [before.id]).finally(() => db.close());
-    const [session, challenge] = await withStore(async (store) => [await store.create(sessionFor(before.id, 'alice@example.com')), await store.create(challengeFor(before.id))]);
+    const [session, challenge] = await withStore(async (store) => [
+      await store.create(sessionFor(before.id, 'alice@example.com')),
+      await store.create(challengeFor(before.id)),
+    ]);
     const changed = fw(['auth:user:password', '--email', 'alice@example.com', '--password-prompt'], { input: `${NEW_PASSWORD}\n${NEW_PASSWORD}\n` });
     assert.is(changed.status, 0, changed.stderr);
-    assert.equal(auditEvents(changed.stderr).map((e) => [e.level, e.event, e.user_id]), [['INFO', 'user.password_changed', before.id]]);
+    assert.equal(
+      auditEvents(changed.stderr).map((e) => [e.level, e.event, e.user_id]),
+      [['INFO', 'user.password_changed', before.id]],
+    );
     const out = lines(changed.stdout);
     assert.is(out[0], 'Mot de passe de #1 alice@example.com changé.');
     assert.match(out[1]!, /^Sessions fermées : 2 \(stockage /);
@@ -282,20 +364,32 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.ok(String(after.updated_at) > '2001-02-03 04:05:06');
     assert.is(await withStore((store) => store.get(session)), null);
     assert.is(await withStore((store) => store.get(challenge)), null, 'the challenge the old password opened is ended');
-    await refused(['auth:user:password', '--id', '1', '--password', 'short'], [/^Erreur : le mot de passe .*8.*\.$/, /^Conseil : choisissez un mot de passe de 8 à 1024 caractères/]);
-    await refused(['auth:user:password', '--id', '1'], [
-      'Erreur : « fw auth:user:password » attend le mot de passe : --password-prompt ou --password <valeur>.',
-      'Conseil : par exemple « fw auth:user:password --id 1 --password-prompt » (saisie masquée, deux fois).',
-    ]);
+    await refused(
+      ['auth:user:password', '--id', '1', '--password', 'short'],
+      [/^Erreur : le mot de passe .*8.*\.$/, /^Conseil : choisissez un mot de passe de 8 à 1024 caractères/],
+    );
+    await refused(
+      ['auth:user:password', '--id', '1'],
+      [
+        'Erreur : « fw auth:user:password » attend le mot de passe : --password-prompt ou --password <valeur>.',
+        'Conseil : par exemple « fw auth:user:password --id 1 --password-prompt » (saisie masquée, deux fois).',
+      ],
+    );
     await refused(['auth:user:password', '--id', '42', '--password', PASSWORD], ["Erreur : aucun utilisateur n'a l'identifiant 42.", /^Conseil : /]);
-    await refused(['auth:user:password', '--id', '1', '--password-prompt'], [/^Erreur : les deux saisies du mot de passe diffèrent/, /^Conseil : /], { input: `${NEW_PASSWORD}\nother password\n` });
+    await refused(['auth:user:password', '--id', '1', '--password-prompt'], [/^Erreur : les deux saisies du mot de passe diffèrent/, /^Conseil : /], {
+      input: `${NEW_PASSWORD}\nother password\n`,
+    });
   });
 
   t('auth:user:role:add / remove / roles, auth:role:list counts; unknown role or user refused', async () => {
     const added = fw(['auth:user:role:add', '--id', '1', '--role', 'admin']);
     assert.equal(lines(added.stdout), ['Rôle « admin » donné à #1 alice@example.com (effectif à sa prochaine connexion).']);
-    assert.equal(auditEvents(added.stderr), [{ level: 'INFO', event: 'user_role.added', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli', role: 'admin' } }]);
-    assert.equal(ok(['auth:user:role:add', '--email', 'ALICE@example.com', '--role', 'admin']), ["#1 alice@example.com a déjà le rôle « admin » : rien n'a changé."]);
+    assert.equal(auditEvents(added.stderr), [
+      { level: 'INFO', event: 'user_role.added', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli', role: 'admin' } },
+    ]);
+    assert.equal(ok(['auth:user:role:add', '--email', 'ALICE@example.com', '--role', 'admin']), [
+      "#1 alice@example.com a déjà le rôle « admin » : rien n'a changé.",
+    ]);
     const roles = ok(['auth:role:list']);
     assert.is(roles[0], 'RÔLE     UTILISATEURS  CRÉÉ LE');
     assert.match(roles[1]!, /^admin {4}2 {13}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -303,25 +397,38 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(roles[3], '2 rôle(s) ; dates en UTC.');
     const removed = fw(['auth:user:role:remove', '--id', '2', '--role', 'editeur']);
     assert.equal(lines(removed.stdout), ['Rôle « editeur » retiré à #2 bob@example.com (effectif à sa prochaine connexion).']);
-    assert.equal(auditEvents(removed.stderr).map((e) => [e.event, e.user_id, e.metadata]), [['user_role.removed', 2, { source: 'cli', role: 'editeur' }]]);
+    assert.equal(
+      auditEvents(removed.stderr).map((e) => [e.event, e.user_id, e.metadata]),
+      [['user_role.removed', 2, { source: 'cli', role: 'editeur' }]],
+    );
     assert.equal(ok(['auth:user:role:remove', '--id', '2', '--role', 'editeur']), ["#2 bob@example.com n'a pas le rôle « editeur » : rien n'a changé."]);
     assert.equal(ok(['auth:user:roles', '--id', '2']), ['Rôles de #2 bob@example.com :', '  admin']);
     ok(['auth:user:role:remove', '--id', '2', '--role', 'admin']);
     assert.equal(ok(['auth:user:roles', '--id', '2']), ['Rôles de #2 bob@example.com :', '  (aucun rôle)']);
-    await refused(['auth:user:role:add', '--id', '1', '--role', 'support'], ['Erreur : rôle inconnu : « support » (rôles existants : admin, editeur).', "Conseil : créez-le d'abord avec « fw auth:role:create support », ou choisissez un rôle existant."]);
+    await refused(
+      ['auth:user:role:add', '--id', '1', '--role', 'support'],
+      [
+        'Erreur : rôle inconnu : « support » (rôles existants : admin, editeur).',
+        "Conseil : créez-le d'abord avec « fw auth:role:create support », ou choisissez un rôle existant.",
+      ],
+    );
     await refused(['auth:user:role:remove', '--id', '1', '--role', 'support'], [/^Erreur : rôle inconnu : « support »/, /^Conseil : /]);
     await refused(['auth:user:role:add', '--id', '9', '--role', 'admin'], ["Erreur : aucun utilisateur n'a l'identifiant 9.", /^Conseil : /]);
-    await refused(['auth:user:role:add', '--id', '1'], [
-      'Erreur : « fw auth:user:role:add » attend --role <rôle>.',
-      'Conseil : par exemple « fw auth:user:role:add --email alice@example.com --role admin » ; « fw auth:role:list » liste les rôles.',
-    ]);
+    await refused(
+      ['auth:user:role:add', '--id', '1'],
+      [
+        'Erreur : « fw auth:user:role:add » attend --role <rôle>.',
+        'Conseil : par exemple « fw auth:user:role:add --email alice@example.com --role admin » ; « fw auth:role:list » liste les rôles.',
+      ],
+    );
     await refused(['auth:user:role:add', '--role', 'admin'], [/^Erreur : « fw auth:user:role:add » attend l'utilisateur/, /^Conseil : /]);
   });
 
   t('no command printed a hash, a salt or a password', async () => {
     const all = outputs.join('\n');
     const hashes = [(await user('alice@example.com')).password_hash, (await user('bob@example.com')).password_hash];
-    for (const secret of ['$argon2', ...hashes, ...hashes.map((h) => h.split('$')[4]!), PASSWORD, PROMPTED, NEW_PASSWORD]) assert.not.ok(all.includes(secret), `printed: ${secret}`);
+    for (const secret of ['$argon2', ...hashes, ...hashes.map((h) => h.split('$')[4]!), PASSWORD, PROMPTED, NEW_PASSWORD])
+      assert.not.ok(all.includes(secret), `printed: ${secret}`);
     assert.ok(outputs.length > 60, 'the outputs were collected');
   });
 

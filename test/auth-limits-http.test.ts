@@ -57,17 +57,29 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
 
   /** Failed login attempts counted for a key in the table. */
   async function failures(data: AuthDatabase, key: string): Promise<number> {
-    const row = await data.db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM auth_rate_limit_attempts WHERE action = 'login' AND rate_key = ? AND success = 0", [key]);
+    const row = await data.db.fetchOne<{ n: unknown }>(
+      "SELECT COUNT(*) AS n FROM auth_rate_limit_attempts WHERE action = 'login' AND rate_key = ? AND success = 0",
+      [key],
+    );
     return Number(row?.n ?? 0);
   }
 
   test('30 concurrent wrong passwords: at most 5 are checked (401), the others answer 429 with Retry-After', async ({ app, data, aliceId }) => {
-    const clients = await Promise.all(Array.from({ length: 30 }, async () => {
-      const client = from(app, '192.0.2.10');
-      return { client, token: await client.csrf('/login') };
-    }));
-    const pages = await Promise.all(clients.map(({ client, token }, i) =>
-      client.request('POST', '/login', [['csrf_token', token], ['login', EMAIL], ['password', `wrong-password-${i}`]])));
+    const clients = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const client = from(app, '192.0.2.10');
+        return { client, token: await client.csrf('/login') };
+      }),
+    );
+    const pages = await Promise.all(
+      clients.map(({ client, token }, i) =>
+        client.request('POST', '/login', [
+          ['csrf_token', token],
+          ['login', EMAIL],
+          ['password', `wrong-password-${i}`],
+        ]),
+      ),
+    );
     const counts = statuses(pages);
     const checked = counts[401] ?? 0;
     assert.ok(checked >= 1 && checked <= 5, `checked: ${JSON.stringify(counts)}`);
@@ -91,7 +103,7 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is((await from(app, '203.0.113.9').login(EMAIL, PASSWORD)).status, 429, 'the address is limited now');
   });
 
-  test('accent variants of an e-mail do not reach the account, and the account\'s counter holds against them', async ({ app, data }) => {
+  test("accent variants of an e-mail do not reach the account, and the account's counter holds against them", async ({ app, data }) => {
     const variants = ['àlice@example.test', 'alíce@example.test', 'alice@exámple.test', 'ALİCE@example.test', 'alice\u00AD@example.test'];
     for (const variant of variants) {
       assert.is(await findUserByEmail(variant, data.db), null, JSON.stringify(variant));
@@ -126,7 +138,13 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
   });
 
   test('every spelling of an IPv4-mapped address shares the counter of its IPv4 address, not one /64 for all', async ({ app }) => {
-    const spellings = ['::ffff:192.0.2.201', '::ffff:c000:2c9', '0:0:0:0:0:ffff:c000:2c9', '0000:0000:0000:0000:0000:FFFF:C000:02C9', '0:0:0:0:0:ffff:192.0.2.201'];
+    const spellings = [
+      '::ffff:192.0.2.201',
+      '::ffff:c000:2c9',
+      '0:0:0:0:0:ffff:c000:2c9',
+      '0000:0000:0000:0000:0000:FFFF:C000:02C9',
+      '0:0:0:0:0:ffff:192.0.2.201',
+    ];
     for (const [i, ip] of spellings.entries()) assert.is((await from(app, ip).login(`mapped-${i}@example.test`, 'wrong')).status, 401, ip);
     assert.is((await from(app, '192.0.2.201').login(EMAIL, PASSWORD)).status, 429, 'the five spellings were one client');
     assert.is((await from(app, '::ffff:c000:2ca').login(EMAIL, PASSWORD)).status, 302, 'another mapped address has its own counter');
@@ -140,9 +158,19 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await passwordStep(client);
     const token = await client.csrf('/login/mfa');
     const codes = await wrongCodes(secret, 40);
-    const pages = await Promise.all(codes.map((code) => client.request('POST', '/login/mfa', [['csrf_token', token], ['code', code]])));
+    const pages = await Promise.all(
+      codes.map((code) =>
+        client.request('POST', '/login/mfa', [
+          ['csrf_token', token],
+          ['code', code],
+        ]),
+      ),
+    );
     assert.equal(statuses(pages), { 401: 5, 429: 35 });
-    const right = await client.request('POST', '/login/mfa', [['csrf_token', token], ['code', await totpCode(secret)]]);
+    const right = await client.request('POST', '/login/mfa', [
+      ['csrf_token', token],
+      ['code', await totpCode(secret)],
+    ]);
     assert.is(right.status, 429, 'the user is limited');
   });
 
@@ -152,7 +180,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const { secret } = await enrol(client);
     const token = await client.csrf('/account/mfa');
     const codes = await wrongCodes(secret, 20);
-    const pages = await Promise.all(codes.map((code) => client.request('POST', '/account/mfa/recovery-codes', [['csrf_token', token], ['code', code]])));
+    const pages = await Promise.all(
+      codes.map((code) =>
+        client.request('POST', '/account/mfa/recovery-codes', [
+          ['csrf_token', token],
+          ['code', code],
+        ]),
+      ),
+    );
     assert.equal(statuses(pages), { 422: 5, 429: 15 });
   });
 

@@ -32,10 +32,15 @@ function routes(router: Router): void {
   router.add('GET', '/go-htmx', () => htmxRedirect('/liste/Ā'), { name: 'go_htmx', public: true });
   router.add('GET', '/go-raw', () => new Response(302, '', 'text/html', { location: '/brut/ÿ\u0100' }), { name: 'go_raw', public: true });
   // A handler that changes the session, then answers a header node cannot write.
-  router.add('GET', '/bad-header', (request) => {
-    requestSession(request).set('_flash', { message: 'jamais', level: 'info' });
-    return new Response(200, 'x', 'text/plain', { 'X-Nom': 'Ā' });
-  }, { name: 'bad_header', public: true });
+  router.add(
+    'GET',
+    '/bad-header',
+    (request) => {
+      requestSession(request).set('_flash', { message: 'jamais', level: 'info' });
+      return new Response(200, 'x', 'text/plain', { 'X-Nom': 'Ā' });
+    },
+    { name: 'bad_header', public: true },
+  );
   // A private page with a form (the logout button of a real layout).
   router.add('GET', '/account', (request) => BaseController.render('account.html', { request }), { name: 'account' });
 }
@@ -82,7 +87,11 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const client = new SessionClient(app.base);
     const token = await client.csrf();
     const before = client.sessionId;
-    const page = await client.request('POST', '/login', [['csrf_token', token], ['login', 'Alice@Example.test'], ['password', PASSWORD]]);
+    const page = await client.request('POST', '/login', [
+      ['csrf_token', token],
+      ['login', 'Alice@Example.test'],
+      ['password', PASSWORD],
+    ]);
     assert.is(page.status, 302);
     assert.is(page.headers.get('location'), '/');
     assert.is(page.cookies.length, 1);
@@ -112,7 +121,11 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
   test('wrong password, unknown e-mail and disabled account: the same 401 page, the login kept, never the password', async ({ app, data, aliceId }) => {
     await createUser({ email: 'bob@example.test', passwordHash: await hashPassword(PASSWORD), isActive: false }, data.db);
     const texts: string[] = [];
-    for (const [login, password] of [['alice@example.test', 'wrong password!'], ['nobody@example.test', PASSWORD], ['bob@example.test', PASSWORD]] as const) {
+    for (const [login, password] of [
+      ['alice@example.test', 'wrong password!'],
+      ['nobody@example.test', PASSWORD],
+      ['bob@example.test', PASSWORD],
+    ] as const) {
       const client = new SessionClient(app.base);
       const page = await client.login(login, password);
       assert.is(page.status, 401, login);
@@ -126,11 +139,17 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(texts[0], texts[1]);
     assert.is(texts[1], texts[2]);
     const audit = app.logs.records.filter((r) => r.logger === 'fw.auth.audit');
-    assert.equal(audit.map((r) => [r.message, r.level]).filter(([m]) => !String(m).includes('rate')).map(([m, l]) => [String(m).split(' ')[0], l]), [
-      ['login.failed', 'WARNING'],
-      ['login.failed', 'WARNING'],
-      ['user.disabled', 'WARNING'],
-    ]);
+    assert.equal(
+      audit
+        .map((r) => [r.message, r.level])
+        .filter(([m]) => !String(m).includes('rate'))
+        .map(([m, l]) => [String(m).split(' ')[0], l]),
+      [
+        ['login.failed', 'WARNING'],
+        ['login.failed', 'WARNING'],
+        ['user.disabled', 'WARNING'],
+      ],
+    );
     assert.not.match(app.logs.text(), PASSWORD);
     assert.not.match(app.logs.text(), 'wrong password!');
     assert.ok(aliceId > 0);
@@ -140,7 +159,10 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const client = new SessionClient(app.base);
     await client.get('/login');
     for (let i = 0; i < 6; i++) {
-      const page = await client.request('POST', '/login', [['login', 'alice@example.test'], ['password', 'nope-nope']]);
+      const page = await client.request('POST', '/login', [
+        ['login', 'alice@example.test'],
+        ['password', 'nope-nope'],
+      ]);
       assert.is(page.status, 403);
     }
     assert.is((await client.login('alice@example.test', PASSWORD)).status, 302, 'CSRF refusals did not count toward the limit');
@@ -195,8 +217,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
 
   test('rehash at login: a legacy PBKDF2 hash and a weaker Argon2 hash become Argon2id at the minimum', async ({ app, data }) => {
     const legacy = await createUser({ email: 'legacy@example.test', passwordHash: legacyPbkdf2Hash(PASSWORD) }, data.db);
-    const weak = await createUser({ email: 'weak@example.test', passwordHash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }) }, data.db);
-    for (const [id, login] of [[legacy, 'legacy@example.test'], [weak, 'weak@example.test']] as const) {
+    const weak = await createUser(
+      { email: 'weak@example.test', passwordHash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }) },
+      data.db,
+    );
+    for (const [id, login] of [
+      [legacy, 'legacy@example.test'],
+      [weak, 'weak@example.test'],
+    ] as const) {
       assert.is((await new SessionClient(app.base).login(login, PASSWORD)).status, 302, login);
       const row = await data.db.fetchOne<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = ?', [id]);
       assert.match(row!.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
@@ -208,7 +236,16 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const client = new SessionClient(app.base);
     const good = await client.login('alice@example.test', PASSWORD, '/contacts?page=2');
     assert.is(good.headers.get('location'), '/contacts?page=2');
-    for (const next of ['//evil.example', 'https://evil.example', '/\\evil.example', '\\\\evil.example', '/\t/evil.example', 'javascript:alert(1)', ' /x', '']) {
+    for (const next of [
+      '//evil.example',
+      'https://evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      ' /x',
+      '',
+    ]) {
       const page = await new SessionClient(app.base).login('alice@example.test', PASSWORD, next);
       assert.is(page.status, 302, next);
       assert.is(page.headers.get('location'), '/', JSON.stringify(next));
@@ -258,7 +295,10 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(page.status, 500);
     assert.is(page.cookies.length, 0, 'no session delivered');
     assert.is(page.headers.get('x-nom'), null);
-    assert.ok(app.logs.records.some((r) => r.level === 'ERROR' && /X-Nom/.test(r.message)), 'logged with the header named');
+    assert.ok(
+      app.logs.records.some((r) => r.level === 'ERROR' && /X-Nom/.test(r.message)),
+      'logged with the header named',
+    );
     assert.is((await client.get('/go')).status, 302, 'the server goes on');
   });
 

@@ -8,8 +8,18 @@ import argon2 from 'argon2';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  ARGON2_PARAMS, PasswordPolicyError, checkPasswordPolicy, dummyVerifyPassword, hashPassword, isPbkdf2Hash,
-  legacyPbkdf2Hash, passwordNeedsRehash, pbkdf2NeedsRehash, verifyPassword, verifyPasswordEvenly, dummyVerifyPbkdf2,
+  ARGON2_PARAMS,
+  PasswordPolicyError,
+  checkPasswordPolicy,
+  dummyVerifyPassword,
+  hashPassword,
+  isPbkdf2Hash,
+  legacyPbkdf2Hash,
+  passwordNeedsRehash,
+  pbkdf2NeedsRehash,
+  verifyPassword,
+  verifyPasswordEvenly,
+  dummyVerifyPbkdf2,
 } from '../runtime/auth/passwords.js';
 
 const PASSWORD = 'correct horse battery';
@@ -149,7 +159,7 @@ test('dummyVerifyPassword: always false, whatever the password (even one longer 
   assert.is(await dummyVerifyPassword(undefined as unknown as string), false);
 });
 
-test('verifyPasswordEvenly (the login\'s check): true only for the right password of a real hash, with or without the PBKDF2 work', async () => {
+test("verifyPasswordEvenly (the login's check): true only for the right password of a real hash, with or without the PBKDF2 work", async () => {
   const argon = await hashPassword(PASSWORD);
   const legacy = legacyPbkdf2Hash(PASSWORD);
   for (const withPbkdf2 of [false, true]) {

@@ -13,10 +13,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
 import {
-  cancelAttempt, clientAddressKey, DatabaseRateLimitStore, loginAttemptKeys, MemoryRateLimitStore, reserveAttempt, settleAttempt,
+  cancelAttempt,
+  clientAddressKey,
+  DatabaseRateLimitStore,
+  loginAttemptKeys,
+  MemoryRateLimitStore,
+  reserveAttempt,
+  settleAttempt,
   type RateLimitStore,
 } from '../runtime/auth/rate-limit.js';
-import { openDatabase, type Database } from '../runtime/db/index.js';
+import { openDatabase } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 
 const S = 1000;
@@ -88,7 +94,9 @@ for (const target of targets) {
 
   test('30 concurrent reservations on one key: exactly 5 pass, the 25 refused are withdrawn', async ({ store }) => {
     if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
-    const results = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt({ action: 'login', keys: ['user:7'], max: 5, windowSeconds: 60, now: T, store })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => reserveAttempt({ action: 'login', keys: ['user:7'], max: 5, windowSeconds: 60, now: T, store })),
+    );
     assert.is(results.filter((result) => !result.limited).length, 5);
     for (const result of results) {
       if (result.limited) {
@@ -105,7 +113,9 @@ for (const target of targets) {
   test('counting hits: 30 concurrent reservations, exactly 10 pass and stay counted as hits, never as failures', async ({ store }) => {
     if (store instanceof DatabaseRateLimitStore) await store.database.execute('DELETE FROM auth_rate_limit_attempts');
     await store.record({ action: 'upload', key: 'ip:192.0.2.8', success: false, at: T - S });
-    const results = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt({ action: 'upload', keys: ['ip:192.0.2.8'], max: 10, windowSeconds: 60, count: 'hits', now: T, store })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => reserveAttempt({ action: 'upload', keys: ['ip:192.0.2.8'], max: 10, windowSeconds: 60, count: 'hits', now: T, store })),
+    );
     assert.is(results.filter((result) => !result.limited).length, 9, 'the failure recorded before counts as a hit too');
     // 59 s until the oldest hit leaves; up to 60 while refused reservations of the same burst are not withdrawn yet.
     for (const result of results) if (result.limited) assert.ok(result.retryAfter === 59 || result.retryAfter === 60, String(result.retryAfter));
@@ -163,9 +173,17 @@ addresses('IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, anything else 
 
 addresses('every spelling of an IPv4-mapped IPv6 address counts as its IPv4 address', () => {
   const spellings = [
-    '::ffff:192.0.2.88', '::FFFF:192.0.2.88', '::ffff:c000:258', '::FFFF:C000:0258', '0:0:0:0:0:ffff:c000:258',
-    '0000:0000:0000:0000:0000:ffff:c000:0258', '0:0:0:0:0:ffff:192.0.2.88', '::0:ffff:c000:258', '0::ffff:192.0.2.88',
-    '::ffff:c000:258%eth0', ' ::ffff:c000:258 ',
+    '::ffff:192.0.2.88',
+    '::FFFF:192.0.2.88',
+    '::ffff:c000:258',
+    '::FFFF:C000:0258',
+    '0:0:0:0:0:ffff:c000:258',
+    '0000:0000:0000:0000:0000:ffff:c000:0258',
+    '0:0:0:0:0:ffff:192.0.2.88',
+    '::0:ffff:c000:258',
+    '0::ffff:192.0.2.88',
+    '::ffff:c000:258%eth0',
+    ' ::ffff:c000:258 ',
   ];
   for (const spelling of spellings) assert.is(clientAddressKey(spelling), '192.0.2.88', spelling);
   assert.is(clientAddressKey('::ffff:0:0'), '0.0.0.0');

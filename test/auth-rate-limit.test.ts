@@ -13,9 +13,23 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
 import {
-  DatabaseRateLimitStore, LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, MemoryRateLimitStore, cancelAttempt, checkLimit,
-  getRateLimitStore, isLoginLimited, loginAttemptKeys, rateLimitStoreFromConfig, recordLoginAttempt, reserveAttempt, setRateLimitStore,
-  settleAttempt, type LimitStatus, type RateLimitStore,
+  DatabaseRateLimitStore,
+  LOGIN_ACTION,
+  LOGIN_MAX_FAILURES,
+  LOGIN_WINDOW_SECONDS,
+  MemoryRateLimitStore,
+  cancelAttempt,
+  checkLimit,
+  getRateLimitStore,
+  isLoginLimited,
+  loginAttemptKeys,
+  rateLimitStoreFromConfig,
+  recordLoginAttempt,
+  reserveAttempt,
+  setRateLimitStore,
+  settleAttempt,
+  type LimitStatus,
+  type RateLimitStore,
 } from '../runtime/auth/rate-limit.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
@@ -125,13 +139,27 @@ async function fail(store: RateLimitStore, key: string, times: number[], action 
 
 /** A failed login as the login page counts it: reserved on the address and the account (or typed login), kept as a failure. */
 async function failLogin(ip: string, login: string, userId: number | null, at: number): Promise<void> {
-  const { ticket } = await reserveAttempt({ action: LOGIN_ACTION, keys: loginAttemptKeys(ip, login, userId), ip, userId, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, now: at });
+  const { ticket } = await reserveAttempt({
+    action: LOGIN_ACTION,
+    keys: loginAttemptKeys(ip, login, userId),
+    ip,
+    userId,
+    max: LOGIN_MAX_FAILURES,
+    windowSeconds: LOGIN_WINDOW_SECONDS,
+    now: at,
+  });
   if (ticket) await settleAttempt(ticket, false);
 }
 
 /** Whether the login page would refuse that attempt now; the probe's reservation is withdrawn. */
 async function loginStatus(ip: string, login: string, userId: number | null, at: number): Promise<LimitStatus> {
-  const { limited, retryAfter, ticket } = await reserveAttempt({ action: LOGIN_ACTION, keys: loginAttemptKeys(ip, login, userId), max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, now: at });
+  const { limited, retryAfter, ticket } = await reserveAttempt({
+    action: LOGIN_ACTION,
+    keys: loginAttemptKeys(ip, login, userId),
+    max: LOGIN_MAX_FAILURES,
+    windowSeconds: LOGIN_WINDOW_SECONDS,
+    now: at,
+  });
   if (ticket) await cancelAttempt(ticket);
   return { limited, retryAfter };
 }
@@ -195,7 +223,10 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
     for (let i = 0; i < 10; i++) await store.record({ action: 'upload', key: 'ip:u', ip: '192.0.2.9', success: i % 2 === 0, at: T + i * S });
     assert.equal(await store.hits('upload', 'ip:u', 60, T + 10 * S), { count: 10, oldestAt: T });
     assert.equal(await store.failures('upload', 'ip:u', 60, T + 10 * S), { count: 5, oldestAt: T + S });
-    assert.equal(await checkLimit({ action: 'upload', key: 'ip:u', max: 10, windowSeconds: 60, count: 'hits', now: T + 10 * S, store }), { limited: true, retryAfter: 50 });
+    assert.equal(await checkLimit({ action: 'upload', key: 'ip:u', max: 10, windowSeconds: 60, count: 'hits', now: T + 10 * S, store }), {
+      limited: true,
+      retryAfter: 50,
+    });
     assert.is((await checkLimit({ action: 'upload', key: 'ip:u', max: 10, windowSeconds: 60, now: T + 10 * S, store })).limited, false);
     await store.clearFailures('upload', 'ip:u');
     assert.equal(await store.failures('upload', 'ip:u', 60, T + 10 * S), { count: 0, oldestAt: null });
@@ -257,8 +288,21 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
 
   test('keys: case, accents, trailing spaces and long keys are never folded together', async () => {
     const store = target.store();
-    const keys = ['login:élodie@x.test', 'login:elodie@x.test', 'login:Elodie@x.test', 'login:elodie@x.test ', `login:${'x'.repeat(400)}`, `login:${'x'.repeat(401)}`, 'ip:::ffff:192.0.2.1'];
-    for (const [i, key] of keys.entries()) await fail(store, key, Array.from({ length: i + 1 }, (_, j) => T + j));
+    const keys = [
+      'login:élodie@x.test',
+      'login:elodie@x.test',
+      'login:Elodie@x.test',
+      'login:elodie@x.test ',
+      `login:${'x'.repeat(400)}`,
+      `login:${'x'.repeat(401)}`,
+      'ip:::ffff:192.0.2.1',
+    ];
+    for (const [i, key] of keys.entries())
+      await fail(
+        store,
+        key,
+        Array.from({ length: i + 1 }, (_, j) => T + j),
+      );
     for (const [i, key] of keys.entries()) assert.is((await store.failures('login', key, 60, T + S)).count, i + 1, JSON.stringify(key.slice(0, 30)));
   });
 
@@ -294,7 +338,10 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
       await fail(second, 'ip:shared', [T + 2 * S, T + 3 * S, T + 4 * S]);
       assert.equal(await first.failures('login', 'ip:shared', 60, T + 5 * S), { count: 5, oldestAt: T });
       assert.equal(await second.failures('login', 'ip:shared', 60, T + 5 * S), { count: 5, oldestAt: T });
-      assert.equal(await checkLimit({ action: 'login', key: 'ip:shared', max: 5, windowSeconds: 60, now: T + 5 * S, store: second }), { limited: true, retryAfter: 55 });
+      assert.equal(await checkLimit({ action: 'login', key: 'ip:shared', max: 5, windowSeconds: 60, now: T + 5 * S, store: second }), {
+        limited: true,
+        retryAfter: 55,
+      });
       await second.clearFailures('login', 'ip:shared');
       assert.is((await first.failures('login', 'ip:shared', 60, T + 5 * S)).count, 0);
     });
@@ -323,13 +370,24 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
       const store = new DatabaseRateLimitStore({ database: db, retentionSeconds: 3600, purgeEverySeconds: 600 });
       await store.record({ action: 'login', key: 'ip:x', ip: '2001:db8::1', userId: 42, success: true, at: T - 7200 * S + 45 });
       const row = await db.fetchOne<Record<string, unknown>>('SELECT action, rate_key, ip_address, user_id, success, created_at FROM auth_rate_limit_attempts');
-      assert.equal({ ...row, success: Number(row!.success), user_id: Number(row!.user_id) }, {
-        action: 'login', rate_key: 'ip:x', ip_address: '2001:db8::1', user_id: 42, success: 1, created_at: '2026-01-15 10:00:00.045',
-      });
+      assert.equal(
+        { ...row, success: Number(row!.success), user_id: Number(row!.user_id) },
+        {
+          action: 'login',
+          rate_key: 'ip:x',
+          ip_address: '2001:db8::1',
+          user_id: 42,
+          success: 1,
+          created_at: '2026-01-15 10:00:00.045',
+        },
+      );
       // Ten minutes later by the attempts' clock, the next record deletes what is older than the retention.
       await store.record({ action: 'login', key: 'ip:x', success: false, at: T });
       const rows = await db.fetchAll<{ created_at: string }>('SELECT created_at FROM auth_rate_limit_attempts');
-      assert.equal(rows.map((r) => r.created_at), ['2026-01-15 12:00:00.000']);
+      assert.equal(
+        rows.map((r) => r.created_at),
+        ['2026-01-15 12:00:00.000'],
+      );
     });
   } else {
     test('bounded: at most maxKeys keys (least recently written dropped) and maxEntriesPerKey attempts per key', async () => {
@@ -340,7 +398,11 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
       assert.is(store.size, 3);
       assert.is((await store.failures('login', 'b', 60, T + S)).count, 0, 'b, the least recently written, was dropped');
       assert.is((await store.failures('login', 'a', 60, T + S)).count, 2);
-      await fail(store, 'e', Array.from({ length: 10 }, (_, i) => T + i));
+      await fail(
+        store,
+        'e',
+        Array.from({ length: 10 }, (_, i) => T + i),
+      );
       assert.equal(await store.failures('login', 'e', 60, T + S), { count: 4, oldestAt: T + 6 });
       // Old attempts are dropped as new ones come (retention), so a quiet key does not grow.
       const short = new MemoryRateLimitStore({ retentionSeconds: 60 });
@@ -387,7 +449,10 @@ config('memory by default; RATE_LIMIT_STORE, then rate_limit_store, choose; getR
 config('a bad value: an error naming it, where it came from and the accepted values', () => {
   process.env.RATE_LIMIT_STORE = 'redis';
   resetConfig();
-  assert.throws(() => rateLimitStoreFromConfig(), /RATE_LIMIT_STORE : stockage des limites de tentatives inconnu « redis »\. Valeurs acceptées : memory, database/);
+  assert.throws(
+    () => rateLimitStoreFromConfig(),
+    /RATE_LIMIT_STORE : stockage des limites de tentatives inconnu « redis »\. Valeurs acceptées : memory, database/,
+  );
   configure({ rate_limit_store: 'file' as 'memory' });
   assert.throws(() => getRateLimitStore(), /rate_limit_store : stockage des limites de tentatives inconnu « file »/);
 });

@@ -21,7 +21,8 @@ const EDITED: ReadonlyArray<{ name: string; given: string; want: string }> = [
   },
   {
     name: 'a function expression through `satisfies`, the comment of the last import kept with it',
-    given: "import { x } from './x.js'; // helpers\n\nexport const registerRoutes = function (router: Router) {\n  x(router);\n} satisfies (r: Router) => void;\n",
+    given:
+      "import { x } from './x.js'; // helpers\n\nexport const registerRoutes = function (router: Router) {\n  x(router);\n} satisfies (r: Router) => void;\n",
     want: `import { x } from './x.js'; // helpers\n${IMPORT}\n\nexport const registerRoutes = function (router: Router) {\n  x(router);\n  ${COMMENT}\n  registerAuthRoutes(router);\n} satisfies (r: Router) => void;\n`,
   },
 ];
@@ -108,9 +109,13 @@ test('MFA: added after the auth call, its import after the auth import; a second
 });
 
 test('MFA: an aliased import is called under its alias; the routes the file declares itself are reported', () => {
-  const given = "import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n}\n";
+  const given =
+    "import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n}\n";
   const edit = addMfaRoutes(given, 'mvc/routes.ts');
-  assert.is(edit.text, `import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n  ${MFA_COMMENT}\n  mfa(r);\n}\n`);
+  assert.is(
+    edit.text,
+    `import { registerMfaRoutes as mfa } from 'fw-mvc/mfa';\nexport function registerRoutes(r: Router) {\n  r.add('GET', '/account/mfa', mine);\n  ${MFA_COMMENT}\n  mfa(r);\n}\n`,
+  );
   assert.is(edit.importAdded, false);
   assert.equal(edit.conflicts, ['GET /account/mfa']);
 });
@@ -123,7 +128,10 @@ test('MFA refuses: no registerRoutes (the import and the call to paste), the nam
     caught = error;
   }
   assert.instance(caught, RoutesEditError);
-  assert.match((caught as RoutesEditError).message, /^mvc\/routes\.ts : la fonction « export function registerRoutes\(router: Router\) » est introuvable : les routes du second facteur ne peuvent pas y être ajoutées automatiquement\.$/);
+  assert.match(
+    (caught as RoutesEditError).message,
+    /^mvc\/routes\.ts : la fonction « export function registerRoutes\(router: Router\) » est introuvable : les routes du second facteur ne peuvent pas y être ajoutées automatiquement\.$/,
+  );
   assert.is((caught as RoutesEditError).manualLines, `${MFA_IMPORT}\n\n  registerMfaRoutes(router);`);
   caught = undefined;
   try {
@@ -132,7 +140,10 @@ test('MFA refuses: no registerRoutes (the import and the call to paste), the nam
     caught = error;
   }
   assert.instance(caught, RoutesEditError);
-  assert.match((caught as RoutesEditError).message, /le nom « registerMfaRoutes » est déjà pris \(ligne 1 : « import \{ registerMfaRoutes \} from 'fw-mvc\/auth'; »\) ; l'import de « fw-mvc\/mfa » ne peut pas être ajouté\.$/);
+  assert.match(
+    (caught as RoutesEditError).message,
+    /le nom « registerMfaRoutes » est déjà pris \(ligne 1 : « import \{ registerMfaRoutes \} from 'fw-mvc\/auth'; »\) ; l'import de « fw-mvc\/mfa » ne peut pas être ajouté\.$/,
+  );
 });
 
 test.run();

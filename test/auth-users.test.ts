@@ -36,8 +36,23 @@ async function rejects(fn: () => Promise<unknown>, accept: (error: unknown) => b
     assert.is(users.normalizeEmail('  Alice@Example.COM \t'), 'alice@example.com');
   });
   pure('isValidEmail: one @, a local part, a dotted domain, no blank, at most 190 characters', () => {
-    for (const good of ['a@b.co', 'alice.martin+tag@example.fr', 'x@sub.domain.example', `${'a'.repeat(179)}@example.fr`]) assert.ok(users.isValidEmail(good), good);
-    const bad = ['', 'alice', '@example.com', 'alice@', 'alice@example', 'a@b@c.fr', 'al ice@example.com', 'alice@example.com ', 'alice@.example', 'alice@example.', 'alice@exa..mple', 'a\u0000@b.fr', `${'a'.repeat(180)}@example.fr`];
+    for (const good of ['a@b.co', 'alice.martin+tag@example.fr', 'x@sub.domain.example', `${'a'.repeat(179)}@example.fr`])
+      assert.ok(users.isValidEmail(good), good);
+    const bad = [
+      '',
+      'alice',
+      '@example.com',
+      'alice@',
+      'alice@example',
+      'a@b@c.fr',
+      'al ice@example.com',
+      'alice@example.com ',
+      'alice@.example',
+      'alice@example.',
+      'alice@exa..mple',
+      'a\u0000@b.fr',
+      `${'a'.repeat(180)}@example.fr`,
+    ];
     for (const value of bad) assert.not.ok(users.isValidEmail(value), JSON.stringify(value));
   });
   pure('isValidRoleName and isValidPermissionCode: lower-case ASCII', () => {
@@ -76,7 +91,15 @@ async function makeTarget(dialect: DialectName): Promise<Target> {
   const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 2 });
   return {
     db,
-    useAsDefault: () => configure({ db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port, db_user: MARIADB_ADMIN.user, db_password: MARIADB_ADMIN.password, db_name: name }),
+    useAsDefault: () =>
+      configure({
+        db_driver: 'mariadb',
+        db_host: MARIADB_ADMIN.host,
+        db_port: MARIADB_ADMIN.port,
+        db_user: MARIADB_ADMIN.user,
+        db_password: MARIADB_ADMIN.password,
+        db_name: name,
+      }),
     cleanup: async () => {
       await db.close();
       const again = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
@@ -133,7 +156,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   });
 
   t('createUser refuses an invalid e-mail and an empty hash (TypeError), writing nothing', async () => {
-    for (const user of [{ email: 'not-an-email', passwordHash: HASH }, { email: 'bob@example.com', passwordHash: '' }]) {
+    for (const user of [
+      { email: 'not-an-email', passwordHash: HASH },
+      { email: 'bob@example.com', passwordHash: '' },
+    ]) {
       let caught: unknown;
       try {
         await users.createUser(user, db);
@@ -160,7 +186,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.match((await users.findUserById(id, db))!.lastLoginAt ?? '', DATE);
     assert.is(await users.setUserActive(999_999, false, db), false);
     assert.is(await users.updatePasswordHash(999_999, HASH, db), false);
-    assert.equal((await users.listUsers(db)).map((u) => u.email), ['alice@example.com', 'bob@example.com']);
+    assert.equal(
+      (await users.listUsers(db)).map((u) => u.email),
+      ['alice@example.com', 'bob@example.com'],
+    );
   });
 
   t('roles: create, find, duplicate, invalid name; add is idempotent; unknown role and user refused', async () => {
@@ -173,19 +202,40 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.match(found?.createdAt ?? '', DATE);
     assert.is(await users.findRole('Admin', db), null);
     assert.is(await users.findRole('nope', db), null);
-    await rejects(() => users.createRole('admin', db), (error: unknown) => error instanceof DuplicateError);
-    await rejects(() => users.createRole('Éditeur', db), (error: unknown) => error instanceof TypeError);
+    await rejects(
+      () => users.createRole('admin', db),
+      (error: unknown) => error instanceof DuplicateError,
+    );
+    await rejects(
+      () => users.createRole('Éditeur', db),
+      (error: unknown) => error instanceof TypeError,
+    );
     assert.is(await users.addUserRole(alice, 'editeur', db), true);
     assert.is(await users.addUserRole(alice, 'editeur', db), false);
     assert.is(await users.addUserRole(alice, 'admin', db), true);
-    await rejects(() => users.addUserRole(alice, 'nope', db), (error: unknown) => error instanceof users.UnknownRoleError && error.role === 'nope');
-    await rejects(() => users.addUserRole(999_999, 'admin', db), (error: unknown) => error instanceof users.UnknownUserError);
+    await rejects(
+      () => users.addUserRole(alice, 'nope', db),
+      (error: unknown) => error instanceof users.UnknownRoleError && error.role === 'nope',
+    );
+    await rejects(
+      () => users.addUserRole(999_999, 'admin', db),
+      (error: unknown) => error instanceof users.UnknownUserError,
+    );
     assert.equal(await users.userRoles(alice, db), ['admin', 'editeur']);
     const listed = await users.listRoles(db);
-    assert.equal(listed.map((r) => [r.name, r.userCount]), [['admin', 1], ['editeur', 1]]);
+    assert.equal(
+      listed.map((r) => [r.name, r.userCount]),
+      [
+        ['admin', 1],
+        ['editeur', 1],
+      ],
+    );
     assert.is(await users.removeUserRole(alice, 'admin', db), true);
     assert.is(await users.removeUserRole(alice, 'admin', db), false);
-    await rejects(() => users.removeUserRole(alice, 'nope', db), (error: unknown) => error instanceof users.UnknownRoleError);
+    await rejects(
+      () => users.removeUserRole(alice, 'nope', db),
+      (error: unknown) => error instanceof users.UnknownRoleError,
+    );
     assert.equal(await users.userRoles(alice, db), ['editeur']);
   });
 
@@ -195,21 +245,30 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     await users.createRole('support', db);
     await users.addUserRole(alice, 'support', db);
     await users.createPermission('contact.index', 'Voir les contacts', db);
-    await rejects(() => users.createPermission('contact.index', undefined, db), (error: unknown) => error instanceof DuplicateError);
+    await rejects(
+      () => users.createPermission('contact.index', undefined, db),
+      (error: unknown) => error instanceof DuplicateError,
+    );
     // grantPermission creates a missing permission, and is idempotent.
     assert.is(await users.grantPermission('support', 'contact.index', db), true);
     assert.is(await users.grantPermission('support', 'contact.index', db), false);
     assert.is(await users.grantPermission('editeur', 'contact.index', db), true);
     assert.is(await users.grantPermission('editeur', 'contact.delete', db), true);
     assert.is(await users.grantPermission('editeur', 'articles:publish', db), true);
-    await rejects(() => users.grantPermission('nope', 'x.y', db), (error: unknown) => error instanceof users.UnknownRoleError);
+    await rejects(
+      () => users.grantPermission('nope', 'x.y', db),
+      (error: unknown) => error instanceof users.UnknownRoleError,
+    );
     const permissions = await db.fetchAll<{ code: string; label: string | null }>('SELECT code, label FROM permissions ORDER BY id');
     assert.equal(permissions, [
       { code: 'contact.index', label: 'Voir les contacts' },
       { code: 'contact.delete', label: null },
       { code: 'articles:publish', label: null },
     ]);
-    assert.equal(await users.loadUserAccess(alice, db), { roles: ['editeur', 'support'], permissions: ['articles:publish', 'contact.delete', 'contact.index'] });
+    assert.equal(await users.loadUserAccess(alice, db), {
+      roles: ['editeur', 'support'],
+      permissions: ['articles:publish', 'contact.delete', 'contact.index'],
+    });
     assert.equal(await users.loadUserAccess(bob, db), { roles: [], permissions: [] });
     assert.equal(await users.loadUserAccess(999_999, db), { roles: [], permissions: [] });
   });

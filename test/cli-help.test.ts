@@ -15,14 +15,60 @@ const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json
 
 /** Every command of the spec's command table ("Command-line commands"). */
 const SPEC_COMMANDS = [
-  'new', 'make:entity', 'make:crud', 'make:public-page', 'make:public-list', 'make:public-show', 'make:public-form',
-  'make:public-contact', 'make:relation', 'sync:entity', 'sync:relations', 'sync:landing', 'build:model', 'check:model',
-  'upload:init', 'media:init', 'db:init', 'db:apply', 'migration:status', 'migration:make', 'migration:diff',
-  'migration:apply', 'routes:list', 'auth:init', 'auth:doctor', 'auth:status', 'auth:list-sql', 'auth:user:create',
-  'auth:user:list', 'auth:user:show', 'auth:user:disable', 'auth:user:enable', 'auth:user:password',
-  'auth:user:role:add', 'auth:user:role:remove', 'auth:user:roles', 'mail:init', 'mail:doctor', 'mail:test',
-  'mail:render', 'mail:logs', 'deploy:init', 'deploy:check', 'starter:list', 'starter:build', 'module:list',
-  'module:install', 'module:files', 'module:routes', 'js:init', 'i18n:init', 'i18n:check', 'doctor', 'project:check',
+  'new',
+  'make:entity',
+  'make:crud',
+  'make:public-page',
+  'make:public-list',
+  'make:public-show',
+  'make:public-form',
+  'make:public-contact',
+  'make:relation',
+  'sync:entity',
+  'sync:relations',
+  'sync:landing',
+  'build:model',
+  'check:model',
+  'upload:init',
+  'media:init',
+  'db:init',
+  'db:apply',
+  'migration:status',
+  'migration:make',
+  'migration:diff',
+  'migration:apply',
+  'routes:list',
+  'auth:init',
+  'auth:doctor',
+  'auth:status',
+  'auth:list-sql',
+  'auth:user:create',
+  'auth:user:list',
+  'auth:user:show',
+  'auth:user:disable',
+  'auth:user:enable',
+  'auth:user:password',
+  'auth:user:role:add',
+  'auth:user:role:remove',
+  'auth:user:roles',
+  'mail:init',
+  'mail:doctor',
+  'mail:test',
+  'mail:render',
+  'mail:logs',
+  'deploy:init',
+  'deploy:check',
+  'starter:list',
+  'starter:build',
+  'module:list',
+  'module:install',
+  'module:files',
+  'module:routes',
+  'js:init',
+  'i18n:init',
+  'i18n:check',
+  'doctor',
+  'project:check',
   'project:audit',
 ];
 
@@ -82,7 +128,10 @@ test('the help lists the families in order, and every command in its family with
   const lines = help.split('\n');
   const positions = FAMILIES.map((family) => lines.indexOf(family));
   assert.not.ok(positions.includes(-1), `missing family: ${FAMILIES.filter((_, i) => positions[i] === -1).join(', ')}`);
-  assert.equal(positions, [...positions].sort((a, b) => a - b));
+  assert.equal(
+    positions,
+    [...positions].sort((a, b) => a - b),
+  );
 
   const bySection = sections(help);
   for (const entry of COMMANDS) {
@@ -108,10 +157,7 @@ test('an unknown command: Erreur and Conseil on stderr, exit 1, nothing on stdou
   const run = fw('bogus');
   assert.is(run.status, 1);
   assert.is(run.stdout, '');
-  assert.is(
-    run.stderr,
-    'Erreur : commande inconnue « bogus ».\nConseil : lancez « fw help » pour la liste des commandes.\n',
-  );
+  assert.is(run.stderr, 'Erreur : commande inconnue « bogus ».\nConseil : lancez « fw help » pour la liste des commandes.\n');
 });
 
 test('an unknown command close to a real one suggests it', () => {
@@ -125,10 +171,7 @@ test('an unknown command close to a real one suggests it', () => {
     assert.is(run.status, 1);
     const [error, advice, rest] = run.stderr.split('\n');
     assert.is(error, `Erreur : commande inconnue « ${typed} ».`);
-    assert.is(
-      advice,
-      `Conseil : vouliez-vous dire « fw ${meant} » ? Sinon, lancez « fw help » pour la liste des commandes.`,
-    );
+    assert.is(advice, `Conseil : vouliez-vous dire « fw ${meant} » ? Sinon, lancez « fw help » pour la liste des commandes.`);
     assert.is(rest, '');
   }
 });
@@ -151,10 +194,7 @@ test('starter:build without its id: Erreur naming the argument and Conseil with 
   const run = fw('starter:build');
   assert.is(run.status, 1);
   assert.is(run.stdout, '');
-  assert.is(
-    run.stderr,
-    "Erreur : il manque l'argument <id|alias> de « fw starter:build ».\nConseil : par exemple « fw starter:build contacts ».\n",
-  );
+  assert.is(run.stderr, "Erreur : il manque l'argument <id|alias> de « fw starter:build ».\nConseil : par exemple « fw starter:build contacts ».\n");
   // With its id (and options of the spec) it parses, then refuses to run outside a project.
   const given = fw('starter:build', 'contacts', '--dry-run', '--init-db', '--force', '--public');
   assert.is(given.status, 1);
@@ -173,7 +213,10 @@ test('project:check and project:audit outside a project: not a project, with adv
       assert.is(run.stdout, '');
       const [error, advice, rest] = run.stderr.split('\n');
       assert.is(error, `Erreur : le dossier « ${outside} » n'est pas un projet fw (ni app.ts ni dossier mvc/) : « fw ${name} » n'a rien à contrôler.`);
-      assert.is(advice, `Conseil : lancez « fw ${name} » depuis la racine du projet (le dossier qui contient app.ts et mvc/), ou créez-en un avec « fw new MonProjet ».`);
+      assert.is(
+        advice,
+        `Conseil : lancez « fw ${name} » depuis la racine du projet (le dossier qui contient app.ts et mvc/), ou créez-en un avec « fw new MonProjet ».`,
+      );
       assert.is(rest, '');
       // Inside a project (app.ts or mvc/ here), the check itself is not implemented yet.
       fs.mkdirSync(path.join(outside, 'mvc'));

@@ -41,9 +41,25 @@ const LAYOUT = [
 ];
 
 const ENV_KEYS = [
-  'APP_ENV', 'APP_NAME', 'HOST', 'PORT', 'DB_DRIVER', 'DB_FILE', 'DB_NAME', 'DB_APP_HOST', 'DB_APP_PORT',
-  'DB_APP_LOGIN', 'DB_APP_PWD', 'DB_ADMIN_HOST', 'DB_ADMIN_PORT', 'DB_ADMIN_LOGIN', 'DB_ADMIN_PWD', 'API_TOKEN',
-  'APP_CSP_NONCE_ENABLED', 'SSL_CERTFILE', 'SSL_KEYFILE',
+  'APP_ENV',
+  'APP_NAME',
+  'HOST',
+  'PORT',
+  'DB_DRIVER',
+  'DB_FILE',
+  'DB_NAME',
+  'DB_APP_HOST',
+  'DB_APP_PORT',
+  'DB_APP_LOGIN',
+  'DB_APP_PWD',
+  'DB_ADMIN_HOST',
+  'DB_ADMIN_PORT',
+  'DB_ADMIN_LOGIN',
+  'DB_ADMIN_PWD',
+  'API_TOKEN',
+  'APP_CSP_NONCE_ENABLED',
+  'SSL_CERTFILE',
+  'SSL_KEYFILE',
 ];
 
 const made: string[] = [];
@@ -117,7 +133,12 @@ test('a missing name: Erreur, Conseil with an example, nothing written', () => {
 test('bad names are refused before anything is written', () => {
   const cwd = workdir();
   for (const name of ['1Projet', 'mon.projet', 'mon projet', '_x', 'é', `A${'b'.repeat(64)}`]) {
-    assertRefused(cwd, ['new', name, '--no-install'], new RegExp(`^Erreur : nom de projet invalide « ${name.replace('.', '\\.')} »\\.$`), /^Conseil : le nom commence par une lettre/);
+    assertRefused(
+      cwd,
+      ['new', name, '--no-install'],
+      new RegExp(`^Erreur : nom de projet invalide « ${name.replace('.', '\\.')} »\\.$`),
+      /^Conseil : le nom commence par une lettre/,
+    );
   }
   assertRefused(cwd, ['new', 'FW-MVC', '--no-install'], /^Erreur : nom de projet réservé « FW-MVC »/, /^Conseil : choisissez un autre nom/);
 });
@@ -186,7 +207,12 @@ test('--ref or --profile without a value: Erreur and Conseil', () => {
 
 test('--profile: an unknown profile lists standard and auth-mfa', () => {
   const cwd = workdir();
-  assertRefused(cwd, ['new', 'Demo', '--profile', 'admin', '--no-install'], /^Erreur : profil inconnu « admin » pour --profile\.$/, /^Conseil : profils acceptés : standard, auth-mfa\.$/);
+  assertRefused(
+    cwd,
+    ['new', 'Demo', '--profile', 'admin', '--no-install'],
+    /^Erreur : profil inconnu « admin » pour --profile\.$/,
+    /^Conseil : profils acceptés : standard, auth-mfa\.$/,
+  );
 });
 
 test('extra arguments and unknown options give the usage as advice', () => {
@@ -206,7 +232,10 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   const files = filesUnder(project);
   for (const file of LAYOUT) assert.ok(files.includes(file), `missing ${file}`);
   assert.is(fs.statSync(path.join(project, 'storage', 'sessions')).mode & 0o777, 0o700, 'the sessions folder is private');
-  assert.not.ok(files.some((file) => /^_(git|vscode|prebuild)/.test(path.basename(file))), 'a template dotfile was not renamed');
+  assert.not.ok(
+    files.some((file) => /^_(git|vscode|prebuild)/.test(path.basename(file))),
+    'a template dotfile was not renamed',
+  );
 
   for (const file of files.filter((name) => !name.endsWith('.tgz'))) {
     const text = fs.readFileSync(path.join(project, file), 'utf8');
@@ -248,7 +277,10 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
 
   const example = envLines(path.join(project, 'env', 'example'));
   assert.equal(envLines(path.join(project, 'env', 'dev')), example);
-  assert.equal(example.map((line) => line.split('=')[0]), ENV_KEYS);
+  assert.equal(
+    example.map((line) => line.split('=')[0]),
+    ENV_KEYS,
+  );
   assert.ok(example.includes('APP_NAME=Demo'));
   assert.ok(example.includes('DB_DRIVER=sqlite'));
 
@@ -279,7 +311,7 @@ test('the address to open is the one npm start will use: HOST and PORT of the en
   assert.match(run.stdout, /\npuis ouvrez http:\/\/127\.0\.0\.2:18100\n/);
 });
 
-test('storage/sessions of a new project is mode 0700 (the file store keeps an existing folder\'s mode)', () => {
+test("storage/sessions of a new project is mode 0700 (the file store keeps an existing folder's mode)", () => {
   if (process.platform === 'win32') return;
   const cwd = workdir();
   const previous = process.umask(0o022);
@@ -310,7 +342,12 @@ test('--ref main --profile auth-mfa: the mfa starter built in, recorded in fw_mo
     modules: [{ name: 'mfa' }],
   });
   const files = filesUnder(root);
-  for (const file of ['mvc/controllers/dashboard_controller.ts', 'mvc/controllers/profile_controller.ts', 'mvc/views/account/_mfa.html', 'mvc/models/sql/auth/auth_mfa_factors.sqlite.sql']) {
+  for (const file of [
+    'mvc/controllers/dashboard_controller.ts',
+    'mvc/controllers/profile_controller.ts',
+    'mvc/views/account/_mfa.html',
+    'mvc/models/sql/auth/auth_mfa_factors.sqlite.sql',
+  ]) {
     assert.ok(files.includes(file), file);
   }
   // The listing names every file of the project, the starter's included.
@@ -358,7 +395,7 @@ test('a failed npm install keeps the project, exits 1 and says to run npm instal
   const run = fw(cwd, ['new', 'Demo'], { PATH: `${bin}${path.delimiter}${process.env.PATH}` });
   assert.is(run.status, 1);
   const [error, advice, rest] = run.stderr.split('\n');
-  assert.is(error, "Erreur : npm install a échoué (code 3) ; le projet « Demo » est créé mais ses dépendances ne sont pas installées.");
+  assert.is(error, 'Erreur : npm install a échoué (code 3) ; le projet « Demo » est créé mais ses dépendances ne sont pas installées.');
   assert.is(advice, 'Conseil : lancez « cd Demo » puis « npm install » à la main, puis « npm start ».');
   assert.is(rest, '');
   assert.ok(fs.existsSync(path.join(cwd, 'Demo', 'app.ts')));

@@ -41,10 +41,20 @@ test('the packed files are the ones npm pack takes from the framework', () => {
   const listed = (JSON.parse(npm.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path).sort();
   assert.equal(packageFiles(REPO), listed);
   // What a project needs from the package: the compiled runtime and CLI, the schemas, the templates.
-  for (const file of ['bin/fw.js', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/cli/main.js', 'schemas/entity.schema.json', 'cli/templates/project/package.json']) {
+  for (const file of [
+    'bin/fw.js',
+    'dist/runtime/index.js',
+    'dist/runtime/index.d.ts',
+    'dist/cli/main.js',
+    'schemas/entity.schema.json',
+    'cli/templates/project/package.json',
+  ]) {
     assert.ok(listed.includes(file), `${file} is not packed`);
   }
-  assert.not.ok(listed.some((file) => file.startsWith('dist/test/')), 'the compiled tests are packed');
+  assert.not.ok(
+    listed.some((file) => file.startsWith('dist/test/')),
+    'the compiled tests are packed',
+  );
 });
 
 test('tar reads the tarball back: same bytes, bin executable, npm pack file name', () => {
@@ -68,7 +78,9 @@ test('tar reads the tarball back: same bytes, bin executable, npm pack file name
 test('the packed package.json has no install-time script: npm 11 installs the tarball without an install-scripts warning', () => {
   const original = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   assert.ok(original.scripts.prepare, 'the repository builds itself on prepare (for clones)');
-  const packed = JSON.parse(installedManifest(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'))) as Record<string, unknown> & { scripts: Record<string, string> };
+  const packed = JSON.parse(installedManifest(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'))) as Record<string, unknown> & {
+    scripts: Record<string, string>;
+  };
   assert.is(packed.scripts.prepare, undefined);
   assert.equal(packed.scripts, Object.fromEntries(Object.entries(original.scripts).filter(([name]) => name !== 'prepare')));
   assert.equal({ ...packed, scripts: undefined }, { ...original, scripts: undefined }, 'every other field kept');
@@ -96,7 +108,7 @@ test('long and accented paths, readme and licence files, and what npm always lea
   writeTree(root, {
     'package.json': JSON.stringify({ name: '@scope/outil', version: '1.2.3', files: ['lib/'], bin: { outil: 'cli.js' } }),
     'README.md': '# outil',
-    'LICENSE': 'MIT',
+    LICENSE: 'MIT',
     'cli.js': '#!/usr/bin/env node',
     'notes.txt': 'not in files',
     'package-lock.json': '{}',
@@ -123,7 +135,12 @@ test('long and accented paths, readme and licence files, and what npm always lea
 test('a package whose exports name a file that is not built, or whose files use a pattern, is refused', () => {
   const unbuilt = workdir();
   writeTree(unbuilt, {
-    'package.json': JSON.stringify({ name: 'fw-mvc', version: '1.0.0', files: ['dist/'], exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './*': './dist/*.js' } }),
+    'package.json': JSON.stringify({
+      name: 'fw-mvc',
+      version: '1.0.0',
+      files: ['dist/'],
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './*': './dist/*.js' },
+    }),
     'dist/index.d.ts': 'export {};',
   });
   assert.throws(() => packPackage(unbuilt), /^fichiers annoncés par « exports » absents \(paquet non compilé \?\) : dist\/index\.js$/);

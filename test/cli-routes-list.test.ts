@@ -24,12 +24,21 @@ test('prints METHOD PATH NAME PUBLIC CSRF API HANDLER with oui/non, one line per
   assert.equal(lines[1]!.split(/\s{2,}/), ['GET', '/', 'home', 'oui', 'oui', 'non', 'HomeController.index']);
   const rows = lines.slice(1).map((line) => line.split(/\s{2,}/));
   assert.is(rows.length, 21);
-  assert.equal(rows.find((r) => r[1] === '/contacts/{id}/delete'), ['POST', '/contacts/{id}/delete', 'contacts.delete', 'oui', 'oui', 'non', 'ContactController.destroy']);
-  assert.equal(rows.find((r) => r[1] === '/contacts/export.csv'), ['GET', '/contacts/export.csv', 'contacts.export', 'oui', 'oui', 'non', 'ContactController.exportCsv']);
+  assert.equal(
+    rows.find((r) => r[1] === '/contacts/{id}/delete'),
+    ['POST', '/contacts/{id}/delete', 'contacts.delete', 'oui', 'oui', 'non', 'ContactController.destroy'],
+  );
+  assert.equal(
+    rows.find((r) => r[1] === '/contacts/export.csv'),
+    ['GET', '/contacts/export.csv', 'contacts.export', 'oui', 'oui', 'non', 'ContactController.exportCsv'],
+  );
   // The table of DECISIONS §5 only: a header and one line per route, no summary line after it.
   assert.is(lines.length, 1 + 21);
   assert.ok(run.stdout.endsWith('ContactController.destroy\n'), run.stdout.slice(-200));
-  assert.ok(rows.every((row) => row.length === 7 && /^(GET|POST)$/.test(row[0]!)), 'every line after the header is a route');
+  assert.ok(
+    rows.every((row) => row.length === 7 && /^(GET|POST)$/.test(row[0]!)),
+    'every line after the header is a route',
+  );
   // Columns line up: every PATH cell starts at the same offset.
   const offset = lines[0]!.indexOf('PATH');
   for (const line of lines.slice(1)) assert.is(line.charAt(offset), '/', line);

@@ -17,8 +17,20 @@ const RELATIONS = 'mvc/entities/relations.json';
 
 function files(): Record<string, Doc> {
   return {
-    [NOTE]: { format_version: 1, entity: 'Note', table: 'notes', primary_key: { name: 'id', sql_type: 'INT' }, fields: [{ name: 'titre', sql_type: 'VARCHAR(100)' }] },
-    [TAG]: { format_version: 1, entity: 'Tag', table: 'tags', primary_key: { name: 'id', sql_type: 'INT' }, fields: [{ name: 'libelle', sql_type: 'VARCHAR(50)' }] },
+    [NOTE]: {
+      format_version: 1,
+      entity: 'Note',
+      table: 'notes',
+      primary_key: { name: 'id', sql_type: 'INT' },
+      fields: [{ name: 'titre', sql_type: 'VARCHAR(100)' }],
+    },
+    [TAG]: {
+      format_version: 1,
+      entity: 'Tag',
+      table: 'tags',
+      primary_key: { name: 'id', sql_type: 'INT' },
+      fields: [{ name: 'libelle', sql_type: 'VARCHAR(50)' }],
+    },
     [RELATIONS]: {
       format_version: 1,
       relations: [{ name: 'note_tag', type: 'many_to_many', from_entity: 'Note', from_field: 'id', to_entity: 'Tag', to_field: 'id' }],

@@ -101,7 +101,14 @@ const cases: Case[] = [
   {
     name: 'unknown key under list',
     edit: (f) => (note(f).fields[0].list = { filtre: true }),
-    want: [{ file: NOTE, pointer: '#/fields/0/list/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'vouliez-vous dire « filter »', 'clés permises : filter'] }],
+    want: [
+      {
+        file: NOTE,
+        pointer: '#/fields/0/list/filtre',
+        code: 'schema',
+        says: ['clé inconnue « filtre »', 'vouliez-vous dire « filter »', 'clés permises : filter'],
+      },
+    ],
   },
   {
     name: 'wrong type: nullable as a string',
@@ -137,7 +144,14 @@ const cases: Case[] = [
   {
     name: 'python_type outside the enum, with a suggestion',
     edit: (f) => (note(f).primary_key.python_type = 'integer'),
-    want: [{ file: NOTE, pointer: '#/primary_key/python_type', code: 'schema', says: ['« python_type » vaut la chaîne « integer »', 'int, str, bool, float, Decimal, date, datetime, time, bytes', 'vouliez-vous dire « int »'] }],
+    want: [
+      {
+        file: NOTE,
+        pointer: '#/primary_key/python_type',
+        code: 'schema',
+        says: ['« python_type » vaut la chaîne « integer »', 'int, str, bool, float, Decimal, date, datetime, time, bytes', 'vouliez-vous dire « int »'],
+      },
+    ],
   },
   {
     name: 'identifier longer than 64 characters',
@@ -317,7 +331,11 @@ const cases: Case[] = [
   },
   {
     name: 'composite key attempt: primary_key as a list',
-    edit: (f) => (note(f).primary_key = [{ name: 'a', sql_type: 'INT' }, { name: 'b', sql_type: 'INT' }]),
+    edit: (f) =>
+      (note(f).primary_key = [
+        { name: 'a', sql_type: 'INT' },
+        { name: 'b', sql_type: 'INT' },
+      ]),
     want: [{ file: NOTE, pointer: '#/primary_key', code: 'primary_key', says: ['clé primaire composite non prise en charge', 'une seule clé simple'] }],
   },
   {
@@ -328,7 +346,9 @@ const cases: Case[] = [
   {
     name: 'primary key that is not an integer',
     edit: (f) => (note(f).primary_key = { name: 'code', sql_type: 'VARCHAR(10)' }),
-    want: [{ file: NOTE, pointer: '#/primary_key/sql_type', code: 'primary_key', says: ['clé primaire « code » de type VARCHAR(10)', 'un entier est attendu'] }],
+    want: [
+      { file: NOTE, pointer: '#/primary_key/sql_type', code: 'primary_key', says: ['clé primaire « code » de type VARCHAR(10)', 'un entier est attendu'] },
+    ],
   },
   {
     name: 'nullable primary key',
@@ -341,7 +361,9 @@ const cases: Case[] = [
   {
     name: 'auto_increment on a field that is not the key',
     edit: (f) => note(f).fields.push({ name: 'rang', sql_type: 'INT', auto_increment: true }),
-    want: [{ file: NOTE, pointer: '#/fields/4/auto_increment', code: 'auto_increment', says: ['champ « rang »', "n'est permis que sur une clé primaire entière"] }],
+    want: [
+      { file: NOTE, pointer: '#/fields/4/auto_increment', code: 'auto_increment', says: ['champ « rang »', "n'est permis que sur une clé primaire entière"] },
+    ],
   },
   // ---- fields ----
   {
@@ -360,23 +382,28 @@ const cases: Case[] = [
       [2, 'DATE'],
       [3, 'DECIMAL(10,2)'],
     ] as const
-  ).map(
-    ([i, type]): Case => ({
-      name: `list.filter on ${type}`,
-      edit: (f) => (note(f).fields[i].list = { filter: true }),
-      want: [{ file: NOTE, pointer: `#/fields/${i}/list/filter`, code: 'filter_type', says: [`filtre de liste impossible sur le type ${type}`, `types filtrables : ${FILTERABLE}`] }],
-    }),
-  ),
-  ...(['q', 'page', 'sort', 'direction'] as const).map(
-    (name): Case => ({
-      name: `a filter named like a list parameter (${name})`,
-      edit: (f) => {
-        note(f).fields[0].name = name;
-        note(f).fields[0].list = { filter: true };
+  ).map(([i, type]): Case => ({
+    name: `list.filter on ${type}`,
+    edit: (f) => (note(f).fields[i].list = { filter: true }),
+    want: [
+      {
+        file: NOTE,
+        pointer: `#/fields/${i}/list/filter`,
+        code: 'filter_type',
+        says: [`filtre de liste impossible sur le type ${type}`, `types filtrables : ${FILTERABLE}`],
       },
-      want: [{ file: NOTE, pointer: '#/fields/0/list/filter', code: 'filter_name', says: [`champ « ${name} »`, 'déjà un paramètre de la liste', 'renommez le champ'] }],
-    }),
-  ),
+    ],
+  })),
+  ...(['q', 'page', 'sort', 'direction'] as const).map((name): Case => ({
+    name: `a filter named like a list parameter (${name})`,
+    edit: (f) => {
+      note(f).fields[0].name = name;
+      note(f).fields[0].list = { filter: true };
+    },
+    want: [
+      { file: NOTE, pointer: '#/fields/0/list/filter', code: 'filter_name', says: [`champ « ${name} »`, 'déjà un paramètre de la liste', 'renommez le champ'] },
+    ],
+  })),
   {
     name: 'max_length beyond the VARCHAR length',
     edit: (f) => (note(f).fields[0].constraints = { max_length: 200 }),
@@ -420,7 +447,12 @@ const cases: Case[] = [
   },
   {
     name: 'media named like a field, and a media twice',
-    edit: (f) => (note(f).media = [{ name: 'titre', field: 'image' }, { name: 'photo', field: 'image' }, { name: 'photo', field: 'image', role: 'autre' }]),
+    edit: (f) =>
+      (note(f).media = [
+        { name: 'titre', field: 'image' },
+        { name: 'photo', field: 'image' },
+        { name: 'photo', field: 'image', role: 'autre' },
+      ]),
     want: [
       { file: NOTE, pointer: '#/media/0/name', code: 'media', says: ['média « titre »', 'un champ'] },
       { file: NOTE, pointer: '#/media/2/name', code: 'media', says: ['média « photo » en double'] },
@@ -443,7 +475,7 @@ const cases: Case[] = [
     want: [{ file: TAG, pointer: '#/plural', code: 'duplicate_plural', says: ['pluriel « notes »', '« Note »'] }],
   },
   {
-    name: 'a derived plural equal to another entity\'s plural',
+    name: "a derived plural equal to another entity's plural",
     edit: (f) => {
       note(f).plural = 'tags';
     },
@@ -453,7 +485,14 @@ const cases: Case[] = [
   {
     name: 'FK INT → BIGINT refused',
     edit: (f) => (doc(f, CONTACT).fields[1].sql_type = 'BIGINT'),
-    want: [{ file: RELATIONS, pointer: '#/relations/0/from_field', code: 'fk_type', says: ['« Contact.ville_id » est BIGINT', '« Ville.id » est INT', '"sql_type": "INT"'] }],
+    want: [
+      {
+        file: RELATIONS,
+        pointer: '#/relations/0/from_field',
+        code: 'fk_type',
+        says: ['« Contact.ville_id » est BIGINT', '« Ville.id » est INT', '"sql_type": "INT"'],
+      },
+    ],
   },
   {
     name: 'FK INT → INT UNSIGNED refused',
@@ -463,12 +502,26 @@ const cases: Case[] = [
   {
     name: 'relation to an unknown entity',
     edit: (f) => (relation(f, 0).to_entity = 'Vile'),
-    want: [{ file: RELATIONS, pointer: '#/relations/0/to_entity', code: 'unknown_entity', says: ['entité inconnue « Vile »', 'vouliez-vous dire « Ville »', 'Contact, Note, Tag, Ville'] }],
+    want: [
+      {
+        file: RELATIONS,
+        pointer: '#/relations/0/to_entity',
+        code: 'unknown_entity',
+        says: ['entité inconnue « Vile »', 'vouliez-vous dire « Ville »', 'Contact, Note, Tag, Ville'],
+      },
+    ],
   },
   {
     name: 'relation to an unknown field',
     edit: (f) => (relation(f, 0).from_field = 'ville'),
-    want: [{ file: RELATIONS, pointer: '#/relations/0/from_field', code: 'unknown_field', says: ["l'entité « Contact » n'a pas de champ « ville »", 'vouliez-vous dire « ville_id »', 'champs : id, nom, ville_id'] }],
+    want: [
+      {
+        file: RELATIONS,
+        pointer: '#/relations/0/from_field',
+        code: 'unknown_field',
+        says: ["l'entité « Contact » n'a pas de champ « ville »", 'vouliez-vous dire « ville_id »', 'champs : id, nom, ville_id'],
+      },
+    ],
   },
   {
     name: 'SET NULL on a non-nullable FK',
@@ -572,7 +625,14 @@ const cases: Case[] = [
   {
     name: 'pivot field with the column of a side (<EntityName><KeyColumn>)',
     edit: (f) => (relation(f, 1).pivot_fields = [{ name: 'contact_id', sql_type: 'INT' }]),
-    want: [{ file: RELATIONS, pointer: '#/relations/1/pivot_fields/0/name', code: 'duplicate_column', says: ['champ pivot « contact_id »', '« ContactId »', '« Contact »'] }],
+    want: [
+      {
+        file: RELATIONS,
+        pointer: '#/relations/1/pivot_fields/0/name',
+        code: 'duplicate_column',
+        says: ['champ pivot « contact_id »', '« ContactId »', '« Contact »'],
+      },
+    ],
   },
   {
     name: 'relations file: unknown key and missing relations',
@@ -619,7 +679,7 @@ for (const c of cases) {
 
 Bad('a label is trimmed and kept with its accents in the model', () => {
   const files = project();
-  note(files).fields[0].label = '  Titre de l\'œuvre ';
+  note(files).fields[0].label = "  Titre de l'œuvre ";
   const result = compile(files);
   assert.equal(result.diagnostics, [], describe(result.diagnostics));
   assert.is(result.model?.entities.find((e) => e.name === 'Note')?.fields.find((f) => f.pointer === '#/fields/0')?.label, "Titre de l'œuvre");
@@ -667,7 +727,10 @@ Bad('several errors in several files are reported at once, sorted', () => {
   const lines = formatDiagnostics(result.diagnostics).trimEnd().split('\n');
   assert.is(lines.length, 6);
   for (const line of lines) assert.match(line, /^\[ERREUR\] mvc\/entities\/\S+\.json#\S* : \S/);
-  assert.is(lines[0], `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, label, label_plural, plural, primary_key, fields, media, rbac)`);
+  assert.is(
+    lines[0],
+    `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, label, label_plural, plural, primary_key, fields, media, rbac)`,
+  );
 });
 
 Bad('diagnostics are frozen values with file, pointer, message and code', () => {

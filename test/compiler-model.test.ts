@@ -100,9 +100,15 @@ Model('every field carries its label: `label` from the file (accents kept), else
     entity(model, 'Contact').fields.map((f) => f.label),
     ['Id', 'Nom', 'Date naissance', 'Adresse électronique', 'Actif', 'Solde', 'Ville'],
   );
-  assert.equal(entity(model, 'Ville').fields.map((f) => f.label), ['Id', 'Nom', 'Code postal']);
+  assert.equal(
+    entity(model, 'Ville').fields.map((f) => f.label),
+    ['Id', 'Nom', 'Code postal'],
+  );
   const pivot = model.relations.find((r) => r.type === 'many_to_many');
-  assert.equal(pivot?.pivotFields.map((f) => f.label), ['Ajoute le']);
+  assert.equal(
+    pivot?.pivotFields.map((f) => f.label),
+    ['Ajoute le'],
+  );
 });
 
 Model('Ville and Tag: key from the primary_key object, placed first; unsigned key; CHAR length', () => {
@@ -114,7 +120,16 @@ Model('Ville and Tag: key from the primary_key object, placed first; unsigned ke
     { ...base, name: 'code_postal', column: 'CodePostal', logicalType: 'str', sql: 'CHAR(5)', unique: true, maxLength: 5, pointer: '#/fields/1' },
   ]);
   const tag = entity(model, 'Tag');
-  assert.equal(summary(tag.primaryKey), { ...base, name: 'id', column: 'Id', logicalType: 'int', sql: 'BIGINT UNSIGNED', primaryKey: true, autoIncrement: true, pointer: '#/primary_key' });
+  assert.equal(summary(tag.primaryKey), {
+    ...base,
+    name: 'id',
+    column: 'Id',
+    logicalType: 'int',
+    sql: 'BIGINT UNSIGNED',
+    primaryKey: true,
+    autoIncrement: true,
+    pointer: '#/primary_key',
+  });
   assert.equal(tag.primaryKey.sqlType, { kind: 'sql_type', base: 'BIGINT', args: [], unsigned: true, text: 'BIGINT UNSIGNED' });
 });
 
@@ -180,7 +195,10 @@ Model('relations: foreign-key names, defaults, pivot', () => {
       pointer: '#/relations/1',
     },
   ]);
-  assert.equal(manyToOneFrom(model, 'Contact').map((r) => r.name), ['contact_ville']);
+  assert.equal(
+    manyToOneFrom(model, 'Contact').map((r) => r.name),
+    ['contact_ville'],
+  );
 });
 
 Model('the model is deeply frozen', () => {
@@ -223,7 +241,10 @@ Project('no relations.json means no relations; no mvc/entities means an empty mo
     fs.writeFileSync(path.join(dir, 'ville.sql'), 'CREATE TABLE villes (Id INT);'); // not a definition: ignored
     const result = compileProject(root);
     assert.equal(result.diagnostics, []);
-    assert.equal(result.model?.entities.map((e) => e.name), ['Ville']);
+    assert.equal(
+      result.model?.entities.map((e) => e.name),
+      ['Ville'],
+    );
     assert.equal(result.model?.relations, []);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -237,10 +258,19 @@ Project('compileProject reports every broken file at once, with project-relative
     fs.writeFileSync(path.join(root, relative), text);
   };
   try {
-    write('mvc/entities/ville/ville.json', fs.readFileSync(path.join(fixture('valid'), 'mvc', 'entities', 'ville', 'ville.json'), 'utf8').replace('"villes"', '"group"'));
+    write(
+      'mvc/entities/ville/ville.json',
+      fs.readFileSync(path.join(fixture('valid'), 'mvc', 'entities', 'ville', 'ville.json'), 'utf8').replace('"villes"', '"group"'),
+    );
     write('mvc/entities/tag/tag.json', '{ "format_version": 1, "entity": "Tag", }');
     write('mvc/entities/contact.json', '{}');
-    write('mvc/entities/relations.json', JSON.stringify({ format_version: 1, relations: [{ name: 'r', type: 'many_to_one', from_entity: 'Ville', from_field: 'nom', to_entity: 'Pays', to_field: 'id' }] }));
+    write(
+      'mvc/entities/relations.json',
+      JSON.stringify({
+        format_version: 1,
+        relations: [{ name: 'r', type: 'many_to_one', from_entity: 'Ville', from_field: 'nom', to_entity: 'Pays', to_field: 'id' }],
+      }),
+    );
     const result = compileProject(root);
     assert.is(result.model, null);
     assert.equal(
@@ -268,7 +298,15 @@ Project('a lone entity with the defaults: auto_increment on an integer key, plur
   const result = compileSources([
     {
       file: 'mvc/entities/statut/statut.json',
-      text: JSON.stringify({ format_version: 1, entity: 'Statut', table: 'statuts', fields: [{ name: 'code', sql_type: 'SMALLINT', primary_key: true }, { name: 'est_actif', sql_type: 'bool' }] }),
+      text: JSON.stringify({
+        format_version: 1,
+        entity: 'Statut',
+        table: 'statuts',
+        fields: [
+          { name: 'code', sql_type: 'SMALLINT', primary_key: true },
+          { name: 'est_actif', sql_type: 'bool' },
+        ],
+      }),
     },
   ]);
   assert.equal(result.diagnostics, []);
@@ -279,7 +317,16 @@ Project('a lone entity with the defaults: auto_increment on an integer key, plur
     { ...base, name: 'est_actif', column: 'EstActif', logicalType: 'bool', sql: 'TINYINT(1)', pointer: '#/fields/1' },
   ]);
   const manual = compileSources([
-    { file: 'x.json', text: JSON.stringify({ format_version: 1, entity: 'Lot', table: 'lots', primary_key: { name: 'numero', sql_type: 'INT', auto_increment: false }, fields: [] }) },
+    {
+      file: 'x.json',
+      text: JSON.stringify({
+        format_version: 1,
+        entity: 'Lot',
+        table: 'lots',
+        primary_key: { name: 'numero', sql_type: 'INT', auto_increment: false },
+        fields: [],
+      }),
+    },
   ]);
   assert.is(manual.model?.entities[0]?.primaryKey.autoIncrement, false, 'auto_increment: false is kept');
 });

@@ -46,7 +46,9 @@ test('a word is refused exactly when MariaDB refuses it unquoted or MySQL 8.0 re
         const listed = await connection.fetchOne(
           "SELECT 1 AS found FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME = 'KEYWORDS'",
         );
-        const keywords = listed ? (await connection.fetchAll<{ word: string }>('SELECT WORD AS word FROM information_schema.KEYWORDS')).map((row) => row.word) : [];
+        const keywords = listed
+          ? (await connection.fetchAll<{ word: string }>('SELECT WORD AS word FROM information_schema.KEYWORDS')).map((row) => row.word)
+          : [];
         const candidates = [...keywords, ...RESERVED_WORDS, ...MYSQL80_RESERVED_WORDS, 'POSITION', 'USER', 'PORTION', 'MASTER_DEMOTE_TO_REPLICA'];
         const words = [...new Set(candidates.map((word) => word.toUpperCase()))].filter((word) => /^[A-Z_][A-Z0-9_]*$/.test(word)).sort();
         // The session is the framework's own (mysql2 sets IGNORE_SPACE): `CREATE TABLE position (` reads as a call.
@@ -58,7 +60,9 @@ test('a word is refused exactly when MariaDB refuses it unquoted or MySQL 8.0 re
         for (const word of ['SELECT', 'ORDER', 'PORTION']) assert.ok(mariadb.columns.has(word), `${word} should be refused by the server`);
         for (const word of ['POSITION', 'USER']) assert.not.ok(mariadb.columns.has(word), `${word} should be accepted by the server as a column`);
 
-        const refusedWithoutReason = words.filter((word) => isReservedWord(word) && !mariadb.columns.has(word) && !mariadb.tables.has(word) && !mysql.has(word));
+        const refusedWithoutReason = words.filter(
+          (word) => isReservedWord(word) && !mariadb.columns.has(word) && !mariadb.tables.has(word) && !mysql.has(word),
+        );
         assert.equal(refusedWithoutReason, [], 'refused by the compiler, yet accepted by MariaDB and not reserved by MySQL 8.0');
         const acceptedWrongly = words.filter((word) => !isReservedWord(word) && (mariadb.columns.has(word) || mysql.has(word)));
         assert.equal(acceptedWrongly, [], 'accepted by the compiler, yet refused by MariaDB or reserved by MySQL 8.0');

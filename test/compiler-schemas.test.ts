@@ -72,9 +72,34 @@ Schemas('enums where the values are known', () => {
 
 Schemas('entity keys are those of format_version 1', () => {
   const entity = loadSchema('entity') as any;
-  assert.equal(Object.keys(entity.properties), ['$schema', 'format_version', 'entity', 'table', 'description', 'label', 'label_plural', 'plural', 'primary_key', 'fields', 'media', 'rbac']);
+  assert.equal(Object.keys(entity.properties), [
+    '$schema',
+    'format_version',
+    'entity',
+    'table',
+    'description',
+    'label',
+    'label_plural',
+    'plural',
+    'primary_key',
+    'fields',
+    'media',
+    'rbac',
+  ]);
   assert.equal(Object.keys(entity.properties.primary_key.properties), ['name', 'sql', 'python_type', 'sql_type', 'auto_increment']);
-  assert.equal(Object.keys(entity.definitions.field.properties), ['name', 'sql', 'label', 'python_type', 'sql_type', 'nullable', 'unique', 'primary_key', 'auto_increment', 'constraints', 'list']);
+  assert.equal(Object.keys(entity.definitions.field.properties), [
+    'name',
+    'sql',
+    'label',
+    'python_type',
+    'sql_type',
+    'nullable',
+    'unique',
+    'primary_key',
+    'auto_increment',
+    'constraints',
+    'list',
+  ]);
   assert.equal(Object.keys(entity.definitions.field.properties.constraints.properties), ['not_empty', 'max_length']);
   assert.equal(Object.keys(entity.definitions.field.properties.list.properties), ['filter']);
   assert.equal(Object.keys(entity.properties.media.items.properties), ['name', 'field', 'role', 'label', 'variants', 'multiple']);
@@ -114,7 +139,10 @@ Schemas('a field label: any text on one line, accents welcome, 1 to 100 characte
     format_version: 1,
     entity: 'Contact',
     table: 'contacts',
-    fields: [{ name: 'id', sql_type: 'INT', primary_key: true }, { name: 'prenom', label, sql_type: 'VARCHAR(50)' }],
+    fields: [
+      { name: 'id', sql_type: 'INT', primary_key: true },
+      { name: 'prenom', label, sql_type: 'VARCHAR(50)' },
+    ],
   });
   for (const label of ['Prénom', "Date d'entrée", 'Œuvre « principale » — n°', 'Ω', 'x'.repeat(100), ' Prénom ']) {
     assert.ok(validate(withLabel(label)), `${JSON.stringify(label)} accepted: ${ajv.errorsText(validate.errors)}`);

@@ -186,7 +186,7 @@ Compare('logical type deduced from the SQL type', () => {
   for (const [t, logical] of cases) assert.is(logicalTypeOf(must(t)), logical, t);
 });
 
-Compare('reserved words: MariaDB\'s and MySQL 8.0\'s, compared case-insensitively', () => {
+Compare("reserved words: MariaDB's and MySQL 8.0's, compared case-insensitively", () => {
   for (const word of ['order', 'Order', 'GROUP', 'select', 'table', 'key', 'index', 'desc', 'interval', 'range', 'rows', 'current_user', 'system', 'Rank']) {
     assert.ok(isReservedWord(word), word);
   }

@@ -12,8 +12,26 @@ import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { startCrudApp, type CrudApp } from './helpers/crud-app.js';
 import {
-  CHROMIUM, CONTACT_COUNT, CREATE_WORKERS, VILLES, checkNavigation, contactData, expectIdsDescending, expectNomSet, expectNoms,
-  launchChromium, mark, marked, noms, paginationTotal, pathAndQuery, queryOf, rows, sortLinkIn, until, watchPage,
+  CHROMIUM,
+  CONTACT_COUNT,
+  CREATE_WORKERS,
+  VILLES,
+  checkNavigation,
+  contactData,
+  expectIdsDescending,
+  expectNomSet,
+  expectNoms,
+  launchChromium,
+  mark,
+  marked,
+  noms,
+  paginationTotal,
+  pathAndQuery,
+  queryOf,
+  rows,
+  sortLinkIn,
+  until,
+  watchPage,
 } from './helpers/crud-browser.js';
 
 // The scenario, registered once per variant.
@@ -112,7 +130,10 @@ function scenario({ dialect, htmx }: Variant): void {
             if (c.actif) await tab.check('#field-actif');
             if (c.notes) await tab.fill('#field-notes', c.notes);
             await tab.selectOption('#field-ville_id', villeIds.get(c.ville)!);
-            await Promise.all([tab.waitForURL((url) => url.pathname === '/contacts', { waitUntil: 'domcontentloaded' }), tab.click('form[action="/contacts"] button[type=submit]')]);
+            await Promise.all([
+              tab.waitForURL((url) => url.pathname === '/contacts', { waitUntil: 'domcontentloaded' }),
+              tab.click('form[action="/contacts"] button[type=submit]'),
+            ]);
             assert.match((await tab.locator('main').textContent())!, 'Enregistrement créé.', `création de ${c.nom}`);
           }
         } finally {
@@ -140,7 +161,11 @@ function scenario({ dialect, htmx }: Variant): void {
   it('searches', async () => {
     await open('/contacts');
     await page.fill('#crud-q', 'Zoé');
-    await navigate('recherche', () => page.click('form[role=search] button[type=submit]'), (q) => q.get('q') === 'Zoé');
+    await navigate(
+      'recherche',
+      () => page.click('form[role=search] button[type=submit]'),
+      (q) => q.get('q') === 'Zoé',
+    );
     await expectNomSet(page, ['Nom-09', 'Nom-18', 'Nom-27', 'Nom-36', 'Nom-45'], 'recherche « Zoé »');
     assert.ok((await rows(page)).every((row) => row['Prenom'] === 'Zoé'));
     assert.is(await page.locator('#crud-reset').count(), 1, 'lien « Réinitialiser »');
@@ -149,12 +174,20 @@ function scenario({ dialect, htmx }: Variant): void {
 
     // The search covers every text column: an e-mail address.
     await page.fill('#crud-q', 'contact07@');
-    await navigate('recherche par e-mail', () => page.press('#crud-q', 'Enter'), (q) => q.get('q') === 'contact07@');
+    await navigate(
+      'recherche par e-mail',
+      () => page.press('#crud-q', 'Enter'),
+      (q) => q.get('q') === 'contact07@',
+    );
     await expectNoms(page, ['Nom-07'], 'recherche « contact07@ »');
 
     // Nothing found: the empty state of a search.
     await page.fill('#crud-q', 'introuvable');
-    await navigate('recherche vide', () => page.press('#crud-q', 'Enter'), (q) => q.get('q') === 'introuvable');
+    await navigate(
+      'recherche vide',
+      () => page.press('#crud-q', 'Enter'),
+      (q) => q.get('q') === 'introuvable',
+    );
     await until('message « Aucun résultat pour cette recherche. »', async () => (await page.locator('#crud-results [data-empty=search]').count()) === 1);
     assert.is(await page.locator('#crud-results tbody tr').count(), 0);
 
@@ -170,13 +203,21 @@ function scenario({ dialect, htmx }: Variant): void {
   it('filters by actif and ville', async () => {
     await open('/contacts');
     await page.selectOption('#filter-actif', '1');
-    await navigate('filtre actif', () => page.click('form[role=search] button[type=submit]'), (q) => q.get('actif') === '1');
+    await navigate(
+      'filtre actif',
+      () => page.click('form[role=search] button[type=submit]'),
+      (q) => q.get('actif') === '1',
+    );
     await until('30 contacts actifs', async () => (await paginationTotal(page)) === '30');
     assert.ok((await rows(page)).every((row) => row['Actif'] === 'Oui'));
 
     const lyon = villeIds.get('Lyon')!;
     await page.selectOption('#filter-ville_id', lyon);
-    await navigate('filtre actif + ville', () => page.click('form[role=search] button[type=submit]'), (q) => q.get('actif') === '1' && q.get('ville_id') === lyon);
+    await navigate(
+      'filtre actif + ville',
+      () => page.click('form[role=search] button[type=submit]'),
+      (q) => q.get('actif') === '1' && q.get('ville_id') === lyon,
+    );
     // Odd numbers that are not multiples of 3: 15 contacts, one page, newest first.
     const expected = [1, 5, 7, 11, 13, 17, 19, 23, 25, 29, 31, 35, 37, 41, 43].map((i) => `Nom-${String(i).padStart(2, '0')}`);
     await expectNomSet(page, expected, 'actifs de Lyon');
@@ -190,7 +231,11 @@ function scenario({ dialect, htmx }: Variant): void {
     // The text filter on nom is an equality.
     await open('/contacts');
     await page.fill('#filter-nom', 'Nom-12');
-    await navigate('filtre nom', () => page.click('form[role=search] button[type=submit]'), (q) => q.get('nom') === 'Nom-12');
+    await navigate(
+      'filtre nom',
+      () => page.click('form[role=search] button[type=submit]'),
+      (q) => q.get('nom') === 'Nom-12',
+    );
     await expectNoms(page, ['Nom-12'], 'filtre nom = Nom-12');
     assert.equal(
       (await rows(page)).map((row) => [row['Actif'], row['Ville']]),
@@ -200,11 +245,19 @@ function scenario({ dialect, htmx }: Variant): void {
 
   it('sorts by a column, both ways', async () => {
     await open('/contacts');
-    await navigate('tri par nom', () => sortLink('Nom').click(), (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc');
+    await navigate(
+      'tri par nom',
+      () => sortLink('Nom').click(),
+      (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc',
+    );
     await expectNoms(page, noms(1, 20), 'tri nom croissant');
     assert.is(await page.locator('#crud-results thead th[aria-sort]').getAttribute('aria-sort'), 'ascending');
 
-    await navigate('tri par nom inversé', () => sortLink('Nom').click(), (q) => q.get('sort') === 'nom' && q.get('direction') === 'desc');
+    await navigate(
+      'tri par nom inversé',
+      () => sortLink('Nom').click(),
+      (q) => q.get('sort') === 'nom' && q.get('direction') === 'desc',
+    );
     await expectNoms(page, noms(45, 26), 'tri nom décroissant');
     assert.is(await page.locator('#crud-results thead th[aria-sort]').getAttribute('aria-sort'), 'descending');
 
@@ -214,15 +267,31 @@ function scenario({ dialect, htmx }: Variant): void {
     await expectNoms(page, noms(1, 20), 'retour au tri croissant');
 
     // Another column: e-mail ascending.
-    await navigate('tri par e-mail', () => sortLink('Email').click(), (q) => q.get('sort') === 'email' && q.get('direction') === 'asc');
+    await navigate(
+      'tri par e-mail',
+      () => sortLink('Email').click(),
+      (q) => q.get('sort') === 'email' && q.get('direction') === 'asc',
+    );
     await expectNoms(page, noms(1, 20), 'tri e-mail croissant');
 
     // A search after a sort keeps the sort (the form's hidden sort fields follow the swaps).
     await open('/contacts');
-    await navigate('tri par nom', () => sortLink('Nom').click(), (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc');
-    await navigate('tri par nom inversé', () => sortLink('Nom').click(), (q) => q.get('direction') === 'desc');
+    await navigate(
+      'tri par nom',
+      () => sortLink('Nom').click(),
+      (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc',
+    );
+    await navigate(
+      'tri par nom inversé',
+      () => sortLink('Nom').click(),
+      (q) => q.get('direction') === 'desc',
+    );
     await page.fill('#crud-q', 'Zoé');
-    await navigate('recherche après le tri', () => page.press('#crud-q', 'Enter'), (q) => q.get('q') === 'Zoé' && q.get('sort') === 'nom' && q.get('direction') === 'desc');
+    await navigate(
+      'recherche après le tri',
+      () => page.press('#crud-q', 'Enter'),
+      (q) => q.get('q') === 'Zoé' && q.get('sort') === 'nom' && q.get('direction') === 'desc',
+    );
     await expectNoms(page, ['Nom-45', 'Nom-36', 'Nom-27', 'Nom-18', 'Nom-09'], 'recherche « Zoé » triée par nom décroissant');
   });
 
@@ -236,23 +305,43 @@ function scenario({ dialect, htmx }: Variant): void {
       assert.ok(q.get('sort') === 'nom' && q.get('direction') === 'asc', `lien de page sans le tri : ${href}`);
     }
 
-    await navigate('page 2', () => pager.locator('a', { hasText: /^\s*2\s*$/ }).click(), (q) => q.get('page') === '2' && q.get('sort') === 'nom' && q.get('direction') === 'asc');
+    await navigate(
+      'page 2',
+      () => pager.locator('a', { hasText: /^\s*2\s*$/ }).click(),
+      (q) => q.get('page') === '2' && q.get('sort') === 'nom' && q.get('direction') === 'asc',
+    );
     await expectNoms(page, noms(21, 40), 'page 2');
     assert.is((await page.locator('#crud-results nav [aria-current=page]').textContent())!.trim(), '2');
 
-    await navigate('page 3 (Suivant)', () => page.locator('#crud-results nav a[rel=next]').click(), (q) => q.get('page') === '3' && q.get('sort') === 'nom');
+    await navigate(
+      'page 3 (Suivant)',
+      () => page.locator('#crud-results nav a[rel=next]').click(),
+      (q) => q.get('page') === '3' && q.get('sort') === 'nom',
+    );
     await expectNoms(page, noms(41, 45), 'page 3');
     assert.is(await page.locator('#crud-results nav a[rel=next]').count(), 0, 'pas de page suivante');
 
-    await navigate('retour page 2 (Précédent)', () => page.locator('#crud-results nav a[rel=prev]').click(), (q) => q.get('page') === '2');
+    await navigate(
+      'retour page 2 (Précédent)',
+      () => page.locator('#crud-results nav a[rel=prev]').click(),
+      (q) => q.get('page') === '2',
+    );
     await expectNoms(page, noms(21, 40), 'page 2 à nouveau');
 
     // A filter and a sort together: 30 actifs → 20 + 10, the links keep actif=1.
     await open('/contacts?actif=1&sort=nom&direction=desc');
     await until('30 actifs', async () => (await paginationTotal(page)) === '30');
-    await navigate('page 2 des actifs', () => page.locator('#crud-results nav a', { hasText: /^\s*2\s*$/ }).click(), (q) => q.get('page') === '2' && q.get('actif') === '1' && q.get('sort') === 'nom' && q.get('direction') === 'desc');
+    await navigate(
+      'page 2 des actifs',
+      () => page.locator('#crud-results nav a', { hasText: /^\s*2\s*$/ }).click(),
+      (q) => q.get('page') === '2' && q.get('actif') === '1' && q.get('sort') === 'nom' && q.get('direction') === 'desc',
+    );
     // Actifs in descending order: 44 43 41 40 38 37 35 34 32 31 29 28 26 25 23 22 20 19 17 16 | 14 13 11 10 8 7 5 4 2 1
-    await expectNoms(page, [14, 13, 11, 10, 8, 7, 5, 4, 2, 1].map((i) => `Nom-${String(i).padStart(2, '0')}`), 'page 2 des actifs');
+    await expectNoms(
+      page,
+      [14, 13, 11, 10, 8, 7, 5, 4, 2, 1].map((i) => `Nom-${String(i).padStart(2, '0')}`),
+      'page 2 des actifs',
+    );
     assert.is(await page.locator('#filter-actif').inputValue(), '1');
   });
 
@@ -262,7 +351,11 @@ function scenario({ dialect, htmx }: Variant): void {
     const row = page.locator('#crud-results tbody tr', { hasText: 'Nom-43' });
     const before = pathAndQuery(page);
     const dialogCount = dialogs.length;
-    await navigate('suppression', () => row.locator('form button[type=submit]').click(), (q) => q.get('page') === '3' && q.get('sort') === 'nom' && q.get('direction') === 'asc');
+    await navigate(
+      'suppression',
+      () => row.locator('form button[type=submit]').click(),
+      (q) => q.get('page') === '3' && q.get('sort') === 'nom' && q.get('direction') === 'asc',
+    );
     await expectNoms(page, ['Nom-41', 'Nom-42', 'Nom-44', 'Nom-45'], 'page 3 après suppression');
     await until('message « Enregistrement supprimé. »', async () => (await page.locator('main').textContent())!.includes('Enregistrement supprimé.'));
     if (htmx) {
@@ -294,11 +387,29 @@ function scenario({ dialect, htmx }: Variant): void {
     const lyon = villeIds.get('Lyon')!;
     await open('/contacts');
     await page.selectOption('#filter-ville_id', lyon);
-    await navigate('filtre ville', () => page.click('form[role=search] button[type=submit]'), (q) => q.get('ville_id') === lyon);
-    await navigate('tri par nom', () => sortLink('Nom').click(), (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc' && q.get('ville_id') === lyon);
-    await expectNoms(page, noms(1, 45).filter((_, index) => index % 2 === 0 && index !== 40 && index !== 42).slice(0, 20), 'Lyon par nom');
+    await navigate(
+      'filtre ville',
+      () => page.click('form[role=search] button[type=submit]'),
+      (q) => q.get('ville_id') === lyon,
+    );
+    await navigate(
+      'tri par nom',
+      () => sortLink('Nom').click(),
+      (q) => q.get('sort') === 'nom' && q.get('direction') === 'asc' && q.get('ville_id') === lyon,
+    );
+    await expectNoms(
+      page,
+      noms(1, 45)
+        .filter((_, index) => index % 2 === 0 && index !== 40 && index !== 42)
+        .slice(0, 20),
+      'Lyon par nom',
+    );
     const exportQuery = new URL((await page.locator('#crud-export').getAttribute('href'))!, app.url).searchParams;
-    assert.equal([exportQuery.get('ville_id'), exportQuery.get('sort'), exportQuery.get('direction'), exportQuery.get('page')], [lyon, 'nom', 'asc', null], 'lien d’export');
+    assert.equal(
+      [exportQuery.get('ville_id'), exportQuery.get('sort'), exportQuery.get('direction'), exportQuery.get('page')],
+      [lyon, 'nom', 'asc', null],
+      'lien d’export',
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#crud-export')]);
     assert.is(download.suggestedFilename(), 'contacts.csv');
     const file = await download.path();
@@ -326,7 +437,11 @@ function scenario({ dialect, htmx }: Variant): void {
     const dialogCount = dialogs.length;
     await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), page.click('#crud-delete button[type=submit]')]);
     await until('message « Enregistrement supprimé. »', async () => (await page.locator('main').textContent())!.includes('Enregistrement supprimé.'));
-    assert.equal(dialogs.slice(dialogCount), htmx ? ['confirm: Supprimer définitivement cet enregistrement ?'] : [], 'une confirmation avec htmx, aucune sans script');
+    assert.equal(
+      dialogs.slice(dialogCount),
+      htmx ? ['confirm: Supprimer définitivement cet enregistrement ?'] : [],
+      'une confirmation avec htmx, aucune sans script',
+    );
     assert.is(await paginationTotal(page), '41');
   });
 
@@ -340,7 +455,10 @@ function scenario({ dialect, htmx }: Variant): void {
 
 // A missing browser is a failure, never a silent skip: CI (.ci/run) installs Debian's chromium.
 test('Chromium is installed', () => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} est introuvable : installez-le (apt-get install -y --no-install-recommends chromium), comme le fait .ci/run.`);
+  assert.ok(
+    fs.existsSync(CHROMIUM),
+    `${CHROMIUM} est introuvable : installez-le (apt-get install -y --no-install-recommends chromium), comme le fait .ci/run.`,
+  );
 });
 test.run();
 

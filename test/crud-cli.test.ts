@@ -31,7 +31,10 @@ function routeLines(entity: string, plural: string, isPublic = false): string[] 
 
 /** make:crud's list of the routes it adds. */
 function addedReport(plural: string, dryRun = false): string[] {
-  return [`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${ROUTES} (10) :`, ...CRUD_ROUTES.map(([method, suffix]) => `  ${method.padEnd(5)} /${plural}${suffix}`)];
+  return [
+    `Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${ROUTES} (10) :`,
+    ...CRUD_ROUTES.map(([method, suffix]) => `  ${method.padEnd(5)} /${plural}${suffix}`),
+  ];
 }
 
 function entityFiles(snake: string): string[] {
@@ -45,8 +48,19 @@ function entityFiles(snake: string): string[] {
  */
 function crudFiles(snake: string): string[] {
   const views = ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
-  const regenerable = [`mvc/models/${snake}_crud.ts`, `mvc/forms/${snake}_fields.ts`, ...['_fields', '_filters', '_list_head', '_list_cells'].map((v) => `mvc/views/${snake}/${v}.html`)];
-  return [`mvc/controllers/${snake}_controller.ts`, `mvc/models/${snake}_model.ts`, `mvc/forms/${snake}_form.ts`, 'mvc/views/layouts/app.html', ...views, ...regenerable];
+  const regenerable = [
+    `mvc/models/${snake}_crud.ts`,
+    `mvc/forms/${snake}_fields.ts`,
+    ...['_fields', '_filters', '_list_head', '_list_cells'].map((v) => `mvc/views/${snake}/${v}.html`),
+  ];
+  return [
+    `mvc/controllers/${snake}_controller.ts`,
+    `mvc/models/${snake}_model.ts`,
+    `mvc/forms/${snake}_form.ts`,
+    'mvc/views/layouts/app.html',
+    ...views,
+    ...regenerable,
+  ];
 }
 
 const PROTECTED = '(routes protégées : connexion requise ; --public pour une application sans connexion)';
@@ -155,7 +169,14 @@ test('make:crud Ville --public: public routes for the router (fw routes:list), t
   assert.is(listed.status, 0, listed.stderr);
   const routes = JSON.parse(listed.stdout) as Array<{ method: string; path: string; name: string; public: boolean; csrf: boolean; handler: string }>;
   const expected = (entity: string, plural: string, isPublic: boolean) =>
-    CRUD_ROUTES.map(([method, suffix, action, name]) => ({ method, path: `/${plural}${suffix}`, name: `${plural}.${name}`, public: isPublic, csrf: true, handler: `${entity}Controller.${action}` }));
+    CRUD_ROUTES.map(([method, suffix, action, name]) => ({
+      method,
+      path: `/${plural}${suffix}`,
+      name: `${plural}.${name}`,
+      public: isPublic,
+      csrf: true,
+      handler: `${entity}Controller.${action}`,
+    }));
   assert.equal(
     routes.map(({ method, path, name, public: isPublic, csrf, handler }) => ({ method, path, name, public: isPublic, csrf, handler })),
     [
@@ -182,7 +203,7 @@ test('an entity typed in lower case: the advice names the entity as it is spelt 
   const before = project.snapshot();
   const known = project.run(['make:crud', 'contact']);
   assert.is(known.status, 1);
-  assert.is(lines(known.stderr)[1], 'Conseil : le nom d\'une entité s\'écrit en PascalCase : « fw make:crud Contact ».');
+  assert.is(lines(known.stderr)[1], "Conseil : le nom d'une entité s'écrit en PascalCase : « fw make:crud Contact ».");
   const unknown = project.run(['sync:entity', 'ligne_commande']);
   assert.is(unknown.status, 1);
   assert.is(lines(unknown.stderr)[1], 'Conseil : créez-la avec « fw make:entity LigneCommande », puis relancez « fw sync:entity LigneCommande ».');
@@ -303,7 +324,10 @@ test('no routes.ts at all: exit 1, nothing written, a routes.ts to create; creat
   const listed = bare.run(['routes:list', '--json']);
   assert.is(listed.status, 0, listed.stderr);
   const routes = (JSON.parse(listed.stdout) as Array<{ method: string; path: string; handler: string }>).map((r) => `${r.method} ${r.path} ${r.handler}`);
-  assert.equal(routes, CRUD_ROUTES.map(([method, suffix, action]) => `${method} /villes${suffix} VilleController.${action}`));
+  assert.equal(
+    routes,
+    CRUD_ROUTES.map(([method, suffix, action]) => `${method} /villes${suffix} VilleController.${action}`),
+  );
 });
 
 test('routes.ts that does not parse: exit 1 with the line of the error, nothing written', () => {
@@ -316,7 +340,12 @@ test('routes.ts that does not parse: exit 1 with the line of the error, nothing 
   assert.is(run.status, 1);
   assert.is(run.stdout, '');
   const [error, advice] = lines(run.stderr);
-  assert.match(error!, new RegExp(`^Erreur : ${ROUTES.replace(/\./g, '\\.')} ne se lit pas \\(ligne ${line}, colonne \\d+ : .+\\) : corrigez-le, puis relancez la commande\\. Aucun fichier n'a été écrit\\.$`));
+  assert.match(
+    error!,
+    new RegExp(
+      `^Erreur : ${ROUTES.replace(/\./g, '\\.')} ne se lit pas \\(ligne ${line}, colonne \\d+ : .+\\) : corrigez-le, puis relancez la commande\\. Aucun fichier n'a été écrit\\.$`,
+    ),
+  );
   assert.is(advice, `Conseil : corrigez ${ROUTES}, puis relancez « fw make:crud Contact ».`);
   assert.equal(project.snapshot(), before);
   project.write(ROUTES, routes);

@@ -64,8 +64,15 @@ function build(dialect: DialectName): CliProject {
 async function pivotRows(project: CliProject): Promise<Array<{ p: number; e: number; empreinte: string | null; note: unknown }>> {
   const db = project.open();
   try {
-    const rows = await db.fetchAll<{ p: unknown; e: unknown; empreinte: unknown; note: unknown }>('SELECT ProduitId AS p, EtiquetteId AS e, Empreinte AS empreinte, Note AS note FROM produit_etiquette ORDER BY ProduitId, EtiquetteId');
-    return rows.map((r) => ({ p: Number(r.p), e: Number(r.e), empreinte: r.empreinte === null ? null : Buffer.from(r.empreinte as Uint8Array).toString('hex'), note: r.note }));
+    const rows = await db.fetchAll<{ p: unknown; e: unknown; empreinte: unknown; note: unknown }>(
+      'SELECT ProduitId AS p, EtiquetteId AS e, Empreinte AS empreinte, Note AS note FROM produit_etiquette ORDER BY ProduitId, EtiquetteId',
+    );
+    return rows.map((r) => ({
+      p: Number(r.p),
+      e: Number(r.e),
+      empreinte: r.empreinte === null ? null : Buffer.from(r.empreinte as Uint8Array).toString('hex'),
+      note: r.note,
+    }));
   } finally {
     await db.close();
   }
@@ -96,11 +103,25 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.match(form.text, /<select id="field-etiquette_ids" name="etiquette_ids" multiple/);
         assert.match(form.text, /<option value="2">Écologique<\/option>/);
 
-        const created = await client.post('/produits', [['libelle', 'Écrou'], ['stock', '3'], ['etiquette_ids', '1'], ['etiquette_ids', '2']]);
+        const created = await client.post('/produits', [
+          ['libelle', 'Écrou'],
+          ['stock', '3'],
+          ['etiquette_ids', '1'],
+          ['etiquette_ids', '2'],
+        ]);
         assert.is(created.status, 302, created.text);
         let pivot = await pivotRows(project);
-        assert.equal(pivot.map((r) => [r.p, r.e]), [[1, 1], [1, 2]]);
-        assert.ok(pivot.every((r) => r.empreinte === '' && r.note === null), JSON.stringify(pivot));
+        assert.equal(
+          pivot.map((r) => [r.p, r.e]),
+          [
+            [1, 1],
+            [1, 2],
+          ],
+        );
+        assert.ok(
+          pivot.every((r) => r.empreinte === '' && r.note === null),
+          JSON.stringify(pivot),
+        );
 
         const show = await client.get('/produits/1');
         assert.match(show.text, /<dt[^>]*>Etiquettes<\/dt>\s*<dd[^>]*>Bio, Écologique<\/dd>/);
@@ -109,15 +130,34 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.match(edit.text, /<option value="1" selected>Bio<\/option><option value="2" selected>Écologique<\/option><option value="3">Promo<\/option>/);
 
         // An unknown id is refused with the form again; nothing changes.
-        const refused = await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3'], ['etiquette_ids', '99']]);
+        const refused = await client.post('/produits/1', [
+          ['libelle', 'Écrou'],
+          ['stock', '3'],
+          ['etiquette_ids', '99'],
+        ]);
         assert.is(refused.status, 422);
-        assert.equal((await pivotRows(project)).map((r) => r.e), [1, 2]);
+        assert.equal(
+          (await pivotRows(project)).map((r) => r.e),
+          [1, 2],
+        );
 
         // The list filters by a link (the rows linked to the chosen Etiquette), offered as a select of their labels.
-        assert.is((await client.post('/produits', [['libelle', 'Vis'], ['stock', '9'], ['etiquette_ids', '3']])).status, 302);
+        assert.is(
+          (
+            await client.post('/produits', [
+              ['libelle', 'Vis'],
+              ['stock', '9'],
+              ['etiquette_ids', '3'],
+            ])
+          ).status,
+          302,
+        );
         const list = await client.get('/produits');
         assert.match(list.text, /<select id="filter-etiquette_ids" name="etiquette_ids"/);
-        const linkedTo = async (id: string): Promise<string[]> => [...(await client.get(`/produits?etiquette_ids=${id}`)).text.matchAll(/<td class="[^"]*truncate[^"]*">([^<]*)<\/td>/g)].map((m) => m[1]!).filter((v) => v === 'Écrou' || v === 'Vis');
+        const linkedTo = async (id: string): Promise<string[]> =>
+          [...(await client.get(`/produits?etiquette_ids=${id}`)).text.matchAll(/<td class="[^"]*truncate[^"]*">([^<]*)<\/td>/g)]
+            .map((m) => m[1]!)
+            .filter((v) => v === 'Écrou' || v === 'Vis');
         assert.equal(await linkedTo('2'), ['Écrou']);
         assert.equal(await linkedTo('3'), ['Vis']);
         assert.equal(await linkedTo('1'), ['Écrou']);
@@ -126,16 +166,43 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         // Keep 2, drop 1, add 3: the link kept keeps its pivot values.
         const db = project.open();
         await db.execute("UPDATE produit_etiquette SET Empreinte = X'01ab' WHERE EtiquetteId = 2").finally(() => db.close());
-        const updated = await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3'], ['etiquette_ids', '2,3']]);
+        const updated = await client.post('/produits/1', [
+          ['libelle', 'Écrou'],
+          ['stock', '3'],
+          ['etiquette_ids', '2,3'],
+        ]);
         assert.is(updated.status, 302, updated.text);
         pivot = await pivotRows(project);
-        assert.equal(pivot.map((r) => r.e), [2, 3]);
-        assert.equal(pivot.map((r) => r.empreinte), ['01ab', '']);
+        assert.equal(
+          pivot.map((r) => r.e),
+          [2, 3],
+        );
+        assert.equal(
+          pivot.map((r) => r.empreinte),
+          ['01ab', ''],
+        );
 
         // Nothing selected: no link left. Deleting the record removes its links (the pivot cascades).
-        assert.is((await client.post('/produits/1', [['libelle', 'Écrou'], ['stock', '3']])).status, 302);
+        assert.is(
+          (
+            await client.post('/produits/1', [
+              ['libelle', 'Écrou'],
+              ['stock', '3'],
+            ])
+          ).status,
+          302,
+        );
         assert.equal(await pivotRows(project), []);
-        assert.is((await client.post('/produits', [['libelle', 'Vis'], ['stock', '1'], ['etiquette_ids', '3']])).status, 302);
+        assert.is(
+          (
+            await client.post('/produits', [
+              ['libelle', 'Vis'],
+              ['stock', '1'],
+              ['etiquette_ids', '3'],
+            ])
+          ).status,
+          302,
+        );
         assert.is((await client.post('/produits/3/delete', [])).status, 302);
         assert.equal(await pivotRows(project), []);
       });
@@ -157,7 +224,8 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       });
       const stale = project.run(['build:model', '--check']);
       assert.is(stale.status, 2, stale.stdout + stale.stderr);
-      for (const file of [...REGENERABLE, 'mvc/entities/produit/produit_base.ts']) assert.ok(stale.stdout.includes(`  ${file}\n`), `${file} :\n${stale.stdout}`);
+      for (const file of [...REGENERABLE, 'mvc/entities/produit/produit_base.ts'])
+        assert.ok(stale.stdout.includes(`  ${file}\n`), `${file} :\n${stale.stdout}`);
       const staleCrud = project.run(['make:crud', 'Produit', '--check']);
       assert.is(staleCrud.status, 2);
       assert.ok(staleCrud.stdout.includes('  mvc/models/produit_crud.ts\n'), staleCrud.stdout);
@@ -176,7 +244,11 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         const form = await client.get('/produits/new');
         assert.match(form.text, /name="code_barre"/);
         const long = 'É'.repeat(220);
-        const created = await client.post('/produits', [['libelle', long], ['stock', '4'], ['code_barre', '3760001234567']]);
+        const created = await client.post('/produits', [
+          ['libelle', long],
+          ['stock', '4'],
+          ['code_barre', '3760001234567'],
+        ]);
         assert.is(created.status, 302, created.text);
         const show = await client.get('/produits/1');
         assert.ok(show.text.includes(long));
@@ -186,7 +258,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         const csv = await client.get('/produits/export.csv');
         assert.ok(csv.text.split('\r\n')[0]!.includes('"Code barre"'), csv.text);
         assert.ok(csv.text.includes('3760001234567'));
-        const tooLong = await client.post('/produits', [['libelle', 'x'.repeat(251)], ['stock', '4']]);
+        const tooLong = await client.post('/produits', [
+          ['libelle', 'x'.repeat(251)],
+          ['stock', '4'],
+        ]);
         assert.is(tooLong.status, 422);
       });
     } finally {

@@ -41,7 +41,8 @@ test('make:crud emits the 11 manual files of the spec for each entity, then the 
   );
   for (const f of files) assert.is(f.kind, regenerable(f.snake).includes(f.path) ? 'regenerable' : 'manual', f.path);
   // A regenerable file starts with the marker line (in its own comment syntax), which the writer looks for.
-  for (const f of files.filter((file) => file.kind === 'regenerable')) assert.match(f.content.split('\n')[0]!, /fw-mvc: generated file, do not edit \(regenerate with: fw sync:entity \w+\)/);
+  for (const f of files.filter((file) => file.kind === 'regenerable'))
+    assert.match(f.content.split('\n')[0]!, /fw-mvc: generated file, do not edit \(regenerate with: fw sync:entity \w+\)/);
   // The layout is shared: the same bytes whichever entity creates it first.
   const layouts = files.filter((f) => f.path === 'mvc/views/layouts/app.html').map((f) => f.content);
   assert.is(layouts[0], layouts[1]);
@@ -49,7 +50,10 @@ test('make:crud emits the 11 manual files of the spec for each entity, then the 
 
 test('the emitters are pure: the same model gives the same bytes', () => {
   const again = ['Contact', 'Ville'].flatMap((entity) => crudFiles(planCrud(fixtureModel(), entity)).map((f) => f.content));
-  assert.equal(again, files.map((f) => f.content));
+  assert.equal(
+    again,
+    files.map((f) => f.content),
+  );
 });
 
 test("the model's choice methods: the field in camelCase, the snake name kept for two fields that would share one", () => {
@@ -96,7 +100,14 @@ test('input kinds: email, url and tel come from whole words of the snake name, n
 });
 
 test("titles: the entity's label_plural for the records and its label for one record, else its plural in PascalCase and its name", () => {
-  const text = JSON.stringify({ format_version: 1, entity: 'Eleve', table: 'eleves', label: 'Élève', label_plural: 'Élèves', fields: [{ name: 'id', sql_type: 'INT', primary_key: true }] });
+  const text = JSON.stringify({
+    format_version: 1,
+    entity: 'Eleve',
+    table: 'eleves',
+    label: 'Élève',
+    label_plural: 'Élèves',
+    fields: [{ name: 'id', sql_type: 'INT', primary_key: true }],
+  });
   const eleves = compileSources([{ file: 'mvc/entities/eleve/eleve.json', text }]).model!;
   assert.equal([planCrud(eleves, 'Eleve').title, planCrud(eleves, 'Eleve').label], ['Élèves', 'Élève']);
   assert.equal([planCrud(model, 'Contact').title, planCrud(model, 'Contact').label], ['Contacts', 'Contact']);

@@ -35,18 +35,28 @@ function limitsSuite(dialect: DialectName): void {
 
   t('40,000 ids: 413 with « Trop d’identifiants : 40000 reçus, 1000 au plus. » (page and JSON), nothing deleted', async () => {
     const before = await dbContacts(seeded.app);
-    const form = idsForm(before.map((r) => r.id), 40_000);
+    const form = idsForm(
+      before.map((r) => r.id),
+      40_000,
+    );
     for (const url of ['/contacts/bulk-delete', '/contacts/bulk-delete/confirm']) {
       const page = await seeded.client.post(url, form);
       assert.is(page.status, 413, `${url} : ${page.text.slice(0, 300)}`);
       assert.match(page.text, 'Contenu trop volumineux');
-      assert.ok(page.text.includes('<p class="mt-2 text-sm text-gray-700" id="error-detail">Trop d&#39;identifiants : 40000 reçus, 1000 au plus.</p>'), page.text);
+      assert.ok(
+        page.text.includes('<p class="mt-2 text-sm text-gray-700" id="error-detail">Trop d&#39;identifiants : 40000 reçus, 1000 au plus.</p>'),
+        page.text,
+      );
       assertSecurityHeaders(page.headers, `413 ${url}`);
       const api = await seeded.client.post(url, form, JSON_ACCEPT);
       assert.is(api.status, 413, url);
       assert.equal(JSON.parse(api.text), { success: false, error: { code: 'too_many_ids', message: TOO_MANY } }, url);
     }
-    assert.equal((await dbContacts(seeded.app)).map((r) => r.id), before.map((r) => r.id), 'nothing deleted');
+    assert.equal(
+      (await dbContacts(seeded.app)).map((r) => r.id),
+      before.map((r) => r.id),
+      'nothing deleted',
+    );
     assert.not.match(seeded.app.output(), /Erreur non gérée/);
   });
 
@@ -58,11 +68,19 @@ function limitsSuite(dialect: DialectName): void {
     const page = await seeded.client.post('/contacts/bulk-delete', form);
     assert.is(page.status, 200, page.text.slice(0, 300));
     const confirm = forms(page.text).find((f) => f.attrs['action'] === '/contacts/bulk-delete/confirm')!;
-    assert.equal(hiddenFields(confirm).filter(([n]) => n === 'ids').map(([, v]) => Number(v)), chosen);
+    assert.equal(
+      hiddenFields(confirm)
+        .filter(([n]) => n === 'ids')
+        .map(([, v]) => Number(v)),
+      chosen,
+    );
     const res = await seeded.client.post('/contacts/bulk-delete/confirm', form);
     assert.is(res.status, 302);
     assert.is(res.headers.get('location'), '/contacts');
-    assert.equal((await dbContacts(seeded.app)).map((r) => r.id), before.map((r) => r.id).filter((id) => !chosen.includes(id)));
+    assert.equal(
+      (await dbContacts(seeded.app)).map((r) => r.id),
+      before.map((r) => r.id).filter((id) => !chosen.includes(id)),
+    );
     assert.ok((await seeded.get('/contacts')).text.includes(`>${FLASH.bulkDeleted(5)}</div>`));
   });
 

@@ -14,7 +14,11 @@ const HX = { 'HX-Request': 'true' };
 /** The flash of a page (components/alert.html), decoded. */
 function flash(html: string): string {
   const match = /<div[^>]*role="(?:alert|status)"[^>]*>([\s\S]*?)<\/div>/.exec(html);
-  return match ? decode(match[1]!.replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim() : '';
+  return match
+    ? decode(match[1]!.replace(/<[^>]+>/g, ''))
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 }
 
 function restrictSuite(dialect: DialectName): void {
@@ -27,8 +31,18 @@ function restrictSuite(dialect: DialectName): void {
     app = await startRestrictApp(dialect);
     client = app.client();
     await client.csrfToken('/proprietaires/new');
-    for (const [id, nom] of [[1, 'Dupont'], [2, 'Martin'], [3, 'Petit']] as const) await app.exec('INSERT INTO proprietaires (Id, Nom) VALUES (?, ?)', [id, nom]);
-    for (const [nom, owner] of [['Rex', 1], ['Medor', 1], ['Felix', 1], ['Tom', 2]] as const) {
+    for (const [id, nom] of [
+      [1, 'Dupont'],
+      [2, 'Martin'],
+      [3, 'Petit'],
+    ] as const)
+      await app.exec('INSERT INTO proprietaires (Id, Nom) VALUES (?, ?)', [id, nom]);
+    for (const [nom, owner] of [
+      ['Rex', 1],
+      ['Medor', 1],
+      ['Felix', 1],
+      ['Tom', 2],
+    ] as const) {
       await app.exec('INSERT INTO animaux (Nom, Poids, ProprietaireId) VALUES (?, ?, ?)', [nom, '1.50', owner]);
     }
   });
@@ -37,9 +51,16 @@ function restrictSuite(dialect: DialectName): void {
   });
 
   t('single delete from the list: 409, the list again with its state, a message counting the referencing rows; nothing deleted', async () => {
-    const res = await client.post('/proprietaires/1/delete', [['q', 'o'], ['sort', 'nom'], ['direction', 'asc']]);
+    const res = await client.post('/proprietaires/1/delete', [
+      ['q', 'o'],
+      ['sort', 'nom'],
+      ['direction', 'asc'],
+    ]);
     assert.is(res.status, 409);
-    assert.is(flash(res.text), 'Suppression impossible : 3 animaux font encore référence à Propriétaire #1. Supprimez-les ou rattachez-les d’abord à un autre enregistrement.');
+    assert.is(
+      flash(res.text),
+      'Suppression impossible : 3 animaux font encore référence à Propriétaire #1. Supprimez-les ou rattachez-les d’abord à un autre enregistrement.',
+    );
     assert.ok(res.text.includes('value="o"'), 'la recherche de la liste est gardée');
     assert.equal(rowIds(res.text), [1], 'la liste, filtrée par q=o (Dupont)');
     const one = await client.post('/proprietaires/2/delete');
@@ -68,7 +89,11 @@ function restrictSuite(dialect: DialectName): void {
   });
 
   t('bulk delete: all or nothing; 409 naming the blocking ids; the free record is not deleted either', async () => {
-    const res = await client.post('/proprietaires/bulk-delete/confirm', [['ids', '1'], ['ids', '2'], ['ids', '3']]);
+    const res = await client.post('/proprietaires/bulk-delete/confirm', [
+      ['ids', '1'],
+      ['ids', '2'],
+      ['ids', '3'],
+    ]);
     assert.is(res.status, 409);
     assert.is(
       flash(res.text),
@@ -93,7 +118,9 @@ function restrictSuite(dialect: DialectName): void {
 
   t('a row the pages did not count (inserted by hand with an unknown table) still gives 409, not 500', async () => {
     await app.exec('INSERT INTO proprietaires (Id, Nom) VALUES (?, ?)', [7, 'Leroy']);
-    await app.exec('CREATE TABLE colliers (Id INT PRIMARY KEY, ProprietaireId INT NOT NULL, CONSTRAINT fk_colliers_p FOREIGN KEY (ProprietaireId) REFERENCES proprietaires (Id))');
+    await app.exec(
+      'CREATE TABLE colliers (Id INT PRIMARY KEY, ProprietaireId INT NOT NULL, CONSTRAINT fk_colliers_p FOREIGN KEY (ProprietaireId) REFERENCES proprietaires (Id))',
+    );
     await app.exec('INSERT INTO colliers (Id, ProprietaireId) VALUES (1, 7)');
     const res = await client.post('/proprietaires/7/delete');
     assert.is(res.status, 409);
@@ -110,4 +137,3 @@ function restrictSuite(dialect: DialectName): void {
 
 restrictSuite('sqlite');
 restrictSuite('mariadb');
-

@@ -55,7 +55,13 @@ function displaySuite(dialect: DialectName): void {
   });
 
   t('one page: the total is labelled (« 1 animal », « 3 animaux ») and the bulk button shows', async () => {
-    await app.exec('INSERT INTO animaux (Id, Nom, Poids, Taille, Notes) VALUES (?, ?, ?, ?, ?)', [1, 'Rex', '0.50', 0.25, 'Vacciné le 3 mars\nAllergique au poulet\n\nCalme']);
+    await app.exec('INSERT INTO animaux (Id, Nom, Poids, Taille, Notes) VALUES (?, ?, ?, ?, ?)', [
+      1,
+      'Rex',
+      '0.50',
+      0.25,
+      'Vacciné le 3 mars\nAllergique au poulet\n\nCalme',
+    ]);
     const one = await client.get('/animaux');
     assert.is(total(one.text), '1 animal');
     assert.ok(one.text.includes(BULK));
@@ -69,7 +75,8 @@ function displaySuite(dialect: DialectName): void {
   });
 
   t('several pages: « 25 animaux » beside the page links; aria-sort on the sorted <th>, not on its link', async () => {
-    for (let id = 4; id <= 25; id++) await app.exec('INSERT INTO animaux (Id, Nom, Poids) VALUES (?, ?, ?)', [id, `Animal ${String(id).padStart(2, '0')}`, '1.00']);
+    for (let id = 4; id <= 25; id++)
+      await app.exec('INSERT INTO animaux (Id, Nom, Poids) VALUES (?, ?, ?)', [id, `Animal ${String(id).padStart(2, '0')}`, '1.00']);
     const res = await client.get('/animaux?sort=nom&direction=desc');
     assert.is(total(res.text), '25 animaux');
     assert.match(res.text, /<nav aria-label="[^"]*"/);
@@ -78,7 +85,12 @@ function displaySuite(dialect: DialectName): void {
     assert.is(ths[0]!.attrs['aria-sort'], 'descending');
     assert.not.match(res.text, /<a [^>]*aria-sort/);
     const asc = await client.get('/animaux?sort=poids');
-    assert.equal(tags(asc.text, 'th').map((tag) => tag.attrs['aria-sort']).filter(Boolean), ['ascending']);
+    assert.equal(
+      tags(asc.text, 'th')
+        .map((tag) => tag.attrs['aria-sort'])
+        .filter(Boolean),
+      ['ascending'],
+    );
   });
 
   t('decimals: « 0,50 » on the list and the detail page; « 0.50 » in the CSV and the form', async () => {

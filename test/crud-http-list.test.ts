@@ -62,9 +62,25 @@ function crudSuite(dialect: DialectName): void {
 
   t('list: default sort id DESC; an unknown sort is ignored; an invalid direction gives asc; a direction alone orders the id', async () => {
     const rows = await dbContacts(seeded.app);
-    const byIdDesc = rows.map((r) => r.id).sort((a, b) => b - a).slice(0, 20);
-    const byIdAsc = rows.map((r) => r.id).sort((a, b) => a - b).slice(0, 20);
-    for (const query of ['', 'sort=bogus', 'sort=Nom', 'sort=t.Nom', 'sort=nom%3BDROP%20TABLE%20contacts', 'sort=ville_id_label', 'sort=__proto__', 'sort=bogus&direction=asc', 'direction=sideways']) {
+    const byIdDesc = rows
+      .map((r) => r.id)
+      .sort((a, b) => b - a)
+      .slice(0, 20);
+    const byIdAsc = rows
+      .map((r) => r.id)
+      .sort((a, b) => a - b)
+      .slice(0, 20);
+    for (const query of [
+      '',
+      'sort=bogus',
+      'sort=Nom',
+      'sort=t.Nom',
+      'sort=nom%3BDROP%20TABLE%20contacts',
+      'sort=ville_id_label',
+      'sort=__proto__',
+      'sort=bogus&direction=asc',
+      'direction=sideways',
+    ]) {
       assert.equal(await pageIds(`/contacts?${query}`), byIdDesc, `« ${query} » → id DESC`);
     }
     for (const direction of ['sideways', 'ASCENDING', '', '1', 'desc%27']) {
@@ -77,7 +93,13 @@ function crudSuite(dialect: DialectName): void {
     const asc = await get('/contacts?direction=asc&q=exemple');
     const next = tags(asc.text, 'a').find((a) => a.attrs['rel'] === 'next')!;
     assert.equal(Object.fromEntries(parseLink(next.attrs['href']!).params), { direction: 'asc', page: '2', q: 'exemple', sort: 'id' });
-    assert.equal(await pageIds(next.attrs['href']!), rows.map((r) => r.id).sort((a, b) => a - b).slice(20, 40));
+    assert.equal(
+      await pageIds(next.attrs['href']!),
+      rows
+        .map((r) => r.id)
+        .sort((a, b) => a - b)
+        .slice(20, 40),
+    );
     assert.is(sortedHeader(asc.text)?.href, '/contacts?direction=desc&q=exemple&sort=id');
     assert.is(await dbCount(seeded.app), 53, 'la table est intacte');
   });
@@ -90,7 +112,10 @@ function crudSuite(dialect: DialectName): void {
       const values = rows.map((r) => r[key]).sort(compare);
       for (const direction of ['asc', 'desc'] as const) {
         const sign = direction === 'asc' ? 1 : -1;
-        const ids = [...(await pageIds(`/contacts?sort=${key}&direction=${direction}`)), ...(await pageIds(`/contacts?sort=${key}&direction=${direction}&page=2`))];
+        const ids = [
+          ...(await pageIds(`/contacts?sort=${key}&direction=${direction}`)),
+          ...(await pageIds(`/contacts?sort=${key}&direction=${direction}&page=2`)),
+        ];
         assert.is(ids.length, 40);
         assert.is(new Set(ids).size, 40, `${key} ${direction} : pas de doublon entre les pages 1 et 2`);
         const seen = ids.map((id) => byId.get(id)![key]);
@@ -106,7 +131,10 @@ function crudSuite(dialect: DialectName): void {
       assert.ok(header, `${key} : en-tête trié marqué`);
       assert.is(header!.sort, 'descending');
       assert.is(parseLink(header!.href).params.get('sort'), key);
-      assert.not.ok(tags(page.text, 'a').some((a) => a.attrs['aria-sort']), 'aria-sort sur le <th>, pas sur son lien');
+      assert.not.ok(
+        tags(page.text, 'a').some((a) => a.attrs['aria-sort']),
+        'aria-sort sur le <th>, pas sur son lien',
+      );
     }
   });
 
@@ -229,26 +257,64 @@ function crudSuite(dialect: DialectName): void {
   t('filters: actif 1 / 0 / All, ville_id select of labels, nom equality, AND with q; unknown keys ignored', async () => {
     const rows = await dbContacts(seeded.app);
     const idsWhere = (pred: (r: ContactRow) => boolean): number[] => sorted(rows.filter(pred).map((r) => r.id));
-    assert.equal(sorted(await allIds('actif=1')), idsWhere((r) => r.actif === 1));
-    assert.equal(sorted(await allIds('actif=0')), idsWhere((r) => r.actif === 0));
-    assert.equal(sorted(await allIds('actif=')), idsWhere(() => true), 'actif vide : tous');
-    assert.equal(sorted(await allIds('ville_id=1')), idsWhere((r) => r.ville_id === 1));
+    assert.equal(
+      sorted(await allIds('actif=1')),
+      idsWhere((r) => r.actif === 1),
+    );
+    assert.equal(
+      sorted(await allIds('actif=0')),
+      idsWhere((r) => r.actif === 0),
+    );
+    assert.equal(
+      sorted(await allIds('actif=')),
+      idsWhere(() => true),
+      'actif vide : tous',
+    );
+    assert.equal(
+      sorted(await allIds('ville_id=1')),
+      idsWhere((r) => r.ville_id === 1),
+    );
     assert.equal(sorted(await allIds('ville_id=888')), [777]);
-    assert.equal(sorted(await allIds('nom=Martin')), idsWhere((r) => r.nom === 'Martin'));
+    assert.equal(
+      sorted(await allIds('nom=Martin')),
+      idsWhere((r) => r.nom === 'Martin'),
+    );
     assert.is(idsWhere((r) => r.nom === 'Martin').length, 4);
     assert.equal(await allIds('nom=Mart'), [], 'égalité, pas sous-chaîne');
-    assert.equal(sorted(await allIds('nom=Martin&actif=1')), idsWhere((r) => r.nom === 'Martin' && r.actif === 1));
-    assert.equal(sorted(await allIds('actif=1&ville_id=2')), idsWhere((r) => r.actif === 1 && r.ville_id === 2));
+    assert.equal(
+      sorted(await allIds('nom=Martin&actif=1')),
+      idsWhere((r) => r.nom === 'Martin' && r.actif === 1),
+    );
+    assert.equal(
+      sorted(await allIds('actif=1&ville_id=2')),
+      idsWhere((r) => r.actif === 1 && r.ville_id === 2),
+    );
     // The search group is in parentheses: a match on nom does not escape the filter.
     const expectedAnd = idsWhere((r) => searchIds([r], 'Martin').length > 0 && r.actif === 1);
     assert.ok(expectedAnd.length > 0);
     assert.equal(sorted(await allIds('q=Martin&actif=1')), expectedAnd);
-    assert.equal(sorted(await allIds('q=exemple&actif=0&ville_id=2')), idsWhere((r) => r.actif === 0 && r.ville_id === 2));
-    assert.equal(sorted(await allIds('q=Note&nom=Dubois')), idsWhere((r) => r.nom === 'Dubois' && (r.notes ?? '').includes('Note')));
+    assert.equal(
+      sorted(await allIds('q=exemple&actif=0&ville_id=2')),
+      idsWhere((r) => r.actif === 0 && r.ville_id === 2),
+    );
+    assert.equal(
+      sorted(await allIds('q=Note&nom=Dubois')),
+      idsWhere((r) => r.nom === 'Dubois' && (r.notes ?? '').includes('Note')),
+    );
 
     // Unknown filter keys (prenom is a column but not a filter) and junk values are ignored.
     const everyone = await pageIds('/contacts');
-    for (const query of ['bogus=1', 'prenom=Alice', 'email=c01%40exemple.fr', 'id=5', 'Actif=1', 'ville_id=abc', 'actif=yes', 'actif=2', 'filters%5Bnom%5D=x']) {
+    for (const query of [
+      'bogus=1',
+      'prenom=Alice',
+      'email=c01%40exemple.fr',
+      'id=5',
+      'Actif=1',
+      'ville_id=abc',
+      'actif=yes',
+      'actif=2',
+      'filters%5Bnom%5D=x',
+    ]) {
       const res = await get(`/contacts?${query}`);
       assert.is(res.status, 200, query);
       assert.equal(rowIds(res.text), everyone, `${query} ignoré`);
@@ -269,8 +335,15 @@ function crudSuite(dialect: DialectName): void {
     ]);
     assert.is(tags(page.text, 'input').find((i) => i.attrs['id'] === 'filter-nom')!.attrs['value'], 'Martin');
     const none = await get('/contacts');
-    assert.equal(selectOptions(none.text, 'filter-actif').filter((o) => o.selected), [], 'Tous par défaut (aucune option forcée)');
-    assert.equal(selectOptions(none.text, 'filter-ville_id').filter((o) => o.selected), []);
+    assert.equal(
+      selectOptions(none.text, 'filter-actif').filter((o) => o.selected),
+      [],
+      'Tous par défaut (aucune option forcée)',
+    );
+    assert.equal(
+      selectOptions(none.text, 'filter-ville_id').filter((o) => o.selected),
+      [],
+    );
   });
 
   t('empty states: search, filters, search_filters with their French messages', async () => {

@@ -21,7 +21,13 @@ function crudSuite(dialect: DialectName): void {
       for (const res of [full, part]) {
         assert.is(res.status, 200);
         assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-        assert.ok((res.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).includes('hx-request'), `Vary: ${res.headers.get('vary')}`);
+        assert.ok(
+          (res.headers.get('vary') ?? '')
+            .split(',')
+            .map((v) => v.trim().toLowerCase())
+            .includes('hx-request'),
+          `Vary: ${res.headers.get('vary')}`,
+        );
       }
       assert.match(full.text, /^<!DOCTYPE html>/);
       assert.match(full.text, /<html\b/);
@@ -54,7 +60,9 @@ function crudSuite(dialect: DialectName): void {
       assert.not.match(html, /hx-delete/i);
       assert.not.match(html, /hx-trigger/i, 'pas de recherche en direct');
       const anchors = tags(html, 'a');
-      const sortLinks = anchors.filter((a) => /^\/contacts\?/.test(a.attrs['href'] ?? '') && (a.attrs['href'] ?? '').includes('sort=') && !(a.attrs['href'] ?? '').includes('page='));
+      const sortLinks = anchors.filter(
+        (a) => /^\/contacts\?/.test(a.attrs['href'] ?? '') && (a.attrs['href'] ?? '').includes('sort=') && !(a.attrs['href'] ?? '').includes('page='),
+      );
       const pageLinks = anchors.filter((a) => /[?&]page=\d/.test(a.attrs['href'] ?? ''));
       assert.ok(sortLinks.length >= 7 && pageLinks.length >= 2);
       for (const a of [...sortLinks, ...pageLinks]) expectHx(a, 'hx-get', a.attrs['href']!, true);
@@ -70,7 +78,10 @@ function crudSuite(dialect: DialectName): void {
         assert.is(hidden.get('sort'), 'nom');
         assert.is(hidden.get('direction'), 'asc');
         assert.is(hidden.get('page'), '2');
-        assert.ok(tags(f.body, 'button').some((b) => b.attrs['type'] === 'submit'), 'bouton d’envoi');
+        assert.ok(
+          tags(f.body, 'button').some((b) => b.attrs['type'] === 'submit'),
+          'bouton d’envoi',
+        );
       }
     }
     const search = forms(res.text).find((f) => f.attrs['role'] === 'search')!;
@@ -78,7 +89,14 @@ function crudSuite(dialect: DialectName): void {
     assert.is(search.attrs['method'], 'get');
     assert.is(search.attrs['action'], '/contacts');
     expectHx(search, 'hx-get', '/contacts', true);
-    assert.equal(new Map(hiddenFields(search)), new Map([['sort', 'nom'], ['direction', 'asc']]), 'le tri est gardé par la recherche, pas la page');
+    assert.equal(
+      new Map(hiddenFields(search)),
+      new Map([
+        ['sort', 'nom'],
+        ['direction', 'asc'],
+      ]),
+      'le tri est gardé par la recherche, pas la page',
+    );
 
     const bulk = forms(res.text).find((f) => f.attrs['id'] === 'bulk-delete-form')!;
     assert.ok(bulk);
@@ -120,7 +138,10 @@ function crudSuite(dialect: DialectName): void {
     const bulkForm = forms(res.text).find((f) => f.attrs['id'] === 'bulk-delete-form')!;
     const bulkEnd = bulkForm.index + res.text.slice(bulkForm.index).indexOf('</form>');
     assert.ok(bulkEnd < start || bulkForm.index > end, 'le formulaire est hors du tableau');
-    assert.not.ok(forms(res.text).some((f) => f.index < start && f.index + res.text.slice(f.index).indexOf('</form>') > end), 'aucun formulaire n’englobe le tableau');
+    assert.not.ok(
+      forms(res.text).some((f) => f.index < start && f.index + res.text.slice(f.index).indexOf('</form>') > end),
+      'aucun formulaire n’englobe le tableau',
+    );
   });
 
   // --- CSV ---
@@ -140,15 +161,33 @@ function crudSuite(dialect: DialectName): void {
     const byIdDesc = [...rows].sort((a, b) => b.id - a.id);
     lines.slice(1).forEach((line, i) => {
       const r = byIdDesc[i]!;
-      assert.equal(csvCells(line), [r.nom, r.prenom, r.email, r.telephone ?? '', String(r.actif), r.ville_id === null ? '' : villes.get(r.ville_id)!], `ligne ${i + 1}`);
+      assert.equal(
+        csvCells(line),
+        [r.nom, r.prenom, r.email, r.telephone ?? '', String(r.actif), r.ville_id === null ? '' : villes.get(r.ville_id)!],
+        `ligne ${i + 1}`,
+      );
     });
     // Same search, filters and sort as the list (email is unique: the order is total).
-    for (const query of ['q=exemple&actif=1&sort=email&direction=desc', 'ville_id=1&sort=email&direction=asc', 'q=Martin', 'q=%25', 'nom=Dubois&actif=0', 'q=zzzz', 'bogus=1&sort=bogus&direction=sideways']) {
+    for (const query of [
+      'q=exemple&actif=1&sort=email&direction=desc',
+      'ville_id=1&sort=email&direction=asc',
+      'q=Martin',
+      'q=%25',
+      'nom=Dubois&actif=0',
+      'q=zzzz',
+      'bogus=1&sort=bogus&direction=sideways',
+    ]) {
       const listed = await allIds(query);
       const emails = listed.map((id) => rows.find((r) => r.id === id)!.email);
       const csv = await get(`/contacts/export.csv?${query}`);
       assert.is(csv.status, 200, query);
-      assert.equal(csvLines(csv.text).slice(1).map((l) => csvCells(l)[2]), emails, `CSV ${query}`);
+      assert.equal(
+        csvLines(csv.text)
+          .slice(1)
+          .map((l) => csvCells(l)[2]),
+        emails,
+        `CSV ${query}`,
+      );
     }
     // page is ignored by the export.
     assert.is(csvLines((await get('/contacts/export.csv?page=3')).text).length, 54);
@@ -169,12 +208,26 @@ function crudSuite(dialect: DialectName): void {
 
   t('CSV: a cell starting with = + - @ (or a tab) gets an apostrophe, a plain number does not', async () => {
     const prenoms = ['=SUM(A1)', '+33 6 12', '-danger', '@cmd', '-1.5', '\tTab', 'Dit "Jo"', '42', 'Normal'];
-    await insertContacts(seeded.app, prenoms.map((prenom, i) => ({ nom: 'Formule', prenom, email: `f${i + 1}@exemple.fr`, telephone: i === 0 ? '+33 6 00' : null, actif: 1, notes: '=HYPERLINK()', ville_id: null })));
+    await insertContacts(
+      seeded.app,
+      prenoms.map((prenom, i) => ({
+        nom: 'Formule',
+        prenom,
+        email: `f${i + 1}@exemple.fr`,
+        telephone: i === 0 ? '+33 6 00' : null,
+        actif: 1,
+        notes: '=HYPERLINK()',
+        ville_id: null,
+      })),
+    );
     try {
       const res = await get('/contacts/export.csv?nom=Formule&sort=email&direction=asc');
       const lines = csvLines(res.text);
       assert.is(lines.length, 1 + prenoms.length);
-      assert.equal(lines.slice(1).map((l) => csvCells(l)[1]), ["'=SUM(A1)", "'+33 6 12", "'-danger", "'@cmd", '-1.5', "'\tTab", 'Dit "Jo"', '42', 'Normal']);
+      assert.equal(
+        lines.slice(1).map((l) => csvCells(l)[1]),
+        ["'=SUM(A1)", "'+33 6 12", "'-danger", "'@cmd", '-1.5', "'\tTab", 'Dit "Jo"', '42', 'Normal'],
+      );
       assert.is(lines[1], `"Formule","'=SUM(A1)","f1@exemple.fr","'+33 6 00","1",""`);
       assert.is(lines[7], '"Formule","Dit ""Jo""","f7@exemple.fr","","1",""');
     } finally {

@@ -7,7 +7,20 @@ import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { HttpClient } from './helpers/crud-app.js';
-import { decode, emptyState, fieldError, forms, hiddenFields, hxAttrs, inputValue, isChecked, parseLink, rowIds, selectOptions, textareaValue } from './helpers/crud-html.js';
+import {
+  decode,
+  emptyState,
+  fieldError,
+  forms,
+  hiddenFields,
+  hxAttrs,
+  inputValue,
+  isChecked,
+  parseLink,
+  rowIds,
+  selectOptions,
+  textareaValue,
+} from './helpers/crud-html.js';
 import { CONFIRM_DELETE, EMPTY, FLASH, HX, MSG, dbContact, dbContacts, dbCount, seededApp } from './helpers/crud-seed.js';
 
 function crudSuite(dialect: DialectName): void {
@@ -25,7 +38,17 @@ function crudSuite(dialect: DialectName): void {
     }
     for (const id of ['abc', '1.5', '0', '-1', '999999']) {
       const count = await dbCount(seeded.app);
-      assert.is((await seeded.client.post(`/contacts/${id}`, [['nom', 'X'], ['prenom', 'Y'], ['email', 'xy@exemple.fr']])).status, 404, `POST /contacts/${id}`);
+      assert.is(
+        (
+          await seeded.client.post(`/contacts/${id}`, [
+            ['nom', 'X'],
+            ['prenom', 'Y'],
+            ['email', 'xy@exemple.fr'],
+          ])
+        ).status,
+        404,
+        `POST /contacts/${id}`,
+      );
       assert.is((await seeded.client.post(`/contacts/${id}/delete`)).status, 404, `POST /contacts/${id}/delete`);
       assert.is(await dbCount(seeded.app), count);
     }
@@ -37,7 +60,8 @@ function crudSuite(dialect: DialectName): void {
     assert.is(r.ville_id, 1);
     const show = await get(`/contacts/${r.id}`);
     assert.is(show.status, 200);
-    for (const value of [r.nom, r.prenom, r.email, r.telephone!, 'Rappeler mardi', 'Lyon', 'Oui']) assert.ok(show.text.includes(`>${value}</dd>`), `détail : ${value}`);
+    for (const value of [r.nom, r.prenom, r.email, r.telephone!, 'Rappeler mardi', 'Lyon', 'Oui'])
+      assert.ok(show.text.includes(`>${value}</dd>`), `détail : ${value}`);
     const edit = await get(`/contacts/${r.id}/edit`);
     assert.is(edit.status, 200);
     const form = forms(edit.text).find((f) => f.attrs['action'] === `/contacts/${r.id}`)!;
@@ -50,13 +74,25 @@ function crudSuite(dialect: DialectName): void {
     assert.is(textareaValue(form.body, 'notes'), 'Rappeler mardi');
     assert.ok(isChecked(form.body, 'actif'), 'actif coché');
     const villes = selectOptions(form.body, 'field-ville_id');
-    assert.equal(villes.filter((o) => o.selected).map((o) => o.value), ['1'], 'Lyon sélectionnée');
-    assert.equal(villes.map((o) => o.label), ['—', 'Lyon', 'Nantes', 'Paris']);
+    assert.equal(
+      villes.filter((o) => o.selected).map((o) => o.value),
+      ['1'],
+      'Lyon sélectionnée',
+    );
+    assert.equal(
+      villes.map((o) => o.label),
+      ['—', 'Lyon', 'Nantes', 'Paris'],
+    );
     // A record with actif 0, no ville, no telephone.
     const other = rows.find((x) => x.actif === 0 && x.ville_id === null && x.telephone === null && x.notes === null)!;
     const edit2 = await get(`/contacts/${other.id}/edit`);
     assert.not.ok(isChecked(edit2.text, 'actif'), 'actif décoché');
-    assert.equal(selectOptions(edit2.text, 'field-ville_id').filter((o) => o.selected).map((o) => o.value), []);
+    assert.equal(
+      selectOptions(edit2.text, 'field-ville_id')
+        .filter((o) => o.selected)
+        .map((o) => o.value),
+      [],
+    );
     assert.is(inputValue(edit2.text, 'telephone'), '');
     assert.is(inputValue(edit2.text, 'nom'), other.nom);
   });
@@ -66,9 +102,38 @@ function crudSuite(dialect: DialectName): void {
   t('create: invalid → 422 with the messages and the values entered; nothing inserted', async () => {
     const count = await dbCount(seeded.app);
     const cases: Array<{ form: Array<[string, string]>; errors: Record<string, string> }> = [
-      { form: [['nom', ''], ['prenom', 'Jean <b>'], ['email', 'jean@exemple.fr'], ['telephone', '06 11'], ['actif', '1'], ['notes', 'Une "note" & <i>'], ['ville_id', '2']], errors: { nom: MSG.nomRequired } },
-      { form: [['nom', 'Nouveau'], ['prenom', 'Jean'], ['email', 'pas-une-adresse'], ['telephone', ''], ['notes', ''], ['ville_id', '888']], errors: { email: MSG.emailInvalid } },
-      { form: [['nom', ''], ['prenom', 'Jean'], ['email', 'x@'], ['ville_id', '']], errors: { nom: MSG.nomRequired, email: MSG.emailInvalid } },
+      {
+        form: [
+          ['nom', ''],
+          ['prenom', 'Jean <b>'],
+          ['email', 'jean@exemple.fr'],
+          ['telephone', '06 11'],
+          ['actif', '1'],
+          ['notes', 'Une "note" & <i>'],
+          ['ville_id', '2'],
+        ],
+        errors: { nom: MSG.nomRequired },
+      },
+      {
+        form: [
+          ['nom', 'Nouveau'],
+          ['prenom', 'Jean'],
+          ['email', 'pas-une-adresse'],
+          ['telephone', ''],
+          ['notes', ''],
+          ['ville_id', '888'],
+        ],
+        errors: { email: MSG.emailInvalid },
+      },
+      {
+        form: [
+          ['nom', ''],
+          ['prenom', 'Jean'],
+          ['email', 'x@'],
+          ['ville_id', ''],
+        ],
+        errors: { nom: MSG.nomRequired, email: MSG.emailInvalid },
+      },
     ];
     for (const { form, errors } of cases) {
       const res = await seeded.client.post('/contacts', form);
@@ -77,10 +142,16 @@ function crudSuite(dialect: DialectName): void {
       for (const [field, message] of Object.entries(errors)) assert.is(fieldError(res.text, field), message, `${field} : ${JSON.stringify(form)}`);
       for (const field of ['nom', 'prenom', 'email', 'telephone']) if (!(field in errors)) assert.is(fieldError(res.text, field), undefined, field);
       const entered = new Map(form);
-      for (const field of ['nom', 'prenom', 'email', 'telephone']) assert.is(inputValue(res.text, field), entered.get(field) ?? '', `valeur de ${field} gardée`);
+      for (const field of ['nom', 'prenom', 'email', 'telephone'])
+        assert.is(inputValue(res.text, field), entered.get(field) ?? '', `valeur de ${field} gardée`);
       if (entered.has('notes')) assert.is(textareaValue(res.text, 'notes'), entered.get('notes'));
       assert.is(isChecked(res.text, 'actif'), entered.get('actif') === '1', 'actif gardé');
-      assert.equal(selectOptions(res.text, 'field-ville_id').filter((o) => o.selected).map((o) => o.value), entered.get('ville_id') ? [entered.get('ville_id')] : []);
+      assert.equal(
+        selectOptions(res.text, 'field-ville_id')
+          .filter((o) => o.selected)
+          .map((o) => o.value),
+        entered.get('ville_id') ? [entered.get('ville_id')] : [],
+      );
     }
     // Entered text is escaped when shown again.
     const escaped = await seeded.client.post('/contacts', cases[0]!.form);
@@ -91,7 +162,12 @@ function crudSuite(dialect: DialectName): void {
 
   t('create: notes over the 65,535 UTF-8 bytes of their TEXT column → 422 under the field, never 500 from MariaDB', async () => {
     const count = await dbCount(seeded.app);
-    const res = await seeded.client.post('/contacts', [['nom', 'Long'], ['prenom', 'Texte'], ['email', 'long.texte@exemple.fr'], ['notes', 'é'.repeat(32_768)]]);
+    const res = await seeded.client.post('/contacts', [
+      ['nom', 'Long'],
+      ['prenom', 'Texte'],
+      ['email', 'long.texte@exemple.fr'],
+      ['notes', 'é'.repeat(32_768)],
+    ]);
     assert.is(res.status, 422, res.text.slice(0, 300));
     assert.is(fieldError(res.text, 'notes'), 'Le champ « Notes » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).');
     assert.is(await dbCount(seeded.app), count, 'rien n’est inséré');
@@ -100,16 +176,31 @@ function crudSuite(dialect: DialectName): void {
   t('create and update: a duplicate email → 422 with the message under the email field; nothing written', async () => {
     const rows = await dbContacts(seeded.app);
     const count = rows.length;
-    const created = await seeded.client.post('/contacts', [['nom', 'Nouveau'], ['prenom', 'Jean'], ['email', 'c05@exemple.fr'], ['actif', '1'], ['ville_id', '1']]);
+    const created = await seeded.client.post('/contacts', [
+      ['nom', 'Nouveau'],
+      ['prenom', 'Jean'],
+      ['email', 'c05@exemple.fr'],
+      ['actif', '1'],
+      ['ville_id', '1'],
+    ]);
     assert.is(created.status, 422);
     assertSecurityHeaders(created.headers, '422 doublon');
     assert.is(inputValue(created.text, 'nom'), 'Nouveau');
     assert.is(inputValue(created.text, 'email'), 'c05@exemple.fr');
     assert.ok(isChecked(created.text, 'actif'));
-    assert.equal(selectOptions(created.text, 'field-ville_id').filter((o) => o.selected).map((o) => o.value), ['1']);
+    assert.equal(
+      selectOptions(created.text, 'field-ville_id')
+        .filter((o) => o.selected)
+        .map((o) => o.value),
+      ['1'],
+    );
     assert.is(await dbCount(seeded.app), count, 'rien n’est inséré');
     const r = rows.find((x) => x.email === 'c12@exemple.fr')!;
-    const updated = await seeded.client.post(`/contacts/${r.id}`, [['nom', 'Dupont'], ['prenom', 'Paul'], ['email', 'c11@exemple.fr']]);
+    const updated = await seeded.client.post(`/contacts/${r.id}`, [
+      ['nom', 'Dupont'],
+      ['prenom', 'Paul'],
+      ['email', 'c11@exemple.fr'],
+    ]);
     assert.is(updated.status, 422);
     assert.is(inputValue(updated.text, 'prenom'), 'Paul');
     assert.is(inputValue(updated.text, 'email'), 'c11@exemple.fr');
@@ -123,13 +214,24 @@ function crudSuite(dialect: DialectName): void {
 
   t('create: success → 302 to /contacts, the flash on the next page only, the row stored', async () => {
     const count = await dbCount(seeded.app);
-    const res = await seeded.client.post('/contacts', [['nom', 'Nouveau'], ['prenom', 'Jean'], ['email', 'jean.nouveau@exemple.fr'], ['telephone', '06 12 34 56 78'], ['actif', '1'], ['notes', 'Cree par HTTP'], ['ville_id', '2']]);
+    const res = await seeded.client.post('/contacts', [
+      ['nom', 'Nouveau'],
+      ['prenom', 'Jean'],
+      ['email', 'jean.nouveau@exemple.fr'],
+      ['telephone', '06 12 34 56 78'],
+      ['actif', '1'],
+      ['notes', 'Cree par HTTP'],
+      ['ville_id', '2'],
+    ]);
     assert.is(res.status, 302);
     assert.is(res.headers.get('location'), '/contacts');
     assertSecurityHeaders(res.headers, '302');
     assert.is(await dbCount(seeded.app), count + 1);
     const stored = (await dbContacts(seeded.app)).find((r) => r.email === 'jean.nouveau@exemple.fr')!;
-    assert.equal({ ...stored, id: 0 }, { id: 0, nom: 'Nouveau', prenom: 'Jean', email: 'jean.nouveau@exemple.fr', telephone: '06 12 34 56 78', actif: 1, notes: 'Cree par HTTP', ville_id: 2 });
+    assert.equal(
+      { ...stored, id: 0 },
+      { id: 0, nom: 'Nouveau', prenom: 'Jean', email: 'jean.nouveau@exemple.fr', telephone: '06 12 34 56 78', actif: 1, notes: 'Cree par HTTP', ville_id: 2 },
+    );
     const next = await get('/contacts');
     assert.ok(next.text.includes(`>${FLASH.created}</div>`), 'flash affiché');
     assert.is(rowIds(next.text)[0], stored.id, 'la nouvelle ligne est en tête (id DESC)');
@@ -141,8 +243,24 @@ function crudSuite(dialect: DialectName): void {
     const r = rows.find((x) => x.email === 'c10@exemple.fr')!;
     const before = { ...r };
     for (const [form, field, message] of [
-      [[['nom', '  '], ['prenom', 'Paul'], ['email', r.email]], 'nom', MSG.nomRequired],
-      [[['nom', 'Dupont'], ['prenom', 'Paul'], ['email', 'faux@']], 'email', MSG.emailInvalid],
+      [
+        [
+          ['nom', '  '],
+          ['prenom', 'Paul'],
+          ['email', r.email],
+        ],
+        'nom',
+        MSG.nomRequired,
+      ],
+      [
+        [
+          ['nom', 'Dupont'],
+          ['prenom', 'Paul'],
+          ['email', 'faux@'],
+        ],
+        'email',
+        MSG.emailInvalid,
+      ],
     ] as Array<[Array<[string, string]>, string, string]>) {
       const res = await seeded.client.post(`/contacts/${r.id}`, form);
       assert.is(res.status, 422, JSON.stringify(form));
@@ -150,17 +268,42 @@ function crudSuite(dialect: DialectName): void {
       assert.is(fieldError(res.text, field), message);
       assert.is(inputValue(res.text, 'prenom'), 'Paul', 'valeur saisie, pas celle de la base');
       assert.is(inputValue(res.text, 'email'), new Map(form).get('email'));
-      assert.ok(forms(res.text).some((f) => f.attrs['action'] === `/contacts/${r.id}`), 'le formulaire renvoie vers la même fiche');
+      assert.ok(
+        forms(res.text).some((f) => f.attrs['action'] === `/contacts/${r.id}`),
+        'le formulaire renvoie vers la même fiche',
+      );
       assert.equal(await dbContact(seeded.app, r.id), before, 'ligne inchangée');
     }
     // Keeping its own email is not a duplicate; actif unchecked becomes 0; the ville changes.
-    const ok = await seeded.client.post(`/contacts/${r.id}`, [['nom', 'Dupont'], ['prenom', 'Paul'], ['email', r.email], ['telephone', '07 00 00 00 00'], ['notes', 'Modifie'], ['ville_id', '888']]);
+    const ok = await seeded.client.post(`/contacts/${r.id}`, [
+      ['nom', 'Dupont'],
+      ['prenom', 'Paul'],
+      ['email', r.email],
+      ['telephone', '07 00 00 00 00'],
+      ['notes', 'Modifie'],
+      ['ville_id', '888'],
+    ]);
     assert.is(ok.status, 302);
     assert.is(ok.headers.get('location'), '/contacts');
     assertSecurityHeaders(ok.headers, '302 modification');
-    assert.equal(await dbContact(seeded.app, r.id), { id: r.id, nom: 'Dupont', prenom: 'Paul', email: r.email, telephone: '07 00 00 00 00', actif: 0, notes: 'Modifie', ville_id: 888 });
+    assert.equal(await dbContact(seeded.app, r.id), {
+      id: r.id,
+      nom: 'Dupont',
+      prenom: 'Paul',
+      email: r.email,
+      telephone: '07 00 00 00 00',
+      actif: 0,
+      notes: 'Modifie',
+      ville_id: 888,
+    });
     assert.ok((await get('/contacts')).text.includes(`>${FLASH.updated}</div>`));
-    const again = await seeded.client.post(`/contacts/${r.id}`, [['nom', 'Dupont'], ['prenom', 'Paul'], ['email', 'paul.dupont@exemple.fr'], ['actif', '1'], ['ville_id', '1']]);
+    const again = await seeded.client.post(`/contacts/${r.id}`, [
+      ['nom', 'Dupont'],
+      ['prenom', 'Paul'],
+      ['email', 'paul.dupont@exemple.fr'],
+      ['actif', '1'],
+      ['ville_id', '1'],
+    ]);
     assert.is(again.status, 302);
     const after = (await dbContact(seeded.app, r.id))!;
     assert.is(after.email, 'paul.dupont@exemple.fr');
@@ -217,7 +360,13 @@ function crudSuite(dialect: DialectName): void {
     assert.equal(rowIds(res.text), rowIds(expected.text));
     assert.not.ok(expected.text.includes(FLASH.deleted), 'le flash n’est montré qu’une fois');
     for (const f of forms(res.text).filter((x) => /\/delete$/.test(x.attrs['action'] ?? ''))) {
-      assert.equal(Object.fromEntries(hiddenFields(f).filter(([n]) => n !== 'csrf_token')), { actif: '1', direction: 'asc', page: '2', q: 'exemple', sort: 'email' });
+      assert.equal(Object.fromEntries(hiddenFields(f).filter(([n]) => n !== 'csrf_token')), {
+        actif: '1',
+        direction: 'asc',
+        page: '2',
+        q: 'exemple',
+        sort: 'email',
+      });
     }
     // A search with no result left: the empty state with the search context.
     const lone = (await dbContacts(seeded.app)).find((r) => r.nom === 'Hourra!')!;
@@ -264,10 +413,25 @@ function crudSuite(dialect: DialectName): void {
     assertSecurityHeaders(noToken.headers, '403');
     const badToken = await seeded.client.request('POST', `/contacts/${id}/delete`, { form: [['csrf_token', 'f'.repeat(64)]], headers: HX });
     assert.is(badToken.status, 403);
-    const otherSession = await new HttpClient(seeded.app.url).request('POST', `/contacts/${id}/delete`, { form: [['csrf_token', await seeded.client.csrfToken()]] });
+    const otherSession = await new HttpClient(seeded.app.url).request('POST', `/contacts/${id}/delete`, {
+      form: [['csrf_token', await seeded.client.csrfToken()]],
+    });
     assert.is(otherSession.status, 403, 'le jeton d’une autre session est refusé');
     for (const url of ['/contacts/bulk-delete', '/contacts/bulk-delete/confirm', '/contacts', `/contacts/${id}`]) {
-      assert.is((await seeded.client.request('POST', url, { form: [['ids', String(id)], ['nom', 'X'], ['prenom', 'Y'], ['email', 'csrf@exemple.fr']] })).status, 403, url);
+      assert.is(
+        (
+          await seeded.client.request('POST', url, {
+            form: [
+              ['ids', String(id)],
+              ['nom', 'X'],
+              ['prenom', 'Y'],
+              ['email', 'csrf@exemple.fr'],
+            ],
+          })
+        ).status,
+        403,
+        url,
+      );
     }
     assert.is(await dbCount(seeded.app), count);
     assert.ok(await dbContact(seeded.app, id));
@@ -281,7 +445,17 @@ function crudSuite(dialect: DialectName): void {
     const rows = await dbContacts(seeded.app);
     const [a, b] = [rows[3]!, rows[4]!];
     const count = await dbCount(seeded.app);
-    const res = await seeded.client.post('/contacts/bulk-delete', [['ids', String(b.id)], ['ids', 'x'], ['ids', '0'], ['ids', '-2'], ['ids', '1.5'], ['ids', ''], ['ids', String(a.id)], ['ids', String(b.id)], ['ids', ` ${a.id}`]]);
+    const res = await seeded.client.post('/contacts/bulk-delete', [
+      ['ids', String(b.id)],
+      ['ids', 'x'],
+      ['ids', '0'],
+      ['ids', '-2'],
+      ['ids', '1.5'],
+      ['ids', ''],
+      ['ids', String(a.id)],
+      ['ids', String(b.id)],
+      ['ids', ` ${a.id}`],
+    ]);
     assert.is(res.status, 200);
     assert.match(res.text, /<html\b/);
     assert.ok(res.text.includes('Confirmer la suppression'));
@@ -292,21 +466,47 @@ function crudSuite(dialect: DialectName): void {
     assert.is(confirm.attrs['method'], 'post');
     assert.equal(hxAttrs(confirm), []);
     assert.is(new Map(hiddenFields(confirm)).get('csrf_token'), await seeded.client.csrfToken());
-    assert.equal(hiddenFields(confirm).filter(([n]) => n === 'ids').map(([, v]) => Number(v)), [a.id, b.id], 'les ids, sans doublon ni rebut');
+    assert.equal(
+      hiddenFields(confirm)
+        .filter(([n]) => n === 'ids')
+        .map(([, v]) => Number(v)),
+      [a.id, b.id],
+      'les ids, sans doublon ni rebut',
+    );
     assert.is(await dbCount(seeded.app), count, 'rien n’est supprimé avant la confirmation');
     // A scalar.
     const one = await seeded.client.post('/contacts/bulk-delete', [['ids', String(a.id)]]);
     assert.is(one.status, 200);
-    assert.equal([...one.text.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => decode(m[1]!)), [`#${a.id} ${a.nom}`]);
+    assert.equal(
+      [...one.text.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => decode(m[1]!)),
+      [`#${a.id} ${a.nom}`],
+    );
     // Unknown ids are not listed.
-    const unknown = await seeded.client.post('/contacts/bulk-delete', [['ids', '999999'], ['ids', String(b.id)]]);
-    assert.equal(hiddenFields(forms(unknown.text).find((f) => f.attrs['action'] === '/contacts/bulk-delete/confirm')!).filter(([n]) => n === 'ids').map(([, v]) => Number(v)), [b.id]);
+    const unknown = await seeded.client.post('/contacts/bulk-delete', [
+      ['ids', '999999'],
+      ['ids', String(b.id)],
+    ]);
+    assert.equal(
+      hiddenFields(forms(unknown.text).find((f) => f.attrs['action'] === '/contacts/bulk-delete/confirm')!)
+        .filter(([n]) => n === 'ids')
+        .map(([, v]) => Number(v)),
+      [b.id],
+    );
     assert.is(await dbCount(seeded.app), count);
   });
 
   t('bulk delete: nothing usable → 302 at once, nothing deleted; confirm deletes exactly those ids', async () => {
     const count = await dbCount(seeded.app);
-    for (const form of [[], [['ids', '']], [['ids', 'x'], ['ids', '0'], ['ids', '-2'], ['ids', '1.5']]] as Array<Array<[string, string]>>) {
+    for (const form of [
+      [],
+      [['ids', '']],
+      [
+        ['ids', 'x'],
+        ['ids', '0'],
+        ['ids', '-2'],
+        ['ids', '1.5'],
+      ],
+    ] as Array<Array<[string, string]>>) {
       for (const url of ['/contacts/bulk-delete', '/contacts/bulk-delete/confirm']) {
         const res = await seeded.client.post(url, form);
         assert.is(res.status, 302, `${url} ${JSON.stringify(form)}`);
@@ -319,7 +519,11 @@ function crudSuite(dialect: DialectName): void {
 
     // Through the page: two checkboxes of the list, the confirmation page, its form.
     const ids = rowIds((await get('/contacts?sort=email&direction=asc')).text).slice(2, 5);
-    const page = await seeded.client.post('/contacts/bulk-delete', [...ids.map((id) => ['ids', String(id)] as [string, string]), ['ids', String(ids[0])], ['ids', 'junk']]);
+    const page = await seeded.client.post('/contacts/bulk-delete', [
+      ...ids.map((id) => ['ids', String(id)] as [string, string]),
+      ['ids', String(ids[0])],
+      ['ids', 'junk'],
+    ]);
     const confirm = forms(page.text).find((f) => f.attrs['action'] === '/contacts/bulk-delete/confirm')!;
     const before = await dbContacts(seeded.app);
     const res = await seeded.client.post(confirm.attrs['action']!, hiddenFields(confirm));
@@ -328,13 +532,25 @@ function crudSuite(dialect: DialectName): void {
     assertSecurityHeaders(res.headers, '302 suppression groupée');
     const after = await dbContacts(seeded.app);
     assert.is(after.length, before.length - 3, 'exactement trois lignes supprimées');
-    assert.equal(after.map((r) => r.id), before.map((r) => r.id).filter((id) => !ids.includes(id)));
+    assert.equal(
+      after.map((r) => r.id),
+      before.map((r) => r.id).filter((id) => !ids.includes(id)),
+    );
     assert.ok((await get('/contacts')).text.includes(`>${FLASH.bulkDeleted(3)}</div>`), 'flash : une phrase avec le nombre');
     // Confirm with repeated, junk and unknown ids.
     const [x, y] = [after[0]!.id, after[1]!.id];
-    const direct = await seeded.client.post('/contacts/bulk-delete/confirm', [['ids', String(x)], ['ids', String(x)], ['ids', '-1'], ['ids', String(y)], ['ids', '999999']]);
+    const direct = await seeded.client.post('/contacts/bulk-delete/confirm', [
+      ['ids', String(x)],
+      ['ids', String(x)],
+      ['ids', '-1'],
+      ['ids', String(y)],
+      ['ids', '999999'],
+    ]);
     assert.is(direct.status, 302);
-    assert.equal((await dbContacts(seeded.app)).map((r) => r.id), after.map((r) => r.id).filter((id) => id !== x && id !== y));
+    assert.equal(
+      (await dbContacts(seeded.app)).map((r) => r.id),
+      after.map((r) => r.id).filter((id) => id !== x && id !== y),
+    );
   });
 
   t.run();

@@ -62,7 +62,14 @@ test.before(async () => {
   project.useDialect('sqlite');
   writeEntity(project, ELEVE);
   writeEntity(project, EVENEMENT);
-  for (const args of [['make:crud', 'Eleve', '--public'], ['make:public-list', 'Evenement'], ['make:public-show', 'Evenement'], ['make:public-form', 'Evenement'], ['db:init'], ['db:apply']]) {
+  for (const args of [
+    ['make:crud', 'Eleve', '--public'],
+    ['make:public-list', 'Evenement'],
+    ['make:public-show', 'Evenement'],
+    ['make:public-form', 'Evenement'],
+    ['db:init'],
+    ['db:apply'],
+  ]) {
     ok(project, args);
   }
   await project.sql([
@@ -117,9 +124,20 @@ test('the CRUD forms: the label in the heading, ISO values in the date inputs, t
   assert.is(textOf(res.text, 'h1'), 'Élève · Modifier l’enregistrement');
   assert.is(inputValue(res.text, 'ne_le'), '2012-05-04');
   assert.match(inputValue(res.text, 'arrive_le') ?? '', /^2025-03-10T08:40(:00)?$/);
-  const types = Object.fromEntries(tags(res.text, 'input').filter((tag) => tag.attrs['name']).map((tag) => [tag.attrs['name'], tag.attrs['type']]));
+  const types = Object.fromEntries(
+    tags(res.text, 'input')
+      .filter((tag) => tag.attrs['name'])
+      .map((tag) => [tag.attrs['name'], tag.attrs['type']]),
+  );
   assert.equal(
-    { hotel: types['hotel'], tel_fixe: types['tel_fixe'], telephone: types['telephone'], phone: types['phone'], ne_le: types['ne_le'], arrive_le: types['arrive_le'] },
+    {
+      hotel: types['hotel'],
+      tel_fixe: types['tel_fixe'],
+      telephone: types['telephone'],
+      phone: types['phone'],
+      ne_le: types['ne_le'],
+      arrive_le: types['arrive_le'],
+    },
     { hotel: 'text', tel_fixe: 'tel', telephone: 'tel', phone: 'tel', ne_le: 'date', arrive_le: 'datetime-local' },
   );
   const created = await client.get('/eleves/new');

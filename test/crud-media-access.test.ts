@@ -79,8 +79,13 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     context.db = dialect === 'sqlite' ? openDatabase({ driver: 'sqlite', file: context.project.path('storage/database.sqlite') }) : context.project.open();
     const admin = await signIn(context.served.url, USERS.admin);
     await createDossier(admin, 'Premier', []);
-    await createDossier(admin, 'Succession Martin', [['piece', 'acte.pdf', PDF, 'application/pdf'], ['photo', 'plan.jpg', await jpeg(400, 300, { r: 20, g: 90, b: 160 }), 'image/jpeg']]);
-    const rows = await context.db.fetchAll<{ entity_id: unknown; path: string; role: string }>("SELECT entity_id, path, role FROM media WHERE entity_name = 'Dossier' ORDER BY id");
+    await createDossier(admin, 'Succession Martin', [
+      ['piece', 'acte.pdf', PDF, 'application/pdf'],
+      ['photo', 'plan.jpg', await jpeg(400, 300, { r: 20, g: 90, b: 160 }), 'image/jpeg'],
+    ]);
+    const rows = await context.db.fetchAll<{ entity_id: unknown; path: string; role: string }>(
+      "SELECT entity_id, path, role FROM media WHERE entity_name = 'Dossier' ORDER BY id",
+    );
     assert.is(rows.length, 2);
     context.doc = rows.find((row) => row.role === 'piece')!.path;
     context.image = rows.find((row) => row.role === 'cover')!.path;
@@ -123,7 +128,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const etag = (await juriste.get(`/media/${doc}`)).headers.get('etag')!;
     const stagiaire = await signIn(served.url, USERS.stagiaire);
     assert.is((await stagiaire.get(`/dossiers/${id}`)).status, 403);
-    const variants: Array<Record<string, string>> = [{}, { 'if-none-match': etag }, { 'if-none-match': `W/${etag}` }, { 'if-none-match': '*' }, { range: 'bytes=0-7' }, { 'if-modified-since': new Date().toUTCString() }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { 'if-none-match': etag },
+      { 'if-none-match': `W/${etag}` },
+      { 'if-none-match': '*' },
+      { range: 'bytes=0-7' },
+      { 'if-modified-since': new Date().toUTCString() },
+    ];
     for (const headers of variants) {
       const refused = await stagiaire.get(`/media/${doc}`, headers);
       assert.is(refused.status, 403, JSON.stringify(headers));

@@ -71,16 +71,30 @@ async function images(page: Page): Promise<Array<{ src: string; alt: string; loa
   const all = page.locator('main img');
   for (let i = 0; i < (await all.count()); i++) await all.nth(i).scrollIntoViewIfNeeded();
   const read = () =>
-    all.evaluateAll((imgs: any[]) => imgs.map((img) => ({ src: new URL(img.src).pathname, alt: String(img.alt), loaded: Boolean(img.complete && img.naturalWidth > 0), done: Boolean(img.complete) })));
+    all.evaluateAll((imgs: any[]) =>
+      imgs.map((img) => ({
+        src: new URL(img.src).pathname,
+        alt: String(img.alt),
+        loaded: Boolean(img.complete && img.naturalWidth > 0),
+        done: Boolean(img.complete),
+      })),
+    );
   await until('les images ont fini de charger', async () => (await read()).every((img) => img.done));
   return (await read()).map(({ src, alt, loaded }) => ({ src, alt, loaded }));
 }
 
-test('upload through the form, see the thumbnail in the list and the images on the detail page; edit an alt text, remove an image', async ({ app, browser }) => {
+test('upload through the form, see the thumbnail in the list and the images on the detail page; edit an alt text, remove an image', async ({
+  app,
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   watchPage(page, problems, ignored);
-  const [bleu, orange, vert] = await Promise.all([jpeg(1600, 1000, { r: 40, g: 90, b: 160 }), jpeg(900, 1200, { r: 200, g: 120, b: 30 }), png(400, 400, { r: 30, g: 140, b: 90 })]);
+  const [bleu, orange, vert] = await Promise.all([
+    jpeg(1600, 1000, { r: 40, g: 90, b: 160 }),
+    jpeg(900, 1200, { r: 200, g: 120, b: 30 }),
+    png(400, 400, { r: 30, g: 140, b: 90 }),
+  ]);
 
   await page.goto(`${app.url}/produits/new`);
   await shoot(page, 'new');
@@ -103,11 +117,22 @@ test('upload through the form, see the thumbnail in the list and the images on t
 
   await Promise.all([page.waitForEvent('load'), page.click('main table a:text("Voir")')]);
   const shown = await images(page);
-  assert.equal(shown.map((i) => [i.src.split('/').slice(2, 4).join('/').replace(/_[0-9a-f]{32}/, ''), i.alt, i.loaded]), [
-    ['images/medium', 'Fauteuil bleu', true],
-    ['images/thumbnail', 'Galerie 1', true],
-    ['images/thumbnail', 'Galerie 2', true],
-  ]);
+  assert.equal(
+    shown.map((i) => [
+      i.src
+        .split('/')
+        .slice(2, 4)
+        .join('/')
+        .replace(/_[0-9a-f]{32}/, ''),
+      i.alt,
+      i.loaded,
+    ]),
+    [
+      ['images/medium', 'Fauteuil bleu', true],
+      ['images/thumbnail', 'Galerie 1', true],
+      ['images/thumbnail', 'Galerie 2', true],
+    ],
+  );
   assert.match(shown[1]!.src, /\/orange_/);
   assert.is(await page.locator('main a[href^="/media/documents/"]').textContent(), LONG_NAME);
   await shoot(page, 'show');
@@ -125,7 +150,10 @@ test('upload through the form, see the thumbnail in the list and the images on t
 
   await Promise.all([page.waitForEvent('load'), page.click('main table a:text("Voir")')]);
   const after = await images(page);
-  assert.equal(after.slice(1).map((i) => [i.alt, i.loaded]), [['Coussin vert', true]]);
+  assert.equal(
+    after.slice(1).map((i) => [i.alt, i.loaded]),
+    [['Coussin vert', true]],
+  );
   assert.match(after[1]!.src, /\/vert_/);
 
   // A file the gallery does not accept: the form comes back with its message beside the gallery.
@@ -134,7 +162,7 @@ test('upload through the form, see the thumbnail in the list and the images on t
   await page.fill('#field-reference', 'LP-01');
   await page.setInputFiles('#media-galerie-file', { name: 'plan.pdf', mimeType: 'application/pdf', buffer: PDF });
   await submit(page);
-  assert.match(await page.locator('#media-galerie-error').textContent() ?? '', /« plan\.pdf » du champ « Galerie » n’a pas une extension autorisée/);
+  assert.match((await page.locator('#media-galerie-error').textContent()) ?? '', /« plan\.pdf » du champ « Galerie » n’a pas une extension autorisée/);
   assert.is(await page.inputValue('#field-nom'), 'Lampe');
   await shoot(page, 'new-422');
 
@@ -144,14 +172,18 @@ test('upload through the form, see the thumbnail in the list and the images on t
   await page.fill('#field-reference', 'BF-08');
   await page.setInputFiles('#media-photo-file', { name: 'IMG_20261127_101500.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(8 * 1024 * 1024, 0xd8) });
   await submit(page);
-  assert.match(await page.locator('#media-photo-error').textContent() ?? '', /« IMG_20261127_101500\.jpg » du champ « Photo » dépasse la taille maximale autorisée \(5 Mo\)/);
+  assert.match(
+    (await page.locator('#media-photo-error').textContent()) ?? '',
+    /« IMG_20261127_101500\.jpg » du champ « Photo » dépasse la taille maximale autorisée \(5 Mo\)/,
+  );
   assert.is(await page.inputValue('#field-nom'), 'Buffet');
   assert.is(await page.inputValue('#field-reference'), 'BF-08');
   await shoot(page, 'new-422-photo-too-large');
 
   await context.close();
   // Chromium reports the status of a document shown with its error: the two forms sent back above, by design (422).
-  const expected = /^error: Failed to load resource: the server responded with a status of 422 \(Unprocessable Entity\) \(http:\/\/127\.0\.0\.1:\d+\/produits\)$/;
+  const expected =
+    /^error: Failed to load resource: the server responded with a status of 422 \(Unprocessable Entity\) \(http:\/\/127\.0\.0\.1:\d+\/produits\)$/;
   for (let i = 0; i < 2; i++) {
     const index = problems.findIndex((problem) => expected.test(problem));
     assert.ok(index >= 0, `expected console line ${expected} (${i + 1})`);

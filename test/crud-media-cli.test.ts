@@ -40,7 +40,11 @@ test('the media partials and crud_media.ts speak through the catalogue: i18n:che
     // No French text left outside trans(): between the tags, only expressions and the entries' labels (from the entity file).
     const text = project.read(file).replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g, '');
     const texts = [...text.matchAll(/>([^<]*[A-Za-zÀ-ÿ][^<]*)</g)].map((m) => m[1]);
-    assert.equal([...new Set(texts)], PRODUIT.media.map((m) => m.label), file);
+    assert.equal(
+      [...new Set(texts)],
+      PRODUIT.media.map((m) => m.label),
+      file,
+    );
   }
   const passed = project.run(['i18n:check']);
   assert.is(passed.status, 0, passed.stdout + passed.stderr);
@@ -62,14 +66,20 @@ test('a second run, without --media: the media stay (the media module is there),
   const out = lines(ok(project, ['make:crud', 'Produit']));
   for (const file of MEDIA_FILES) assert.ok(out.includes(fateLine('inchangé', file)), file);
   assert.ok(out.includes(fateLine('inchangé', 'mvc/controllers/produit_controller.ts')));
-  assert.not.ok(out.some((line) => line.startsWith('Médias')), out.join('\n'));
+  assert.not.ok(
+    out.some((line) => line.startsWith('Médias')),
+    out.join('\n'),
+  );
   assert.equal(project.snapshot(), before);
 });
 
 test('a change of the media entries reaches the regenerable files through sync:entity; the user files stay as they are', () => {
   const controller = project.read('mvc/controllers/produit_controller.ts');
   const form = project.read('mvc/views/produit/form.html');
-  project.write('mvc/entities/produit/produit.json', `${JSON.stringify(produitWith([...PRODUIT.media.slice(0, 3), { name: 'plan', field: 'file', label: 'Plan de montage' }]), null, 2)}\n`);
+  project.write(
+    'mvc/entities/produit/produit.json',
+    `${JSON.stringify(produitWith([...PRODUIT.media.slice(0, 3), { name: 'plan', field: 'file', label: 'Plan de montage' }]), null, 2)}\n`,
+  );
   const check = project.run(['build:model', '--check']);
   assert.is(check.status, 2, check.stdout + check.stderr);
   const stale = lines(check.stdout).filter((line) => line.includes('/produit/') || line.includes('/models/'));
@@ -79,7 +89,11 @@ test('a change of the media entries reaches the regenerable files through sync:e
     assert.ok(out.includes(fateLine('mis à jour', file)), `${file}\n${out.join('\n')}`);
   }
   assert.ok(out.includes(fateLine('inchangé', 'mvc/models/crud_media.ts')));
-  assert.ok(project.read('mvc/models/produit_media.ts').includes("{ name: 'plan', label: 'Plan de montage', kind: 'file', role: 'plan', multiple: false, variants: false },"));
+  assert.ok(
+    project
+      .read('mvc/models/produit_media.ts')
+      .includes("{ name: 'plan', label: 'Plan de montage', kind: 'file', role: 'plan', multiple: false, variants: false },"),
+  );
   assert.not.ok(project.read('mvc/views/produit/_media_fields.html').includes('pieces_jointes'));
   assert.ok(project.read('mvc/views/produit/_media_show.html').includes('Plan de montage'));
   assert.is(project.read('mvc/controllers/produit_controller.ts'), controller);
@@ -106,7 +120,10 @@ test('pages made without --media: a hint names the media; --media afterwards is 
   const target = fresh();
   writeEntity(target, PRODUIT);
   const out = lines(ok(target, ['make:crud', 'Produit']));
-  assert.is(out.at(-1), 'Médias : Produit en déclare (photo, galerie, notice, pieces_jointes) ; « fw make:crud Produit --media » génère les pages qui les gèrent.');
+  assert.is(
+    out.at(-1),
+    'Médias : Produit en déclare (photo, galerie, notice, pieces_jointes) ; « fw make:crud Produit --media » génère les pages qui les gèrent.',
+  );
   for (const file of MEDIA_FILES) assert.not.ok(target.exists(file), file);
   assert.not.match(target.read('mvc/views/produit/form.html'), /multipart/);
 
@@ -123,7 +140,8 @@ test('pages made without --media: a hint names the media; --media afterwards is 
   for (const file of MEDIA_FILES) assert.not.ok(target.exists(file), file);
 
   // The advice works.
-  for (const file of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts', 'mvc/views/produit/form.html', 'mvc/views/produit/show.html']) fs.rmSync(target.path(file));
+  for (const file of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts', 'mvc/views/produit/form.html', 'mvc/views/produit/show.html'])
+    fs.rmSync(target.path(file));
   const again = lines(ok(target, ['make:crud', 'Produit', '--media']));
   assert.ok(again.includes(fateLine('créé', 'mvc/controllers/produit_controller.ts')));
   assert.match(target.read('mvc/views/produit/form.html'), /enctype="multipart\/form-data"/);

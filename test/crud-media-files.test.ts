@@ -69,10 +69,15 @@ test('the current files on the edit form: a thumbnail for images, a link for fil
   const fields = media('mvc/views/produit/_media_fields.html');
   const names = [...fields.matchAll(/name="([a-z_]+\.[a-z]+(?:\.\{\{ item\.id \}\})?)"/g)].map((m) => m[1]);
   assert.equal(names, [
-    'photo.alt.{{ item.id }}', 'photo.remove', 'photo.alt',
-    'galerie.alt.{{ item.id }}', 'galerie.position.{{ item.id }}', 'galerie.remove',
+    'photo.alt.{{ item.id }}',
+    'photo.remove',
+    'photo.alt',
+    'galerie.alt.{{ item.id }}',
+    'galerie.position.{{ item.id }}',
+    'galerie.remove',
     'notice.remove',
-    'pieces_jointes.position.{{ item.id }}', 'pieces_jointes.remove',
+    'pieces_jointes.position.{{ item.id }}',
+    'pieces_jointes.remove',
   ]);
   assert.is(linesWith(fields, '<img src="{{ item.thumbnail_url }}"').length, 2, 'a thumbnail for each image entry');
   assert.is(linesWith(fields, '<a href="{{ item.url }}" class="mb-2 block truncate').length, 2, 'a link for each file entry');
@@ -84,7 +89,8 @@ test('the current files on the edit form: a thumbnail for images, a link for fil
 test('the detail page: a single image as its medium, a gallery as a grid of thumbnails, a file as a link, a file list as links', () => {
   assert.ok(media('mvc/views/produit/show.html').includes('{% include "produit/_media_show.html" %}'));
   const show = media('mvc/views/produit/_media_show.html');
-  const section = (name: string): string => show.slice(show.indexOf(`aria-labelledby="media-${name}-title"`), show.indexOf('</section>', show.indexOf(`media-${name}-title`)));
+  const section = (name: string): string =>
+    show.slice(show.indexOf(`aria-labelledby="media-${name}-title"`), show.indexOf('</section>', show.indexOf(`media-${name}-title`)));
   assert.match(section('photo'), /<img src="\{\{ item\.medium_url \}\}" alt="\{\{ item\.alt \}\}"/);
   assert.match(section('galerie'), /\{% for item in media\.galerie\.items %\}[\s\S]*<img src="\{\{ item\.thumbnail_url \}\}"/);
   assert.match(section('notice'), /\{% set item = media\.notice\.items\[0\] %\}[\s\S]*<a href="\{\{ item\.url \}\}"[^>]*>\{\{ item\.name \}\}<\/a>/);
@@ -107,12 +113,27 @@ test('the list gets a thumbnail column for the first single image (not for a gal
 test('the controller: limit, ids checked, files checked before any is stored, stored then written in the transaction, removed when it fails', () => {
   const controller = media('mvc/controllers/produit_controller.ts');
   const store = controller.slice(controller.indexOf('static async store('), controller.indexOf('static async show('));
-  const order = ['MEDIA.guard(request)', 'MEDIA.read(request, null)', 'media.refusal', 'validRecord(form)', 'media.isValid', 'media.store()', 'ProduitModel.create(record, form.cleanedData, media)', 'media.discard()'];
+  const order = [
+    'MEDIA.guard(request)',
+    'MEDIA.read(request, null)',
+    'media.refusal',
+    'validRecord(form)',
+    'media.isValid',
+    'media.store()',
+    'ProduitModel.create(record, form.cleanedData, media)',
+    'media.discard()',
+  ];
   const positions = order.map((step) => store.indexOf(step));
-  assert.ok(positions.every((p, i) => p > 0 && (i === 0 || p > positions[i - 1]!)), `store: ${JSON.stringify(Object.fromEntries(order.map((s, i) => [s, positions[i]])))}`);
+  assert.ok(
+    positions.every((p, i) => p > 0 && (i === 0 || p > positions[i - 1]!)),
+    `store: ${JSON.stringify(Object.fromEntries(order.map((s, i) => [s, positions[i]])))}`,
+  );
   const update = controller.slice(controller.indexOf('static async update('), controller.indexOf('static async destroy('));
   assert.ok(update.indexOf('MEDIA.read(request, id)') < update.indexOf('ProduitForm.fromRequest'), 'the ids are checked before anything else is read');
-  assert.ok(update.indexOf('await media.finish();') > update.indexOf('ProduitModel.update(id, record, form.cleanedData, media)'), 'the removed files go once the transaction committed');
+  assert.ok(
+    update.indexOf('await media.finish();') > update.indexOf('ProduitModel.update(id, record, form.cleanedData, media)'),
+    'the removed files go once the transaction committed',
+  );
   assert.ok(controller.includes("import { MEDIA } from '../models/produit_media.js';"));
   const model = media('mvc/models/produit_model.ts');
   assert.is(linesWith(model, 'await media?.apply(id, tx);').length, 2, 'create and update write the media rows in their transaction');

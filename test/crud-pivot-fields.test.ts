@@ -54,7 +54,9 @@ interface PivotRow {
 async function pivotRows(project: CliProject): Promise<PivotRow[]> {
   const db = project.open();
   try {
-    const rows = await db.fetchAll<Record<string, unknown>>('SELECT AnimalId AS a, VaccinId AS v, DateInjection AS d, Rang AS r, Dose AS dose FROM animal_vaccin ORDER BY AnimalId, VaccinId');
+    const rows = await db.fetchAll<Record<string, unknown>>(
+      'SELECT AnimalId AS a, VaccinId AS v, DateInjection AS d, Rang AS r, Dose AS dose FROM animal_vaccin ORDER BY AnimalId, VaccinId',
+    );
     return rows.map((row) => ({
       animal: Number(row['a']),
       vaccin: Number(row['v']),
@@ -104,7 +106,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
 
         // The empty form: three empty rows, each a select of the vaccines and the pivot's inputs, typed.
         const empty = (await client.get('/animaux/new')).text;
-        assert.equal(selectOptions(empty, 'field-vaccin_ids-0').map((o) => o.label), ['—', 'Leptospirose', 'Rage', 'Toux du chenil']);
+        assert.equal(
+          selectOptions(empty, 'field-vaccin_ids-0').map((o) => o.label),
+          ['—', 'Leptospirose', 'Rage', 'Toux du chenil'],
+        );
         assert.match(empty, /<input type="date" id="field-vaccin_ids-0-date_injection" name="vaccin_ids.0.date_injection" value=""/);
         assert.match(empty, /<input type="number" id="field-vaccin_ids-2-rang" name="vaccin_ids.2.rang" value=""[^>]*min="0"[^>]*max="255"/);
         assert.not.match(empty, /name="vaccin_ids.3"/);
@@ -113,9 +118,18 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         // Invalid values: 422, each message beside its input, every value kept, nothing written.
         const bad: Array<[string, string]> = [
           ['nom', 'Médor'],
-          ['vaccin_ids.0', '2'], ['vaccin_ids.0.date_injection', '2025-02-30'], ['vaccin_ids.0.rang', 'deux'], ['vaccin_ids.0.dose', '1.5'],
-          ['vaccin_ids.1', '1'], ['vaccin_ids.1.date_injection', ''], ['vaccin_ids.1.rang', '300'], ['vaccin_ids.1.dose', '0.123'],
-          ['vaccin_ids.2', '2'], ['vaccin_ids.2.date_injection', '2025-01-01'], ['vaccin_ids.2.rang', ''], ['vaccin_ids.2.dose', ''],
+          ['vaccin_ids.0', '2'],
+          ['vaccin_ids.0.date_injection', '2025-02-30'],
+          ['vaccin_ids.0.rang', 'deux'],
+          ['vaccin_ids.0.dose', '1.5'],
+          ['vaccin_ids.1', '1'],
+          ['vaccin_ids.1.date_injection', ''],
+          ['vaccin_ids.1.rang', '300'],
+          ['vaccin_ids.1.dose', '0.123'],
+          ['vaccin_ids.2', '2'],
+          ['vaccin_ids.2.date_injection', '2025-01-01'],
+          ['vaccin_ids.2.rang', ''],
+          ['vaccin_ids.2.dose', ''],
         ];
         const refused = await client.post('/animaux', bad);
         assert.is(refused.status, 422);
@@ -128,7 +142,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.is(fieldError(page, 'vaccin_ids-1-dose'), 'Le champ « Dose » doit comporter au plus 2 décimales.');
         assert.is(fieldError(page, 'vaccin_ids-2'), 'Ce choix de « Vaccin » figure déjà sur une autre ligne.');
         assert.is(fieldError(page, 'vaccin_ids'), 'Le champ « Vaccins » contient des valeurs à corriger (voir les lignes ci-dessous).');
-        assert.match(page, /<input type="date" id="field-vaccin_ids-0-date_injection" name="vaccin_ids.0.date_injection" value="2025-02-30"[^>]*aria-invalid="true" aria-describedby="field-vaccin_ids-0-date_injection-error"/);
+        assert.match(
+          page,
+          /<input type="date" id="field-vaccin_ids-0-date_injection" name="vaccin_ids.0.date_injection" value="2025-02-30"[^>]*aria-invalid="true" aria-describedby="field-vaccin_ids-0-date_injection-error"/,
+        );
         assert.is(inputValue(page, 'vaccin_ids.0.rang'), 'deux');
         assert.is(inputValue(page, 'vaccin_ids.1.dose'), '0.123');
         assert.is(inputValue(page, 'nom'), 'Médor');
@@ -140,9 +157,18 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         // Valid: the record and its links with their values; an empty row adds nothing.
         const created = await client.post('/animaux', [
           ['nom', 'Médor'],
-          ['vaccin_ids.0', '2'], ['vaccin_ids.0.date_injection', '2025-03-12'], ['vaccin_ids.0.rang', '1'], ['vaccin_ids.0.dose', '1.5'],
-          ['vaccin_ids.1', '1'], ['vaccin_ids.1.date_injection', '2025-04-01'], ['vaccin_ids.1.rang', ''], ['vaccin_ids.1.dose', ''],
-          ['vaccin_ids.2', ''], ['vaccin_ids.2.date_injection', '2025-05-05'], ['vaccin_ids.2.rang', 'x'], ['vaccin_ids.2.dose', ''],
+          ['vaccin_ids.0', '2'],
+          ['vaccin_ids.0.date_injection', '2025-03-12'],
+          ['vaccin_ids.0.rang', '1'],
+          ['vaccin_ids.0.dose', '1.5'],
+          ['vaccin_ids.1', '1'],
+          ['vaccin_ids.1.date_injection', '2025-04-01'],
+          ['vaccin_ids.1.rang', ''],
+          ['vaccin_ids.1.dose', ''],
+          ['vaccin_ids.2', ''],
+          ['vaccin_ids.2.date_injection', '2025-05-05'],
+          ['vaccin_ids.2.rang', 'x'],
+          ['vaccin_ids.2.dose', ''],
         ]);
         assert.is(created.status, 302, created.text);
         assert.equal(await pivotRows(project), [
@@ -152,8 +178,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
 
         // The detail page lists each link with its values, dates as users read them.
         const show = (await client.get('/animaux/1')).text;
-        assert.match(show, /<li><span class="font-medium">Rage<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;01\/04\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;—<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;—<\/span><\/li>/);
-        assert.match(show, /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;12\/03\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;1<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;1,50<\/span><\/li>/);
+        assert.match(
+          show,
+          /<li><span class="font-medium">Rage<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;01\/04\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;—<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;—<\/span><\/li>/,
+        );
+        assert.match(
+          show,
+          /<li><span class="font-medium">Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;12\/03\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;1<\/span><span class="text-gray-600"> · Dose&nbsp;:&nbsp;1,50<\/span><\/li>/,
+        );
 
         // The edit form shows the links with their values, then three empty rows.
         const edit = (await client.get('/animaux/1/edit')).text;
@@ -165,7 +197,11 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.not.match(edit, /name="vaccin_ids.5"/);
 
         // An invalid edit changes nothing.
-        const badEdit = await client.post('/animaux/1', [['nom', 'Médor'], ['vaccin_ids.0', '1'], ['vaccin_ids.0.date_injection', 'demain']]);
+        const badEdit = await client.post('/animaux/1', [
+          ['nom', 'Médor'],
+          ['vaccin_ids.0', '1'],
+          ['vaccin_ids.0.date_injection', 'demain'],
+        ]);
         assert.is(badEdit.status, 422);
         assert.is(fieldError(badEdit.text, 'vaccin_ids-0-date_injection'), 'Le champ « Date d’injection » doit être une date valide au format AAAA-MM-JJ.');
         assert.is((await pivotRows(project)).length, 2);
@@ -173,16 +209,26 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         // Edit: Rage removed, Leptospirose's values changed, Toux du chenil added.
         const updated = await client.post('/animaux/1', [
           ['nom', 'Médor'],
-          ['vaccin_ids.0', ''], ['vaccin_ids.0.date_injection', '2025-04-01'],
-          ['vaccin_ids.1', '2'], ['vaccin_ids.1.date_injection', '2025-06-20'], ['vaccin_ids.1.rang', '2'], ['vaccin_ids.1.dose', ''],
-          ['vaccin_ids.2', '3'], ['vaccin_ids.2.date_injection', '2025-06-21'], ['vaccin_ids.2.rang', '3'], ['vaccin_ids.2.dose', '0.25'],
+          ['vaccin_ids.0', ''],
+          ['vaccin_ids.0.date_injection', '2025-04-01'],
+          ['vaccin_ids.1', '2'],
+          ['vaccin_ids.1.date_injection', '2025-06-20'],
+          ['vaccin_ids.1.rang', '2'],
+          ['vaccin_ids.1.dose', ''],
+          ['vaccin_ids.2', '3'],
+          ['vaccin_ids.2.date_injection', '2025-06-21'],
+          ['vaccin_ids.2.rang', '3'],
+          ['vaccin_ids.2.dose', '0.25'],
         ]);
         assert.is(updated.status, 302, updated.text);
         assert.equal(await pivotRows(project), [
           { animal: 1, vaccin: 2, date: '2025-06-20', rang: 2, dose: null },
           { animal: 1, vaccin: 3, date: '2025-06-21', rang: 3, dose: '0.25' },
         ]);
-        assert.match((await client.get('/animaux/1')).text, /Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;20\/06\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;2</);
+        assert.match(
+          (await client.get('/animaux/1')).text,
+          /Leptospirose<\/span><span class="text-gray-600"> · Date d’injection&nbsp;:&nbsp;20\/06\/2025<\/span><span class="text-gray-600"> · Rang&nbsp;:&nbsp;2</,
+        );
 
         // The other side edits the same pivot: the vaccine's form lists its animals with the values.
         const vaccinEdit = (await client.get('/vaccins/3/edit')).text;
@@ -190,7 +236,16 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         assert.is(inputValue(vaccinEdit, 'animal_ids.0.dose'), '0.25');
 
         // Every row emptied: no link left; the record stays.
-        assert.is((await client.post('/animaux/1', [['nom', 'Médor'], ['vaccin_ids.0', ''], ['vaccin_ids.1', '']])).status, 302);
+        assert.is(
+          (
+            await client.post('/animaux/1', [
+              ['nom', 'Médor'],
+              ['vaccin_ids.0', ''],
+              ['vaccin_ids.1', ''],
+            ])
+          ).status,
+          302,
+        );
         assert.equal(await pivotRows(project), []);
         assert.is(await animalCount(project), 1);
       });

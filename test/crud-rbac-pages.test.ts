@@ -100,7 +100,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
 
   test('admin creates a record; the list and the detail page offer every action', async ({ served }) => {
     const admin = await signIn(served.url, 'admin');
-    const created = await admin.post('/contacts', [['nom', 'Durand'], ['email', 'durand@example.test']], '/contacts/new');
+    const created = await admin.post(
+      '/contacts',
+      [
+        ['nom', 'Durand'],
+        ['email', 'durand@example.test'],
+      ],
+      '/contacts/new',
+    );
     assert.is(created.status, 302, created.text.slice(0, 400));
     const list = await admin.get('/contacts');
     assert.is(list.status, 200);

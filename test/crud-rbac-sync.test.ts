@@ -52,7 +52,10 @@ test('a role block added after make:crud: --check reports fiche_crud.ts, sync:en
   const synced = ok(project, ['sync:entity', 'Fiche']);
   assert.match(synced, 'mvc/models/fiche_crud.ts');
   assert.not.match(synced, 'Attention');
-  assert.match(project.read('mvc/models/fiche_crud.ts'), "export const ROLES: Readonly<Partial<Record<Permission, readonly string[]>>> = {\n  index: ['admin', 'editeur'],\n  delete: ['admin'],\n};");
+  assert.match(
+    project.read('mvc/models/fiche_crud.ts'),
+    "export const ROLES: Readonly<Partial<Record<Permission, readonly string[]>>> = {\n  index: ['admin', 'editeur'],\n  delete: ['admin'],\n};",
+  );
   assert.is(project.read('mvc/controllers/fiche_controller.ts'), controller);
   assert.match(controller, 'const allowed = crud.allowed;');
   assert.is(ok(project, ['make:crud', 'Fiche', '--check']), 'Fichiers générés à jour.\n');

@@ -17,7 +17,11 @@ import { MARIADB_ADMIN } from './helpers/cli.js';
 
 test('plan: RESTRICT and NO ACTION many-to-one and pivot sides are counted, CASCADE and SET NULL are not; a self-reference is marked', () => {
   const categorie = entity('Categorie', [idField(), field('nom', 'VARCHAR(100)'), field('parent_id', 'INT', { nullable: true })], 'categories');
-  const article = entity('Article', [idField(), field('titre', 'VARCHAR(100)'), field('categorie_id', 'INT'), field('fournisseur_id', 'INT', { nullable: true })], 'articles');
+  const article = entity(
+    'Article',
+    [idField(), field('titre', 'VARCHAR(100)'), field('categorie_id', 'INT'), field('fournisseur_id', 'INT', { nullable: true })],
+    'articles',
+  );
   const fournisseur = entity('Fournisseur', [idField(), field('nom', 'VARCHAR(100)')], 'fournisseurs');
   const tag = entity('Tag', [idField(), field('nom', 'VARCHAR(50)')], 'tags');
   const couleur = entity('Couleur', [idField(), field('nom', 'VARCHAR(50)')], 'couleurs');
@@ -64,8 +68,12 @@ function dialectSuite(dialect: DialectName): void {
       await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`).finally(() => server.close());
       db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 });
     }
-    await db.execute('CREATE TABLE categories (Id INT PRIMARY KEY, ParentId INT NULL, CONSTRAINT fk_categories_parent FOREIGN KEY (ParentId) REFERENCES categories (Id))');
-    await db.execute('CREATE TABLE articles (Id INT PRIMARY KEY, CategorieId INT NOT NULL, CONSTRAINT fk_articles_categorie FOREIGN KEY (CategorieId) REFERENCES categories (Id))');
+    await db.execute(
+      'CREATE TABLE categories (Id INT PRIMARY KEY, ParentId INT NULL, CONSTRAINT fk_categories_parent FOREIGN KEY (ParentId) REFERENCES categories (Id))',
+    );
+    await db.execute(
+      'CREATE TABLE articles (Id INT PRIMARY KEY, CategorieId INT NOT NULL, CONSTRAINT fk_articles_categorie FOREIGN KEY (CategorieId) REFERENCES categories (Id))',
+    );
     // 1 ← 2 ← 3 (parents), 4 alone; two articles in 3.
     await db.execute('INSERT INTO categories (Id, ParentId) VALUES (1, NULL), (2, 1), (3, 2), (4, NULL)');
     await db.execute('INSERT INTO articles (Id, CategorieId) VALUES (1, 3), (2, 3)');
@@ -85,9 +93,18 @@ function dialectSuite(dialect: DialectName): void {
     assert.equal(await find([4, 3]), [{ id: 3, references: [{ count: 2, one: 'article', many: 'articles' }] }]);
     // 2 and 3 go with 1: only 3's articles block.
     const all = await find([1, 2, 3, 4]);
-    assert.equal(all.map((b) => b.id), [3]);
-    assert.is(inUseMessage(new InUseError(await find([2, 3]))), 'Rien n’a été supprimé : des enregistrements font encore référence à #3 (2 articles). Retirez-les de la sélection, ou supprimez d’abord ce qui y fait référence.');
-    assert.is(inUseMessage(new InUseError(await find([2])), 'Catégorie #2'), 'Suppression impossible : 1 catégorie fait encore référence à Catégorie #2. Supprimez-le ou rattachez-le d’abord à un autre enregistrement.');
+    assert.equal(
+      all.map((b) => b.id),
+      [3],
+    );
+    assert.is(
+      inUseMessage(new InUseError(await find([2, 3]))),
+      'Rien n’a été supprimé : des enregistrements font encore référence à #3 (2 articles). Retirez-les de la sélection, ou supprimez d’abord ce qui y fait référence.',
+    );
+    assert.is(
+      inUseMessage(new InUseError(await find([2])), 'Catégorie #2'),
+      'Suppression impossible : 1 catégorie fait encore référence à Catégorie #2. Supprimez-le ou rattachez-le d’abord à un autre enregistrement.',
+    );
     assert.equal(await find([]), []);
   });
 

@@ -38,7 +38,13 @@ function choicesSuite(dialect: DialectName): void {
 
   const villeOf = async (id: number): Promise<number | null> => (await dbContact(app, id))?.ville_id ?? null;
   const count = (): Promise<number> => dbCount(app);
-  const contact = (email: string, ville: string): Array<[string, string]> => [['nom', 'Far'], ['prenom', 'Away'], ['email', email], ['actif', '1'], ['ville_id', ville]];
+  const contact = (email: string, ville: string): Array<[string, string]> => [
+    ['nom', 'Far'],
+    ['prenom', 'Away'],
+    ['email', email],
+    ['actif', '1'],
+    ['ville_id', ville],
+  ];
 
   t.before(async () => {
     app = await startCrudApp(dialect);
@@ -46,7 +52,9 @@ function choicesSuite(dialect: DialectName): void {
     const villes = Array.from({ length: VILLES }, (_, i) => `(${i + 1}, '${label(i + 1)}')`);
     await withDb(app, async (db) => {
       await db.execute(`INSERT INTO villes (Id, Nom) VALUES ${villes.join(', ')}`);
-      await db.execute("INSERT INTO contacts (Id, Nom, Prenom, Email, Actif, Notes, VilleId) VALUES (1, 'Loin', 'Zoe', 'loin@exemple.fr', 1, 'garder', 1100), (2, 'Pres', 'Yves', 'pres@exemple.fr', 0, NULL, 5)");
+      await db.execute(
+        "INSERT INTO contacts (Id, Nom, Prenom, Email, Actif, Notes, VilleId) VALUES (1, 'Loin', 'Zoe', 'loin@exemple.fr', 1, 'garder', 1100), (2, 'Pres', 'Yves', 'pres@exemple.fr', 0, NULL, 5)",
+      );
     });
   });
 
@@ -59,8 +67,15 @@ function choicesSuite(dialect: DialectName): void {
     assert.is(edit.status, 200);
     const options = selectOptions(edit.text, 'field-ville_id');
     assert.is(options.length, 1 + CHOICES_MAX + 1, 'the empty option, the first 1000, the record’s own');
-    assert.equal(options.filter((o) => o.selected), [{ value: '1100', label: 'V1100', selected: true }]);
-    assert.equal(options.slice(-2).map((o) => o.label), ['V1000', 'V1100'], 'still in label order');
+    assert.equal(
+      options.filter((o) => o.selected),
+      [{ value: '1100', label: 'V1100', selected: true }],
+    );
+    assert.equal(
+      options.slice(-2).map((o) => o.label),
+      ['V1000', 'V1100'],
+      'still in label order',
+    );
     // A record among the first 1000 gets no extra option.
     assert.is(selectOptions((await client.get('/contacts/2/edit')).text, 'field-ville_id').length, 1 + CHOICES_MAX);
   });
@@ -92,13 +107,22 @@ function choicesSuite(dialect: DialectName): void {
       const res = await client.post('/contacts/1', contact('loin@exemple.fr', ville));
       assert.is(res.status, 422, ville);
       assert.is(fieldError(res.text, 'ville_id'), MSG_CHOICE, ville);
-      assert.equal(selectOptions(res.text, 'field-ville_id').filter((o) => o.selected), [], ville);
+      assert.equal(
+        selectOptions(res.text, 'field-ville_id').filter((o) => o.selected),
+        [],
+        ville,
+      );
     }
     assert.is(await villeOf(1), 1105, 'unchanged');
     const invalid = await client.post('/contacts/1', [...contact('pas-une-adresse', '1102')]);
     assert.is(invalid.status, 422);
     assert.is(fieldError(invalid.text, 'ville_id'), undefined);
-    assert.equal(selectOptions(invalid.text, 'field-ville_id').filter((o) => o.selected).map((o) => o.label), ['V1102']);
+    assert.equal(
+      selectOptions(invalid.text, 'field-ville_id')
+        .filter((o) => o.selected)
+        .map((o) => o.label),
+      ['V1102'],
+    );
   });
 
   t('create with a ville past the first 1000: stored; with an unknown one: 422, nothing stored', async () => {
@@ -106,7 +130,9 @@ function choicesSuite(dialect: DialectName): void {
     const created = await client.post('/contacts', contact('nouveau@exemple.fr', '1050'));
     assert.is(created.status, 302, created.text.slice(0, 500));
     assert.is(await count(), before + 1);
-    const id = await withDb(app, async (db) => Number((await db.fetchOne<{ id: unknown }>("SELECT Id AS id FROM contacts WHERE Email = 'nouveau@exemple.fr'"))!.id));
+    const id = await withDb(app, async (db) =>
+      Number((await db.fetchOne<{ id: unknown }>("SELECT Id AS id FROM contacts WHERE Email = 'nouveau@exemple.fr'"))!.id),
+    );
     assert.is(await villeOf(id), 1050);
     const refused = await client.post('/contacts', contact('refuse@exemple.fr', '5000'));
     assert.is(refused.status, 422);
@@ -120,7 +146,10 @@ function choicesSuite(dialect: DialectName): void {
     assert.equal(rowIds(list.text), [1]);
     const options = selectOptions(list.text, 'filter-ville_id');
     assert.is(options.length, 1 + CHOICES_MAX + 1);
-    assert.equal(options.filter((o) => o.selected), [{ value: '1105', label: 'V1105', selected: true }]);
+    assert.equal(
+      options.filter((o) => o.selected),
+      [{ value: '1105', label: 'V1105', selected: true }],
+    );
     assert.is(selectOptions((await client.get('/contacts?ville_id=5')).text, 'filter-ville_id').length, 1 + CHOICES_MAX);
     assert.is(selectOptions((await client.get('/contacts')).text, 'filter-ville_id').length, 1 + CHOICES_MAX, 'bounded without a filter');
   });

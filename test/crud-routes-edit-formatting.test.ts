@@ -38,7 +38,10 @@ L('an empty body {} on one line gets the routes on their own lines, indented by 
 L("the parameter's name and the body's indentation are the user's", () => {
   const text = "import type { Router } from 'fw-mvc';\n\nexport function registerRoutes(r: Router): void {\n\tr.add('GET', '/x', () => null as never);\n}\n";
   const result = edit(text);
-  assert.is(result.text, `${text.replace("from 'fw-mvc';", `from 'fw-mvc';\n${IMPORT_LINE}`).replace(/\}\n$/, '')}\t// ${COMMENT}\n${routeLines('r', '\t').join('\n')}\n}\n`);
+  assert.is(
+    result.text,
+    `${text.replace("from 'fw-mvc';", `from 'fw-mvc';\n${IMPORT_LINE}`).replace(/\}\n$/, '')}\t// ${COMMENT}\n${routeLines('r', '\t').join('\n')}\n}\n`,
+  );
   assertEachRouteOnce(result.text);
 });
 

@@ -47,7 +47,10 @@ function contactFlags(): boolean[] {
 }
 
 test('make:crud Contact --public after make:crud Contact: the 10 protected routes and their lines, nothing written, exit 0', () => {
-  assert.equal(contactFlags(), CRUD_ROUTES.map(() => false));
+  assert.equal(
+    contactFlags(),
+    CRUD_ROUTES.map(() => false),
+  );
   const before = project.snapshot();
   const run = project.run(['make:crud', 'Contact', '--public']);
   assert.is(run.status, 0, run.stderr);
@@ -66,7 +69,10 @@ test('the « + » lines pasted: public for the router, and make:crud --public on
   let text = protectedText;
   for (const route of CRUD_ROUTES) text = text.replace(line(route, false), line(route, true));
   project.write(ROUTES, text);
-  assert.equal(contactFlags(), CRUD_ROUTES.map(() => true));
+  assert.equal(
+    contactFlags(),
+    CRUD_ROUTES.map(() => true),
+  );
   const run = project.run(['make:crud', 'Contact', '--public']);
   assert.is(run.status, 0, run.stderr);
   assert.equal(afterSummary(run.stdout), ['Routes déjà présentes dans mvc/routes.ts : 10.']);

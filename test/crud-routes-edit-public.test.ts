@@ -54,7 +54,10 @@ W('protected routes, --public asked: all 10 reported with the line to write; the
   // Pasted, the proposed lines are exactly what make:crud --public writes, and the router sees them public.
   const fixed = applyFixes(protectedText, result.mismatched);
   assert.is(fixed, edit(TEMPLATE, PUBLIC_ROUTES).text);
-  assert.equal(flagsOf(fixed), ROUTES.map(() => true));
+  assert.equal(
+    flagsOf(fixed),
+    ROUTES.map(() => true),
+  );
   assert.equal(edit(fixed, PUBLIC_ROUTES).mismatched, []);
 });
 
@@ -79,7 +82,10 @@ W('only the existing routes are compared; the missing ones are added with the re
     result.mismatched.map((m) => `${m.method} ${m.path}`),
     ['GET /contacts'],
   );
-  assert.equal(flagsOf(applyFixes(result.text, result.mismatched)), ROUTES.map(() => true));
+  assert.equal(
+    flagsOf(applyFixes(result.text, result.mismatched)),
+    ROUTES.map(() => true),
+  );
 });
 
 // --- how the flag is read, and the line proposed ---
@@ -91,22 +97,34 @@ const INDEX_PROTECTED = ROUTES.filter((r) => r.path === '/contacts' && r.method 
 
 const cases: Array<{ name: string; body: string[]; routes: readonly RouteToAdd[]; want: Array<[string, string]> | 'none' }> = [
   {
-    name: "explicit public: false, --public asked: the literal becomes true",
+    name: 'explicit public: false, --public asked: the literal becomes true',
     body: ["  router.add('GET', '/contacts', ContactController.index, { public: false, name: 'contacts.index' });"],
     routes: INDEX_PUBLIC,
-    want: [["  router.add('GET', '/contacts', ContactController.index, { public: false, name: 'contacts.index' });", "  router.add('GET', '/contacts', ContactController.index, { public: true, name: 'contacts.index' });"]],
+    want: [
+      [
+        "  router.add('GET', '/contacts', ContactController.index, { public: false, name: 'contacts.index' });",
+        "  router.add('GET', '/contacts', ContactController.index, { public: true, name: 'contacts.index' });",
+      ],
+    ],
   },
   {
     name: 'public: true first, protected asked: removed with its comma',
     body: ["  router.add('GET', '/contacts', ContactController.index, { public: true, name: 'contacts.index' });"],
     routes: INDEX_PROTECTED,
-    want: [["  router.add('GET', '/contacts', ContactController.index, { public: true, name: 'contacts.index' });", "  router.add('GET', '/contacts', ContactController.index, { name: 'contacts.index' });"]],
+    want: [
+      [
+        "  router.add('GET', '/contacts', ContactController.index, { public: true, name: 'contacts.index' });",
+        "  router.add('GET', '/contacts', ContactController.index, { name: 'contacts.index' });",
+      ],
+    ],
   },
   {
     name: "a quoted key 'public' is the same key",
     body: ["  router.add('GET', '/contacts', ContactController.index, { 'public': true });"],
     routes: INDEX_PROTECTED,
-    want: [["  router.add('GET', '/contacts', ContactController.index, { 'public': true });", "  router.add('GET', '/contacts', ContactController.index, {});"]],
+    want: [
+      ["  router.add('GET', '/contacts', ContactController.index, { 'public': true });", "  router.add('GET', '/contacts', ContactController.index, {});"],
+    ],
   },
   {
     name: 'no options argument: one is added',
@@ -124,19 +142,38 @@ const cases: Array<{ name: string; body: string[]; routes: readonly RouteToAdd[]
     name: "a public group's route, protected asked: public: false on the route (the group stays as it is)",
     body: ["  router.group('/contacts', { public: true }, (g) => {", "    g.add('GET', '/', ContactController.index, { name: 'contacts.index' });", '  });'],
     routes: INDEX_PROTECTED,
-    want: [["    g.add('GET', '/', ContactController.index, { name: 'contacts.index' });", "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: false });"]],
+    want: [
+      [
+        "    g.add('GET', '/', ContactController.index, { name: 'contacts.index' });",
+        "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: false });",
+      ],
+    ],
   },
   {
     name: "public: true in a public group, protected asked: the literal becomes false (removing it would keep the group's)",
-    body: ["  router.group('/contacts', { public: true }, (g) => {", "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: true });", '  });'],
+    body: [
+      "  router.group('/contacts', { public: true }, (g) => {",
+      "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: true });",
+      '  });',
+    ],
     routes: INDEX_PROTECTED,
-    want: [["    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: true });", "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: false });"]],
+    want: [
+      [
+        "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: true });",
+        "    g.add('GET', '/', ContactController.index, { name: 'contacts.index', public: false });",
+      ],
+    ],
   },
   {
     name: 'a route of a protected group (chained group call), --public asked',
     body: ["  router.group('/contacts').add('GET', '', ContactController.index, { name: 'contacts.index' });"],
     routes: INDEX_PUBLIC,
-    want: [["  router.group('/contacts').add('GET', '', ContactController.index, { name: 'contacts.index' });", "  router.group('/contacts').add('GET', '', ContactController.index, { name: 'contacts.index', public: true });"]],
+    want: [
+      [
+        "  router.group('/contacts').add('GET', '', ContactController.index, { name: 'contacts.index' });",
+        "  router.group('/contacts').add('GET', '', ContactController.index, { name: 'contacts.index', public: true });",
+      ],
+    ],
   },
   {
     name: 'a route written over several lines: all its lines, only the options changed',
@@ -149,10 +186,30 @@ const cases: Array<{ name: string; body: string[]; routes: readonly RouteToAdd[]
       ],
     ],
   },
-  { name: 'the same flag: nothing reported', body: ["  router.add('GET', '/contacts', ContactController.index, { name: 'x', public: true });"], routes: INDEX_PUBLIC, want: 'none' },
-  { name: 'a computed flag cannot be told: nothing reported', body: ['  const open = true;', "  router.add('GET', '/contacts', ContactController.index, { public: open });"], routes: INDEX_PROTECTED, want: 'none' },
-  { name: 'a spread may bring the flag: nothing reported', body: ["  router.add('GET', '/contacts', ContactController.index, { ...defaults });"], routes: INDEX_PUBLIC, want: 'none' },
-  { name: 'options in a variable: nothing reported', body: ["  router.add('GET', '/contacts', ContactController.index, defaults);"], routes: INDEX_PUBLIC, want: 'none' },
+  {
+    name: 'the same flag: nothing reported',
+    body: ["  router.add('GET', '/contacts', ContactController.index, { name: 'x', public: true });"],
+    routes: INDEX_PUBLIC,
+    want: 'none',
+  },
+  {
+    name: 'a computed flag cannot be told: nothing reported',
+    body: ['  const open = true;', "  router.add('GET', '/contacts', ContactController.index, { public: open });"],
+    routes: INDEX_PROTECTED,
+    want: 'none',
+  },
+  {
+    name: 'a spread may bring the flag: nothing reported',
+    body: ["  router.add('GET', '/contacts', ContactController.index, { ...defaults });"],
+    routes: INDEX_PUBLIC,
+    want: 'none',
+  },
+  {
+    name: 'options in a variable: nothing reported',
+    body: ["  router.add('GET', '/contacts', ContactController.index, defaults);"],
+    routes: INDEX_PUBLIC,
+    want: 'none',
+  },
   {
     name: 'a group whose options are a variable: cannot be told for its routes without their own flag',
     body: ["  router.group('/contacts', defaults, (g) => g.add('GET', '', ContactController.index, { name: 'contacts.index' }));"],

@@ -39,7 +39,13 @@ T("the user's bytes are untouched: removing the inserted lines gives back the or
   const inserted = new Set([IMPORT_LINE, `  // ${COMMENT}`, ...routeLines()]);
   const added = result.text.split('\n').filter((line) => inserted.has(line));
   assert.is(added.length, inserted.size, 'each inserted line appears once');
-  assert.is(result.text.split('\n').filter((line) => !inserted.has(line)).join('\n'), TEMPLATE);
+  assert.is(
+    result.text
+      .split('\n')
+      .filter((line) => !inserted.has(line))
+      .join('\n'),
+    TEMPLATE,
+  );
   assert.is(result.text.split(IMPORT_LINE).length - 1, 1, 'the import once');
 });
 

@@ -55,7 +55,10 @@ const CONTROLLER = './controllers/contact_controller.js';
 
 /** The template with `line` instead of the home controller's import. */
 function withImport(line: string): string {
-  return TEMPLATE.replace("import { HomeController } from './controllers/home_controller.js';", `import { HomeController } from './controllers/home_controller.js';\n${line}`);
+  return TEMPLATE.replace(
+    "import { HomeController } from './controllers/home_controller.js';",
+    `import { HomeController } from './controllers/home_controller.js';\n${line}`,
+  );
 }
 
 /** Every plan route's handler comes from the generated controller's module. */
@@ -76,10 +79,20 @@ I('an aliased import, or one without extension, from the controller module is us
     const text = withImport(line);
     const first = edit(text);
     assert.is(first.importAdded, false, line);
-    assert.ok(first.added.every((r) => r.handler.startsWith(`${local}.`)), line);
+    assert.ok(
+      first.added.every((r) => r.handler.startsWith(`${local}.`)),
+      line,
+    );
     const inserted = new Set([`  // ${COMMENT}`, ...first.added.map((r) => `  router.add('${r.method}', '${r.path}', ${r.handler}, ${r.options});`)]);
     assert.is(inserted.size, ROUTES.length + 1);
-    assert.is(first.text.split('\n').filter((l) => !inserted.has(l)).join('\n'), text, `user bytes untouched: ${line}`);
+    assert.is(
+      first.text
+        .split('\n')
+        .filter((l) => !inserted.has(l))
+        .join('\n'),
+      text,
+      `user bytes untouched: ${line}`,
+    );
     const second = edit(first.text);
     assert.is(second.text, first.text, 'second run: no change');
     assert.equal(second.added, []);
@@ -95,11 +108,17 @@ I('the name imported from another module: refused, the conflict named, lines to 
       error.message,
       "mvc/routes.ts : « ContactController » est déjà pris par l'import de « ./legacy/contact_controller.js » (ligne 4 : « import { ContactController } from './legacy/contact_controller.js'; ») : les routes générées désigneraient cet autre ContactController. Les lignes ci-dessous importent le contrôleur sous le nom CrudContactController.",
     );
-    assert.equal(error.manualLines.split('\n'), [`import { ContactController as CrudContactController } from '${CONTROLLER}';`, '', ...routeLines().map((l) => l.replace('ContactController.', 'CrudContactController.'))]);
+    assert.equal(error.manualLines.split('\n'), [
+      `import { ContactController as CrudContactController } from '${CONTROLLER}';`,
+      '',
+      ...routeLines().map((l) => l.replace('ContactController.', 'CrudContactController.')),
+    ]);
   }
   // Pasted as told: the routes are recognised, nothing is added, and each is wired to the generated controller.
   const [importLine, , ...routes] = editError(text).manualLines.split('\n');
-  const pasted = text.replace("legacy/contact_controller.js';", `legacy/contact_controller.js';\n${importLine}`).replace(/\n}\n$/, `\n${routes.join('\n')}\n}\n`);
+  const pasted = text
+    .replace("legacy/contact_controller.js';", `legacy/contact_controller.js';\n${importLine}`)
+    .replace(/\n}\n$/, `\n${routes.join('\n')}\n}\n`);
   for (let run = 0; run < 2; run++) {
     const again = edit(pasted);
     assert.is(again.text, pasted);
@@ -113,7 +132,10 @@ I('the name bound by a default or namespace import, another export, or a declara
     [`import ContactController from '${CONTROLLER}';`, /déjà pris par l'import de « \.\/controllers\/contact_controller\.js » \(ligne 4/],
     ["import * as ContactController from './controllers/contact.js';", /l'import de « \.\/controllers\/contact\.js »/],
     [`import { VilleController as ContactController } from '${CONTROLLER}';`, /l'import de « \.\/controllers\/contact_controller\.js »/],
-    ['const ContactController = { index: () => null };', /déjà pris par une déclaration du fichier \(ligne 4 : « const ContactController = \{ index: \(\) => null \}; »\)/],
+    [
+      'const ContactController = { index: () => null };',
+      /déjà pris par une déclaration du fichier \(ligne 4 : « const ContactController = \{ index: \(\) => null \}; »\)/,
+    ],
   ];
   for (const [line, message] of cases) {
     const error = editError(withImport(line));

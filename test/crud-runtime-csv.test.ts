@@ -52,10 +52,13 @@ C('a plain number keeps its sign and gets no prefix', () => {
 });
 
 C('toCsv: header then rows, CRLF after every line', () => {
-  const text = toCsv(['nom', 'actif', 'solde'], [
-    ['Dupont', true, -1.5],
-    ['=cmd', false, null],
-  ]);
+  const text = toCsv(
+    ['nom', 'actif', 'solde'],
+    [
+      ['Dupont', true, -1.5],
+      ['=cmd', false, null],
+    ],
+  );
   assert.is(text, '"nom","actif","solde"\r\n"Dupont","1","-1.5"\r\n"\'=cmd","0",""\r\n');
   assert.is(toCsv(['a'], []), '"a"\r\n');
 });
@@ -71,7 +74,20 @@ C('csvResponse: status 200 and exactly the three headers of the spec', () => {
 });
 
 C('csvResponse on the wire: the headers as a browser receives them', async () => {
-  const server = http.createServer((_req, res) => writeResponse(res, undefined, csvResponse('contacts.csv', ['nom', 'ville_id_label'], [['Dupont', 'Lyon'], ['@x', null]])));
+  const server = http.createServer((_req, res) =>
+    writeResponse(
+      res,
+      undefined,
+      csvResponse(
+        'contacts.csv',
+        ['nom', 'ville_id_label'],
+        [
+          ['Dupont', 'Lyon'],
+          ['@x', null],
+        ],
+      ),
+    ),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;

@@ -32,9 +32,18 @@ I('parseIds drops non-integers, 0 and negatives, trims, and dedupes in the order
 I('placeholders: one ? per value; zero values is an error', () => {
   assert.is(placeholders(1), '?');
   assert.is(placeholders(3), '?, ?, ?');
-  assert.throws(() => placeholders(0), (err: unknown) => err instanceof RangeError);
-  assert.throws(() => placeholders(-1), (err: unknown) => err instanceof RangeError);
-  assert.throws(() => placeholders(1.5), (err: unknown) => err instanceof RangeError);
+  assert.throws(
+    () => placeholders(0),
+    (err: unknown) => err instanceof RangeError,
+  );
+  assert.throws(
+    () => placeholders(-1),
+    (err: unknown) => err instanceof RangeError,
+  );
+  assert.throws(
+    () => placeholders(1.5),
+    (err: unknown) => err instanceof RangeError,
+  );
 });
 
 I('parseIds: at most 1,000 values (valid or not); past that TooManyIdsError, a 413 naming the limit', () => {
@@ -42,17 +51,25 @@ I('parseIds: at most 1,000 values (valid or not); past that TooManyIdsError, a 4
   const thousand = Array.from({ length: 1000 }, (_, i) => String(i + 1));
   assert.is(parseIds(thousand).length, 1000);
   for (const items of [[...thousand, '1001'], Array.from({ length: 40_000 }, (_, i) => String(i + 1)), Array.from({ length: 1001 }, () => 'x')]) {
-    assert.throws(() => parseIds(items), (err: unknown) =>
-      err instanceof TooManyIdsError && err instanceof HttpError && err.status === 413 && err.code === 'too_many_ids'
-      && err.message === `Trop d'identifiants : ${items.length} reçus, 1000 au plus.`);
+    assert.throws(
+      () => parseIds(items),
+      (err: unknown) =>
+        err instanceof TooManyIdsError &&
+        err instanceof HttpError &&
+        err.status === 413 &&
+        err.code === 'too_many_ids' &&
+        err.message === `Trop d'identifiants : ${items.length} reçus, 1000 au plus.`,
+    );
   }
 });
 
-I('placeholders refuses more than 10,000 values (under SQLite\'s 32,766 and MariaDB\'s 65,535 parameters)', () => {
+I("placeholders refuses more than 10,000 values (under SQLite's 32,766 and MariaDB's 65,535 parameters)", () => {
   assert.is(PLACEHOLDERS_MAX, 10_000);
   assert.is(placeholders(PLACEHOLDERS_MAX).split(', ').length, 10_000);
-  assert.throws(() => placeholders(10_001), (err: unknown) =>
-    err instanceof TooManyIdsError && err.status === 413 && err.message === "Trop d'identifiants : 10001 reçus, 10000 au plus.");
+  assert.throws(
+    () => placeholders(10_001),
+    (err: unknown) => err instanceof TooManyIdsError && err.status === 413 && err.message === "Trop d'identifiants : 10001 reçus, 10000 au plus.",
+  );
 });
 
 I('parseId: a positive integer, else null (the page answers 404)', () => {

@@ -48,7 +48,7 @@ Q('escapeLike makes %, _ and the escape character ! literal', () => {
   assert.is(escapeLike('plain text'), 'plain text');
 });
 
-Q('q searches every searchable column with OR inside parentheses, ESCAPE \'!\', one parameter per column', () => {
+Q("q searches every searchable column with OR inside parentheses, ESCAPE '!', one parameter per column", () => {
   const where = query({ q: ' 50%_! ' }).where('mariadb');
   assert.is(where.sql, "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!')");
   assert.equal(where.params, ['%50!%!_!!%', '%50!%!_!!%']);
@@ -56,10 +56,7 @@ Q('q searches every searchable column with OR inside parentheses, ESCAPE \'!\', 
 
 Q('filters are ANDed after the search group, each an equality with a parameter', () => {
   const where = query({ q: 'du', nom: 'Dupont', actif: '1', visites: '-3', ville_id: '7' }).where('mariadb');
-  assert.is(
-    where.sql,
-    "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!') AND t.Nom = ? AND t.Actif = ? AND t.Visites = ? AND t.VilleId = ?",
-  );
+  assert.is(where.sql, "WHERE (t.Nom LIKE ? ESCAPE '!' OR t.Email LIKE ? ESCAPE '!') AND t.Nom = ? AND t.Actif = ? AND t.Visites = ? AND t.VilleId = ?");
   assert.equal(where.params, ['%du%', '%du%', 'Dupont', 1, -3, 7]);
   const filtersOnly = query({ actif: '0' }).where('mariadb');
   assert.equal(filtersOnly, { sql: 'WHERE t.Actif = ?', params: [0] });
@@ -94,8 +91,14 @@ Q('filterClause with a key outside the allow-list throws UnknownFilterError nami
   assert.match(error.message, /« zzz »/);
   for (const key of ['nom', 'actif', 'visites', 'ville_id']) assert.match(error.message, `« ${key} »`);
   // Inherited properties are not filters either.
-  assert.throws(() => q.filterClause('constructor', '1'), (err: unknown) => err instanceof UnknownFilterError && /« constructor »/.test((err as Error).message));
-  assert.throws(() => q.filterClause('toString', '1'), (err: unknown) => err instanceof UnknownFilterError);
+  assert.throws(
+    () => q.filterClause('constructor', '1'),
+    (err: unknown) => err instanceof UnknownFilterError && /« constructor »/.test((err as Error).message),
+  );
+  assert.throws(
+    () => q.filterClause('toString', '1'),
+    (err: unknown) => err instanceof UnknownFilterError,
+  );
 });
 
 Q('a bool filter accepts only 1 and 0', () => {
@@ -104,7 +107,10 @@ Q('a bool filter accepts only 1 and 0', () => {
   for (const bad of ['true', 'false', 'yes', 'on', '2', '-1', '01', '']) {
     assert.equal({ ...query({ actif: bad }).filters }, {}, `actif=${bad}`);
   }
-  assert.throws(() => query({}).filterClause('actif', 'oui'), (err: unknown) => err instanceof RangeError);
+  assert.throws(
+    () => query({}).filterClause('actif', 'oui'),
+    (err: unknown) => err instanceof RangeError,
+  );
 });
 
 Q('int and relation filters accept only integers', () => {
@@ -113,7 +119,10 @@ Q('int and relation filters accept only integers', () => {
   for (const bad of ['1.5', '1e3', 'abc', '0x10', '3 OR 1=1', '1,2', '+']) {
     assert.equal({ ...query({ visites: bad, ville_id: bad }).filters }, {}, `value ${bad}`);
   }
-  assert.throws(() => query({}).filterClause('ville_id', '1 OR 1=1'), (err: unknown) => err instanceof RangeError);
+  assert.throws(
+    () => query({}).filterClause('ville_id', '1 OR 1=1'),
+    (err: unknown) => err instanceof RangeError,
+  );
 });
 
 Q('a text filter keeps its value; an empty value is no filter', () => {
@@ -173,7 +182,13 @@ D('decimalSorts: a DECIMAL (TEXT on SQLite) is ordered by its value there, by th
   const db = new Sqlite(':memory:');
   db.exec("CREATE TABLE t (Id INTEGER PRIMARY KEY, Visites TEXT); INSERT INTO t (Visites) VALUES ('10.00'), ('9.00'), ('100.50'), ('-2.00')");
   const order = query({ sort: 'visites' }, spec).orderBy('sqlite');
-  assert.equal(db.prepare(`SELECT Visites AS v FROM t ${order}`).all().map((r) => (r as { v: string }).v), ['-2.00', '9.00', '10.00', '100.50']);
+  assert.equal(
+    db
+      .prepare(`SELECT Visites AS v FROM t ${order}`)
+      .all()
+      .map((r) => (r as { v: string }).v),
+    ['-2.00', '9.00', '10.00', '100.50'],
+  );
   db.close();
 });
 
@@ -278,7 +293,12 @@ S('a sort key must be in sortable; unknown falls back to the primary key descend
 });
 
 S('a direction without sort orders the primary key that way and becomes a chosen sort; an unknown sort stays id DESC', () => {
-  for (const [direction, expected] of [['asc', 'asc'], ['ASC', 'asc'], ['desc', 'desc'], [' Desc ', 'desc']] as const) {
+  for (const [direction, expected] of [
+    ['asc', 'asc'],
+    ['ASC', 'asc'],
+    ['desc', 'desc'],
+    [' Desc ', 'desc'],
+  ] as const) {
     for (const params of [{ direction }, { sort: '', direction }, { sort: '  ', direction, q: 'x' }] as Array<Record<string, string>>) {
       const q = query(params);
       assert.is(q.sort, 'id', JSON.stringify(params));
@@ -288,7 +308,9 @@ S('a direction without sort orders the primary key that way and becomes a chosen
       assert.equal(q.linkParams(), { q: 'q' in params ? 'x' : '', sort: 'id', direction: expected });
     }
   }
-  for (const params of [{ direction: 'sideways' }, { direction: '' }, { sort: 'bogus', direction: 'asc' }, { sort: 'bogus', direction: 'desc' }] as Array<Record<string, string>>) {
+  for (const params of [{ direction: 'sideways' }, { direction: '' }, { sort: 'bogus', direction: 'asc' }, { sort: 'bogus', direction: 'desc' }] as Array<
+    Record<string, string>
+  >) {
     const q = query(params);
     assert.is(q.sort, null, JSON.stringify(params));
     assert.is(q.orderBy('mariadb'), 'ORDER BY t.Id DESC', JSON.stringify(params));

@@ -48,7 +48,18 @@ test('two related entities with CRUD pages: an edited proprietaire.json makes sy
   project = newProject('Veto');
   writeEntity(project, PROPRIETAIRE);
   writeEntity(project, ANIMAL);
-  ok(project, ['make:relation', '--name', 'animal_proprietaire', '--type', 'many_to_one', '--from', 'Animal.proprietaire_id', '--to', 'Proprietaire.id', '--no-input']);
+  ok(project, [
+    'make:relation',
+    '--name',
+    'animal_proprietaire',
+    '--type',
+    'many_to_one',
+    '--from',
+    'Animal.proprietaire_id',
+    '--to',
+    'Proprietaire.id',
+    '--no-input',
+  ]);
   ok(project, ['make:crud', 'Proprietaire']);
   ok(project, ['make:crud', 'Animal']);
   linkPackages(project);

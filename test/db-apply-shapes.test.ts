@@ -62,8 +62,15 @@ function conformance(dialect: DialectName): void {
     const diff = project.run(['migration:diff', '--all', '--check']);
     assert.is(diff.status, 0, diff.stdout + diff.stderr);
     assert.is(lines(diff.stdout).at(-1), 'Aucun écart.');
-    for (const [column, detail] of [['Id', 'BIGINT NOT NULL'], ['Id', 'INT UNSIGNED NOT NULL'], ['Id', 'SMALLINT NOT NULL']]) {
-      assert.ok(lines(diff.stdout).some((line) => new RegExp(`^OK +${column} +${detail}$`).test(line)), `${detail}\n${diff.stdout}`);
+    for (const [column, detail] of [
+      ['Id', 'BIGINT NOT NULL'],
+      ['Id', 'INT UNSIGNED NOT NULL'],
+      ['Id', 'SMALLINT NOT NULL'],
+    ]) {
+      assert.ok(
+        lines(diff.stdout).some((line) => new RegExp(`^OK +${column} +${detail}$`).test(line)),
+        `${detail}\n${diff.stdout}`,
+      );
     }
     // The keys hold what their type promises: a BIGINT id past 2^31 is stored and read back.
     const db = project.open();
@@ -91,15 +98,20 @@ function conformance(dialect: DialectName): void {
     assert.is(lines(apply.stdout).at(-1), 'Schéma appliqué : 3 fichier(s).');
     const again = project.run(['db:apply']);
     assert.is(again.status, 0, again.stderr);
-    assert.ok(lines(again.stdout).slice(0, -1).every((line) => line.includes('(0 instruction(s)')), again.stdout);
+    assert.ok(
+      lines(again.stdout)
+        .slice(0, -1)
+        .every((line) => line.includes('(0 instruction(s)')),
+      again.stdout,
+    );
     const diff = project.run(['migration:diff', '--all', '--check']);
     assert.is(diff.status, 0, diff.stdout + diff.stderr);
 
     const schema = await readSchema(project);
-    assert.equal(
-      schema.foreignKeys.map((fk) => `${fk.table}.${fk.column} -> ${fk.refTable}.${fk.refColumn}`).sort(),
-      ['equipe.CapitaineId -> joueur.Id', 'joueur.EquipeId -> equipe.Id'],
-    );
+    assert.equal(schema.foreignKeys.map((fk) => `${fk.table}.${fk.column} -> ${fk.refTable}.${fk.refColumn}`).sort(), [
+      'equipe.CapitaineId -> joueur.Id',
+      'joueur.EquipeId -> equipe.Id',
+    ]);
     const db = project.open();
     try {
       const equipe = await db.insert('INSERT INTO equipe (Nom) VALUES (?)', ['Bleus']);
@@ -107,7 +119,10 @@ function conformance(dialect: DialectName): void {
       assert.is(await db.execute('UPDATE equipe SET CapitaineId = ? WHERE Id = ?', [joueur, equipe]), 1);
       // Both keys are enforced: a missing player or team is refused.
       for (const sql of ['UPDATE equipe SET CapitaineId = 999 WHERE Id = ?', 'UPDATE joueur SET EquipeId = 999 WHERE Id = ?']) {
-        const error = await db.execute(sql, [1]).then(() => null, (e: unknown) => e);
+        const error = await db.execute(sql, [1]).then(
+          () => null,
+          (e: unknown) => e,
+        );
         assert.ok(error instanceof Error, `${sql}: the statement should have been refused`);
         assert.match(error.message, /FOREIGN KEY constraint failed|foreign key constraint fails/i, sql);
       }
@@ -144,11 +159,18 @@ function conformance(dialect: DialectName): void {
     ok(project, ['build:model']);
     ok(project, ['db:init']);
     // A contact table made by hand, without the key column: its index (SQLite) or its foreign key (MariaDB) fails.
-    await project.sql([dialect === 'sqlite' ? 'CREATE TABLE contact (Id INTEGER PRIMARY KEY, Nom VARCHAR(100) NOT NULL)' : 'CREATE TABLE contact (Id INT PRIMARY KEY, Nom VARCHAR(100) NOT NULL)']);
+    await project.sql([
+      dialect === 'sqlite'
+        ? 'CREATE TABLE contact (Id INTEGER PRIMARY KEY, Nom VARCHAR(100) NOT NULL)'
+        : 'CREATE TABLE contact (Id INT PRIMARY KEY, Nom VARCHAR(100) NOT NULL)',
+    ]);
     const run = project.run(['db:apply']);
     assert.is(run.status, 1, run.stdout + run.stderr);
     const failed = dialect === 'sqlite' ? 'mvc/entities/contact/contact.sqlite.sql' : 'mvc/entities/relations.sql';
-    assert.ok(lines(run.stdout).some((line) => line.startsWith(`  ÉCHEC      ${failed}`)), run.stdout);
+    assert.ok(
+      lines(run.stdout).some((line) => line.startsWith(`  ÉCHEC      ${failed}`)),
+      run.stdout,
+    );
     const [error, advice, ...rest] = lines(run.stderr);
     assert.equal(rest, []);
     assert.match(error!, new RegExp(`^Erreur : ${failed.replace(/\./g, '\\.')}, instruction \\d+ \\(ligne \\d+\\) : .*VilleId`));

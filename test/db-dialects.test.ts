@@ -83,7 +83,12 @@ function mariadbTarget(): Target {
       }
     },
     config: () => ({
-      db_driver: 'mariadb', db_host: MARIADB.host, db_port: MARIADB.port, db_name: name, db_user: MARIADB.user, db_password: '',
+      db_driver: 'mariadb',
+      db_host: MARIADB.host,
+      db_port: MARIADB.port,
+      db_name: name,
+      db_user: MARIADB.user,
+      db_password: '',
     }),
   };
 }
@@ -278,7 +283,10 @@ function conformance(target: Target): void {
 
   t('introspection: readColumns, tableExists, listTables', async () => {
     const columns = await readColumns(db, 'items');
-    assert.equal(columns?.map((column) => column.name), ['id', 'name', 'qty', 'active', 'created_at', 'note']);
+    assert.equal(
+      columns?.map((column) => column.name),
+      ['id', 'name', 'qty', 'active', 'created_at', 'note'],
+    );
     const byName = new Map(columns!.map((column) => [column.name, column]));
     assert.is(byName.get('id')?.key, 'PRI');
     assert.is(byName.get('name')?.key, 'UNI');
@@ -292,10 +300,7 @@ function conformance(target: Target): void {
   });
 
   t('applySqlFiles is idempotent and stops at the first failure', async () => {
-    const fk =
-      target.name === 'mariadb'
-        ? 'ALTER TABLE child ADD CONSTRAINT fk_child_parent FOREIGN KEY (parent_id) REFERENCES parent (id);'
-        : '';
+    const fk = target.name === 'mariadb' ? 'ALTER TABLE child ADD CONSTRAINT fk_child_parent FOREIGN KEY (parent_id) REFERENCES parent (id);' : '';
     const files = [
       { path: 'parent.sql', text: `CREATE TABLE IF NOT EXISTS parent (id ${target.autoId}, label VARCHAR(20));` },
       {
@@ -305,9 +310,18 @@ function conformance(target: Target): void {
     ];
     const first = await applySqlFiles(db, files);
     assert.ok(first.ok);
-    assert.equal(first.files.map((file) => file.fate), ['applied', 'applied']);
+    assert.equal(
+      first.files.map((file) => file.fate),
+      ['applied', 'applied'],
+    );
     const second = await applySqlFiles(db, files);
-    assert.equal(second.files.map((file) => [file.fate, file.executed]), [['unchanged', 0], ['unchanged', 0]]);
+    assert.equal(
+      second.files.map((file) => [file.fate, file.executed]),
+      [
+        ['unchanged', 0],
+        ['unchanged', 0],
+      ],
+    );
     assert.is(second.files[1]!.skipped, target.name === 'mariadb' ? 3 : 2);
 
     const failing = await applySqlFiles(db, [
@@ -409,12 +423,13 @@ function loadedDrivers(body: string): string[] {
 
 Lazy('importing the runtime loads no driver; SQLite loads only better-sqlite3; MariaDB only mysql2', () => {
   assert.equal(loadedDrivers(''), []);
+  assert.equal(loadedDrivers(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`), [
+    'better-sqlite3',
+  ]);
   assert.equal(
-    loadedDrivers(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`),
-    ['better-sqlite3'],
-  );
-  assert.equal(
-    loadedDrivers(`const db = runtime.openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' }); await db.fetchOne('SELECT 1'); await db.close();`),
+    loadedDrivers(
+      `const db = runtime.openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' }); await db.fetchOne('SELECT 1'); await db.close();`,
+    ),
     ['mysql2'],
   );
 });

@@ -53,7 +53,10 @@ async function assertSessionsTable(db: Database): Promise<void> {
     ['updated_at', datetime, false, ''],
   ]);
   const indexes = (await readIndexes(db, 'fw_sessions')).map((index) => [index.name, index.unique, index.columns]);
-  assert.equal(indexes.sort(), [['ix_fw_sessions_expires_at', false, ['expires_at']], ['ix_fw_sessions_user_id', false, ['user_id']]]);
+  assert.equal(indexes.sort(), [
+    ['ix_fw_sessions_expires_at', false, ['expires_at']],
+    ['ix_fw_sessions_user_id', false, ['user_id']],
+  ]);
 }
 
 async function withServer<T>(fn: (server: Database) => Promise<T>): Promise<T> {
@@ -107,7 +110,10 @@ Maria('creates the database, the account on localhost and 127.0.0.1 (never %), t
     );
     assert.is(schema?.charset, 'utf8mb4');
     const hosts = await server.fetchAll<{ host: string }>('SELECT Host AS host FROM mysql.user WHERE User = ? ORDER BY Host', [login]);
-    assert.equal(hosts.map((row) => row.host), ['127.0.0.1', 'localhost']);
+    assert.equal(
+      hosts.map((row) => row.host),
+      ['127.0.0.1', 'localhost'],
+    );
     for (const host of ['localhost', '127.0.0.1']) {
       const grants = (await server.fetchAll(`SHOW GRANTS FOR ?@?`, [login, host])).map((row) => String(Object.values(row)[0]));
       assert.is(grants.length, 2, grants.join('\n'));
@@ -115,10 +121,7 @@ Maria('creates the database, the account on localhost and 127.0.0.1 (never %), t
       const escaped = database.replace(/_/g, '\\\\_');
       assert.match(grants[1]!, new RegExp(`^GRANT SELECT, INSERT, UPDATE, DELETE ON \`${escaped}\`\\.\\* TO \`${login}\`@\`${host}\`$`));
     }
-    const table = await server.fetchOne(
-      "SELECT 1 AS found FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'fw_migrations'",
-      [database],
-    );
+    const table = await server.fetchOne("SELECT 1 AS found FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'fw_migrations'", [database]);
     assert.ok(table);
   });
   const base = openDatabase({ driver: 'mariadb', ...MARIADB, database });
@@ -159,12 +162,15 @@ Maria('extra privileges of the application account are reported with their REVOK
   const run = fw(root, ['db:init']);
   assert.is(run.status, 0, run.stderr);
   const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
-  assert.equal(extra.map((line) => line.replace(/^  en trop +/, '')), [
-    `RELOAD sur toutes les bases (*.*) à '${login}'@'localhost' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
-      `pour les retirer : REVOKE RELOAD ON *.* FROM '${login}'@'localhost';`,
-    `CREATE, DROP, ALTER sur ${database}.* à '${login}'@'127.0.0.1' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
-      `pour les retirer : REVOKE CREATE, DROP, ALTER ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1';`,
-  ]);
+  assert.equal(
+    extra.map((line) => line.replace(/^  en trop +/, '')),
+    [
+      `RELOAD sur toutes les bases (*.*) à '${login}'@'localhost' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
+        `pour les retirer : REVOKE RELOAD ON *.* FROM '${login}'@'localhost';`,
+      `CREATE, DROP, ALTER sur ${database}.* à '${login}'@'127.0.0.1' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
+        `pour les retirer : REVOKE CREATE, DROP, ALTER ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1';`,
+    ],
+  );
   // The four privileges are still reported as granted, not granted twice.
   assert.is(steps(run.stdout).filter((line) => /^  déjà accordé +SELECT, INSERT, UPDATE, DELETE/.test(line)).length, 2, run.stdout);
   assert.match(run.stderr, /^Attention : le compte applicatif a des droits ou des hôtes en plus de ceux que db:init accorde/);
@@ -173,7 +179,10 @@ Maria('extra privileges of the application account are reported with their REVOK
   await withServer(async (server) => {
     // Nothing was revoked by db:init; the printed statements take the extra rights away.
     const grants = (await server.fetchAll("SHOW GRANTS FOR ?@'127.0.0.1'", [login])).map((row) => String(Object.values(row)[0]));
-    assert.ok(grants.some((line) => /\bCREATE, DROP, ALTER ON /.test(line)), grants.join('\n'));
+    assert.ok(
+      grants.some((line) => /\bCREATE, DROP, ALTER ON /.test(line)),
+      grants.join('\n'),
+    );
     for (const line of extra) await server.execute(/(REVOKE .*);$/.exec(line)![1]!);
   });
   const clean = fw(root, ['db:init']);
@@ -190,7 +199,12 @@ Maria('ALL PRIVILEGES on the database: reported, with the advice to run db:init 
   assert.is(run.status, 0, run.stderr);
   const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
   assert.is(extra.length, 1, run.stdout);
-  assert.ok(extra[0]!.endsWith(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1'; puis relancez « fw db:init » (REVOKE ALL retire aussi les droits voulus)`), extra[0]);
+  assert.ok(
+    extra[0]!.endsWith(
+      `REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM '${login}'@'127.0.0.1'; puis relancez « fw db:init » (REVOKE ALL retire aussi les droits voulus)`,
+    ),
+    extra[0],
+  );
   await withServer((server) => server.execute(`REVOKE ALL PRIVILEGES ON \`${escaped}\`.* FROM ?@'127.0.0.1'`, [login]));
   const again = fw(root, ['db:init']);
   assert.is(again.status, 0, again.stderr);
@@ -205,7 +219,10 @@ Maria('when the application login is the admin login, no account is created', as
     const run = fw(dir, ['db:init']);
     assert.is(run.status, 0, run.stderr);
     assert.match(run.stdout, /ignoré +compte applicatif root — DB_APP_LOGIN est aussi le compte administrateur/);
-    assert.not.ok(steps(run.stdout).some((line) => /accordé|compte '/.test(line)), run.stdout);
+    assert.not.ok(
+      steps(run.stdout).some((line) => /accordé|compte '/.test(line)),
+      run.stdout,
+    );
   } finally {
     await withServer((server) => server.execute(`DROP DATABASE IF EXISTS \`${name}\``));
     fs.rmSync(dir, { recursive: true, force: true });
@@ -240,12 +257,10 @@ Lite('creates the folder, the file, fw_migrations and fw_sessions; a second run 
   try {
     const run = fw(dir, ['db:init']);
     assert.is(run.status, 0, run.stderr);
-    assert.equal(steps(run.stdout).map((line) => line.trim().replace(/\s+/g, ' ')), [
-      'créé dossier storage/data',
-      'créé fichier SQLite storage/data/app.sqlite',
-      'créé table fw_migrations',
-      'créé table fw_sessions',
-    ]);
+    assert.equal(
+      steps(run.stdout).map((line) => line.trim().replace(/\s+/g, ' ')),
+      ['créé dossier storage/data', 'créé fichier SQLite storage/data/app.sqlite', 'créé table fw_migrations', 'créé table fw_sessions'],
+    );
     const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'storage', 'data', 'app.sqlite') });
     try {
       assert.equal(await db.fetchAll('SELECT version FROM fw_migrations'), []);
@@ -255,11 +270,10 @@ Lite('creates the folder, the file, fw_migrations and fw_sessions; a second run 
     }
     const again = fw(dir, ['db:init']);
     assert.is(again.status, 0, again.stderr);
-    assert.equal(steps(again.stdout).map((line) => line.trim().replace(/\s+/g, ' ')), [
-      'déjà présent fichier SQLite storage/data/app.sqlite',
-      'déjà présent table fw_migrations',
-      'déjà présent table fw_sessions',
-    ]);
+    assert.equal(
+      steps(again.stdout).map((line) => line.trim().replace(/\s+/g, ' ')),
+      ['déjà présent fichier SQLite storage/data/app.sqlite', 'déjà présent table fw_migrations', 'déjà présent table fw_sessions'],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

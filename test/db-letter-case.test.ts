@@ -116,9 +116,10 @@ for (const make of [sqliteTarget, mariadbTarget]) {
 
   t('the documented difference: accents in a UNIQUE key (MariaDB refuses elodie beside Élodie, SQLite accepts)', async () => {
     await db.insert('INSERT INTO animal (Email, Espece) VALUES (?, ?)', ['Élodie@example.org', 'Chat']);
-    const second = await db
-      .insert('INSERT INTO animal (Email, Espece) VALUES (?, ?)', ['elodie@example.org', 'Chat'])
-      .then(() => 'accepted', (e: unknown) => (e instanceof DuplicateError ? 'refused' : String(e)));
+    const second = await db.insert('INSERT INTO animal (Email, Espece) VALUES (?, ?)', ['elodie@example.org', 'Chat']).then(
+      () => 'accepted',
+      (e: unknown) => (e instanceof DuplicateError ? 'refused' : String(e)),
+    );
     assert.is(second, target.dialect === 'mariadb' ? 'refused' : 'accepted');
   });
 

@@ -120,10 +120,10 @@ async function roundTrip(connection: Connection, all: readonly Sample[], label: 
 
   for (const [g, group] of groups.entries()) {
     const first = firstIds[g]!;
-    const rows = await connection.fetchAll<Record<string, unknown>>(
-      'SELECT id, s, b, d, i, dt FROM vals WHERE id BETWEEN ? AND ? ORDER BY id',
-      [first, first + group.length - 1],
-    );
+    const rows = await connection.fetchAll<Record<string, unknown>>('SELECT id, s, b, d, i, dt FROM vals WHERE id BETWEEN ? AND ? ORDER BY id', [
+      first,
+      first + group.length - 1,
+    ]);
     assert.is(rows.length, group.length, `${label}: rows read back`);
     group.forEach((sample, k) => {
       const row = rows[k]!;
@@ -134,7 +134,10 @@ async function roundTrip(connection: Connection, all: readonly Sample[], label: 
     });
 
     // One statement, one column per `?`: a value that left its literal would change the column count.
-    const selected = await connection.fetchOne<Record<string, unknown>>(`SELECT ${group.map((_, k) => `? AS v${k}`).join(', ')}`, group.map((s) => s.value));
+    const selected = await connection.fetchOne<Record<string, unknown>>(
+      `SELECT ${group.map((_, k) => `? AS v${k}`).join(', ')}`,
+      group.map((s) => s.value),
+    );
     assert.is(Object.keys(selected ?? {}).length, group.length, `${label}: one column per value`);
     group.forEach((sample, k) => {
       assert.is(readBack(sample.column, selected![`v${k}`]), sample.selected, `${label}: SELECT ? AS v, ${describe(sample, first + k)}`);
@@ -150,7 +153,10 @@ async function roundTrip(connection: Connection, all: readonly Sample[], label: 
   }
   for (const [g, group] of groups.entries()) {
     const sql = `SELECT ${group.map((sample, k) => `(SELECT COUNT(*) FROM vals WHERE ${sample.column} = ?) AS c${k}`).join(', ')}`;
-    const counts = await connection.fetchOne<Record<string, unknown>>(sql, group.map((s) => s.value));
+    const counts = await connection.fetchOne<Record<string, unknown>>(
+      sql,
+      group.map((s) => s.value),
+    );
     statements++;
     group.forEach((sample, k) => {
       const expected = sample.stored === null ? 0 : expectedCounts.get(key(sample)!)!;
@@ -160,8 +166,15 @@ async function roundTrip(connection: Connection, all: readonly Sample[], label: 
 
   assert.equal(await connection.fetchOne('SELECT COUNT(*) AS n FROM vals'), { n: all.length }, `${label}: no row added or lost`);
   assert.equal(await connection.fetchAll('SELECT x FROM sentinel'), [{ x: 42 }], `${label}: the sentinel table is intact`);
-  const tables = await connection.fetchAll<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [name]);
-  assert.equal(tables.map((row) => row.name), ['sentinel', 'vals'], `${label}: no table created or dropped`);
+  const tables = await connection.fetchAll<{ name: string }>(
+    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
+    [name],
+  );
+  assert.equal(
+    tables.map((row) => row.name),
+    ['sentinel', 'vals'],
+    `${label}: no table created or dropped`,
+  );
   return { values: all.length, statements: statements + 3 };
 }
 
@@ -248,7 +261,11 @@ t('NaN and ±Infinity are refused with QueryParameterError, by the runtime and b
       }
     }
     for (const noBackslashEscapes of [false, true]) {
-      assert.throws(() => bindParameters('SELECT ?', [value], noBackslashEscapes), (error: unknown) => error instanceof QueryParameterError, String(value));
+      assert.throws(
+        () => bindParameters('SELECT ?', [value], noBackslashEscapes),
+        (error: unknown) => error instanceof QueryParameterError,
+        String(value),
+      );
     }
   }
   assert.is(await db.fetchOne('SELECT id FROM vals WHERE id = -1'), null);

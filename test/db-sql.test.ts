@@ -10,19 +10,13 @@ import { computeStatuses, migrationChecksum, type MigrationFile, type MigrationR
 import { CliError } from '../cli/errors.js';
 import { bindParameters } from '../runtime/db/mariadb-binding.js';
 import { placeholderPositions } from '../runtime/db/sql-lexer.js';
-import {
-  clearQueryCache,
-  loadQueries,
-  parseQueries,
-  QueryFileError,
-  QueryParameterError,
-} from '../runtime/db/index.js';
+import { clearQueryCache, loadQueries, parseQueries, QueryFileError, QueryParameterError } from '../runtime/db/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
 
 const Lexer = suite('db-sql: placeholders and binding');
 
 Lexer('a ? inside a literal, an identifier or a comment is not a placeholder', () => {
-  const sql = "SELECT '?', \"?\", `a?`, ? -- why?\n/* ? */ FROM t WHERE a = ? # mariadb?";
+  const sql = 'SELECT \'?\', "?", `a?`, ? -- why?\n/* ? */ FROM t WHERE a = ? # mariadb?';
   assert.is(placeholderPositions(sql, 'mariadb').length, 2);
   // SQLite: "…" is an identifier, # is not a comment, so the final ? counts.
   assert.is(placeholderPositions(sql, 'sqlite').length, 3);
@@ -42,8 +36,14 @@ Lexer('MariaDB binding for a session with NO_BACKSLASH_ESCAPES: only quotes doub
 });
 
 Lexer('a placeholder count mismatch is refused', () => {
-  assert.throws(() => bindParameters('SELECT ?', []), (error: unknown) => error instanceof QueryParameterError && /1 paramètre/.test((error as Error).message));
-  assert.throws(() => bindParameters('SELECT 1', [1]), (error: unknown) => error instanceof QueryParameterError);
+  assert.throws(
+    () => bindParameters('SELECT ?', []),
+    (error: unknown) => error instanceof QueryParameterError && /1 paramètre/.test((error as Error).message),
+  );
+  assert.throws(
+    () => bindParameters('SELECT 1', [1]),
+    (error: unknown) => error instanceof QueryParameterError,
+  );
 });
 
 Lexer.run();
@@ -72,7 +72,10 @@ Split('splits on ; outside quotes, backticks, double quotes and comments; keeps 
 
 Split('a trigger or procedure body stays one statement', () => {
   const sqlite = 'CREATE TRIGGER tg AFTER INSERT ON t BEGIN UPDATE c SET n = n + 1; INSERT INTO l VALUES (1); END;\nSELECT 1;';
-  assert.equal(splitSqlStatements(sqlite, 'sqlite').map((statement) => statement.text.slice(0, 14)), ['CREATE TRIGGER', 'SELECT 1']);
+  assert.equal(
+    splitSqlStatements(sqlite, 'sqlite').map((statement) => statement.text.slice(0, 14)),
+    ['CREATE TRIGGER', 'SELECT 1'],
+  );
   const maria = [
     'CREATE PROCEDURE p() BEGIN',
     '  IF 1 THEN SELECT CASE WHEN 1 THEN 2 END; END IF;',
@@ -84,14 +87,24 @@ Split('a trigger or procedure body stays one statement', () => {
 });
 
 Split('DELIMITER is refused with advice', () => {
-  assert.throws(() => splitSqlStatements('DELIMITER //\nSELECT 1//', 'mariadb', 'x.sql'), (error: unknown) => error instanceof CliError && /DELIMITER/.test(error.message) && /x\.sql/.test(error.message));
+  assert.throws(
+    () => splitSqlStatements('DELIMITER //\nSELECT 1//', 'mariadb', 'x.sql'),
+    (error: unknown) => error instanceof CliError && /DELIMITER/.test(error.message) && /x\.sql/.test(error.message),
+  );
 });
 
 Split('dialect sections: text before any marker is for both; lines of other sections are blanked', () => {
   const text = 'A;\n-- fw:dialect mariadb\nM;\n-- fw:dialect sqlite\nS;\n-- fw:dialect all\nB;\n';
   assert.is(dialectSection(text, 'mariadb'), 'A;\n\nM;\n\n\n\nB;\n');
   assert.is(dialectSection(text, 'sqlite'), 'A;\n\n\n\nS;\n\nB;\n');
-  assert.equal(splitSqlStatements(dialectSection(text, 'sqlite'), 'sqlite').map((s) => [s.line, s.text]), [[1, 'A'], [5, 'S'], [7, 'B']]);
+  assert.equal(
+    splitSqlStatements(dialectSection(text, 'sqlite'), 'sqlite').map((s) => [s.line, s.text]),
+    [
+      [1, 'A'],
+      [5, 'S'],
+      [7, 'B'],
+    ],
+  );
   assert.throws(() => dialectSection('-- fw:dialect oracle\n', 'sqlite', 'm.sql'), /oracle/);
 });
 
@@ -108,10 +121,20 @@ Status('the checksum is SHA-256 hex of the file with CRLF turned into LF', () =>
 
 Status('statuses join files and rows on the version', () => {
   const file = (version: string, checksum: string): MigrationFile => ({
-    version, name: 'n', filename: `${version}_n.sql`, path: '', text: '', checksum,
+    version,
+    name: 'n',
+    filename: `${version}_n.sql`,
+    path: '',
+    text: '',
+    checksum,
   });
   const row = (version: string, checksum: string): MigrationRecord => ({
-    version, name: 'n', filename: `${version}_n.sql`, checksum, appliedAt: '2024-01-01 00:00:00', executionMs: 1,
+    version,
+    name: 'n',
+    filename: `${version}_n.sql`,
+    checksum,
+    appliedAt: '2024-01-01 00:00:00',
+    executionMs: 1,
   });
   const statuses = computeStatuses(
     [file('20240103000000', 'c'), file('20240101000000', 'a'), file('20240102000000', 'b2')],
@@ -205,10 +228,19 @@ Queries('reads {sql_dir}/{app_env}/', () => {
 });
 
 Queries('a missing file, a duplicate name, an escaping path: errors naming the file', () => {
-  assert.throws(() => loadQueries('absent.sql'), (error: unknown) => error instanceof QueryFileError && /introuvable/.test(error.message) && /absent\.sql/.test(error.message));
+  assert.throws(
+    () => loadQueries('absent.sql'),
+    (error: unknown) => error instanceof QueryFileError && /introuvable/.test(error.message) && /absent\.sql/.test(error.message),
+  );
   writeQueries('-- name: q\nSELECT 1;\n-- name: q\nSELECT 2;\n');
-  assert.throws(() => loadQueries('contacts.sql'), (error: unknown) => error instanceof QueryFileError && /contacts\.sql:3/.test(error.message) && /deux fois/.test(error.message));
-  assert.throws(() => loadQueries('../../../x.sql'), (error: unknown) => error instanceof QueryFileError);
+  assert.throws(
+    () => loadQueries('contacts.sql'),
+    (error: unknown) => error instanceof QueryFileError && /contacts\.sql:3/.test(error.message) && /deux fois/.test(error.message),
+  );
+  assert.throws(
+    () => loadQueries('../../../x.sql'),
+    (error: unknown) => error instanceof QueryFileError,
+  );
   assert.throws(() => parseQueries('SELECT 1;\n-- name: q\nSELECT 2', 'f.sql'), /précède/);
   assert.throws(() => parseQueries('-- name: q\n\n-- name: r\nSELECT 1', 'f.sql'), /vide/);
 });

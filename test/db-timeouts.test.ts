@@ -12,7 +12,13 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  BaseController, DatabaseSessionStore, Response, fetchOne, fwSessionsDdl, getSessionStore, setSessionStore, type SessionStore,
+  BaseController,
+  DatabaseSessionStore,
+  Response,
+  fetchOne,
+  fwSessionsDdl,
+  getSessionStore,
+  setSessionStore,
 } from '../runtime/index.js';
 import { DatabaseUnavailableError, openDatabase, type Database as Handle } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
@@ -154,9 +160,17 @@ Http.before(async () => {
   proxy = await startTcpProxy({ host: MARIADB_ADMIN.host, port: MARIADB_ADMIN.port });
   app = await startApp({
     config: {
-      db_driver: 'mariadb', db_host: '127.0.0.1', db_port: proxy.port, db_name: DB_NAME, db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password, db_pool_size: 2, db_connect_timeout_ms: 1500, db_pool_wait_ms: 1500,
-      db_query_timeout_ms: 1500, db_retry_after: 7,
+      db_driver: 'mariadb',
+      db_host: '127.0.0.1',
+      db_port: proxy.port,
+      db_name: DB_NAME,
+      db_user: MARIADB_ADMIN.user,
+      db_password: MARIADB_ADMIN.password,
+      db_pool_size: 2,
+      db_connect_timeout_ms: 1500,
+      db_pool_wait_ms: 1500,
+      db_query_timeout_ms: 1500,
+      db_retry_after: 7,
     },
     routes: (router) => {
       const count = async (): Promise<number> => Number((await fetchOne<{ n: number }>('SELECT COUNT(*) AS n FROM items'))?.n);
@@ -201,7 +215,10 @@ Http('a stalled database answers 503 with Retry-After (page and JSON), never a h
       assert.ok(result.text.includes('Nouvel essai possible dans 7 s.'));
     }
     assert503(results[3]!, 'api');
-    assert.equal(results[3]!.json(), { success: false, error: { code: 'database_unavailable', message: 'Base de données momentanément indisponible : réessayez dans 7 s.' } });
+    assert.equal(results[3]!.json(), {
+      success: false,
+      error: { code: 'database_unavailable', message: 'Base de données momentanément indisponible : réessayez dans 7 s.' },
+    });
     // A new connection gets no handshake either: the connect time-out, then 503 again.
     assert503(await app.fetch('/count', { signal: BOUND.signal(), headers: { accept: 'application/json' } }), 'json client');
   } finally {

@@ -122,7 +122,10 @@ Cli('migration:apply, db:apply and migration:status: the unreachable server, its
       assert.is(run.status, 0, run.stderr);
     }
     project.write('mvc/migrations/20240101000000_notes.sql', 'CREATE TABLE notes (id INT);\n');
-    const kept = project.read('env/dev').split('\n').filter((line) => !line.startsWith('DB_'));
+    const kept = project
+      .read('env/dev')
+      .split('\n')
+      .filter((line) => !line.startsWith('DB_'));
     project.write('env/dev', `${kept.join('\n').trimEnd()}\n${ENV_CLOSED}`);
     for (const command of ['migration:apply', 'db:apply', 'migration:status']) {
       const run = project.run([command]);

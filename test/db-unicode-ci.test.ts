@@ -13,16 +13,112 @@ import { unicodeFold, unicodeSortKey } from '../runtime/db/unicode-ci.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 
 const WORDS = [
-  'Écrou', 'ecrou', 'Zèbre', 'zebre', 'Âne', 'abricot', 'Œuf', 'oeuf', 'ß', 'ss', 'Straße', 'strasse', 'Ærø', 'æble',
-  'Łódź', 'lodz', 'Ñu', 'nu', 'ﬁn', 'fin', '50% off', '500 items', 'a_b', 'axb', 'a b', 'a-b', 'ab', 'Wow!', '10', '9',
-  '1abc', '[x', '~x', 'école', 'Ecole', 'ÉCOLE', 'Δέλτα', 'δελτα', 'Йогурт', 'йод', 'Иван', 'Ørsted', 'orsted', 'µ',
-  'İstanbul', 'istanbul', 'ıspanak', 'Þór', 'thor', 'Ħal', 'hal', 'Đuro', 'duro', 'café crème', 'CAFE CREME',
+  'Écrou',
+  'ecrou',
+  'Zèbre',
+  'zebre',
+  'Âne',
+  'abricot',
+  'Œuf',
+  'oeuf',
+  'ß',
+  'ss',
+  'Straße',
+  'strasse',
+  'Ærø',
+  'æble',
+  'Łódź',
+  'lodz',
+  'Ñu',
+  'nu',
+  'ﬁn',
+  'fin',
+  '50% off',
+  '500 items',
+  'a_b',
+  'axb',
+  'a b',
+  'a-b',
+  'ab',
+  'Wow!',
+  '10',
+  '9',
+  '1abc',
+  '[x',
+  '~x',
+  'école',
+  'Ecole',
+  'ÉCOLE',
+  'Δέλτα',
+  'δελτα',
+  'Йогурт',
+  'йод',
+  'Иван',
+  'Ørsted',
+  'orsted',
+  'µ',
+  'İstanbul',
+  'istanbul',
+  'ıspanak',
+  'Þór',
+  'thor',
+  'Ħal',
+  'hal',
+  'Đuro',
+  'duro',
+  'café crème',
+  'CAFE CREME',
 ];
 
 const SEARCHES = [
-  'écrou', 'ECROU', 'ecrou', 'zebre', 'ZÈBRE', 'ane', 'âne', 'œuf', 'oe', 'ss', 'ß', 'straße', 'strasse', 'æ', 'ae', 'lodz',
-  'ł', 'l', 'ñ', 'fi', 'ﬁ', '50%', '%', 'a_b', '_', '!', 'wow!', ' ', 'ecole', 'delta', 'Δ', 'й', 'и', 'ø', 'o', 'istanbul',
-  'ı', 'i', 'þ', 'th', 'ħ', 'h', 'đ', 'd', 'creme', 'cafe c', 'µ', 'zz',
+  'écrou',
+  'ECROU',
+  'ecrou',
+  'zebre',
+  'ZÈBRE',
+  'ane',
+  'âne',
+  'œuf',
+  'oe',
+  'ss',
+  'ß',
+  'straße',
+  'strasse',
+  'æ',
+  'ae',
+  'lodz',
+  'ł',
+  'l',
+  'ñ',
+  'fi',
+  'ﬁ',
+  '50%',
+  '%',
+  'a_b',
+  '_',
+  '!',
+  'wow!',
+  ' ',
+  'ecole',
+  'delta',
+  'Δ',
+  'й',
+  'и',
+  'ø',
+  'o',
+  'istanbul',
+  'ı',
+  'i',
+  'þ',
+  'th',
+  'ħ',
+  'h',
+  'đ',
+  'd',
+  'creme',
+  'cafe c',
+  'µ',
+  'zz',
 ];
 
 const SPEC: ListSpec = {
@@ -44,7 +140,14 @@ const targets: Target[] = [];
 
 /** Every character of the blocks the data covers, one row each (the order of single characters is the table). */
 function characters(): string[] {
-  const ranges: Array<[number, number]> = [[0x20, 0x7e], [0xa0, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x1e00, 0x1eff], [0xfb00, 0xfb06]];
+  const ranges: Array<[number, number]> = [
+    [0x20, 0x7e],
+    [0xa0, 0x24f],
+    [0x370, 0x3ff],
+    [0x400, 0x4ff],
+    [0x1e00, 0x1eff],
+    [0xfb00, 0xfb06],
+  ];
   const chars: string[] = [];
   for (const [from, to] of ranges) {
     for (let cp = from; cp <= to; cp++) {
@@ -64,7 +167,11 @@ async function fill(db: Database, name: DialectName): Promise<void> {
   await db.execute(`CREATE TABLE caracteres (id ${id}, libelle VARCHAR(4) NOT NULL)${options}`);
   for (const [i, word] of WORDS.entries()) {
     // Quantities 100, 97, 94…: numbers that sort differently as text; dates likewise.
-    await db.insert('INSERT INTO produits (libelle, quantite, livraison) VALUES (?, ?, ?)', [word, 100 - 3 * i, `2025-${String((i % 12) + 1).padStart(2, '0')}-0${(i % 9) + 1}`]);
+    await db.insert('INSERT INTO produits (libelle, quantite, livraison) VALUES (?, ?, ?)', [
+      word,
+      100 - 3 * i,
+      `2025-${String((i % 12) + 1).padStart(2, '0')}-0${(i % 9) + 1}`,
+    ]);
   }
   await db.insert('INSERT INTO produits (libelle, quantite, livraison) VALUES (NULL, 5, NULL)');
   await db.transaction(async (tx) => {
@@ -102,7 +209,10 @@ async function list(target: Target, params: Record<string, string>, table = 'pro
   const multi = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, [v]]));
   const query = ListQuery.fromRequest({ params: multi }, SPEC);
   const where = query.where(target.name);
-  const rows = await target.db.fetchAll<{ libelle: string | null }>(`SELECT t.libelle FROM ${table} t ${where.sql} ${query.orderBy(target.name)}`, where.params);
+  const rows = await target.db.fetchAll<{ libelle: string | null }>(
+    `SELECT t.libelle FROM ${table} t ${where.sql} ${query.orderBy(target.name)}`,
+    where.params,
+  );
   return rows.map((row) => row.libelle ?? '(null)');
 }
 
@@ -152,7 +262,11 @@ T('every Latin, Greek and Cyrillic character sorts and matches a letter or a dig
     const actual = await list(sqlite, { sort: 'libelle', direction }, 'caracteres');
     assert.is(actual.length, expected.length);
     const first = actual.findIndex((c, i) => c !== expected[i]);
-    assert.is(first, -1, `first difference at ${first}: SQLite ${JSON.stringify(actual.slice(first, first + 5))}, MariaDB ${JSON.stringify(expected.slice(first, first + 5))}`);
+    assert.is(
+      first,
+      -1,
+      `first difference at ${first}: SQLite ${JSON.stringify(actual.slice(first, first + 5))}, MariaDB ${JSON.stringify(expected.slice(first, first + 5))}`,
+    );
   }
   for (const q of [...'abcdefghijklmnopqrstuvwxyz0123456789', 'ss', 'oe', 'æ', 'ß', 'α', 'σ', 'и', 'й']) {
     const params = { q, sort: 'id', direction: 'asc' };

@@ -50,12 +50,20 @@ const validationCases: Array<{ name: string; given: Row; want: Record<string, st
   { name: 'without not_empty, blank is accepted', given: { ...validContact, prenom: '  ' }, want: {} },
   { name: 'max_length: 101 characters refused', given: { ...validContact, nom: 'x'.repeat(101) }, want: { nom: M.maxLength('Nom', 100) } },
   { name: 'max_length counts characters, not UTF-16 units', given: { ...validContact, nom: '😀'.repeat(100) }, want: {} },
-  { name: 'nullable field: null accepted, length still checked', given: { ...validContact, telephone: '0'.repeat(21) }, want: { telephone: M.maxLength('Telephone', 20) } },
+  {
+    name: 'nullable field: null accepted, length still checked',
+    given: { ...validContact, telephone: '0'.repeat(21) },
+    want: { telephone: M.maxLength('Telephone', 20) },
+  },
   { name: 'integer field: 1.5 refused', given: { ...validContact, nb_visites: 1.5 }, want: { nb_visites: M.integer('Nb visites') } },
   { name: 'integer field: a string refused', given: { ...validContact, nb_visites: '12' }, want: { nb_visites: M.integer('Nb visites') } },
   { name: 'unsigned integer: negative refused', given: { ...validContact, nb_visites: -1 }, want: { nb_visites: M.unsigned('Nb visites') } },
   { name: 'nullable foreign key: not an integer', given: { ...validContact, ville_id: 2.5 }, want: { ville_id: M.integer('Ville') } },
-  { name: 'several fields at once, one message each', given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN }, want: { nom: M.required('Nom'), email: M.notEmpty('Email'), nb_visites: M.integer('Nb visites') } },
+  {
+    name: 'several fields at once, one message each',
+    given: { ...validContact, nom: '', email: ' ', nb_visites: Number.NaN },
+    want: { nom: M.required('Nom'), email: M.notEmpty('Email'), nb_visites: M.integer('Nb visites') },
+  },
 ];
 
 for (const c of validationCases) {
@@ -98,18 +106,73 @@ test('constructor: defaults (null, false, empty string; a missing number stays u
 const rowCases: Array<{ name: string; row: Row; want: Row }> = [
   {
     name: 'SQLite row (numbers, 0/1, DECIMAL as a number: read at the declared scale)',
-    row: { Id: 7, Nom: 'Dupont', Prenom: 'Jean', Email: 'j@x.org', Telephone: null, DateNaissance: '1990-05-17', Solde: 10.5, NbVisites: 3, Actif: 1, VilleId: 2 },
-    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: null, date_naissance: '1990-05-17', solde: '10.50', nb_visites: 3, actif: true, ville_id: 2 },
+    row: {
+      Id: 7,
+      Nom: 'Dupont',
+      Prenom: 'Jean',
+      Email: 'j@x.org',
+      Telephone: null,
+      DateNaissance: '1990-05-17',
+      Solde: 10.5,
+      NbVisites: 3,
+      Actif: 1,
+      VilleId: 2,
+    },
+    want: {
+      id: 7,
+      nom: 'Dupont',
+      prenom: 'Jean',
+      email: 'j@x.org',
+      telephone: null,
+      date_naissance: '1990-05-17',
+      solde: '10.50',
+      nb_visites: 3,
+      actif: true,
+      ville_id: 2,
+    },
   },
   {
     name: 'mysql2 row (DECIMAL as a string, DATE as a local Date, BIGINT as a string)',
-    row: { Id: '7', Nom: 'Dupont', Prenom: 'Jean', Email: 'j@x.org', Telephone: '0102', DateNaissance: new Date(1990, 4, 17), Solde: '10.50', NbVisites: 3n, Actif: 0, VilleId: null },
-    want: { id: 7, nom: 'Dupont', prenom: 'Jean', email: 'j@x.org', telephone: '0102', date_naissance: '1990-05-17', solde: '10.50', nb_visites: 3, actif: false, ville_id: null },
+    row: {
+      Id: '7',
+      Nom: 'Dupont',
+      Prenom: 'Jean',
+      Email: 'j@x.org',
+      Telephone: '0102',
+      DateNaissance: new Date(1990, 4, 17),
+      Solde: '10.50',
+      NbVisites: 3n,
+      Actif: 0,
+      VilleId: null,
+    },
+    want: {
+      id: 7,
+      nom: 'Dupont',
+      prenom: 'Jean',
+      email: 'j@x.org',
+      telephone: '0102',
+      date_naissance: '1990-05-17',
+      solde: '10.50',
+      nb_visites: 3,
+      actif: false,
+      ville_id: null,
+    },
   },
   {
     name: 'absent columns fall back to the constructor defaults',
     row: { Nom: 'Seul' },
-    want: { id: null, nom: 'Seul', prenom: '', email: '', telephone: null, date_naissance: null, solde: null, nb_visites: undefined, actif: false, ville_id: null },
+    want: {
+      id: null,
+      nom: 'Seul',
+      prenom: '',
+      email: '',
+      telephone: null,
+      date_naissance: null,
+      solde: null,
+      nb_visites: undefined,
+      actif: false,
+      ville_id: null,
+    },
   },
 ];
 
@@ -212,7 +275,15 @@ test('fromRow: DECIMAL at the declared scale, exactly (string arithmetic, roundi
 
 test('toRow writes DECIMAL at the declared scale; validate refuses what is not a decimal, extra decimals and negative UNSIGNED', async () => {
   const { Base } = await load(money);
-  assert.equal(new Base({ solde: '3', taux: '0.5', unites: null }).toRow(), { Id: null, Solde: '3.00', Taux: '0.5000', Unites: null, Ecart: null, OuvertLe: null, Heure: null });
+  assert.equal(new Base({ solde: '3', taux: '0.5', unites: null }).toRow(), {
+    Id: null,
+    Solde: '3.00',
+    Taux: '0.5000',
+    Unites: null,
+    Ecart: null,
+    OuvertLe: null,
+    Heure: null,
+  });
   assert.equal(new Base({ solde: '3.00' }).validate(), {});
   assert.equal(new Base({ solde: '1.500' }).validate(), {}, 'trailing zeros are not decimals');
   assert.equal(new Base({ solde: '' }).validate(), { solde: M.required('Solde') });
@@ -256,7 +327,10 @@ test('the class text: marker first, self-contained, only the helpers it uses, on
 
 test('a field that would shadow a class member is refused with its name', () => {
   const bad = entity('Truc', [idField(), field('validate', 'INT')]);
-  assert.throws(() => emitBaseClass(modelNode({ entities: [bad], relations: [] }), bad), (e: unknown) => e instanceof EmitError && /« validate »/.test(e.message));
+  assert.throws(
+    () => emitBaseClass(modelNode({ entities: [bad], relations: [] }), bad),
+    (e: unknown) => e instanceof EmitError && /« validate »/.test(e.message),
+  );
 });
 
 test.run();

@@ -39,7 +39,10 @@ function logicalOf(type: SqlTypeNode): LogicalType {
 
 /** snake_case -> PascalCase, the default column (DECISIONS §5). */
 export function pascal(name: string): string {
-  return name.split('_').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  return name
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
 }
 
 export interface FieldOptions {
@@ -187,7 +190,8 @@ export function expectedSchema(model: ModelNode): ExpectedTable[] {
     for (const f of e.fields) {
       if (f.primaryKey) continue;
       if (f.unique) indexes[`uq_${e.table}_${f.column.toLowerCase()}`] = { unique: true, columns: [f.column] };
-      else if (f.filter || fkFields.some((r) => r.fromField === f.name)) indexes[`ix_${e.table}_${f.column.toLowerCase()}`] = { unique: false, columns: [f.column] };
+      else if (f.filter || fkFields.some((r) => r.fromField === f.name))
+        indexes[`ix_${e.table}_${f.column.toLowerCase()}`] = { unique: false, columns: [f.column] };
     }
     return {
       table: e.table,
@@ -224,7 +228,14 @@ export function expectedSchema(model: ModelNode): ExpectedTable[] {
         ...r.pivotFields.map((f) => ({ name: f.column, type: f.sqlType.text, nullable: f.nullable, autoIncrement: false, pk: 0 })),
       ],
       indexes: { [`ix_${table}_${sides[1]?.column.toLowerCase()}`]: { unique: false, columns: [sides[1]?.column ?? '?'] } },
-      foreignKeys: sides.map((s) => ({ name: `${r.foreignKeyName}_${s.e.table}`, column: s.column, refTable: s.e.table, refColumn: s.key.column, onDelete: r.onDelete, onUpdate: r.onUpdate })),
+      foreignKeys: sides.map((s) => ({
+        name: `${r.foreignKeyName}_${s.e.table}`,
+        column: s.column,
+        refTable: s.e.table,
+        refColumn: s.key.column,
+        onDelete: r.onDelete,
+        onUpdate: r.onUpdate,
+      })),
     });
   }
   return tables.sort((a, b) => (a.table < b.table ? -1 : 1));

@@ -24,7 +24,9 @@ function scripts(): string[] {
 
 /** information_schema spelling -> the IR's canonical spelling: `int(10) unsigned` -> `INT UNSIGNED`, `tinyint(1)` kept. */
 function canonicalType(columnType: string): string {
-  return columnType.toUpperCase().replace(/^(TINYINT|SMALLINT|MEDIUMINT|INT|BIGINT)\((\d+)\)/, (all, base: string, width: string) => (base === 'TINYINT' && width === '1' ? all : base));
+  return columnType
+    .toUpperCase()
+    .replace(/^(TINYINT|SMALLINT|MEDIUMINT|INT|BIGINT)\((\d+)\)/, (all, base: string, width: string) => (base === 'TINYINT' && width === '1' ? all : base));
 }
 
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -40,7 +42,9 @@ test.before(async () => {
   try {
     conn = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', password: '', multipleStatements: true });
   } catch (error) {
-    setupError = new Error(`MariaDB injoignable sur 127.0.0.1:3306 (${(error as Error).message}) ; démarrez-le : start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd`);
+    setupError = new Error(
+      `MariaDB injoignable sur 127.0.0.1:3306 (${(error as Error).message}) ; démarrez-le : start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd`,
+    );
     return;
   }
   try {
@@ -67,7 +71,10 @@ test('the tables are exactly those of the IR, InnoDB, utf8mb4_unicode_ci', async
     'SELECT TABLE_NAME AS name, ENGINE AS engine, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME',
     [DATABASE],
   );
-  assert.equal(tables.map((t) => t.name), expectedSchema(model).map((t) => t.table));
+  assert.equal(
+    tables.map((t) => t.name),
+    expectedSchema(model).map((t) => t.table),
+  );
   for (const t of tables) assert.equal([t.engine, t.collation], ['InnoDB', 'utf8mb4_unicode_ci'], t.name);
 });
 
@@ -115,13 +122,19 @@ for (const table of expectedSchema(model)) {
         ORDER BY k.CONSTRAINT_NAME`,
       [DATABASE, table.table],
     );
-    assert.equal(fks.map((fk) => ({ ...fk })), [...table.foreignKeys].sort((a, b) => (a.name < b.name ? -1 : 1)));
+    assert.equal(
+      fks.map((fk) => ({ ...fk })),
+      [...table.foreignKeys].sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
   });
 }
 
 test('re-applying the entity table files changes nothing (CREATE TABLE IF NOT EXISTS)', async () => {
   const shape = async () =>
-    rows<Record<string, unknown>>('SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION', [DATABASE]);
+    rows<Record<string, unknown>>(
+      'SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION',
+      [DATABASE],
+    );
   const before = await shape();
   for (const sql of scripts().slice(0, model.entities.length)) await conn.query(sql);
   assert.equal(await shape(), before);

@@ -63,7 +63,7 @@ test.after(() => {
 });
 
 function schemaSql(): string[] {
-  return (db.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name").all() as Array<{ sql: string }>).map((r) => r.sql);
+  return (db.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name').all() as Array<{ sql: string }>).map((r) => r.sql);
 }
 
 test('the generated SQL applies without error', () => {
@@ -71,13 +71,23 @@ test('the generated SQL applies without error', () => {
 });
 
 test('the tables are exactly those of the IR (entities and pivots)', () => {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-  assert.equal(tables, expectedSchema(model).map((t) => t.table));
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>
+  ).map((r) => r.name);
+  assert.equal(
+    tables,
+    expectedSchema(model).map((t) => t.table),
+  );
 });
 
 for (const table of expectedSchema(model)) {
   test(`${table.table}: columns (name, type, NOT NULL, primary key)`, () => {
-    const actual = (db.prepare(`PRAGMA table_info("${table.table}")`).all() as ColumnInfo[]).map((c) => ({ name: c.name, type: c.type, notnull: c.notnull, pk: c.pk }));
+    const actual = (db.prepare(`PRAGMA table_info("${table.table}")`).all() as ColumnInfo[]).map((c) => ({
+      name: c.name,
+      type: c.type,
+      notnull: c.notnull,
+      pk: c.pk,
+    }));
     const expected = table.columns.map((c) => {
       // The auto-increment key is SQLite's rowid: declared INTEGER, NOT NULL implied (PRAGMA reports 0).
       const rowid = c.autoIncrement && c.pk === 1;
@@ -92,7 +102,13 @@ for (const table of expectedSchema(model)) {
     const list = (db.prepare(`PRAGMA index_list("${table.table}")`).all() as IndexInfo[]).filter((i) => i.origin === 'c');
     const actual = Object.fromEntries(
       list
-        .map((i) => [i.name, { unique: i.unique === 1, columns: (db.prepare(`PRAGMA index_info("${i.name}")`).all() as Array<{ name: string }>).map((c) => c.name) }] as const)
+        .map(
+          (i) =>
+            [
+              i.name,
+              { unique: i.unique === 1, columns: (db.prepare(`PRAGMA index_info("${i.name}")`).all() as Array<{ name: string }>).map((c) => c.name) },
+            ] as const,
+        )
         .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
     assert.equal(actual, Object.fromEntries(Object.entries(table.indexes).sort(([a], [b]) => (a < b ? -1 : 1))));

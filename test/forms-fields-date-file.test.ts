@@ -30,7 +30,11 @@ function table(field: Field, label: string, accepted: Accepted, refused: Refused
     assert.equal(got, want, `${JSON.stringify(input)} → ${JSON.stringify(want)}`);
   }
   for (const [input, message] of refused) {
-    assert.throws(() => clean(input), (err: unknown) => err instanceof FormValidationError && err.message === message, `${JSON.stringify(input)} → ${message}`);
+    assert.throws(
+      () => clean(input),
+      (err: unknown) => err instanceof FormValidationError && err.message === message,
+      `${JSON.stringify(input)} → ${message}`,
+    );
   }
 }
 
@@ -169,9 +173,18 @@ test('ImageField: jpg, jpeg, png, webp and image MIME types only; can narrow, ne
     [file('l.jpg', 'image/jpeg'), M.fileExtension('Logo', 'l.jpg', ['png'])],
     [file('l.png', 'image/png', 2048), M.fileSize('Logo', 'l.png', 1024)],
   ]);
-  assert.throws(() => new ImageField({ extensions: ['svg'] }), (e: unknown) => e instanceof FormDefinitionError && /svg/.test(e.message));
-  assert.throws(() => new ImageField({ mimeTypes: ['image/svg+xml'] }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new FileField({ extensions: [] }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(
+    () => new ImageField({ extensions: ['svg'] }),
+    (e: unknown) => e instanceof FormDefinitionError && /svg/.test(e.message),
+  );
+  assert.throws(
+    () => new ImageField({ mimeTypes: ['image/svg+xml'] }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new FileField({ extensions: [] }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
   assert.is(M.fileSize('X', 'a', 1024), 'Le fichier « a » du champ « X » dépasse la taille maximale autorisée (1 Ko).');
 });
 

@@ -50,10 +50,14 @@ function table(field: Field, label: string, accepted: Accepted, refused: Refused
 test('FloatField with digits: a huge exponent is refused at once, never expanded digit by digit', () => {
   const field = new FloatField({ label: 'P', maxDigits: 10, decimalPlaces: 2 });
   for (const text of ['1e400000000', '1e-400000000', '1e999999999', '-1e-999999999', '1e-400']) {
-    const form = new (class extends Form { static fields = { p: field }; })({ p: text });
+    const form = new (class extends Form {
+      static fields = { p: field };
+    })({ p: text });
     assert.not.ok(form.isValid(), text);
   }
-  const zero = new (class extends Form { static fields = { p: field }; })({ p: '0e-400000000' });
+  const zero = new (class extends Form {
+    static fields = { p: field };
+  })({ p: '0e-400000000' });
   assert.ok(zero.isValid());
   assert.is(zero.cleanedData['p'], 0);
 });
@@ -88,22 +92,66 @@ test('FloatField: point, comma or exponent, cleaned to a finite number; NaN, Inf
       ['1e400', M.tooLarge('Poids kg')],
     ],
   );
-  table(new FloatField({ label: 'P', required: false, min: 0, max: 10 }), 'P', [['', null], ['10', 10], ['0', 0]], [['-0.1', M.min('P', 0)], ['10.5', M.max('P', 10)]]);
+  table(
+    new FloatField({ label: 'P', required: false, min: 0, max: 10 }),
+    'P',
+    [
+      ['', null],
+      ['10', 10],
+      ['0', 0],
+    ],
+    [
+      ['-0.1', M.min('P', 0)],
+      ['10.5', M.max('P', 10)],
+    ],
+  );
   // DOUBLE(8,2): the server would round 0.255 to 0.26; the form refuses it, exactly, exponents included.
   table(
     new FloatField({ label: 'P', maxDigits: 8, decimalPlaces: 2 }),
     'P',
-    [['0.25', 0.25], ['2.50e1', 25], ['123456.7', 123456.7], ['1.2000', 1.2]],
-    [['0.255', M.decimalPlaces('P', 2)], ['2.55e-1', M.decimalPlaces('P', 2)], ['1234567', M.wholeDigits('P', 6)], ['1e6', M.wholeDigits('P', 6)]],
+    [
+      ['0.25', 0.25],
+      ['2.50e1', 25],
+      ['123456.7', 123456.7],
+      ['1.2000', 1.2],
+    ],
+    [
+      ['0.255', M.decimalPlaces('P', 2)],
+      ['2.55e-1', M.decimalPlaces('P', 2)],
+      ['1234567', M.wholeDigits('P', 6)],
+      ['1e6', M.wholeDigits('P', 6)],
+    ],
   );
-  assert.throws(() => new FloatField({ min: Number.NaN }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new FloatField({ maxDigits: 2, decimalPlaces: 3 }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(
+    () => new FloatField({ min: Number.NaN }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new FloatField({ maxDigits: 2, decimalPlaces: 3 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
   assert.equal(new FloatField().attrs(), { inputmode: 'decimal' });
 });
 
 test('TimeField: HH:MM or HH:MM:SS, cleaned to HH:MM:SS (the TIME text of MariaDB)', () => {
   const bad = M.time('Heure');
-  table(new TimeField({ label: 'Heure' }), 'Heure', [['07:30', '07:30:00'], ['23:59:59', '23:59:59'], [' 00:00 ', '00:00:00']], [['24:00', bad], ['7:30', bad], ['12:60', bad], ['12:00:60', bad], ['midi', bad], ['', M.required('Heure')]]);
+  table(
+    new TimeField({ label: 'Heure' }),
+    'Heure',
+    [
+      ['07:30', '07:30:00'],
+      ['23:59:59', '23:59:59'],
+      [' 00:00 ', '00:00:00'],
+    ],
+    [
+      ['24:00', bad],
+      ['7:30', bad],
+      ['12:60', bad],
+      ['12:00:60', bad],
+      ['midi', bad],
+      ['', M.required('Heure')],
+    ],
+  );
   const field = new TimeField();
   assert.is(field.format('07:30:00.000'), '07:30:00');
   assert.is(field.format(null), '');
@@ -139,10 +187,24 @@ test('IntegerField: decimal digits only, bounds, cleaned to a number', () => {
       ['121', 'Le champ « Âge » doit être inférieur ou égal à 120.'],
     ],
   );
-  table(new IntegerField({ required: false }), 'N', [['', null], ['9007199254740991', 9007199254740991]], [['9007199254740992', M.tooLarge('N')]]);
+  table(
+    new IntegerField({ required: false }),
+    'N',
+    [
+      ['', null],
+      ['9007199254740991', 9007199254740991],
+    ],
+    [['9007199254740992', M.tooLarge('N')]],
+  );
   assert.equal(clean(new IntegerField(), ['3', '4'], 'N'), 3, 'the first value is used');
-  assert.throws(() => new IntegerField({ min: 1.5 }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new IntegerField({ min: 3, max: 1 }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(
+    () => new IntegerField({ min: 1.5 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new IntegerField({ min: 3, max: 1 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
   assert.equal(new IntegerField({ min: 0 }).attrs(), { step: 1, min: 0 });
 });
 
@@ -188,11 +250,40 @@ test('DecimalField: exact decimals as strings, DECIMAL(M, D) rules, bounds compa
     ],
     [['12345678901234567890.1234567891', M.max('Gros', '12345678901234567890.1234567890')]],
   );
-  table(new DecimalField({ maxDigits: 3 }), 'D', [['1.25', '1.25'], ['-1.50', '-1.50'], ['0.123', '0.123']], [['1.234', M.maxDigits('D', 3)], ['1000', M.maxDigits('D', 3)]]);
-  table(new DecimalField({ required: false }), 'D', [['', null], ['-007,250', '-7.250']], []);
-  assert.throws(() => new DecimalField({ maxDigits: 2, decimalPlaces: 3 }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new DecimalField({ min: '1e-3' }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new DecimalField({ min: 2, max: '1.5' }), (e: unknown) => e instanceof FormDefinitionError);
+  table(
+    new DecimalField({ maxDigits: 3 }),
+    'D',
+    [
+      ['1.25', '1.25'],
+      ['-1.50', '-1.50'],
+      ['0.123', '0.123'],
+    ],
+    [
+      ['1.234', M.maxDigits('D', 3)],
+      ['1000', M.maxDigits('D', 3)],
+    ],
+  );
+  table(
+    new DecimalField({ required: false }),
+    'D',
+    [
+      ['', null],
+      ['-007,250', '-7.250'],
+    ],
+    [],
+  );
+  assert.throws(
+    () => new DecimalField({ maxDigits: 2, decimalPlaces: 3 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new DecimalField({ min: '1e-3' }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new DecimalField({ min: 2, max: '1.5' }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
 });
 
 test('BooleanField: checkbox semantics; required only through mustBeChecked', () => {
@@ -216,14 +307,32 @@ test('BooleanField: checkbox semantics; required only through mustBeChecked', ()
     [],
   );
   const terms = new BooleanField({ label: 'J’accepte les conditions', mustBeChecked: true });
-  table(terms, 'J’accepte les conditions', [['on', true]], [[undefined, 'Le champ « J’accepte les conditions » doit être coché.'], ['0', M.mustBeChecked('J’accepte les conditions')]]);
+  table(
+    terms,
+    'J’accepte les conditions',
+    [['on', true]],
+    [
+      [undefined, 'Le champ « J’accepte les conditions » doit être coché.'],
+      ['0', M.mustBeChecked('J’accepte les conditions')],
+    ],
+  );
   assert.is(new BooleanField({ required: true }).required, false, 'required alone does not force the box');
   assert.is(terms.required, true);
-  assert.equal([true, 1, '1', 'on', false, 0, null, 'non'].map((v) => terms.format(v)), ['1', '1', '1', '1', '', '', '', '']);
+  assert.equal(
+    [true, 1, '1', 'on', false, 0, null, 'non'].map((v) => terms.format(v)),
+    ['1', '1', '1', '1', '', '', '', ''],
+  );
 });
 
 test('ChoiceField: a value among the choices, compared as strings', () => {
-  const statut = new ChoiceField({ label: 'Statut', choices: [['actif', 'Actif'], ['inactif', 'Inactif'], [3, 'Trois']] });
+  const statut = new ChoiceField({
+    label: 'Statut',
+    choices: [
+      ['actif', 'Actif'],
+      ['inactif', 'Inactif'],
+      [3, 'Trois'],
+    ],
+  });
   table(
     statut,
     'Statut',
@@ -244,13 +353,21 @@ test('ChoiceField: a value among the choices, compared as strings', () => {
     { value: 'inactif', label: 'Inactif', selected: true },
     { value: '3', label: 'Trois', selected: false },
   ]);
-  assert.throws(() => new ChoiceField({ choices: ['a', 'b'] as never }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(
+    () => new ChoiceField({ choices: ['a', 'b'] as never }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
 });
 
 test('RelationField: choices from the options, integer strings cleaned to numbers, no query', () => {
   const ville = new RelationField({ label: 'Ville', required: false });
   table(ville, 'Ville', [['', null]], [['1', M.choice('Ville')]]);
-  const loaded = ville.withChoices([[1, 'Paris'], [2, 'Lyon'], ['ext-9', 'Externe'], ['007', 'Agent']]);
+  const loaded = ville.withChoices([
+    [1, 'Paris'],
+    [2, 'Lyon'],
+    ['ext-9', 'Externe'],
+    ['007', 'Agent'],
+  ]);
   assert.instance(loaded, RelationField);
   assert.is(ville.choices.length, 0, 'the declared field is not changed');
   table(
@@ -277,9 +394,15 @@ test('RelatedIdsField: positive ints from repeated values or a comma list, dedup
     tags,
     'Étiquettes',
     [
-      [['3', '1', '2'], [3, 1, 2]],
+      [
+        ['3', '1', '2'],
+        [3, 1, 2],
+      ],
       ['1,2, 3', [1, 2, 3]],
-      [['2,1', '1', ' 4 ', ''], [2, 1, 4]],
+      [
+        ['2,1', '1', ' 4 ', ''],
+        [2, 1, 4],
+      ],
       [['5', '5', '05'], [5]],
     ],
     [
@@ -292,10 +415,24 @@ test('RelatedIdsField: positive ints from repeated values or a comma list, dedup
       ['99999999999999999999', M.ids('Étiquettes')],
     ],
   );
-  table(new RelatedIdsField({ required: false }), 'T', [[undefined, []], ['', []]], []);
-  const limited = new RelatedIdsField({ required: false }).withChoices([[1, 'Un'], [2, 'Deux']]);
+  table(
+    new RelatedIdsField({ required: false }),
+    'T',
+    [
+      [undefined, []],
+      ['', []],
+    ],
+    [],
+  );
+  const limited = new RelatedIdsField({ required: false }).withChoices([
+    [1, 'Un'],
+    [2, 'Deux'],
+  ]);
   table(limited, 'T', [['2,1', [2, 1]]], [['1,3', M.choice('T')]]);
-  assert.equal(limited.choiceOptions(['2', '3,1']).map((c) => c.selected), [true, true]);
+  assert.equal(
+    limited.choiceOptions(['2', '3,1']).map((c) => c.selected),
+    [true, true],
+  );
   assert.is(limited.multiple, true);
 });
 

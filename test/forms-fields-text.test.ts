@@ -66,10 +66,25 @@ test('StringField: trimmed, lengths in characters, regex with its own message', 
   );
   // Characters, not UTF-16 units: five emoji fit a maxLength of 5.
   table(new StringField({ maxLength: 5 }), 'Emoji', [['😀😀😀😀😀', '😀😀😀😀😀']], [['😀😀😀😀😀😀', M.maxLength('Emoji', 5)]]);
-  table(new StringField({ required: false }), 'Option', [[undefined, null], ['  ', null], [' x ', 'x']], []);
+  table(
+    new StringField({ required: false }),
+    'Option',
+    [
+      [undefined, null],
+      ['  ', null],
+      [' x ', 'x'],
+    ],
+    [],
+  );
   table(new StringField({ regex: /^\d+$/ }), 'Code', [['123', '123']], [['12a', 'Le champ « Code » n’a pas le format attendu.']]);
-  assert.throws(() => new StringField({ minLength: 5, maxLength: 2 }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new StringField({ maxLength: -1 }), (e: unknown) => e instanceof FormDefinitionError);
+  assert.throws(
+    () => new StringField({ minLength: 5, maxLength: 2 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new StringField({ maxLength: -1 }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
   assert.equal(new StringField({ minLength: 1, maxLength: 9 }).attrs(), { minlength: 1, maxlength: 9 });
 });
 
@@ -97,10 +112,26 @@ test('maxBytes: UTF-8 bytes, as MariaDB bounds a TEXT column (an accented letter
   const tooLong = 'Le champ « Note » est trop long : 10 octets au plus (une lettre accentuée en compte 2, un emoji 4).';
   assert.is(M.maxBytes('Note', 10), tooLong);
   for (const field of [new TextAreaField({ label: 'Note', maxBytes: 10 }), new StringField({ label: 'Note', maxBytes: 10 })]) {
-    table(field, 'Note', [['éééée', 'éééée'], ['xxxxxxxxxx', 'xxxxxxxxxx'], ['😀😀a', '😀😀a']], [['éééééa', tooLong], ['xxxxxxxxxxx', tooLong], ['😀😀😀', tooLong]]);
+    table(
+      field,
+      'Note',
+      [
+        ['éééée', 'éééée'],
+        ['xxxxxxxxxx', 'xxxxxxxxxx'],
+        ['😀😀a', '😀😀a'],
+      ],
+      [
+        ['éééééa', tooLong],
+        ['xxxxxxxxxxx', tooLong],
+        ['😀😀😀', tooLong],
+      ],
+    );
   }
   assert.match(M.maxBytes('T', 65_535), '65\u202f535 octets');
-  assert.throws(() => new TextAreaField({ maxBytes: -1 }), (err: unknown) => err instanceof FormDefinitionError);
+  assert.throws(
+    () => new TextAreaField({ maxBytes: -1 }),
+    (err: unknown) => err instanceof FormDefinitionError,
+  );
 });
 
 test('EmailField: one @, pragmatic syntax, 254 characters, domain lower-cased', () => {
@@ -162,8 +193,19 @@ test('PhoneField: French local or +33 numbers, normalised to 0X XX XX XX XX (or 
       ['０６１２３４５６７８', M.phone('Téléphone')],
     ],
   );
-  table(new PhoneField({ format: 'e164' }), 'Tel', [['06 12 34 56 78', '+33612345678'], ['+33 1 23 45 67 89', '+33123456789']], []);
-  assert.throws(() => new PhoneField({ format: 'us' as 'e164' }), (e: unknown) => e instanceof FormDefinitionError);
+  table(
+    new PhoneField({ format: 'e164' }),
+    'Tel',
+    [
+      ['06 12 34 56 78', '+33612345678'],
+      ['+33 1 23 45 67 89', '+33123456789'],
+    ],
+    [],
+  );
+  assert.throws(
+    () => new PhoneField({ format: 'us' as 'e164' }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
 });
 
 test('UrlField: http or https only, 2048 characters, parsed by new URL; cleaned as typed', () => {

@@ -38,7 +38,10 @@ class ContactForm extends Form {
   };
 }
 
-const villes = [[1, 'Paris'], [2, 'Lyon']] as const;
+const villes = [
+  [1, 'Paris'],
+  [2, 'Lyon'],
+] as const;
 const pdf = new UploadedFile('cv.pdf', 'application/pdf', Buffer.from('%PDF-1.4'), 'piece');
 
 function postRequest(body: Record<string, string[]>, files: Record<string, UploadedFile> = {}): Request {
@@ -74,7 +77,16 @@ test('fromRequest over a real Request: first values, lists for multi-value field
   assert.instance(form, ContactForm);
   assert.is(form.isBound, true);
   assert.is(form.isValid(), true, JSON.stringify(form.errors));
-  assert.equal(form.cleanedData, { nom: 'Léa Durand', email: 'Lea@exemple.fr', age: null, ville_id: 2, tags: [3, 1], actif: true, remarque: 'a\nb', piece: pdf });
+  assert.equal(form.cleanedData, {
+    nom: 'Léa Durand',
+    email: 'Lea@exemple.fr',
+    age: null,
+    ville_id: 2,
+    tags: [3, 1],
+    actif: true,
+    remarque: 'a\nb',
+    piece: pdf,
+  });
   const data = form.cleanedData as CleanedData<typeof ContactForm.fields>;
   const nom: string | null = data.nom;
   const tags: number[] | null = data.tags;
@@ -166,7 +178,11 @@ test('clean() runs once after the fields, adds field and non-field errors, may e
       throw new TypeError('bug');
     }
   }
-  assert.throws(() => new Broken({}).isValid(), (e: unknown) => e instanceof TypeError, 'a programming error is not swallowed');
+  assert.throws(
+    () => new Broken({}).isValid(),
+    (e: unknown) => e instanceof TypeError,
+    'a programming error is not swallowed',
+  );
 });
 
 test('addError after isValid: a DuplicateError from the database becomes a field message', () => {
@@ -181,8 +197,14 @@ test('addError after isValid: a DuplicateError from the database becomes a field
   assert.is(form.isValid(), false);
   assert.is(form.error('email'), 'Cette adresse est déjà utilisée.');
   assert.not.ok('email' in form.cleanedData);
-  assert.throws(() => form.addError('inconnu', 'x'), (e: unknown) => e instanceof UnknownFieldError && /« inconnu »/.test(e.message) && /mot_de_passe/.test(e.message));
-  assert.throws(() => form.field('inconnu'), (e: unknown) => e instanceof UnknownFieldError);
+  assert.throws(
+    () => form.addError('inconnu', 'x'),
+    (e: unknown) => e instanceof UnknownFieldError && /« inconnu »/.test(e.message) && /mot_de_passe/.test(e.message),
+  );
+  assert.throws(
+    () => form.field('inconnu'),
+    (e: unknown) => e instanceof UnknownFieldError,
+  );
   assert.instance(form.field('email'), EmailField);
   // Unbound forms accept addError too (an error shown on a fresh page).
   const fresh = new InscriptionForm();
@@ -193,7 +215,14 @@ test('addError after isValid: a DuplicateError from the database becomes a field
 
 test('context(): one entry per field, the ordered list, errors and non_field_errors', () => {
   const form = ContactForm.fromRequest(postRequest({ nom: ['Léa'], email: ['x'], ville_id: ['2'], tags: ['1,2'], actif: ['on'], remarque: ['<b>'] }), {
-    choices: { ville_id: villes, tags: [[1, 'Un'], [2, 'Deux'], [3, 'Trois']] },
+    choices: {
+      ville_id: villes,
+      tags: [
+        [1, 'Un'],
+        [2, 'Deux'],
+        [3, 'Trois'],
+      ],
+    },
   });
   form.isValid();
   form.addError(null, 'Erreur globale.');
@@ -201,7 +230,10 @@ test('context(): one entry per field, the ordered list, errors and non_field_err
   assert.equal(ctx.errors, { email: ['Le champ « Email » doit être une adresse e-mail valide.'] });
   assert.equal(ctx.non_field_errors, ['Erreur globale.']);
   assert.is(ctx.is_bound, true);
-  assert.equal(ctx.fields.map((f) => f.name), form.fieldNames);
+  assert.equal(
+    ctx.fields.map((f) => f.name),
+    form.fieldNames,
+  );
   assert.equal(ctx.email as FieldContext, {
     name: 'email',
     id: 'field-email',
@@ -226,7 +258,10 @@ test('context(): one entry per field, the ordered list, errors and non_field_err
   ]);
   const tags = ctx.tags as FieldContext;
   assert.is(tags.multiple, true);
-  assert.equal(tags.choices.map((c) => c.selected), [true, true, false]);
+  assert.equal(
+    tags.choices.map((c) => c.selected),
+    [true, true, false],
+  );
   const age = ctx.age as FieldContext;
   assert.equal([age.type, age.required, age.help_text, age.value, age.attrs], ['number', false, 'En années', '', { step: 1, min: 0 }]);
   assert.equal([(ctx.actif as FieldContext).type, (ctx.actif as FieldContext).value, (ctx.actif as FieldContext).required], ['checkbox', 'on', false]);
@@ -255,13 +290,25 @@ test('declaration mistakes are reported by name', () => {
   class Reserved extends Form {
     static fields = { errors: new StringField() };
   }
-  assert.throws(() => new Reserved(), (e: unknown) => e instanceof FormDefinitionError && /« errors » est réservé/.test(e.message));
+  assert.throws(
+    () => new Reserved(),
+    (e: unknown) => e instanceof FormDefinitionError && /« errors » est réservé/.test(e.message),
+  );
   class NotAField extends Form {
     static fields = { nom: 'texte' } as never;
   }
-  assert.throws(() => new NotAField(), (e: unknown) => e instanceof FormDefinitionError && /NotAField\.fields\.nom/.test(e.message));
-  assert.throws(() => new ContactForm(null, { choices: { nom: [] } }), (e: unknown) => e instanceof FormDefinitionError);
-  assert.throws(() => new ContactForm(null, { choices: { absent: [] } }), (e: unknown) => e instanceof UnknownFieldError);
+  assert.throws(
+    () => new NotAField(),
+    (e: unknown) => e instanceof FormDefinitionError && /NotAField\.fields\.nom/.test(e.message),
+  );
+  assert.throws(
+    () => new ContactForm(null, { choices: { nom: [] } }),
+    (e: unknown) => e instanceof FormDefinitionError,
+  );
+  assert.throws(
+    () => new ContactForm(null, { choices: { absent: [] } }),
+    (e: unknown) => e instanceof UnknownFieldError,
+  );
   // A form without fields is usable (a confirmation form with only clean()).
   const empty = new Form({});
   assert.is(empty.isValid(), true);

@@ -11,7 +11,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelNode } from '../compiler/ir.js';
 import { emitBaseClass } from '../emitters/index.js';
-import { BooleanField, DateField, DateTimeField, DecimalField, FloatField, Form, IntegerField, RelationField, StringField, TextAreaField, TimeField } from '../runtime/index.js';
+import {
+  BooleanField,
+  DateField,
+  DateTimeField,
+  DecimalField,
+  FloatField,
+  Form,
+  IntegerField,
+  RelationField,
+  StringField,
+  TimeField,
+} from '../runtime/index.js';
 import { entity, field, idField } from './emitters-fixture.js';
 import { REPO, TSC } from './helpers/cli.js';
 
@@ -94,7 +105,10 @@ const BAD: Record<string, { replace: [string, string]; why: string }> = {
     why: 'an optional field cleans to string | null, libelle is NOT NULL',
   },
   'bad-untyped-relation': {
-    replace: ["ville_id: new RelationField({ label: 'Ville', integer: true, required: false })", "ville_id: new RelationField({ label: 'Ville', required: false })"],
+    replace: [
+      "ville_id: new RelationField({ label: 'Ville', integer: true, required: false })",
+      "ville_id: new RelationField({ label: 'Ville', required: false })",
+    ],
     why: 'a RelationField without integer cleans to string | number',
   },
   'bad-float-into-decimal': {
@@ -121,7 +135,15 @@ test('tsc: Form<typeof FIELDS> into the generated base class compiles with the r
     fs.mkdirSync(path.join(dir, 'node_modules'));
     fs.symlinkSync(REPO, path.join(dir, 'node_modules', 'fw-mvc'), 'dir');
     fs.symlinkSync(path.join(REPO, 'node_modules', '@types'), path.join(dir, 'node_modules', '@types'), 'dir');
-    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+    };
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
     fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }');
     fs.writeFileSync(path.join(dir, 'produit_base.ts'), emitBaseClass(modelNode({ entities: [produit], relations: [] }), produit));
@@ -131,11 +153,22 @@ test('tsc: Form<typeof FIELDS> into the generated base class compiles with the r
     const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
     const output = run.stdout + run.stderr;
     const errors = [...output.matchAll(/^([\w-]+)\.ts\((\d+),\d+\): error (TS\d+)/gm)].map((m) => ({ file: m[1]!, line: Number(m[2]), code: m[3]! }));
-    assert.equal(errors.filter((e) => e.file === 'good' || e.file === 'produit_base'), [], output);
+    assert.equal(
+      errors.filter((e) => e.file === 'good' || e.file === 'produit_base'),
+      [],
+      output,
+    );
     for (const [name, bad] of Object.entries(BAD)) {
-      const badLine = badSource(bad.replace).split('\n').findIndex((l) => l.includes('// BAD')) + 1;
+      const badLine =
+        badSource(bad.replace)
+          .split('\n')
+          .findIndex((l) => l.includes('// BAD')) + 1;
       const found = errors.filter((e) => e.file === name);
-      assert.equal(found.map((e) => e.line), [badLine], `${name} (${bad.why}):\n${output}`);
+      assert.equal(
+        found.map((e) => e.line),
+        [badLine],
+        `${name} (${bad.why}):\n${output}`,
+      );
     }
     assert.is(errors.length, Object.keys(BAD).length, output);
   } finally {
@@ -164,7 +197,15 @@ test('run time: the cleaned values have the types tsc was told', () => {
   );
   assert.ok(form.isValid(), JSON.stringify(form.errors));
   assert.equal(form.cleanedData, {
-    libelle: 'Vis', poids_kg: 0.25, prix: '3.00', stock: -4, actif: true, ne_le: null, cree_le: '2024-02-29 08:05:00', heure: '07:30:00', ville_id: 12,
+    libelle: 'Vis',
+    poids_kg: 0.25,
+    prix: '3.00',
+    stock: -4,
+    actif: true,
+    ne_le: null,
+    cree_le: '2024-02-29 08:05:00',
+    heure: '07:30:00',
+    ville_id: 12,
   });
 });
 

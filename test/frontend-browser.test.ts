@@ -38,7 +38,9 @@ async function watchedPage(problems: string[]): Promise<Page> {
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   // Chromium logs refused resources itself; this also reports what a report-only reading would miss.
-  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));`);
+  await page.addInitScript(
+    `document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));`,
+  );
   return page;
 }
 

@@ -76,9 +76,12 @@ test('js:init htmx-alpine without the packages installed: the dependencies, stat
   assert.equal(fs.readdirSync(project.path('static/vendor/htmx')), []);
   assert.ok(lines(run.stdout).includes('Dossier créé : static/vendor/htmx/'), run.stdout);
   assert.ok(lines(run.stdout).includes('Dossier créé : static/vendor/alpine/'), run.stdout);
-  assert.ok(lines(run.stdout).includes(
-    'htmx.org et @alpinejs/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine » pour copier static/vendor/htmx/htmx.min.js et static/vendor/alpine/alpine.min.js.',
-  ), run.stdout);
+  assert.ok(
+    lines(run.stdout).includes(
+      'htmx.org et @alpinejs/csp ne sont pas installés dans node_modules : lancez « npm install », puis relancez « fw js:init htmx-alpine » pour copier static/vendor/htmx/htmx.min.js et static/vendor/alpine/alpine.min.js.',
+    ),
+    run.stdout,
+  );
   assert.ok(run.stdout.includes(`  ${SCRIPT_HTMX}\n  ${SCRIPT_ALPINE}\n`), run.stdout);
   assert.match(project.read('mvc/views/layouts/base.html'), /<\/body>/);
   assert.not.match(project.read('mvc/views/layouts/base.html'), /vendor/, 'layouts are not modified');
@@ -172,7 +175,10 @@ test('js:init leaves a package declared anywhere alone, even with an empty range
     }
     project.write('package.json', '{\n\t"name": "vitrine",\n\t"private": true\n}\n');
     assert.is(project.run(['js:init', 'htmx-alpine']).status, 0);
-    assert.is(project.read('package.json'), '{\n\t"name": "vitrine",\n\t"private": true,\n\t"dependencies": {\n\t\t"@alpinejs/csp": "^3",\n\t\t"htmx.org": "^2"\n\t}\n}\n');
+    assert.is(
+      project.read('package.json'),
+      '{\n\t"name": "vitrine",\n\t"private": true,\n\t"dependencies": {\n\t\t"@alpinejs/csp": "^3",\n\t\t"htmx.org": "^2"\n\t}\n}\n',
+    );
   } finally {
     project.write('package.json', original);
   }
@@ -199,7 +205,17 @@ test('build:css passes the tool’s exit code on', () => {
   const input = project.read('static/src/input.css');
   project.write('static/src/input.css', `${input}\n@import "./absent.css";\n`);
   try {
-    const direct = spawnSync(process.execPath, [path.join(REPO, 'node_modules', '@tailwindcss', 'cli', 'dist', 'index.mjs'), '-i', 'static/src/input.css', '-o', path.join(os.tmpdir(), `fw-front-${process.pid}.css`)], { cwd: project.root });
+    const direct = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO, 'node_modules', '@tailwindcss', 'cli', 'dist', 'index.mjs'),
+        '-i',
+        'static/src/input.css',
+        '-o',
+        path.join(os.tmpdir(), `fw-front-${process.pid}.css`),
+      ],
+      { cwd: project.root },
+    );
     assert.ok(direct.status !== 0, 'the tool itself fails');
     const run = project.run(['build:css']);
     assert.is(run.status, direct.status);
@@ -292,7 +308,13 @@ test('sync:landing refuses a page naming a static file with a « .. », « . » 
       project.write('mvc/views/landing/index.html', landing.replace('</h1>', `</h1><a href="/static/${name}">x</a>`));
       for (const args of [['sync:landing'], ['sync:landing', '--check']]) {
         const shown = `/static/${name}`.replace(/[.\\]/g, '\\$&');
-        refused(args, new RegExp(`^Erreur : mvc/views/landing/index\\.html nomme « ${shown} » : un fichier statique se nomme par son chemin dans static/, sans segment « \\.\\. », « \\. » ni vide`), /^Conseil : écrivez le chemin du fichier tel qu'il est sous static\/ \(par exemple \/static\/img\/logo\.png\), puis relancez « fw sync:landing »\.$/);
+        refused(
+          args,
+          new RegExp(
+            `^Erreur : mvc/views/landing/index\\.html nomme « ${shown} » : un fichier statique se nomme par son chemin dans static/, sans segment « \\.\\. », « \\. » ni vide`,
+          ),
+          /^Conseil : écrivez le chemin du fichier tel qu'il est sous static\/ \(par exemple \/static\/img\/logo\.png\), puis relancez « fw sync:landing »\.$/,
+        );
       }
     }
   } finally {
@@ -304,7 +326,11 @@ test('sync:landing refuses a page that needs a request (url_for), with advice, w
   const landing = project.read('mvc/views/landing/index.html');
   project.write('mvc/views/landing/index.html', landing.replace('</h1>', `</h1><a href="{{ url_for('home') }}">x</a>`));
   try {
-    refused(['sync:landing'], /le rendu de mvc\/views\/landing\/index\.html a échoué : .*url_for/, /url_for n'y est pas disponible, écrivez ces liens en clair/);
+    refused(
+      ['sync:landing'],
+      /le rendu de mvc\/views\/landing\/index\.html a échoué : .*url_for/,
+      /url_for n'y est pas disponible, écrivez ces liens en clair/,
+    );
   } finally {
     project.write('mvc/views/landing/index.html', landing);
   }

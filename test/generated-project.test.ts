@@ -101,9 +101,15 @@ function setup(): void {
   applyPlan(planWrites(dir, modelFiles(fixtureModel())));
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   // The entity files alone, with no type package at all: they import nothing.
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, types: [], noEmit: true }, include: ['mvc/**/*.ts'] }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...STRICT, types: [], noEmit: true }, include: ['mvc/**/*.ts'] }, null, 2),
+  );
   // The program: the entity files, Node and better-sqlite3 (linked from this repository).
-  fs.writeFileSync(path.join(dir, 'tsconfig.app.json'), JSON.stringify({ compilerOptions: { ...STRICT, types: ['node'], outDir: 'dist', rootDir: '.' }, include: ['mvc/**/*.ts', 'main.ts'] }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.app.json'),
+    JSON.stringify({ compilerOptions: { ...STRICT, types: ['node'], outDir: 'dist', rootDir: '.' }, include: ['mvc/**/*.ts', 'main.ts'] }, null, 2),
+  );
   fs.mkdirSync(path.join(dir, 'node_modules'));
   fs.symlinkSync(path.join(REPO, 'node_modules', 'better-sqlite3'), path.join(dir, 'node_modules', 'better-sqlite3'), 'dir');
   fs.symlinkSync(path.join(REPO, 'node_modules', '@types'), path.join(dir, 'node_modules', '@types'), 'dir');

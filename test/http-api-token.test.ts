@@ -9,11 +9,26 @@ const TOKEN = 'tok_5f0c1e9b2a7d4c3e8f6a1b0c9d8e7f6a';
 const api = { public: true, csrf: false, api: true } as const;
 
 function routes(router: Router): void {
-  router.add('GET', '/api/items', requireApiToken(() => apiSuccess([{ id: 1 }], 200, { count: 1 })), api);
-  router.add('POST', '/api/items', requireApiToken((r) => apiSuccess(r.jsonBody, 201)), api);
-  router.add('GET', '/api/boom', requireApiToken(() => {
-    throw new Error('handler failed');
-  }), api);
+  router.add(
+    'GET',
+    '/api/items',
+    requireApiToken(() => apiSuccess([{ id: 1 }], 200, { count: 1 })),
+    api,
+  );
+  router.add(
+    'POST',
+    '/api/items',
+    requireApiToken((r) => apiSuccess(r.jsonBody, 201)),
+    api,
+  );
+  router.add(
+    'GET',
+    '/api/boom',
+    requireApiToken(() => {
+      throw new Error('handler failed');
+    }),
+    api,
+  );
 }
 
 let t: TestApp;

@@ -4,8 +4,21 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  ApiRoutesImportError, Application, BaseController, ConfigKeyError, HttpError, Router, configure, escapeHtml, get, getPath,
-  loadApiRoutes, resetConfig, trans, type ConfigKey, type Handler,
+  ApiRoutesImportError,
+  Application,
+  BaseController,
+  ConfigKeyError,
+  HttpError,
+  Router,
+  configure,
+  escapeHtml,
+  get,
+  getPath,
+  loadApiRoutes,
+  resetConfig,
+  trans,
+  type ConfigKey,
+  type Handler,
 } from '../runtime/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { captureLogs, startApp, type TestApp } from './helpers/server.js';
@@ -15,23 +28,48 @@ const RUNTIME_URL = pathToFileURL(path.resolve(path.dirname(new URL(import.meta.
 
 function routes(router: Router): void {
   router.add('GET', '/ok', () => BaseController.json({ ok: true }), { public: true });
-  router.add('GET', '/boom', () => {
-    throw new Error('db exploded: secret-xyz');
-  }, { public: true });
-  router.add('GET', '/reject', async () => {
-    await Promise.resolve();
-    throw new TypeError('async failure secret-abc');
-  }, { public: true });
-  router.add('GET', '/throw-string', () => {
-    throw 'a bare string secret-str'; // eslint-disable-line no-throw-literal
-  }, { public: true });
+  router.add(
+    'GET',
+    '/boom',
+    () => {
+      throw new Error('db exploded: secret-xyz');
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/reject',
+    async () => {
+      await Promise.resolve();
+      throw new TypeError('async failure secret-abc');
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/throw-string',
+    () => {
+      throw 'a bare string secret-str'; // eslint-disable-line no-throw-literal
+    },
+    { public: true },
+  );
   router.add('GET', '/no-response', (() => undefined) as unknown as Handler, { public: true });
-  router.add('GET', '/gone', () => {
-    throw new HttpError(410, 'gone');
-  }, { public: true });
-  router.add('GET', '/missing-thing', () => {
-    throw new HttpError(404, 'no such thing');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/gone',
+    () => {
+      throw new HttpError(410, 'gone');
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/missing-thing',
+    () => {
+      throw new HttpError(404, 'no such thing');
+    },
+    { public: true },
+  );
 }
 
 // --- error pages with the framework's templates ---
@@ -64,7 +102,11 @@ E('404 for a JSON client: the not_found envelope', async () => {
 });
 
 E('500: the errors/500.html page, no message and no stack; the stack goes to the log', async () => {
-  const cases: Array<[string, string]> = [['/boom', 'db exploded: secret-xyz'], ['/reject', 'async failure secret-abc'], ['/throw-string', 'a bare string secret-str']];
+  const cases: Array<[string, string]> = [
+    ['/boom', 'db exploded: secret-xyz'],
+    ['/reject', 'async failure secret-abc'],
+    ['/throw-string', 'a bare string secret-str'],
+  ];
   for (const [url, secret] of cases) {
     t.logs.clear();
     const r = await t.fetch(url);
@@ -179,7 +221,10 @@ L('module without registerApiRoutes: a warning naming the file, nothing added', 
 });
 
 L('module that throws while loading: ApiRoutesImportError naming the file and the cause', async () => {
-  for (const [module, cause] of [['mvc/api_throws', 'broken at load time'], ['mvc/api_syntax', '']] as const) {
+  for (const [module, cause] of [
+    ['mvc/api_throws', 'broken at load time'],
+    ['mvc/api_syntax', ''],
+  ] as const) {
     let caught: unknown;
     try {
       await loadApiRoutes(new Router(), module);
@@ -219,7 +264,10 @@ I('present with registerApiRoutes: the routes answer over HTTP; init() runs once
   const r = await withApi.fetch('/api/ping');
   assert.is(r.status, 200);
   assert.equal(r.json(), { success: true, data: { pong: true, calls: 1 } });
-  assert.equal(withApi.router.iterRoutes().map((e) => `${e.method} ${e.pattern}`), ['GET /api/ping']);
+  assert.equal(
+    withApi.router.iterRoutes().map((e) => `${e.method} ${e.pattern}`),
+    ['GET /api/ping'],
+  );
 });
 
 I('apiRoutesModule: null disables loading', async () => {
@@ -246,27 +294,62 @@ C('an unknown key in configure or get throws ConfigKeyError naming it; nothing i
     assert.ok((err as Error).message.includes('no_such_key'));
   }
   assert.is(get('app_name'), 'fw-mvc', 'nothing changed');
-  assert.throws(() => get('nope' as ConfigKey), (e: Error) => e instanceof ConfigKeyError && e.message.includes('nope'));
+  assert.throws(
+    () => get('nope' as ConfigKey),
+    (e: Error) => e instanceof ConfigKeyError && e.message.includes('nope'),
+  );
 });
 
 C('inherited names (toString, constructor, __proto__…) are unknown keys too', () => {
   for (const key of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
     const bad = { [key]: 1 } as unknown as Parameters<typeof configure>[0];
-    assert.throws(() => configure(bad), (e: Error) => e instanceof ConfigKeyError && (e as ConfigKeyError).key === key && e.message.includes(`« ${key} »`), key);
-    assert.throws(() => get(key as ConfigKey), (e: Error) => e instanceof ConfigKeyError && e.message.includes(`« ${key} »`), key);
+    assert.throws(
+      () => configure(bad),
+      (e: Error) => e instanceof ConfigKeyError && (e as ConfigKeyError).key === key && e.message.includes(`« ${key} »`),
+      key,
+    );
+    assert.throws(
+      () => get(key as ConfigKey),
+      (e: Error) => e instanceof ConfigKeyError && e.message.includes(`« ${key} »`),
+      key,
+    );
   }
-  assert.throws(() => configure(JSON.parse('{"__proto__": {"polluted": true}}')), (e: Error) => e instanceof ConfigKeyError && e.message.includes('__proto__'));
+  assert.throws(
+    () => configure(JSON.parse('{"__proto__": {"polluted": true}}')),
+    (e: Error) => e instanceof ConfigKeyError && e.message.includes('__proto__'),
+  );
   assert.is(({} as Record<string, unknown>).polluted, undefined);
 });
 
 C('defaults of the spec keys', () => {
   const expected: Partial<Record<ConfigKey, unknown>> = {
-    app_name: 'fw-mvc', app_env: 'dev', views_dir: 'mvc/views', sql_dir: 'mvc/models/sql', upload_root: 'storage/uploads',
-    upload_max_size: 5_242_880, upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'],
+    app_name: 'fw-mvc',
+    app_env: 'dev',
+    views_dir: 'mvc/views',
+    sql_dir: 'mvc/models/sql',
+    upload_root: 'storage/uploads',
+    upload_max_size: 5_242_880,
+    upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'],
     upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'],
-    mail_host: '', mail_port: 587, mail_username: '', mail_password: '', mail_from: '', mail_use_tls: false, mail_use_ssl: false,
-    mail_timeout: 10, mail_enabled: true, db_host: 'localhost', db_port: 3306, db_name: 'fw_db', db_user: 'root', db_password: '',
-    db_pool_size: 5, css_visible: 'block', css_hidden: 'hidden', router: null, body_max_size: 1_048_576,
+    mail_host: '',
+    mail_port: 587,
+    mail_username: '',
+    mail_password: '',
+    mail_from: '',
+    mail_use_tls: false,
+    mail_use_ssl: false,
+    mail_timeout: 10,
+    mail_enabled: true,
+    db_host: 'localhost',
+    db_port: 3306,
+    db_name: 'fw_db',
+    db_user: 'root',
+    db_password: '',
+    db_pool_size: 5,
+    css_visible: 'block',
+    css_hidden: 'hidden',
+    router: null,
+    body_max_size: 1_048_576,
   };
   for (const [key, value] of Object.entries(expected)) assert.equal(get(key as ConfigKey), value, key);
 });

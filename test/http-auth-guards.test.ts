@@ -16,13 +16,33 @@ const USERS: Record<string, Record<string, unknown>> = {
 
 function routes(router: Router): void {
   // Public routes guarded by the wrappers only, so that the wrappers are what is tested (not AuthMiddleware).
-  router.add('GET', '/private', requireAuth((r) => new Response(200, `bonjour ${String(getUser(r)?.Login)}`)), { public: true });
-  router.add('GET', '/elsewhere', requireAuth(() => new Response(200, 'ok'), '/connexion'), { public: true });
-  router.add('GET', '/admin', requireRole('admin', () => new Response(200, 'zone admin')), { public: true });
-  router.add('GET', '/login-as/{who}', (r) => {
-    requestSession(r).set('user', USERS[r.routeParams.who!]);
-    return new Response(204);
-  }, { public: true });
+  router.add(
+    'GET',
+    '/private',
+    requireAuth((r) => new Response(200, `bonjour ${String(getUser(r)?.Login)}`)),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/elsewhere',
+    requireAuth(() => new Response(200, 'ok'), '/connexion'),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/admin',
+    requireRole('admin', () => new Response(200, 'zone admin')),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/login-as/{who}',
+    (r) => {
+      requestSession(r).set('user', USERS[r.routeParams.who!]);
+      return new Response(204);
+    },
+    { public: true },
+  );
 }
 
 let t: TestApp;

@@ -9,7 +9,13 @@ const MiB = 1_048_576;
 
 function echo(request: Request): Response {
   const files: Record<string, unknown> = {};
-  for (const [name, file] of Object.entries(request.files)) files[name] = { filename: file.filename, contentType: file.contentType, size: file.size, ...(file.truncated ? { kept: file.data.length, truncated: true } : {}) };
+  for (const [name, file] of Object.entries(request.files))
+    files[name] = {
+      filename: file.filename,
+      contentType: file.contentType,
+      size: file.size,
+      ...(file.truncated ? { kept: file.data.length, truncated: true } : {}),
+    };
   const sizes: Record<string, number> = {};
   for (const [name, values] of Object.entries(request.body)) sizes[name] = values.join('').length;
   return BaseController.json({
@@ -34,17 +40,23 @@ function multipartOfSize(total: number, fields: Record<string, string> = {}, aft
   let head = '';
   for (const [name, value] of Object.entries(fields)) head += part(name, value);
   head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="doc"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-  const tail = `\r\n${Object.entries(after).map(([name, value]) => part(name, value)).join('')}--${BOUNDARY}--\r\n`;
+  const tail = `\r\n${Object.entries(after)
+    .map(([name, value]) => part(name, value))
+    .join('')}--${BOUNDARY}--\r\n`;
   const pad = total - Buffer.byteLength(head) - Buffer.byteLength(tail);
   assert.ok(pad >= 0, 'taille demandée trop petite');
   return Buffer.concat([Buffer.from(head), Buffer.alloc(pad, 0x41), Buffer.from(tail)]);
 }
 const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 /** The file size inside a body made by multipartOfSize. */
-const paddingOf = (body: Buffer): number => body.indexOf(`\r\n--${BOUNDARY}`, body.indexOf('Content-Type: application/pdf')) - (body.indexOf('Content-Type: application/pdf\r\n\r\n') + 'Content-Type: application/pdf\r\n\r\n'.length);
+const paddingOf = (body: Buffer): number =>
+  body.indexOf(`\r\n--${BOUNDARY}`, body.indexOf('Content-Type: application/pdf')) -
+  (body.indexOf('Content-Type: application/pdf\r\n\r\n') + 'Content-Type: application/pdf\r\n\r\n'.length);
 
 function head(method: string, path: string, headers: Record<string, string | number>): string {
-  return `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`;
+  return `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}Connection: close\r\n\r\n`;
 }
 
 /** Chunked transfer pieces: `count` chunks of `size` bytes, then the last chunk. */
@@ -89,7 +101,11 @@ Limits('a body of exactly 1 MiB is accepted', async () => {
 });
 
 Limits('an over-limit body actually sent: 413', async () => {
-  const pieces = [head('POST', '/echo', { 'Content-Type': 'application/octet-stream', 'Content-Length': MiB + 1 }), ...Array.from({ length: 16 }, () => Buffer.alloc(65_536)), Buffer.alloc(1)];
+  const pieces = [
+    head('POST', '/echo', { 'Content-Type': 'application/octet-stream', 'Content-Length': MiB + 1 }),
+    ...Array.from({ length: 16 }, () => Buffer.alloc(65_536)),
+    Buffer.alloc(1),
+  ];
   const r = await t.raw(pieces);
   assert.is(r.status, 413);
   const viaFetch = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(2 * MiB) });
@@ -114,34 +130,41 @@ Limits('chunked, exactly at the limit: accepted', async () => {
   assert.is(JSON.parse(r.text).sizes.a, MiB - 2);
 });
 
-Limits('multipart cap is body_max_size + 4 × upload_max_size; within it a file over upload_max_size arrives truncated and the fields after it are read', async () => {
-  configure({ upload_max_size: 1000 });
-  const limit = MiB + 4 * 1000;
-  const over = await t.raw(head('POST', '/echo', { 'Content-Type': MULTIPART, 'Content-Length': limit + 1 }));
-  assert.is(over.status, 413);
-  const body = multipartOfSize(limit, { before: 'avant' }, { after: 'après' });
-  const exact = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': MULTIPART }, body });
-  assert.is(exact.status, 200);
-  // Counted to its end, none of its bytes kept: the handler refuses it (422) with the rest of the form.
-  assert.equal(exact.json().files.doc, { filename: 'a.pdf', contentType: 'application/pdf', size: paddingOf(body), kept: 0, truncated: true });
-  assert.ok(paddingOf(body) > MiB, 'the file itself is over 1 MiB');
-  assert.equal(exact.json().body, { before: ['avant'], after: ['après'] });
-  // A file at upload_max_size exactly is kept whole.
-  const small = multipartOfSize(1000 + 149);
-  const whole = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': MULTIPART }, body: small });
-  assert.equal(whole.json().files.doc, { filename: 'a.pdf', contentType: 'application/pdf', size: 1000 });
-  assert.is(paddingOf(small), 1000);
-  // the larger limit is for multipart only
-  const form = await t.raw(head('POST', '/echo', { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': MiB + 1 }));
-  assert.is(form.status, 413);
-});
+Limits(
+  'multipart cap is body_max_size + 4 × upload_max_size; within it a file over upload_max_size arrives truncated and the fields after it are read',
+  async () => {
+    configure({ upload_max_size: 1000 });
+    const limit = MiB + 4 * 1000;
+    const over = await t.raw(head('POST', '/echo', { 'Content-Type': MULTIPART, 'Content-Length': limit + 1 }));
+    assert.is(over.status, 413);
+    const body = multipartOfSize(limit, { before: 'avant' }, { after: 'après' });
+    const exact = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': MULTIPART }, body });
+    assert.is(exact.status, 200);
+    // Counted to its end, none of its bytes kept: the handler refuses it (422) with the rest of the form.
+    assert.equal(exact.json().files.doc, { filename: 'a.pdf', contentType: 'application/pdf', size: paddingOf(body), kept: 0, truncated: true });
+    assert.ok(paddingOf(body) > MiB, 'the file itself is over 1 MiB');
+    assert.equal(exact.json().body, { before: ['avant'], after: ['après'] });
+    // A file at upload_max_size exactly is kept whole.
+    const small = multipartOfSize(1000 + 149);
+    const whole = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': MULTIPART }, body: small });
+    assert.equal(whole.json().files.doc, { filename: 'a.pdf', contentType: 'application/pdf', size: 1000 });
+    assert.is(paddingOf(small), 1000);
+    // the larger limit is for multipart only
+    const form = await t.raw(head('POST', '/echo', { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': MiB + 1 }));
+    assert.is(form.status, 413);
+  },
+);
 
 Limits('upload_body_max_size, when set, is the multipart cap', async () => {
   configure({ upload_max_size: 1000, upload_body_max_size: 2 * MiB });
   try {
     const over = await t.raw(head('POST', '/echo', { 'Content-Type': MULTIPART, 'Content-Length': 2 * MiB + 1 }));
     assert.is(over.status, 413);
-    assert.match(JSON.parse((await t.raw(head('POST', '/echo', { Accept: 'application/json', 'Content-Type': MULTIPART, 'Content-Length': 2 * MiB + 1 }))).text).error.message, String(2 * MiB));
+    assert.match(
+      JSON.parse((await t.raw(head('POST', '/echo', { Accept: 'application/json', 'Content-Type': MULTIPART, 'Content-Length': 2 * MiB + 1 }))).text).error
+        .message,
+      String(2 * MiB),
+    );
     const exact = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': MULTIPART }, body: multipartOfSize(2 * MiB) });
     assert.is(exact.status, 200);
     assert.is(exact.json().files.doc.truncated, true);
@@ -236,7 +259,10 @@ Malformed('a client that disconnects in the middle of a body does not disturb th
   const r = await t.fetch('/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"still":"alive"}' });
   assert.is(r.status, 200);
   assert.equal(r.json().jsonBody, { still: 'alive' });
-  assert.not.ok(t.logs.records.some((rec) => rec.level === 'ERROR'), t.logs.text());
+  assert.not.ok(
+    t.logs.records.some((rec) => rec.level === 'ERROR'),
+    t.logs.text(),
+  );
 });
 
 Malformed.run();

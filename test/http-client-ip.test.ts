@@ -8,8 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  Application, Response, Router, TrustedProxies, TrustedProxiesError, configure, createServer, getTrustedProxies,
-  resetConfig, resolveClientIp, type Request,
+  Application,
+  Response,
+  Router,
+  TrustedProxies,
+  TrustedProxiesError,
+  configure,
+  createServer,
+  getTrustedProxies,
+  resetConfig,
+  resolveClientIp,
+  type Request,
 } from '../runtime/index.js';
 import { rawRequest } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';

@@ -13,13 +13,26 @@ function routes(router: Router): void {
   router.add('GET', '/only-get', () => new Response(200, 'ok'), { public: true });
   router.add('POST', '/upload', () => new Response(200, 'reçu'), { public: true, csrf: false });
   router.add('POST', '/submit', () => new Response(200, 'submitted'), { public: true });
-  router.add('GET', '/invalid', (r) => BaseController.validationError('errors/422.html', { errors: { nom: 'Le champ « Nom » est obligatoire.', email: '<b>mal formé</b>' } }, { request: r }), { public: true });
-  router.add('GET', '/invalid-list', (r) => BaseController.validationError(undefined, { errors: ['Première erreur.', 'Seconde erreur.'] }, { request: r }), { public: true });
-  router.add('GET', '/limited', (r) => {
-    const response = errorPage(429, r, { retry_after: 42 });
-    response.headers['Retry-After'] = '42';
-    return response;
-  }, { public: true });
+  router.add(
+    'GET',
+    '/invalid',
+    (r) =>
+      BaseController.validationError('errors/422.html', { errors: { nom: 'Le champ « Nom » est obligatoire.', email: '<b>mal formé</b>' } }, { request: r }),
+    { public: true },
+  );
+  router.add('GET', '/invalid-list', (r) => BaseController.validationError(undefined, { errors: ['Première erreur.', 'Seconde erreur.'] }, { request: r }), {
+    public: true,
+  });
+  router.add(
+    'GET',
+    '/limited',
+    (r) => {
+      const response = errorPage(429, r, { retry_after: 42 });
+      response.headers['Retry-After'] = '42';
+      return response;
+    },
+    { public: true },
+  );
   router.add('GET', '/forbidden', (r) => BaseController.forbidden({}, r), { public: true });
   router.add('GET', '/admin-404', (r) => BaseController.render('errors/404.html', { status: 404, base: 'layouts/admin.html', request: r }), { public: true });
   router.add('GET', '/public-404', (r) => BaseController.render('errors/404.html', 404, {}, 'layouts/public.html', { request: r }), { public: true });
@@ -47,7 +60,7 @@ P.before(async () => {
 });
 P.after(() => t.close());
 
-P('the French texts are the catalogue\'s, not keys', () => {
+P("the French texts are the catalogue's, not keys", () => {
   assert.is(trans('errors.405.title'), 'Méthode non autorisée');
   assert.is(trans('errors.413.title'), 'Contenu trop volumineux');
   assert.is(trans('errors.422.title'), 'Données invalides');
@@ -100,7 +113,7 @@ P('403 of forbidden(): the user lacks the rights; nothing about an expired form'
   assert.not.ok(/expiré|[Rr]echargez/.test(r.text), 'no CSRF wording');
 });
 
-P('render(\'errors/404.html\', { base: \'layouts/admin.html\' }): the page in the admin layout', async () => {
+P("render('errors/404.html', { base: 'layouts/admin.html' }): the page in the admin layout", async () => {
   const admin = await t.fetch('/admin-404');
   assertErrorPage(admin, 404, { title: 'errors.404.title', message: 'errors.404.message' });
   assert.ok(admin.text.includes('<aside'), 'the admin sidebar');

@@ -33,7 +33,11 @@ function postExpecting(t: TestApp, contentType: string, length: number, body: Bu
   return new Promise((resolve, reject) => {
     const events: ContinueResult['events'] = [];
     const req = http.request({
-      host: '127.0.0.1', port: t.port, method: 'POST', path: '/echo', agent: false,
+      host: '127.0.0.1',
+      port: t.port,
+      method: 'POST',
+      path: '/echo',
+      agent: false,
       headers: { Expect: '100-continue', 'Content-Type': contentType, 'Content-Length': String(length) },
     });
     req.on('continue', () => {

@@ -5,27 +5,49 @@ import { BaseController, HttpError, Response, requireApiToken, type Router } fro
 import { CSP_PLAIN, assertSecurityHeaders } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
-const NONCE_PAGE = '<!doctype html><html><head><script nonce="{{ csp_nonce() }}" src="/static/app.js"></script></head>'
-  + '<body><script nonce="{{ csp_nonce() }}">document.body.dataset.ok = "1";</script></body></html>';
+const NONCE_PAGE =
+  '<!doctype html><html><head><script nonce="{{ csp_nonce() }}" src="/static/app.js"></script></head>' +
+  '<body><script nonce="{{ csp_nonce() }}">document.body.dataset.ok = "1";</script></body></html>';
 
 function routes(router: Router): void {
   router.add('GET', '/ok', () => new Response(200, '<p>ok</p>'), { public: true });
   router.add('GET', '/go', () => BaseController.redirect('/ok'), { public: true });
   router.add('POST', '/json', (r) => BaseController.json({ got: r.jsonBody }), { public: true, csrf: false });
   router.add('POST', '/form', () => new Response(200, 'posted'), { public: true });
-  router.add('GET', '/api/secure', requireApiToken(() => BaseController.json({ ok: true })), { public: true, api: true });
-  router.add('GET', '/boom', () => {
-    throw new Error('kaboom-secret-detail');
-  }, { public: true });
-  router.add('GET', '/teapot', () => {
-    throw new HttpError(409, 'conflit');
-  }, { public: true });
-  router.add('GET', '/tamper', () => new Response(200, 'x', 'text/plain; charset=utf-8', {
-    'X-Frame-Options': 'SAMEORIGIN',
-    'content-security-policy': "default-src * 'unsafe-inline' 'unsafe-eval'",
-    'Referrer-Policy': 'unsafe-url',
-    'X-Custom': 'kept',
-  }), { public: true });
+  router.add(
+    'GET',
+    '/api/secure',
+    requireApiToken(() => BaseController.json({ ok: true })),
+    { public: true, api: true },
+  );
+  router.add(
+    'GET',
+    '/boom',
+    () => {
+      throw new Error('kaboom-secret-detail');
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/teapot',
+    () => {
+      throw new HttpError(409, 'conflit');
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/tamper',
+    () =>
+      new Response(200, 'x', 'text/plain; charset=utf-8', {
+        'X-Frame-Options': 'SAMEORIGIN',
+        'content-security-policy': "default-src * 'unsafe-inline' 'unsafe-eval'",
+        'Referrer-Policy': 'unsafe-url',
+        'X-Custom': 'kept',
+      }),
+    { public: true },
+  );
   router.add('GET', '/nonce', (r) => BaseController.render('nonce.html', { request: r }), { public: true });
   router.add('GET', '/layout', (r) => BaseController.render('layout-page.html', { request: r }), { public: true });
 }

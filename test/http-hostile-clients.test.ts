@@ -62,7 +62,8 @@ NodeAnswers('a malformed request line: 400 with the six headers and a body', () 
     assert.is(r.header('content-type'), 'text/html; charset=utf-8');
     assert.is(Number(r.header('content-length')), r.body.length);
     assert.match(r.text, 'mal formée');
-  }));
+  }),
+);
 
 NodeAnswers('a 20 KB header: 431 with the six headers', () =>
   withApp({}, async (t) => {
@@ -70,7 +71,8 @@ NodeAnswers('a 20 KB header: 431 with the six headers', () =>
     assert.is(r.status, 431);
     assertSecurityHeaders(r, '431 client error');
     assert.is(r.header('connection'), 'close');
-  }));
+  }),
+);
 
 NodeAnswers('a client slower than http_headers_timeout: 408 with the six headers, and the server goes on', () =>
   withApp({ config: { http_headers_timeout: 0.3, http_request_timeout: 0.6 } }, async (t) => {
@@ -81,7 +83,8 @@ NodeAnswers('a client slower than http_headers_timeout: 408 with the six headers
     assert.is(r.header('connection'), 'close');
     const ok = await t.fetch('/hello');
     assert.is(ok.status, 200);
-  }));
+  }),
+);
 
 NodeAnswers('a body slower than http_request_timeout: 408 with the six headers', () =>
   withApp({ config: { http_headers_timeout: 0.3, http_request_timeout: 0.6 } }, async (t) => {
@@ -90,7 +93,8 @@ NodeAnswers('a body slower than http_request_timeout: 408 with the six headers',
     assertSecurityHeaders(r, '408 request time-out');
     const ok = await t.fetch('/hello');
     assert.is(ok.status, 200);
-  }));
+  }),
+);
 
 NodeAnswers.run();
 
@@ -108,13 +112,14 @@ Server('keep-alive time-out from http_keep_alive_timeout, and HTTP_KEEP_ALIVE_TI
   });
 });
 
-Server('the default time-outs are a framework\'s, not node\'s 60 s and 300 s', () =>
+Server("the default time-outs are a framework's, not node's 60 s and 300 s", () =>
   withApp({}, async (t) => {
     assert.is(t.server.headersTimeout, 10_000);
     assert.is(t.server.requestTimeout, 30_000);
     assert.is(t.server.keepAliveTimeout, 5_000);
     assert.is(t.server.maxConnections, 1000);
-  }));
+  }),
+);
 
 Server('max_connections: past the cap a new connection is closed at once, the others are served', () =>
   withApp({ config: { max_connections: 2 } }, async (t) => {
@@ -127,7 +132,8 @@ Server('max_connections: past the cap a new connection is closed at once, the ot
     first.write('GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     assert.match(await answer, /^HTTP\/1\.1 200 /);
     second.destroy();
-  }));
+  }),
+);
 
 Server('MAX_CONNECTIONS in the environment sets the cap; 0 means none', async () => {
   await withApp({ env: { MAX_CONNECTIONS: '7' } }, async (t) => assert.is(t.server.maxConnections, 7));
@@ -146,7 +152,8 @@ Server('an invalid limit stops the start with a message that names it', () =>
     }
     configure({ http_headers_timeout: 40, http_request_timeout: 30 });
     assert.throws(() => createServer(t.app), /http_headers_timeout \(40 s\)/);
-  }));
+  }),
+);
 
 Server('an absolute-form request target is routed by its path and query', () =>
   withApp({}, async (t) => {
@@ -155,6 +162,7 @@ Server('an absolute-form request target is routed by its path and query', () =>
     assert.equal(JSON.parse(r.text), { path: '/hello', query: 'a=1', host: `127.0.0.1:${t.port}` });
     const bare = await t.raw(`GET http://127.0.0.1:${t.port} HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\nConnection: close\r\n\r\n`);
     assert.is(bare.status, 404, 'no path: the root, which has no route here');
-  }));
+  }),
+);
 
 Server.run();

@@ -3,9 +3,7 @@
 // sessions created without a cookie, and the CSP nonce.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  BaseController, HttpError, Request, Response, type Middleware, type Router,
-} from '../runtime/index.js';
+import { BaseController, HttpError, Request, Response, type Middleware, type Router } from '../runtime/index.js';
 import { assertSecurityHeaders, sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
@@ -18,14 +16,24 @@ function routes(router: Router): void {
   router.add('GET', '/bytes', () => new Response(200, Buffer.from(ACCENTS, 'utf8'), 'text/plain; charset=utf-8'), { public: true });
   router.add('GET', '/empty', () => new Response(200, ''), { public: true });
   router.add('GET', '/no-content', () => new Response(204, 'ignored'), { public: true });
-  router.add('GET', '/throw-sync', () => {
-    throw new Error('sync-secret');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/throw-sync',
+    () => {
+      throw new Error('sync-secret');
+    },
+    { public: true },
+  );
   router.add('GET', '/reject', () => Promise.reject(new Error('async-secret')), { public: true });
-  router.add('GET', '/http-error-async', async () => {
-    await later(null);
-    throw new HttpError(409, 'conflit');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/http-error-async',
+    async () => {
+      await later(null);
+      throw new HttpError(409, 'conflit');
+    },
+    { public: true },
+  );
   router.add('GET', '/private', () => new Response(200, 'private'));
   router.add('GET', '/flash', (r) => BaseController.redirectWithFlash(r, '/sync', 'Enregistré'), { public: true });
   router.add('GET', '/query', (r) => BaseController.json({ q: r.param('q') ?? null, ip: r.ip }), { public: true });
@@ -98,7 +106,10 @@ E.before(async () => {
 E.after(() => t.close());
 
 E('a synchronous throw and a rejection: the 500 page, logged once, nothing leaked', async () => {
-  for (const [path, secret] of [['/throw-sync', 'sync-secret'], ['/reject', 'async-secret']] as const) {
+  for (const [path, secret] of [
+    ['/throw-sync', 'sync-secret'],
+    ['/reject', 'async-secret'],
+  ] as const) {
     t.logs.clear();
     const r = await t.fetch(path);
     assert.is(r.status, 500, path);
@@ -132,12 +143,16 @@ E.run();
 const calls: string[] = [];
 const asyncPass: Middleware = { check: async () => (calls.push('async-pass'), later(null)) };
 const syncPass: Middleware = { check: () => (calls.push('sync-pass'), undefined) };
-const asyncStop: Middleware = { check: async (r) => (calls.push('async-stop'), r.path === '/private' && r.param('stop') ? new Response(403, 'stopped') : null) };
-const asyncThrow: Middleware = { check: async (r) => {
-  calls.push('async-throw');
-  if (r.param('throw')) throw new Error('middleware-secret');
-  return null;
-} };
+const asyncStop: Middleware = {
+  check: async (r) => (calls.push('async-stop'), r.path === '/private' && r.param('stop') ? new Response(403, 'stopped') : null),
+};
+const asyncThrow: Middleware = {
+  check: async (r) => {
+    calls.push('async-throw');
+    if (r.param('throw')) throw new Error('middleware-secret');
+    return null;
+  },
+};
 
 const M = suite('http-perf-regressions: middlewares and sessions');
 M.before(async () => {

@@ -139,8 +139,14 @@ Api('urlFor: params, encoding, extras as query string, errors naming the culprit
   assert.is(router.urlFor('api_contact', { version: 'v1', id: 3 }), '/api/v1/contacts/3');
   assert.is(router.urlFor('admin_home'), '/admin');
   assert.is(router.urlFor('admin_items', { tab: 'all' }), '/admin/items?tab=all');
-  assert.throws(() => router.urlFor('contact_show'), (e: Error) => e instanceof RouteError && e.message.includes('« id »'));
-  assert.throws(() => router.urlFor('nope'), (e: Error) => e instanceof RouteError && e.message.includes('« nope »'));
+  assert.throws(
+    () => router.urlFor('contact_show'),
+    (e: Error) => e instanceof RouteError && e.message.includes('« id »'),
+  );
+  assert.throws(
+    () => router.urlFor('nope'),
+    (e: Error) => e instanceof RouteError && e.message.includes('« nope »'),
+  );
 });
 
 Api('add: bad method, bad pattern, duplicate name are RouteErrors', () => {
@@ -151,7 +157,10 @@ Api('add: bad method, bad pattern, duplicate name are RouteErrors', () => {
   assert.throws(() => router.add('GET', 'y', noop), isRouteError);
   assert.throws(() => router.add('GET', '/y/{bad-name}', noop), isRouteError);
   assert.throws(() => router.add('GET', '/y/pre{id}', noop), isRouteError);
-  assert.throws(() => router.add('GET', '/z', noop, { name: 'x' }), (e: Error) => e instanceof RouteError && e.message.includes('« x »'));
+  assert.throws(
+    () => router.add('GET', '/z', noop, { name: 'x' }),
+    (e: Error) => e instanceof RouteError && e.message.includes('« x »'),
+  );
   assert.is(router.add('POST', '/x', noop), router, 'add returns the router');
 });
 

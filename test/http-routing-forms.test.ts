@@ -11,9 +11,16 @@ import { startApp, type TestApp } from './helpers/server.js';
 
 /** The routes make:crud writes for one entity (test/helpers/crud-cli-project.ts, CRUD_ROUTES). */
 const CRUD: ReadonlyArray<readonly [string, string, string]> = [
-  ['GET', '', 'index'], ['GET', '/new', 'create'], ['POST', '', 'store'], ['GET', '/export.csv', 'export'],
-  ['POST', '/bulk-delete', 'bulk_delete'], ['POST', '/bulk-delete/confirm', 'bulk_delete_confirm'], ['GET', '/{id}', 'show'],
-  ['GET', '/{id}/edit', 'edit'], ['POST', '/{id}', 'update'], ['POST', '/{id}/delete', 'delete'],
+  ['GET', '', 'index'],
+  ['GET', '/new', 'create'],
+  ['POST', '', 'store'],
+  ['GET', '/export.csv', 'export'],
+  ['POST', '/bulk-delete', 'bulk_delete'],
+  ['POST', '/bulk-delete/confirm', 'bulk_delete_confirm'],
+  ['GET', '/{id}', 'show'],
+  ['GET', '/{id}/edit', 'edit'],
+  ['POST', '/{id}', 'update'],
+  ['POST', '/{id}/delete', 'delete'],
 ];
 
 /** Requests whose body a handler received (a refused request must never get here). */
@@ -110,14 +117,18 @@ Forms.before.each(() => void (handled = []));
 
 Forms('an unknown path with an over-limit body: 404, the body neither read nor parsed', async () => {
   // Declared 5 MB, over body_max_size: before routing came first, this was a 413.
-  const r = await t.raw('POST /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\na=1&b=2');
+  const r = await t.raw(
+    'POST /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\na=1&b=2',
+  );
   assert.is(r.status, 404);
   assert.is(r.header('connection'), 'close');
   assertSecurityHeaders(r, '404 before the body');
 });
 
 Forms('a path of other methods with a body: 405 before the body is read', async () => {
-  const r = await t.raw('PUT /contacts/export.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\na=1');
+  const r = await t.raw(
+    'PUT /contacts/export.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\na=1',
+  );
   assert.is(r.status, 405);
   assert.is(r.header('allow'), 'GET, HEAD, OPTIONS');
 });
@@ -162,12 +173,20 @@ Forms('the declared charset is honoured: iso-8859-1 bytes and escapes decode as 
   const r = await t.fetch('/form', { method: 'POST', headers: { ...FORM, 'Content-Type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' }, body });
   assert.is(r.status, 200);
   assert.is(r.json().nom, 'été à');
-  const utf8 = await t.fetch('/form', { method: 'POST', headers: { ...FORM, 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: 'nom=%C3%A9t%C3%A9' });
+  const utf8 = await t.fetch('/form', {
+    method: 'POST',
+    headers: { ...FORM, 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    body: 'nom=%C3%A9t%C3%A9',
+  });
   assert.is(utf8.json().nom, 'été');
 });
 
 Forms('an unknown charset: 400 that names it', async () => {
-  const r = await t.fetch('/form', { method: 'POST', headers: { ...FORM, 'Content-Type': 'application/x-www-form-urlencoded; charset=x-martien' }, body: 'nom=a' });
+  const r = await t.fetch('/form', {
+    method: 'POST',
+    headers: { ...FORM, 'Content-Type': 'application/x-www-form-urlencoded; charset=x-martien' },
+    body: 'nom=a',
+  });
   assert.is(r.status, 400);
   assert.match(r.json().error.message, 'x-martien');
   assert.equal(handled, []);

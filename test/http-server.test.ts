@@ -15,7 +15,12 @@ import { listen } from './helpers/server.js';
 const RUNTIME_URL = pathToFileURL(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../runtime/index.js')).href;
 
 /** Resolves when `predicate` holds on the accumulated text of a stream, or rejects after `ms`. */
-function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', predicate: (text: string) => RegExpExecArray | boolean | null, ms: number): Promise<string> {
+function waitForOutput(
+  child: ChildProcess,
+  stream: 'stdout' | 'stderr',
+  predicate: (text: string) => RegExpExecArray | boolean | null,
+  ms: number,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`${stream}: rien d'attendu après ${ms} ms, reçu : ${text}`)), ms);
@@ -33,12 +38,14 @@ function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', predica
 
 function get(url: string, agent: http.Agent | false = false): Promise<{ status: number; body: string; connection?: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve(agent ? { status: res.statusCode!, body, connection: res.headers.connection } : { status: res.statusCode!, body }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve(agent ? { status: res.statusCode!, body, connection: res.headers.connection } : { status: res.statusCode!, body }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -66,7 +73,9 @@ G.after(() => {
 });
 
 G('the slow request in flight completes with 200, then the process exits 0 and refuses connections', async () => {
-  const script = project.write('server.mjs', `import { Application, Response, Router, configure, serve } from '${RUNTIME_URL}';
+  const script = project.write(
+    'server.mjs',
+    `import { Application, Response, Router, configure, serve } from '${RUNTIME_URL}';
 configure({ project_root: ${JSON.stringify(project.root)} });
 const router = new Router();
 router.add('GET', '/slow', async () => {
@@ -76,7 +85,8 @@ router.add('GET', '/slow', async () => {
 }, { public: true });
 router.add('GET', '/fast', () => new Response(200, 'fast'), { public: true });
 await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host: '127.0.0.1' });
-`);
+`,
+  );
   child = spawn(process.execPath, [script], { cwd: project.root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FW_LOG_LEVEL: 'INFO' } });
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   const announced = await waitForOutput(child, 'stdout', (text) => /http:\/\/127\.0\.0\.1:(\d+)/.exec(text), 10_000);
@@ -97,7 +107,10 @@ await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host:
   child.kill('SIGTERM');
   await stopping;
   let slowDone = false;
-  void slow.then(() => (slowDone = true), () => (slowDone = true));
+  void slow.then(
+    () => (slowDone = true),
+    () => (slowDone = true),
+  );
   // The listener closes right after the log line; allow the child a moment to get there.
   let refused: string | undefined;
   for (let i = 0; i < 20 && refused !== 'ECONNREFUSED'; i++) {
@@ -128,7 +141,9 @@ H.before(() => {
   tls = makeProject();
   certFile = path.join(tls.root, 'cert.pem');
   keyFile = path.join(tls.root, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', keyFile, '-out', certFile], {
+    stdio: 'ignore',
+  });
   configure({ project_root: tls.root });
 });
 H.after(() => {
@@ -138,11 +153,15 @@ H.after(() => {
 
 function httpsGet(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; encrypted: boolean }> {
   return new Promise((resolve, reject) => {
-    https.get(url, { rejectUnauthorized: false, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, encrypted: Boolean((res.socket as { encrypted?: boolean }).encrypted) }));
-    }).on('error', reject);
+    https
+      .get(url, { rejectUnauthorized: false, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body, encrypted: Boolean((res.socket as { encrypted?: boolean }).encrypted) }),
+        );
+      })
+      .on('error', reject);
   });
 }
 

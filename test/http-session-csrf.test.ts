@@ -17,12 +17,22 @@ function routes(router: Router): void {
   router.add('POST', '/open', () => new Response(200, 'open'), { public: true, csrf: false });
   router.add('POST', '/hook', () => BaseController.json({ ok: true }), { public: true, api: true });
   router.add('POST', '/api/things', () => BaseController.json({ ok: true }), { public: true });
-  router.add('GET', '/flash/{level}', (r) => BaseController.redirect('/show', { request: r, flash: `Message ${r.routeParams.level}`, level: r.routeParams.level }), { public: true });
+  router.add(
+    'GET',
+    '/flash/{level}',
+    (r) => BaseController.redirect('/show', { request: r, flash: `Message ${r.routeParams.level}`, level: r.routeParams.level }),
+    { public: true },
+  );
   router.add('GET', '/show', (r) => BaseController.render('show.html', { request: r }), { public: true });
-  router.add('GET', '/sign-in', (r) => {
-    requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
-    return new Response(200, 'ok');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/sign-in',
+    (r) => {
+      requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
+      return new Response(200, 'ok');
+    },
+    { public: true },
+  );
 }
 
 const files = {
@@ -99,7 +109,7 @@ S('a forged or malformed session id or CSRF id is ignored: no session, a new CSR
   }
 });
 
-S('a token forged without the secret is refused: the HMAC of the id under another key, the id itself, another id\'s token', async () => {
+S("a token forged without the secret is refused: the HMAC of the id under another key, the id itself, another id's token", async () => {
   const { cookie, token } = await openForm(t);
   const id = cookie.slice('csrf_id='.length);
   const { createHmac } = await import('node:crypto');
@@ -141,7 +151,7 @@ S('POST without token: 403, the French "form expired, reload" page, no session c
   assert.ok(withSession.text.includes(escapeHtml(message)));
 });
 
-S('a wrong token, or another session\'s token: 403', async () => {
+S("a wrong token, or another session's token: 403", async () => {
   const a = await openForm(t);
   const b = await openForm(t);
   const wrong = a.token.slice(0, -1) + (a.token.endsWith('0') ? '1' : '0');

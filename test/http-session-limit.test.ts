@@ -16,10 +16,15 @@ function routes(router: Router): void {
   router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
   router.add('POST', '/submit', () => new Response(200, 'submitted'), { public: true });
   router.add('GET', '/flash', (r) => BaseController.redirect('/form', { request: r, flash: 'Bonjour' }), { public: true });
-  router.add('GET', '/sign-in', (r) => {
-    requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
-    return new Response(200, 'ok');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/sign-in',
+    (r) => {
+      requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
+      return new Response(200, 'ok');
+    },
+    { public: true },
+  );
   router.add('GET', '/me', (r) => new Response(200, String(getUser(r)?.login ?? '')), { public: true });
 }
 

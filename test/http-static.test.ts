@@ -48,11 +48,16 @@ S.before(async () => {
     options: (project) => ({ staticDirs: [project.staticDir, path.join(project.root, 'static2')] }),
     routes: (router) => {
       // The response is made (the file stat'ed), then the file grows before the response is written.
-      router.add('GET', '/grown', (request) => {
-        const response = serveStatic(request, [t.project.staticDir], 'grow.txt');
-        fs.appendFileSync(path.join(t.project.staticDir, 'grow.txt'), 'EXTRA BYTES');
-        return response!;
-      }, { public: true });
+      router.add(
+        'GET',
+        '/grown',
+        (request) => {
+          const response = serveStatic(request, [t.project.staticDir], 'grow.txt');
+          fs.appendFileSync(path.join(t.project.staticDir, 'grow.txt'), 'EXTRA BYTES');
+          return response!;
+        },
+        { public: true },
+      );
     },
   });
 });
@@ -173,7 +178,10 @@ S('path traversal never serves a file outside static/: always the 404 page, neve
     assert.is(r.status, 404, `fetch ${url}`);
     assert.not.ok(r.text.includes(SECRET), `fetch ${url} leaked the secret`);
   }
-  assert.not.ok(t.logs.records.some((r) => r.level === 'ERROR'), 'no error logged');
+  assert.not.ok(
+    t.logs.records.some((r) => r.level === 'ERROR'),
+    'no error logged',
+  );
 });
 
 S('an empty file and a file over several read buffers: exactly their bytes', async () => {

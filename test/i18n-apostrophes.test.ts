@@ -26,20 +26,26 @@ function problems(label: string, text: string): string[] {
 
 function filesUnder(folder: string, ext: string): string[] {
   if (!fs.existsSync(folder)) return [];
-  return fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(ext)).map((file) => path.join(folder, file));
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith(ext))
+    .map((file) => path.join(folder, file));
 }
 
 const relative = (file: string): string => path.relative(PACKAGE_ROOT, file);
 
 test('the pattern finds a straight apostrophe and leaves the typographic one, code and English alone', () => {
   assert.is(problems('x', "l'entité, qu'il, Aujourd'hui").length, 3);
-  assert.equal(problems('x', "Aucune observation pour l'instant."), ['x:1 : « ne observation pour l\'instant. »']);
+  assert.equal(problems('x', "Aucune observation pour l'instant."), ["x:1 : « ne observation pour l'instant. »"]);
   assert.equal(problems('x', "l’entité, qu’il ; trans('app.home') ; it's ; {{ 'd' }}"), []);
 });
 
 test('French catalogues: every text writes ’', () => {
   const found: string[] = [];
-  for (const file of [path.join(PACKAGE_ROOT, 'runtime', 'i18n', 'fr.json'), path.join(PACKAGE_ROOT, 'cli', 'templates', 'project', 'translations', 'fr.json')]) {
+  for (const file of [
+    path.join(PACKAGE_ROOT, 'runtime', 'i18n', 'fr.json'),
+    path.join(PACKAGE_ROOT, 'cli', 'templates', 'project', 'translations', 'fr.json'),
+  ]) {
     const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
     for (const [key, value] of Object.entries(catalogue)) found.push(...problems(`${relative(file)} ${key}`, value));
   }
@@ -48,7 +54,11 @@ test('French catalogues: every text writes ’', () => {
 
 test('views: the framework\u2019s, the project template\u2019s, the generated ones (snapshots) and the starters\u2019', () => {
   const found: string[] = [];
-  const folders = [path.join(PACKAGE_ROOT, 'runtime', 'views'), path.join(PACKAGE_ROOT, 'cli', 'templates', 'project', 'mvc', 'views'), path.join(PACKAGE_ROOT, 'snapshots')];
+  const folders = [
+    path.join(PACKAGE_ROOT, 'runtime', 'views'),
+    path.join(PACKAGE_ROOT, 'cli', 'templates', 'project', 'mvc', 'views'),
+    path.join(PACKAGE_ROOT, 'snapshots'),
+  ];
   const files = folders.flatMap((folder) => filesUnder(folder, '.html'));
   assert.ok(files.length > 30, `${files.length} views`);
   for (const file of files) found.push(...problems(relative(file), fs.readFileSync(file, 'utf8')));
@@ -57,7 +67,11 @@ test('views: the framework\u2019s, the project template\u2019s, the generated on
     'dashboard/index.html': emitDashboardView('fw starter:build auth'),
     'account/profile.html': emitProfileView('fw starter:build auth'),
     'account/_mfa.html': emitMfaCardView('fw starter:build mfa'),
-    'home/index.html': emitStarterHome({ command: 'fw starter:build auth', login: true, links: [{ href: '/dashboard', label: 'Tableau de bord', description: 'Vos rôles.' }] }),
+    'home/index.html': emitStarterHome({
+      command: 'fw starter:build auth',
+      login: true,
+      links: [{ href: '/dashboard', label: 'Tableau de bord', description: 'Vos rôles.' }],
+    }),
   };
   for (const [label, text] of Object.entries(generated)) found.push(...problems(label, text));
   assert.equal(found, []);

@@ -33,7 +33,10 @@ function check(args: readonly string[] = []): { status: number | null; out: stri
 test('a project made by fw new passes: every key it and the framework templates it uses need is translated', () => {
   const { status, out } = check();
   assert.is(status, 0, out.join('\n'));
-  assert.equal(out.map((line) => line.slice(0, 9)), ['  [OK]   ', '  [OK]   ', '  [OK]   ', '  [OK]   ', '0 avertis']);
+  assert.equal(
+    out.map((line) => line.slice(0, 9)),
+    ['  [OK]   ', '  [OK]   ', '  [OK]   ', '  [OK]   ', '0 avertis'],
+  );
   assert.match(out[0]!, /^ {2}\[OK\] {3}Catalogues — translations\/fr\.json \(7 clés\) ; framework \(fr : \d+ clés\)$/);
   assert.match(out[1]!, /^ {2}\[OK\] {3}Clés utilisées — \d+ clé\(s\) dans \d+ gabarit\(s\) et 3 fichier\(s\) de code, toutes traduites \(fr\)$/);
   assert.is(out[out.length - 1], '0 avertissement(s), 0 erreur(s).');
@@ -42,7 +45,10 @@ test('a project made by fw new passes: every key it and the framework templates 
   assert.is(json.status, 0);
   const report = JSON.parse(json.stdout) as { ok: boolean; errors: number; warnings: number; checks: Array<{ code: string; status: string }> };
   assert.equal([report.ok, report.errors, report.warnings], [true, 0, 0]);
-  assert.equal(report.checks.map((c) => c.code), ['catalogue', 'missing_key', 'empty_value', 'unused_key']);
+  assert.equal(
+    report.checks.map((c) => c.code),
+    ['catalogue', 'missing_key', 'empty_value', 'unused_key'],
+  );
 });
 
 test('after fw make:crud the generated pages and code are covered by the framework’s catalogue', () => {
@@ -67,13 +73,19 @@ test('after fw make:crud the generated pages and code are covered by the framewo
 });
 
 test('a key used in a template or in code and missing from the catalogue: FAIL naming the key, the file and the line', () => {
-  project.write('mvc/views/home/extra.html', `<p>{{ trans('home.absent') }}</p>\n<p>{{ trans("home.absent", { n: 1 }) }}</p>\n<p>{{ trans(dynamic) }} {{ trans('crud.' ~ kind) }}</p>\n`);
+  project.write(
+    'mvc/views/home/extra.html',
+    `<p>{{ trans('home.absent') }}</p>\n<p>{{ trans("home.absent", { n: 1 }) }}</p>\n<p>{{ trans(dynamic) }} {{ trans('crud.' ~ kind) }}</p>\n`,
+  );
   project.write('mvc/controllers/extra.ts', `import { trans } from 'fw-mvc';\n\nexport const message = (): string =>\n  trans("flash.absent");\n`);
   try {
     const { status, out } = check();
     assert.is(status, 1, out.join('\n'));
     assert.ok(out.includes('  [FAIL] Clé manquante — « flash.absent » (mvc/controllers/extra.ts:4) absente de translations/fr.json'), out.join('\n'));
-    assert.ok(out.includes('  [FAIL] Clé manquante — « home.absent » (mvc/views/home/extra.html:1 et 1 autre(s) endroit(s)) absente de translations/fr.json'), out.join('\n'));
+    assert.ok(
+      out.includes('  [FAIL] Clé manquante — « home.absent » (mvc/views/home/extra.html:1 et 1 autre(s) endroit(s)) absente de translations/fr.json'),
+      out.join('\n'),
+    );
     assert.is(out.filter((line) => line.includes('[FAIL]')).length, 2, 'dynamic keys are ignored');
     assert.is(out[out.length - 1], '0 avertissement(s), 2 erreur(s).');
   } finally {
@@ -92,9 +104,18 @@ test('a template with 40 000 trans() calls: every use found, on its line; i18n:i
     const failures = out.filter((line) => line.includes('[FAIL]'));
     assert.is(failures.length, 101, failures.slice(0, 3).join('\n'));
     // grand.k7: lines 8, 108, … in the first column and 58, 158, … in the second: 400 uses, the first on line 8.
-    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.k7 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'), failures.join('\n'));
-    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.k57 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'), failures.join('\n'));
-    assert.ok(failures.includes('  [FAIL] Clé manquante — « grand.fin » (mvc/views/home/grand.html:20001) absente de translations/fr.json'), failures.join('\n'));
+    assert.ok(
+      failures.includes('  [FAIL] Clé manquante — « grand.k7 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'),
+      failures.join('\n'),
+    );
+    assert.ok(
+      failures.includes('  [FAIL] Clé manquante — « grand.k57 » (mvc/views/home/grand.html:8 et 399 autre(s) endroit(s)) absente de translations/fr.json'),
+      failures.join('\n'),
+    );
+    assert.ok(
+      failures.includes('  [FAIL] Clé manquante — « grand.fin » (mvc/views/home/grand.html:20001) absente de translations/fr.json'),
+      failures.join('\n'),
+    );
 
     const run = project.run(['i18n:init']);
     assert.is(run.status, 0, run.stderr);
@@ -111,20 +132,33 @@ test('a key present in one catalogue and not in another: FAIL naming both files'
   });
   project.write('mvc/views/home/extra.html', `{{ trans('home.seulement_fr') }}\n`);
   const fr = JSON.parse(project.read('translations/fr.json')) as Record<string, string>;
-  const en = Object.fromEntries(Object.keys(fr).filter((key) => key !== 'home.seulement_fr').map((key) => [key, `EN ${key}`]));
+  const en = Object.fromEntries(
+    Object.keys(fr)
+      .filter((key) => key !== 'home.seulement_fr')
+      .map((key) => [key, `EN ${key}`]),
+  );
   project.write('translations/en.json', JSON.stringify(en, null, 2));
   try {
     const { status, out } = check();
     assert.is(status, 1, out.join('\n'));
     assert.ok(out.includes('  [FAIL] Clé manquante — « home.seulement_fr » (mvc/views/home/extra.html:1) absente de translations/en.json'), out.join('\n'));
     assert.is(out.filter((line) => line.includes('[FAIL]')).length, 1, out.join('\n'));
-    assert.not.ok(out.some((line) => line.includes('Concordance')), 'no « same keys » line while a key is missing');
+    assert.not.ok(
+      out.some((line) => line.includes('Concordance')),
+      'no « same keys » line while a key is missing',
+    );
     // An unused key of one catalogue missing from the other.
     project.write('mvc/views/home/extra.html', '');
     const unused = check();
     assert.is(unused.status, 1);
-    assert.ok(unused.out.includes("  [FAIL] Clé absente d'un catalogue — « home.seulement_fr » est dans translations/fr.json, pas dans translations/en.json"), unused.out.join('\n'));
-    assert.ok(unused.out.includes("  [WARN] Clé inutilisée — « home.seulement_fr » de translations/fr.json : ni le code ni les gabarits ne l'utilisent"), unused.out.join('\n'));
+    assert.ok(
+      unused.out.includes("  [FAIL] Clé absente d'un catalogue — « home.seulement_fr » est dans translations/fr.json, pas dans translations/en.json"),
+      unused.out.join('\n'),
+    );
+    assert.ok(
+      unused.out.includes("  [WARN] Clé inutilisée — « home.seulement_fr » de translations/fr.json : ni le code ni les gabarits ne l'utilisent"),
+      unused.out.join('\n'),
+    );
   } finally {
     reset(['mvc/views/home/extra.html', 'translations/en.json']);
   }
@@ -145,7 +179,10 @@ test('an empty value: FAIL; an unused key: WARN only (exit 0); a key overriding 
     });
     const unused = check();
     assert.is(unused.status, 0, unused.out.join('\n'));
-    assert.equal(unused.out.filter((line) => line.includes('[WARN]')), ["  [WARN] Clé inutilisée — « orphan.key » de translations/fr.json : ni le code ni les gabarits ne l'utilisent"]);
+    assert.equal(
+      unused.out.filter((line) => line.includes('[WARN]')),
+      ["  [WARN] Clé inutilisée — « orphan.key » de translations/fr.json : ni le code ni les gabarits ne l'utilisent"],
+    );
     assert.is(unused.out[unused.out.length - 1], '1 avertissement(s), 0 erreur(s).');
   } finally {
     reset([]);
@@ -184,10 +221,13 @@ test('i18n:init appends the missing keys with an empty value, keeps the file’s
 
     const { status, out } = check();
     assert.is(status, 1, 'the new keys wait for their translation');
-    assert.equal(out.filter((line) => line.includes('[FAIL]')), [
-      '  [FAIL] Valeur vide — « alpha.first » dans translations/fr.json : à traduire',
-      '  [FAIL] Valeur vide — « zeta.last » dans translations/fr.json : à traduire',
-    ]);
+    assert.equal(
+      out.filter((line) => line.includes('[FAIL]')),
+      [
+        '  [FAIL] Valeur vide — « alpha.first » dans translations/fr.json : à traduire',
+        '  [FAIL] Valeur vide — « zeta.last » dans translations/fr.json : à traduire',
+      ],
+    );
   } finally {
     reset(['mvc/views/home/extra.html']);
   }

@@ -16,7 +16,10 @@ test('lineCounter: the line of each offset asked in increasing order, repeated o
   const text = 'a\nbc\n\n\ndef\nlast';
   const lineAt = lineCounter(text);
   const offsets = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, text.length];
-  assert.equal(offsets.map((offset) => lineAt(offset)), offsets.map((offset) => lineOf(text, offset)));
+  assert.equal(
+    offsets.map((offset) => lineAt(offset)),
+    offsets.map((offset) => lineOf(text, offset)),
+  );
   assert.is(lineCounter('')(0), 1);
   assert.throws(() => lineAt(3), /avant/, 'an offset before the last one asked is a programming error');
 });
@@ -25,8 +28,14 @@ test('keysIn: 40 000 calls spread over 60 000 lines (CRLF and LF), each on its l
   // Block i holds three lines (3i + 1 to 3i + 3): k.i on the first, j.i on the third.
   const text = Array.from({ length: 20_000 }, (_, i) => `<p>{{ trans('k.${i}') }}</p>\r\n\n<b>{{ trans("j.${i}", { n: 1 }) }}</b>`).join('\n');
   const uses = keysIn(text, 'mvc/views/grand.html');
-  const want = Array.from({ length: 20_000 }, (_, i) => [[`k.${i}`, 3 * i + 1], [`j.${i}`, 3 * i + 3]]).flat();
-  assert.equal(uses.map((use) => [use.key, use.line]), want);
+  const want = Array.from({ length: 20_000 }, (_, i) => [
+    [`k.${i}`, 3 * i + 1],
+    [`j.${i}`, 3 * i + 3],
+  ]).flat();
+  assert.equal(
+    uses.map((use) => [use.key, use.line]),
+    want,
+  );
   assert.equal(uses[39_999], { key: 'j.19999', file: 'mvc/views/grand.html', line: 60_000 });
   // The same lines as counting the newlines before each call, on a sample.
   for (const index of [0, 1, 2, 999, 20_001, 39_998]) assert.is(uses[index]!.line, lineOf(text, nthCall(text, index)));

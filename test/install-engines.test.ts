@@ -12,7 +12,10 @@ const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '.
 type Version = [number, number, number];
 
 function parse(text: string): Version {
-  const [major = 0, minor = 0, patch = 0] = text.replace(/^v/, '').split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : 0));
+  const [major = 0, minor = 0, patch = 0] = text
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : 0));
   return [major, minor, patch];
 }
 
@@ -51,7 +54,9 @@ test('the range reader', () => {
 });
 
 test(`every locked package accepts Node ${process.version}`, () => {
-  const lock = JSON.parse(fs.readFileSync(path.join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: unknown }> };
+  const lock = JSON.parse(fs.readFileSync(path.join(REPO, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; engines?: unknown }>;
+  };
   const refused: string[] = [];
   let checked = 0;
   for (const [where, entry] of Object.entries(lock.packages)) {

@@ -31,7 +31,11 @@ test('every dependency of every locked package has its own lock entry (npm ci wo
   const lock = JSON.parse(fs.readFileSync(path.join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const missing: string[] = [];
   for (const [location, entry] of Object.entries(lock.packages)) {
-    const names = [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...(location === '' ? Object.keys(entry.devDependencies ?? {}) : [])];
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...(location === '' ? Object.keys(entry.devDependencies ?? {}) : []),
+    ];
     for (const name of names) if (!resolves(lock.packages, location, name)) missing.push(`${location || '(root)'} → ${name}`);
   }
   assert.equal(missing, []);

@@ -14,7 +14,11 @@ import { launchChromium } from './helpers/crud-browser.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
 const ENTITIES = ['Propriétaires', 'Animaux', 'Rendez-vous', 'Vaccinations', 'Vétérinaires'];
-const slug = (label: string): string => label.normalize('NFD').replace(/[^A-Za-z-]/g, '').toLowerCase();
+const slug = (label: string): string =>
+  label
+    .normalize('NFD')
+    .replace(/[^A-Za-z-]/g, '')
+    .toLowerCase();
 
 /** The links as a user adds them: `<a>` in app.html's nav block, `<li>` in public.html's and admin.html's lists. */
 const APP_NAV = ENTITIES.map((label) => `<a href="/${slug(label)}" class="text-gray-700 hover:text-gray-900">${label}</a>`).join('\n');
@@ -32,11 +36,21 @@ const files = {
 };
 
 function routes(router: Router): void {
-  router.add('GET', '/page/{layout}', (r) => BaseController.render(`page-${r.routeParams.layout}.html`, { request: r, context: { app_name: 'Clinique vétérinaire' } }), { public: true });
-  router.add('GET', '/login-as', (r) => {
-    requestSession(r).set('user', { login: 'marie.dupont@exemple.fr', roles: ['admin'] });
-    return BaseController.redirect('/page/app');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/page/{layout}',
+    (r) => BaseController.render(`page-${r.routeParams.layout}.html`, { request: r, context: { app_name: 'Clinique vétérinaire' } }),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/login-as',
+    (r) => {
+      requestSession(r).set('user', { login: 'marie.dupont@exemple.fr', roles: ['admin'] });
+      return BaseController.redirect('/page/app');
+    },
+    { public: true },
+  );
   router.add('POST', '/logout', () => BaseController.redirect('/'), { public: true });
 }
 
@@ -86,7 +100,7 @@ async function expectFits(url: string): Promise<void> {
 test('layouts/app.html (make:crud, starters), signed in: five entity links and the logout button fit in 390 px', async () => {
   const login = await tab.goto(`${app.base}/login-as`);
   assert.is(login?.status(), 200);
-  assert.match(await tab.locator('#current-user').textContent() ?? '', /marie\.dupont/);
+  assert.match((await tab.locator('#current-user').textContent()) ?? '', /marie\.dupont/);
   await expectFits('/page/app');
   await tab.setViewportSize({ width: 390, height: 844 });
   const logout = tab.getByRole('button', { name: 'Se déconnecter' });

@@ -18,12 +18,17 @@ import { openMediaDatabase } from './helpers/uploads.js';
 
 /** `/as/<email>?roles=a,b&permissions=c`: signs in as that user. */
 function routes(router: Router): void {
-  router.add('GET', '/as/{email}', (request) => {
-    const query = new URLSearchParams(request.query);
-    const list = (name: string): string[] => (query.get(name) ?? '').split(',').filter(Boolean);
-    requestSession(request).set('user', { id: 1, email: request.routeParams.email, roles: list('roles'), permissions: list('permissions') });
-    return apiSuccess({ ok: true });
-  }, { public: true });
+  router.add(
+    'GET',
+    '/as/{email}',
+    (request) => {
+      const query = new URLSearchParams(request.query);
+      const list = (name: string): string[] => (query.get(name) ?? '').split(',').filter(Boolean);
+      requestSession(request).set('user', { id: 1, email: request.routeParams.email, roles: list('roles'), permissions: list('permissions') });
+      return apiSuccess({ ok: true });
+    },
+    { public: true },
+  );
   router.add('GET', '/login', () => apiSuccess({ login: true }), { public: true });
 }
 
@@ -102,7 +107,12 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   t('a refused user never gets a 304 or a 206', async () => {
     const etag = (await read(FILES.first, await as('j@example.test', 'juriste'))).headers.get('etag')!;
     const stranger = await as('s@example.test', 'stagiaire');
-    for (const headers of [{ 'if-none-match': etag }, { 'if-none-match': '*' }, { range: 'bytes=0-3' }, { 'if-modified-since': new Date().toUTCString() }] as Array<Record<string, string>>) {
+    for (const headers of [
+      { 'if-none-match': etag },
+      { 'if-none-match': '*' },
+      { range: 'bytes=0-3' },
+      { 'if-modified-since': new Date().toUTCString() },
+    ] as Array<Record<string, string>>) {
       assert.is((await read(FILES.first, stranger, headers)).status, 403, JSON.stringify(headers));
     }
     assert.is((await read(FILES.first, await as('j@example.test', 'juriste'), { 'if-none-match': etag })).status, 304);

@@ -31,7 +31,10 @@ folders('creates the upload root and its five folders, then says there is nothin
   const out = lines(first.stdout);
   assert.is(out[0], 'Dossiers de dépôt :');
   assert.is(out[1], fateLine('inchangé', 'storage/uploads/'), 'the template already has the root');
-  assert.equal(out.slice(2, 7), FOLDERS.map((dir) => fateLine('créé', `storage/uploads/${dir}/`)));
+  assert.equal(
+    out.slice(2, 7),
+    FOLDERS.map((dir) => fateLine('créé', `storage/uploads/${dir}/`)),
+  );
   assert.match(out[7]!, /^5 dossier\(s\) créé\(s\)\./);
   for (const dir of FOLDERS) {
     const stat = fs.statSync(project.path(`storage/uploads/${dir}`));
@@ -40,7 +43,10 @@ folders('creates the upload root and its five folders, then says there is nothin
   }
   const second = project.run(['upload:init']);
   assert.is(second.status, 0);
-  assert.equal(lines(second.stdout).slice(1, 7), ['.', ...FOLDERS].map((dir) => fateLine('inchangé', `storage/uploads/${dir === '.' ? '' : `${dir}/`}`)));
+  assert.equal(
+    lines(second.stdout).slice(1, 7),
+    ['.', ...FOLDERS].map((dir) => fateLine('inchangé', `storage/uploads/${dir === '.' ? '' : `${dir}/`}`)),
+  );
   assert.is(lines(second.stdout).at(-1), 'Rien à faire : les dossiers de dépôt existent déjà.');
 });
 
@@ -57,7 +63,10 @@ folders('UPLOAD_ROOT from env/dev moves the root; a folder that is a link leadin
   fs.rmSync(project.path('data/fichiers/tmp'), { recursive: true });
   const refused = project.run(['upload:init']);
   assert.is(refused.status, 1, refused.stdout);
-  assert.match(refused.stderr, /^Erreur : Chemin de média refusé « documents » : son emplacement réel \(liens symboliques résolus\) sort du dossier des dépôts/);
+  assert.match(
+    refused.stderr,
+    /^Erreur : Chemin de média refusé « documents » : son emplacement réel \(liens symboliques résolus\) sort du dossier des dépôts/,
+  );
   assert.match(refused.stderr, /\nConseil : vérifiez les droits et les liens symboliques du dossier des dépôts \(UPLOAD_ROOT\)/);
   assert.equal(fs.readdirSync(outside), []);
 });
@@ -100,9 +109,18 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.match(apply.stdout, new RegExp(`(appliqué|inchangé)\\s+${mediaSqlPath(dialect).replace(/\./g, '\\.')}`));
     }
     const schema = await readSchema(p);
-    assert.equal(schema.tables.media?.map((c) => c.name), ['id', 'entity_name', 'entity_id', 'path', 'original_name', 'mime_type', 'size', 'role', 'position', 'alt_text', 'created_at']);
-    const indexes = schema.indexes.filter((i) => i.table === 'media').map((i) => [i.name, i.unique, i.columns.join(',')]).sort();
-    assert.equal(indexes, [['ix_media_entity', false, 'entity_name,entity_id'], ['uq_media_path', true, 'path']]);
+    assert.equal(
+      schema.tables.media?.map((c) => c.name),
+      ['id', 'entity_name', 'entity_id', 'path', 'original_name', 'mime_type', 'size', 'role', 'position', 'alt_text', 'created_at'],
+    );
+    const indexes = schema.indexes
+      .filter((i) => i.table === 'media')
+      .map((i) => [i.name, i.unique, i.columns.join(',')])
+      .sort();
+    assert.equal(indexes, [
+      ['ix_media_entity', false, 'entity_name,entity_id'],
+      ['uq_media_path', true, 'path'],
+    ]);
   });
 
   t('a media file missing for the dialect: db:apply refuses, advises media:init, applies nothing', async () => {
@@ -112,7 +130,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     try {
       const run = p.run(['db:apply']);
       assert.is(run.status, 1);
-      assert.is(run.stderr, `Erreur : fichier SQL de la table media absent ou périmé : ${file} (absent). Rien n'a été appliqué.\nConseil : lancez « fw media:init » puis relancez « fw db:apply ».\n`);
+      assert.is(
+        run.stderr,
+        `Erreur : fichier SQL de la table media absent ou périmé : ${file} (absent). Rien n'a été appliqué.\nConseil : lancez « fw media:init » puis relancez « fw db:apply ».\n`,
+      );
       p.write(file, text.replace('DEFAULT 0', 'DEFAULT 1'));
       const stale = p.run(['db:apply']);
       assert.match(stale.stderr, `${file} (périmé)`);

@@ -9,10 +9,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { UploadedFile, closeDatabase, configure, getDatabase, resetConfig, saveUpload, setLogSink, transaction, uploadRoot, type LogRecord } from '../runtime/index.js';
 import {
-  MediaNotAttachedError, attachMediaToEntity, createMediaRecord, deleteOwnedMedia, deleteOwnedMediaRows, getCoverMediaForEntities, getMediaRecord,
-  listMediaForEntities, listMediaForEntity, updateOwnedMedia,
+  UploadedFile,
+  closeDatabase,
+  configure,
+  getDatabase,
+  resetConfig,
+  saveUpload,
+  setLogSink,
+  transaction,
+  uploadRoot,
+  type LogRecord,
+} from '../runtime/index.js';
+import {
+  MediaNotAttachedError,
+  attachMediaToEntity,
+  createMediaRecord,
+  deleteOwnedMedia,
+  deleteOwnedMediaRows,
+  getCoverMediaForEntities,
+  getMediaRecord,
+  listMediaForEntities,
+  listMediaForEntity,
+  updateOwnedMedia,
 } from '../runtime/media/index.js';
 import type { AuthDatabase } from './helpers/auth-client.js';
 import { listFiles, makeJpeg, openMediaDatabase } from './helpers/uploads.js';
@@ -96,7 +115,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const withGallery = await getCoverMediaForEntities('Produit', [1, 3], { role: 'photo', fallbackToGallery: true });
     assert.equal([withGallery.get('1')?.id, withGallery.get('3')?.id], [first.id, gallery.id]);
     await createMediaRecord('Produit', 1500, 'images/loin.jpg', { role: 'cover' });
-    const many = await getCoverMediaForEntities('Produit', Array.from({ length: 1500 }, (_, i) => i + 1));
+    const many = await getCoverMediaForEntities(
+      'Produit',
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
     assert.equal([...many.keys()], ['1500'], 'ids past the first chunk are read too');
   });
 
@@ -119,10 +141,12 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
 
     const c = await attachMediaToEntity(await image(), 'Produit', 1);
     const files = listFiles(root);
-    const err = await failure(transaction(async (tx) => {
-      await deleteOwnedMediaRows('Produit', 1, [c.id], tx);
-      throw new Error('échec du formulaire');
-    }));
+    const err = await failure(
+      transaction(async (tx) => {
+        await deleteOwnedMediaRows('Produit', 1, [c.id], tx);
+        throw new Error('échec du formulaire');
+      }),
+    );
     assert.is((err as Error).message, 'échec du formulaire');
     assert.ok(await getMediaRecord(c.id), 'rolled back: the row is back');
     assert.equal(listFiles(root), files, 'and its files are there');
@@ -146,35 +170,41 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.ok(await getMediaRecord(other.id));
   });
 
-  t('deleteOwnedMedia: its own transaction, then the files; refused inside a transaction; an unsafe stored path loses its row, never a file outside', async () => {
-    const keep = listFiles(root);
-    const a = await attachMediaToEntity(await image(), 'Produit', 1, { role: 'gallery' });
-    const b = await attachMediaToEntity(await image(), 'Produit', 1, { role: 'gallery' });
-    assert.equal(ids(await deleteOwnedMedia('Produit', '1', [a.id, a.id, String(b.id)])), [a.id, b.id]);
-    assert.equal(listFiles(root), keep);
-    assert.equal(await deleteOwnedMedia('Produit', 1, []), []);
+  t(
+    'deleteOwnedMedia: its own transaction, then the files; refused inside a transaction; an unsafe stored path loses its row, never a file outside',
+    async () => {
+      const keep = listFiles(root);
+      const a = await attachMediaToEntity(await image(), 'Produit', 1, { role: 'gallery' });
+      const b = await attachMediaToEntity(await image(), 'Produit', 1, { role: 'gallery' });
+      assert.equal(ids(await deleteOwnedMedia('Produit', '1', [a.id, a.id, String(b.id)])), [a.id, b.id]);
+      assert.equal(listFiles(root), keep);
+      assert.equal(await deleteOwnedMedia('Produit', 1, []), []);
 
-    const c = await attachMediaToEntity(await image(), 'Produit', 1);
-    const inside = await failure(transaction(() => deleteOwnedMedia('Produit', 1, [c.id])));
-    assert.ok(inside instanceof TypeError && /deleteOwnedMediaRows/.test(inside.message), String(inside));
-    assert.ok(await getMediaRecord(c.id));
-    assert.equal(ids(await getDatabase().withConnection((connection) => deleteOwnedMedia('Produit', 1, [c.id], connection))), [c.id], 'a plain connection');
+      const c = await attachMediaToEntity(await image(), 'Produit', 1);
+      const inside = await failure(transaction(() => deleteOwnedMedia('Produit', 1, [c.id])));
+      assert.ok(inside instanceof TypeError && /deleteOwnedMediaRows/.test(inside.message), String(inside));
+      assert.ok(await getMediaRecord(c.id));
+      assert.equal(ids(await getDatabase().withConnection((connection) => deleteOwnedMedia('Produit', 1, [c.id], connection))), [c.id], 'a plain connection');
 
-    fs.writeFileSync(path.join(dir, 'secret.txt'), 'secret');
-    const d = await createMediaRecord('Produit', 1, 'documents/x.pdf');
-    await database.db.execute('UPDATE media SET path = ? WHERE id = ?', ['../../secret.txt', d.id]);
-    const logged: LogRecord[] = [];
-    const previous = setLogSink((record) => logged.push(record));
-    try {
-      const removal = await transaction((tx) => deleteOwnedMediaRows('Produit', 1, [d.id], tx));
-      assert.equal(await removal.removeFiles(), ['../../secret.txt']);
-    } finally {
-      setLogSink(previous);
-    }
-    assert.equal(logged.map((r) => [r.logger, r.level, r.message]), [['fw.media', 'ERROR', 'fichier de média non supprimé']]);
-    assert.is(await getMediaRecord(d.id), null, 'the row is gone');
-    assert.is(fs.readFileSync(path.join(dir, 'secret.txt'), 'utf8'), 'secret');
-  });
+      fs.writeFileSync(path.join(dir, 'secret.txt'), 'secret');
+      const d = await createMediaRecord('Produit', 1, 'documents/x.pdf');
+      await database.db.execute('UPDATE media SET path = ? WHERE id = ?', ['../../secret.txt', d.id]);
+      const logged: LogRecord[] = [];
+      const previous = setLogSink((record) => logged.push(record));
+      try {
+        const removal = await transaction((tx) => deleteOwnedMediaRows('Produit', 1, [d.id], tx));
+        assert.equal(await removal.removeFiles(), ['../../secret.txt']);
+      } finally {
+        setLogSink(previous);
+      }
+      assert.equal(
+        logged.map((r) => [r.logger, r.level, r.message]),
+        [['fw.media', 'ERROR', 'fichier de média non supprimé']],
+      );
+      assert.is(await getMediaRecord(d.id), null, 'the row is gone');
+      assert.is(fs.readFileSync(path.join(dir, 'secret.txt'), 'utf8'), 'secret');
+    },
+  );
 
   t('updateOwnedMedia: position and alternative text of one of the record’s media; another record’s id changes nothing', async () => {
     const mine = await attachMediaToEntity(await image(), 'Produit', 1, { role: 'gallery', altText: 'Avant' });

@@ -11,8 +11,20 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DuplicateError, UploadPathError, UploadedFile, closeDatabase, configure, resetConfig, saveUpload, uploadRoot } from '../runtime/index.js';
 import {
-  MediaNotAttachedError, attachMediaToEntity, createMediaRecord, deleteMedia, deleteMediaForEntities, deleteMediaForEntity, deleteMediaRecord,
-  getCoverMedia, getMediaGallery, getMediaRecord, listMediaForEntity, mediaBelongsTo, updateMediaAltText, updateMediaOrder,
+  MediaNotAttachedError,
+  attachMediaToEntity,
+  createMediaRecord,
+  deleteMedia,
+  deleteMediaForEntities,
+  deleteMediaForEntity,
+  deleteMediaRecord,
+  getCoverMedia,
+  getMediaGallery,
+  getMediaRecord,
+  listMediaForEntity,
+  mediaBelongsTo,
+  updateMediaAltText,
+  updateMediaOrder,
 } from '../runtime/media/index.js';
 import type { AuthDatabase } from './helpers/auth-client.js';
 import { listFiles, makeJpeg, openMediaDatabase } from './helpers/uploads.js';
@@ -60,10 +72,22 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   t('createMediaRecord normalizes the path and defaults role and position; getMediaRecord reads it back', async () => {
     const record = await createMediaRecord('Produit', 7, 'images//./a.jpg', { originalName: 'A.jpg', mimeType: 'image/jpeg', size: 12 });
     assert.ok(record.id > 0);
-    assert.equal({ ...record, id: 0, createdAt: '' }, {
-      id: 0, entityName: 'Produit', entityId: '7', path: 'images/a.jpg', originalName: 'A.jpg', mimeType: 'image/jpeg', size: 12,
-      role: 'default', position: 0, altText: null, createdAt: '',
-    });
+    assert.equal(
+      { ...record, id: 0, createdAt: '' },
+      {
+        id: 0,
+        entityName: 'Produit',
+        entityId: '7',
+        path: 'images/a.jpg',
+        originalName: 'A.jpg',
+        mimeType: 'image/jpeg',
+        size: 12,
+        role: 'default',
+        position: 0,
+        altText: null,
+        createdAt: '',
+      },
+    );
     assert.match(record.createdAt, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     assert.equal(await getMediaRecord(record.id), record);
     assert.equal(await getMediaRecord(String(record.id)), record, 'an id from a form');
@@ -86,16 +110,25 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(one.mimeType, 'image/jpeg');
     assert.is(one.size, jpeg.length);
     const all = await listMediaForEntity('Produit', '1');
-    assert.equal(all.map((m) => m.id), [doc.id, two.id, three.id, one.id]);
+    assert.equal(
+      all.map((m) => m.id),
+      [doc.id, two.id, three.id, one.id],
+    );
     const gallery = await getMediaGallery('Produit', 1);
-    assert.equal(gallery.map((m) => m.id), [two.id, three.id, one.id]);
+    assert.equal(
+      gallery.map((m) => m.id),
+      [two.id, three.id, one.id],
+    );
     const first = gallery[0]!;
     assert.is(first.url, `/media/${first.path}`);
     assert.is(first.isImage, true);
     assert.is(first.mediumUrl, `/media/images/medium/${first.path.slice('images/'.length)}`);
     assert.is(first.thumbnailUrl, `/media/images/thumbnail/${first.path.slice('images/'.length)}`);
     const files = await listMediaForEntity('Produit', 1, 'fichiers');
-    assert.equal(files.map((m) => [m.id, m.isImage, m.mediumUrl, m.thumbnailUrl]), [[doc.id, false, null, null]]);
+    assert.equal(
+      files.map((m) => [m.id, m.isImage, m.mediumUrl, m.thumbnailUrl]),
+      [[doc.id, false, null, null]],
+    );
     assert.is(await getCoverMedia('Produit', 1), null);
     assert.is((await getCoverMedia('Produit', 1, { fallbackToGallery: true }))?.id, two.id);
     const cover = await attachMediaToEntity(await image('couverture.jpg'), 'Produit', 1, { role: 'cover' });
@@ -117,7 +150,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const row = await attachMediaToEntity(kept, 'Produit', 1);
     assert.ok((await failure(attachMediaToEntity(kept, 'Produit', 2))) instanceof DuplicateError);
     assert.ok(fs.existsSync(path.join(root, kept.path)), 'the first row keeps its file');
-    assert.equal((await listMediaForEntity('Produit', 1)).map((m) => m.id), [row.id]);
+    assert.equal(
+      (await listMediaForEntity('Produit', 1)).map((m) => m.id),
+      [row.id],
+    );
 
     const orphan = await document();
     await database.db.execute('ALTER TABLE media RENAME TO media_off');
@@ -178,11 +214,25 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.ok(await getMediaRecord(theirs.id));
 
     await updateMediaOrder('Produit', 1, [String(mine2.id), mine.id]);
-    assert.equal((await getMediaGallery('Produit', 1)).map((m) => [m.id, m.position]), [[mine2.id, 0], [mine.id, 1]]);
-    for (const ids of [[mine.id, theirs.id], [mine.id, 'abc'], [mine.id, mine.id]]) {
+    assert.equal(
+      (await getMediaGallery('Produit', 1)).map((m) => [m.id, m.position]),
+      [
+        [mine2.id, 0],
+        [mine.id, 1],
+      ],
+    );
+    for (const ids of [
+      [mine.id, theirs.id],
+      [mine.id, 'abc'],
+      [mine.id, mine.id],
+    ]) {
       assert.ok((await failure(updateMediaOrder('Produit', 1, ids))) instanceof MediaNotAttachedError, JSON.stringify(ids));
     }
-    assert.equal((await getMediaGallery('Produit', 1)).map((m) => m.id), [mine2.id, mine.id], 'order unchanged after a refusal');
+    assert.equal(
+      (await getMediaGallery('Produit', 1)).map((m) => m.id),
+      [mine2.id, mine.id],
+      'order unchanged after a refusal',
+    );
     assert.is((await getMediaRecord(theirs.id))?.position, 0);
 
     await updateMediaAltText('Produit', 1, mine.id, '  Vue de face  ');
@@ -205,7 +255,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.equal(await listMediaForEntity('Produit', 1), []);
     assert.is(await deleteMediaForEntities('Produit', [2, 4]), 2);
     assert.equal(listFiles(root), keepFiles);
-    assert.equal((await listMediaForEntity('Produit', 3)).map((m) => m.id), [keep.id]);
+    assert.equal(
+      (await listMediaForEntity('Produit', 3)).map((m) => m.id),
+      [keep.id],
+    );
     const count = await database.db.fetchOne<{ n: unknown }>('SELECT COUNT(*) AS n FROM media');
     assert.is(Number(count?.n), 1);
   });

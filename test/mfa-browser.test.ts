@@ -88,12 +88,12 @@ test('turn the second factor on from the page, sign out, sign in with the passwo
   assert.is(await qr.locator('path[stroke="#000000"]').count(), 1);
   const secret = (await page.textContent('#mfa-secret'))!.replace(/\s+/g, '');
   assert.match(secret, /^[A-Z2-7]{32}$/);
-  assert.match(await page.locator('#mfa-uri').textContent() ?? '', `secret=${secret}&issuer=`);
+  assert.match((await page.locator('#mfa-uri').textContent()) ?? '', `secret=${secret}&issuer=`);
   await shoot(page, 'setup');
 
   await page.fill('#field-code', '000000');
   await submit(page, `${app.base}/account/mfa/confirm`);
-  assert.match(await page.textContent('#mfa-error') ?? '', 'Code incorrect');
+  assert.match((await page.textContent('#mfa-error')) ?? '', 'Code incorrect');
   await shoot(page, 'setup-error');
 
   await stepMargin();
@@ -118,7 +118,7 @@ test('turn the second factor on from the page, sign out, sign in with the passwo
 
   await page.fill('#field-code', '111111');
   await submit(page, `${app.base}/login/mfa`);
-  assert.match(await page.textContent('#mfa-error') ?? '', 'Code incorrect ou déjà utilisé.');
+  assert.match((await page.textContent('#mfa-error')) ?? '', 'Code incorrect ou déjà utilisé.');
   await shoot(page, 'challenge-error');
 
   await page.fill('#field-code', await codeAfter(secret, confirmStep));

@@ -56,7 +56,10 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await stepMargin();
     // The code form is gone: the token comes from the login page, as a crafted request would get one.
     const token = await client.csrf('/login');
-    const refused = await client.request('POST', '/login/mfa', [['csrf_token', token], ['code', await totpCode(secret)]]);
+    const refused = await client.request('POST', '/login/mfa', [
+      ['csrf_token', token],
+      ['code', await totpCode(secret)],
+    ]);
     assert.is(refused.status, 302);
     assert.is(refused.headers.get('location'), '/login', 'a right code opens nothing');
     assert.is((await client.get('/dashboard')).status, 302, 'not signed in');

@@ -11,15 +11,36 @@ import { hashPassword } from '../runtime/auth/passwords.js';
 import { createUser } from '../runtime/auth/users.js';
 import type { DialectName } from '../runtime/db/index.js';
 import {
-  activateTotpFactor, consumeRecoveryCode, consumeTotpStep, countUnusedRecoveryCodes, createTotpFactor, generateRecoveryCodes,
-  generateTotpSecret, getActiveMfaFactors, getPendingTotpFactor, groupSecret, hashRecoveryCode, isMfaEnabled, matchTotpStep,
-  normalizeMfaCode, replaceRecoveryCodes, totpUri, verifyMfaChallenge, RECOVERY_CODE_ALPHABET,
+  activateTotpFactor,
+  consumeRecoveryCode,
+  consumeTotpStep,
+  countUnusedRecoveryCodes,
+  createTotpFactor,
+  generateRecoveryCodes,
+  generateTotpSecret,
+  getActiveMfaFactors,
+  getPendingTotpFactor,
+  groupSecret,
+  hashRecoveryCode,
+  isMfaEnabled,
+  matchTotpStep,
+  normalizeMfaCode,
+  replaceRecoveryCodes,
+  totpUri,
+  verifyMfaChallenge,
+  RECOVERY_CODE_ALPHABET,
 } from '../runtime/mfa/index.js';
 import { openAuthDatabase, type AuthDatabase } from './helpers/auth-client.js';
 
 // RFC 6238 appendix B: the SHA-1 key is the ASCII "12345678901234567890"; 6-digit codes are the last six digits.
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
-const RFC_VECTORS: Array<[number, string]> = [[59, '287082'], [1111111109, '081804'], [1111111111, '050471'], [1234567890, '005924'], [2000000000, '279037']];
+const RFC_VECTORS: Array<[number, string]> = [
+  [59, '287082'],
+  [1111111109, '081804'],
+  [1111111111, '050471'],
+  [1234567890, '005924'],
+  [2000000000, '279037'],
+];
 
 test('TOTP: the RFC 6238 SHA-1 vectors, and the step they match', async () => {
   for (const [epoch, code] of RFC_VECTORS) {
@@ -101,18 +122,28 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.ok(await activateTotpFactor(factor.id, data.db));
     assert.not.ok(await activateTotpFactor(factor.id, data.db), 'already active');
     const active = await getActiveMfaFactors(userId, data.db);
-    assert.equal(active.map((f) => [f.id, f.label, f.status, f.totpSecret]), [[factor.id, 'Téléphone', 'active', factor.totpSecret]]);
+    assert.equal(
+      active.map((f) => [f.id, f.label, f.status, f.totpSecret]),
+      [[factor.id, 'Téléphone', 'active', factor.totpSecret]],
+    );
     assert.ok(active[0]!.confirmedAt);
     assert.is(await isMfaEnabled(userId, data.db), true);
   });
 
   model('a step is consumed once, by one of two concurrent requests; an earlier step never after a later one', async ({ data, userId }) => {
     const factor = await createTotpFactor(userId, {}, data.db);
-    const results = await Promise.all([consumeTotpStep(factor.id, 1000, data.db), consumeTotpStep(factor.id, 1000, data.db), consumeTotpStep(factor.id, 1000, data.db)]);
+    const results = await Promise.all([
+      consumeTotpStep(factor.id, 1000, data.db),
+      consumeTotpStep(factor.id, 1000, data.db),
+      consumeTotpStep(factor.id, 1000, data.db),
+    ]);
     assert.equal(results.filter(Boolean).length, 1);
     assert.not.ok(await consumeTotpStep(factor.id, 999, data.db));
     assert.ok(await consumeTotpStep(factor.id, 1001, data.db));
-    const row = await data.db.fetchOne<{ last_used_step: unknown; last_used_at: unknown }>('SELECT last_used_step, last_used_at FROM auth_mfa_factors WHERE id = ?', [factor.id]);
+    const row = await data.db.fetchOne<{ last_used_step: unknown; last_used_at: unknown }>(
+      'SELECT last_used_step, last_used_at FROM auth_mfa_factors WHERE id = ?',
+      [factor.id],
+    );
     assert.is(Number(row?.last_used_step), 1001);
     assert.ok(row?.last_used_at);
   });

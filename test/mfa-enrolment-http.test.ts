@@ -14,14 +14,32 @@ import { createUser } from '../runtime/auth/users.js';
 import { closeDatabase, type DialectName } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import {
-  auditEvents, codesFromPage, EMAIL, enrol, PASSWORD, passwordStep, postCode, secretFromPage, signIn, signOut, startMfaApp, stepMargin, totpCode, whoAmI,
+  auditEvents,
+  codesFromPage,
+  EMAIL,
+  enrol,
+  PASSWORD,
+  passwordStep,
+  postCode,
+  secretFromPage,
+  signIn,
+  signOut,
+  startMfaApp,
+  stepMargin,
+  totpCode,
+  whoAmI,
 } from './helpers/mfa.js';
 import type { TestApp } from './helpers/server.js';
 
 const ISSUER = 'Démo MFA';
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
@@ -87,7 +105,9 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(svg.replace(/^<svg [^>]*?xmlns=/, '<svg xmlns='), expected.trim());
     assert.not.match(page.text.replace(/<script src="\/static\/js\/app\.js"[^>]*><\/script>/, ''), /<script|style="/);
 
-    const rows = await data.db.fetchAll<{ status: string; totp_secret: string }>('SELECT status, totp_secret FROM auth_mfa_factors WHERE user_id = ?', [aliceId]);
+    const rows = await data.db.fetchAll<{ status: string; totp_secret: string }>('SELECT status, totp_secret FROM auth_mfa_factors WHERE user_id = ?', [
+      aliceId,
+    ]);
     assert.equal(rows, [{ status: 'pending', totp_secret: secret }]);
     // A second setup replaces the pending factor by a new secret.
     const again = await client.post('/account/mfa/setup', [], '/account/mfa');
@@ -115,11 +135,16 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(new Set(codes).size, 10);
     for (const code of codes) assert.match(code, /^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/);
 
-    const factor = await data.db.fetchOne<{ status: string; confirmed_at: unknown; last_used_step: unknown }>('SELECT status, confirmed_at, last_used_step FROM auth_mfa_factors WHERE user_id = ?', [aliceId]);
+    const factor = await data.db.fetchOne<{ status: string; confirmed_at: unknown; last_used_step: unknown }>(
+      'SELECT status, confirmed_at, last_used_step FROM auth_mfa_factors WHERE user_id = ?',
+      [aliceId],
+    );
     assert.is(factor?.status, 'active');
     assert.ok(factor?.confirmed_at);
     assert.ok(Number(factor?.last_used_step) > 0, 'the confirming step is used');
-    const hashes = (await data.db.fetchAll<{ code_hash: string }>('SELECT code_hash FROM auth_mfa_recovery_codes WHERE user_id = ? ORDER BY code_hash', [aliceId])).map((r) => r.code_hash);
+    const hashes = (
+      await data.db.fetchAll<{ code_hash: string }>('SELECT code_hash FROM auth_mfa_recovery_codes WHERE user_id = ? ORDER BY code_hash', [aliceId])
+    ).map((r) => r.code_hash);
     assert.equal(hashes, codes.map((c) => createHash('sha256').update(c.replace(/-/g, '')).digest('hex')).sort());
 
     const state = await client.get('/account/mfa');
@@ -146,7 +171,10 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(page.status, 200);
     const fresh = codesFromPage(page);
     assert.is(fresh.length, 10);
-    assert.equal(fresh.filter((c) => old.includes(c)), []);
+    assert.equal(
+      fresh.filter((c) => old.includes(c)),
+      [],
+    );
     assert.ok(auditEvents(app).includes('mfa.revalidation.failed'));
     assert.ok(auditEvents(app).includes('mfa.revalidation.success'));
 
@@ -156,21 +184,46 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is((await postCode(client, fresh[1]!)).status, 302, 'a code of the new batch');
   });
 
-  test('disable: needs the password and a code; a wrong password does not consume the code; then the password alone signs in', async ({ app, data, aliceId }) => {
+  test('disable: needs the password and a code; a wrong password does not consume the code; then the password alone signs in', async ({
+    app,
+    data,
+    aliceId,
+  }) => {
     const client = new SessionClient(app.base);
     await signIn(client);
     const { secret, codes } = await enrol(client);
     await stepMargin();
     const code = await totpCode(secret);
-    const badPassword = await client.post('/account/mfa/disable', [['password', 'not the password'], ['code', code]], '/account/mfa');
+    const badPassword = await client.post(
+      '/account/mfa/disable',
+      [
+        ['password', 'not the password'],
+        ['code', code],
+      ],
+      '/account/mfa',
+    );
     assert.is(badPassword.status, 422);
     assert.match(badPassword.text, /id="disable-error"[^>]*>Mot de passe ou code incorrect\.</);
     assert.not.match(badPassword.text, 'not the password');
-    const badCode = await client.post('/account/mfa/disable', [['password', PASSWORD], ['code', '000000']], '/account/mfa');
+    const badCode = await client.post(
+      '/account/mfa/disable',
+      [
+        ['password', PASSWORD],
+        ['code', '000000'],
+      ],
+      '/account/mfa',
+    );
     assert.is(badCode.status, 422);
     assert.is((await data.db.fetchAll("SELECT id FROM auth_mfa_factors WHERE user_id = ? AND status = 'active'", [aliceId])).length, 1);
 
-    const done = await client.post('/account/mfa/disable', [['password', PASSWORD], ['code', code]], '/account/mfa');
+    const done = await client.post(
+      '/account/mfa/disable',
+      [
+        ['password', PASSWORD],
+        ['code', code],
+      ],
+      '/account/mfa',
+    );
     assert.is(done.status, 302);
     assert.is(done.headers.get('location'), '/account/mfa');
     const state = await client.get('/account/mfa');
@@ -191,7 +244,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const client = new SessionClient(app.base);
     await signIn(client);
     const { codes } = await enrol(client);
-    const done = await client.post('/account/mfa/disable', [['password', PASSWORD], ['code', codes[9]!]], '/account/mfa');
+    const done = await client.post(
+      '/account/mfa/disable',
+      [
+        ['password', PASSWORD],
+        ['code', codes[9]!],
+      ],
+      '/account/mfa',
+    );
     assert.is(done.status, 302);
     assert.is((await data.db.fetchAll('SELECT id FROM auth_mfa_factors WHERE user_id = ?', [aliceId])).length, 0);
   });

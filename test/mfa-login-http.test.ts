@@ -12,7 +12,19 @@ import { createUser } from '../runtime/auth/users.js';
 import { closeDatabase, type DialectName } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import {
-  ageChallenge, auditEvents, EMAIL, enrol, PASSWORD, passwordStep, postCode, signIn, signOut, startMfaApp, stepMargin, totpCode, whoAmI,
+  ageChallenge,
+  auditEvents,
+  EMAIL,
+  enrol,
+  PASSWORD,
+  passwordStep,
+  postCode,
+  signIn,
+  signOut,
+  startMfaApp,
+  stepMargin,
+  totpCode,
+  whoAmI,
 } from './helpers/mfa.js';
 import type { TestApp } from './helpers/server.js';
 
@@ -60,7 +72,10 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const planted = new SessionClient(app.base);
     planted.cookie = `session_id=${prePasswordId}`;
     assert.is((await planted.get('/login/mfa')).headers.get('location'), '/login', 'the pre-password id holds no challenge');
-    const guess = await planted.request('POST', '/login/mfa', [['csrf_token', prePasswordToken], ['code', '123456']]);
+    const guess = await planted.request('POST', '/login/mfa', [
+      ['csrf_token', prePasswordToken],
+      ['code', '123456'],
+    ]);
     assert.is(guess.status, 403, 'nor can it post codes');
     // The CSRF token of the password step was dropped: the challenge form has a new one.
     const challengeToken = await client.csrf('/login/mfa');
@@ -148,7 +163,9 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     const again = await postCode(client, codes[3]!);
     assert.is(again.status, 401);
     assert.is(await whoAmI(client), null);
-    const used = await data.db.fetchAll<{ used_at: unknown }>('SELECT used_at FROM auth_mfa_recovery_codes WHERE user_id = ? AND used_at IS NOT NULL', [aliceId]);
+    const used = await data.db.fetchAll<{ used_at: unknown }>('SELECT used_at FROM auth_mfa_recovery_codes WHERE user_id = ? AND used_at IS NOT NULL', [
+      aliceId,
+    ]);
     assert.is(used.length, 1);
     assert.is((await postCode(client, codes[4]!)).status, 302, 'another code of the batch');
     assert.ok(auditEvents(app).filter((e) => e === 'mfa.challenge.success').length >= 2);
@@ -245,7 +262,8 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await signIn(client);
     const { secret } = await enrol(client);
     await signOut(client);
-    const rename = (from: string, to: string) => data.db.execute(dialect === 'sqlite' ? `ALTER TABLE ${from} RENAME TO ${to}` : `RENAME TABLE ${from} TO ${to}`);
+    const rename = (from: string, to: string) =>
+      data.db.execute(dialect === 'sqlite' ? `ALTER TABLE ${from} RENAME TO ${to}` : `RENAME TABLE ${from} TO ${to}`);
 
     await rename('auth_mfa_factors', 'auth_mfa_factors_off');
     try {

@@ -120,7 +120,10 @@ function conformance(dialect: DialectName): void {
   t('everything PENDING at first; status reads only (the SQLite file is not created)', () => {
     project.write(A, `-- notes\nCREATE TABLE notes (id ${autoId}, body VARCHAR(50) NOT NULL);\n`);
     project.write(B, "INSERT INTO notes (body) VALUES ('b;1');\nINSERT INTO notes (body) VALUES ('b2');\n");
-    project.write(C, "-- fw:dialect mariadb\nINSERT INTO notes (body) VALUES ('c-mariadb');\n-- fw:dialect sqlite\nINSERT INTO notes (body) VALUES ('c-sqlite');\n");
+    project.write(
+      C,
+      "-- fw:dialect mariadb\nINSERT INTO notes (body) VALUES ('c-mariadb');\n-- fw:dialect sqlite\nINSERT INTO notes (body) VALUES ('c-sqlite');\n",
+    );
     const run = fw(project.root, ['migration:status']);
     assert.is(run.status, 0, run.stderr);
     assert.equal(statusRows(run.stdout), [
@@ -145,11 +148,14 @@ function conformance(dialect: DialectName): void {
       project,
       'SELECT version, name, filename, checksum, applied_at, execution_ms FROM fw_migrations ORDER BY version',
     );
-    assert.equal(records.map((row) => [row.version, row.name, row.filename]), [
-      ['20240101000000', 'create_notes', A],
-      ['20240102000000', 'add_rows', B],
-      ['20240103000000', 'more_rows', C],
-    ]);
+    assert.equal(
+      records.map((row) => [row.version, row.name, row.filename]),
+      [
+        ['20240101000000', 'create_notes', A],
+        ['20240102000000', 'add_rows', B],
+        ['20240103000000', 'more_rows', C],
+      ],
+    );
     for (const row of records) {
       assert.match(row.checksum, /^[0-9a-f]{64}$/);
       assert.match(String(row.applied_at), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -177,7 +183,14 @@ function conformance(dialect: DialectName): void {
     assert.is(json.status, 0, json.stderr);
     const parsed = JSON.parse(json.stdout) as Array<{ status: string; version: string; filename: string; appliedAt: string | null }>;
     assert.ok(Array.isArray(parsed));
-    assert.equal(parsed.map((entry) => [entry.status, entry.filename]), [['APPLIED', A], ['APPLIED', B], ['APPLIED', C]]);
+    assert.equal(
+      parsed.map((entry) => [entry.status, entry.filename]),
+      [
+        ['APPLIED', A],
+        ['APPLIED', B],
+        ['APPLIED', C],
+      ],
+    );
     assert.ok(parsed.every((entry) => typeof entry.appliedAt === 'string'));
   });
 
@@ -185,7 +198,10 @@ function conformance(dialect: DialectName): void {
     const file = path.join(project.root, 'mvc', 'migrations', B);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
     const run = fw(project.root, ['migration:status']);
-    assert.equal(statusRows(run.stdout).map((row) => row[0]), ['APPLIED', 'APPLIED', 'APPLIED']);
+    assert.equal(
+      statusRows(run.stdout).map((row) => row[0]),
+      ['APPLIED', 'APPLIED', 'APPLIED'],
+    );
   });
 
   t('CHANGED: apply refuses, names it, applies nothing (a new PENDING file stays PENDING)', async () => {
@@ -194,7 +210,10 @@ function conformance(dialect: DialectName): void {
     fs.writeFileSync(file, `${original.toString('utf8')}\nINSERT INTO notes (body) VALUES ('edited');\n`);
     project.write('20240104000000_later.sql', "INSERT INTO notes (body) VALUES ('d');\n");
     try {
-      assert.equal(statusRows(fw(project.root, ['migration:status']).stdout).map((row) => row[0]), ['APPLIED', 'CHANGED', 'APPLIED', 'PENDING']);
+      assert.equal(
+        statusRows(fw(project.root, ['migration:status']).stdout).map((row) => row[0]),
+        ['APPLIED', 'CHANGED', 'APPLIED', 'PENDING'],
+      );
       const run = fw(project.root, ['migration:apply']);
       assert.is(run.status, 1);
       assert.match(run.stderr, /^Erreur : migration:apply refuse/);
@@ -242,16 +261,23 @@ function conformance(dialect: DialectName): void {
     const versions = (await query<{ version: string }>(project, 'SELECT version FROM fw_migrations ORDER BY version')).map((row) => row.version.trim());
     assert.not.ok(versions.includes('20240105000000'));
     assert.not.ok(versions.includes('20240106000000'));
-    const tables = (await query<{ name: string }>(
-      project,
-      dialect === 'sqlite'
-        ? "SELECT name FROM sqlite_master WHERE type = 'table'"
-        : 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
-    )).map((row) => row.name);
+    const tables = (
+      await query<{ name: string }>(
+        project,
+        dialect === 'sqlite'
+          ? "SELECT name FROM sqlite_master WHERE type = 'table'"
+          : 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+      )
+    ).map((row) => row.name);
     assert.not.ok(tables.includes('after_broken'));
     // SQLite ran the file in a transaction; MariaDB committed the CREATE TABLE implicitly.
     assert.is(tables.includes('half'), dialect === 'mariadb');
-    assert.equal(statusRows(fw(project.root, ['migration:status']).stdout).slice(-2).map((row) => row[0]), ['PENDING', 'PENDING']);
+    assert.equal(
+      statusRows(fw(project.root, ['migration:status']).stdout)
+        .slice(-2)
+        .map((row) => row[0]),
+      ['PENDING', 'PENDING'],
+    );
 
     project.write('20240105000000_broken.sql', `CREATE TABLE IF NOT EXISTS half (id ${autoId});\n`);
     const fixed = fw(project.root, ['migration:apply']);
@@ -303,7 +329,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       const appliedLines = `${first.stdout}${second.stdout}`.split('\n').filter((line) => line.includes('appliquée '));
       assert.is(appliedLines.length, 5, `${first.stdout}\n---\n${second.stdout}`);
       const rows = await query<{ migration: string }>(project, 'SELECT migration FROM counter ORDER BY id');
-      assert.equal(rows.map((row) => row.migration), files);
+      assert.equal(
+        rows.map((row) => row.migration),
+        files,
+      );
       assert.is((await query(project, 'SELECT version FROM fw_migrations')).length, 5);
     } finally {
       await project.cleanup();
@@ -350,7 +379,7 @@ Errors('every pending file is checked before the first runs: BEGIN/COMMIT in a S
   }
 });
 
-Errors('outside a project: Erreur … n\'est pas un projet fw, exit 1', () => {
+Errors("outside a project: Erreur … n'est pas un projet fw, exit 1", () => {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-noproject-')));
   try {
     for (const command of ['migration:status', 'migration:apply', 'db:init']) {

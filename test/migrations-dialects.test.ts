@@ -11,10 +11,12 @@ import { lines, newProject, readSchema } from './helpers/cli.js';
 
 const CONTACT = 'mvc/entities/contact/contact.json';
 
-
 const Cross = suite('migrations-dialects: a --from-diff migration made on one dialect applies on the other');
 
-for (const [dev, prod] of [['sqlite', 'mariadb'], ['mariadb', 'sqlite']] as const) {
+for (const [dev, prod] of [
+  ['sqlite', 'mariadb'],
+  ['mariadb', 'sqlite'],
+] as const) {
   Cross(`made on ${dev}, applied on ${prod}: the same columns and keys, no drift`, async () => {
     const project = newProject('Carnet');
     try {
@@ -33,7 +35,10 @@ for (const [dev, prod] of [['sqlite', 'mariadb'], ['mariadb', 'sqlite']] as cons
       ok(project, ['sync:entity', 'Contact']);
       const change = make(project, ['ajout_code', '--from-diff', 'Contact']);
       const text = project.read(`${MIGRATIONS}/${change}`);
-      assert.equal(lines(text).filter((line) => line.startsWith('-- fw:dialect')), ['-- fw:dialect mariadb', '-- fw:dialect sqlite']);
+      assert.equal(
+        lines(text).filter((line) => line.startsWith('-- fw:dialect')),
+        ['-- fw:dialect mariadb', '-- fw:dialect sqlite'],
+      );
       ok(project, ['migration:apply']);
       assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
       const devSchema = await readSchema(project);
@@ -42,7 +47,10 @@ for (const [dev, prod] of [['sqlite', 'mariadb'], ['mariadb', 'sqlite']] as cons
       project.useDialect(prod);
       ok(project, ['db:init']);
       const applied = ok(project, ['migration:apply']);
-      assert.equal(applied.filter((line) => line.includes('appliquée ')).map((line) => line.trim().split(/\s+/)[1]), [init, change]);
+      assert.equal(
+        applied.filter((line) => line.includes('appliquée ')).map((line) => line.trim().split(/\s+/)[1]),
+        [init, change],
+      );
       const diff = project.run(['migration:diff', '--all', '--check']);
       assert.is(diff.status, 0, diff.stdout);
       const prodSchema = await readSchema(project);

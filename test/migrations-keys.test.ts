@@ -16,7 +16,10 @@ const FK = 'FOREIGN KEY (VilleId) → ville (Id)';
 function drift(project: CliProject): { status: number | null; rows: string[][]; last: string | undefined } {
   const run = project.run(['migration:diff', '--entity', 'Contact', '--check']);
   const out = lines(run.stdout);
-  const rows = out.slice(1, -1).map((line) => line.split(/\s{2,}/)).filter((row) => row[0] !== 'OK');
+  const rows = out
+    .slice(1, -1)
+    .map((line) => line.split(/\s{2,}/))
+    .filter((row) => row[0] !== 'OK');
   return { status: run.status, rows, last: out.at(-1) };
 }
 
@@ -64,7 +67,10 @@ function conformance(dialect: DialectName): void {
 
   t('setup: Ville, Contact (unique Code, VilleId many-to-one), migrated from the entities; no drift, keys listed as OK', async () => {
     ({ project } = await newVilleContactProject(dialect));
-    await project.sql([`INSERT INTO ${q('ville')} (${q('Nom')}) VALUES ('Lyon')`, `INSERT INTO ${q('contact')} (${q('Nom')}, ${q('VilleId')}, ${q('Code')}) VALUES ('Ada', 1, 'A1')`]);
+    await project.sql([
+      `INSERT INTO ${q('ville')} (${q('Nom')}) VALUES ('Lyon')`,
+      `INSERT INTO ${q('contact')} (${q('Nom')}, ${q('VilleId')}, ${q('Code')}) VALUES ('Ada', 1, 'A1')`,
+    ]);
     const out = ok(project, ['migration:diff', '--entity', 'Contact', '--check']);
     assert.equal(out.slice(-4), [
       'OK      uq_contact_code     UNIQUE (Code)',
@@ -72,8 +78,17 @@ function conformance(dialect: DialectName): void {
       `OK      fk_contact_villeid  ${FK} ON DELETE RESTRICT ON UPDATE CASCADE`,
       'Aucun écart.',
     ]);
-    const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{ rows: Array<{ status: string; column: string }> }>;
-    assert.equal(json[0]!.rows.slice(-3).map((row) => [row.status, row.column]), [['OK', 'uq_contact_code'], ['OK', 'ix_contact_villeid'], ['OK', 'fk_contact_villeid']]);
+    const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{
+      rows: Array<{ status: string; column: string }>;
+    }>;
+    assert.equal(
+      json[0]!.rows.slice(-3).map((row) => [row.status, row.column]),
+      [
+        ['OK', 'uq_contact_code'],
+        ['OK', 'ix_contact_villeid'],
+        ['OK', 'fk_contact_villeid'],
+      ],
+    );
   });
 
   t('a dropped unique index: INDEX_MISSING, --check exits 2; --from-diff re-creates it; after apply --check exits 0', async () => {
@@ -82,8 +97,13 @@ function conformance(dialect: DialectName): void {
     assert.is(before.status, 2);
     assert.equal(before.rows, [['INDEX_MISSING', 'uq_contact_code', 'attendu UNIQUE (Code)']]);
     assert.is(before.last, DRIFT);
-    const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{ rows: Array<{ status: string; column: string; detail: string }> }>;
-    assert.equal(json[0]!.rows.filter((row) => row.status !== 'OK'), [{ status: 'INDEX_MISSING', column: 'uq_contact_code', detail: 'attendu UNIQUE (Code)' }]);
+    const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{
+      rows: Array<{ status: string; column: string; detail: string }>;
+    }>;
+    assert.equal(
+      json[0]!.rows.filter((row) => row.status !== 'OK'),
+      [{ status: 'INDEX_MISSING', column: 'uq_contact_code', detail: 'attendu UNIQUE (Code)' }],
+    );
 
     const text = makeFromDiff(project, 'remet_uq');
     assert.equal(section(text, 'mariadb'), ['ALTER TABLE `contact` ADD UNIQUE KEY `uq_contact_code` (`Code`);']);
@@ -106,22 +126,28 @@ function conformance(dialect: DialectName): void {
       'ALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE RESTRICT ON UPDATE CASCADE;',
     ]);
     assert.ok(text.includes('-- fk_contact_villeid : SQLite ne sait pas ajouter ni modifier une clé étrangère, la table contact est reconstruite\n'), text);
-    assert.equal(section(text, 'sqlite').filter((line) => /^[A-Z]/.test(line)), [
-      'PRAGMA foreign_keys = OFF;',
-      'CREATE TABLE "contact__fw_new" (',
-      'INSERT INTO "contact__fw_new" ("Id", "Nom", "VilleId", "Code") SELECT "Id", "Nom", "VilleId", "Code" FROM "contact";',
-      'DROP TABLE "contact";',
-      'ALTER TABLE "contact__fw_new" RENAME TO "contact";',
-      'CREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");',
-      'CREATE INDEX IF NOT EXISTS "ix_contact_villeid" ON "contact" ("VilleId");',
-    ]);
+    assert.equal(
+      section(text, 'sqlite').filter((line) => /^[A-Z]/.test(line)),
+      [
+        'PRAGMA foreign_keys = OFF;',
+        'CREATE TABLE "contact__fw_new" (',
+        'INSERT INTO "contact__fw_new" ("Id", "Nom", "VilleId", "Code") SELECT "Id", "Nom", "VilleId", "Code" FROM "contact";',
+        'DROP TABLE "contact";',
+        'ALTER TABLE "contact__fw_new" RENAME TO "contact";',
+        'CREATE UNIQUE INDEX IF NOT EXISTS "uq_contact_code" ON "contact" ("Code");',
+        'CREATE INDEX IF NOT EXISTS "ix_contact_villeid" ON "contact" ("VilleId");',
+      ],
+    );
     ok(project, ['migration:apply']);
     assertNoDrift(project);
     const schema = await readSchema(project);
     assert.equal(schema.foreignKeys, [{ table: 'contact', column: 'VilleId', refTable: 'ville', refColumn: 'Id', onDelete: 'RESTRICT', onUpdate: 'CASCADE' }]);
     assert.equal(await query(project, `SELECT ${q('Nom')}, ${q('VilleId')}, ${q('Code')} FROM ${q('contact')}`), [{ Nom: 'Ada', VilleId: 1, Code: 'A1' }]);
     // The key holds again: an orphan is refused.
-    const error = await project.sql([`INSERT INTO ${q('contact')} (${q('Nom')}, ${q('VilleId')}) VALUES ('Zed', 999)`]).then(() => null, (e: unknown) => e);
+    const error = await project.sql([`INSERT INTO ${q('contact')} (${q('Nom')}, ${q('VilleId')}) VALUES ('Zed', 999)`]).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.match(String(error), /foreign key constraint fails|FOREIGN KEY constraint failed/i);
   });
 
@@ -132,16 +158,26 @@ function conformance(dialect: DialectName): void {
     ok(project, ['sync:relations']);
     const before = drift(project);
     assert.is(before.status, 2);
-    assert.equal(before.rows, [['FK_CHANGED', 'fk_contact_villeid', `attendu ${FK} ON DELETE SET NULL ON UPDATE CASCADE, trouvé ${FK} ON DELETE RESTRICT ON UPDATE CASCADE`]]);
+    assert.equal(before.rows, [
+      ['FK_CHANGED', 'fk_contact_villeid', `attendu ${FK} ON DELETE SET NULL ON UPDATE CASCADE, trouvé ${FK} ON DELETE RESTRICT ON UPDATE CASCADE`],
+    ]);
     const text = makeFromDiff(project, 'fk_set_null');
     assert.equal(section(text, 'mariadb'), [
       'ALTER TABLE `contact` DROP FOREIGN KEY `fk_contact_villeid`;',
       'ALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE SET NULL ON UPDATE CASCADE;',
     ]);
-    assert.ok(section(text, 'sqlite').includes('  CONSTRAINT "fk_contact_villeid" FOREIGN KEY ("VilleId") REFERENCES "ville" ("Id") ON DELETE SET NULL ON UPDATE CASCADE'), text);
+    assert.ok(
+      section(text, 'sqlite').includes(
+        '  CONSTRAINT "fk_contact_villeid" FOREIGN KEY ("VilleId") REFERENCES "ville" ("Id") ON DELETE SET NULL ON UPDATE CASCADE',
+      ),
+      text,
+    );
     ok(project, ['migration:apply']);
     assertNoDrift(project);
-    assert.equal((await readSchema(project)).foreignKeys.map((fk) => fk.onDelete), ['SET NULL']);
+    assert.equal(
+      (await readSchema(project)).foreignKeys.map((fk) => fk.onDelete),
+      ['SET NULL'],
+    );
   });
 
   t('a unique key made a plain index: INDEX_CHANGED; --from-diff drops and re-creates it; --check exits 0', async () => {
@@ -169,12 +205,25 @@ function conformance(dialect: DialectName): void {
     assert.is(made.status, 0, made.stderr);
     const file = lines(made.stdout)[0]!.trim().split(/\s+/)[1]!;
     const text = project.read(file);
-    assert.ok(text.includes("-- fw:dialect mariadb\n-- ix_nom_a_la_main n'est plus dans l'entité. Pour le supprimer, décommentez :\n-- ALTER TABLE `contact` DROP INDEX `ix_nom_a_la_main`;\n"), text);
-    assert.ok(text.includes('-- fw:dialect sqlite\n-- ix_nom_a_la_main n\'est plus dans l\'entité. Pour le supprimer, décommentez :\n-- DROP INDEX "ix_nom_a_la_main";\n'), text);
+    assert.ok(
+      text.includes(
+        "-- fw:dialect mariadb\n-- ix_nom_a_la_main n'est plus dans l'entité. Pour le supprimer, décommentez :\n-- ALTER TABLE `contact` DROP INDEX `ix_nom_a_la_main`;\n",
+      ),
+      text,
+    );
+    assert.ok(
+      text.includes(
+        '-- fw:dialect sqlite\n-- ix_nom_a_la_main n\'est plus dans l\'entité. Pour le supprimer, décommentez :\n-- DROP INDEX "ix_nom_a_la_main";\n',
+      ),
+      text,
+    );
     // Nothing but comments on either side: both sections are announced as empty.
     assert.equal(
       lines(made.stderr),
-      ['sqlite', 'mariadb'].map((d) => `Attention : ${file} n'a encore aucune instruction pour ${d} : « fw migration:apply » la refusera sur ${d} tant que sa section « -- fw:dialect ${d} » est vide.`),
+      ['sqlite', 'mariadb'].map(
+        (d) =>
+          `Attention : ${file} n'a encore aucune instruction pour ${d} : « fw migration:apply » la refusera sur ${d} tant que sa section « -- fw:dialect ${d} » est vide.`,
+      ),
     );
     fs.rmSync(project.path(file));
   });
@@ -230,7 +279,10 @@ function conformance(dialect: DialectName): void {
       ok(project, ['sync:entity', 'Contact']);
       assert.equal(drift(project).rows, [['INDEX_CHANGED', 'ix_contact_code', 'attendu INDEX (Code), trouvé sqlite_autoindex_contact_1 UNIQUE (Code)']]);
       const text = makeFromDiff(project, 'code_index');
-      assert.ok(text.includes('-- ix_contact_code : SQLite ne sait pas retirer une contrainte UNIQUE de CREATE TABLE, la table contact est reconstruite\n'), text);
+      assert.ok(
+        text.includes('-- ix_contact_code : SQLite ne sait pas retirer une contrainte UNIQUE de CREATE TABLE, la table contact est reconstruite\n'),
+        text,
+      );
       assert.ok(section(text, 'sqlite').includes('CREATE INDEX IF NOT EXISTS "ix_contact_code" ON "contact" ("Code");'), text);
       ok(project, ['migration:apply']);
       assertNoDrift(project);

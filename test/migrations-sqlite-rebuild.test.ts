@@ -11,7 +11,10 @@ import { lines, type CliProject } from './helpers/cli.js';
 const VILLE = 'mvc/entities/ville/ville.json';
 
 async function refused(promise: Promise<unknown>, reason: RegExp): Promise<void> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof Error, 'the statement should have failed');
   assert.match(error.message, reason);
 }
@@ -53,10 +56,16 @@ t('setup: Ville and Contact (VilleId many-to-one, unique Code) on SQLite, with r
 /** What must hold after each rebuild: rows, foreign key, keys, no drift, the file recorded. */
 async function assertIntact(): Promise<void> {
   assert.equal(await query(project, 'SELECT "Id", "Nom", "VilleId", "Code" FROM "contact" ORDER BY "Id"'), CONTACTS);
-  assert.equal(await query(project, 'SELECT "Id", "Nom" FROM "ville" ORDER BY "Id"'), [{ Id: 1, Nom: 'Lyon' }, { Id: 2, Nom: 'Paris' }]);
+  assert.equal(await query(project, 'SELECT "Id", "Nom" FROM "ville" ORDER BY "Id"'), [
+    { Id: 1, Nom: 'Lyon' },
+    { Id: 2, Nom: 'Paris' },
+  ]);
   assert.equal(await query(project, 'PRAGMA foreign_key_check'), []);
   const fks = await query<{ table: string; from: string; to: string; on_delete: string; on_update: string }>(project, `PRAGMA foreign_key_list("contact")`);
-  assert.equal(fks.map((fk) => [fk.table, fk.from, fk.to, fk.on_delete, fk.on_update]), [['ville', 'VilleId', 'Id', 'RESTRICT', 'CASCADE']]);
+  assert.equal(
+    fks.map((fk) => [fk.table, fk.from, fk.to, fk.on_delete, fk.on_update]),
+    [['ville', 'VilleId', 'Id', 'RESTRICT', 'CASCADE']],
+  );
   const orphan = project.open();
   try {
     await refused(orphan.execute(`INSERT INTO "contact" ("Nom", "VilleId") VALUES ('Zed', 999)`), /FOREIGN KEY constraint failed/);
@@ -68,13 +77,26 @@ async function assertIntact(): Promise<void> {
     project,
     `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('contact', 'ville') ORDER BY name`,
   );
-  assert.equal(indexes.map((i) => [i.tbl_name, i.name]), [['contact', 'ix_contact_villeid'], ['contact', 'uq_contact_code']]);
+  assert.equal(
+    indexes.map((i) => [i.tbl_name, i.name]),
+    [
+      ['contact', 'ix_contact_villeid'],
+      ['contact', 'uq_contact_code'],
+    ],
+  );
   const list = await query<{ name: string; unique: number }>(project, `PRAGMA index_list("contact")`);
-  assert.equal(list.map((i) => [i.name, i.unique]).sort(), [['ix_contact_villeid', 0], ['uq_contact_code', 1]]);
+  assert.equal(list.map((i) => [i.name, i.unique]).sort(), [
+    ['ix_contact_villeid', 0],
+    ['uq_contact_code', 1],
+  ]);
   assert.equal(await query(project, `SELECT name FROM sqlite_master WHERE name LIKE '%__fw_new'`), []);
   assert.is(project.run(['migration:diff', '--all', '--check']).status, 0, project.run(['migration:diff', '--all']).stdout);
   const status = ok(project, ['migration:status']);
-  for (const file of applied) assert.ok(status.some((line) => line.startsWith('APPLIED') && line.endsWith(file)), status.join('\n'));
+  for (const file of applied)
+    assert.ok(
+      status.some((line) => line.startsWith('APPLIED') && line.endsWith(file)),
+      status.join('\n'),
+    );
 }
 
 t('a Contact column changed (longer, nullable): the SQLite section rebuilds the table; apply keeps rows, keys and the foreign key', async () => {
@@ -101,7 +123,10 @@ t('a Contact column changed (longer, nullable): the SQLite section rebuilds the 
   assert.match(run[0]!, new RegExp(`^ {2}appliquée {2}${file.replace('.', '\\.')} `));
   applied.push(file);
   const columns = await query<{ name: string; type: string; notnull: number }>(project, `PRAGMA table_info("contact")`);
-  assert.equal(columns.find((c) => c.name === 'Nom'), { ...columns.find((c) => c.name === 'Nom')!, type: 'VARCHAR(150)', notnull: 0 });
+  assert.equal(
+    columns.find((c) => c.name === 'Nom'),
+    { ...columns.find((c) => c.name === 'Nom')!, type: 'VARCHAR(150)', notnull: 0 },
+  );
   await assertIntact();
   assert.is(project.run(['migration:diff', '--entity', 'Contact', '--check']).status, 0);
 });
@@ -112,19 +137,25 @@ t('a Ville column changed (the referenced table): the children still point to th
   assert.ok(project.read(`${MIGRATIONS}/${file}`).includes('\nDROP TABLE "ville";\nALTER TABLE "ville__fw_new" RENAME TO "ville";\n'));
   ok(project, ['migration:apply']);
   applied.push(file);
-  assert.equal(
-    await query(project, 'SELECT c."Nom" AS contact, v."Nom" AS ville FROM "contact" c JOIN "ville" v ON v."Id" = c."VilleId" ORDER BY c."Id"'),
-    [{ contact: 'Ada', ville: 'Lyon' }, { contact: 'Bob', ville: 'Paris' }],
-  );
+  assert.equal(await query(project, 'SELECT c."Nom" AS contact, v."Nom" AS ville FROM "contact" c JOIN "ville" v ON v."Id" = c."VilleId" ORDER BY c."Id"'), [
+    { contact: 'Ada', ville: 'Lyon' },
+    { contact: 'Bob', ville: 'Paris' },
+  ]);
   await assertIntact();
 });
 
 t('a rebuild that would leave orphans is rolled back and not recorded; the foreign keys are back on', async () => {
   const file = '29990101000000_orphelins.sql';
-  project.write(`${MIGRATIONS}/${file}`, '-- fw:dialect mariadb\nSELECT 1;\n-- fw:dialect sqlite\nPRAGMA foreign_keys = OFF;\nDELETE FROM "ville" WHERE "Id" = 1;\n');
+  project.write(
+    `${MIGRATIONS}/${file}`,
+    '-- fw:dialect mariadb\nSELECT 1;\n-- fw:dialect sqlite\nPRAGMA foreign_keys = OFF;\nDELETE FROM "ville" WHERE "Id" = 1;\n',
+  );
   const refused = project.run(['migration:apply']);
   assert.is(refused.status, 1, refused.stdout);
-  assert.match(refused.stderr, /« 29990101000000_orphelins\.sql » laisserait 1 ligne\(s\) sans parent \(PRAGMA foreign_key_check : contact \(rowid 1\) → ville\)/);
+  assert.match(
+    refused.stderr,
+    /« 29990101000000_orphelins\.sql » laisserait 1 ligne\(s\) sans parent \(PRAGMA foreign_key_check : contact \(rowid 1\) → ville\)/,
+  );
   assert.ok(ok(project, ['migration:status']).some((line) => line.startsWith('PENDING') && line.endsWith(file)));
   fs.rmSync(project.path(`${MIGRATIONS}/${file}`));
   await assertIntact();

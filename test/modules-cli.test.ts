@@ -115,13 +115,19 @@ test('module:list: a missing folder, an empty folder, then the module with its v
   writeModule(project, 'vendor_modules/blog');
   assert.match(ok(project, ['module:list', '--path', 'vendor_modules']), /^Modules locaux dans vendor_modules\/ :\n/);
   fs.rmSync(project.path('vendor_modules'), { recursive: true });
-  assert.match(refused(project, ['module:list', '--path', '../elsewhere']), /^Erreur : --path « \.\.\/elsewhere » doit désigner un dossier à l'intérieur du projet/);
+  assert.match(
+    refused(project, ['module:list', '--path', '../elsewhere']),
+    /^Erreur : --path « \.\.\/elsewhere » doit désigner un dossier à l'intérieur du projet/,
+  );
 });
 
 test('module:files and module:routes refuse a module that is not installed', ({ project }) => {
   for (const command of ['module:files', 'module:routes']) {
     const stderr = refused(project, [command, 'blog']);
-    assert.match(stderr, /^Erreur : le module « blog » n'est pas installé : fw_modules\.json ne l'enregistre pas ; rien n'a été écrit\.\nConseil : « fw module:install blog » l'enregistre/);
+    assert.match(
+      stderr,
+      /^Erreur : le module « blog » n'est pas installé : fw_modules\.json ne l'enregistre pas ; rien n'a été écrit\.\nConseil : « fw module:install blog » l'enregistre/,
+    );
   }
 });
 
@@ -156,7 +162,10 @@ test('module:install: --dry-run writes nothing; then fw_modules.json gets the mo
 });
 
 test('module:install refuses a missing module, a bad name, and a local module named like a framework module', ({ project }) => {
-  assert.match(refused(project, ['module:install', 'absent']), /^Erreur : module « absent » introuvable : le dossier modules\/absent\/ n'existe pas ; rien n'a été écrit\.\n/);
+  assert.match(
+    refused(project, ['module:install', 'absent']),
+    /^Erreur : module « absent » introuvable : le dossier modules\/absent\/ n'existe pas ; rien n'a été écrit\.\n/,
+  );
   assert.match(refused(project, ['module:install', '../blog']), /^Erreur : nom de module invalide « \.\.\/blog »/);
   writeModule(project, 'modules/mfa', { ...MANIFEST, name: 'mfa' });
   assert.match(refused(project, ['module:install', 'mfa']), /^Erreur : « mfa » est déjà enregistré dans fw_modules\.json comme module du framework/);
@@ -164,13 +173,39 @@ test('module:install refuses a missing module, a bad name, and a local module na
 });
 
 const BAD_MANIFESTS: ReadonlyArray<{ what: string; manifest: Record<string, unknown>; error: string }> = [
-  { what: 'name mismatch', manifest: { ...MANIFEST, name: 'blogue' }, error: `modules/bad/module.json#/name : le nom « blogue » diffère de celui du dossier « bad »` },
-  { what: 'unknown kind', manifest: { ...MANIFEST, name: 'bad', provides: ['views', 'widgets'] }, error: 'modules/bad/module.json#/provides/1 : « provides[1] » vaut la chaîne « widgets » : valeurs permises : entities, controllers, views, routes, static, migrations, docs' },
-  { what: 'path escaping the module', manifest: { ...MANIFEST, name: 'bad', paths: { ...MANIFEST.paths, views: '../blog/templates' } }, error: 'modules/bad/module.json#/paths/views : chemin « ../blog/templates » refusé : « .. » sort du dossier du module' },
-  { what: 'absolute path', manifest: { ...MANIFEST, name: 'bad', paths: { ...MANIFEST.paths, docs: '/etc' } }, error: 'modules/bad/module.json#/paths/docs : chemin « /etc » refusé : un chemin absolu sort du dossier du module' },
-  { what: 'missing folder', manifest: { ...MANIFEST, name: 'bad', provides: [...MANIFEST.provides, 'entities'] }, error: 'modules/bad/module.json#/provides/6 : dossier « modules/bad/entities » introuvable pour « entities » : créez-le, ou retirez « entities » de provides' },
+  {
+    what: 'name mismatch',
+    manifest: { ...MANIFEST, name: 'blogue' },
+    error: `modules/bad/module.json#/name : le nom « blogue » diffère de celui du dossier « bad »`,
+  },
+  {
+    what: 'unknown kind',
+    manifest: { ...MANIFEST, name: 'bad', provides: ['views', 'widgets'] },
+    error:
+      'modules/bad/module.json#/provides/1 : « provides[1] » vaut la chaîne « widgets » : valeurs permises : entities, controllers, views, routes, static, migrations, docs',
+  },
+  {
+    what: 'path escaping the module',
+    manifest: { ...MANIFEST, name: 'bad', paths: { ...MANIFEST.paths, views: '../blog/templates' } },
+    error: 'modules/bad/module.json#/paths/views : chemin « ../blog/templates » refusé : « .. » sort du dossier du module',
+  },
+  {
+    what: 'absolute path',
+    manifest: { ...MANIFEST, name: 'bad', paths: { ...MANIFEST.paths, docs: '/etc' } },
+    error: 'modules/bad/module.json#/paths/docs : chemin « /etc » refusé : un chemin absolu sort du dossier du module',
+  },
+  {
+    what: 'missing folder',
+    manifest: { ...MANIFEST, name: 'bad', provides: [...MANIFEST.provides, 'entities'] },
+    error:
+      'modules/bad/module.json#/provides/6 : dossier « modules/bad/entities » introuvable pour « entities » : créez-le, ou retirez « entities » de provides',
+  },
   { what: 'missing key', manifest: { ...MANIFEST, name: 'bad', version: undefined }, error: 'modules/bad/module.json : clé obligatoire « version » manquante' },
-  { what: 'bad version', manifest: { ...MANIFEST, name: 'bad', version: 'v1' }, error: 'modules/bad/module.json#/version : « version » vaut la chaîne « v1 » : MAJEUR.MINEUR.CORRECTIF attendu' },
+  {
+    what: 'bad version',
+    manifest: { ...MANIFEST, name: 'bad', version: 'v1' },
+    error: 'modules/bad/module.json#/version : « version » vaut la chaîne « v1 » : MAJEUR.MINEUR.CORRECTIF attendu',
+  },
 ];
 
 test('module:install refuses a bad manifest: Erreur naming the file and the field, exit 1, nothing written', ({ project }) => {
@@ -228,18 +263,27 @@ test('module:files refuses a conflict and a symbolic link: nothing written, not 
   assert.ok(lines(dry.stdout).includes(fateLine('ignoré', 'mvc/views/blog/index.html', 'existe avec un autre contenu : conflit')), dry.stdout);
   assert.ok(lines(dry.stdout).includes(fateLine('créé', 'docs/modules/blog/guide.md')), dry.stdout);
   const stderr = refused(project, ['module:files', 'blog']);
-  assert.match(stderr, /^Erreur : 1 fichier\(s\) du projet existent avec un autre contenu que celui du module « blog » : mvc\/views\/blog\/index\.html ; rien n'a été écrit\.\n/);
+  assert.match(
+    stderr,
+    /^Erreur : 1 fichier\(s\) du projet existent avec un autre contenu que celui du module « blog » : mvc\/views\/blog\/index\.html ; rien n'a été écrit\.\n/,
+  );
   assert.not.ok(project.exists('docs/modules/blog/guide.md'));
   project.write('mvc/views/blog/index.html', VIEW);
 
   fs.symlinkSync(project.path('env/dev'), project.path('modules/blog/assets/public/secrets'));
-  assert.match(refused(project, ['module:files', 'blog']), /^Erreur : « modules\/blog\/assets\/public\/secrets » est un lien symbolique : un module ne contient que de vrais fichiers, rien n'a été écrit\.\n/);
+  assert.match(
+    refused(project, ['module:files', 'blog']),
+    /^Erreur : « modules\/blog\/assets\/public\/secrets » est un lien symbolique : un module ne contient que de vrais fichiers, rien n'a été écrit\.\n/,
+  );
   assert.match(refused(project, ['module:files', 'blog', '--dry-run']), /est un lien symbolique/);
   fs.rmSync(project.path('modules/blog/assets/public/secrets'));
   // A linked folder of the manifest is refused too.
   fs.renameSync(project.path('modules/blog/docs'), project.path('modules/real_docs'));
   fs.symlinkSync(project.path('modules/real_docs'), project.path('modules/blog/docs'), 'dir');
-  assert.match(refused(project, ['module:files', 'blog']), /^Erreur : modules\/blog\/module\.json#\/provides\/5 : le dossier « modules\/blog\/docs » passe par un lien symbolique : refusé/);
+  assert.match(
+    refused(project, ['module:files', 'blog']),
+    /^Erreur : modules\/blog\/module\.json#\/provides\/5 : le dossier « modules\/blog\/docs » passe par un lien symbolique : refusé/,
+  );
   fs.rmSync(project.path('modules/blog/docs'));
   fs.renameSync(project.path('modules/real_docs'), project.path('modules/blog/docs'));
   fs.rmSync(project.path('modules/blog/docs/guide.md'));
@@ -254,7 +298,11 @@ test('modules/ itself a symbolic link to a folder outside the project: every mod
     for (const command of ['module:list', 'module:install', 'module:files', 'module:routes']) {
       const args = command === 'module:list' ? [command] : [command, 'blog'];
       const stderr = refused(project, args);
-      assert.match(lines(stderr)[0]!, /^Erreur : .*« modules(\/blog)? » passe par un lien symbolique \(« modules »\) : refusé, les modules sont lus dans de vrais dossiers du projet ; rien n'a été écrit\.$/, `${command}: ${stderr}`);
+      assert.match(
+        lines(stderr)[0]!,
+        /^Erreur : .*« modules(\/blog)? » passe par un lien symbolique \(« modules »\) : refusé, les modules sont lus dans de vrais dossiers du projet ; rien n'a été écrit\.$/,
+        `${command}: ${stderr}`,
+      );
       assert.is(lines(stderr)[1], 'Conseil : remplacez le lien « modules » par un vrai dossier (une copie), puis relancez la commande.');
     }
   } finally {
@@ -273,7 +321,10 @@ test('module:files refuses a file name with a backslash or a control character, 
   for (const [file, shown] of cases) {
     project.write(`modules/blog/${file}`, 'x\n');
     try {
-      for (const args of [['module:files', 'blog'], ['module:files', 'blog', '--dry-run']]) {
+      for (const args of [
+        ['module:files', 'blog'],
+        ['module:files', 'blog', '--dry-run'],
+      ]) {
         const stderr = refused(project, args);
         assert.equal(lines(stderr), [
           `Erreur : nom refusé « ${shown} » : le nom d'un fichier ou d'un dossier de module ne contient ni « \\ » ni caractère de contrôle (saut de ligne, tabulation…) ; rien n'a été écrit.`,
@@ -290,7 +341,10 @@ test('module:files refuses a file name with a backslash or a control character, 
 test('a new version of the module: module:files says the registry is behind, module:install updates the entry in place', ({ project }) => {
   project.editJson<Record<string, unknown>>('modules/blog/module.json', (data) => (data.version = '1.1.0'));
   const files = ok(project, ['module:files', 'blog']);
-  assert.match(files, /^Attention : modules\/blog est en version 1\.1\.0, fw_modules\.json enregistre 1\.0\.0 : « fw module:install blog » met l'enregistrement à jour\.\n/);
+  assert.match(
+    files,
+    /^Attention : modules\/blog est en version 1\.1\.0, fw_modules\.json enregistre 1\.0\.0 : « fw module:install blog » met l'enregistrement à jour\.\n/,
+  );
   const out = ok(project, ['module:install', 'blog']);
   assert.ok(lines(out).includes(fateLine('mis à jour', 'fw_modules.json')), out);
   assert.ok(lines(out).includes('Version enregistrée : 1.0.0 → 1.1.0.'), out);
@@ -337,14 +391,25 @@ test('module:routes: --dry-run writes nothing; then mvc/routes_blog.ts, mvc/rout
 
 test('module:routes refuses a route whose action or controller the module does not have', ({ project }) => {
   const good = project.read('modules/blog/routes/routes.json');
-  project.write('modules/blog/routes/routes.json', json({ routes: [{ ...ROUTES.routes[0], action: 'show' }, { ...ROUTES.routes[0], path: '/blog/x', name: 'blog.x', controller: 'PostController' }] }));
+  project.write(
+    'modules/blog/routes/routes.json',
+    json({
+      routes: [
+        { ...ROUTES.routes[0], action: 'show' },
+        { ...ROUTES.routes[0], path: '/blog/x', name: 'blog.x', controller: 'PostController' },
+      ],
+    }),
+  );
   const stderr = refused(project, ['module:routes', 'blog']);
   assert.equal(lines(stderr).slice(0, 2), [
     "[ERREUR] modules/blog/routes/routes.json#/routes/0/action : « BlogController » (blog_controller.ts) n'a pas de méthode statique « show »",
     "[ERREUR] modules/blog/routes/routes.json#/routes/1/controller : contrôleur « PostController » introuvable : aucun fichier de modules/blog/controllers/ n'exporte cette classe",
   ]);
   project.write('modules/blog/routes/routes.json', json({ routes: [{ ...ROUTES.routes[0], method: 'FETCH' }] }));
-  assert.match(refused(project, ['module:routes', 'blog']), /^Erreur : modules\/blog\/routes\/routes\.json#\/routes\/0\/method : « method » vaut la chaîne « FETCH » : valeurs permises : GET, POST, PUT, PATCH, DELETE/);
+  assert.match(
+    refused(project, ['module:routes', 'blog']),
+    /^Erreur : modules\/blog\/routes\/routes\.json#\/routes\/0\/method : « method » vaut la chaîne « FETCH » : valeurs permises : GET, POST, PUT, PATCH, DELETE/,
+  );
   project.write('modules/blog/routes/routes.json', good);
 });
 
@@ -354,12 +419,27 @@ test('module:routes refuses what would stop the application at start: a path the
   const route = ROUTES.routes[0]!;
   const at = 'Erreur : modules/blog/routes/routes.json#/routes/0';
   const cases: ReadonlyArray<[Record<string, unknown>, string]> = [
-    [{ path: '/blog/{bad' }, `${at}/path : la route GET /blog/{bad ferait échouer le démarrage de l'application : Segment invalide « {bad » dans la route /blog/{bad : écrivez {nom} ; rien n'a été écrit.`],
-    [{ path: '/blog/{id}x' }, `${at}/path : la route GET /blog/{id}x ferait échouer le démarrage de l'application : Segment invalide « {id}x » dans la route /blog/{id}x : écrivez {nom} ; rien n'a été écrit.`],
-    [{ name: 'home' }, `${at}/name : le nom « home » de la route GET /blog est déjà déclaré dans mvc/routes.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
-    [{ name: 'autre.liste' }, `${at}/name : le nom « autre.liste » de la route GET /blog est déjà déclaré dans mvc/routes_autre.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`],
+    [
+      { path: '/blog/{bad' },
+      `${at}/path : la route GET /blog/{bad ferait échouer le démarrage de l'application : Segment invalide « {bad » dans la route /blog/{bad : écrivez {nom} ; rien n'a été écrit.`,
+    ],
+    [
+      { path: '/blog/{id}x' },
+      `${at}/path : la route GET /blog/{id}x ferait échouer le démarrage de l'application : Segment invalide « {id}x » dans la route /blog/{id}x : écrivez {nom} ; rien n'a été écrit.`,
+    ],
+    [
+      { name: 'home' },
+      `${at}/name : le nom « home » de la route GET /blog est déjà déclaré dans mvc/routes.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`,
+    ],
+    [
+      { name: 'autre.liste' },
+      `${at}/name : le nom « autre.liste » de la route GET /blog est déjà déclaré dans mvc/routes_autre.ts : un nom de route est unique dans l'application, choisissez-en un autre ; rien n'a été écrit.`,
+    ],
   ];
-  project.write('mvc/routes_autre.ts', "import type { Router } from 'fw-mvc';\n\nexport function registerAutreRoutes(router: Router): void {\n  router.add('GET', '/autre', () => { throw new Error(); }, { name: 'autre.liste' });\n}\n");
+  project.write(
+    'mvc/routes_autre.ts',
+    "import type { Router } from 'fw-mvc';\n\nexport function registerAutreRoutes(router: Router): void {\n  router.add('GET', '/autre', () => { throw new Error(); }, { name: 'autre.liste' });\n}\n",
+  );
   try {
     for (const [change, error] of cases) {
       project.write('modules/blog/routes/routes.json', json({ routes: [{ ...route, ...change }] }));

@@ -94,8 +94,16 @@ function conformance(dialect: DialectName): void {
     run(project, ['make:relation', '--no-input', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id']);
     run(project, ['build:model']);
     const init = run(project, ['db:init']);
-    assert.match(init[0]!, sqlite ? /^db:init — SQLite .*storage\/database\.sqlite$/ : /^db:init — MariaDB 127\.0\.0\.1:3306, base fw_pipe_[0-9a-f]{12}, compte root \(DB_ADMIN_LOGIN\)$/);
-    assert.ok(init.some((line) => /^ {2}créé +table fw_migrations$/.test(line)), init.join('\n'));
+    assert.match(
+      init[0]!,
+      sqlite
+        ? /^db:init — SQLite .*storage\/database\.sqlite$/
+        : /^db:init — MariaDB 127\.0\.0\.1:3306, base fw_pipe_[0-9a-f]{12}, compte root \(DB_ADMIN_LOGIN\)$/,
+    );
+    assert.ok(
+      init.some((line) => /^ {2}créé +table fw_migrations$/.test(line)),
+      init.join('\n'),
+    );
     assert.match(init.at(-1)!, /^Terminé : \d+ élément\(s\) créé\(s\) ou accordé\(s\)\.$/);
   });
 
@@ -118,7 +126,10 @@ function conformance(dialect: DialectName): void {
       { name: 'VilleId', type: 'int', nullable: true },
     ]);
     assert.equal(schema.foreignKeys, [CONTACT_FK]);
-    assert.equal(schema.indexes.filter((i) => !i.table.startsWith('fw_')), [{ table: 'contact', name: 'ix_contact_villeid', unique: false, columns: ['VilleId'] }]);
+    assert.equal(
+      schema.indexes.filter((i) => !i.table.startsWith('fw_')),
+      [{ table: 'contact', name: 'ix_contact_villeid', unique: false, columns: ['VilleId'] }],
+    );
   });
 
   t('a second db:apply changes nothing', async () => {
@@ -144,13 +155,19 @@ function conformance(dialect: DialectName): void {
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact']), expected);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check']), expected);
     const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout);
-    assert.equal(json, [{ entity: 'Contact', table: 'contact', rows: [
-      { status: 'OK', column: 'Id', detail: 'INT NOT NULL' },
-      { status: 'OK', column: 'Nom', detail: 'VARCHAR(100) NOT NULL' },
-      { status: 'OK', column: 'VilleId', detail: 'INT NULL' },
-      { status: 'OK', column: 'ix_contact_villeid', detail: 'INDEX (VilleId)' },
-      { status: 'OK', column: 'fk_contact_villeid', detail: FK_OK },
-    ] }]);
+    assert.equal(json, [
+      {
+        entity: 'Contact',
+        table: 'contact',
+        rows: [
+          { status: 'OK', column: 'Id', detail: 'INT NOT NULL' },
+          { status: 'OK', column: 'Nom', detail: 'VARCHAR(100) NOT NULL' },
+          { status: 'OK', column: 'VilleId', detail: 'INT NULL' },
+          { status: 'OK', column: 'ix_contact_villeid', detail: 'INDEX (VilleId)' },
+          { status: 'OK', column: 'fk_contact_villeid', detail: FK_OK },
+        ],
+      },
+    ]);
   });
 
   t('an entity edited but not synced: db:apply refuses and advises fw build:model', async () => {
@@ -199,9 +216,15 @@ function conformance(dialect: DialectName): void {
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check']).at(-1), 'Aucun écart.');
     schema = await readSchema(project);
     assert.equal(schema.tables.contact!.at(-1), { name: 'Code', type: 'varchar(20)', nullable: true });
-    assert.ok(schema.indexes.some((i) => i.name === 'uq_contact_code' && i.unique && i.columns.join() === 'Code'), JSON.stringify(schema.indexes));
+    assert.ok(
+      schema.indexes.some((i) => i.name === 'uq_contact_code' && i.unique && i.columns.join() === 'Code'),
+      JSON.stringify(schema.indexes),
+    );
     // The migrated database is what the generated SQL describes: db:apply has nothing left to do.
-    assert.equal(run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), ['Schéma appliqué : 3 fichier(s).']);
+    assert.equal(
+      run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')),
+      ['Schéma appliqué : 3 fichier(s).'],
+    );
   });
 
   t('a column altered and one added by hand: COLUMN_CHANGED and COLUMN_EXTRA', async () => {
@@ -219,7 +242,11 @@ function conformance(dialect: DialectName): void {
     // Found types are upper-case on both dialects (MariaDB reports them lower-case).
     const changed = ['COLUMN_CHANGED', 'Nom', 'attendu VARCHAR(100) NOT NULL, trouvé VARCHAR(50) NOT NULL'] as const;
     const extra = ['COLUMN_EXTRA', 'Extra', `${sqlite ? 'INT' : 'INT(11)'} NULL absente de l'entité`] as const;
-    const keys = [['OK', 'uq_contact_code', 'UNIQUE (Code)'], ['OK', 'ix_contact_villeid', 'INDEX (VilleId)'], ['OK', 'fk_contact_villeid', FK_OK]] as const;
+    const keys = [
+      ['OK', 'uq_contact_code', 'UNIQUE (Code)'],
+      ['OK', 'ix_contact_villeid', 'INDEX (VilleId)'],
+      ['OK', 'fk_contact_villeid', FK_OK],
+    ] as const;
     const rows = [['OK', 'Id', 'INT NOT NULL'], changed, ['OK', 'VilleId', 'INT NULL'], ['OK', 'Code', 'VARCHAR(20) NULL'], extra, ...keys] as const;
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check'], 2), [...diffTable(rows), DRIFT]);
 
@@ -264,15 +291,28 @@ function conformance(dialect: DialectName): void {
     ]);
     const file = makeMigration(project, ['recree_contact', '--from-diff', 'Contact']);
     const text = project.read(`${MIGRATIONS}/${file}`);
-    assert.ok(text.startsWith(`${MIGRATION_HEAD('recree_contact', 'fw migration:make --from-diff Contact')}-- fw:dialect mariadb\nCREATE TABLE IF NOT EXISTS \`contact\` (\n`), text);
+    assert.ok(
+      text.startsWith(
+        `${MIGRATION_HEAD('recree_contact', 'fw migration:make --from-diff Contact')}-- fw:dialect mariadb\nCREATE TABLE IF NOT EXISTS \`contact\` (\n`,
+      ),
+      text,
+    );
     assert.ok(text.includes('\n-- fw:dialect sqlite\nCREATE TABLE IF NOT EXISTS "contact" (\n'), text);
     // As --from-entity, the MariaDB section adds the foreign key the dropped table took away (SQLite has it inline).
     if (!sqlite) {
-      assert.ok(text.includes('\nALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE RESTRICT ON UPDATE CASCADE;\n'), text);
+      assert.ok(
+        text.includes(
+          '\nALTER TABLE `contact` ADD CONSTRAINT `fk_contact_villeid` FOREIGN KEY (`VilleId`) REFERENCES `ville` (`Id`) ON DELETE RESTRICT ON UPDATE CASCADE;\n',
+        ),
+        text,
+      );
     }
     applyMigrations(project, [file]);
     assert.equal(run(project, ['migration:diff', '--entity', 'Contact', '--check']).at(-1), 'Aucun écart.');
-    assert.equal(run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), ['Schéma appliqué : 3 fichier(s).']);
+    assert.equal(
+      run(project, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')),
+      ['Schéma appliqué : 3 fichier(s).'],
+    );
     assert.equal(await readSchema(project), schema);
   });
 
@@ -298,7 +338,10 @@ function conformance(dialect: DialectName): void {
     applyMigrations(copy, [file]);
     assert.equal(await readSchema(copy), schema);
     run(copy, ['build:model']);
-    assert.equal(run(copy, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')), ['Schéma appliqué : 3 fichier(s).']);
+    assert.equal(
+      run(copy, ['db:apply']).filter((line) => !line.includes('(0 instruction(s)')),
+      ['Schéma appliqué : 3 fichier(s).'],
+    );
     assert.equal(run(copy, ['migration:diff', '--all', '--check']).at(-1), 'Aucun écart.');
   });
 
@@ -307,7 +350,10 @@ function conformance(dialect: DialectName): void {
     const ville = makeMigration(copy, ['ville', '--from-entity', 'Ville']);
     const contact = makeMigration(copy, ['contact', '--from-entity', 'Contact']);
     assert.ok(ville < contact, `${ville} < ${contact}`);
-    for (const [file, entity] of [[ville, 'Ville'], [contact, 'Contact']] as const) {
+    for (const [file, entity] of [
+      [ville, 'Ville'],
+      [contact, 'Contact'],
+    ] as const) {
       const text = copy.read(`${MIGRATIONS}/${file}`);
       assert.ok(text.startsWith(MIGRATION_HEAD(file.slice(15, -4), `fw migration:make --from-entity ${entity}`)), text);
       assertBothSections(text);

@@ -117,7 +117,12 @@ test('interactive make:entity: piped answers (name, type, nullable, unique, filt
   assert.is(run.stdout.split(prompt).length - 1, 5, run.stdout);
   assert.is(run.stdout.split('  Type SQL [VARCHAR(255)] : ').length - 1, 4);
   // Piped answers are not echoed: the prompts share one line, the last one followed by the writer's report.
-  assert.ok(lines(run.stdout).at(-3)!.endsWith(`${prompt}${fateLine('créé', 'mvc/entities/personne/personne.json')}`), run.stdout);
+  assert.ok(
+    lines(run.stdout)
+      .at(-3)!
+      .endsWith(`${prompt}${fateLine('créé', 'mvc/entities/personne/personne.json')}`),
+    run.stdout,
+  );
   assert.equal(lines(run.stdout).slice(-2), [
     'Résumé : 1 créé.',
     'Étape suivante : complétez mvc/entities/personne/personne.json puis lancez « fw sync:entity Personne ».',
@@ -202,7 +207,18 @@ const CONTACT_VILLE = {
 const RELATIONS_HEAD = { $schema: '../../node_modules/fw-mvc/schemas/relations.schema.json', format_version: 1 };
 
 test('make:relation with flags writes relations.json', () => {
-  const run = project.run(['make:relation', '--no-input', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id']);
+  const run = project.run([
+    'make:relation',
+    '--no-input',
+    '--name',
+    'contact_ville',
+    '--type',
+    'many_to_one',
+    '--from',
+    'Contact.ville_id',
+    '--to',
+    'Ville.id',
+  ]);
   assert.is(run.status, 0, run.stderr);
   assert.is(run.stderr, '');
   assert.equal(lines(run.stdout), [fateLine('créé', RELATIONS_JSON), 'Résumé : 1 créé.', 'Étape suivante : « fw sync:relations » génère relations.sql.']);
@@ -231,7 +247,18 @@ test('make:relation refusals leave relations.json byte-identical: type mismatch,
     `${RELATIONS_JSON}#/relations/1/name`,
   ]);
 
-  const badType = project.run(['make:relation', '--no-input', '--name', 'contact_region', '--type', 'one_to_one', '--from', 'Contact.region_id', '--to', 'Region.id']);
+  const badType = project.run([
+    'make:relation',
+    '--no-input',
+    '--name',
+    'contact_region',
+    '--type',
+    'one_to_one',
+    '--from',
+    'Contact.region_id',
+    '--to',
+    'Region.id',
+  ]);
   assert.is(badType.status, 1);
   assert.ok(errorPointers(badType.stderr).includes(`${RELATIONS_JSON}#/relations/1/type`), badType.stderr);
 
@@ -251,7 +278,10 @@ test('interactive make:relation: piped answers, defaults filled, the first relat
   assert.is(run.status, 0, run.stderr);
   assert.equal(lines(run.stdout).slice(-2), ['Résumé : 1 mis à jour.', 'Étape suivante : « fw sync:relations » génère relations.sql.']);
   assert.match(run.stdout, /Nom de la relation \(snake_case\) : Type \(many_to_one ou many_to_many\) \[many_to_one\] : /);
-  assert.ok(lines(run.stdout).some((line) => line.endsWith(fateLine('mis à jour', RELATIONS_JSON))), run.stdout);
+  assert.ok(
+    lines(run.stdout).some((line) => line.endsWith(fateLine('mis à jour', RELATIONS_JSON))),
+    run.stdout,
+  );
   const written = JSON.parse(project.read(RELATIONS_JSON)) as { relations: unknown[] };
   assert.equal(written.relations, [
     CONTACT_VILLE,
@@ -277,14 +307,27 @@ test('make:relation many_to_many: ON DELETE defaults to CASCADE, with flags and 
   // type, on delete and on update left to their defaults
   const asked = project.run(['make:relation'], { input: 'contact_visite\nmany_to_many\nContact.id\nRegion.id\n\n\n' });
   assert.is(asked.status, 0, asked.stderr);
-  assert.match(asked.stdout, /ON DELETE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : ON UPDATE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : /);
+  assert.match(
+    asked.stdout,
+    /ON DELETE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : ON UPDATE \(RESTRICT, CASCADE, SET NULL, NO ACTION\) \[CASCADE\] : /,
+  );
   const written = JSON.parse(project.read(RELATIONS_JSON)) as { relations: Array<Record<string, string>> };
   const pivot = (name: string, to: string) => ({
-    name, type: 'many_to_many', from_entity: 'Contact', from_field: 'id', to_entity: to, to_field: 'id', on_delete: 'CASCADE', on_update: 'CASCADE',
+    name,
+    type: 'many_to_many',
+    from_entity: 'Contact',
+    from_field: 'id',
+    to_entity: to,
+    to_field: 'id',
+    on_delete: 'CASCADE',
+    on_update: 'CASCADE',
   });
   assert.equal(written.relations.slice(2), [pivot('contact_favori', 'Ville'), pivot('contact_visite', 'Region')]);
   // A many_to_one keeps RESTRICT.
-  assert.equal(written.relations.slice(0, 2).map((r) => r.on_delete), ['RESTRICT', 'SET NULL']);
+  assert.equal(
+    written.relations.slice(0, 2).map((r) => r.on_delete),
+    ['RESTRICT', 'SET NULL'],
+  );
   const check = project.run(['check:model']);
   assert.equal(lines(check.stdout), ['OK : 3 entité(s), 4 relation(s), aucune erreur.']);
 });

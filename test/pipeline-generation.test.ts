@@ -141,7 +141,12 @@ test('--dry-run reports what would change and writes nothing', () => {
   assert.equal(ok(['build:model', '--dry-run']), report(fates, '1 créé, 3 mis à jour, 7 inchangés, 1 ignoré', true));
   const entityFates = fates.filter(([, file]) => CONTACT_FILES.includes(file));
   assert.equal(ok(['sync:entity', 'Contact', '--dry-run']), report(entityFates, '3 mis à jour, 1 inchangé, 1 ignoré', true));
-  const relationFates: Fate[] = [['inchangé', RELATION_FILES[0]!], ['inchangé', RELATION_FILES[1]!], ['mis à jour', `${C}/contact.sqlite.sql`], ['inchangé', `${V}/ville.sqlite.sql`]];
+  const relationFates: Fate[] = [
+    ['inchangé', RELATION_FILES[0]!],
+    ['inchangé', RELATION_FILES[1]!],
+    ['mis à jour', `${C}/contact.sqlite.sql`],
+    ['inchangé', `${V}/ville.sqlite.sql`],
+  ];
   assert.equal(ok(['sync:relations', '--dry-run']), report(relationFates, '1 mis à jour, 3 inchangés', true));
   assert.equal(project.snapshot(), before);
 

@@ -149,7 +149,9 @@ for (const { step, written } of results) {
       assert.ok(fs.existsSync(target), `fw ${step.args.join(' ')} writes ${file}, which has no snapshot ${shown} (UPDATE_SNAPSHOTS=1 creates it)`);
       const snapshot = fs.readFileSync(target, 'utf8');
       if (snapshot !== content) {
-        assert.unreachable(`fw ${step.args.join(' ')} writes ${file} differently from ${shown} (UPDATE_SNAPSHOTS=1 accepts it):\n--- ${shown}\n+++ ${file}\n${unifiedDiff(snapshot, content)}`);
+        assert.unreachable(
+          `fw ${step.args.join(' ')} writes ${file} differently from ${shown} (UPDATE_SNAPSHOTS=1 accepts it):\n--- ${shown}\n+++ ${file}\n${unifiedDiff(snapshot, content)}`,
+        );
       }
     });
   }
@@ -162,7 +164,10 @@ test('every step wrote something (an empty step is a broken session)', () => {
 
 test('no stale snapshot: every file under snapshots/ is written by a step', () => {
   // Only a complete session knows every file: after a failed step, its failure is the one to read.
-  assert.ok(results.every((r) => r.run?.status === 0), 'the session stopped early: see the failed step above');
+  assert.ok(
+    results.every((r) => r.run?.status === 0),
+    'the session stopped early: see the failed step above',
+  );
   const stale = listFiles(SNAPSHOTS).filter((f) => !expected.has(f) && path.relative(SNAPSHOTS, f) !== 'README.md');
   if (UPDATE) {
     for (const f of stale) fs.rmSync(f);

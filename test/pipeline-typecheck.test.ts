@@ -86,7 +86,10 @@ test('a wrong use of a generated type is a compile error in that file only', () 
   assert.is(checked.status, 2, checked.output);
   const errors = lines(checked.output).filter((line) => / error TS\d+:/.test(line));
   assert.is(errors.length, 2, checked.output);
-  assert.ok(errors.every((line) => line.startsWith('mvc/broken.ts(')), checked.output);
+  assert.ok(
+    errors.every((line) => line.startsWith('mvc/broken.ts(')),
+    checked.output,
+  );
   assert.match(errors[0]!, /^mvc\/broken\.ts\(3,14\): error TS2322: Type 'string' is not assignable to type 'number'\.$/);
   fs.rmSync(project.path('mvc/broken.ts'));
   assert.is(tsc().status, 0);

@@ -85,12 +85,12 @@ test("the project's better-sqlite3 loads with the addon built for this repositor
   assert.is(result.out, '42');
 });
 
-test("the moved project type-checks with its own TypeScript", () => {
+test('the moved project type-checks with its own TypeScript', () => {
   const result = run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.status, 0, result.out);
 });
 
-test("its own fw writes an entity whose $schema, like the editor settings, reaches the installed schemas", () => {
+test('its own fw writes an entity whose $schema, like the editor settings, reaches the installed schemas', () => {
   const made = run(process.execPath, [path.join(project, 'node_modules', 'fw-mvc', 'bin', 'fw.js'), 'make:entity', 'Produit', '--no-input']);
   assert.is(made.status, 0, made.out);
   const entityFile = path.join(project, 'mvc', 'entities', 'produit', 'produit.json');

@@ -3,7 +3,6 @@
 // project root, the compiled mvc/api_routes.js loaded — with no tsx anywhere in the process tree.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CliProject } from './helpers/cli.js';
@@ -69,7 +68,10 @@ test('node dist/app.js serves the CRUD list, a static file and the compiled API 
 
   const pids = processTree(server!.pid!);
   assert.equal(pids, [server!.pid!], 'the server starts no child process');
-  const argv = fs.readFileSync(`/proc/${server!.pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+  const argv = fs
+    .readFileSync(`/proc/${server!.pid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((arg) => arg !== '');
   assert.equal(argv.slice(1), ['dist/app.js']);
   assert.not.match(fs.readFileSync(`/proc/${server!.pid}/environ`, 'utf8'), /tsx/, 'no tsx loader in NODE_OPTIONS');
 });

@@ -53,7 +53,14 @@ test('every generator writes its controller, views and public routes, named publ
     assert.ok(site.exists(file), file);
   }
   linkFramework(site);
-  const routes = JSON.parse(ok(site, ['routes:list', '--json'])) as Array<{ method: string; path: string; name: string; public: boolean; csrf: boolean; handler: string }>;
+  const routes = JSON.parse(ok(site, ['routes:list', '--json'])) as Array<{
+    method: string;
+    path: string;
+    name: string;
+    public: boolean;
+    csrf: boolean;
+    handler: string;
+  }>;
   const made = routes.filter((r) => r.name.startsWith('public.')).map((r) => [r.method, r.path, r.name, r.handler, r.public, r.csrf]);
   assert.equal(made, [
     ['GET', '/landing', 'public.page.landing', 'PagesController.landing', true, true],
@@ -72,15 +79,27 @@ test('every generator writes its controller, views and public routes, named publ
   ]);
   const controller = site.read('mvc/controllers/annonce_public_controller.ts');
   // The visible SQL: the latest 100, newest first; the INSERT of the form's fields and the NOT NULL ones it leaves out.
-  assert.match(controller, "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite FROM annonces ORDER BY Id DESC LIMIT 100';");
-  assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO annonces (Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, Description, PasswordHash, IsActive, CreatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';");
-  const fields = /export const FORM_FIELDS = \{\n([\s\S]*?)\n\};/.exec(controller)![1]!.split('\n').map((line) => line.trim().split(':')[0]);
+  assert.match(
+    controller,
+    "const SELECT_PUBLIC_LIST = 'SELECT Id, Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite FROM annonces ORDER BY Id DESC LIMIT 100';",
+  );
+  assert.match(
+    controller,
+    "export const INSERT_PUBLIC_FORM = 'INSERT INTO annonces (Titre, Email, Telephone, SiteWeb, Prix, Surface, Pieces, Disponible, Debut, Visite, Description, PasswordHash, IsActive, CreatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';",
+  );
+  const fields = /export const FORM_FIELDS = \{\n([\s\S]*?)\n\};/
+    .exec(controller)![1]!
+    .split('\n')
+    .map((line) => line.trim().split(':')[0]);
   assert.equal(fields, ['titre', 'email', 'telephone', 'site_web', 'prix', 'surface', 'pieces', 'disponible', 'debut', 'visite', 'description']);
   assert.match(controller, "prix: new DecimalField({ label: 'Prix', inputType: 'number', required: false, maxDigits: 8, decimalPlaces: 2 })");
   assert.match(site.read('mvc/views/annonce_public/form.html'), /name="prix"[^>]* step="0\.01"/);
   const pages = site.read('mvc/controllers/pages_controller.ts');
   assert.match(pages, "static landing(request: Request): Response {\n    return BaseController.render('landing/index.html', { request });");
-  assert.match(site.read('mvc/views/landing/index.html'), /\{% extends "layouts\/public.html" %\}[\s\S]*<h1[^>]*>Landing<\/h1>[\s\S]*trans\('public.page.generated'\)/);
+  assert.match(
+    site.read('mvc/views/landing/index.html'),
+    /\{% extends "layouts\/public.html" %\}[\s\S]*<h1[^>]*>Landing<\/h1>[\s\S]*trans\('public.page.generated'\)/,
+  );
   // The title derived from the name gets its accents back.
   const about = site.read('mvc/views/a-propos/index.html');
   assert.match(about, '{% block title %}À propos{% endblock %}');
@@ -108,7 +127,8 @@ test('a second run of every generator changes nothing (« inchangé »)', () => 
 });
 
 test('invalid page names, reserved names and unknown entities: Erreur, exit 1, nothing written', () => {
-  for (const name of ['A_B', 'Ma-page', 'a--b', '-x', 'x-', 'été', 'a/b']) refused(site, ['make:public-page', ...(name.startsWith('-') ? ['--'] : []), name], /nom de page invalide/);
+  for (const name of ['A_B', 'Ma-page', 'a--b', '-x', 'x-', 'été', 'a/b'])
+    refused(site, ['make:public-page', ...(name.startsWith('-') ? ['--'] : []), name], /nom de page invalide/);
   refused(site, ['make:public-page', 'static'], /réservé/);
   for (const command of ['make:public-list', 'make:public-show', 'make:public-form']) refused(site, [command, 'Inconnu'], /entité « Inconnu » introuvable/);
 });
@@ -145,13 +165,25 @@ export class PagesController extends BaseController {
 
   ok(other, ['make:public-list', 'Annonce']);
   const file = 'mvc/controllers/annonce_public_controller.ts';
-  const mine = other.read(file).replace('const rows = (await fetchAll(SELECT_PUBLIC_LIST))', '// my change\n    const rows = (await fetchAll(SELECT_PUBLIC_LIST))');
+  const mine = other
+    .read(file)
+    .replace('const rows = (await fetchAll(SELECT_PUBLIC_LIST))', '// my change\n    const rows = (await fetchAll(SELECT_PUBLIC_LIST))');
   other.write(file, mine);
   const out = ok(other, ['make:public-form', 'Annonce']);
-  assert.match(out, /Ajoutés à mvc\/controllers\/annonce_public_controller.ts : INSERT_PUBLIC_FORM, FORM_FIELDS, AnnoncePublicForm, AnnoncePublicController.new, AnnoncePublicController.create, publicFormPage/);
+  assert.match(
+    out,
+    /Ajoutés à mvc\/controllers\/annonce_public_controller.ts : INSERT_PUBLIC_FORM, FORM_FIELDS, AnnoncePublicForm, AnnoncePublicController.new, AnnoncePublicController.create, publicFormPage/,
+  );
   const edited = other.read(file);
   assert.match(edited, '// my change\n    const rows = (await fetchAll(SELECT_PUBLIC_LIST))');
-  for (const part of ['static async list(', 'static new(request: Request): Response', 'static async create(request: Request)', 'export const INSERT_PUBLIC_FORM =', 'export const FORM_FIELDS =']) assert.match(edited, part);
+  for (const part of [
+    'static async list(',
+    'static new(request: Request): Response',
+    'static async create(request: Request)',
+    'export const INSERT_PUBLIC_FORM =',
+    'export const FORM_FIELDS =',
+  ])
+    assert.match(edited, part);
   // Named imports added to the file's own import of fw-mvc.
   assert.match(edited, /^import \{ BaseController, type Request, type Response, fetchAll, Form, insert, trans, DuplicateError, [^}]*\} from 'fw-mvc';$/m);
 });
@@ -161,11 +193,20 @@ test('a unique column the form leaves out gets no shared default: the command na
     format_version: 1,
     entity: 'Invitation',
     table: 'invitations',
-    fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }, { name: 'api_key', sql_type: 'VARCHAR(64)', unique: true }, { name: 'note', sql_type: 'VARCHAR(80)' }, { name: 'password_hash', sql_type: 'VARCHAR(255)' }],
+    fields: [
+      ID,
+      { name: 'nom', sql_type: 'VARCHAR(80)' },
+      { name: 'api_key', sql_type: 'VARCHAR(64)', unique: true },
+      { name: 'note', sql_type: 'VARCHAR(80)' },
+      { name: 'password_hash', sql_type: 'VARCHAR(255)' },
+    ],
   };
   writeEntity(other, invitation);
   const out = ok(other, ['make:public-form', 'Invitation']);
-  assert.match(out, /^Attention : api_key \(NOT NULL\) n'a pas de valeur dans INSERT_PUBLIC_FORM : ajoutez-la dans mvc\/controllers\/invitation_public_controller.ts \(create\(\)\)/m);
+  assert.match(
+    out,
+    /^Attention : api_key \(NOT NULL\) n'a pas de valeur dans INSERT_PUBLIC_FORM : ajoutez-la dans mvc\/controllers\/invitation_public_controller.ts \(create\(\)\)/m,
+  );
   const controller = other.read('mvc/controllers/invitation_public_controller.ts');
   assert.match(controller, "export const INSERT_PUBLIC_FORM = 'INSERT INTO invitations (Nom, Note, PasswordHash) VALUES (?, ?, ?)';");
   assert.match(controller, "form.addError(null, trans('public.form.duplicate'));");
@@ -178,7 +219,11 @@ test('a route make:crud declared is refused by the public generators, and the re
   const list = refused(crud, ['make:public-list', 'Annonce'], /GET \/annonces est déjà déclarée dans mvc\/routes.ts \(ligne \d+, route « annonces.index »/);
   assert.match(list, /Aucun fichier n'a été écrit/);
   refused(crud, ['make:public-show', 'Annonce'], /GET \/annonces\/\{id\} est déjà déclarée[^;]*annonces.show/);
-  refused(crud, ['make:public-form', 'Annonce'], /GET \/annonces\/new est déjà déclarée[^;]*annonces.new.* ; POST \/annonces est déjà déclarée[^;]*annonces.store/);
+  refused(
+    crud,
+    ['make:public-form', 'Annonce'],
+    /GET \/annonces\/new est déjà déclarée[^;]*annonces.new.* ; POST \/annonces est déjà déclarée[^;]*annonces.store/,
+  );
   // The reverse: the public list first (project `other`), then make:crud.
   const reverse = refused(other, ['make:crud', 'Annonce'], /GET \/annonces est déjà déclarée dans mvc\/routes.ts \(ligne \d+, route « public.annonces.list »/);
   assert.match(reverse, /par une page publique/);
@@ -194,7 +239,10 @@ test('a template or a constant kept although the entity changed since: a warning
   const before = changed.snapshot();
   const out = ok(changed, ['make:public-form', 'Annonce']);
   assert.match(out, /^ {2}ignoré +mvc\/views\/annonce_public\/form.html/m);
-  assert.match(out, /^Attention : mvc\/views\/annonce_public\/form.html est gardé tel quel \(ignoré\), mais « fw make:public-form Annonce » l'écrirait autrement aujourd'hui/m);
+  assert.match(
+    out,
+    /^Attention : mvc\/views\/annonce_public\/form.html est gardé tel quel \(ignoré\), mais « fw make:public-form Annonce » l'écrirait autrement aujourd'hui/m,
+  );
   assert.match(out, /^ {4}\+ {4}<label for="field-ville"/m);
   assert.match(out, /^Attention : INSERT_PUBLIC_FORM \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
   assert.match(out, /^Attention : FORM_FIELDS \(mvc\/controllers\/annonce_public_controller.ts\) est gardé tel quel/m);
@@ -203,7 +251,8 @@ test('a template or a constant kept although the entity changed since: a warning
   // The list shows the new column too: its SELECT and template are named the same way; nothing of the user's is changed.
   assert.match(ok(changed, ['make:public-list', 'Annonce']), /Attention : SELECT_PUBLIC_LIST \(mvc\/controllers\/annonce_public_controller.ts\)/);
   const after = changed.snapshot();
-  for (const file of ['mvc/views/annonce_public/form.html', 'mvc/views/annonce_public/list.html', 'mvc/controllers/annonce_public_controller.ts']) assert.is(after[file], before[file], file);
+  for (const file of ['mvc/views/annonce_public/form.html', 'mvc/views/annonce_public/list.html', 'mvc/controllers/annonce_public_controller.ts'])
+    assert.is(after[file], before[file], file);
 });
 
 test('make:public-page --title: the title of the page, HTML-escaped; derived titles; a title opening a template tag is refused', () => {
@@ -230,9 +279,16 @@ test('make:public-page --title: the title of the page, HTML-escaped; derived tit
 test('make:public-page refuses a path that registerAuthRoutes / registerMfaRoutes already answers', () => {
   const auth = fresh();
   const routes = auth.read('mvc/routes.ts');
-  auth.write('mvc/routes.ts', `import { registerAuthRoutes } from 'fw-mvc/auth';\n${routes.replace(/(export function registerRoutes\(router: Router\)[^{]*\{\n)/, '$1  registerAuthRoutes(router);\n')}`);
+  auth.write(
+    'mvc/routes.ts',
+    `import { registerAuthRoutes } from 'fw-mvc/auth';\n${routes.replace(/(export function registerRoutes\(router: Router\)[^{]*\{\n)/, '$1  registerAuthRoutes(router);\n')}`,
+  );
   assert.match(auth.read('mvc/routes.ts'), /\{\n {2}registerAuthRoutes\(router\);\n/);
-  const login = refused(auth, ['make:public-page', 'login'], /^Erreur : \/login appartient aux routes d'authentification \(registerAuthRoutes\(router\) dans mvc\/routes.ts\) : la page ne serait jamais affichée/);
+  const login = refused(
+    auth,
+    ['make:public-page', 'login'],
+    /^Erreur : \/login appartient aux routes d'authentification \(registerAuthRoutes\(router\) dans mvc\/routes.ts\) : la page ne serait jamais affichée/,
+  );
   assert.match(login, /Conseil : ces adresses sont réservées au module fw-mvc\/auth/);
   refused(auth, ['make:public-page', 'logout'], /\/logout appartient aux routes d'authentification/);
   ok(auth, ['make:public-page', 'connexion-aide']);

@@ -81,7 +81,10 @@ function publicSuite(dialect: DialectName): void {
     const res = await client.get('/annonces');
     assert.is(res.status, 200);
     const ids = listIds(res.text);
-    assert.equal(ids, Array.from({ length: 100 }, (_, i) => 105 - i));
+    assert.equal(
+      ids,
+      Array.from({ length: 100 }, (_, i) => 105 - i),
+    );
     assert.match(res.text, '>Annonce 105</a>');
     assert.match(res.text, /<a href="\/annonces\/new" class="[^"]*">Ajouter<\/a>/, 'lien vers le formulaire public');
     // A DECIMAL with the French separator, as on the CRUD pages.
@@ -101,9 +104,19 @@ function publicSuite(dialect: DialectName): void {
     assert.match(text, 'a105@exemple.fr');
     assert.not.match(text, SECRET);
     const order = ['media-photo-title', 'media-galerie-title', 'media-plan-title', 'media-annexes-title'].map((id) => text.indexOf(`id="${id}"`));
-    assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), `ordre : ${order.join(', ')}`);
-    assert.equal(tags(res.text, 'img').map((tag) => tag.attrs['src']), ['/media/images/couverture.jpg', '/media/images/g1.jpg', '/media/images/g2.jpg']);
-    for (const [href, name] of [['/media/documents/plan.pdf', 'Plan du lieu.pdf'], ['/media/documents/a1.pdf', 'Annexe 1.pdf'], ['/media/documents/a2.pdf', 'Annexe 2.pdf']]) {
+    assert.ok(
+      order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
+      `ordre : ${order.join(', ')}`,
+    );
+    assert.equal(
+      tags(res.text, 'img').map((tag) => tag.attrs['src']),
+      ['/media/images/couverture.jpg', '/media/images/g1.jpg', '/media/images/g2.jpg'],
+    );
+    for (const [href, name] of [
+      ['/media/documents/plan.pdf', 'Plan du lieu.pdf'],
+      ['/media/documents/a1.pdf', 'Annexe 1.pdf'],
+      ['/media/documents/a2.pdf', 'Annexe 2.pdf'],
+    ]) {
       assert.match(text, `<a href="${href}" class="font-medium text-blue-700 hover:underline">${name}</a>`);
     }
     assert.match(text, /<a href="\/annonces"[^>]*>← Retour à la liste<\/a>/);
@@ -138,7 +151,9 @@ function publicSuite(dialect: DialectName): void {
 
   t('secrets under other names and account flags: on no public page, in no public form', async () => {
     const secrets = ['jeton-api-42', 'secret-mfa-42', 'jeton-reset-42', 'sel-42', 'cle-api-42'];
-    await p().sql([`INSERT INTO comptes (Pseudo, ApiToken, MfaSecret, ResetPasswordToken, PasswordSalt, ApiKey, IsAdmin, IsActive) VALUES ('camille', '${secrets.join("', '")}', 1, 1)`]);
+    await p().sql([
+      `INSERT INTO comptes (Pseudo, ApiToken, MfaSecret, ResetPasswordToken, PasswordSalt, ApiKey, IsAdmin, IsActive) VALUES ('camille', '${secrets.join("', '")}', 1, 1)`,
+    ]);
     const [row] = await rows('SELECT Id FROM comptes');
     const list = await client.get('/comptes');
     const show = await client.get(`/comptes/${Number(row!['Id'])}`);
@@ -149,15 +164,34 @@ function publicSuite(dialect: DialectName): void {
       for (const hidden of [...secrets, 'Api', 'Mfa', 'Reset', 'Salt', 'Is admin', 'Is active', 'Oui']) assert.not.match(text, hidden, `absent : ${hidden}`);
     }
     const form = await client.get('/comptes/new');
-    assert.equal(tags(form.text, 'input').map((tag) => tag.attrs['name']), ['csrf_token', 'pseudo']);
+    assert.equal(
+      tags(form.text, 'input').map((tag) => tag.attrs['name']),
+      ['csrf_token', 'pseudo'],
+    );
   });
 
   t('the form: input kinds of the spec, required = not nullable, no excluded field', async () => {
     const res = await client.get('/annonces/new');
     assert.is(res.status, 200);
     const inputs = new Map(tags(res.text, 'input').map((tag) => [tag.attrs['name'], tag.attrs]));
-    const kinds = Object.fromEntries(['titre', 'email', 'telephone', 'site_web', 'prix', 'surface', 'pieces', 'disponible', 'debut', 'visite'].map((name) => [name, inputs.get(name)?.['type']]));
-    assert.equal(kinds, { titre: 'text', email: 'email', telephone: 'tel', site_web: 'url', prix: 'number', surface: 'number', pieces: 'number', disponible: 'checkbox', debut: 'date', visite: 'datetime-local' });
+    const kinds = Object.fromEntries(
+      ['titre', 'email', 'telephone', 'site_web', 'prix', 'surface', 'pieces', 'disponible', 'debut', 'visite'].map((name) => [
+        name,
+        inputs.get(name)?.['type'],
+      ]),
+    );
+    assert.equal(kinds, {
+      titre: 'text',
+      email: 'email',
+      telephone: 'tel',
+      site_web: 'url',
+      prix: 'number',
+      surface: 'number',
+      pieces: 'number',
+      disponible: 'checkbox',
+      debut: 'date',
+      visite: 'datetime-local',
+    });
     assert.is(inputs.get('prix')!['step'], '0.01');
     assert.is(inputs.get('surface')!['step'], 'any');
     assert.ok('required' in inputs.get('titre')! && 'required' in inputs.get('email')!);
@@ -169,7 +203,14 @@ function publicSuite(dialect: DialectName): void {
 
   t('an invalid form comes back with 422, its messages and the values entered; nothing saved', async () => {
     const before = await count();
-    const res = await client.post('/annonces', [['titre', ''], ['email', 'pas-une-adresse'], ['telephone', '06 11 22'], ['prix', '12.345'], ['disponible', '1'], ['description', 'Un <b>texte</b> & "plus"']]);
+    const res = await client.post('/annonces', [
+      ['titre', ''],
+      ['email', 'pas-une-adresse'],
+      ['telephone', '06 11 22'],
+      ['prix', '12.345'],
+      ['disponible', '1'],
+      ['description', 'Un <b>texte</b> & "plus"'],
+    ]);
     assert.is(res.status, 422);
     assert.match(fieldError(res.text, 'titre') ?? '', /obligatoire/);
     assert.ok(fieldError(res.text, 'email'), 'message sous email');
@@ -184,12 +225,23 @@ function publicSuite(dialect: DialectName): void {
 
   t('a long text is bounded by its column in UTF-8 bytes (TEXT: 65,535): 422 above, saved below, never 500', async () => {
     const before = await count();
-    const res = await client.post('/annonces', [['titre', 'Trop long'], ['email', 'long@exemple.fr'], ['description', 'x'.repeat(70_000)]]);
+    const res = await client.post('/annonces', [
+      ['titre', 'Trop long'],
+      ['email', 'long@exemple.fr'],
+      ['description', 'x'.repeat(70_000)],
+    ]);
     assert.is(res.status, 422, res.text.slice(0, 300));
-    assert.is(fieldError(res.text, 'description'), 'Le champ « Description » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).');
+    assert.is(
+      fieldError(res.text, 'description'),
+      'Le champ « Description » est trop long : 65\u202f535 octets au plus (une lettre accentuée en compte 2, un emoji 4).',
+    );
     assert.is(await count(), before);
     const accented = 'é'.repeat(30_000);
-    const saved = await client.post('/annonces', [['titre', 'Long et accentué'], ['email', 'long@exemple.fr'], ['description', accented]]);
+    const saved = await client.post('/annonces', [
+      ['titre', 'Long et accentué'],
+      ['email', 'long@exemple.fr'],
+      ['description', accented],
+    ]);
     assert.is(saved.status, 302, saved.text.slice(0, 300));
     const [row] = await rows('SELECT Description FROM annonces WHERE Email = ?', ['long@exemple.fr']);
     assert.is(row!['Description'], accented);
@@ -197,7 +249,10 @@ function publicSuite(dialect: DialectName): void {
 
   t('an e-mail already taken: 422 with the message on the field', async () => {
     const before = await count();
-    const res = await client.post('/annonces', [['titre', 'Doublon'], ['email', 'a1@exemple.fr']]);
+    const res = await client.post('/annonces', [
+      ['titre', 'Doublon'],
+      ['email', 'a1@exemple.fr'],
+    ]);
     assert.is(res.status, 422);
     assert.is(fieldError(res.text, 'email'), 'Cette valeur est déjà utilisée.');
     assert.is(inputValue(res.text, 'titre'), 'Doublon');
@@ -213,11 +268,24 @@ function publicSuite(dialect: DialectName): void {
     assert.is(second.status, 422, second.text.slice(0, 500));
     assert.match(decode(second.text), /<div role="alert"[^>]*><p>Cet envoi n’a pas pu être enregistré : une de ses valeurs est déjà utilisée.<\/p>/);
     assert.is(inputValue(second.text, 'pseudo'), 'sacha');
-    assert.equal((await rows("SELECT Pseudo FROM comptes WHERE Pseudo <> 'camille' ORDER BY Id")).map((row) => row['Pseudo']), ['dominique']);
+    assert.equal(
+      (await rows("SELECT Pseudo FROM comptes WHERE Pseudo <> 'camille' ORDER BY Id")).map((row) => row['Pseudo']),
+      ['dominique'],
+    );
   });
 
   t('a valid form: 302 to the empty form, the row saved by INSERT_PUBLIC_FORM, the flash shown once', async () => {
-    const res = await client.post('/annonces', [['titre', 'Studio lumineux'], ['email', 'studio@exemple.fr'], ['prix', '450.5'], ['surface', '21,5'], ['pieces', '1'], ['disponible', '1'], ['debut', '2026-05-01'], ['visite', '2026-04-20T18:30'], ['description', 'Calme.']]);
+    const res = await client.post('/annonces', [
+      ['titre', 'Studio lumineux'],
+      ['email', 'studio@exemple.fr'],
+      ['prix', '450.5'],
+      ['surface', '21,5'],
+      ['pieces', '1'],
+      ['disponible', '1'],
+      ['debut', '2026-05-01'],
+      ['visite', '2026-04-20T18:30'],
+      ['description', 'Calme.'],
+    ]);
     assert.is(res.status, 302, res.text.slice(0, 500));
     assert.is(res.headers.get('location'), '/annonces/new');
     const [row] = await rows('SELECT * FROM annonces WHERE Email = ?', ['studio@exemple.fr']);
@@ -238,7 +306,12 @@ function publicSuite(dialect: DialectName): void {
 
   t('without the CSRF token: 403, nothing saved', async () => {
     const before = await count();
-    const res = await client.request('POST', '/annonces', { form: [['titre', 'Sans jeton'], ['email', 'csrf@exemple.fr']] });
+    const res = await client.request('POST', '/annonces', {
+      form: [
+        ['titre', 'Sans jeton'],
+        ['email', 'csrf@exemple.fr'],
+      ],
+    });
     assert.is(res.status, 403);
     assert.is(await count(), before);
   });
@@ -252,7 +325,8 @@ function publicSuite(dialect: DialectName): void {
     const contact = await client.get('/contact');
     assert.is(contact.status, 200);
     const text = decode(contact.text);
-    for (const part of ['Nous contacter', 'Coordonnées', 'Adresse e-mail', 'Téléphone', '12 rue de l’Exemple, 75001 Paris', 'contact@exemple.fr']) assert.match(text, part);
+    for (const part of ['Nous contacter', 'Coordonnées', 'Adresse e-mail', 'Téléphone', '12 rue de l’Exemple, 75001 Paris', 'contact@exemple.fr'])
+      assert.match(text, part);
     assert.not.match(contact.text, '<form');
   });
 

@@ -68,11 +68,22 @@ t.after(async () => {
 t('the walkthrough of docs/generators.md runs command by command, each with exit 0', async () => {
   const { commands, entity } = walkthrough();
   assert.equal(commands, [
-    'fw new Agence', 'cd Agence', 'fw make:entity Annonce --no-input',
-    'fw build:model', 'fw db:init', 'fw db:apply',
-    'fw make:public-page landing', 'fw make:public-page a-propos', 'fw make:public-contact',
-    'fw make:public-list Annonce', 'fw make:public-show Annonce', 'fw make:public-form Annonce',
-    'fw routes:list', 'fw i18n:check', 'fw sync:landing', 'npm run dev',
+    'fw new Agence',
+    'cd Agence',
+    'fw make:entity Annonce --no-input',
+    'fw build:model',
+    'fw db:init',
+    'fw db:apply',
+    'fw make:public-page landing',
+    'fw make:public-page a-propos',
+    'fw make:public-contact',
+    'fw make:public-list Annonce',
+    'fw make:public-show Annonce',
+    'fw make:public-form Annonce',
+    'fw routes:list',
+    'fw i18n:check',
+    'fw sync:landing',
+    'npm run dev',
   ]);
   // `fw new` is newProject's (--no-install, the packages linked); `npm run dev` is the server of a later test.
   for (const command of commands.filter((c) => c.startsWith('fw ') && !c.startsWith('fw new'))) {
@@ -84,8 +95,20 @@ t('the walkthrough of docs/generators.md runs command by command, each with exit
     }
   }
   const schema = await readSchema(project);
-  assert.equal(schema.tables['annonce']!.map((c) => c.name), ['Id', 'Titre', 'Ville', 'Prix', 'Email', 'Description', 'CreatedAt']);
-  for (const file of ['mvc/views/landing/index.html', 'mvc/views/a-propos/index.html', 'mvc/views/pages/contact.html', 'mvc/views/annonce_public/list.html', 'mvc/views/annonce_public/show.html', 'mvc/views/annonce_public/form.html', 'docs/index.html', 'docs/static/tailwind.css']) {
+  assert.equal(
+    schema.tables['annonce']!.map((c) => c.name),
+    ['Id', 'Titre', 'Ville', 'Prix', 'Email', 'Description', 'CreatedAt'],
+  );
+  for (const file of [
+    'mvc/views/landing/index.html',
+    'mvc/views/a-propos/index.html',
+    'mvc/views/pages/contact.html',
+    'mvc/views/annonce_public/list.html',
+    'mvc/views/annonce_public/show.html',
+    'mvc/views/annonce_public/form.html',
+    'docs/index.html',
+    'docs/static/tailwind.css',
+  ]) {
     assert.ok(project.exists(file), file);
   }
   assert.match(outputs.get('fw make:public-page landing')!, 'fw sync:landing');
@@ -108,7 +131,9 @@ t('routes:list shows the public routes, with their names and public oui', () => 
 
 t('the documented edits (menu, `/` on the landing page), i18n:check, sync:landing and --check, tsc', () => {
   const layout = project.read('mvc/views/layouts/public.html');
-  const links = ['/annonces', '/annonces/new', '/a-propos', '/contact'].map((href) => `<li><a href="${href}" class="text-gray-600 hover:text-gray-900">${href}</a></li>`);
+  const links = ['/annonces', '/annonces/new', '/a-propos', '/contact'].map(
+    (href) => `<li><a href="${href}" class="text-gray-600 hover:text-gray-900">${href}</a></li>`,
+  );
   assert.match(layout, '{% block nav %}{% endblock %}');
   project.write('mvc/views/layouts/public.html', layout.replace('{% block nav %}{% endblock %}', `{% block nav %}${links.join('')}{% endblock %}`));
   const routes = project.read('mvc/routes.ts');
@@ -121,7 +146,7 @@ t('the documented edits (menu, `/` on the landing page), i18n:check, sync:landin
   assert.is(stale.status, 1, 'the menu changed the landing page');
   assert.match(stale.stdout + stale.stderr, 'docs/index.html (différent)');
   ok(project, ['sync:landing']);
-  assert.match(ok(project, ['sync:landing', '--check']), 'Page d\'accueil statique à jour');
+  assert.match(ok(project, ['sync:landing', '--check']), "Page d'accueil statique à jour");
   const page = project.read('docs/index.html');
   assert.match(page, 'href="static/tailwind.css"');
   assert.match(page, '<a href="/annonces" class="text-gray-600 hover:text-gray-900">');
@@ -153,19 +178,32 @@ t('served: the empty list, the form, 422 on invalid input, 302 + row + flash on 
   assert.match(form.text, 'name="csrf_token"');
   await client.csrfToken('/annonces/new');
 
-  const invalid = await client.post('/annonces', [['titre', ''], ['ville', 'Lyon'], ['email', 'pas-une-adresse']]);
+  const invalid = await client.post('/annonces', [
+    ['titre', ''],
+    ['ville', 'Lyon'],
+    ['email', 'pas-une-adresse'],
+  ]);
   assert.is(invalid.status, 422);
   assert.match(fieldError(invalid.text, 'titre') ?? '', 'obligatoire');
   assert.ok(fieldError(invalid.text, 'email'), 'a message under email');
   assert.is(inputValue(invalid.text, 'email'), 'pas-une-adresse');
   assert.equal(await annonces(), []);
 
-  const valid = await client.post('/annonces', [['titre', 'T3 lumineux'], ['ville', 'Lyon'], ['prix', '245000.50'], ['email', 'agence@exemple.fr'], ['description', 'Balcon\nCave']]);
+  const valid = await client.post('/annonces', [
+    ['titre', 'T3 lumineux'],
+    ['ville', 'Lyon'],
+    ['prix', '245000.50'],
+    ['email', 'agence@exemple.fr'],
+    ['description', 'Balcon\nCave'],
+  ]);
   assert.is(valid.status, 302);
   assert.is(valid.headers.get('location'), '/annonces/new');
   const saved = await annonces();
   assert.is(saved.length, 1);
-  assert.equal({ ...saved[0], CreatedAt: typeof saved[0]!['CreatedAt'] }, { Titre: 'T3 lumineux', Ville: 'Lyon', Prix: '245000.50', Email: 'agence@exemple.fr', CreatedAt: 'string' });
+  assert.equal(
+    { ...saved[0], CreatedAt: typeof saved[0]!['CreatedAt'] },
+    { Titre: 'T3 lumineux', Ville: 'Lyon', Prix: '245000.50', Email: 'agence@exemple.fr', CreatedAt: 'string' },
+  );
   const flashed = await client.get('/annonces/new');
   assert.match(decode(flashed.text), SUCCESS);
   assert.not.match(decode((await client.get('/annonces/new')).text), SUCCESS, 'the flash is shown once');
@@ -188,9 +226,16 @@ t('the same project on MariaDB: db:init, db:apply, served, a submission stored',
   ok(project, ['db:apply']);
   const maria = await serve();
   await maria.csrfToken('/annonces/new');
-  const valid = await maria.post('/annonces', [['titre', 'Maison'], ['ville', 'Villeurbanne'], ['email', 'maison@exemple.fr']]);
+  const valid = await maria.post('/annonces', [
+    ['titre', 'Maison'],
+    ['ville', 'Villeurbanne'],
+    ['email', 'maison@exemple.fr'],
+  ]);
   assert.is(valid.status, 302);
-  assert.equal((await annonces()).map((row) => [row['Titre'], row['Prix']]), [['Maison', null]]);
+  assert.equal(
+    (await annonces()).map((row) => [row['Titre'], row['Prix']]),
+    [['Maison', null]],
+  );
   assert.match((await maria.get('/annonces')).text, '>Maison</a>');
 });
 

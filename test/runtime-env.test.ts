@@ -8,15 +8,7 @@ import * as assert from 'uvu/assert';
 import { EnvSyntaxError, loadEnv, parseEnv } from '../runtime/env.js';
 
 test('quotes: single, double and backquotes keep blanks and #, and may hold the other quotes', () => {
-  const parsed = parseEnv(
-    [
-      `SINGLE='  a # b  '`,
-      `DOUBLE="x = 'y' # z"`,
-      'BACK=`say "hi" and \'bye\'`',
-      `EMPTY_QUOTED=""`,
-      `SPACED  =   "v"  `,
-    ].join('\n'),
-  );
+  const parsed = parseEnv([`SINGLE='  a # b  '`, `DOUBLE="x = 'y' # z"`, 'BACK=`say "hi" and \'bye\'`', `EMPTY_QUOTED=""`, `SPACED  =   "v"  `].join('\n'));
   assert.equal(parsed, { SINGLE: '  a # b  ', DOUBLE: "x = 'y' # z", BACK: `say "hi" and 'bye'`, EMPTY_QUOTED: '', SPACED: 'v' });
 });
 
@@ -80,7 +72,10 @@ test('export prefix, CRLF line ends, a byte-order mark, lines without =, and the
 
 test('an unclosed quote or text after a closing quote is an error naming the file and the line', () => {
   const unclosed = () => parseEnv('A=1\nB="x\\ny\nC=2', 'env/dev');
-  assert.throws(unclosed, (error: unknown) => error instanceof EnvSyntaxError && error.line === 2 && error.message === 'env/dev, ligne 2 : guillemet fermant " manquant.');
+  assert.throws(
+    unclosed,
+    (error: unknown) => error instanceof EnvSyntaxError && error.line === 2 && error.message === 'env/dev, ligne 2 : guillemet fermant " manquant.',
+  );
   assert.throws(() => parseEnv("A='x", 'env/prod'), /^env\/prod, ligne 1 : guillemet fermant ' manquant\.$/);
   // The line is counted after a multi-line value.
   const trailing = () => parseEnv('M="a\nb"\nT="v" extra', 'env/dev');
@@ -127,10 +122,7 @@ test('loadEnv reads env/<APP_ENV> (dev by default); variables already in the pro
   const keys = ['FW_ENV_TEST_FROM_FILE', 'FW_ENV_TEST_SET', 'FW_ENV_TEST_EMPTY_SET', 'FW_ENV_TEST_PROD'];
   try {
     fs.mkdirSync(path.join(root, 'env'));
-    fs.writeFileSync(
-      path.join(root, 'env', 'dev'),
-      'FW_ENV_TEST_FROM_FILE="from file" # comment\nFW_ENV_TEST_SET=file\nFW_ENV_TEST_EMPTY_SET=file\n',
-    );
+    fs.writeFileSync(path.join(root, 'env', 'dev'), 'FW_ENV_TEST_FROM_FILE="from file" # comment\nFW_ENV_TEST_SET=file\nFW_ENV_TEST_EMPTY_SET=file\n');
     fs.writeFileSync(path.join(root, 'env', 'prod'), "FW_ENV_TEST_PROD='prod'\n");
     fs.writeFileSync(path.join(root, 'env', 'broken'), 'OK=1\nBAD="open\n');
     delete process.env.APP_ENV;

@@ -45,7 +45,9 @@ function loads(body: string): Loads {
     const log = path.join(dir, 'loaded.txt');
     // The hooks run on their own thread: a synchronous append is on disk before the import it resolves goes on,
     // where a write to stderr from that thread could still be lost when the process exits (seen under load).
-    fs.writeFileSync(hook, `
+    fs.writeFileSync(
+      hook,
+      `
       import { appendFileSync } from 'node:fs';
       export async function resolve(specifier, context, next) {
         const result = await next(specifier, context);
@@ -54,7 +56,8 @@ function loads(body: string): Loads {
         if (match) appendFileSync(${JSON.stringify(log)}, (process.env.FW_IMAGE_PROCESS ? 'image-' : '') + 'esm:' + match[1] + '\\n');
         return result;
       }
-    `);
+    `,
+    );
     const register = path.join(dir, 'register.mjs');
     fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
     const script = `
@@ -87,23 +90,35 @@ test('importing the runtime loads neither kysely nor a driver nor busboy nor arg
 const PASSWORDS = JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'runtime', 'auth', 'passwords.js')).href);
 
 test('importing the password module, or checking a policy or a PBKDF2 hash, loads no argon2; the first Argon2 use does', () => {
-  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); p.checkPasswordPolicy('12345678'); p.passwordNeedsRehash('$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g');`), []);
-  assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); if (!(await p.verifyPassword('secret-password', p.legacyPbkdf2Hash('secret-password')))) process.exit(3);`), []);
+  assert.equal(
+    loadedPackages(
+      `const p = await import(${PASSWORDS}); p.checkPasswordPolicy('12345678'); p.passwordNeedsRehash('$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g');`,
+    ),
+    [],
+  );
+  assert.equal(
+    loadedPackages(
+      `const p = await import(${PASSWORDS}); if (!(await p.verifyPassword('secret-password', p.legacyPbkdf2Hash('secret-password')))) process.exit(3);`,
+    ),
+    [],
+  );
   assert.equal(loadedPackages(`const p = await import(${PASSWORDS}); await p.hashPassword('secret-password');`), ['argon2']);
   assert.equal(loadedPackages(`await runtime.dummyVerifyPassword('secret-password');`), ['argon2']);
 });
 
 test('opening a handle loads nothing; the first SQLite query loads kysely and better-sqlite3 only', () => {
   assert.equal(loadedPackages(`runtime.openDatabase({ driver: 'sqlite', file: ':memory:' });`), []);
-  assert.equal(
-    loadedPackages(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`),
-    ['better-sqlite3', 'kysely'],
-  );
+  assert.equal(loadedPackages(`const db = runtime.openDatabase({ driver: 'sqlite', file: ':memory:' }); await db.fetchOne('SELECT 1'); await db.close();`), [
+    'better-sqlite3',
+    'kysely',
+  ]);
 });
 
 test('the first MariaDB query loads kysely and mysql2 only', () => {
   assert.equal(
-    loadedPackages(`const db = runtime.openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' }); await db.fetchOne('SELECT 1'); await db.close();`),
+    loadedPackages(
+      `const db = runtime.openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' }); await db.fetchOne('SELECT 1'); await db.close();`,
+    ),
     ['kysely', 'mysql2'],
   );
 });
@@ -156,17 +171,24 @@ test('sharp waits for the first image, and only in the image process: fw-mvc/med
     runtime.configure({ project_root: dir });
     const png = Buffer.from(${JSON.stringify(png)}, 'base64');
   `;
-  assert.equal(loadedPackages(`${importEntry('media')} ${setup}
+  assert.equal(
+    loadedPackages(`${importEntry('media')} ${setup}
     await runtime.saveUpload(new runtime.UploadedFile('a.pdf', 'application/pdf', Buffer.from('%PDF')));
     if (runtime.serveMediaFile('images/absent.png').status !== 404) process.exit(3);
-  `), []);
+  `),
+    [],
+  );
   for (const variants of [false, true]) {
     const { esm, cjs, image } = loads(`${setup}
       const saved = await runtime.saveUpload(new runtime.UploadedFile('a.png', 'image/png', png), { category: 'images', variants: ${variants} });
       if (Boolean(saved.variants) !== ${variants}) process.exit(3);
     `);
     // The server never loads sharp: the image process does (docs/uploads.md "Image processing and memory").
-    assert.equal(WATCHED.filter((name) => esm.includes(name) || cjs.includes(name)), [], `variants: ${variants}`);
+    assert.equal(
+      WATCHED.filter((name) => esm.includes(name) || cjs.includes(name)),
+      [],
+      `variants: ${variants}`,
+    );
     assert.ok(image.includes('sharp'), `variants: ${variants}: ${image.join(', ')}`);
   }
 });

@@ -7,8 +7,18 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  Application, DatabaseSessionStore, FileSessionStore, MemorySessionStore, Router, configure, getSessionStore, resetConfig,
-  sessionStoreFromConfig, sessionStoreName, setSessionStore, type SessionStore,
+  Application,
+  DatabaseSessionStore,
+  FileSessionStore,
+  MemorySessionStore,
+  Router,
+  configure,
+  getSessionStore,
+  resetConfig,
+  sessionStoreFromConfig,
+  sessionStoreName,
+  setSessionStore,
+  type SessionStore,
 } from '../runtime/index.js';
 
 const S = suite('session-store-select');
@@ -34,7 +44,14 @@ S.after(() => {
 S('memory by default; SESSION_STORE names another; session_store wins over it', () => {
   assert.is(sessionStoreName(), 'memory');
   assert.ok(sessionStoreFromConfig() instanceof MemorySessionStore);
-  for (const [value, expected] of [['file', 'file'], ['database', 'database'], ['memory', 'memory'], [' File ', 'file'], ['', 'memory'], ['  ', 'memory']]) {
+  for (const [value, expected] of [
+    ['file', 'file'],
+    ['database', 'database'],
+    ['memory', 'memory'],
+    [' File ', 'file'],
+    ['', 'memory'],
+    ['  ', 'memory'],
+  ]) {
     process.env.SESSION_STORE = value;
     assert.is(sessionStoreName(), expected, JSON.stringify(value));
   }
@@ -60,16 +77,23 @@ S('each store takes session_ttl; the file store session_dir from project_root', 
 
 S('an unknown name throws, naming it and the accepted values', () => {
   process.env.SESSION_STORE = 'redis';
-  assert.throws(() => sessionStoreName(), (error: Error) =>
-    error.message === 'SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.');
+  assert.throws(
+    () => sessionStoreName(),
+    (error: Error) => error.message === 'SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.',
+  );
   configure({ session_store: 'disque' as 'file' });
-  assert.throws(() => sessionStoreFromConfig(), (error: Error) =>
-    error.message === 'session_store vaut « disque » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.');
+  assert.throws(
+    () => sessionStoreFromConfig(),
+    (error: Error) => error.message === 'session_store vaut « disque » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.',
+  );
 });
 
 S('an unknown SESSION_STORE stops the Application at construction', () => {
   process.env.SESSION_STORE = 'mongo';
-  assert.throws(() => new Application(new Router(), { apiRoutesModule: null, staticDirs: null }), /^SESSION_STORE vaut « mongo » : stockage de sessions inconnu/);
+  assert.throws(
+    () => new Application(new Router(), { apiRoutesModule: null, staticDirs: null }),
+    /^SESSION_STORE vaut « mongo » : stockage de sessions inconnu/,
+  );
   process.env.SESSION_STORE = 'file';
   new Application(new Router(), { apiRoutesModule: null, staticDirs: null });
   assert.ok(getSessionStore() instanceof FileSessionStore, 'built when the Application was');

@@ -6,8 +6,19 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { manualClockMs as manualClock, rejection } from './helpers/clock.js';
 import {
-  MemorySessionStore, authenticateSession, createSession, deleteSession, getFlash, getSession, getSessionStore,
-  configure, regenerateSession, resetConfig, setFlash, setSessionStore, type SessionStore,
+  MemorySessionStore,
+  authenticateSession,
+  createSession,
+  deleteSession,
+  getFlash,
+  getSession,
+  getSessionStore,
+  configure,
+  regenerateSession,
+  resetConfig,
+  setFlash,
+  setSessionStore,
+  type SessionStore,
 } from '../runtime/index.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -58,7 +69,7 @@ M('a custom TTL is honoured', async () => {
   assert.is(await store.get(id), null);
 });
 
-M('purge() removes every expired session on the store\'s own clock, and keeps the live ones', async () => {
+M("purge() removes every expired session on the store's own clock, and keeps the live ones", async () => {
   const clock = manualClock();
   const store = new MemorySessionStore(3600, clock.now);
   const old1 = await store.create({ k: 'old1' });
@@ -147,7 +158,7 @@ M('bounded: past the max the least recently used session is evicted; a read or a
   assert.is(await store.get(d), null);
 });
 
-M('eviction order: anonymous sessions first (least recently used first), a user\'s sessions only when no anonymous one is left', async () => {
+M("eviction order: anonymous sessions first (least recently used first), a user's sessions only when no anonymous one is left", async () => {
   const store = new MemorySessionStore(3600, Date.now, 4);
   const alice = await store.create({ user: { id: 1 } });
   const challenge = await store.create({ _auth_mfa_user_id: 2, _auth_mfa_started_at: 1 });
@@ -270,7 +281,13 @@ H('setFlash / getFlash: one message and its level, consumed by the read; danger 
   assert.equal(await getFlash(id), { message: 'Enregistré.', level: 'success' });
   assert.is(await getFlash(id), null, 'consumed');
   assert.equal(await getSession(id), { keep: 1 }, 'the rest of the session is kept');
-  for (const [given, expected] of [['error', 'error'], ['warning', 'warning'], ['info', 'info'], ['danger', 'error'], ['bizarre', 'info']]) {
+  for (const [given, expected] of [
+    ['error', 'error'],
+    ['warning', 'warning'],
+    ['info', 'info'],
+    ['danger', 'error'],
+    ['bizarre', 'info'],
+  ]) {
     await setFlash(id, 'm', given);
     assert.equal(await getFlash(id), { message: 'm', level: expected }, given);
   }

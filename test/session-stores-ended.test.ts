@@ -47,16 +47,26 @@ function endedSuite(label: string, open: () => Promise<Backend> | Backend): void
   const gate = new Gate();
 
   const routes = (router: Router): void => {
-    router.add('GET', '/slow-flash', async (r) => {
-      await gate.pass();
-      setRequestFlash(r, 'Préférences enregistrées.');
-      return new Response(200, 'ok');
-    }, { public: true });
-    router.add('GET', '/slow-rotate', async (r) => {
-      await gate.pass();
-      requestSession(r).rotate();
-      return new Response(200, 'ok');
-    }, { public: true });
+    router.add(
+      'GET',
+      '/slow-flash',
+      async (r) => {
+        await gate.pass();
+        setRequestFlash(r, 'Préférences enregistrées.');
+        return new Response(200, 'ok');
+      },
+      { public: true },
+    );
+    router.add(
+      'GET',
+      '/slow-rotate',
+      async (r) => {
+        await gate.pass();
+        requestSession(r).rotate();
+        return new Response(200, 'ok');
+      },
+      { public: true },
+    );
   };
 
   S.before(async () => {

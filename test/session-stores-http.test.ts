@@ -11,8 +11,17 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  BaseController, DatabaseSessionStore, FileSessionStore, Response, closeDatabase, fwSessionsDdl, getSessionStore, openDatabase,
-  requestSession, sessionKey, type Router,
+  BaseController,
+  DatabaseSessionStore,
+  FileSessionStore,
+  Response,
+  closeDatabase,
+  fwSessionsDdl,
+  getSessionStore,
+  openDatabase,
+  requestSession,
+  sessionKey,
+  type Router,
 } from '../runtime/index.js';
 import { csrfCookie, sessionCookie } from './helpers/client.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
@@ -21,12 +30,17 @@ import { dropMariaDb } from './helpers/session-backends.js';
 
 function routes(router: Router): void {
   router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
-  router.add('POST', '/submit', (r) => {
-    const session = requestSession(r);
-    const count = (session.get<number>('count') ?? 0) + 1;
-    session.set('count', count);
-    return new Response(200, `envoyé ${count}`);
-  }, { public: true });
+  router.add(
+    'POST',
+    '/submit',
+    (r) => {
+      const session = requestSession(r);
+      const count = (session.get<number>('count') ?? 0) + 1;
+      session.set('count', count);
+      return new Response(200, `envoyé ${count}`);
+    },
+    { public: true },
+  );
 }
 
 const files = {
@@ -57,8 +71,7 @@ function httpSuite(label: string, kind: typeof FileSessionStore | typeof Databas
     await target.cleanup();
   });
 
-  const start = (): Promise<TestApp> =>
-    startApp({ files, routes, env: { SESSION_STORE: target.storeName }, config: target.config, sessionStore: null });
+  const start = (): Promise<TestApp> => startApp({ files, routes, env: { SESSION_STORE: target.storeName }, config: target.config, sessionStore: null });
 
   S(`${ANONYMOUS_GETS} anonymous GETs of a form store no session; its POST works and stores what it writes, before and after a restart`, async () => {
     let t = await start();
@@ -115,7 +128,11 @@ httpSuite('file', FileSessionStore, async () => {
   return {
     storeName: 'file',
     config: { session_dir: sessions },
-    atRest: async () => fs.readdirSync(sessions).filter((name) => name.endsWith('.json')).map((name) => `${name}\n${fs.readFileSync(path.join(sessions, name), 'utf8')}`),
+    atRest: async () =>
+      fs
+        .readdirSync(sessions)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => `${name}\n${fs.readFileSync(path.join(sessions, name), 'utf8')}`),
     cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 });
@@ -150,8 +167,13 @@ httpSuite('database (MariaDB)', DatabaseSessionStore, async () => {
   return {
     storeName: 'database',
     config: {
-      db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port, db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password, db_name: name, session_dir: path.join(dir, 'sessions'),
+      db_driver: 'mariadb',
+      db_host: MARIADB_ADMIN.host,
+      db_port: MARIADB_ADMIN.port,
+      db_user: MARIADB_ADMIN.user,
+      db_password: MARIADB_ADMIN.password,
+      db_name: name,
+      session_dir: path.join(dir, 'sessions'),
     },
     atRest: async () => (await db.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
     cleanup: async () => {

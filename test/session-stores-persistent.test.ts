@@ -9,7 +9,14 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  DatabaseSessionStore, FileSessionStore, MariaDbSessionStore, configure, openDatabase, resetConfig, sessionKey, type SessionStore,
+  DatabaseSessionStore,
+  FileSessionStore,
+  MariaDbSessionStore,
+  configure,
+  openDatabase,
+  resetConfig,
+  sessionKey,
+  type SessionStore,
 } from '../runtime/index.js';
 import { fileBackend, mariadbBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 import { manualClock, rejection } from './helpers/clock.js';
@@ -167,7 +174,7 @@ F('a folder that cannot be made: the error names it and says what to check', asy
   const store = new FileSessionStore({ dir: path.join(blocker, 'sessions') });
   const message = await rejection(store.create());
   assert.match(message, `Écriture impossible dans le dossier des sessions ${path.join(blocker, 'sessions')} (`);
-  assert.match(message, "vérifiez ses droits, ou changez session_dir.");
+  assert.match(message, 'vérifiez ses droits, ou changez session_dir.');
   assert.is(await store.get('a'.repeat(64)), null, 'reading finds no session');
 });
 
@@ -213,25 +220,31 @@ function databaseSpecifics(label: string, open: () => Promise<Backend & { databa
   D('a row: the key, the JSON, the user id as text, UTC date-times to the second', async () => {
     const id = await store.create({ user: { id: 42, login: 'alice' } });
     const rows = await backend.database.fetchAll('SELECT * FROM fw_sessions');
-    assert.equal(rows, [{
-      session_id: sessionKey(id),
-      data: '{"user":{"id":42,"login":"alice"}}',
-      user_id: '42',
-      expires_at: '2023-11-14 23:13:20',
-      created_at: '2023-11-14 22:13:20',
-      updated_at: '2023-11-14 22:13:20',
-    }]);
+    assert.equal(rows, [
+      {
+        session_id: sessionKey(id),
+        data: '{"user":{"id":42,"login":"alice"}}',
+        user_id: '42',
+        expires_at: '2023-11-14 23:13:20',
+        created_at: '2023-11-14 22:13:20',
+        updated_at: '2023-11-14 22:13:20',
+      },
+    ]);
     clock.advance(1.5);
     await store.set(id, { theme: 'sombre' });
     const [row] = await backend.database.fetchAll('SELECT * FROM fw_sessions');
-    assert.equal(row, {
-      session_id: sessionKey(id),
-      data: '{"theme":"sombre"}',
-      user_id: null,
-      expires_at: '2023-11-14 23:13:22',
-      created_at: '2023-11-14 22:13:20',
-      updated_at: '2023-11-14 22:13:21',
-    }, 'created_at kept; the expiry rounded up to the second, never shorter than the TTL');
+    assert.equal(
+      row,
+      {
+        session_id: sessionKey(id),
+        data: '{"theme":"sombre"}',
+        user_id: null,
+        expires_at: '2023-11-14 23:13:22',
+        created_at: '2023-11-14 22:13:20',
+        updated_at: '2023-11-14 22:13:21',
+      },
+      'created_at kept; the expiry rounded up to the second, never shorter than the TTL',
+    );
   });
 
   D('an expired row is deleted when read; an expired session is not regenerated', async () => {
@@ -243,7 +256,10 @@ function databaseSpecifics(label: string, open: () => Promise<Backend & { databa
     clock.advance(TTL);
     const next = await store.regenerate(old);
     assert.equal(await store.get(next), {});
-    assert.equal((await backend.database.fetchAll<{ session_id: string }>('SELECT session_id FROM fw_sessions')).map((r) => r.session_id), [sessionKey(next)]);
+    assert.equal(
+      (await backend.database.fetchAll<{ session_id: string }>('SELECT session_id FROM fw_sessions')).map((r) => r.session_id),
+      [sessionKey(next)],
+    );
   });
 
   D('regenerate runs in one transaction: when deleting the old row fails, the new row is rolled back', async () => {

@@ -66,7 +66,10 @@ function inProcess(config: Record<string, unknown>, op: Op): Promise<Record<stri
   });
 }
 
-function shared(label: string, setup: () => Promise<{ config: Record<string, unknown>; kind: string; atRest: () => Promise<string>; cleanup: () => Promise<void> }>): void {
+function shared(
+  label: string,
+  setup: () => Promise<{ config: Record<string, unknown>; kind: string; atRest: () => Promise<string>; cleanup: () => Promise<void> }>,
+): void {
   const S = suite(`session-stores-processes: ${label}`);
   let context: Awaited<ReturnType<typeof setup>>;
   S.before(async () => {
@@ -123,7 +126,10 @@ shared('file store', async () => {
     kind: 'FileSessionStore',
     atRest: async () => {
       const dir = path.join(root, 'storage', 'sessions');
-      return fs.readdirSync(dir).map((name) => `${name}\n${fs.readFileSync(path.join(dir, name), 'utf8')}`).join('\n');
+      return fs
+        .readdirSync(dir)
+        .map((name) => `${name}\n${fs.readFileSync(path.join(dir, name), 'utf8')}`)
+        .join('\n');
     },
     cleanup: async () => fs.rmSync(root, { recursive: true, force: true }),
   };
@@ -157,8 +163,13 @@ shared('database store on MariaDB', async () => {
   for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
   return {
     config: {
-      session_store: 'database', db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port,
-      db_user: MARIADB_ADMIN.user, db_password: MARIADB_ADMIN.password, db_name: name,
+      session_store: 'database',
+      db_driver: 'mariadb',
+      db_host: MARIADB_ADMIN.host,
+      db_port: MARIADB_ADMIN.port,
+      db_user: MARIADB_ADMIN.user,
+      db_password: MARIADB_ADMIN.password,
+      db_name: name,
     },
     kind: 'DatabaseSessionStore',
     atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),

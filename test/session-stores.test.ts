@@ -12,7 +12,6 @@ import { fileBackend, mariadbBackend, memoryBackend, sqliteBackend, type Backend
 import { manualClock, rejection } from './helpers/clock.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const SECOND = 1000;
 const TTL = 3600;
 
 function conformance(label: string, open: () => Promise<Backend> | Backend): void {
@@ -190,7 +189,7 @@ function conformance(label: string, open: () => Promise<Backend> | Backend): voi
     await store.set(later, { _auth_mfa_user_id: '7', _auth_mfa_started_at: 1_700_000_000 });
     assert.is(await store.deleteUser(7), 2);
     assert.is(await store.get(challenge), null);
-    assert.is(await store.get(later), null, 'set() gave the session to the challenge\'s user');
+    assert.is(await store.get(later), null, "set() gave the session to the challenge's user");
     assert.ok(await store.get(other));
     assert.ok(await store.get(anonymous));
   });

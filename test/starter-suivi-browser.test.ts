@@ -89,7 +89,12 @@ test('a teacher signs in, adds a pupil and a course, records an observation and 
   assert.match(await page.content(), 'Oubli de matériel');
 
   await page.goto(`${served.url}/dashboard`);
-  for (const [id, count] of [['eleves', '1'], ['cours', '1'], ['observations', '1']]) assert.is(await page.textContent(`#count-${id}`), count, id);
+  for (const [id, count] of [
+    ['eleves', '1'],
+    ['cours', '1'],
+    ['observations', '1'],
+  ])
+    assert.is(await page.textContent(`#count-${id}`), count, id);
   const latest = page.locator('#latest-observations > li').first();
   assert.match(await latest.innerText(), /Alice Durand \(4e B\)/);
   assert.match(await latest.innerText(), '10/03/2025 à 08:35');
@@ -98,7 +103,14 @@ test('a teacher signs in, adds a pupil and a course, records an observation and 
   const row = page.locator('#pupil-totals tr[data-eleve="1"]');
   const cell = async (flag: string) => (await row.locator(`td[data-flag="${flag}"]`).innerText()).trim();
   assert.equal(
-    [await cell('observations'), await cell('participation'), await cell('bavardage'), await cell('retard'), await cell('travail_non_fait'), await cell('oubli_materiel')],
+    [
+      await cell('observations'),
+      await cell('participation'),
+      await cell('bavardage'),
+      await cell('retard'),
+      await cell('travail_non_fait'),
+      await cell('oubli_materiel'),
+    ],
     ['1', '0', '1', '0', '0', '1'],
   );
 

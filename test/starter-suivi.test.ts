@@ -102,7 +102,7 @@ async function teacherJourney(url: string): Promise<void> {
   const empty = await client.get('/dashboard');
   assert.is(empty.status, 200);
   assert.equal(counts(empty.text), { eleves: '0', cours: '0', observations: '0' });
-  assert.match(empty.text, "Aucune observation pour l’instant.");
+  assert.match(empty.text, 'Aucune observation pour l’instant.');
   assert.match(empty.text, '<a href="/observations/new"');
 
   const created = async (path: string, form: Array<[string, string]>): Promise<void> => {
@@ -110,11 +110,33 @@ async function teacherJourney(url: string): Promise<void> {
     assert.is(page.status, 302, `${path}: ${page.text.slice(0, 600)}`);
     assert.is(page.headers.get('location'), path);
   };
-  await created('/eleves', [['nom', 'Durand'], ['prenom', 'Alice'], ['classe', '4e B']]);
-  await created('/eleves', [['nom', 'Martin'], ['prenom', 'Émile'], ['classe', '4e B']]);
-  await created('/eleves', [['nom', 'Lefèvre'], ['prenom', 'Jules'], ['classe', '3e A']]);
-  await created('/cours', [['intitule', 'Mathématiques 4e B'], ['matiere', 'Mathématiques'], ['classe', '4e B'], ['date_cours', '2025-03-10']]);
-  await created('/cours', [['intitule', 'Physique 3e A'], ['matiere', 'Physique-chimie'], ['classe', '3e A'], ['date_cours', '2025-03-11']]);
+  await created('/eleves', [
+    ['nom', 'Durand'],
+    ['prenom', 'Alice'],
+    ['classe', '4e B'],
+  ]);
+  await created('/eleves', [
+    ['nom', 'Martin'],
+    ['prenom', 'Émile'],
+    ['classe', '4e B'],
+  ]);
+  await created('/eleves', [
+    ['nom', 'Lefèvre'],
+    ['prenom', 'Jules'],
+    ['classe', '3e A'],
+  ]);
+  await created('/cours', [
+    ['intitule', 'Mathématiques 4e B'],
+    ['matiere', 'Mathématiques'],
+    ['classe', '4e B'],
+    ['date_cours', '2025-03-10'],
+  ]);
+  await created('/cours', [
+    ['intitule', 'Physique 3e A'],
+    ['matiere', 'Physique-chimie'],
+    ['classe', '3e A'],
+    ['date_cours', '2025-03-11'],
+  ]);
 
   const form = await client.get('/observations/new');
   assert.is(form.status, 200);
@@ -128,7 +150,16 @@ async function teacherJourney(url: string): Promise<void> {
   await observe('2', '1', '2025-03-10T08:40', ['bavardage', 'retard', 'oubli_materiel'], 'Arrivé en retard, sans cahier.');
   await observe('2', '1', '2025-03-10T09:10', ['bavardage', 'travail_non_fait']);
   await observe('3', '2', '2025-03-11T10:05', []);
-  const invalid = await client.post('/observations', [['eleve_id', '1'], ['cours_id', '1'], ['observe_le', ''], ['remarque', '']], '/observations/new');
+  const invalid = await client.post(
+    '/observations',
+    [
+      ['eleve_id', '1'],
+      ['cours_id', '1'],
+      ['observe_le', ''],
+      ['remarque', ''],
+    ],
+    '/observations/new',
+  );
   assert.is(invalid.status, 422, 'the date and time are required');
 
   const dashboard = await client.get('/dashboard');
@@ -138,7 +169,10 @@ async function teacherJourney(url: string): Promise<void> {
   assert.equal(counts(dashboard.text), { eleves: '3', cours: '2', observations: '4' });
   const latest = dashboard.text.slice(dashboard.text.indexOf('id="latest-observations"'), dashboard.text.indexOf('id="totals-title"'));
   const order = ['Jules Lefèvre', 'Émile Martin', 'Alice Durand'].map((name) => latest.indexOf(name));
-  assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), 'latest first');
+  assert.ok(
+    order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
+    'latest first',
+  );
   assert.match(latest, '11/03/2025 à 10:05');
   assert.match(latest, /Arrivé en retard, sans cahier\./);
   assert.match(latest, /<li class="[^"]*bg-green-100[^"]*">Participation<\/li>/);
@@ -184,11 +218,19 @@ const sqlite = suite<Context>('starter suivi on SQLite: refusals, dry run, files
 sqlite.before(async (context) => {
   const project = fresh(context, 'sqlite');
   const pristine = files(project);
-  refused(project, ['starter:build', 'suivi-comportement-eleves', '--public'], /^Erreur : --public ne s'applique pas à l'application de démarrage « suivi » : ses pages montrent des données d'élèves/);
+  refused(
+    project,
+    ['starter:build', 'suivi-comportement-eleves', '--public'],
+    /^Erreur : --public ne s'applique pas à l'application de démarrage « suivi » : ses pages montrent des données d'élèves/,
+  );
   const dry = project.run(['starter:build', '4', '--dry-run', '--init-db']);
   assert.is(dry.status, 0, dry.stderr);
   assert.equal(files(project), pristine, '--dry-run wrote something');
-  for (const file of ['mvc/entities/observation_cours/observation_cours.json', 'mvc/models/dashboard_model.ts', 'mvc/controllers/observation_cours_controller.ts']) {
+  for (const file of [
+    'mvc/entities/observation_cours/observation_cours.json',
+    'mvc/models/dashboard_model.ts',
+    'mvc/controllers/observation_cours_controller.ts',
+  ]) {
     assert.ok(dry.stdout.split('\n').includes(fateLine('créé', file)), file);
   }
   await buildAndServe(context, project, true);
@@ -201,7 +243,10 @@ sqlite('the entities are make:entity JSON with French labels and the route plura
   assert.is(observation.table, 'observations_cours');
   assert.is(observation.plural, 'observations');
   assert.equal([observation.label, observation.label_plural], ['Observation', 'Observations']);
-  assert.equal([JSON.parse(project.read('mvc/entities/eleve/eleve.json')).label_plural, JSON.parse(project.read('mvc/entities/cours/cours.json')).label], ['Élèves', 'Cours']);
+  assert.equal(
+    [JSON.parse(project.read('mvc/entities/eleve/eleve.json')).label_plural, JSON.parse(project.read('mvc/entities/cours/cours.json')).label],
+    ['Élèves', 'Cours'],
+  );
   assert.equal(
     observation.fields.map((f: { name: string; sql_type: string; nullable: boolean }) => `${f.name} ${f.sql_type}${f.nullable ? ' NULL' : ''}`),
     ['eleve_id INT', 'cours_id INT', 'observe_le DATETIME', ...FLAGS.map((flag) => `${flag} BOOLEAN`), 'remarque TEXT NULL'],
@@ -229,7 +274,10 @@ sqlite('built on suivi, auth changes nothing and mfa only adds the second factor
   const mfa = fwOk(project, ['starter:build', 'mfa']);
   assert.not.match(mfa, /écrasé|ignoré/);
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
-  assert.equal(['mvc/controllers/dashboard_controller.ts', 'mvc/views/dashboard/index.html'].map((file) => project.read(file)), dashboard);
+  assert.equal(
+    ['mvc/controllers/dashboard_controller.ts', 'mvc/views/dashboard/index.html'].map((file) => project.read(file)),
+    dashboard,
+  );
   assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
 
   const other = newProject('Comptes');

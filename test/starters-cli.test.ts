@@ -65,7 +65,12 @@ test('an unknown id, and --public on a starter about login, are refused with not
     /^Erreur : application de démarrage inconnue « inventaire » \(connues : 1 \(contacts, contact-simple\), 2 \(auth, utilisateurs-auth\), 3 \(carnet, carnet-contacts\), 4 \(suivi, suivi-comportement-eleves\), 6 \(mfa, auth-mfa\)\)\.$/,
     /^Conseil : « fw starter:list » les décrit ; par exemple « fw starter:build contacts »\.$/,
   );
-  for (const [key, name] of [['auth', 'auth'], ['utilisateurs-auth', 'auth'], ['6', 'mfa'], ['AUTH-MFA', 'mfa']] as const) {
+  for (const [key, name] of [
+    ['auth', 'auth'],
+    ['utilisateurs-auth', 'auth'],
+    ['6', 'mfa'],
+    ['AUTH-MFA', 'mfa'],
+  ] as const) {
     refused(
       project,
       ['starter:build', key, '--public'],
@@ -86,7 +91,10 @@ test('a project without mvc/routes.ts, or whose entities do not compile, is refu
   assert.is(run.status, 1);
   const [diagnostic, error, advice, rest] = run.stderr.split('\n');
   assert.match(diagnostic ?? '', /^\[ERREUR\] mvc\/entities\/produit\/produit\.json/);
-  assert.match(error ?? '', /^Erreur : les définitions d'entités du projet ont 1 erreur\(s\) : l'application de démarrage « carnet » n'est pas construite, rien n'a été écrit\.$/);
+  assert.match(
+    error ?? '',
+    /^Erreur : les définitions d'entités du projet ont 1 erreur\(s\) : l'application de démarrage « carnet » n'est pas construite, rien n'a été écrit\.$/,
+  );
   assert.match(advice ?? '', /^Conseil : corrigez les fichiers indiqués/);
   assert.is(rest, '');
   assert.equal(project.snapshot(), before);
@@ -105,7 +113,10 @@ test('an entity of the same name with another definition is a conflict: refused,
   assert.is(run.status, 0, run.stderr);
   assert.ok(run.stdout.split('\n').includes(fateLine('écrasé', 'mvc/entities/contact/contact.json', 'fichier modifié, réécrit à cause de --force')));
   assert.match(run.stderr, /^Attention : la définition de Contact a été remplacée ; si la table contacts existe déjà, « fw db:apply » ne la modifie pas/);
-  assert.equal(JSON.parse(project.read('mvc/entities/contact/contact.json')).fields.map((f: { name: string }) => f.name), ['nom', 'prenom', 'email', 'telephone']);
+  assert.equal(
+    JSON.parse(project.read('mvc/entities/contact/contact.json')).fields.map((f: { name: string }) => f.name),
+    ['nom', 'prenom', 'email', 'telephone'],
+  );
 });
 
 test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a changed file is a conflict; --force keeps data and user files', async () => {
@@ -115,9 +126,13 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
   assert.is(dry.status, 0, dry.stderr);
   assert.equal(project.snapshot(), pristine, '--dry-run wrote something');
   const dryLines = dry.stdout.split('\n');
-  assert.is(dryLines[0], 'Application de démarrage « contacts » (1) : Contacts : nom, prénom, e-mail unique, téléphone ; liste, fiche, formulaires, export CSV.');
+  assert.is(
+    dryLines[0],
+    'Application de démarrage « contacts » (1) : Contacts : nom, prénom, e-mail unique, téléphone ; liste, fiche, formulaires, export CSV.',
+  );
   assert.is(dryLines[1], "Simulation (--dry-run) : aucun fichier n'est écrit.");
-  for (const file of ['mvc/entities/contact/contact.json', 'mvc/controllers/contact_controller.ts', 'mvc/models/sql/auth/users.sqlite.sql']) assert.ok(dryLines.includes(fateLine('créé', file)), file);
+  for (const file of ['mvc/entities/contact/contact.json', 'mvc/controllers/contact_controller.ts', 'mvc/models/sql/auth/users.sqlite.sql'])
+    assert.ok(dryLines.includes(fateLine('créé', file)), file);
   assert.ok(dryLines.includes(fateLine('mis à jour', 'mvc/views/home/index.html')));
   assert.ok(dryLines.includes("+  router.add('GET', '/contacts', ContactController.index, { name: 'contacts.index' });"));
   assert.ok(dryLines.includes("+import { registerAuthRoutes } from 'fw-mvc/auth';"));
@@ -127,7 +142,12 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
   assert.match(built, /Résumé : 43 créés, 2 mis à jour\.\n/);
   assert.match(built, 'Routes ajoutées à mvc/routes.ts :\n  registerAuthRoutes(router)\n  GET   /contacts\n');
   assert.match(built, /\nfw db:init\n[\s\S]*\nfw db:apply\n[\s\S]*Schéma appliqué : 11 fichier\(s\)\.\n/);
-  assert.ok(built.endsWith('\nEnsuite :\n  fw auth:user:create --email vous@example.com --password-prompt\n  npm run dev\npuis ouvrez http://127.0.0.1:8000/contacts (connectez-vous avec cet utilisateur)\n'), built);
+  assert.ok(
+    built.endsWith(
+      '\nEnsuite :\n  fw auth:user:create --email vous@example.com --password-prompt\n  npm run dev\npuis ouvrez http://127.0.0.1:8000/contacts (connectez-vous avec cet utilisateur)\n',
+    ),
+    built,
+  );
   // The entity file is the one make:entity writes, with the starter's labels.
   const contact = JSON.parse(project.read('mvc/entities/contact/contact.json'));
   assert.equal(contact.primary_key, { name: 'id', sql: 'Id', python_type: 'int', sql_type: 'INT', auto_increment: true });
@@ -172,7 +192,10 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
   } finally {
     await db.close();
   }
-  assert.match(ok(project, ['starter:build', 'contacts', '--force']), /^Rien à faire : l'application de démarrage « contacts » est déjà construite, aucun fichier ne change\.\n/m);
+  assert.match(
+    ok(project, ['starter:build', 'contacts', '--force']),
+    /^Rien à faire : l'application de démarrage « contacts » est déjà construite, aucun fichier ne change\.\n/m,
+  );
 });
 
 test('starters build on each other: auth after contacts adds its pages and keeps the links; mfa after auth only adds files', () => {

@@ -63,15 +63,42 @@ contacts('the home links to the list; the list, the form, a creation and a refus
   const form = await client.get('/contacts/new');
   assert.is(form.status, 200);
   assert.match(form.text, 'Prénom');
-  const created = await client.post('/contacts', [['nom', 'Durand'], ['prenom', 'Alice'], ['email', 'alice@example.test'], ['telephone', '']], '/contacts/new');
+  const created = await client.post(
+    '/contacts',
+    [
+      ['nom', 'Durand'],
+      ['prenom', 'Alice'],
+      ['email', 'alice@example.test'],
+      ['telephone', ''],
+    ],
+    '/contacts/new',
+  );
   assert.is(created.status, 302, created.text.slice(0, 400));
   assert.is(created.headers.get('location'), '/contacts');
   const list = await client.get('/contacts');
   assert.match(list.text, 'Durand');
   assert.match(list.text, 'Téléphone');
-  const duplicate = await client.post('/contacts', [['nom', 'Martin'], ['prenom', 'Bob'], ['email', 'alice@example.test'], ['telephone', '']], '/contacts/new');
+  const duplicate = await client.post(
+    '/contacts',
+    [
+      ['nom', 'Martin'],
+      ['prenom', 'Bob'],
+      ['email', 'alice@example.test'],
+      ['telephone', ''],
+    ],
+    '/contacts/new',
+  );
   assert.is(duplicate.status, 422);
-  const empty = await client.post('/contacts', [['nom', ''], ['prenom', 'Bob'], ['email', 'bob@example.test'], ['telephone', '']], '/contacts/new');
+  const empty = await client.post(
+    '/contacts',
+    [
+      ['nom', ''],
+      ['prenom', 'Bob'],
+      ['email', 'bob@example.test'],
+      ['telephone', ''],
+    ],
+    '/contacts/new',
+  );
   assert.is(empty.status, 422);
 });
 
@@ -97,7 +124,17 @@ carnet('anonymous visitors are sent to /login; a signed-in user adds a city and 
   assert.is((await client.post('/villes', [['nom', 'Lyon']], '/villes/new')).status, 302);
   const form = await client.get('/contacts/new');
   assert.match(form.text, /<option value="1"[^>]*>Lyon<\/option>/);
-  const created = await client.post('/contacts', [['nom', 'Durand'], ['prenom', 'Alice'], ['email', 'alice@example.test'], ['telephone', '0102030405'], ['ville_id', '1']], '/contacts/new');
+  const created = await client.post(
+    '/contacts',
+    [
+      ['nom', 'Durand'],
+      ['prenom', 'Alice'],
+      ['email', 'alice@example.test'],
+      ['telephone', '0102030405'],
+      ['ville_id', '1'],
+    ],
+    '/contacts/new',
+  );
   assert.is(created.status, 302, created.text.slice(0, 400));
   const list = await client.get('/contacts');
   assert.is(list.status, 200);
@@ -129,13 +166,17 @@ auth('the dashboard and the profile show the signed-in user, roles and last logi
   assert.is(dashboard.status, 200);
   assert.match(dashboard.text, `<strong id="dashboard-user">${EMAIL}</strong>`);
   assert.match(dashboard.text, /id="dashboard-roles">\s*<li[^>]*>admin<\/li>/);
-  assert.not.match(dashboard.text, 'id="mfa-card"', 'the card is the mfa starter\'s');
+  assert.not.match(dashboard.text, 'id="mfa-card"', "the card is the mfa starter's");
   assert.is(dashboard.headers.get('cache-control'), 'no-store');
   const profile = await client.get('/profile');
   assert.is(profile.status, 200);
   assert.match(profile.text, `<dd class="mt-1 font-medium text-gray-900" id="profile-email">${EMAIL}</dd>`);
   assert.match(profile.text, 'id="profile-roles">admin</dd>');
-  assert.match(profile.text, /id="profile-last-login">\d\d\/\d\d\/\d{4} \d\d:\d\d<\/dd>/, 'in the application time zone (docs/runtime.md "Templates and i18n")');
+  assert.match(
+    profile.text,
+    /id="profile-last-login">\d\d\/\d\d\/\d{4} \d\d:\d\d<\/dd>/,
+    'in the application time zone (docs/runtime.md "Templates and i18n")',
+  );
 });
 
 auth('the change of password: 422 on a wrong field; success ends the other sessions and keeps this browser signed in', async ({ served }) => {
@@ -146,7 +187,15 @@ auth('the change of password: 422 on a wrong field; success ends the other sessi
   assert.is((await other.get('/dashboard')).status, 200);
 
   const change = (current: string, next: string, confirm = next) =>
-    browser.post('/profile/password', [['current_password', current], ['new_password', next], ['new_password_confirm', confirm]], '/profile');
+    browser.post(
+      '/profile/password',
+      [
+        ['current_password', current],
+        ['new_password', next],
+        ['new_password_confirm', confirm],
+      ],
+      '/profile',
+    );
   const wrong = await change('pas-le-bon-mot-de-passe', 'Nouveau-mot-de-passe-7');
   assert.is(wrong.status, 422);
   assert.match(wrong.text, 'Mot de passe actuel incorrect.');
@@ -176,7 +225,12 @@ auth('20 concurrent wrong current passwords: exactly 5 are checked (422), the ot
   assert.is((await client.login(EMAIL, 'Nouveau-mot-de-passe-7')).status, 302);
   const token = await client.csrf('/profile');
   const attempt = (current: string) =>
-    client.request('POST', '/profile/password', [['csrf_token', token], ['current_password', current], ['new_password', 'Encore-un-autre-9'], ['new_password_confirm', 'Encore-un-autre-9']]);
+    client.request('POST', '/profile/password', [
+      ['csrf_token', token],
+      ['current_password', current],
+      ['new_password', 'Encore-un-autre-9'],
+      ['new_password_confirm', 'Encore-un-autre-9'],
+    ]);
   const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(`faux-${i}-mot-de-passe`)));
   const counts: Record<number, number> = {};
   for (const page of pages) counts[page.status] = (counts[page.status] ?? 0) + 1;

@@ -74,7 +74,19 @@ test('the class reader lists every literal alternative and skips template expres
     '<a class="px-2 {{ extra }} {% if on %}bg-blue-50 text-blue-700{% else %}text-gray-600{% endif %}">x</a>\n' +
     '<td class="{{ \'text-right\' if numeric else \'text-left\' }} {% if x == "y" %}font-mono{% endif %} py-2">\n' +
     '{%- set _btn_class = "inline-flex md:grid-cols-4 focus:-outline-offset-1" -%}\n<p class="{{ _btn_class }}">';
-  assert.equal([...classesOf(text)].sort(), ['bg-blue-50', 'focus:-outline-offset-1', 'font-mono', 'inline-flex', 'md:grid-cols-4', 'px-2', 'py-2', 'text-blue-700', 'text-gray-600', 'text-left', 'text-right']);
+  assert.equal([...classesOf(text)].sort(), [
+    'bg-blue-50',
+    'focus:-outline-offset-1',
+    'font-mono',
+    'inline-flex',
+    'md:grid-cols-4',
+    'px-2',
+    'py-2',
+    'text-blue-700',
+    'text-gray-600',
+    'text-left',
+    'text-right',
+  ]);
   assert.ok(cssHasClass('.md\\:grid-cols-4{grid-template-columns:repeat(4,minmax(0,1fr))}', 'md:grid-cols-4'));
   assert.not.ok(cssHasClass('.px-2\\.5{padding-inline:.625rem}', 'px-2'), 'px-2.5 is not px-2');
 });
@@ -94,7 +106,11 @@ test('every class of the generated views and the framework templates is in the s
 test('the shipped stylesheet is the Tailwind CLI output of runtime/static/src/input.css, not a hand edit', () => {
   const out = made().path('framework-build.css');
   const cli = path.join(REPO, 'node_modules', '@tailwindcss', 'cli', 'dist', 'index.mjs');
-  const run = spawnSync(process.execPath, [cli, '-i', path.join(REPO, 'runtime', 'static', 'src', 'input.css'), '-o', out, '--minify'], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [cli, '-i', path.join(REPO, 'runtime', 'static', 'src', 'input.css'), '-o', out, '--minify'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.is(run.status, 0, run.stdout + run.stderr);
   assert.ok(fs.readFileSync(out, 'utf8') === fs.readFileSync(SHIPPED_CSS, 'utf8'), 'runtime/static/tailwind.css diffère de la sortie de npm run build:css');
 });

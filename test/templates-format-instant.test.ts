@@ -66,12 +66,28 @@ let t: TestApp;
 const ACCOUNT = { email: 'marie@exemple.fr', last_login_at: '2025-07-01 22:30:00', created_at: '2025-03-10 08:40:00' };
 
 function routes(router: RouterType): void {
-  router.add('GET', '/mfa', (r) => BaseController.render('mfa/account.html', {
-    request: r,
-    context: { enabled: true, factor: { label: 'Téléphone', confirmed_at: '2025-03-10 08:40:00', last_used_at: null }, recovery_left: 8 },
-  }), { public: true });
-  router.add('GET', '/profile', (r) => BaseController.render('account/profile.html', { request: r, context: { account: ACCOUNT, roles: ['admin'], errors: {} } }), { public: true });
-  router.add('GET', '/profile-new', (r) => BaseController.render('account/profile.html', { request: r, context: { account: { ...ACCOUNT, last_login_at: null }, roles: [], errors: {} } }), { public: true });
+  router.add(
+    'GET',
+    '/mfa',
+    (r) =>
+      BaseController.render('mfa/account.html', {
+        request: r,
+        context: { enabled: true, factor: { label: 'Téléphone', confirmed_at: '2025-03-10 08:40:00', last_used_at: null }, recovery_left: 8 },
+      }),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/profile',
+    (r) => BaseController.render('account/profile.html', { request: r, context: { account: ACCOUNT, roles: ['admin'], errors: {} } }),
+    { public: true },
+  );
+  router.add(
+    'GET',
+    '/profile-new',
+    (r) => BaseController.render('account/profile.html', { request: r, context: { account: { ...ACCOUNT, last_login_at: null }, roles: [], errors: {} } }),
+    { public: true },
+  );
 }
 
 P.before(async () => {

@@ -35,19 +35,30 @@ const files = {
 
 function routes(router: Router): void {
   router.add('GET', '/page/{layout}', (r) => BaseController.render(`page-${r.routeParams.layout}.html`, { request: r }), { public: true });
-  router.add('GET', '/flash/{layout}', (r) => BaseController.redirect(`/page/${r.routeParams.layout}`, { request: r, flash: 'Enregistré <ok>.', level: 'success' }), { public: true });
+  router.add(
+    'GET',
+    '/flash/{layout}',
+    (r) => BaseController.redirect(`/page/${r.routeParams.layout}`, { request: r, flash: 'Enregistré <ok>.', level: 'success' }),
+    { public: true },
+  );
   router.add('GET', '/untitled', (r) => BaseController.render('untitled.html', { request: r }), { public: true });
-  router.add('GET', '/login-as/{who}', (r) => {
-    requestSession(r).set('user', USERS[r.routeParams.who!]);
-    return BaseController.redirect('/can');
-  }, { public: true });
+  router.add(
+    'GET',
+    '/login-as/{who}',
+    (r) => {
+      requestSession(r).set('user', USERS[r.routeParams.who!]);
+      return BaseController.redirect('/can');
+    },
+    { public: true },
+  );
   router.add('GET', '/can', (r) => BaseController.render('can.html', { request: r }), { public: true });
   router.add('GET', '/trans', (r) => BaseController.render('trans.html', { request: r }), { public: true });
   // CSRF stays on (the default for POST): the logout form's token must be the session's own.
   router.add('POST', '/logout', () => BaseController.redirect('/'), { public: true });
 }
 
-const FLASH = '<div class="mb-6"><div class="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800" role="status">Enregistré &lt;ok&gt;.</div></div>';
+const FLASH =
+  '<div class="mb-6"><div class="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800" role="status">Enregistré &lt;ok&gt;.</div></div>';
 
 let t: TestApp;
 const L = suite('templates-layouts: layouts, blocks and flash_html');
@@ -108,14 +119,17 @@ L('admin layout with a user: the logout form carries the CSRF token', async () =
 
 L('can(): false without a user; true for a permission the user lists; true for everything with the admin role', async () => {
   assert.is((await t.fetch('/can')).text, 'index:non delete:non');
-  for (const [who, expected] of [['lecteur', 'index:oui delete:non'], ['admin', 'index:oui delete:oui']]) {
+  for (const [who, expected] of [
+    ['lecteur', 'index:oui delete:non'],
+    ['admin', 'index:oui delete:oui'],
+  ]) {
     const login = await t.fetch(`/login-as/${who}`);
     const r = await t.fetch('/can', { headers: { Cookie: sessionCookie(login.cookies)! } });
     assert.is(r.text, expected, who);
   }
 });
 
-L('trans(): the project catalogue overrides the framework\'s; a missing key gives the key itself', async () => {
+L("trans(): the project catalogue overrides the framework's; a missing key gives the key itself", async () => {
   assert.is((await t.fetch('/trans')).text, `Maison|cle.absente|${escapeHtml(trans('errors.404.title'))}`);
   assert.is(trans('cle.absente'), 'cle.absente');
   assert.is(trans('cle.absente', { n: 1 }), 'cle.absente');
@@ -182,14 +196,29 @@ C('button: a <button> (type button by default, submit or reset), a link when hre
 
 C('badge: success, warning, danger and error, info, grey by default', () => {
   const colour = (variant?: string): string => /bg-([a-z]+)-100/.exec(render('badge', { label: 'B', variant }))![1]!;
-  assert.equal([colour('success'), colour('warning'), colour('danger'), colour('error'), colour('info'), colour(), colour('autre')], ['green', 'amber', 'red', 'red', 'blue', 'gray', 'gray']);
+  assert.equal(
+    [colour('success'), colour('warning'), colour('danger'), colour('error'), colour('info'), colour(), colour('autre')],
+    ['green', 'amber', 'red', 'red', 'blue', 'gray', 'gray'],
+  );
   assert.match(render('badge', { label: '<b>' }), /^<span class="[^"]+">&lt;b&gt;<\/span>$/);
 });
 
 C('table: headers and rows escaped; an empty table says so across every column', () => {
-  const html = render('table', { headers: ['Nom', 'Ville'], rows: [['Dupont', 'Lyon'], ['<b>Durand</b>', 'Paris']] });
-  assert.equal([...html.matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]), ['Nom', 'Ville']);
-  assert.equal([...html.matchAll(/<td class="px-4 py-3 text-gray-700">([^<]*)<\/td>/g)].map((m) => m[1]), ['Dupont', 'Lyon', '&lt;b&gt;Durand&lt;/b&gt;', 'Paris']);
+  const html = render('table', {
+    headers: ['Nom', 'Ville'],
+    rows: [
+      ['Dupont', 'Lyon'],
+      ['<b>Durand</b>', 'Paris'],
+    ],
+  });
+  assert.equal(
+    [...html.matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]),
+    ['Nom', 'Ville'],
+  );
+  assert.equal(
+    [...html.matchAll(/<td class="px-4 py-3 text-gray-700">([^<]*)<\/td>/g)].map((m) => m[1]),
+    ['Dupont', 'Lyon', '&lt;b&gt;Durand&lt;/b&gt;', 'Paris'],
+  );
   const empty = render('table', { headers: ['Nom', 'Ville', 'Pays'], rows: [] });
   assert.ok(empty.includes(`<td colspan="3" class="px-4 py-6 text-center text-gray-500">${escapeHtml(trans('crud.empty'))}</td>`));
   assert.ok(render('table', { headers: ['Nom'], rows: [], empty_message: 'Rien ici.' }).includes('>Rien ici.</td>'));
@@ -201,7 +230,10 @@ C('alert: info by default, success, warning, error (danger treated as error); no
     assert.ok(m, String(type));
     return `${m![1]}/${m![2]}`;
   };
-  assert.equal([look(), look('info'), look('success'), look('warning'), look('error'), look('danger')], ['blue/status', 'blue/status', 'green/status', 'amber/alert', 'red/alert', 'red/alert']);
+  assert.equal(
+    [look(), look('info'), look('success'), look('warning'), look('error'), look('danger')],
+    ['blue/status', 'blue/status', 'green/status', 'amber/alert', 'red/alert', 'red/alert'],
+  );
   assert.is(render('alert', { message: '', type: 'error' }), '');
   assert.ok(render('alert', { message: '<script>' }).includes('&lt;script&gt;'));
 });

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  DatabaseRateLimitStore, MemoryRateLimitStore, UPLOAD_ACTION, UPLOAD_MAX_PER_WINDOW, UPLOAD_RATE_LIMIT_WINDOW, setRateLimitStore,
+  DatabaseRateLimitStore,
+  MemoryRateLimitStore,
+  UPLOAD_ACTION,
+  UPLOAD_MAX_PER_WINDOW,
+  UPLOAD_RATE_LIMIT_WINDOW,
+  setRateLimitStore,
   type RateLimitStore,
 } from '../runtime/index.js';
 import type { CallResult } from './helpers/client.js';
@@ -44,11 +49,13 @@ let root: string;
 
 /** Sends BURST uploads at once, the i-th from `from(i)` (X-Forwarded-For) or from 127.0.0.1; the answers in the order sent. */
 function burst(from?: (i: number) => string): Promise<CallResult[]> {
-  return Promise.all(Array.from({ length: BURST }, (_, i) => {
-    const { body, contentType } = multipart([{ name: 'file', filename: `rafale-${i}.pdf`, type: 'application/pdf', data: PDF }]);
-    const forwarded: Record<string, string> = from ? { 'x-forwarded-for': from(i) } : {};
-    return app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json', ...forwarded }, body });
-  }));
+  return Promise.all(
+    Array.from({ length: BURST }, (_, i) => {
+      const { body, contentType } = multipart([{ name: 'file', filename: `rafale-${i}.pdf`, type: 'application/pdf', data: PDF }]);
+      const forwarded: Record<string, string> = from ? { 'x-forwarded-for': from(i) } : {};
+      return app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json', ...forwarded }, body });
+    }),
+  );
 }
 
 /** The burst on `store`: 10 × 201 with their files, 20 × 429 with Retry-After and no file; 10 uploads counted. */

@@ -11,10 +11,31 @@ import sharp from 'sharp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  UploadInvalidExtensionError, UploadInvalidImageError, UploadInvalidMimeTypeError, UploadPathError, UploadStorageError,
-  UploadTooLargeError, UploadedFile, categoryDir, configure, deleteFile, deleteMediaFile, deleteUpload, ensureUploadDirs,
-  generateImageVariants, generateUniqueFilename, getUploadPath, mediaPathToStoragePath, normalizeMediaPath, resetConfig, safeCategory,
-  saveBytes, saveUpload, secureFilename, uploadRoot, validateUploadMetadata,
+  UploadInvalidExtensionError,
+  UploadInvalidImageError,
+  UploadInvalidMimeTypeError,
+  UploadPathError,
+  UploadStorageError,
+  UploadTooLargeError,
+  UploadedFile,
+  categoryDir,
+  configure,
+  deleteFile,
+  deleteMediaFile,
+  deleteUpload,
+  ensureUploadDirs,
+  generateImageVariants,
+  generateUniqueFilename,
+  getUploadPath,
+  mediaPathToStoragePath,
+  normalizeMediaPath,
+  resetConfig,
+  safeCategory,
+  saveBytes,
+  saveUpload,
+  secureFilename,
+  uploadRoot,
+  validateUploadMetadata,
 } from '../runtime/index.js';
 import { listFiles, makeImage, makeJpeg } from './helpers/uploads.js';
 
@@ -47,11 +68,32 @@ test.after.each(() => {
 
 test('normalizeMediaPath: the refusals of rule 3, and the normal forms', () => {
   const refused = [
-    '', '/etc/passwd', '//server/share/a.jpg', '\\\\server\\share\\a.jpg', 'C:\\Windows\\a.jpg', 'C:/Windows/a.jpg', 'c:a.jpg',
-    'http://example.test/a.jpg', 'file:///etc/passwd', 'data:text/html,x', 'javascript:alert(1)', '../secret.txt', 'images/../../secret.txt',
-    'images/..', '..', 'images\\a.jpg', 'images/a.jpg\0.png', 'images/a\n.jpg', 'images/\u007f.jpg',
+    '',
+    '/etc/passwd',
+    '//server/share/a.jpg',
+    '\\\\server\\share\\a.jpg',
+    'C:\\Windows\\a.jpg',
+    'C:/Windows/a.jpg',
+    'c:a.jpg',
+    'http://example.test/a.jpg',
+    'file:///etc/passwd',
+    'data:text/html,x',
+    'javascript:alert(1)',
+    '../secret.txt',
+    'images/../../secret.txt',
+    'images/..',
+    '..',
+    'images\\a.jpg',
+    'images/a.jpg\0.png',
+    'images/a\n.jpg',
+    'images/\u007f.jpg',
   ];
-  for (const value of refused) assert.throws(() => normalizeMediaPath(value), (err: Error) => err instanceof UploadPathError, JSON.stringify(value));
+  for (const value of refused)
+    assert.throws(
+      () => normalizeMediaPath(value),
+      (err: Error) => err instanceof UploadPathError,
+      JSON.stringify(value),
+    );
   assert.is(normalizeMediaPath('images/a.jpg'), 'images/a.jpg');
   assert.is(normalizeMediaPath('images//./a.jpg'), 'images/a.jpg');
   assert.is(normalizeMediaPath('images/%2e%2e/a.jpg'), 'images/%2e%2e/a.jpg', 'percent-encoded dots stay literal names');
@@ -61,7 +103,11 @@ test('normalizeMediaPath: the refusals of rule 3, and the normal forms', () => {
 test('safeCategory, secureFilename and generateUniqueFilename', () => {
   for (const ok of ['images', 'documents', 'tmp', 'Pieces_jointes-2']) assert.is(safeCategory(ok), ok);
   for (const bad of ['', 'a/b', '..', 'a b', 'é', 'images/../x', 'x'.repeat(65), 'a.b']) {
-    assert.throws(() => safeCategory(bad), (err: Error) => err instanceof UploadPathError, bad);
+    assert.throws(
+      () => safeCategory(bad),
+      (err: Error) => err instanceof UploadPathError,
+      bad,
+    );
   }
   assert.is(secureFilename('../../Été 2024 (copie).JPG'), 'Ete_2024_copie.JPG');
   assert.is(secureFilename('C:\\fakepath\\mon fichier.pdf'), 'mon_fichier.pdf');
@@ -78,13 +124,25 @@ test('safeCategory, secureFilename and generateUniqueFilename', () => {
 test('validateUploadMetadata: size (empty accepted, negative refused), last extension, MIME without parameters', () => {
   assert.equal(validateUploadMetadata('photo.JPG', 0, 'IMAGE/JPEG; charset=binary'), { extension: 'jpg', mimeType: 'image/jpeg' });
   assert.equal(validateUploadMetadata('a.php.jpg', 10, 'image/jpeg'), { extension: 'jpg', mimeType: 'image/jpeg' });
-  assert.throws(() => validateUploadMetadata('a.jpg.php', 10, 'image/jpeg'), (err: Error) => err instanceof UploadInvalidExtensionError && /« a\.jpg\.php ».*« php ».*jpg, jpeg, png, webp, pdf/.test(err.message));
-  assert.throws(() => validateUploadMetadata('README', 10, 'application/pdf'), (err: Error) => err instanceof UploadInvalidExtensionError && /n'a pas d'extension/.test(err.message));
-  assert.throws(() => validateUploadMetadata('a.pdf', 5_242_881, 'application/pdf'), (err: Error) => err instanceof UploadTooLargeError && err.message.includes('5242880 octets') && err.message.includes('« a.pdf »'));
+  assert.throws(
+    () => validateUploadMetadata('a.jpg.php', 10, 'image/jpeg'),
+    (err: Error) => err instanceof UploadInvalidExtensionError && /« a\.jpg\.php ».*« php ».*jpg, jpeg, png, webp, pdf/.test(err.message),
+  );
+  assert.throws(
+    () => validateUploadMetadata('README', 10, 'application/pdf'),
+    (err: Error) => err instanceof UploadInvalidExtensionError && /n'a pas d'extension/.test(err.message),
+  );
+  assert.throws(
+    () => validateUploadMetadata('a.pdf', 5_242_881, 'application/pdf'),
+    (err: Error) => err instanceof UploadTooLargeError && err.message.includes('5242880 octets') && err.message.includes('« a.pdf »'),
+  );
   assert.ok(validateUploadMetadata('a.pdf', 5_242_880, 'application/pdf'));
   assert.throws(() => validateUploadMetadata('a.pdf', -1, 'application/pdf'), /taille du fichier « a\.pdf » est invalide/);
   assert.throws(() => validateUploadMetadata('a.pdf', 1.5, 'application/pdf'), /invalide/);
-  assert.throws(() => validateUploadMetadata('a.pdf', 3, 'text/html'), (err: Error) => err instanceof UploadInvalidMimeTypeError && /« text\/html ».*application\/pdf/.test(err.message));
+  assert.throws(
+    () => validateUploadMetadata('a.pdf', 3, 'text/html'),
+    (err: Error) => err instanceof UploadInvalidMimeTypeError && /« text\/html ».*application\/pdf/.test(err.message),
+  );
   assert.throws(() => validateUploadMetadata('', 3, 'application/pdf'), /Aucun fichier reçu/);
   configure({ upload_allowed_extensions: ['txt'], upload_allowed_mime_types: ['text/plain'] });
   assert.ok(validateUploadMetadata('notes.TXT', 3, 'text/plain'));
@@ -115,7 +173,10 @@ test('a category folder that is a symbolic link leading out of the root is refus
   }
   assert.ok(error instanceof UploadPathError, String(error));
   assert.equal(fs.readdirSync(outside), []);
-  assert.throws(() => categoryDir('evil'), (err: Error) => err instanceof UploadPathError);
+  assert.throws(
+    () => categoryDir('evil'),
+    (err: Error) => err instanceof UploadPathError,
+  );
 });
 
 test('paths through links: a link inside the root that points outside is refused for reading and deleting', async () => {
@@ -124,7 +185,11 @@ test('paths through links: a link inside the root that points outside is refused
   fs.symlinkSync(dir, path.join(root, 'images', 'escdir'));
   fs.symlinkSync(path.join(dir, 'nowhere'), path.join(root, 'documents', 'dangling.pdf'));
   for (const p of ['documents/escape.pdf', 'images/escdir/secret.txt', 'images/escdir', 'documents/dangling.pdf']) {
-    assert.throws(() => getUploadPath(p), (err: Error) => err instanceof UploadPathError, p);
+    assert.throws(
+      () => getUploadPath(p),
+      (err: Error) => err instanceof UploadPathError,
+      p,
+    );
   }
   let refused = 0;
   for (const p of ['documents/escape.pdf', 'images/escdir/secret.txt']) {
@@ -174,7 +239,11 @@ test('variants: medium 1280 and thumbnail 300 inside the box, upright from EXIF,
   assert.is(saved.size, fs.statSync(path.join(root, saved.path)).size, 'the stored size');
   assert.equal(saved.variants, { medium: `images/medium/${saved.filename}`, thumbnail: `images/thumbnail/${saved.filename}` });
   const original = await sharp(path.join(root, saved.path)).metadata();
-  assert.equal([original.width, original.height, original.orientation, original.exif?.length], [2400, 1600, 6, 32], 'the original is as received, its EXIF reduced to the orientation (uploads-exif.test.ts)');
+  assert.equal(
+    [original.width, original.height, original.orientation, original.exif?.length],
+    [2400, 1600, 6, 32],
+    'the original is as received, its EXIF reduced to the orientation (uploads-exif.test.ts)',
+  );
   const medium = await sharp(path.join(root, saved.variants!.medium)).metadata();
   const thumbnail = await sharp(path.join(root, saved.variants!.thumbnail)).metadata();
   assert.equal([medium.format, medium.width, medium.height], ['jpeg', 853, 1280]);
@@ -184,7 +253,8 @@ test('variants: medium 1280 and thumbnail 300 inside the box, upright from EXIF,
     assert.is(meta.exif, undefined);
     assert.is(meta.icc, undefined);
   }
-  for (const file of [saved.path, saved.variants!.medium]) assert.not.ok(fs.readFileSync(path.join(root, file)).includes('Secret Artist'), `${file}: EXIF text gone`);
+  for (const file of [saved.path, saved.variants!.medium])
+    assert.not.ok(fs.readFileSync(path.join(root, file)).includes('Secret Artist'), `${file}: EXIF text gone`);
 
   const small = await saveUpload(new UploadedFile('petit.png', 'image/png', await makeImage('png', 120, 80)), { category: 'images', variants: true });
   for (const name of ['medium', 'thumbnail'] as const) {

@@ -12,9 +12,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  MemoryRateLimitStore, apiSuccess, closeDatabase, mediaUrl, saveUpload, setRateLimitStore, stripImageMetadata, type Router,
-} from '../runtime/index.js';
+import { MemoryRateLimitStore, apiSuccess, closeDatabase, mediaUrl, saveUpload, setRateLimitStore, stripImageMetadata, type Router } from '../runtime/index.js';
 import { attachMediaToEntity } from '../runtime/media/index.js';
 import type { AuthDatabase } from './helpers/auth-client.js';
 import { CHROMIUM, launchChromium } from './helpers/crud-browser.js';
@@ -27,7 +25,8 @@ const CAMERA_EXIF = {
   IFD2: { BodySerialNumber: 'SN-123456', DateTimeOriginal: '2026:01:02 03:04:05' },
   IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
 };
-const XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Secret XMP"/></rdf:RDF></x:xmpmeta>';
+const XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Secret XMP"/></rdf:RDF></x:xmpmeta>';
 
 /** Noise, so that a wrong rotation or a lossy step shows in the pixels. */
 function noise(width: number, height: number, channels: 3 | 4 = 3): ReturnType<typeof sharp> {
@@ -48,8 +47,11 @@ function segment(marker: number, payload: Buffer): Buffer {
 
 /** The Exif APP1 segment sharp writes for these tags (taken from a small JPEG). */
 async function exifSegment(orientation: number): Promise<Buffer> {
-  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).jpeg()
-    .withMetadata({ orientation }).withExif(CAMERA_EXIF).toBuffer();
+  const donor = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+    .jpeg()
+    .withMetadata({ orientation })
+    .withExif(CAMERA_EXIF)
+    .toBuffer();
   let at = 2;
   while (donor[at + 1] !== 0xe1) at += 2 + donor.readUInt16BE(at + 2);
   return donor.subarray(at, at + 2 + donor.readUInt16BE(at + 2));
@@ -61,7 +63,11 @@ async function exifSegment(orientation: number): Promise<Buffer> {
  */
 async function cameraJpeg(width: number, height: number, orientation: number): Promise<Buffer> {
   const base = await noise(width, height).jpeg({ quality: 85 }).withIccProfile('p3').toBuffer();
-  const iptc = Buffer.concat([Buffer.from('Photoshop 3.0\0' + '8BIM', 'latin1'), Buffer.from([4, 4, 0, 0, 0, 0, 0, 14, 0x1c, 2, 0x50, 0, 11]), Buffer.from('Secret IPTC')]);
+  const iptc = Buffer.concat([
+    Buffer.from('Photoshop 3.0\0' + '8BIM', 'latin1'),
+    Buffer.from([4, 4, 0, 0, 0, 0, 0, 14, 0x1c, 2, 0x50, 0, 11]),
+    Buffer.from('Secret IPTC'),
+  ]);
   const extras = [
     await exifSegment(orientation),
     segment(0xe1, Buffer.from(`http://ns.adobe.com/xap/1.0/\0${XMP}`, 'latin1')),
@@ -71,7 +77,10 @@ async function cameraJpeg(width: number, height: number, orientation: number): P
   // JFIF with a 2 × 1 thumbnail (a thumbnail may show the picture before it was cropped).
   const jfif = segment(0xe0, Buffer.concat([Buffer.from('JFIF\0', 'latin1'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 2, 1]), Buffer.from('THUMB!', 'latin1')]));
   const afterFirst = 4 + base.readUInt16BE(4);
-  const trailer = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().withExif(CAMERA_EXIF).toBuffer();
+  const trailer = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+    .jpeg()
+    .withExif(CAMERA_EXIF)
+    .toBuffer();
   return Buffer.concat([base.subarray(0, 2), jfif, base.subarray(2, afterFirst), ...extras, base.subarray(afterFirst), trailer]);
 }
 
@@ -98,8 +107,13 @@ async function cameraPng(width: number, height: number, orientation: number): Pr
 
 /** A P3 WebP (lossy or lossless) with EXIF and XMP chunks, as sharp writes them (VP8X flags set). */
 function cameraWebp(width: number, height: number, orientation: number, lossless: boolean): Promise<Buffer> {
-  return noise(width, height).webp(lossless ? { lossless: true } : { quality: 90 }).withMetadata({ orientation }).withIccProfile('p3')
-    .withExif(CAMERA_EXIF).withXmp(XMP).toBuffer();
+  return noise(width, height)
+    .webp(lossless ? { lossless: true } : { quality: 90 })
+    .withMetadata({ orientation })
+    .withIccProfile('p3')
+    .withExif(CAMERA_EXIF)
+    .withXmp(XMP)
+    .toBuffer();
 }
 
 const raw = (data: Buffer, autoOrient = false) => (autoOrient ? sharp(data).autoOrient() : sharp(data)).raw().toBuffer({ resolveWithObject: true });
@@ -110,10 +124,15 @@ let database: AuthDatabase;
 
 function mediaRoutes(router: Router): void {
   uploadRoutes(router);
-  router.add('POST', '/api/media', async (request) => {
-    const saved = await saveUpload(request.files.file!, { category: 'images', variants: true });
-    return apiSuccess(await attachMediaToEntity(saved, 'Photo', '1'), 201);
-  }, { public: true, csrf: false, api: true });
+  router.add(
+    'POST',
+    '/api/media',
+    async (request) => {
+      const saved = await saveUpload(request.files.file!, { category: 'images', variants: true });
+      return apiSuccess(await attachMediaToEntity(saved, 'Photo', '1'), 201);
+    },
+    { public: true, csrf: false, api: true },
+  );
 }
 
 test.before(async () => {
@@ -130,7 +149,13 @@ test.after(async () => {
 // A fresh memory store for each test: some send more than 10 files.
 test.before.each(() => setRateLimitStore(new MemoryRateLimitStore()));
 
-interface Stored { path: string; size: number; variants?: { medium: string; thumbnail: string }; disk: Buffer; served: Buffer }
+interface Stored {
+  path: string;
+  size: number;
+  variants?: { medium: string; thumbnail: string };
+  disk: Buffer;
+  served: Buffer;
+}
 
 /** Uploads through POST /api/upload and reads the original back from disk and through GET /media/…. */
 async function upload(filename: string, type: string, data: Buffer, variants = true): Promise<Stored> {
@@ -170,7 +195,12 @@ function ifd0(block: Buffer): { tags: number[]; next: number; size: number } {
  * No XMP nor IPTC for sharp, and none of the secret strings nor metadata markers in the bytes; no EXIF either, or
  * (`orientation` given) an EXIF block holding the Orientation tag (0x0112) alone, with that value.
  */
-async function assertClean(bytes: Buffer, label: string, markers: readonly string[], orientation?: number): Promise<Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>> {
+async function assertClean(
+  bytes: Buffer,
+  label: string,
+  markers: readonly string[],
+  orientation?: number,
+): Promise<Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>> {
   const meta = await sharp(bytes).metadata();
   if (orientation === undefined) {
     assert.is(meta.exif, undefined, `${label}: EXIF`);
@@ -192,10 +222,14 @@ async function browserSizes(paths: string[]): Promise<number[][]> {
     const page = await browser.newPage();
     const sources = paths.map((stored) => `${app.base}${mediaUrl(stored)}`);
     await page.setContent(sources.map((src) => `<img src="${src}">`).join(''));
-    return await page.locator('img').evaluateAll((images: any[]) => Promise.all(images.map(async (img) => {
-      await img.decode();
-      return [img.naturalWidth as number, img.naturalHeight as number];
-    })));
+    return await page.locator('img').evaluateAll((images: any[]) =>
+      Promise.all(
+        images.map(async (img) => {
+          await img.decode();
+          return [img.naturalWidth as number, img.naturalHeight as number];
+        }),
+      ),
+    );
   } finally {
     await browser.close();
   }
@@ -214,7 +248,7 @@ test('JPEG, orientation 1: EXIF (GPS, serial), XMP, IPTC, comment and trailing p
   const [a, b] = [await raw(input), await raw(stored.disk)];
   assert.ok(a.data.equals(b.data), 'same pixels: the compressed picture was not touched');
   assert.ok(stored.size < input.length);
-  assert.is(stored.disk.readUInt16BE(stored.disk.length - 2), 0xffd9, 'ends at the first picture\'s end marker');
+  assert.is(stored.disk.readUInt16BE(stored.disk.length - 2), 0xffd9, "ends at the first picture's end marker");
   for (const variant of Object.values(stored.variants!)) await assertClean(fs.readFileSync(path.join(root, variant)), variant, []);
 });
 
@@ -247,7 +281,14 @@ test('JPEG and PNG, orientation 6: pixels untouched, the Orientation tag alone k
 
   // A missing browser is a failure, never a silent skip: CI (.ci/run) installs Debian's chromium.
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} est introuvable`);
-  assert.equal(await browserSizes([stored.path, png.path]), [[480, 640], [200, 300]], 'Chromium applies the orientation');
+  assert.equal(
+    await browserSizes([stored.path, png.path]),
+    [
+      [480, 640],
+      [200, 300],
+    ],
+    'Chromium applies the orientation',
+  );
 });
 
 test('PNG: eXIf, tEXt, iTXt (XMP), zTXt, tIME removed, ICC and pixels kept', async () => {
@@ -314,7 +355,9 @@ test('a damaged or disguised image is refused (422) with no file left, with or w
   const png = await cameraPng(60, 40, 1);
   const badCrc = Buffer.from(png);
   badCrc[png.indexOf('IDAT') + 10] ^= 0xff;
-  const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
+  const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+    .gif()
+    .toBuffer();
   const cases: Array<[string, string, Buffer]> = [
     ['tronque.jpg', 'image/jpeg', good.subarray(0, good.length - 3000)],
     ['longueur.jpg', 'image/jpeg', badLength],
@@ -328,7 +371,9 @@ test('a damaged or disguised image is refused (422) with no file left, with or w
     for (const [filename, type, data] of cases) {
       setRateLimitStore(new MemoryRateLimitStore());
       const { body, contentType } = multipart([
-        { name: 'category', value: 'images' }, ...(variants ? [{ name: 'variants', value: '1' }] : []), { name: 'file', filename, type, data },
+        { name: 'category', value: 'images' },
+        ...(variants ? [{ name: 'variants', value: '1' }] : []),
+        { name: 'file', filename, type, data },
       ]);
       const response = await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json' }, body });
       assert.is(response.status, 422, `${filename} (variants ${variants}): ${response.text}`);

@@ -10,7 +10,13 @@ import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  DatabaseRateLimitStore, configure, MemoryRateLimitStore, UPLOAD_MAX_PER_WINDOW, UPLOAD_RATE_LIMIT_WINDOW, isUploadRateLimited, recordUploadAttempt,
+  DatabaseRateLimitStore,
+  configure,
+  MemoryRateLimitStore,
+  UPLOAD_MAX_PER_WINDOW,
+  UPLOAD_RATE_LIMIT_WINDOW,
+  isUploadRateLimited,
+  recordUploadAttempt,
   setRateLimitStore,
 } from '../runtime/index.js';
 import { startApp, type TestApp } from './helpers/server.js';
@@ -65,12 +71,11 @@ flow('an image with variants: 201, the three paths, the variants on disk at thei
 
 flow('an image stored under the extension of its bytes: JPEG named .png → .jpg (variants too), PNG named .jpg → .png; none allowed: 422', async () => {
   const jpeg = await makeJpeg(400, 300);
-  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a6' } }).png().toBuffer();
-  const send = (filename: string, type: string, data: Buffer, variants: boolean) => post(app, [
-    { name: 'category', value: 'images' },
-    ...(variants ? [{ name: 'variants', value: '1' }] : []),
-    { name: 'file', filename, type, data },
-  ]);
+  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a6' } })
+    .png()
+    .toBuffer();
+  const send = (filename: string, type: string, data: Buffer, variants: boolean) =>
+    post(app, [{ name: 'category', value: 'images' }, ...(variants ? [{ name: 'variants', value: '1' }] : []), { name: 'file', filename, type, data }]);
   const named = await send('vacances.png', 'image/png', jpeg, true);
   assert.is(named.status, 201, named.text);
   const saved = named.json().data;
@@ -91,7 +96,10 @@ flow('an image stored under the extension of its bytes: JPEG named .png → .jpg
   try {
     const refused = await send('vacances.png', 'image/png', jpeg, true);
     assert.is(refused.status, 422, refused.text);
-    assert.is(refused.json().error.details.file, "Le fichier « vacances.png » contient une image JPEG, dont l'extension (jpg, jpeg) n'est pas acceptée : extensions acceptées : png, pdf.");
+    assert.is(
+      refused.json().error.details.file,
+      "Le fichier « vacances.png » contient une image JPEG, dont l'extension (jpg, jpeg) n'est pas acceptée : extensions acceptées : png, pdf.",
+    );
   } finally {
     configure({ upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] });
   }
@@ -106,7 +114,15 @@ flow('a forbidden extension, an oversized file, a wrong type, a missing field: 4
     ['mime', [{ name: 'file', filename: 'page.pdf', type: 'text/html', data: '<script>' }], /« text\/html »/],
     ['missing', [{ name: 'other', value: 'x' }], /requis/],
     ['no file chosen', [{ name: 'file', filename: '', type: 'application/octet-stream', data: '' }], /requis/],
-    ['not an image', [{ name: 'category', value: 'images' }, { name: 'variants', value: '1' }, { name: 'file', filename: 'faux.jpg', type: 'image/jpeg', data: 'GIF89a not really' }], /pas une image lisible/],
+    [
+      'not an image',
+      [
+        { name: 'category', value: 'images' },
+        { name: 'variants', value: '1' },
+        { name: 'file', filename: 'faux.jpg', type: 'image/jpeg', data: 'GIF89a not really' },
+      ],
+      /pas une image lisible/,
+    ],
   ];
   for (const [label, parts, message] of cases) {
     const response = await post(app, parts, { accept: 'application/json' });
@@ -154,7 +170,10 @@ flow('a multiple file input: every part of the field, in order (request.getFiles
     { name: 'other', filename: 'c.jpg', type: 'image/jpeg', data: 'c' },
   ]);
   const response = await app.fetch('/api/files', { method: 'POST', headers: { 'content-type': contentType }, body });
-  assert.equal(response.json().data, [['a.jpg', 2], ['b.jpg', 3]]);
+  assert.equal(response.json().data, [
+    ['a.jpg', 2],
+    ['b.jpg', 3],
+  ]);
 });
 
 flow.run();
@@ -214,7 +233,9 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const served = await startApp({ routes: uploadRoutes, config: database.config });
     try {
       await limitScenario(served);
-      const row = await database.db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM auth_rate_limit_attempts WHERE action = 'upload' AND rate_key = 'ip:127.0.0.1'");
+      const row = await database.db.fetchOne<{ n: unknown }>(
+        "SELECT COUNT(*) AS n FROM auth_rate_limit_attempts WHERE action = 'upload' AND rate_key = 'ip:127.0.0.1'",
+      );
       assert.is(Number(row?.n), UPLOAD_MAX_PER_WINDOW, 'refused requests are not counted');
     } finally {
       await served.close();

@@ -16,8 +16,9 @@ import { listFiles, multipart, uploadRoutes } from './helpers/uploads.js';
 
 /** The image processes started by this process (children running image-worker.js). */
 function imageProcesses(): number[] {
-  const pids = fs.readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
-    fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  const pids = fs
+    .readdirSync(`/proc/${process.pid}/task`)
+    .flatMap((task) => fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
   return pids.filter((pid) => {
     try {
       return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('image-worker.js');
@@ -69,15 +70,22 @@ t('the default pixel limit suits web photos: 50 million (a 48-megapixel phone ph
 t('an image over upload_max_pixels: 422 with a French message naming its size and the limit; nothing written', async () => {
   configure({ upload_max_pixels: 1_000_000 });
   try {
-    const png = await sharp({ create: { width: 1250, height: 1000, channels: 3, background: '#48c' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 1250, height: 1000, channels: 3, background: '#48c' } })
+      .png()
+      .toBuffer();
     const before = listFiles(root);
     for (const variants of [true, false]) {
       const response = await send('affiche.png', png, variants);
       assert.is(response.status, 422, response.text);
-      assert.is(response.json().error.details.file, "L'image « affiche.png » mesure 1250 × 1000 pixels (1,3 million) : 1 million de pixels au plus. Réduisez-la puis envoyez-la de nouveau.");
+      assert.is(
+        response.json().error.details.file,
+        "L'image « affiche.png » mesure 1250 × 1000 pixels (1,3 million) : 1 million de pixels au plus. Réduisez-la puis envoyez-la de nouveau.",
+      );
     }
     assert.equal(listFiles(root), before);
-    const small = await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#48c' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#48c' } })
+      .png()
+      .toBuffer();
     assert.is((await send('carre.png', small)).status, 201);
   } finally {
     configure({ upload_max_pixels: 50_000_000 });
@@ -86,7 +94,9 @@ t('an image over upload_max_pixels: 422 with a French message naming its size an
 });
 
 t('sharp runs in one child process, shared by parallel uploads; it stops once idle and the next image starts it again', async () => {
-  const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c84' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c84' } })
+    .png()
+    .toBuffer();
   let done = false;
   const all = Promise.all(Array.from({ length: 6 }, (_, i) => send(`lot-${i}.png`, png))).finally(() => {
     done = true;
@@ -101,7 +111,10 @@ t('sharp runs in one child process, shared by parallel uploads; it stops once id
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const responses = await all;
-  assert.equal(responses.map((r) => r.status), [201, 201, 201, 201, 201, 201]);
+  assert.equal(
+    responses.map((r) => r.status),
+    [201, 201, 201, 201, 201, 201],
+  );
   assert.is(most, 1, `image processes seen: ${[...seen].join(', ')}`);
   assert.is(seen.size, 1);
   assert.ok(await eventually(() => imageProcesses().length === 0, IMAGE_PROCESS_IDLE_MS + 20_000), 'the idle image process stopped');
@@ -113,7 +126,9 @@ t('sharp runs in one child process, shared by parallel uploads; it stops once id
 
 t('an image process killed during a job: that upload is a 500 with nothing written, and the next image gets a new process', async () => {
   assert.ok(await eventually(() => imageProcesses().length === 0, IMAGE_PROCESS_IDLE_MS + 20_000), 'no image process left from the test before');
-  const big = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#36a' } }).png().toBuffer();
+  const big = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#36a' } })
+    .png()
+    .toBuffer();
   const before = listFiles(root);
   const pending = send('lourde.png', big);
   assert.ok(await eventually(() => imageProcesses().length === 1, 20_000), 'the image process started');
@@ -122,7 +137,9 @@ t('an image process killed during a job: that upload is a 500 with nothing writt
   const response = await pending;
   assert.is(response.status, 500, response.text);
   assert.equal(listFiles(root), before);
-  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c84' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c84' } })
+    .png()
+    .toBuffer();
   assert.is((await send('apres.png', png)).status, 201);
 });
 

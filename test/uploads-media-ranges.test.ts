@@ -22,7 +22,9 @@ const SIZE = BYTES.length;
 
 test.before(async () => {
   app = await startApp({ routes: uploadRoutes });
-  const form = multipart([{ name: 'file', filename: 'rapport.pdf', type: 'application/pdf', data: Buffer.concat([Buffer.from('%PDF-1.4 '), BYTES.subarray(9)]) }]);
+  const form = multipart([
+    { name: 'file', filename: 'rapport.pdf', type: 'application/pdf', data: Buffer.concat([Buffer.from('%PDF-1.4 '), BYTES.subarray(9)]) },
+  ]);
   const saved = await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
   doc = mediaUrl(saved.json().data.path);
   BYTES.write('%PDF-1.4 ', 0, 'latin1');

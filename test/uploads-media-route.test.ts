@@ -24,7 +24,11 @@ test.before(async () => {
   app = await startApp({ routes: uploadRoutes });
   root = path.join(app.project.root, 'storage', 'uploads');
   jpegBytes = await makeJpeg(800, 600);
-  const up = multipart([{ name: 'category', value: 'images' }, { name: 'variants', value: '1' }, { name: 'file', filename: 'été photo.jpg', type: 'image/jpeg', data: jpegBytes }]);
+  const up = multipart([
+    { name: 'category', value: 'images' },
+    { name: 'variants', value: '1' },
+    { name: 'file', filename: 'été photo.jpg', type: 'image/jpeg', data: jpegBytes },
+  ]);
   image = (await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': up.contentType }, body: up.body })).json().data;
   const doc = multipart([{ name: 'file', filename: 'contrat.pdf', type: 'application/pdf', data: '%PDF-1.4 contrat' }]);
   docPath = (await app.fetch('/api/upload', { method: 'POST', headers: { 'content-type': doc.contentType }, body: doc.body })).json().data.path;
@@ -94,8 +98,19 @@ test('never a folder, a hidden file, a file at the root or a bad category; 405 w
   fs.writeFileSync(path.join(root, 'images', '.hidden.jpg'), 'hidden');
   fs.writeFileSync(path.join(root, 'loose.jpg'), 'loose');
   fs.mkdirSync(path.join(root, 'images', 'sub.jpg'));
-  for (const url of ['/media/', '/media/images', '/media/images/', '/media/images/medium', '/media/images/medium/', '/media/images/sub.jpg',
-    '/media/images/.hidden.jpg', '/media/loose.jpg', '/media/images/absent.jpg', '/media/bad%20category/x.jpg', '/media/images/%2ehidden.jpg']) {
+  for (const url of [
+    '/media/',
+    '/media/images',
+    '/media/images/',
+    '/media/images/medium',
+    '/media/images/medium/',
+    '/media/images/sub.jpg',
+    '/media/images/.hidden.jpg',
+    '/media/loose.jpg',
+    '/media/images/absent.jpg',
+    '/media/bad%20category/x.jpg',
+    '/media/images/%2ehidden.jpg',
+  ]) {
     const response = await app.fetch(url, { headers: { cookie } });
     assert.is(response.status, 404, url);
     assert.not.match(response.text, /hidden|loose/, url);

@@ -50,12 +50,27 @@ const manual = (p: string, body: string): PlannedFile => ({ path: p, content: bo
 
 // --- fates ------------------------------------------------------------------------------------------------------
 
-const fateCases: Array<{ name: string; disk: Record<string, string>; file: PlannedFile; force?: boolean; forceManual?: boolean; fate: Fate; reason?: RegExp; after: string }> = [
+const fateCases: Array<{
+  name: string;
+  disk: Record<string, string>;
+  file: PlannedFile;
+  force?: boolean;
+  forceManual?: boolean;
+  fate: Fate;
+  reason?: RegExp;
+  after: string;
+}> = [
   { name: 'absent: created', disk: {}, file: regen('mvc/a.sql', 'v2'), fate: 'created', after: `${MARK}\nv2\n` },
   { name: 'same bytes: unchanged', disk: { 'mvc/a.sql': `${MARK}\nv2\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'unchanged', after: `${MARK}\nv2\n` },
-  { name: 'regenerable with its marker: updated', disk: { 'mvc/a.sql': `${MARK}\nv1\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'updated', after: `${MARK}\nv2\n` },
   {
-    name: 'regenerable whose marker line was removed: skipped, the file is the user\'s',
+    name: 'regenerable with its marker: updated',
+    disk: { 'mvc/a.sql': `${MARK}\nv1\n` },
+    file: regen('mvc/a.sql', 'v2'),
+    fate: 'updated',
+    after: `${MARK}\nv2\n`,
+  },
+  {
+    name: "regenerable whose marker line was removed: skipped, the file is the user's",
     disk: { 'mvc/a.sql': 'my own version\n' },
     file: regen('mvc/a.sql', 'v2'),
     fate: 'skipped',
@@ -72,7 +87,14 @@ const fateCases: Array<{ name: string; disk: Record<string, string>; file: Plann
     after: `${MARK}\nv2\n`,
   },
   { name: 'manual, absent: created', disk: {}, file: manual('mvc/c.ts', 'class C {}\n'), fate: 'created', after: 'class C {}\n' },
-  { name: 'manual, existing: skipped', disk: { 'mvc/c.ts': 'class C { mine() {} }\n' }, file: manual('mvc/c.ts', 'class C {}\n'), fate: 'skipped', reason: /manuel/, after: 'class C { mine() {} }\n' },
+  {
+    name: 'manual, existing: skipped',
+    disk: { 'mvc/c.ts': 'class C { mine() {} }\n' },
+    file: manual('mvc/c.ts', 'class C {}\n'),
+    fate: 'skipped',
+    reason: /manuel/,
+    after: 'class C { mine() {} }\n',
+  },
   {
     name: 'manual, existing, even with force: skipped (never overwritten)',
     disk: { 'mvc/c.ts': 'class C { mine() {} }\n' },
@@ -101,9 +123,27 @@ const fateCases: Array<{ name: string; disk: Record<string, string>; file: Plann
     reason: /manuel/,
     after: 'class C { mine() {} }\n',
   },
-  { name: 'manual, same bytes: unchanged', disk: { 'mvc/c.ts': 'class C {}\n' }, file: manual('mvc/c.ts', 'class C {}\n'), fate: 'unchanged', after: 'class C {}\n' },
-  { name: 'canonical, differs: updated without marker', disk: { 'mvc/r.json': '{}\n' }, file: { path: 'mvc/r.json', content: '{"a":1}\n', kind: 'canonical' }, fate: 'updated', after: '{"a":1}\n' },
-  { name: 'marker kept with CRLF line endings: updated', disk: { 'mvc/a.sql': `${MARK}\r\nv1\r\n` }, file: regen('mvc/a.sql', 'v2'), fate: 'updated', after: `${MARK}\nv2\n` },
+  {
+    name: 'manual, same bytes: unchanged',
+    disk: { 'mvc/c.ts': 'class C {}\n' },
+    file: manual('mvc/c.ts', 'class C {}\n'),
+    fate: 'unchanged',
+    after: 'class C {}\n',
+  },
+  {
+    name: 'canonical, differs: updated without marker',
+    disk: { 'mvc/r.json': '{}\n' },
+    file: { path: 'mvc/r.json', content: '{"a":1}\n', kind: 'canonical' },
+    fate: 'updated',
+    after: '{"a":1}\n',
+  },
+  {
+    name: 'marker kept with CRLF line endings: updated',
+    disk: { 'mvc/a.sql': `${MARK}\r\nv1\r\n` },
+    file: regen('mvc/a.sql', 'v2'),
+    fate: 'updated',
+    after: `${MARK}\nv2\n`,
+  },
 ];
 
 for (const c of fateCases) {
@@ -147,7 +187,11 @@ test('dry run: planning and formatting write nothing; the output says so', () =>
   put('mvc/entities/contact/contact.sql', `${MARK}\nold\n`);
   put('mvc/entities/contact/contact.ts', 'mine\n');
   const before = tree();
-  const plan = planWrites(root, [regen('mvc/entities/contact/contact.sql', 'new'), manual('mvc/entities/contact/contact.ts', 'x\n'), regen('mvc/entities/relations.sql', 'r')]);
+  const plan = planWrites(root, [
+    regen('mvc/entities/contact/contact.sql', 'new'),
+    manual('mvc/entities/contact/contact.ts', 'x\n'),
+    regen('mvc/entities/relations.sql', 'r'),
+  ]);
   const text = formatPlan(plan, { dryRun: true });
   assert.equal(tree(), before);
   assert.equal(text.split('\n'), [
@@ -192,7 +236,10 @@ test('a symbolic link that leads out of the root is refused', () => {
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-writer-outside-'));
   try {
     fs.symlinkSync(outside, path.join(root, 'mvc'), 'dir');
-    assert.throws(() => planWrites(root, [regen('mvc/x.sql', 'x')]), (e: unknown) => e instanceof CliError && /hors du projet/.test(e.message));
+    assert.throws(
+      () => planWrites(root, [regen('mvc/x.sql', 'x')]),
+      (e: unknown) => e instanceof CliError && /hors du projet/.test(e.message),
+    );
     assert.equal(fs.readdirSync(outside), []);
   } finally {
     fs.rmSync(outside, { recursive: true, force: true });
@@ -201,19 +248,28 @@ test('a symbolic link that leads out of the root is refused', () => {
 
 test('a target that is a folder is refused at planning, nothing written', () => {
   fs.mkdirSync(path.join(root, 'mvc/a.sql'), { recursive: true });
-  assert.throws(() => planWrites(root, [regen('mvc/b.sql', 'b'), regen('mvc/a.sql', 'a')]), (e: unknown) => e instanceof CliError && /un dossier/.test(e.message));
+  assert.throws(
+    () => planWrites(root, [regen('mvc/b.sql', 'b'), regen('mvc/a.sql', 'a')]),
+    (e: unknown) => e instanceof CliError && /un dossier/.test(e.message),
+  );
   assert.equal(tree(), { 'mvc/': '<dir>', 'mvc/a.sql/': '<dir>' });
 });
 
 test('a path through a file is refused at planning', () => {
   put('mvc', 'not a folder\n');
-  assert.throws(() => planWrites(root, [regen('mvc/a.sql', 'a')]), (e: unknown) => e instanceof CliError && /pas un dossier/.test(e.message));
+  assert.throws(
+    () => planWrites(root, [regen('mvc/a.sql', 'a')]),
+    (e: unknown) => e instanceof CliError && /pas un dossier/.test(e.message),
+  );
 });
 
 test('the same path twice: once if identical, refused if different', () => {
   const plan = planWrites(root, [regen('a.sql', 'x'), regen('a.sql', 'x')]);
   assert.equal(fates(plan), [['a.sql', 'created']]);
-  assert.throws(() => planWrites(root, [regen('a.sql', 'x'), regen('a.sql', 'y')]), (e: unknown) => e instanceof CliError && /deux contenus/.test(e.message));
+  assert.throws(
+    () => planWrites(root, [regen('a.sql', 'x'), regen('a.sql', 'y')]),
+    (e: unknown) => e instanceof CliError && /deux contenus/.test(e.message),
+  );
 });
 
 // --- all or nothing ---------------------------------------------------------------------------------------------
@@ -230,32 +286,45 @@ test('a failure while renaming restores every file already replaced and removes 
     manual('mvc/entities/contact/contact.ts', 'template\n'),
     regen('mvc/entities/tag/tag.sql', 'new tag'),
   ]);
-  assert.equal(fates(plan).map(([, f]) => f), ['updated', 'updated', 'created', 'skipped', 'created']);
+  assert.equal(
+    fates(plan).map(([, f]) => f),
+    ['updated', 'updated', 'created', 'skipped', 'created'],
+  );
   // The last target becomes a folder after planning: its rename fails once the others are in place.
   fs.mkdirSync(path.join(root, 'mvc/entities/tag/tag.sql'), { recursive: true });
   const during = tree();
-  assert.throws(() => applyPlan(plan), (e: unknown) => e instanceof CliError && /mvc\/entities\/tag\/tag\.sql/.test(e.message) && /aucun fichier n'a été modifié/.test(e.advice ?? ''));
-  assert.equal(tree(), during, 'the disk is as it was before applyPlan');
-  assert.equal(
-    Object.fromEntries(Object.entries(tree()).filter(([f]) => !f.startsWith('mvc/entities/tag'))),
-    before,
+  assert.throws(
+    () => applyPlan(plan),
+    (e: unknown) => e instanceof CliError && /mvc\/entities\/tag\/tag\.sql/.test(e.message) && /aucun fichier n'a été modifié/.test(e.advice ?? ''),
   );
+  assert.equal(tree(), during, 'the disk is as it was before applyPlan');
+  assert.equal(Object.fromEntries(Object.entries(tree()).filter(([f]) => !f.startsWith('mvc/entities/tag'))), before);
 });
 
 test('a failure while writing the temporary files removes them and the folders made for them', () => {
   put('mvc/entities/contact/contact.sql', `${MARK}\nold\n`);
-  const plan = planWrites(root, [regen('mvc/entities/contact/contact.sql', 'new'), regen('mvc/entities/ville/ville.sql', 'v'), regen('mvc/entities/tag/deep/tag.sql', 't')]);
+  const plan = planWrites(root, [
+    regen('mvc/entities/contact/contact.sql', 'new'),
+    regen('mvc/entities/ville/ville.sql', 'v'),
+    regen('mvc/entities/tag/deep/tag.sql', 't'),
+  ]);
   // A file now stands where a folder has to be made.
   put('mvc/entities/tag', 'in the way\n');
   const before = tree();
-  assert.throws(() => applyPlan(plan), (e: unknown) => e instanceof CliError && /tag\/deep\/tag\.sql/.test(e.message));
+  assert.throws(
+    () => applyPlan(plan),
+    (e: unknown) => e instanceof CliError && /tag\/deep\/tag\.sql/.test(e.message),
+  );
   assert.equal(tree(), before);
 });
 
 test('a file that appeared after planning is not replaced', () => {
   const plan = planWrites(root, [regen('a.sql', 'generated')]);
   put('a.sql', 'written meanwhile\n');
-  assert.throws(() => applyPlan(plan), (e: unknown) => e instanceof CliError && /absent au moment du plan/.test(e.message));
+  assert.throws(
+    () => applyPlan(plan),
+    (e: unknown) => e instanceof CliError && /absent au moment du plan/.test(e.message),
+  );
   assert.is(read('a.sql'), 'written meanwhile\n');
   assert.equal(Object.keys(tree()), ['a.sql']);
 });

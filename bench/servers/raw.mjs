@@ -12,10 +12,14 @@ function send(res, status, type, body) {
 const server = http.createServer((req, res) => {
   if (req.method !== 'GET') return send(res, 405, TEXT_TYPE, 'Method Not Allowed');
   switch (req.url) {
-    case '/hello': return send(res, 200, TEXT_TYPE, HELLO);
-    case '/json': return send(res, 200, JSON_TYPE, JSON.stringify({ message: HELLO }));
-    case '/page': return send(res, 200, HTML_TYPE, env.render(PAGE_TEMPLATE, PAGE_CONTEXT));
-    default: return send(res, 404, TEXT_TYPE, 'Not Found');
+    case '/hello':
+      return send(res, 200, TEXT_TYPE, HELLO);
+    case '/json':
+      return send(res, 200, JSON_TYPE, JSON.stringify({ message: HELLO }));
+    case '/page':
+      return send(res, 200, HTML_TYPE, env.render(PAGE_TEMPLATE, PAGE_CONTEXT));
+    default:
+      return send(res, 404, TEXT_TYPE, 'Not Found');
   }
 });
 server.listen(0, '127.0.0.1', () => announce('raw', server));

@@ -19,11 +19,16 @@ process.on('SIGTERM', () => process.exit(0));
 configure({ project_root: dir, ...(process.env.BENCH_UPLOAD_MAX_PIXELS ? { upload_max_pixels: Number(process.env.BENCH_UPLOAD_MAX_PIXELS) } : {}) });
 
 const router = new Router();
-router.add('POST', '/upload', async (request) => {
-  const file = request.files.file;
-  if (!file) return apiSuccess({ missing: true }, 422);
-  return apiSuccess(await saveUpload(file, { category: 'images', variants: true }), 201);
-}, { public: true, csrf: false, api: true });
+router.add(
+  'POST',
+  '/upload',
+  async (request) => {
+    const file = request.files.file;
+    if (!file) return apiSuccess({ missing: true }, 422);
+    return apiSuccess(await saveUpload(file, { category: 'images', variants: true }), 201);
+  },
+  { public: true, csrf: false, api: true },
+);
 
 const app = new Application(router, { apiRoutesModule: null });
 const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false });

@@ -20,7 +20,13 @@ export function duplicateEmail(email: string, id?: number): CliError {
 
 /** A role name `isValidRoleName` refuses. */
 export function invalidRoleName(name: string): CliError {
-  const suggestion = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z]+/, '').slice(0, 100);
+  const suggestion = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/^[^a-z]+/, '')
+    .slice(0, 100);
   return new CliError(
     `nom de rôle invalide : « ${name} ».`,
     `un nom de rôle commence par une lettre minuscule, puis lettres minuscules non accentuées, chiffres, « _ », « . » ou « - » (100 caractères au plus)${suggestion ? `, par exemple « ${suggestion} »` : ''}.`,

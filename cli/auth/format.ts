@@ -35,7 +35,10 @@ export function userDetails(user: AuthUser, roles: readonly string[], permission
     ['Rôles', roles.length > 0 ? roles.join(', ') : '(aucun)'],
     ['Permissions', permissions.length > 0 ? permissions.join(', ') : '(aucune)'],
   ];
-  return `Utilisateur #${user.id}\n${formatTable(rows).split('\n').map((line) => `  ${line}`).join('\n')}\n`;
+  return `Utilisateur #${user.id}\n${formatTable(rows)
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')}\n`;
 }
 
 /** `RÔLE  UTILISATEURS  CRÉÉ LE`, one row per role. */

@@ -99,9 +99,19 @@ export interface DatabaseInfo {
 /** The auth tables of the database and the counts of users and roles; a database that cannot be read is reported, not thrown. */
 export async function databaseState(settings: DbSettings): Promise<DatabaseInfo> {
   const names = AUTH_TABLES.map((table) => table.name);
-  const unread = (summary: string, advice: string): DatabaseInfo => ({ problem: { summary, advice }, present: [], missing: names, users: null, activeUsers: null, roles: null });
+  const unread = (summary: string, advice: string): DatabaseInfo => ({
+    problem: { summary, advice },
+    present: [],
+    missing: names,
+    users: null,
+    activeUsers: null,
+    roles: null,
+  });
   if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) {
-    return unread(`le fichier SQLite ${path.relative(settings.root, settings.file) || settings.file} n'existe pas encore`, '« fw db:init » ou « fw db:apply » le crée.');
+    return unread(
+      `le fichier SQLite ${path.relative(settings.root, settings.file) || settings.file} n'existe pas encore`,
+      '« fw db:init » ou « fw db:apply » le crée.',
+    );
   }
   let db;
   try {
@@ -113,13 +123,20 @@ export async function databaseState(settings: DbSettings): Promise<DatabaseInfo>
   try {
     const present: string[] = [];
     const missing: string[] = [];
-    for (const name of names) (await tableExists(db, name) ? present : missing).push(name);
+    for (const name of names) ((await tableExists(db, name)) ? present : missing).push(name);
     const count = async (table: string, where = ''): Promise<number | null> => {
       if (!present.includes(table)) return null;
       const row = await db.fetchOne<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table}${where}`);
       return Number(row?.n ?? 0);
     };
-    return { problem: null, present, missing, users: await count('users'), activeUsers: await count('users', ' WHERE is_active = 1'), roles: await count('roles') };
+    return {
+      problem: null,
+      present,
+      missing,
+      users: await count('users'),
+      activeUsers: await count('users', ' WHERE is_active = 1'),
+      roles: await count('roles'),
+    };
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) return unread(error.summary, error.advice);
     throw error;

@@ -22,10 +22,16 @@ export function readPasswordSource(options: Readonly<Record<string, unknown>>, c
   const value = options.password as string | undefined;
   const prompt = options.passwordPrompt === true;
   if (value !== undefined && prompt) {
-    throw new CliError(`--password et --password-prompt ne vont pas ensemble pour « fw ${commandName} ».`, `gardez --password-prompt (saisie masquée), par exemple « ${example} ».`);
+    throw new CliError(
+      `--password et --password-prompt ne vont pas ensemble pour « fw ${commandName} ».`,
+      `gardez --password-prompt (saisie masquée), par exemple « ${example} ».`,
+    );
   }
   if (value === undefined && !prompt) {
-    throw new CliError(`« fw ${commandName} » attend le mot de passe : --password-prompt ou --password <valeur>.`, `par exemple « ${example} » (saisie masquée, deux fois).`);
+    throw new CliError(
+      `« fw ${commandName} » attend le mot de passe : --password-prompt ou --password <valeur>.`,
+      `par exemple « ${example} » (saisie masquée, deux fois).`,
+    );
   }
   return value === undefined ? { kind: 'prompt' } : { kind: 'value', value };
 }
@@ -75,7 +81,8 @@ async function promptTwice(): Promise<string> {
 }
 
 function same(first: string, second: string): string {
-  if (first !== second) throw new CliError("les deux saisies du mot de passe diffèrent ; rien n'a été écrit.", 'relancez la commande et tapez deux fois le même mot de passe.');
+  if (first !== second)
+    throw new CliError("les deux saisies du mot de passe diffèrent ; rien n'a été écrit.", 'relancez la commande et tapez deux fois le même mot de passe.');
   return first;
 }
 

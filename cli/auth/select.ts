@@ -23,7 +23,10 @@ export function readSelector(options: Readonly<Record<string, unknown>>, command
     throw new CliError(`--id et --email ne vont pas ensemble : « fw ${commandName} » désigne un seul utilisateur.`, `gardez l'un des deux, ${example}.`);
   }
   if (id === undefined && email === undefined) {
-    throw new CliError(`« fw ${commandName} » attend l'utilisateur : --id <id> ou --email <EMAIL>.`, `${example} ; « fw auth:user:list » liste les utilisateurs.`);
+    throw new CliError(
+      `« fw ${commandName} » attend l'utilisateur : --id <id> ou --email <EMAIL>.`,
+      `${example} ; « fw auth:user:list » liste les utilisateurs.`,
+    );
   }
   if (id !== undefined) {
     if (!/^[1-9][0-9]{0,14}$/.test(id.trim())) {

@@ -29,7 +29,10 @@ export async function userSessions(context: AuthContext): Promise<UserSessions> 
   try {
     name = sessionStoreName();
   } catch (error) {
-    throw new CliError(`${(error as Error).message.replace(/\.$/, '')} ; rien n'a été modifié.`, `corrigez SESSION_STORE dans env/${context.settings.envName}.`);
+    throw new CliError(
+      `${(error as Error).message.replace(/\.$/, '')} ; rien n'a été modifié.`,
+      `corrigez SESSION_STORE dans env/${context.settings.envName}.`,
+    );
   }
   if (name === 'memory') {
     // The change is made (exit 0), but loudly: the user's open sessions stay open, sliding on every request.
@@ -39,7 +42,7 @@ export async function userSessions(context: AuthContext): Promise<UserSessions> 
           `Attention : les sessions ouvertes de l'utilisateur #${userId} ne sont PAS fermées : le stockage memory (SESSION_STORE) vit dans le processus du serveur, hors de portée de cette commande, et une session utilisée reste ouverte sans fin. ` +
             'Redémarrez le serveur pour les fermer, ou passez à SESSION_STORE=file ou database (docs/auth.md, « Commands »).\n',
         );
-        return 'Sessions : non fermées (stockage memory, hors de portée de cette commande ; voir l\'avertissement).';
+        return "Sessions : non fermées (stockage memory, hors de portée de cette commande ; voir l'avertissement).";
       },
     };
   }

@@ -11,12 +11,7 @@
  * - The running application and read-only tools use the APPLICATION account (`DB_APP_*`).
  */
 import path from 'node:path';
-import {
-  DatabaseUnavailableError,
-  openDatabase,
-  type Database,
-  type DialectName,
-} from '../../runtime/db/index.js';
+import { DatabaseUnavailableError, openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
 import { loadEnv } from '../../runtime/env.js';
 import { CliError } from '../errors.js';
 
@@ -113,18 +108,17 @@ export function credentialsFor(settings: DbSettings, role: Role): { credentials:
  * Opens a handle with the account of `role`. `withDatabase: false` connects to the MariaDB server without
  * selecting a database (db:init before CREATE DATABASE). `busyTimeoutMs` is the SQLite lock wait.
  */
-export function openHandle(
-  settings: DbSettings,
-  role: Role,
-  options: { withDatabase?: boolean; busyTimeoutMs?: number; poolSize?: number } = {},
-): Database {
+export function openHandle(settings: DbSettings, role: Role, options: { withDatabase?: boolean; busyTimeoutMs?: number; poolSize?: number } = {}): Database {
   if (settings.driver === 'sqlite') {
     return openDatabase({ driver: 'sqlite', file: settings.file, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
   }
   const envFile = `env/${settings.envName}`;
   const { credentials, envPrefix } = credentialsFor(settings, role);
   if (!credentials.user) {
-    throw new CliError(`${envPrefix}_LOGIN est vide : aucun compte pour se connecter à MariaDB.`, `renseignez ${envPrefix}_LOGIN et ${envPrefix}_PWD dans ${envFile}.`);
+    throw new CliError(
+      `${envPrefix}_LOGIN est vide : aucun compte pour se connecter à MariaDB.`,
+      `renseignez ${envPrefix}_LOGIN et ${envPrefix}_PWD dans ${envFile}.`,
+    );
   }
   if (options.withDatabase !== false) checkDatabaseName(settings);
   return openDatabase({

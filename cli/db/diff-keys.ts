@@ -81,7 +81,12 @@ export function diffIndexes(model: ModelNode, entity: EntityNode, actual: readon
     if (other) {
       const [, a] = other;
       const name = a.name === e.name ? '' : ` ${a.name}`;
-      return { status: 'INDEX_CHANGED', column: e.name, detail: `attendu ${describeKey(e)}, trouvé${name} ${describeKey(a)}`, index: { expected: e, actual: a } };
+      return {
+        status: 'INDEX_CHANGED',
+        column: e.name,
+        detail: `attendu ${describeKey(e)}, trouvé${name} ${describeKey(a)}`,
+        index: { expected: e, actual: a },
+      };
     }
     return { status: 'INDEX_MISSING', column: e.name, detail: `attendu ${describeKey(e)}`, index: { expected: e } };
   });
@@ -109,12 +114,22 @@ export function diffForeignKeys(model: ModelNode, entity: EntityNode, actual: re
     const other = changed.find(([x]) => x === e);
     if (other) {
       const [, a] = other;
-      return { status: 'FK_CHANGED', column: e.name, detail: `attendu ${describeForeignKey(e)}, trouvé ${describeForeignKey(a)}`, foreignKey: { expected: e, actual: a } };
+      return {
+        status: 'FK_CHANGED',
+        column: e.name,
+        detail: `attendu ${describeForeignKey(e)}, trouvé ${describeForeignKey(a)}`,
+        foreignKey: { expected: e, actual: a },
+      };
     }
     return { status: 'FK_MISSING', column: e.name, detail: `attendu ${describeForeignKey(e)}`, foreignKey: { expected: e } };
   });
   for (const a of extra) {
-    rows.push({ status: 'FK_EXTRA', column: a.name ?? `(${a.columns.join(', ')})`, detail: `${describeForeignKey(a)} absente de l'entité`, foreignKey: { actual: a } });
+    rows.push({
+      status: 'FK_EXTRA',
+      column: a.name ?? `(${a.columns.join(', ')})`,
+      detail: `${describeForeignKey(a)} absente de l'entité`,
+      foreignKey: { actual: a },
+    });
   }
   return rows;
 }

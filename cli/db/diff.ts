@@ -54,7 +54,12 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
     else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });
   }
   for (const extra of byName.values()) {
-    rows.push({ status: 'COLUMN_EXTRA', column: extra.name, detail: `${describe(extra.type, extra.nullable)} absente de l'entité`, actual: { type: extra.type, nullable: extra.nullable } });
+    rows.push({
+      status: 'COLUMN_EXTRA',
+      column: extra.name,
+      detail: `${describe(extra.type, extra.nullable)} absente de l'entité`,
+      actual: { type: extra.type, nullable: extra.nullable },
+    });
   }
   return [...rows, ...diffIndexes(model, entity, table.indexes), ...diffForeignKeys(model, entity, table.foreignKeys)];
 }

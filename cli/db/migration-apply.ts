@@ -44,20 +44,13 @@ export interface ApplyOptions {
 export async function applyMigrations(db: Database, root: string, options: ApplyOptions = {}): Promise<AppliedMigration[]> {
   const { files, problems } = readMigrationFiles(root);
   if (problems.length > 0) throw invalidFilesError(problems);
-  return db.withConnection((connection) =>
-    db.driver === 'sqlite'
-      ? applyOnSqlite(connection, files, options)
-      : applyOnMariaDb(connection, files, options),
-  );
+  return db.withConnection((connection) => (db.driver === 'sqlite' ? applyOnSqlite(connection, files, options) : applyOnMariaDb(connection, files, options)));
 }
 
 async function applyOnMariaDb(connection: Connection, files: MigrationFile[], options: ApplyOptions): Promise<AppliedMigration[]> {
   const timeout = options.lockTimeoutSeconds ?? 60;
   // One lock per database: two projects on the same server do not wait for each other.
-  const lock = await connection.fetchOne<{ acquired: unknown }>(
-    "SELECT GET_LOCK(CONCAT('fw_migrations:', DATABASE()), ?) AS acquired",
-    [timeout],
-  );
+  const lock = await connection.fetchOne<{ acquired: unknown }>("SELECT GET_LOCK(CONCAT('fw_migrations:', DATABASE()), ?) AS acquired", [timeout]);
   if (Number(lock?.acquired) !== 1) {
     throw new CliError(
       `une autre exécution de « fw migration:apply » tient le verrou des migrations depuis plus de ${timeout} s.`,
@@ -182,7 +175,10 @@ function turnsForeignKeysOff(statements: readonly SqlStatement[]): boolean {
 }
 
 function orphansFailure(file: MigrationFile, orphans: ReadonlyArray<{ table: string; parent: string; rowid: unknown }>): CliError {
-  const shown = orphans.slice(0, 5).map((o) => `${o.table} (rowid ${String(o.rowid)}) → ${o.parent}`).join(', ');
+  const shown = orphans
+    .slice(0, 5)
+    .map((o) => `${o.table} (rowid ${String(o.rowid)}) → ${o.parent}`)
+    .join(', ');
   return new CliError(
     `la migration « ${file.filename} » laisserait ${orphans.length} ligne(s) sans parent (PRAGMA foreign_key_check : ${shown}) ; elle a été annulée en entier et n'est pas enregistrée.`,
     'corrigez les données ou le fichier (il est encore PENDING), puis relancez « fw migration:apply ».',
@@ -197,28 +193,26 @@ async function pendingOrRefuse(connection: Connection, files: MigrationFile[]): 
     const list = culprits.map((status) => `${status.status} ${status.filename}`).join(', ');
     throw new CliError(
       `migration:apply refuse de s'exécuter : ${culprits.length} migration(s) modifiée(s) ou absente(s) (${list}) ; aucune migration n'a été appliquée.`,
-      'une migration appliquée ne se modifie pas et ne se supprime pas : restaurez le fichier (CHANGED : son contenu d\'origine, MISSING : le fichier), puis écrivez une nouvelle migration pour le changement voulu.',
+      "une migration appliquée ne se modifie pas et ne se supprime pas : restaurez le fichier (CHANGED : son contenu d'origine, MISSING : le fichier), puis écrivez une nouvelle migration pour le changement voulu.",
     );
   }
   return statuses.filter((status) => status.status === 'PENDING').map((status) => status.file!);
 }
 
 async function record(connection: Connection, file: MigrationFile, executionMs: number): Promise<void> {
-  await connection.execute(
-    `INSERT INTO ${MIGRATIONS_TABLE} (version, name, filename, checksum, applied_at, execution_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-    [file.version, file.name, file.filename, file.checksum, formatUtcDateTime(new Date()), executionMs],
-  );
+  await connection.execute(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, filename, checksum, applied_at, execution_ms) VALUES (?, ?, ?, ?, ?, ?)`, [
+    file.version,
+    file.name,
+    file.filename,
+    file.checksum,
+    formatUtcDateTime(new Date()),
+    executionMs,
+  ]);
 }
 
 const SHOWN_STATEMENT = 300;
 
-function statementFailure(
-  file: MigrationFile,
-  statements: readonly SqlStatement[],
-  index: number,
-  error: unknown,
-  dialect: DialectName,
-): CliError {
+function statementFailure(file: MigrationFile, statements: readonly SqlStatement[], index: number, error: unknown, dialect: DialectName): CliError {
   const statement = statements[index]!;
   const text = statement.text.length > SHOWN_STATEMENT ? `${statement.text.slice(0, SHOWN_STATEMENT)}…` : statement.text;
   const reason = error instanceof Error ? error.message : String(error);
@@ -238,7 +232,7 @@ function statementFailure(
       `  → ${reason}\n` +
       `${consequence} ; les migrations suivantes n'ont pas été appliquées.`,
     dialect === 'mariadb' && index > 0
-      ? 'vérifiez la base (les instructions déjà passées), corrigez le fichier pour qu\'il reparte de cet état, puis relancez « fw migration:apply ».'
+      ? "vérifiez la base (les instructions déjà passées), corrigez le fichier pour qu'il reparte de cet état, puis relancez « fw migration:apply »."
       : 'corrigez le fichier (il est encore PENDING, il peut donc être modifié), puis relancez « fw migration:apply ».',
   );
 }

@@ -105,9 +105,7 @@ export function readMigrationFiles(root: string): { files: MigrationFile[]; prob
 }
 
 function isTimestamp(version: string): boolean {
-  const [month, day, hour, minute, second] = [4, 6, 8, 10, 12].map((at) => Number(version.slice(at, at + 2))) as [
-    number, number, number, number, number,
-  ];
+  const [month, day, hour, minute, second] = [4, 6, 8, 10, 12].map((at) => Number(version.slice(at, at + 2))) as [number, number, number, number, number];
   return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59;
 }
 
@@ -166,7 +164,12 @@ export async function ensureMigrationsTable(handle: Handle): Promise<boolean> {
 export async function readMigrationRecords(handle: Handle): Promise<MigrationRecord[] | null> {
   if (!(await tableExists(handle, MIGRATIONS_TABLE))) return null;
   const rows = await handle.fetchAll<{
-    version: string; name: string; filename: string; checksum: string; applied_at: unknown; execution_ms: unknown;
+    version: string;
+    name: string;
+    filename: string;
+    checksum: string;
+    applied_at: unknown;
+    execution_ms: unknown;
   }>(`SELECT version, name, filename, checksum, applied_at, execution_ms FROM ${MIGRATIONS_TABLE} ORDER BY version`);
   return rows.map((row) => ({
     version: String(row.version).trim(),

@@ -47,10 +47,7 @@ export async function readColumns(handle: Handle, table: string): Promise<Column
     'SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid',
     [table],
   );
-  const indexes = await handle.fetchAll<{ name: string; is_unique: number }>(
-    'SELECT name, "unique" AS is_unique FROM pragma_index_list(?)',
-    [table],
-  );
+  const indexes = await handle.fetchAll<{ name: string; is_unique: number }>('SELECT name, "unique" AS is_unique FROM pragma_index_list(?)', [table]);
   const unique = new Set<string>();
   const indexed = new Set<string>();
   for (const index of indexes) {
@@ -132,7 +129,12 @@ export async function readIndexes(handle: Handle, table: string): Promise<IndexI
   const indexes: IndexInfo[] = [];
   for (const index of list.filter((i) => i.origin !== 'pk')) {
     const parts = await handle.fetchAll<{ name: string | null }>('SELECT name FROM pragma_index_info(?) ORDER BY seqno', [index.name]);
-    indexes.push({ name: index.name, columns: parts.map((part) => part.name ?? '<expression>'), unique: index.is_unique === 1, constraint: index.origin === 'u' });
+    indexes.push({
+      name: index.name,
+      columns: parts.map((part) => part.name ?? '<expression>'),
+      unique: index.is_unique === 1,
+      constraint: index.origin === 'u',
+    });
   }
   return indexes;
 }
@@ -204,9 +206,7 @@ export async function listTables(handle: Handle): Promise<string[]> {
       ? await handle.fetchAll<{ name: string }>(
           "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME",
         )
-      : await handle.fetchAll<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-        );
+      : await handle.fetchAll<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name");
   return rows.map((row) => row.name);
 }
 

@@ -43,7 +43,10 @@ async function appName(root: string): Promise<string | undefined> {
 /** Renders the landing page; a CliError when its template is missing or fails to render. */
 export async function renderLanding(root: string): Promise<string> {
   if (!fs.existsSync(path.join(root, LANDING_SOURCE))) {
-    throw new CliError(`${LANDING_SOURCE} introuvable : c'est le gabarit de la page d'accueil statique.`, "créez-le avec « fw make:public-page landing », puis relancez « fw sync:landing ».");
+    throw new CliError(
+      `${LANDING_SOURCE} introuvable : c'est le gabarit de la page d'accueil statique.`,
+      'créez-le avec « fw make:public-page landing », puis relancez « fw sync:landing ».',
+    );
   }
   const { configure } = await import('../../runtime/config.js');
   const { NunjucksRenderer } = await import('../../runtime/templates/nunjucks.js');
@@ -83,8 +86,13 @@ export async function landingFiles(root: string): Promise<WriterFile[]> {
   const files: WriterFile[] = [{ path: LANDING_PAGE, content: html, kind: 'canonical' }];
   const own = listFiles(path.join(root, 'static'), '');
   const frameworkStatic = path.join(frameworkRoot(root), 'runtime', 'static');
-  const named = [...html.matchAll(/["'(]static\/([^"')?#\s]+)/g)].map((match) => staticName(match[1]!)).filter((file) => !own.includes(file) && fs.existsSync(path.join(frameworkStatic, file)));
-  const sources = [...own.map((file) => [file, path.join(root, 'static', file)] as const), ...[...new Set(named)].map((file) => [file, path.join(frameworkStatic, file)] as const)];
+  const named = [...html.matchAll(/["'(]static\/([^"')?#\s]+)/g)]
+    .map((match) => staticName(match[1]!))
+    .filter((file) => !own.includes(file) && fs.existsSync(path.join(frameworkStatic, file)));
+  const sources = [
+    ...own.map((file) => [file, path.join(root, 'static', file)] as const),
+    ...[...new Set(named)].map((file) => [file, path.join(frameworkStatic, file)] as const),
+  ];
   for (const [file, source] of sources) {
     const bytes = fs.readFileSync(source);
     const content = file.endsWith('.css') ? Buffer.from(relativeCssUrls(bytes.toString('utf8'), file.split('/').length - 1)) : bytes;

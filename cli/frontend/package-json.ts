@@ -14,16 +14,23 @@ const DECLARING_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies',
 export function readPackageJson(root: string): { text: string; data: PackageData } {
   const file = path.join(root, PACKAGE_JSON);
   if (!fs.existsSync(file)) {
-    throw new CliError(`package.json introuvable dans ${root}.`, 'lancez la commande à la racine d’un projet créé par « fw new » (ou créez package.json avec « npm init »).');
+    throw new CliError(
+      `package.json introuvable dans ${root}.`,
+      'lancez la commande à la racine d’un projet créé par « fw new » (ou créez package.json avec « npm init »).',
+    );
   }
   const text = fs.readFileSync(file, 'utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`package.json n'est pas un JSON valide : ${(error as Error).message}`, 'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.');
+    throw new CliError(
+      `package.json n'est pas un JSON valide : ${(error as Error).message}`,
+      'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.',
+    );
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new CliError('package.json doit contenir un objet JSON.', 'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new CliError('package.json doit contenir un objet JSON.', 'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.');
   return { text, data: data as PackageData };
 }
 
@@ -112,7 +119,10 @@ function insertDependency(text: string, name: string, range: string): string {
     return `${text.slice(0, last.valueEnd)},${eol}${lineIndent(text, last.keyStart)}${block}${text.slice(last.valueEnd)}`;
   }
   if (text[dependencies.valueStart] !== '{') {
-    throw new CliError('package.json : « dependencies » n\'est pas un objet.', 'corrigez le fichier (« "dependencies": { … } »), puis relancez la commande ; rien n’a été écrit.');
+    throw new CliError(
+      "package.json : « dependencies » n'est pas un objet.",
+      'corrigez le fichier (« "dependencies": { … } »), puis relancez la commande ; rien n’a été écrit.',
+    );
   }
   const { members, close } = objectMembers(text, dependencies.valueStart);
   if (members.length === 0) {

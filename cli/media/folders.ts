@@ -9,7 +9,12 @@ import { FATE_LABELS } from '../writer.js';
  * ensureUploadDirs (real locations checked: a folder that is a link leading out of the root is refused); returns
  * one line per folder (`créé` or `inchangé`) and how many were created.
  */
-export async function makeUploadFolders(projectRoot: string, uploadRoot: string, dirs: readonly string[], dryRun: boolean): Promise<{ lines: string[]; created: number }> {
+export async function makeUploadFolders(
+  projectRoot: string,
+  uploadRoot: string,
+  dirs: readonly string[],
+  dryRun: boolean,
+): Promise<{ lines: string[]; created: number }> {
   const { ensureUploadDirs } = await import('../../runtime/uploads/paths.js');
   const { UploadError } = await import('../../runtime/uploads/errors.js');
   const shown = (dir: string): string => {

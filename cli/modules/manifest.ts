@@ -41,7 +41,8 @@ export interface LocalModule {
   readonly absoluteDir: string;
 }
 
-export type ModuleCheck = { readonly module: LocalModule; readonly problems: readonly [] } | { readonly module: null; readonly problems: readonly Diagnostic[] };
+export type ModuleCheck =
+  { readonly module: LocalModule; readonly problems: readonly [] } | { readonly module: null; readonly problems: readonly Diagnostic[] };
 
 /** `modules/blog` → `/project/modules/blog`. */
 export function absolutePath(root: string, posix: string): string {
@@ -87,11 +88,11 @@ export function checkModuleName(name: string): string {
 
 /** A folder of `paths`: relative, posix, no `.`/`..` segment; what is wrong with it, or null. */
 function badRelativeFolder(folder: string): string | null {
-  if (folder.includes('\\') || folder.includes('\0')) return 'un chemin du module s\'écrit avec des « / »';
+  if (folder.includes('\\') || folder.includes('\0')) return "un chemin du module s'écrit avec des « / »";
   if (folder.startsWith('/') || /^[A-Za-z]:/.test(folder)) return 'un chemin absolu sort du dossier du module';
   const segments = folder.replace(/\/+$/, '').split('/');
   if (segments.includes('..')) return '« .. » sort du dossier du module';
-  if (segments.some((segment) => segment === '' || segment === '.')) return 'un dossier à l\'intérieur du module est attendu (ni « . » ni segment vide)';
+  if (segments.some((segment) => segment === '' || segment === '.')) return "un dossier à l'intérieur du module est attendu (ni « . » ni segment vide)";
   return null;
 }
 
@@ -104,7 +105,7 @@ export function readModuleJson(root: string, file: string, schema: SchemaName, d
     return null;
   }
   if (stat.isSymbolicLink() || !stat.isFile()) {
-    diags.add(file, '#', 'symlink', stat.isSymbolicLink() ? 'lien symbolique refusé : un module ne contient que de vrais fichiers' : 'ce n\'est pas un fichier');
+    diags.add(file, '#', 'symlink', stat.isSymbolicLink() ? 'lien symbolique refusé : un module ne contient que de vrais fichiers' : "ce n'est pas un fichier");
     return null;
   }
   const read = readJson(fs.readFileSync(absolute, 'utf8'));
@@ -124,7 +125,11 @@ export function checkModule(root: string, dir: string): ModuleCheck {
   const absoluteDir = absolutePath(root, dir);
   const dirStat = fs.lstatSync(absoluteDir, { throwIfNoEntry: false });
   if (!dirStat?.isDirectory()) {
-    const why = !dirStat ? 'dossier du module introuvable' : dirStat.isSymbolicLink() ? 'le dossier du module est un lien symbolique : refusé' : "ce n'est pas un dossier";
+    const why = !dirStat
+      ? 'dossier du module introuvable'
+      : dirStat.isSymbolicLink()
+        ? 'le dossier du module est un lien symbolique : refusé'
+        : "ce n'est pas un dossier";
     diags.add(dir, '#', 'module_dir', why);
     return { module: null, problems: diags.sorted() };
   }
@@ -133,12 +138,22 @@ export function checkModule(root: string, dir: string): ModuleCheck {
 
   const folderName = path.posix.basename(dir);
   if (value.name !== folderName) {
-    diags.add(manifestFile, '#/name', 'name', `le nom « ${value.name} » diffère de celui du dossier « ${folderName} » : renommez l'un ou l'autre pour qu'ils soient identiques`);
+    diags.add(
+      manifestFile,
+      '#/name',
+      'name',
+      `le nom « ${value.name} » diffère de celui du dossier « ${folderName} » : renommez l'un ou l'autre pour qu'ils soient identiques`,
+    );
   }
   const declared = value.paths ?? {};
   for (const kind of Object.keys(declared)) {
     if (!value.provides.includes(kind as ModuleKind)) {
-      diags.add(manifestFile, pointerTo('#/paths', kind), 'paths', `« ${kind} » a un dossier mais n'est pas dans « provides » : ajoutez-le à provides ou retirez ce chemin`);
+      diags.add(
+        manifestFile,
+        pointerTo('#/paths', kind),
+        'paths',
+        `« ${kind} » a un dossier mais n'est pas dans « provides » : ajoutez-le à provides ou retirez ce chemin`,
+      );
     }
   }
   const paths: Partial<Record<ModuleKind, string>> = {};
@@ -158,7 +173,12 @@ export function checkModule(root: string, dir: string): ModuleCheck {
       continue;
     }
     if (fs.realpathSync(absolute) !== path.join(realDir, ...folder.split('/'))) {
-      diags.add(manifestFile, pointer, 'symlink', `le dossier « ${dir}/${folder} » passe par un lien symbolique : refusé, un module ne contient que de vrais dossiers`);
+      diags.add(
+        manifestFile,
+        pointer,
+        'symlink',
+        `le dossier « ${dir}/${folder} » passe par un lien symbolique : refusé, un module ne contient que de vrais dossiers`,
+      );
       continue;
     }
     paths[kind] = folder;

@@ -43,7 +43,8 @@ export function readRegistry(root: string): Registry {
   } catch (error) {
     throw new CliError(`${REGISTRY_FILE} n'est pas un JSON valide (${(error as Error).message}) : rien n'a été écrit.`, ADVICE);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new CliError(`${REGISTRY_FILE} doit contenir un objet { … } : rien n'a été écrit.`, ADVICE);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new CliError(`${REGISTRY_FILE} doit contenir un objet { … } : rien n'a été écrit.`, ADVICE);
   const modules = (data as { modules?: unknown }).modules ?? [];
   if (!Array.isArray(modules)) throw new CliError(`${REGISTRY_FILE}#/modules doit être une liste [ … ] : rien n'a été écrit.`, ADVICE);
   modules.forEach((entry: unknown, index) => {

@@ -49,7 +49,10 @@ async function declaredRouteNames(root: string, module: string): Promise<Map<str
   const mvc = path.join(root, 'mvc');
   let files: string[];
   try {
-    files = fs.readdirSync(mvc).filter((file) => file === 'routes.ts' || (/^routes_.+\.ts$/.test(file) && file !== `routes_${module}.ts`)).sort();
+    files = fs
+      .readdirSync(mvc)
+      .filter((file) => file === 'routes.ts' || (/^routes_.+\.ts$/.test(file) && file !== `routes_${module}.ts`))
+      .sort();
   } catch {
     return new Map();
   }
@@ -118,8 +121,15 @@ export async function readModuleRoutes(root: string, module: LocalModule): Promi
     if (keys.has(key)) diags.add(file, at('path'), 'duplicate', `la route ${key} est déjà déclarée en routes[${keys.get(key)!}] : retirez le doublon`);
     else keys.set(key, index);
     if (route.name !== undefined) {
-      if (names.has(route.name)) diags.add(file, at('name'), 'duplicate', `le nom de route « ${route.name} » est déjà pris par routes[${names.get(route.name)!}] : un nom est unique`);
-      else if (taken.has(route.name)) diags.add(file, at('name'), 'duplicate', `le nom « ${route.name} » de la route ${key} est déjà déclaré dans ${taken.get(route.name)!} : un nom de route est unique dans l'application, choisissez-en un autre`);
+      if (names.has(route.name))
+        diags.add(file, at('name'), 'duplicate', `le nom de route « ${route.name} » est déjà pris par routes[${names.get(route.name)!}] : un nom est unique`);
+      else if (taken.has(route.name))
+        diags.add(
+          file,
+          at('name'),
+          'duplicate',
+          `le nom « ${route.name} » de la route ${key} est déjà déclaré dans ${taken.get(route.name)!} : un nom de route est unique dans l'application, choisissez-en un autre`,
+        );
       else names.set(route.name, index);
     }
     const candidates = classes.get(route.controller) ?? [];

@@ -41,7 +41,9 @@ const BAD_NAME_CHARACTER = /[\\\u0000-\u001f\u007f]/;
 
 /** The path as shown in a message: control characters written as escapes (`\n`, `\u0007`), so it stays on one line. */
 function shownName(file: string): string {
-  return file.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return file.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -68,7 +70,11 @@ export function walkFiles(absoluteFolder: string, shownFolder: string): string[]
       }
       if (entry.isDirectory()) walk(relative);
       else if (entry.isFile()) out.push(relative);
-      else throw new CliError(`« ${shownFolder}/${relative} » n'est ni un fichier ni un dossier : refusé, rien n'a été écrit.`, 'retirez-le du module, puis relancez la commande.');
+      else
+        throw new CliError(
+          `« ${shownFolder}/${relative} » n'est ni un fichier ni un dossier : refusé, rien n'a été écrit.`,
+          'retirez-le du module, puis relancez la commande.',
+        );
     }
   };
   walk('');

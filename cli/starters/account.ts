@@ -24,7 +24,10 @@ function manual(path: string, content: string): PlannedFile {
 async function dashboardFiles(model: ModelNode, dashboard: AccountDashboard): Promise<PlannedFile[]> {
   const command = ownerCommand(dashboard);
   if (dashboard === 'account') {
-    return [manual('mvc/controllers/dashboard_controller.ts', emitDashboardController(command)), manual('mvc/views/dashboard/index.html', emitDashboardView(command))];
+    return [
+      manual('mvc/controllers/dashboard_controller.ts', emitDashboardController(command)),
+      manual('mvc/views/dashboard/index.html', emitDashboardView(command)),
+    ];
   }
   const suivi = await import('../../emitters/starters/suivi-dashboard.js');
   const { emitSuiviDashboardView } = await import('../../emitters/starters/suivi-dashboard-view.js');

@@ -38,7 +38,8 @@ export async function prepareStarter(root: string, starter: Starter, options: St
 export function conflictError(prepared: PreparedStarter): CliError {
   const name = starterName(prepared.plan.starter);
   const { conflicts } = prepared;
-  const shown = conflicts.slice(0, SHOWN_CONFLICTS).join(', ') + (conflicts.length > SHOWN_CONFLICTS ? ` et ${conflicts.length - SHOWN_CONFLICTS} autre(s)` : '');
+  const shown =
+    conflicts.slice(0, SHOWN_CONFLICTS).join(', ') + (conflicts.length > SHOWN_CONFLICTS ? ` et ${conflicts.length - SHOWN_CONFLICTS} autre(s)` : '');
   return new CliError(
     `le projet a déjà ${conflicts.length} fichier(s) que l'application de démarrage « ${name} » écrirait, avec un autre contenu : ${shown} ; rien n'a été écrit.`,
     `« ${prepared.plan.command} --force » les remplace par ceux de l'application de démarrage (les autres fichiers et les données de la base ne sont pas touchés) ; « --dry-run » montre d'abord ce qui changerait.`,

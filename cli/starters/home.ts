@@ -13,7 +13,11 @@ const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
   { key: 'GET /villes', starter: 'carnet', link: { href: '/villes', label: 'Villes', description: 'Les villes des contacts.' } },
   { key: 'GET /dashboard', starter: 'auth', link: { href: '/dashboard', label: 'Tableau de bord', description: 'Votre compte et vos rôles.' } },
   { key: 'GET /profile', starter: 'auth', link: { href: '/profile', label: 'Mon profil', description: 'Adresse, dernière connexion, mot de passe.' } },
-  { key: 'GET /observations', starter: 'suivi', link: { href: '/observations', label: 'Observations', description: 'Le comportement des élèves en cours : participation, bavardage, retard…' } },
+  {
+    key: 'GET /observations',
+    starter: 'suivi',
+    link: { href: '/observations', label: 'Observations', description: 'Le comportement des élèves en cours : participation, bavardage, retard…' },
+  },
   { key: 'GET /eleves', starter: 'suivi', link: { href: '/eleves', label: 'Élèves', description: 'Les élèves suivis, par classe.' } },
   { key: 'GET /cours', starter: 'suivi', link: { href: '/cours', label: 'Cours', description: 'Les séances de cours, par matière et par classe.' } },
 ];

@@ -139,7 +139,10 @@ function modulesWithMfa(root: string): string {
     try {
       data = JSON.parse(text) as typeof data;
     } catch (error) {
-      throw new CliError(`${MODULES_FILE} n'est pas un JSON valide (${(error as Error).message}) : rien n'a été écrit.`, 'corrigez le fichier, puis relancez la commande.');
+      throw new CliError(
+        `${MODULES_FILE} n'est pas un JSON valide (${(error as Error).message}) : rien n'a été écrit.`,
+        'corrigez le fichier, puis relancez la commande.',
+      );
     }
   }
   const modules = Array.isArray(data.modules) ? data.modules : [];
@@ -165,7 +168,13 @@ export async function planStarter(root: string, starter: Starter, options: Start
   const modules = await import('../../emitters/auth/routes-edit.js');
   const { existingRoutesReport } = await import('../../emitters/crud/routes-public.js');
   const model: ModelNode = defs.model;
-  for (const piece of ofKind(pieces, 'entity')) files.push(...emitters.entityFiles(model, model.entities.find((e) => e.name === piece.name)!));
+  for (const piece of ofKind(pieces, 'entity'))
+    files.push(
+      ...emitters.entityFiles(
+        model,
+        model.entities.find((e) => e.name === piece.name)!,
+      ),
+    );
   if (ofKind(pieces, 'relation').length > 0) files.push(...emitters.relationFiles(model));
 
   let routes = routesText;
@@ -183,7 +192,9 @@ export async function planStarter(root: string, starter: Starter, options: Start
     routes = edit.text;
     if (edit.callAdded) callsAdded.push(spec.function);
     if (edit.conflicts.length > 0) {
-      routeNotes.push(`Attention : ${ROUTES_FILE} déclare déjà ${edit.conflicts.join(', ')} : ces routes passent avant celles de ${spec.function} si elles sont déclarées avant son appel.\n`);
+      routeNotes.push(
+        `Attention : ${ROUTES_FILE} déclare déjà ${edit.conflicts.join(', ')} : ces routes passent avant celles de ${spec.function} si elles sont déclarées avant son appel.\n`,
+      );
     }
   };
 

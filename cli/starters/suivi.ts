@@ -65,7 +65,12 @@ export const suiviStarter: Starter = {
       kind: 'entity',
       name: 'ObservationCours',
       table: 'observations_cours',
-      extras: { description: "Observation du comportement d'un élève pendant un cours", label: 'Observation', label_plural: 'Observations', plural: 'observations' },
+      extras: {
+        description: "Observation du comportement d'un élève pendant un cours",
+        label: 'Observation',
+        label_plural: 'Observations',
+        plural: 'observations',
+      },
       fields: [
         fieldAnswer('eleve_id', 'INT', { label: 'Élève' }),
         fieldAnswer('cours_id', 'INT', { label: 'Cours' }),

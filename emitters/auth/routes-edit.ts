@@ -72,9 +72,7 @@ export type AuthRoutesEdit = ModuleRoutesEdit;
 
 /** How the file binds the module's function. */
 type Binding =
-  | { readonly kind: 'imported'; readonly local: string }
-  | { readonly kind: 'free' }
-  | { readonly kind: 'taken'; readonly line: number; readonly text: string };
+  { readonly kind: 'imported'; readonly local: string } | { readonly kind: 'free' } | { readonly kind: 'taken'; readonly line: number; readonly text: string };
 
 function firstLine(node: Node): string {
   const text = node.getText().split(/\r?\n/)[0]!.trim();
@@ -90,7 +88,15 @@ function importedLocals(decl: ImportDeclaration): string[] {
 /** The name a top-level statement declares, when it declares one (variables: any of them). */
 function declares(statement: Node, name: string): boolean {
   if (Node.isVariableStatement(statement)) return statement.getDeclarations().some((d) => d.getName() === name);
-  return (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement) || Node.isEnumDeclaration(statement) || Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement) || Node.isModuleDeclaration(statement)) && statement.getName() === name;
+  return (
+    (Node.isFunctionDeclaration(statement) ||
+      Node.isClassDeclaration(statement) ||
+      Node.isEnumDeclaration(statement) ||
+      Node.isInterfaceDeclaration(statement) ||
+      Node.isTypeAliasDeclaration(statement) ||
+      Node.isModuleDeclaration(statement)) &&
+    statement.getName() === name
+  );
 }
 
 function moduleBinding(source: SourceFile, spec: ModuleRoutesSpec): Binding {
@@ -159,7 +165,11 @@ export function addModuleRoutes(text: string, file: string, spec: ModuleRoutesSp
   const next = spliceIntoBody(text, source, anchor, [`// ${spec.comment}`, `${local}(${anchor.parameter});`], importAdded ? moduleImportLine(spec) : null);
   const check = parse(next);
   if (parseErrors(check).length || !callsLocal(check, local)) {
-    throw new RoutesEditError(`${file} : l'ajout automatique ${spec.label.replace(/^les /, 'des ')} a échoué, rien n'a été écrit.`, manualLines(spec, importAdded, anchor.parameter), 'function');
+    throw new RoutesEditError(
+      `${file} : l'ajout automatique ${spec.label.replace(/^les /, 'des ')} a échoué, rien n'a été écrit.`,
+      manualLines(spec, importAdded, anchor.parameter),
+      'function',
+    );
   }
   return { text: next, importAdded, callAdded: true, conflicts };
 }

@@ -36,6 +36,10 @@ export function authSqlContent(table: AuthTable, dialect: DialectName): string {
 /** Every auth SQL file, table by table in dependency order, the MariaDB file then the SQLite one. */
 export function authSqlFiles(): PlannedFile[] {
   return AUTH_TABLES.flatMap((table) =>
-    (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect), kind: 'regenerable' as const })),
+    (['mariadb', 'sqlite'] as const).map((dialect) => ({
+      path: authSqlPath(table.name, dialect),
+      content: authSqlContent(table, dialect),
+      kind: 'regenerable' as const,
+    })),
   );
 }

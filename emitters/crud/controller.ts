@@ -1,5 +1,4 @@
 /** `mvc/controllers/<snake>_controller.ts`: the handlers of the CRUD routes (manual file). */
-import { tsString } from '../text.js';
 import type { CrudPlan } from './plan.js';
 
 export function emitCrudController(plan: CrudPlan): string {
@@ -60,7 +59,10 @@ export class ${controllerClass} extends BaseController {
     return formPage(request, form, null);
   }
 
-${media ? storeWithMedia(plan) : `  /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
+${
+  media
+    ? storeWithMedia(plan)
+    : `  /** POST ${plan.prefix}: creates; an invalid form comes back with status 422, its messages and the values entered. */
   static async store(request: Request): Promise<Response> {
     if (!allowed(request, 'create')) return errorPage(403, request);
     const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
@@ -75,7 +77,8 @@ ${media ? storeWithMedia(plan) : `  /** POST ${plan.prefix}: creates; an invalid
     }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.created'));
   }
-`}
+`
+}
   /** GET ${plan.prefix}/{id}: the detail page; an id that is not a positive integer, or unknown, gives 404. */
   static async show(request: Request): Promise<Response> {
     if (!allowed(request, 'show')) return errorPage(403, request);
@@ -100,7 +103,10 @@ ${
     return formPage(request, form, row);
   }
 
-${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 with the messages when invalid. */
+${
+  media
+    ? updateWithMedia(plan)
+    : `  /** POST ${plan.prefix}/{id}: updates; 422 with the messages when invalid. */
   static async update(request: Request): Promise<Response> {
     if (!allowed(request, 'update')) return errorPage(403, request);
     const row = await findOr404(request);
@@ -117,7 +123,8 @@ ${media ? updateWithMedia(plan) : `  /** POST ${plan.prefix}/{id}: updates; 422 
     }
     return BaseController.redirectWithFlash(request, BASE, trans('crud.updated'));
   }
-`}
+`
+}
   /**
    * POST ${plan.prefix}/{id}/delete. With \`HX-Request\`, the list comes back (\`_results.html\`) with the search, filters,
    * sort and page the form carried; without, a redirect to the list with that state. The detail page's form
@@ -244,25 +251,33 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
     partial: template === '_results.html',
     // The actions the signed-in user's roles allow: the page hides the others (the role block, ${plan.crudModule}.ts).
-    allowed: crud.allowedActions(request),${plan.listImage ? `
+    allowed: crud.allowedActions(request),${
+      plan.listImage
+        ? `
     // The list image's thumbnails by id: one query for the page's rows.
-    thumbnails: await MEDIA.thumbnails(rows.map((row) => row.${pk} as number)),` : ''}
+    thumbnails: await MEDIA.thumbnails(rows.map((row) => row.${pk} as number)),`
+        : ''
+    }
   };
   const response = BaseController.render(\`${views}/\${template}\`, { request, context });
   response.headers['Vary'] = 'HX-Request';
   return response;
 }
 
-${media ? `/** The form page; its media: the record's current files, and what was sent when \`sent\` comes back (422). */
+${
+  media
+    ? `/** The form page; its media: the record's current files, and what was sent when \`sent\` comes back (422). */
 async function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200, sent?: MediaSubmission): Promise<Response> {
   const id = row ? (row.${pk} as number) : null;
   const action = id === null ? BASE : \`\${BASE}/\${String(id)}\`;
   const media = await MEDIA.formContext(id, sent);
   return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), media, row, action } });
-}` : `function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
+}`
+    : `function formPage(request: Request, form: ${formClass}, row: ${rowType} | null, status = 200): Response {
   const action = row ? \`\${BASE}/\${String(row.${pk})}\` : BASE;
   return BaseController.render('${views}/form.html', { status, request, context: { title: crud.TITLE, label: crud.LABEL, base: BASE, form: form.context(), row, action } });
-}`}
+}`
+}
 
 /** The record to save when the form and the entity's own checks accept the values; their messages go on the form otherwise. */
 function validRecord(form: ${formClass}): ${entityClass} | null {

@@ -129,7 +129,10 @@ export function emitCrudModule(plan: CrudPlan): string {
   const filters = [
     ...plan.filterFields.map((f) => `    ${f.field.name}: { column: 't.${f.field.column}', kind: '${filterKind(f)}' },`),
     // A many-to-many filter: the rows linked to the chosen record.
-    ...plan.links.map((l) => `    ${l.name}: { column: 't.${pk.column}', kind: 'relation', match: ${tsString(`EXISTS (SELECT 1 FROM ${l.pivotTable} p WHERE p.${l.ownColumn} = t.${pk.column} AND p.${l.otherColumn} = ?)`)} },`),
+    ...plan.links.map(
+      (l) =>
+        `    ${l.name}: { column: 't.${pk.column}', kind: 'relation', match: ${tsString(`EXISTS (SELECT 1 FROM ${l.pivotTable} p WHERE p.${l.ownColumn} = t.${pk.column} AND p.${l.otherColumn} = ?)`)} },`,
+    ),
   ].join('\n');
   const uniqueEntries = entity.fields
     .filter((f) => f.unique && !f.primaryKey)
@@ -171,7 +174,9 @@ export function emitCrudModule(plan: CrudPlan): string {
   const fwValues = [
     ...(hasChoices ? ['CHOICES_MAX', 'fetchAll', 'missingChoiceKeys', 'placeholders'] : links.length ? ['fetchAll'] : []),
     ...links.flatMap((l) => (hasPivotInputs(l) ? ['linkDetails', 'linkRowKeys', 'linkRows', 'saveLinkRows'] : ['linkedIds', 'relatedKeys', 'replaceLinks'])),
-    ...(links.some((l) => defaultedPivotFields(l).some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable)) ? ['formatUtcDateTime'] : []),
+    ...(links.some((l) => defaultedPivotFields(l).some((f) => ['datetime', 'date', 'time'].includes(f.logicalType) && !f.nullable))
+      ? ['formatUtcDateTime']
+      : []),
     ...([...relations.map((r) => r.targetLabel), ...links.map((l) => l.targetLabel)].some(isTextual) ? ['textOrder'] : []),
     ...(plan.fields.some(isDate) || pivotShowsDates(links) ? ['formatDate'] : []),
     ...(plan.fields.some(isDecimal) || pivotShowsNumbers(links) ? ['formatNumber'] : []),
@@ -179,9 +184,19 @@ export function emitCrudModule(plan: CrudPlan): string {
     'userCan',
     'userHasRole',
   ];
-  const fwTypes = ['Choice', ...(links.length ? ['LinkSpec'] : []), 'ListSpec', ...(links.some(hasPivotInputs) ? ['PivotLink'] : []), 'ReferenceSpec', 'Request', 'Row', 'Transaction'];
+  const fwTypes = [
+    'Choice',
+    ...(links.length ? ['LinkSpec'] : []),
+    'ListSpec',
+    ...(links.some(hasPivotInputs) ? ['PivotLink'] : []),
+    'ReferenceSpec',
+    'Request',
+    'Row',
+    'Transaction',
+  ];
   const references = plan.references.map(
-    (r) => `  { table: '${r.table}', column: '${r.column}', target: '${r.target}',${r.selfKey ? ` selfKey: '${r.selfKey}',` : ''} one: ${tsString(r.one)}, many: ${tsString(r.many)} },`,
+    (r) =>
+      `  { table: '${r.table}', column: '${r.column}', target: '${r.target}',${r.selfKey ? ` selfKey: '${r.selfKey}',` : ''} one: ${tsString(r.one)}, many: ${tsString(r.many)} },`,
   );
   const fwImport = [...new Set(fwValues)].sort().join(', ') + ', ' + fwTypes.map((name) => `type ${name}`).join(', ');
   const linksInterface = links.length
@@ -196,9 +211,13 @@ ${links.map(linkSpec).join('\n')}
 `
     : '';
   const saveLinksBody = links.length
-    ? links.map((l) => `  if (links.${l.name}) await ${hasPivotInputs(l) ? 'saveLinkRows' : 'replaceLinks'}(LINKS.${l.name}, id, links.${l.name}, tx);`).join('\n')
+    ? links
+        .map((l) => `  if (links.${l.name}) await ${hasPivotInputs(l) ? 'saveLinkRows' : 'replaceLinks'}(LINKS.${l.name}, id, links.${l.name}, tx);`)
+        .join('\n')
     : '  // No many-to-many relation: nothing to save beside the record.';
-  const formValuesBody = links.length ? `{ ...row, ${links.map((l) => `${l.name}: await ${hasPivotInputs(l) ? 'linkRows' : 'linkedIds'}(LINKS.${l.name}, id)`).join(', ')} }` : '{ ...row }';
+  const formValuesBody = links.length
+    ? `{ ...row, ${links.map((l) => `${l.name}: await ${hasPivotInputs(l) ? 'linkRows' : 'linkedIds'}(LINKS.${l.name}, id)`).join(', ')} }`
+    : '{ ...row }';
   const command = syncEntityCommand(entityClass);
   return `${tsMarkerLine(command)}
 // The CRUD pages of ${entityClass} as ${entity.file} describes them: the list's columns and allow-lists, the SQL of the
@@ -312,9 +331,13 @@ export async function formChoices(${hasChoices ? 'keep' : '_keep'}: Readonly<Rec
 export async function filterChoices(${filterEntries.length ? 'filters' : '_filters'}: Readonly<Record<string, string>>): Promise<Record<string, Array<{ value: string; label: string }>>> {
   return {${filterEntries.length ? `\n${filterEntries.join('\n')}\n  ` : ''}};
 }
-${filterEntries.length ? `
+${
+  filterEntries.length
+    ? `
 function options(choices: readonly Choice[]): Array<{ value: string; label: string }> {
   return choices.map(([value, label]) => ({ value: String(value), label }));
 }
-` : ''}${[...relations.map(relationChoices), ...links.map(linkChoices)].join('')}`;
+`
+    : ''
+}${[...relations.map(relationChoices), ...links.map(linkChoices)].join('')}`;
 }

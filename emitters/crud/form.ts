@@ -104,7 +104,9 @@ export function emitCrudFormFields(plan: CrudPlan): string {
   const declarations = [
     ...plan.formFields.map((f) => ({ name: f.field.name, ...declaration(f) })),
     ...plan.links.map((l) =>
-      hasPivotInputs(l) ? { name: l.name, ...linkRowsDeclaration(l) } : { name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${tsString(l.label)}, required: false })` },
+      hasPivotInputs(l)
+        ? { name: l.name, ...linkRowsDeclaration(l) }
+        : { name: l.name, className: 'RelatedIdsField', code: `new RelatedIdsField({ label: ${tsString(l.label)}, required: false })` },
     ),
   ];
   const classes = [...new Set(declarations.flatMap((d) => ['classes' in d ? d.classes : [], d.className].flat()))].sort();

@@ -7,7 +7,18 @@
 import type { CrudPlan } from './plan.js';
 import type { ImportToAdd, RouteToAdd } from './routes-edit.js';
 
-export { crudPlan, humanLabel, labelField, type CrudPlan, type CrudField, type CrudLink, type CrudMedia, type CrudRelation, type CrudRoute, type InputKind } from './plan.js';
+export {
+  crudPlan,
+  humanLabel,
+  labelField,
+  type CrudPlan,
+  type CrudField,
+  type CrudLink,
+  type CrudMedia,
+  type CrudRelation,
+  type CrudRoute,
+  type InputKind,
+} from './plan.js';
 export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from './routes-edit.js';
 export { unifiedDiff } from './line-diff.js';
 export { crudFiles, crudModulePath, crudRegenerableFiles, mediaModulePath, planCrud, type CrudOptions } from './files.js';

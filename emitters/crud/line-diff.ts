@@ -56,7 +56,7 @@ export function unifiedDiff(before: string, after: string): string {
   const out: string[] = [];
   let lineA = prefix + 1;
   let lineB = prefix + 1;
-  for (let k = 0; k < ops.length; ) {
+  for (let k = 0; k < ops.length;) {
     if (ops[k]!.kind === '=') {
       lineA++;
       lineB++;

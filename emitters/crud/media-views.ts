@@ -12,7 +12,8 @@ import { INPUT, escape } from './views-common.js';
 const LABEL = 'mb-1 block text-sm font-medium text-gray-700';
 const SMALL_LABEL = 'mb-1 block text-xs font-medium text-gray-600';
 const LINK = 'font-medium text-blue-700 hover:underline';
-const FILE_INPUT = 'block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium file:text-gray-700 hover:file:bg-gray-200';
+const FILE_INPUT =
+  'block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium file:text-gray-700 hover:file:bg-gray-200';
 
 function mediaOf(plan: CrudPlan): readonly CrudMedia[] {
   if (!plan.media) throw new Error(`${plan.entityClass} : pages générées sans --media`);
@@ -25,7 +26,8 @@ export function emitMediaModule(plan: CrudPlan): string {
   // The roles of the detail page (the role block's `show`); without one, every signed-in user may open it.
   const showRoles = plan.entity.rbac?.permissions['show'] ?? null;
   const entries = mediaOf(plan).map(
-    (m) => `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
+    (m) =>
+      `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
   );
   return `${tsMarkerLine(command)}
 // The media of the ${plan.entityClass} pages as ${plan.entity.file} describes them (its "media" entries):
@@ -78,7 +80,9 @@ function fieldBlock(m: CrudMedia): string {
   const ctx = `media.${n}`;
   // A single file: a new one replaces the current one.
   const what = m.multiple
-    ? m.kind === 'image' ? "{{ trans('media.add_images') }}" : "{{ trans('media.add_files') }}"
+    ? m.kind === 'image'
+      ? "{{ trans('media.add_images') }}"
+      : "{{ trans('media.add_files') }}"
     : m.kind === 'image'
       ? `{{ trans('media.replace_image') if ${ctx}.items | length else trans('media.choose_image') }}`
       : `{{ trans('media.replace_file') if ${ctx}.items | length else trans('media.choose_file') }}`;

@@ -205,7 +205,10 @@ export function labelField(target: EntityNode, allowed: (field: FieldNode) => bo
 }
 
 function pascal(snake: string): string {
-  return snake.split('_').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+  return snake
+    .split('_')
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
 }
 
 /** `ville_id` → `villeId`. */
@@ -273,7 +276,14 @@ function crudReferences(model: ModelNode, entity: EntityNode): CrudReference[] {
       const from = requireEntity(model, relation.fromEntity, `relation ${relation.name}`);
       const column = requireField(from, relation.fromField, `relation ${relation.name}`).column;
       const target = requireField(entity, relation.toField, `relation ${relation.name}`).column;
-      references.push({ table: from.table, column, target, selfKey: from.name === entity.name ? from.primaryKey.column : null, one: inSentence(from.label), many: inSentence(from.labelPlural) });
+      references.push({
+        table: from.table,
+        column,
+        target,
+        selfKey: from.name === entity.name ? from.primaryKey.column : null,
+        one: inSentence(from.label),
+        many: inSentence(from.labelPlural),
+      });
     } else if (relation.type === 'many_to_many' && relation.pivotTable && relation.fromEntity !== relation.toEntity) {
       const isFrom = relation.fromEntity === entity.name;
       if (!isFrom && relation.toEntity !== entity.name) continue;
@@ -281,14 +291,29 @@ function crudReferences(model: ModelNode, entity: EntityNode): CrudReference[] {
       const other = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
       const [fromColumn, toColumn] = pivotTableSpec(model, relation).primaryKey as [string, string];
       const target = requireField(entity, isFrom ? relation.fromField : relation.toField, `relation ${relation.name}`).column;
-      references.push({ table: relation.pivotTable, column: isFrom ? fromColumn : toColumn, target, selfKey: null, one: inSentence(other.label), many: inSentence(other.labelPlural) });
+      references.push({
+        table: relation.pivotTable,
+        column: isFrom ? fromColumn : toColumn,
+        target,
+        selfKey: null,
+        one: inSentence(other.label),
+        many: inSentence(other.labelPlural),
+      });
     }
   }
   return references;
 }
 
 function crudMedia(node: MediaNode): CrudMedia {
-  return { node, name: node.name, label: node.label, kind: node.field, role: node.role, multiple: node.multiple, variants: node.field === 'image' && node.variants };
+  return {
+    node,
+    name: node.name,
+    label: node.label,
+    kind: node.field,
+    role: node.role,
+    multiple: node.multiple,
+    variants: node.field === 'image' && node.variants,
+  };
 }
 
 export function crudPlan(model: ModelNode, entityName: string, options: { isPublic?: boolean; media?: boolean } = {}): CrudPlan {
@@ -324,12 +349,19 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
       };
     });
   const pk = entity.primaryKey;
-  const formFields = pk.autoIncrement ? fields.filter((f) => f.inForm) : [{ field: pk, label: pk.label, input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
+  const formFields = pk.autoIncrement
+    ? fields.filter((f) => f.inForm)
+    : [{ field: pk, label: pk.label, input: inputKind(pk, null), relation: null, inList: true, inForm: true }, ...fields.filter((f) => f.inForm)];
   const links = crudLinks(model, entity, new Set(entity.fields.map((f) => f.name)));
   const media = options.media === true ? entity.media.map(crudMedia) : null;
   const prefix = `/${entity.plural}`;
   const routeName = entity.plural;
-  const route = (method: 'GET' | 'POST', path: string, action: string, name: string): CrudRoute => ({ method, path: `${prefix}${path}`, action, name: `${routeName}.${name}` });
+  const route = (method: 'GET' | 'POST', path: string, action: string, name: string): CrudRoute => ({
+    method,
+    path: `${prefix}${path}`,
+    action,
+    name: `${routeName}.${name}`,
+  });
   return {
     entity,
     entityClass: entity.name,

@@ -198,7 +198,13 @@ const ROUTER_IMPORT = "import type { Router } from 'fw-mvc';";
  */
 export function manualLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], options: { routerImport?: boolean } = {}): string {
   const imports = [...(options.routerImport === false ? [] : [ROUTER_IMPORT]), ...(imp ? [importLine(imp)] : [])];
-  return [...imports, ...(imports.length ? [''] : []), `export function ${ROUTES_FUNCTION}(router: Router): void {`, ...routes.map((r) => `  ${routeLine('router', r)}`), '}'].join('\n');
+  return [
+    ...imports,
+    ...(imports.length ? [''] : []),
+    `export function ${ROUTES_FUNCTION}(router: Router): void {`,
+    ...routes.map((r) => `  ${routeLine('router', r)}`),
+    '}',
+  ].join('\n');
 }
 
 /** What to paste by hand inside an existing `registerRoutes`: the imports (the file lacks), then the route lines. */
@@ -239,9 +245,7 @@ export interface BlockAnchor {
 
 /** Where `registerRoutes` is, and whether routes can be added to it. */
 export type Anchor =
-  | BlockAnchor
-  | { readonly kind: 'expression-body' | 'no-parameter'; readonly line: number; readonly parameter: string | null }
-  | { readonly kind: 'missing' };
+  BlockAnchor | { readonly kind: 'expression-body' | 'no-parameter'; readonly line: number; readonly parameter: string | null } | { readonly kind: 'missing' };
 
 /**
  * The anchor: `function registerRoutes(router) { … }`, or a variable holding an arrow function or a function
@@ -319,7 +323,7 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
       'function',
     );
   }
-  const { body, parameter, statement } = anchor;
+  const { parameter } = anchor;
   const variable = parameter;
   if (binding.kind === 'taken') {
     throw new RoutesEditError(
@@ -334,7 +338,11 @@ export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: 
   const check = parse(next);
   const after = declaredRoutes(check);
   if (parseErrors(check).length || missing.some((r) => !after.has(routeKey(r.method, r.path)))) {
-    throw new RoutesEditError(`${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`, pasteLines(importAdded ? imp : null, toAdd, variable), 'function');
+    throw new RoutesEditError(
+      `${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`,
+      pasteLines(importAdded ? imp : null, toAdd, variable),
+      'function',
+    );
   }
   return { text: next, added: toAdd, existing, mismatched, importAdded };
 }

@@ -19,7 +19,10 @@ export type ControllerBinding =
 
 /** `./controllers/contact_controller.js` → `./controllers/contact_controller`; `./controllers/index.ts` → `./controllers`. */
 function moduleKey(specifier: string): string {
-  return specifier.replace(/\/+$/, '').replace(/\.(?:[cm]?[jt]s|[jt]sx)$/, '').replace(/\/index$/, '');
+  return specifier
+    .replace(/\/+$/, '')
+    .replace(/\.(?:[cm]?[jt]s|[jt]sx)$/, '')
+    .replace(/\/index$/, '');
 }
 
 /**

@@ -79,7 +79,14 @@ export function routePublicFlag(call: CallExpression, group: CallExpression | nu
  * is asked and the group (if any) is protected, the literal replaced otherwise; the property added when the value
  * comes from the group or the default (`public: false` in a public group); the options object added when there is none.
  */
-export function mismatch(source: SourceFile, call: CallExpression, group: CallExpression | null, route: { method: string; path: string }, isPublic: boolean, wanted: boolean): RouteMismatch {
+export function mismatch(
+  source: SourceFile,
+  call: CallExpression,
+  group: CallExpression | null,
+  route: { method: string; path: string },
+  isPublic: boolean,
+  wanted: boolean,
+): RouteMismatch {
   const text = source.getFullText();
   const args = call.getArguments();
   const options = args[3];
@@ -103,7 +110,9 @@ export function mismatch(source: SourceFile, call: CallExpression, group: CallEx
       edit = { start: initializer.getStart(), end: initializer.getEnd(), insert: value };
     } else {
       const last = properties[properties.length - 1];
-      edit = last ? { start: last.getEnd(), end: last.getEnd(), insert: `, public: ${value}` } : { start: options.getStart(), end: options.getEnd(), insert: `{ public: ${value} }` };
+      edit = last
+        ? { start: last.getEnd(), end: last.getEnd(), insert: `, public: ${value}` }
+        : { start: options.getStart(), end: options.getEnd(), insert: `{ public: ${value} }` };
     }
   } else {
     const handler = args[2] ?? args[args.length - 1] ?? call;

@@ -7,7 +7,8 @@ export const PRIMARY = `${BUTTON} bg-blue-600 text-white hover:bg-blue-700`;
 export const SECONDARY = `${BUTTON} border border-gray-300 bg-white text-gray-700 hover:bg-gray-50`;
 export const DANGER = `${BUTTON} bg-red-600 text-white hover:bg-red-700`;
 /** A field the server refused (`aria-invalid`) gets a red border and ring. */
-export const INPUT = 'block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600';
+export const INPUT =
+  'block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600';
 export const CSRF = `<input type="hidden" name="csrf_token" value="{{ csrf_token() }}">`;
 
 export function escape(text: string): string {

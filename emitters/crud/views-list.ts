@@ -175,7 +175,9 @@ export function emitListCellsView(plan: CrudPlan): string {
   const cells = plan.listFields.map((f) => `<td class="max-w-xs truncate px-3 py-2">${cell(f)}</td>`);
   // The thumbnail of the list image (\`thumbnails\`, by record id: one query for the page, see the controller).
   const image = plan.listImage
-    ? [`<td class="px-3 py-2">{% set thumbnail = thumbnails[row.${pk}] %}{% if thumbnail %}<img src="{{ thumbnail.url }}" alt="{{ thumbnail.alt }}" loading="lazy" class="h-12 w-12 max-w-none rounded-md bg-gray-100 object-cover">{% endif %}</td>`]
+    ? [
+        `<td class="px-3 py-2">{% set thumbnail = thumbnails[row.${pk}] %}{% if thumbnail %}<img src="{{ thumbnail.url }}" alt="{{ thumbnail.alt }}" loading="lazy" class="h-12 w-12 max-w-none rounded-md bg-gray-100 object-cover">{% endif %}</td>`,
+      ]
     : [];
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
 <td class="px-3 py-2 whitespace-nowrap text-gray-500">{{ row.${pk} }}</td>

@@ -64,7 +64,9 @@ export function emitModuleRoutes(plan: ModuleRoutesPlan): PlannedFile {
     ...imports,
     '',
     `export function ${moduleRoutesFunction(plan.module)}(router: Router): void {`,
-    ...plan.routes.map((route) => `  router.add(${tsString(route.method)}, ${tsString(route.path)}, ${route.controller}.${route.action}${routeOptions(route)});`),
+    ...plan.routes.map(
+      (route) => `  router.add(${tsString(route.method)}, ${tsString(route.path)}, ${route.controller}.${route.action}${routeOptions(route)});`,
+    ),
     '}',
   ];
   return { path: moduleRoutesPath(plan.module), content: fileText(lines), kind: 'regenerable' };

@@ -49,7 +49,12 @@ function topLevelNames(source: SourceFile): Set<string> {
   const names = new Set<string>();
   for (const statement of source.getStatements()) {
     if (Node.isVariableStatement(statement)) for (const d of statement.getDeclarations()) names.add(d.getName());
-    else if (Node.isClassDeclaration(statement) || Node.isFunctionDeclaration(statement) || Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement)) {
+    else if (
+      Node.isClassDeclaration(statement) ||
+      Node.isFunctionDeclaration(statement) ||
+      Node.isInterfaceDeclaration(statement) ||
+      Node.isTypeAliasDeclaration(statement)
+    ) {
       const name = statement.getName();
       if (name) names.add(name);
     }
@@ -73,7 +78,13 @@ function declarationText(source: SourceFile, name: string): string | null {
 function memberNames(cls: ClassDeclaration): Set<string> {
   const names = new Set<string>();
   for (const member of cls.getMembers()) {
-    if (Node.isMethodDeclaration(member) || Node.isPropertyDeclaration(member) || Node.isGetAccessorDeclaration(member) || Node.isSetAccessorDeclaration(member)) names.add(member.getName());
+    if (
+      Node.isMethodDeclaration(member) ||
+      Node.isPropertyDeclaration(member) ||
+      Node.isGetAccessorDeclaration(member) ||
+      Node.isSetAccessorDeclaration(member)
+    )
+      names.add(member.getName());
   }
   return names;
 }
@@ -89,7 +100,9 @@ function importEdits(source: SourceFile, imports: readonly NamedImport[], newlin
   const fresh: string[] = [];
   for (const [from, list] of byModule) {
     const spelled = list.map((imp) => (imp.typeOnly ? `type ${imp.name}` : imp.name));
-    const existing = declarations.find((d) => d.getModuleSpecifierValue() === from && !d.isTypeOnly() && d.getNamedImports().length > 0 && !d.getNamespaceImport());
+    const existing = declarations.find(
+      (d) => d.getModuleSpecifierValue() === from && !d.isTypeOnly() && d.getNamedImports().length > 0 && !d.getNamespaceImport(),
+    );
     if (existing) {
       const named = existing.getNamedImports();
       edits.push({ at: named[named.length - 1]!.getEnd(), insert: `, ${spelled.join(', ')}` });

@@ -44,7 +44,10 @@ function columns(plan: PublicPlan, fields: readonly FieldNode[]): string {
 export function publicListPart(plan: PublicPlan): ControllerPart {
   const e = plan.entity;
   const pk = e.primaryKey;
-  const select = `SELECT ${columns(plan, plan.listFields.map((f) => f.field))} FROM ${e.table} ORDER BY ${pk.column} DESC LIMIT ${PUBLIC_LIST_LIMIT}`;
+  const select = `SELECT ${columns(
+    plan,
+    plan.listFields.map((f) => f.field),
+  )} FROM ${e.table} ORDER BY ${pk.column} DESC LIMIT ${PUBLIC_LIST_LIMIT}`;
   const image = plan.listImage;
   const thumbnails = image ? `, thumbnails: await publicThumbnails(rows.map((row) => row.${pk.name} as number))` : '';
   const after = image
@@ -181,8 +184,10 @@ export function publicFormPart(plan: PublicPlan): ControllerPart {
   const classes = [...new Set(declarations.map((d) => d.className))].sort();
   const unique = plan.formFields
     .filter((f) => f.field.unique)
-    .flatMap((f) => [keyName('uq', e.table, f.field.column), `${e.table}.${f.field.column}`, f.field.column].map((name) => `${tsString(name)}: '${f.field.name}'`));
-  const timestamps = plan.timestampFields.length > 0 ? '\n    const now = new Date().toISOString().slice(0, 19).replace(\'T\', \' \');' : '';
+    .flatMap((f) =>
+      [keyName('uq', e.table, f.field.column), `${e.table}.${f.field.column}`, f.field.column].map((name) => `${tsString(name)}: '${f.field.name}'`),
+    );
+  const timestamps = plan.timestampFields.length > 0 ? "\n    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');" : '';
   const values = `[${inserted.map((f) => insertValue(plan, f)).join(', ')}]`;
   // A value already taken: on its field when the servers name one of the form's unique columns (the key, or the
   // column), else above the form (a unique column left out, an index added by hand): 422 either way, never 500.

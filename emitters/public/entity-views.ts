@@ -44,7 +44,8 @@ export function emitPublicListView(plan: PublicPlan): string {
   const first = byKey ? null : (fields.find((f) => f.field === plan.labelField) ?? fields[0]);
   const cell = 'px-4 py-3 align-middle text-gray-700';
   const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-gray-600';
-  const link = (content: string): string => `{% if linked %}<a href="${plan.prefix}/{{ row.${pk} }}" class="${LINK}">${content}</a>{% else %}${content}{% endif %}`;
+  const link = (content: string): string =>
+    `{% if linked %}<a href="${plan.prefix}/{{ row.${pk} }}" class="${LINK}">${content}</a>{% else %}${content}{% endif %}`;
   const heads = [
     ...(plan.listImage ? [`<th scope="col" class="${th}"><span class="sr-only">${escape(plan.listImage.label)}</span></th>`] : []),
     ...(byKey ? [`<th scope="col" class="${th}">#</th>`] : []),
@@ -52,10 +53,15 @@ export function emitPublicListView(plan: PublicPlan): string {
   ];
   const cells = [
     ...(plan.listImage
-      ? [`<td class="w-16 px-4 py-2">{% set thumb = thumbnails[row.${pk}] %}{% if thumb %}<img src="{{ thumb.url }}" alt="{{ thumb.alt }}" loading="lazy" class="h-12 w-12 rounded-md border border-gray-200 bg-gray-100 object-cover">{% else %}<span class="block h-12 w-12 rounded-md bg-gray-100" aria-hidden="true"></span>{% endif %}</td>`]
+      ? [
+          `<td class="w-16 px-4 py-2">{% set thumb = thumbnails[row.${pk}] %}{% if thumb %}<img src="{{ thumb.url }}" alt="{{ thumb.alt }}" loading="lazy" class="h-12 w-12 rounded-md border border-gray-200 bg-gray-100 object-cover">{% else %}<span class="block h-12 w-12 rounded-md bg-gray-100" aria-hidden="true"></span>{% endif %}</td>`,
+        ]
       : []),
     ...(byKey ? [`<td class="${cell} whitespace-nowrap font-medium text-gray-900">${link(`#{{ row.${pk} }}`)}</td>`] : []),
-    ...fields.map((f) => `<td class="${cell}${f === first ? ' font-medium text-gray-900' : ''}${WRAPS.has(f.input) ? '' : ' whitespace-nowrap'}">${f === first ? link(display(f)) : display(f)}</td>`),
+    ...fields.map(
+      (f) =>
+        `<td class="${cell}${f === first ? ' font-medium text-gray-900' : ''}${WRAPS.has(f.input) ? '' : ' whitespace-nowrap'}">${f === first ? link(display(f)) : display(f)}</td>`,
+    ),
   ];
   return `{#- Public list of ${plan.entity.name}: the latest ${PUBLIC_LIST_LIMIT}, newest first (fw make:public-list ${plan.entity.name}). This file is yours. -#}
 ${header('{{ title }}')}

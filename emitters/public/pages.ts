@@ -13,7 +13,23 @@ export const PAGES_CONTROLLER_FILE = 'mvc/controllers/pages_controller.ts';
 export const PAGE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Static members every class has (a static method of that name would not compile), and BaseController's own. */
-const TAKEN_METHODS = new Set(['name', 'length', 'prototype', 'caller', 'arguments', 'apply', 'call', 'bind', 'constructor', 'toString', 'render', 'redirect', 'redirectWithFlash', 'setFlash', 'json']);
+const TAKEN_METHODS = new Set([
+  'name',
+  'length',
+  'prototype',
+  'caller',
+  'arguments',
+  'apply',
+  'call',
+  'bind',
+  'constructor',
+  'toString',
+  'render',
+  'redirect',
+  'redirectWithFlash',
+  'setFlash',
+  'json',
+]);
 
 export interface PagePlan {
   readonly name: string;

@@ -86,11 +86,17 @@ export function publicPlan(model: ModelNode, entityName: string): PublicPlan {
   const excludedRequired = entity.fields.filter((f) => !f.primaryKey && !f.nullable && !entered.has(f.name) && f.logicalType !== 'bytes');
   const isTimestamp = (f: FieldNode): boolean => TIMESTAMPS.has(f.name) && (f.logicalType === 'date' || f.logicalType === 'datetime');
   // A unique column gets no shared default: the second submission would repeat it (the warning asks for a value).
-  const isDefaulted = (f: FieldNode): boolean => !isTimestamp(f) && !f.unique && !f.name.endsWith('_id') && (f.logicalType === 'bool' || f.logicalType === 'str');
+  const isDefaulted = (f: FieldNode): boolean =>
+    !isTimestamp(f) && !f.unique && !f.name.endsWith('_id') && (f.logicalType === 'bool' || f.logicalType === 'str');
   const media = crud.media ?? [];
   const images = media.filter((m) => m.kind === 'image');
   const prefix = `/${entity.plural}`;
-  const route = (method: 'GET' | 'POST', path: string, action: PublicAction): PublicRoute => ({ method, path: `${prefix}${path}`, action, name: `public.${entity.plural}.${action}` });
+  const route = (method: 'GET' | 'POST', path: string, action: PublicAction): PublicRoute => ({
+    method,
+    path: `${prefix}${path}`,
+    action,
+    name: `public.${entity.plural}.${action}`,
+  });
   return {
     crud,
     entity,

@@ -35,7 +35,11 @@ export function wantedName(route: RouteToAdd): string | null {
  * The routes of `text` that answer one of `routes` and that `isForeign` says belong to another page. A file that does
  * not parse gives none (the routes editor reports it).
  */
-export function routeConflicts(text: string, routes: readonly RouteToAdd[], isForeign: (existing: { name: string | null; handler: string }, wanted: RouteToAdd) => boolean): RouteConflict[] {
+export function routeConflicts(
+  text: string,
+  routes: readonly RouteToAdd[],
+  isForeign: (existing: { name: string | null; handler: string }, wanted: RouteToAdd) => boolean,
+): RouteConflict[] {
   const source = parse(text);
   if (parseErrors(source).length) return [];
   const out: RouteConflict[] = [];

@@ -20,8 +20,17 @@ export const AUTH_WARNING_EVENTS: ReadonlySet<string> = new Set([
 
 /** The keys the spec names, dropped wherever they appear (compared without case, `_`, `-` or spaces). */
 export const AUTH_AUDIT_SECRET_KEYS: readonly string[] = [
-  'password', 'password_hash', 'token', 'raw_token', 'access_token', 'refresh_token', 'id_token', 'secret',
-  'totp_secret', 'recovery_code', 'code_verifier',
+  'password',
+  'password_hash',
+  'token',
+  'raw_token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'secret',
+  'totp_secret',
+  'recovery_code',
+  'code_verifier',
 ];
 
 /** Beyond the spec's list: a key holding one of these parts is dropped too (`new_password`, `api_token`, `client_secret`…). */
@@ -103,13 +112,22 @@ function scrub(value: unknown, depth: number, path: Set<object>): unknown {
   try {
     if (Array.isArray(object)) return scrubList(object, depth, path);
     if (object instanceof Set) return scrubList([...object], depth, path);
-    if (object instanceof Map) return scrubEntries([...object].map(([k, v]) => [String(k), v] as const), depth, path);
+    if (object instanceof Map)
+      return scrubEntries(
+        [...object].map(([k, v]) => [String(k), v] as const),
+        depth,
+        path,
+      );
     const toJSON = (object as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
       // What JSON.stringify would write, scrubbed in turn (it may hold a password too).
       return scrub(toJSON.call(object), depth + 1, path);
     }
-    return scrubEntries(Object.keys(object).map((k) => [k, (object as Record<string, unknown>)[k]] as const), depth, path);
+    return scrubEntries(
+      Object.keys(object).map((k) => [k, (object as Record<string, unknown>)[k]] as const),
+      depth,
+      path,
+    );
   } catch (err) {
     throw err instanceof UnreadableMetadata ? err : new UnreadableMetadata();
   } finally {
@@ -211,7 +229,9 @@ export function logAuthEvent(eventType: string, details: AuthEventDetails = {}):
     logger.log(level, event, { ...base, metadata_dropped: true });
   } catch {
     try {
-      process.stderr.write(`${new Date().toISOString()} ERROR ${AUTH_AUDIT_LOGGER}: événement « ${event} » non journalisé (la sortie des journaux a échoué).\n`);
+      process.stderr.write(
+        `${new Date().toISOString()} ERROR ${AUTH_AUDIT_LOGGER}: événement « ${event} » non journalisé (la sortie des journaux a échoué).\n`,
+      );
     } catch {
       // Nothing left to try: an audit failure never breaks the request.
     }

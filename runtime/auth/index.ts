@@ -1,6 +1,17 @@
 /** `fw-mvc/auth`: login, logout, passwords, login limits, audit and the users repository (docs/auth.md). */
 export { registerAuthRoutes } from './routes.js';
-export { showLogin, submitLogin, logout, openSession, safeNext, setSecondFactor, type SecondFactor, DEFAULT_LOGIN_REDIRECT, SESSION_USER_KEY, type SessionUser } from './login.js';
+export {
+  showLogin,
+  submitLogin,
+  logout,
+  openSession,
+  safeNext,
+  setSecondFactor,
+  type SecondFactor,
+  DEFAULT_LOGIN_REDIRECT,
+  SESSION_USER_KEY,
+  type SessionUser,
+} from './login.js';
 export * from './passwords.js';
 export * from './rate-limit.js';
 export * from './audit.js';

@@ -15,7 +15,14 @@ import { logAuthEvent } from './audit.js';
 import { hashPassword, isPbkdf2Hash, passwordNeedsRehash, verifyPasswordEvenly } from './passwords.js';
 import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, loginAttemptKeys, reserveAttempt, settleAttempt } from './rate-limit.js';
 import {
-  findUserByEmail, hasActiveMfaFactor, hasLegacyPasswordHashes, loadUserAccess, normalizeEmail, recordSuccessfulLogin, updatePasswordHash, type AuthUser,
+  findUserByEmail,
+  hasActiveMfaFactor,
+  hasLegacyPasswordHashes,
+  loadUserAccess,
+  normalizeEmail,
+  recordSuccessfulLogin,
+  updatePasswordHash,
+  type AuthUser,
 } from './users.js';
 
 const log = getLogger('fw.auth');
@@ -88,7 +95,12 @@ export async function submitLogin(request: Request): Promise<Response> {
   const user = login ? await findUserByEmail(login) : null;
   const keys = loginAttemptKeys(request.ip, login, user?.id ?? null);
   const limit = await reserveAttempt({
-    action: LOGIN_ACTION, keys, ip: request.ip, userId: user?.id ?? null, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS,
+    action: LOGIN_ACTION,
+    keys,
+    ip: request.ip,
+    userId: user?.id ?? null,
+    max: LOGIN_MAX_FAILURES,
+    windowSeconds: LOGIN_WINDOW_SECONDS,
   });
   if (!limit.ticket) {
     logAuthEvent('login.rate_limited', auditDetails(request, null, { login, retry_after: limit.retryAfter }));
@@ -113,7 +125,9 @@ export async function submitLogin(request: Request): Promise<Response> {
   if (await hasActiveMfaFactor(user.id)) {
     await succeeded();
     if (!secondFactor) {
-      log.error(`L'utilisateur ${user.id} a un second facteur actif mais le module MFA n'est pas branché : appelez registerMfaRoutes(router) de fw-mvc/mfa. Connexion refusée.`);
+      log.error(
+        `L'utilisateur ${user.id} a un second facteur actif mais le module MFA n'est pas branché : appelez registerMfaRoutes(router) de fw-mvc/mfa. Connexion refusée.`,
+      );
       return errorPage(503, request, { detail: trans('auth.mfa.unavailable') });
     }
     logAuthEvent('mfa.challenge.required', auditDetails(request, user.id));

@@ -5,8 +5,16 @@
 import { getDatabase, type Database } from '../db/database.js';
 import { getLogger } from '../logger.js';
 import {
-  DEFAULT_RETENTION_SECONDS, checkAction, checkSeconds, checkTime, storageKey,
-  type RateLimitAttempt, type RateLimitCount, type RateLimitCounting, type RateLimitReservation, type RateLimitStore,
+  DEFAULT_RETENTION_SECONDS,
+  checkAction,
+  checkSeconds,
+  checkTime,
+  storageKey,
+  type RateLimitAttempt,
+  type RateLimitCount,
+  type RateLimitCounting,
+  type RateLimitReservation,
+  type RateLimitStore,
 } from './rate-limit-stores.js';
 
 export interface DatabaseRateLimitStoreOptions {
@@ -72,9 +80,11 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async settle(reference: unknown, outcome: 'success' | 'cancel'): Promise<void> {
     if (typeof reference !== 'number' || !Number.isSafeInteger(reference) || reference <= 0) return;
-    await this.#query((db) => outcome === 'success'
-      ? db.execute(`UPDATE ${TABLE} SET success = 1 WHERE id = ?`, [reference])
-      : db.execute(`DELETE FROM ${TABLE} WHERE id = ?`, [reference]));
+    await this.#query((db) =>
+      outcome === 'success'
+        ? db.execute(`UPDATE ${TABLE} SET success = 1 WHERE id = ?`, [reference])
+        : db.execute(`DELETE FROM ${TABLE} WHERE id = ?`, [reference]),
+    );
   }
 
   /** Inserts the attempt; its id. */
@@ -83,10 +93,16 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const at = checkTime(attempt.at);
     const ip = typeof attempt.ip === 'string' && attempt.ip !== '' ? attempt.ip.slice(0, 45) : null;
     const userId = Number.isSafeInteger(attempt.userId) && attempt.userId! >= 0 ? attempt.userId! : null;
-    const id = await this.#query((db) => db.insert(
-      `INSERT INTO ${TABLE} (action, rate_key, ip_address, user_id, success, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      [attempt.action, storageKey(attempt.key), ip, userId, attempt.success === true ? 1 : 0, formatTime(at)],
-    ));
+    const id = await this.#query((db) =>
+      db.insert(`INSERT INTO ${TABLE} (action, rate_key, ip_address, user_id, success, created_at) VALUES (?, ?, ?, ?, ?, ?)`, [
+        attempt.action,
+        storageKey(attempt.key),
+        ip,
+        userId,
+        attempt.success === true ? 1 : 0,
+        formatTime(at),
+      ]),
+    );
     if (at - this.#lastPurgeAt >= this.purgeEverySeconds * 1000) {
       this.#lastPurgeAt = at;
       try {
@@ -110,10 +126,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   async nthAttemptAt(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, index: number, now?: number): Promise<number | null> {
     const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
     if (!Number.isSafeInteger(index) || index < 0) return null;
-    const row = await this.#query((db) => db.fetchOne<{ created_at: unknown }>(
-      `SELECT created_at FROM ${TABLE} WHERE ${where} ORDER BY created_at, id LIMIT 1 OFFSET ?`,
-      [...params, index],
-    ));
+    const row = await this.#query((db) =>
+      db.fetchOne<{ created_at: unknown }>(`SELECT created_at FROM ${TABLE} WHERE ${where} ORDER BY created_at, id LIMIT 1 OFFSET ?`, [...params, index]),
+    );
     return row ? parseTime(row.created_at) : null;
   }
 
@@ -129,7 +144,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async #count(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): Promise<RateLimitCount> {
     const { where, params } = windowFilter(action, key, windowSeconds, counting, now);
-    const row = await this.#query((db) => db.fetchOne<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM ${TABLE} WHERE ${where}`, params));
+    const row = await this.#query((db) =>
+      db.fetchOne<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM ${TABLE} WHERE ${where}`, params),
+    );
     const count = Number(row?.n ?? 0);
     return { count, oldestAt: count > 0 ? parseTime(row?.oldest) : null };
   }
@@ -148,7 +165,13 @@ function missingTable(err: unknown, database: Database): Error | null {
 }
 
 /** The WHERE clause of a window: the index (action, rate_key, created_at) serves it. */
-function windowFilter(action: string, key: string, windowSeconds: number, counting: RateLimitCounting, now: number | undefined): { where: string; params: unknown[] } {
+function windowFilter(
+  action: string,
+  key: string,
+  windowSeconds: number,
+  counting: RateLimitCounting,
+  now: number | undefined,
+): { where: string; params: unknown[] } {
   checkAction(action);
   const since = checkTime(now) - checkSeconds('windowSeconds', windowSeconds);
   const where = `action = ? AND rate_key = ? AND created_at > ?${counting === 'failures' ? ' AND success = 0' : ''}`;

@@ -64,7 +64,9 @@ const PLAIN_KEY_PATTERN = /^[a-z0-9:._@+%[\]-]{1,200}$/;
 /** Refuses an action name the table column (VARCHAR(32)) could not hold as given. */
 export function checkAction(action: string): void {
   if (typeof action !== 'string' || !ACTION_PATTERN.test(action)) {
-    throw new Error(`Action de limitation invalide : « ${String(action)} » (attendu : 1 à 32 caractères a-z, 0-9, « _ », « . », « - », commençant par une lettre).`);
+    throw new Error(
+      `Action de limitation invalide : « ${String(action)} » (attendu : 1 à 32 caractères a-z, 0-9, « _ », « . », « - », commençant par une lettre).`,
+    );
   }
 }
 
@@ -90,7 +92,8 @@ export function checkSeconds(name: string, value: number): number {
 export function checkTime(at: number | undefined): number {
   if (at === undefined) return Date.now();
   // Up to 9999-12-31: the range both date columns hold.
-  if (typeof at !== 'number' || !(at >= 0 && at <= 253_402_300_799_999)) throw new Error(`Date de tentative invalide : ${String(at)} (attendu : millisecondes depuis 1970).`);
+  if (typeof at !== 'number' || !(at >= 0 && at <= 253_402_300_799_999))
+    throw new Error(`Date de tentative invalide : ${String(at)} (attendu : millisecondes depuis 1970).`);
   return Math.trunc(at);
 }
 

@@ -9,8 +9,16 @@ import { DatabaseRateLimitStore } from './rate-limit-database-store.js';
 import { MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore } from './rate-limit-stores.js';
 
 export {
-  DEFAULT_RETENTION_SECONDS, MemoryRateLimitStore, checkAction, storageKey, type MemoryRateLimitStoreOptions, type RateLimitAttempt,
-  type RateLimitCount, type RateLimitCounting, type RateLimitReservation, type RateLimitStore,
+  DEFAULT_RETENTION_SECONDS,
+  MemoryRateLimitStore,
+  checkAction,
+  storageKey,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitAttempt,
+  type RateLimitCount,
+  type RateLimitCounting,
+  type RateLimitReservation,
+  type RateLimitStore,
 } from './rate-limit-stores.js';
 export { DatabaseRateLimitStore, formatTime, type DatabaseRateLimitStoreOptions } from './rate-limit-database-store.js';
 
@@ -33,10 +41,10 @@ export interface LimitStatus {
 /** The store name the configuration asks for: `rate_limit_store`, else `RATE_LIMIT_STORE`, else memory. */
 export function rateLimitStoreName(): RateLimitStoreName {
   const configured = get('rate_limit_store') as unknown;
-  const [source, raw] = configured !== null && configured !== undefined
-    ? ['rate_limit_store', configured]
-    : ['RATE_LIMIT_STORE', process.env.RATE_LIMIT_STORE];
-  const name = String(raw ?? '').trim().toLowerCase();
+  const [source, raw] = configured !== null && configured !== undefined ? ['rate_limit_store', configured] : ['RATE_LIMIT_STORE', process.env.RATE_LIMIT_STORE];
+  const name = String(raw ?? '')
+    .trim()
+    .toLowerCase();
   if (name === '') return 'memory';
   if ((RATE_LIMIT_STORE_NAMES as readonly string[]).includes(name)) return name as RateLimitStoreName;
   throw new Error(
@@ -94,21 +102,19 @@ export async function checkLimit(options: CheckLimitOptions): Promise<LimitStatu
   const counting = options.count ?? 'failures';
   const store = options.store ?? getRateLimitStore();
   const now = options.now ?? Date.now();
-  const counted = counting === 'hits'
-    ? await store.hits(action, key, windowSeconds, now)
-    : await store.failures(action, key, windowSeconds, now);
+  const counted = counting === 'hits' ? await store.hits(action, key, windowSeconds, now) : await store.failures(action, key, windowSeconds, now);
   if (counted.count < max) return { limited: false, retryAfter: 0 };
   // Below `max` again once the attempt at index count - max has left the window (the oldest when count = max).
-  const freeingAt = counted.count === max
-    ? counted.oldestAt
-    : await store.nthAttemptAt(action, key, windowSeconds, counting, counted.count - max, now);
+  const freeingAt = counted.count === max ? counted.oldestAt : await store.nthAttemptAt(action, key, windowSeconds, counting, counted.count - max, now);
   const remainingMs = (freeingAt ?? now) + windowSeconds * 1000 - now;
   return { limited: true, retryAfter: Math.max(1, Math.ceil(remainingMs / 1000)) };
 }
 
 /** The login as counted: trimmed and lower-cased (logins are e-mails, case-insensitive). */
 export function normalizeLoginKey(login: string): string {
-  return String(login ?? '').trim().toLowerCase();
+  return String(login ?? '')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -127,7 +133,10 @@ export function clientAddressKey(ip: string): string {
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -141,7 +150,7 @@ function ipv6Groups(address: string): number[] {
     const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
     text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, undefined];
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const zeros = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
@@ -207,7 +216,9 @@ export async function reserveAttempt(options: ReserveAttemptOptions): Promise<{ 
   const over = reservations.filter((reservation) => reservation.count > max);
   if (over.length === 0) return { limited: false, retryAfter: 0, ticket: { action, store, reservations } };
   await cancelAttempt({ action, store, reservations });
-  const statuses = await Promise.all(over.map((reservation) => checkLimit({ action, key: reservation.key, max, windowSeconds, count: counting, now: at, store })));
+  const statuses = await Promise.all(
+    over.map((reservation) => checkLimit({ action, key: reservation.key, max, windowSeconds, count: counting, now: at, store })),
+  );
   return { limited: true, retryAfter: Math.max(1, ...statuses.map((status) => status.retryAfter)), ticket: null };
 }
 

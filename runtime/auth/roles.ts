@@ -89,7 +89,9 @@ export async function createRole(name: string, db?: Queryable): Promise<number> 
 /** The role of that name, or null. */
 export async function findRole(name: string, db?: Queryable): Promise<RoleRow | null> {
   if (!isValidRoleName(name)) return null;
-  const row = await authDb(db).fetchOne<{ id: number | string; name: string; created_at: unknown }>('SELECT id, name, created_at FROM roles WHERE name = ?', [name]);
+  const row = await authDb(db).fetchOne<{ id: number | string; name: string; created_at: unknown }>('SELECT id, name, created_at FROM roles WHERE name = ?', [
+    name,
+  ]);
   return row ? { id: Number(row.id), name: row.name, createdAt: dateTime(row.created_at) } : null;
 }
 
@@ -112,10 +114,7 @@ export async function listRoles(db?: Queryable): Promise<RoleSummary[]> {
 
 /** The names of the user's roles, sorted. */
 export async function userRoles(userId: number, db?: Queryable): Promise<string[]> {
-  const rows = await authDb(db).fetchAll<{ name: string }>(
-    'SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = ?',
-    [userId],
-  );
+  const rows = await authDb(db).fetchAll<{ name: string }>('SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = ?', [userId]);
   return sortedUnique(rows.map((row) => row.name));
 }
 

@@ -21,7 +21,11 @@ const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
  * key, is anything that is not an integer written as the choices write it (it could never be chosen, and MariaDB
  * would read `'12abc'` as 12). A key that no row has is not found by the query and stays out: still refused.
  */
-export function missingChoiceKeys(rows: ReadonlyArray<{ readonly id: unknown }>, keep: readonly unknown[], kind: ChoiceKeyKind = 'int'): Array<string | number> {
+export function missingChoiceKeys(
+  rows: ReadonlyArray<{ readonly id: unknown }>,
+  keep: readonly unknown[],
+  kind: ChoiceKeyKind = 'int',
+): Array<string | number> {
   const listed = new Set(rows.map((row) => String(row.id)));
   const missing = new Map<string, string | number>();
   for (const item of keep) {

@@ -4,7 +4,7 @@ import { Response } from '../http/response.js';
 
 function header(request: Pick<Request, 'headers'>, name: string): string {
   const value = (request.headers as Record<string, string | string[] | undefined>)[name];
-  return String(Array.isArray(value) ? value[0] : value ?? '');
+  return String(Array.isArray(value) ? value[0] : (value ?? ''));
 }
 
 /**

@@ -1,8 +1,31 @@
 /** Building blocks of the pages that `fw make:crud` generates: list state, CSV export, bulk ids, relation choices. */
-export { ListQuery, UnknownFilterError, escapeLike, textOrder, withQuery, type ListSpec, type ListFilterSpec, type FilterKind, type SqlFragment, type EmptyContext } from './list-query.js';
+export {
+  ListQuery,
+  UnknownFilterError,
+  escapeLike,
+  textOrder,
+  withQuery,
+  type ListSpec,
+  type ListFilterSpec,
+  type FilterKind,
+  type SqlFragment,
+  type EmptyContext,
+} from './list-query.js';
 export { csvCell, csvResponse, toCsv, CSV_MAX_ROWS } from './csv.js';
 export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './ids.js';
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 export { CHOICES_MAX, missingChoiceKeys, type ChoiceKeyKind } from './choices.js';
-export { linkDetails, linkedIds, linkRowKeys, linkRows, replaceLinks, relatedKeys, saveLinkRows, type LinkDetail, type LinkDetailField, type LinkSpec, type PivotLink } from './links.js';
+export {
+  linkDetails,
+  linkedIds,
+  linkRowKeys,
+  linkRows,
+  replaceLinks,
+  relatedKeys,
+  saveLinkRows,
+  type LinkDetail,
+  type LinkDetailField,
+  type LinkSpec,
+  type PivotLink,
+} from './links.js';
 export { InUseError, assertUnreferenced, findReferences, inUseError, inUseMessage, type Blocking, type ReferenceSpec } from './references.js';

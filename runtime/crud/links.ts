@@ -30,7 +30,11 @@ const CHUNK = 500;
 
 /** The other side's ids linked to `id`, in ascending order. */
 export async function linkedIds(spec: LinkSpec, id: number, tx?: Transaction): Promise<number[]> {
-  const rows = await fetchAll<{ other: unknown }>(`SELECT ${spec.otherColumn} AS other FROM ${spec.table} WHERE ${spec.ownColumn} = ? ORDER BY ${spec.otherColumn}`, [id], tx);
+  const rows = await fetchAll<{ other: unknown }>(
+    `SELECT ${spec.otherColumn} AS other FROM ${spec.table} WHERE ${spec.ownColumn} = ? ORDER BY ${spec.otherColumn}`,
+    [id],
+    tx,
+  );
   return rows.map((row) => Number(row.other));
 }
 
@@ -63,7 +67,11 @@ export async function replaceLinks(spec: LinkSpec, id: number, ids: readonly num
 export async function linkRows(spec: LinkSpec, id: number, tx?: Transaction): Promise<PivotLink[]> {
   const fields = Object.entries(spec.fields ?? {});
   const columns = [`${spec.otherColumn} AS other`, ...fields.map(([, column], i) => `${column} AS v${i}`)];
-  const rows = await fetchAll<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${spec.table} WHERE ${spec.ownColumn} = ? ORDER BY ${spec.otherColumn}`, [id], tx);
+  const rows = await fetchAll<Record<string, unknown>>(
+    `SELECT ${columns.join(', ')} FROM ${spec.table} WHERE ${spec.ownColumn} = ? ORDER BY ${spec.otherColumn}`,
+    [id],
+    tx,
+  );
   return rows.map((row) => ({ id: Number(row['other']), values: Object.fromEntries(fields.map(([name], i) => [name, row[`v${i}`] ?? null])) }));
 }
 
@@ -72,7 +80,12 @@ export async function linkRows(spec: LinkSpec, id: number, tx?: Transaction): Pr
  * of the links that stay, inserts the new ones (the columns the form does not edit get their default). In the
  * caller's transaction: all or nothing with the record.
  */
-export async function saveLinkRows(spec: LinkSpec, id: number, links: readonly PivotLink[], tx: Transaction): Promise<{ added: number; updated: number; removed: number }> {
+export async function saveLinkRows(
+  spec: LinkSpec,
+  id: number,
+  links: readonly PivotLink[],
+  tx: Transaction,
+): Promise<{ added: number; updated: number; removed: number }> {
   const wanted = new Map(links.map((link) => [link.id, link]));
   const current = new Set(await linkedIds(spec, id, tx));
   const removed = [...current].filter((other) => !wanted.has(other));
@@ -147,7 +160,11 @@ export interface LinkDetail {
  * `fields` order): `links` for a template that lists them, and `value`, the same as one text (`Rage (Date : 12/03/2025 ;
  * Rang : 1), …`) for a template that prints `field.value`. An empty value shows as « — ».
  */
-export function linkDetails(label: string, rows: ReadonlyArray<Readonly<Record<string, unknown>>>, fields: readonly LinkDetailField[]): { label: string; value: string; links: LinkDetail[] } {
+export function linkDetails(
+  label: string,
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  fields: readonly LinkDetailField[],
+): { label: string; value: string; links: LinkDetail[] } {
   const links = rows.map((row) => ({
     label: String(row['label'] ?? ''),
     values: fields.map((field, i) => {
@@ -156,6 +173,8 @@ export function linkDetails(label: string, rows: ReadonlyArray<Readonly<Record<s
       return { label: field.label, value: shown === '' ? '—' : shown };
     }),
   }));
-  const value = links.map((link) => (link.values.length ? `${link.label} (${link.values.map((v) => `${v.label}\u00a0: ${v.value}`).join(' ; ')})` : link.label)).join(', ');
+  const value = links
+    .map((link) => (link.values.length ? `${link.label} (${link.values.map((v) => `${v.label}\u00a0: ${v.value}`).join(' ; ')})` : link.label))
+    .join(', ');
   return { label, value, links };
 }

@@ -34,7 +34,13 @@ export interface Blocking {
  * The records of `ids` that rows of other tables still refer to, in the order of `ids`; `table`.`key` is the
  * referenced table and its key. One `SELECT … GROUP BY` per reference.
  */
-export async function findReferences(table: string, key: string, references: readonly ReferenceSpec[], ids: readonly number[], tx?: Transaction): Promise<Blocking[]> {
+export async function findReferences(
+  table: string,
+  key: string,
+  references: readonly ReferenceSpec[],
+  ids: readonly number[],
+  tx?: Transaction,
+): Promise<Blocking[]> {
   if (ids.length === 0 || references.length === 0) return [];
   const found = new Map<number, Array<{ count: number; one: string; many: string }>>();
   for (const ref of references) {
@@ -66,12 +72,23 @@ export class InUseError extends Error {
     readonly blocking: readonly Blocking[],
     options?: { cause?: unknown },
   ) {
-    super(blocking.length ? `Suppression refusée : ${blocking.map((b) => `#${b.id} (${countsText(b)})`).join(', ')}.` : 'Suppression refusée : des enregistrements y font encore référence.', options);
+    super(
+      blocking.length
+        ? `Suppression refusée : ${blocking.map((b) => `#${b.id} (${countsText(b)})`).join(', ')}.`
+        : 'Suppression refusée : des enregistrements y font encore référence.',
+      options,
+    );
   }
 }
 
 /** Throws InUseError when rows of other tables still refer to one of `ids` (call it in the DELETE's transaction). */
-export async function assertUnreferenced(table: string, key: string, references: readonly ReferenceSpec[], ids: readonly number[], tx?: Transaction): Promise<void> {
+export async function assertUnreferenced(
+  table: string,
+  key: string,
+  references: readonly ReferenceSpec[],
+  ids: readonly number[],
+  tx?: Transaction,
+): Promise<void> {
   const blocking = await findReferences(table, key, references, ids, tx);
   if (blocking.length > 0) throw new InUseError(blocking);
 }
@@ -89,7 +106,7 @@ export function inUseError(err: unknown): InUseError | null {
 /** `3 animaux et 1 facture`. */
 function countsText(blocking: Blocking): string {
   const parts = blocking.references.map((r) => `${r.count} ${r.count === 1 ? r.one : r.many}`);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} ${trans('crud.and')} ${parts[parts.length - 1]}` : parts[0] ?? '';
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} ${trans('crud.and')} ${parts[parts.length - 1]}` : (parts[0] ?? '');
 }
 
 /**

@@ -175,7 +175,7 @@ export class Database implements Queryable {
     let executor: Executor = db;
     const connection = tx ?? this.#currentConnection();
     if (connection) {
-      if (connection.database !== this) throw new Error("Cette transaction appartient à une autre base de données.");
+      if (connection.database !== this) throw new Error('Cette transaction appartient à une autre base de données.');
       const state = states.get(connection)!;
       if (state.ended) throw new Error('Cette transaction (ou connexion) est terminée ; elle ne sert plus après son bloc.');
       executor = state.executor;

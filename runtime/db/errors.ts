@@ -15,9 +15,7 @@ export class DuplicateError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
-      constraint
-        ? `Doublon : la valeur existe déjà (contrainte d'unicité « ${constraint} »).`
-        : "Doublon : la valeur existe déjà (contrainte d'unicité).",
+      constraint ? `Doublon : la valeur existe déjà (contrainte d'unicité « ${constraint} »).` : "Doublon : la valeur existe déjà (contrainte d'unicité).",
       options,
     );
   }
@@ -58,9 +56,7 @@ export class ForeignKeyError extends Error {
  * `db_query_timeout_ms` (`query-timeout`), a SQLite file still locked by another process after
  * `db_busy_timeout_ms` (`locked`).
  */
-export type UnavailableReason =
-  | 'unreachable' | 'access-denied' | 'unknown-database' | 'cannot-open'
-  | 'pool-timeout' | 'query-timeout' | 'locked';
+export type UnavailableReason = 'unreachable' | 'access-denied' | 'unknown-database' | 'cannot-open' | 'pool-timeout' | 'query-timeout' | 'locked';
 
 /**
  * The database cannot be reached, opened or did not answer in time. `summary` says what failed (host:port or

@@ -13,9 +13,7 @@ import { placeholderPositions } from './sql-lexer.js';
 export function bindParameters(sql: string, params: readonly DriverValue[], noBackslashEscapes = false): string {
   const positions = placeholderPositions(sql, 'mariadb', { backslashEscapes: !noBackslashEscapes });
   if (positions.length !== params.length) {
-    throw new QueryParameterError(
-      `La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`,
-    );
+    throw new QueryParameterError(`La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`);
   }
   if (positions.length === 0) return sql;
   let out = '';
@@ -40,7 +38,9 @@ function escapeValue(value: DriverValue, index: number, noBackslashEscapes: bool
   }
   if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
   if (typeof value !== 'string') {
-    throw new QueryParameterError(`Paramètre n° ${index + 1} : type non pris en charge (${typeof value}) ; attendu null, un nombre, un bigint, une chaîne ou un Buffer.`);
+    throw new QueryParameterError(
+      `Paramètre n° ${index + 1} : type non pris en charge (${typeof value}) ; attendu null, un nombre, un bigint, une chaîne ou un Buffer.`,
+    );
   }
   // The protocol carries the statement's length: NUL and Ctrl-Z may stay raw inside the quotes.
   if (noBackslashEscapes) return `'${value.replace(/'/g, "''")}'`;

@@ -49,13 +49,14 @@ export function bindingPool(pool: Pool, limits: PoolLimits = {}): MysqlPool {
   return {
     getConnection(callback) {
       let timedOut = false;
-      const timer = waitMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            const error = Object.assign(new Error(`No free database connection within ${waitMs} ms.`), { code: POOL_WAIT_TIMEOUT });
-            callback(error, undefined as unknown as MysqlPoolConnection);
-          }, waitMs)
-        : undefined;
+      const timer =
+        waitMs > 0
+          ? setTimeout(() => {
+              timedOut = true;
+              const error = Object.assign(new Error(`No free database connection within ${waitMs} ms.`), { code: POOL_WAIT_TIMEOUT });
+              callback(error, undefined as unknown as MysqlPoolConnection);
+            }, waitMs)
+          : undefined;
       pool.getConnection((error, connection) => {
         clearTimeout(timer);
         if (timedOut) {

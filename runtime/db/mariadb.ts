@@ -25,8 +25,15 @@ export interface MariaDbOptions {
 
 /** Connection-level error codes of Node and mysql2 that mean "the server could not be reached". */
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET',
-  'EPIPE', 'PROTOCOL_CONNECTION_LOST',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
 ]);
 const ER_DUP_ENTRY = 1062;
 /** A parent row still referenced (1451, 1217 without details), a child row referring to no parent (1452, 1216). */

@@ -86,10 +86,7 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
           { cause: error },
         );
       }
-      const cannotOpen =
-        code === 'SQLITE_CANTOPEN' ||
-        code === 'SQLITE_NOTADB' ||
-        (error instanceof TypeError && /Cannot open database/i.test(error.message));
+      const cannotOpen = code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB' || (error instanceof TypeError && /Cannot open database/i.test(error.message));
       if (cannotOpen) {
         return new DatabaseUnavailableError(
           'cannot-open',

@@ -179,5 +179,8 @@ export class RelatedIdsField extends Field<number[]> implements ChoiceHolder {
 
 /** `['1,2', ' 3 ', '']` → `['1', '2', '3']`. */
 function splitIds(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

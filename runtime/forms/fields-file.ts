@@ -75,7 +75,7 @@ export class FileField<R extends boolean = true> extends Field<UploadedFile, R> 
     const allowed = this.allowedExtensions();
     if (!allowed.includes(lastExtension(name))) throw new FormValidationError(messages.fileExtension(label, name, allowed));
     // A file the body reader truncated (over upload_max_size) is refused whatever a larger maxSize says.
-    const maxSize = file.truncated ? Math.min(this.maxSize ?? Infinity, get('upload_max_size')) : this.maxSize ?? get('upload_max_size');
+    const maxSize = file.truncated ? Math.min(this.maxSize ?? Infinity, get('upload_max_size')) : (this.maxSize ?? get('upload_max_size'));
     if (file.truncated || file.size > maxSize) throw new FormValidationError(messages.fileSize(label, name, maxSize));
     if (this.mimeTypes && !this.mimeTypes.includes(normalizeMime(file.contentType))) {
       throw new FormValidationError(messages.fileType(label, name, normalizeMime(file.contentType)));
@@ -89,7 +89,11 @@ export class FileField<R extends boolean = true> extends Field<UploadedFile, R> 
   }
 
   override attrs(): HtmlAttrs {
-    return { accept: this.allowedExtensions().map((e) => `.${e}`).join(',') };
+    return {
+      accept: this.allowedExtensions()
+        .map((e) => `.${e}`)
+        .join(','),
+    };
   }
 }
 
@@ -105,10 +109,7 @@ export class ImageField<R extends boolean = true> extends FileField<R> {
     const extensions = options.extensions ?? IMAGE_EXTENSIONS;
     const mimeTypes = options.mimeTypes ?? IMAGE_MIME_TYPES;
     super({ ...options, extensions, mimeTypes });
-    const wider = [
-      ...this.extensions!.filter((e) => !IMAGE_EXTENSIONS.includes(e)),
-      ...this.mimeTypes!.filter((m) => !IMAGE_MIME_TYPES.includes(m)),
-    ];
+    const wider = [...this.extensions!.filter((e) => !IMAGE_EXTENSIONS.includes(e)), ...this.mimeTypes!.filter((m) => !IMAGE_MIME_TYPES.includes(m))];
     if (wider.length > 0) {
       throw new FormDefinitionError(`ImageField n’accepte que ${[...IMAGE_EXTENSIONS, ...IMAGE_MIME_TYPES].join(', ')} ; refusé : ${wider.join(', ')}.`);
     }

@@ -70,9 +70,11 @@ export class LinkRowsField extends Field<LinkRow[]> implements ChoiceHolder {
     super(options, 'link_rows');
     this.choices = checkChoices(options.choices);
     for (const [name, field] of Object.entries(options.fields)) {
-      if (!(field instanceof Field) || field.isFile || field.multiple) throw new FormDefinitionError(`LinkRowsField : le champ de lien « ${name} » doit être un champ à une valeur (Field).`);
+      if (!(field instanceof Field) || field.isFile || field.multiple)
+        throw new FormDefinitionError(`LinkRowsField : le champ de lien « ${name} » doit être un champ à une valeur (Field).`);
     }
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.name)) throw new FormDefinitionError(`LinkRowsField : nom « ${options.name} » invalide (lettres, chiffres, _).`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.name))
+      throw new FormDefinitionError(`LinkRowsField : nom « ${options.name} » invalide (lettres, chiffres, _).`);
     this.formName = options.name;
     this.fields = options.fields;
     this.rowLabel = options.rowLabel;
@@ -168,7 +170,10 @@ export class LinkRowsField extends Field<LinkRow[]> implements ChoiceHolder {
     const at = (key: string, field: string): string[] => siblings?.values(`${prefix}${key}.${field}`) ?? [];
     const rows: RawRow[] = keys.map((key) => ({ key, id: (siblings?.values(`${prefix}${key}`)[0] ?? '').trim(), values: (field) => at(key, field) }));
     let next = keys.reduce((max, key) => Math.max(max, Number(key) + 1), 0);
-    for (const id of plain.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')) {
+    for (const id of plain
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '')) {
       const key = String(next++);
       rows.push({ key, id, values: (field) => at(key, field) });
     }

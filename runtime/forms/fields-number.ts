@@ -23,7 +23,10 @@ export class IntegerField<R extends boolean = true> extends TextInputField<numbe
 
   constructor(options: IntegerFieldOptions<R> = {}) {
     super(options, 'number');
-    for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
+    for (const [name, value] of [
+      ['min', options.min],
+      ['max', options.max],
+    ] as const) {
       if (value !== undefined && !Number.isSafeInteger(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (entier attendu).`);
     }
     checkOrder('min/max', options.min, options.max);
@@ -203,7 +206,10 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
     checkPrecisionOptions(options.maxDigits, options.decimalPlaces);
     this.maxDigits = options.maxDigits;
     this.decimalPlaces = options.decimalPlaces;
-    for (const [name, value] of [['min', options.min], ['max', options.max]] as const) {
+    for (const [name, value] of [
+      ['min', options.min],
+      ['max', options.max],
+    ] as const) {
       if (value !== undefined && !Number.isFinite(value)) throw new FormDefinitionError(`Option ${name} invalide : ${String(value)} (nombre fini attendu).`);
     }
     checkOrder('min/max', options.min, options.max);
@@ -221,7 +227,9 @@ export class FloatField<R extends boolean = true> extends TextInputField<number,
       if (value !== 0) checkPrecision(expandExponent(text)!, label, this.maxDigits, this.decimalPlaces);
       // A non-zero mantissa that underflows to zero (`1e-400`) has more decimals than any declared scale.
       else if (/[1-9]/.test(text.split(/[eE]/)[0]!)) {
-        throw new FormValidationError(this.decimalPlaces !== undefined ? messages.decimalPlaces(label, this.decimalPlaces) : messages.maxDigits(label, this.maxDigits!));
+        throw new FormValidationError(
+          this.decimalPlaces !== undefined ? messages.decimalPlaces(label, this.decimalPlaces) : messages.maxDigits(label, this.maxDigits!),
+        );
       }
     }
     if (this.min !== undefined && value < this.min) throw new FormValidationError(messages.min(label, this.min));

@@ -233,7 +233,12 @@ export class Form<F extends FieldMap = FieldMap> {
     const value = this.value(name);
     const values = this.values(name);
     const errors = this.fieldErrors(name);
-    const state = { label: this.label(name), input: this.isBound ? this.inputOf(name) : null, initial: this.initialOf(name), details: this.detailErrors.get(name) ?? {} };
+    const state = {
+      label: this.label(name),
+      input: this.isBound ? this.inputOf(name) : null,
+      initial: this.initialOf(name),
+      details: this.detailErrors.get(name) ?? {},
+    };
     return {
       ...field.extraContext(state),
       name,

@@ -29,8 +29,7 @@ export const messages = {
   linkRows: (label: string) => `${field(label)} contient des valeurs à corriger (voir les lignes ci-dessous).`,
   ids: (label: string) => `${field(label)} doit contenir des identifiants entiers positifs.`,
   email: (label: string) => `${field(label)} doit être une adresse e-mail valide.`,
-  phone: (label: string) =>
-    `${field(label)} doit être un numéro de téléphone français valide (par exemple 06 12 34 56 78 ou +33 6 12 34 56 78).`,
+  phone: (label: string) => `${field(label)} doit être un numéro de téléphone français valide (par exemple 06 12 34 56 78 ou +33 6 12 34 56 78).`,
   url: (label: string) => `${field(label)} doit être une adresse web valide commençant par http:// ou https://.`,
   date: (label: string) => `${field(label)} doit être une date valide au format AAAA-MM-JJ.`,
   time: (label: string) => `${field(label)} doit être une heure valide au format HH:MM ou HH:MM:SS.`,

@@ -23,10 +23,14 @@ const MESSAGES: Readonly<Record<number, string>> = {
 /** The status for a parser or time-out error, as node chooses it. */
 export function clientErrorStatus(code: string | undefined): number {
   switch (code) {
-    case 'HPE_HEADER_OVERFLOW': return 431;
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return 413;
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return 408;
-    default: return 400;
+    case 'HPE_HEADER_OVERFLOW':
+      return 431;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return 413;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 408;
+    default:
+      return 400;
   }
 }
 
@@ -35,7 +39,12 @@ export function clientErrorResponse(status: number): Buffer {
   const body = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${MESSAGES[status] ?? MESSAGES[400]}</p></body></html>`;
   const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? REASONS[400]}`];
   for (const [name, value] of STATIC_SECURITY_HEADERS) lines.push(`${name}: ${value}`);
-  lines.push(`Content-Security-Policy: ${buildCspHeader()}`, 'Content-Type: text/html; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close');
+  lines.push(
+    `Content-Security-Policy: ${buildCspHeader()}`,
+    'Content-Type: text/html; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  );
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'utf8');
 }
 

@@ -10,7 +10,11 @@ import { get, onConfigChange } from '../config.js';
 
 /** Thrown for an entry of TRUSTED_PROXIES that is neither an IP address nor a CIDR block. */
 export class TrustedProxiesError extends Error {
-  constructor(readonly entry: string, source: string, reason: string) {
+  constructor(
+    readonly entry: string,
+    source: string,
+    reason: string,
+  ) {
     super(
       `${source} : entrée invalide « ${entry} » (${reason}). Attendu : des adresses IP ou des blocs CIDR séparés par des virgules, ` +
         'par exemple « 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8 ».',

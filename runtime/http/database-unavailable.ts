@@ -18,11 +18,16 @@ export function databaseUnavailableResponse(err: unknown, request: Request, api?
   const retryAfter = Math.max(1, Math.round(Number(get('db_retry_after')) || 1));
   // The message names the target (host:port or file) and the settings to check, never a password; no stack.
   log.error(`Base de données indisponible sur ${request.method} ${request.path} (${err.reason}) : ${err.message}`);
-  const response = errorPage(503, request, { retry_after: retryAfter }, {
-    api,
-    code: 'database_unavailable',
-    message: `Base de données momentanément indisponible : réessayez dans ${retryAfter} s.`,
-  });
+  const response = errorPage(
+    503,
+    request,
+    { retry_after: retryAfter },
+    {
+      api,
+      code: 'database_unavailable',
+      message: `Base de données momentanément indisponible : réessayez dans ${retryAfter} s.`,
+    },
+  );
   response.headers['Retry-After'] = String(retryAfter);
   return response;
 }

@@ -1,6 +1,10 @@
 /** HTTP errors as values: the dispatcher turns them into a page or a JSON envelope (STYLE §10). */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly code: string = 'error') {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string = 'error',
+  ) {
     super(message);
     this.name = 'HttpError';
   }
@@ -27,7 +31,10 @@ export class BadRequestError extends HttpError {
  * "Bulk delete"). 413: the request is well-formed, only too large for the server to process.
  */
 export class TooManyIdsError extends HttpError {
-  constructor(readonly count: number, readonly limit: number) {
+  constructor(
+    readonly count: number,
+    readonly limit: number,
+  ) {
     super(413, `Trop d'identifiants : ${count} reçus, ${limit} au plus.`, 'too_many_ids');
     this.name = 'TooManyIdsError';
   }

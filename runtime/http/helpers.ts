@@ -61,7 +61,10 @@ export function renderErrorsHtml(errors: unknown): string {
   if (!errors) return '';
   if (typeof errors === 'string') messages = [errors];
   else if (Array.isArray(errors)) messages = errors.map(String);
-  else if (typeof errors === 'object') messages = Object.values(errors as Record<string, unknown>).flat().map(String);
+  else if (typeof errors === 'object')
+    messages = Object.values(errors as Record<string, unknown>)
+      .flat()
+      .map(String);
   else messages = [String(errors)];
   if (messages.length === 0) return '';
   return `<ul class="mb-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800" role="alert">${messages

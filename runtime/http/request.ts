@@ -250,7 +250,10 @@ export function bodyLimit(contentType: string): number {
 }
 
 /** The 413 error when the declared Content-Length is over `limit` (by default, the limit of the content type); undefined otherwise. */
-export function declaredLengthError(headers: IncomingHttpHeaders, limit = bodyLimit((headers['content-type'] ?? '').toLowerCase())): RequestEntityTooLarge | undefined {
+export function declaredLengthError(
+  headers: IncomingHttpHeaders,
+  limit = bodyLimit((headers['content-type'] ?? '').toLowerCase()),
+): RequestEntityTooLarge | undefined {
   const declared = headers['content-length'];
   return declared !== undefined && Number(declared) > limit ? new RequestEntityTooLarge(limit) : undefined;
 }
@@ -367,9 +370,10 @@ function readMultipart(message: IncomingMessage, request: Request, limits: { bod
       stream.on('error', (err: Error) => fail(new BadRequestError(`Corps multipart invalide : ${err.message}`)));
       stream.on('end', () => {
         if (info.filename === undefined) return;
-        const file = received > fileLimit
-          ? new UploadedFile(info.filename, info.mimeType, Buffer.alloc(0), name, { size: received, truncated: true })
-          : new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks, received), name);
+        const file =
+          received > fileLimit
+            ? new UploadedFile(info.filename, info.mimeType, Buffer.alloc(0), name, { size: received, truncated: true })
+            : new UploadedFile(info.filename, info.mimeType, Buffer.concat(chunks, received), name);
         files[name] = file;
         (fileLists[name] ??= []).push(file);
       });

@@ -146,7 +146,9 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
   // A bad TRUSTED_PROXIES entry stops the start here, rather than failing every request.
   getTrustedProxies();
   if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error(`http_headers_timeout (${limits.headersTimeoutMs / 1000} s) doit être inférieur ou égal à http_request_timeout (${limits.requestTimeoutMs / 1000} s).`);
+    throw new Error(
+      `http_headers_timeout (${limits.headersTimeoutMs / 1000} s) doit être inférieur ou égal à http_request_timeout (${limits.requestTimeoutMs / 1000} s).`,
+    );
   }
   const shortestMs = Math.min(...[limits.headersTimeoutMs, limits.requestTimeoutMs].filter((ms) => ms > 0), 2000);
   const timeouts: http.ServerOptions = {
@@ -157,9 +159,10 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.round(shortestMs / 2))),
   };
   const listener = requestListener(app);
-  const server = certFile && keyFile
-    ? https.createServer({ ...timeouts, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
-    : http.createServer(timeouts, listener);
+  const server =
+    certFile && keyFile
+      ? https.createServer({ ...timeouts, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
+      : http.createServer(timeouts, listener);
   server.on('checkContinue', continueListener(app));
   server.on('clientError', onClientError);
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;

@@ -24,8 +24,10 @@ const rules = new Map<string, Map<string, MediaReadRule>>();
  * entity must allow; a rule that throws refuses the request (500, logged). Returns a function that removes it.
  */
 export function registerMediaReadRule(entityName: string, rule: MediaReadRule, name = 'default'): () => void {
-  if (typeof entityName !== 'string' || entityName.trim() === '') throw new TypeError(`registerMediaReadRule : nom d’entité invalide (${JSON.stringify(entityName)}).`);
-  if (typeof rule !== 'function') throw new TypeError(`registerMediaReadRule(« ${entityName} ») : la règle doit être une fonction (request, entityId) => boolean.`);
+  if (typeof entityName !== 'string' || entityName.trim() === '')
+    throw new TypeError(`registerMediaReadRule : nom d’entité invalide (${JSON.stringify(entityName)}).`);
+  if (typeof rule !== 'function')
+    throw new TypeError(`registerMediaReadRule(« ${entityName} ») : la règle doit être une fonction (request, entityId) => boolean.`);
   let byName = rules.get(entityName);
   if (!byName) rules.set(entityName, (byName = new Map()));
   byName.set(name, rule);

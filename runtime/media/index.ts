@@ -4,13 +4,35 @@
  * consistent.
  */
 export {
-  createMediaRecord, attachMediaToEntity, getMediaRecord, listMediaForEntity, deleteMediaRecord, deleteMedia, getMediaGallery,
-  getCoverMedia, deleteMediaForEntity, deleteMediaForEntities, mediaBelongsTo, mediaItem,
-  parseMediaId, MediaNotAttachedError, type MediaRecord, type MediaItem, type MediaRecordOptions, type DeleteMediaOptions, type EntityId,
+  createMediaRecord,
+  attachMediaToEntity,
+  getMediaRecord,
+  listMediaForEntity,
+  deleteMediaRecord,
+  deleteMedia,
+  getMediaGallery,
+  getCoverMedia,
+  deleteMediaForEntity,
+  deleteMediaForEntities,
+  mediaBelongsTo,
+  mediaItem,
+  parseMediaId,
+  MediaNotAttachedError,
+  type MediaRecord,
+  type MediaItem,
+  type MediaRecordOptions,
+  type DeleteMediaOptions,
+  type EntityId,
 } from './records.js';
 export { listMediaForEntities, getCoverMediaForEntities, type CoverMediaOptions } from './lists.js';
 export {
-  deleteOwnedMediaRows, deleteOwnedMedia, updateOwnedMedia, updateMediaOrder, updateMediaAltText, type MediaRemoval, type OwnedMediaChanges,
+  deleteOwnedMediaRows,
+  deleteOwnedMedia,
+  updateOwnedMedia,
+  updateMediaOrder,
+  updateMediaAltText,
+  type MediaRemoval,
+  type OwnedMediaChanges,
 } from './owned.js';
 export { MEDIA_TABLE, MEDIA_TABLE_PURPOSE, MEDIA_LIMITS, mediaTableSql, mediaTableStatements } from './schema.js';
 export { registerMediaReadRule, recordReadRule, mayReadMedia, type MediaReadRule, type RecordReadAccess } from './access.js';

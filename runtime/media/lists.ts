@@ -24,7 +24,12 @@ const marks = (count: number): string => Array.from({ length: count }, () => '?'
  * listMediaForEntity for many records, in one query: every id given is a key (its id as stored, text: `'7'`) of
  * the result, its media (of one role when given) by position then id; an empty list when it has none.
  */
-export async function listMediaForEntities(entityName: string, entityIds: readonly EntityId[], role?: string | null, db?: Queryable): Promise<Map<string, MediaItem[]>> {
+export async function listMediaForEntities(
+  entityName: string,
+  entityIds: readonly EntityId[],
+  role?: string | null,
+  db?: Queryable,
+): Promise<Map<string, MediaItem[]>> {
   const { name, ids, chunks } = entityChunks(entityName, entityIds);
   const byRole = role !== undefined && role !== null;
   const out = new Map(ids.map((id): [string, MediaItem[]] => [id, []]));
@@ -50,15 +55,20 @@ export interface CoverMediaOptions {
  * position then id; without one, the first of its gallery when `fallbackToGallery`. Keys are the ids as stored
  * (text); a record without a cover has no key. Only the rows shown are read (a window function, not every gallery).
  */
-export async function getCoverMediaForEntities(entityName: string, entityIds: readonly EntityId[], options: CoverMediaOptions = {}, db?: Queryable): Promise<Map<string, MediaItem>> {
+export async function getCoverMediaForEntities(
+  entityName: string,
+  entityIds: readonly EntityId[],
+  options: CoverMediaOptions = {},
+  db?: Queryable,
+): Promise<Map<string, MediaItem>> {
   const { name, chunks } = entityChunks(entityName, entityIds);
   const role = checkText('Rôle', options.role ?? 'cover', MEDIA_LIMITS.role);
   const roles = options.fallbackToGallery === true && role !== 'gallery' ? [role, 'gallery'] : [role];
   const out = new Map<string, MediaItem>();
   for (const chunk of chunks) {
     const rows = await mediaDb(db).fetchAll<MediaRow>(
-      `SELECT ${COLUMNS} FROM (SELECT ${COLUMNS}, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY CASE WHEN role = ? THEN 0 ELSE 1 END, position, id) AS media_rank`
-        + ` FROM media WHERE entity_name = ? AND role IN (${marks(roles.length)}) AND entity_id IN (${marks(chunk.length)})) ranked WHERE media_rank = 1 ORDER BY id`,
+      `SELECT ${COLUMNS} FROM (SELECT ${COLUMNS}, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY CASE WHEN role = ? THEN 0 ELSE 1 END, position, id) AS media_rank` +
+        ` FROM media WHERE entity_name = ? AND role IN (${marks(roles.length)}) AND entity_id IN (${marks(chunk.length)})) ranked WHERE media_rank = 1 ORDER BY id`,
       [role, name, ...roles, ...chunk],
     );
     for (const row of rows) out.set(String(row.entity_id), mediaItem(toRecord(row)));

@@ -9,8 +9,17 @@ import { getLogger } from '../logger.js';
 import { deleteMediaFile } from '../uploads/storage.js';
 import { MEDIA_LIMITS } from './schema.js';
 import {
-  COLUMNS, MediaNotAttachedError, checkEntity, checkPosition, checkText, mediaDb, parseMediaId, toRecord,
-  type EntityId, type MediaRecord, type MediaRow,
+  COLUMNS,
+  MediaNotAttachedError,
+  checkEntity,
+  checkPosition,
+  checkText,
+  mediaDb,
+  parseMediaId,
+  toRecord,
+  type EntityId,
+  type MediaRecord,
+  type MediaRow,
 } from './records.js';
 
 const log = getLogger('fw.media');
@@ -31,10 +40,13 @@ export interface MediaRemoval {
 async function ownedRows(name: string, id: string, mediaIds: ReadonlyArray<number | string>, db: Queryable): Promise<MediaRow[]> {
   const ids = mediaIds.map(parseMediaId);
   const valid = [...new Set(ids.filter((v): v is number => v !== null))];
-  const rows = valid.length === 0 ? [] : await db.fetchAll<MediaRow>(
-    `SELECT ${COLUMNS} FROM media WHERE entity_name = ? AND entity_id = ? AND id IN (${valid.map(() => '?').join(', ')}) ORDER BY id`,
-    [name, id, ...valid],
-  );
+  const rows =
+    valid.length === 0
+      ? []
+      : await db.fetchAll<MediaRow>(
+          `SELECT ${COLUMNS} FROM media WHERE entity_name = ? AND entity_id = ? AND id IN (${valid.map(() => '?').join(', ')}) ORDER BY id`,
+          [name, id, ...valid],
+        );
   const owned = new Set(rows.map((row) => Number(row.id)));
   const foreign = mediaIds.filter((_, i) => ids[i] === null || !owned.has(ids[i]!));
   if (foreign.length > 0) throw new MediaNotAttachedError(foreign, name, id);
@@ -47,7 +59,12 @@ async function ownedRows(name: string, id: string, mediaIds: ReadonlyArray<numbe
  * rollback, call nothing: the rows are back and their files were never touched). A row another request removed in
  * the meantime is left out of the result, so its files are that request's to remove. Ids may be text (a form's).
  */
-export async function deleteOwnedMediaRows(entityName: string, entityId: EntityId, mediaIds: ReadonlyArray<number | string>, tx?: Transaction): Promise<MediaRemoval> {
+export async function deleteOwnedMediaRows(
+  entityName: string,
+  entityId: EntityId,
+  mediaIds: ReadonlyArray<number | string>,
+  tx?: Transaction,
+): Promise<MediaRemoval> {
   const [name, id] = checkEntity(entityName, entityId);
   const db = mediaDb(tx);
   const rows = await ownedRows(name, id, mediaIds, db);
@@ -79,11 +96,18 @@ export async function deleteOwnedMediaRows(entityName: string, entityId: EntityI
  * Inside another transaction it would remove files before that one commits: use deleteOwnedMediaRows(…, tx) there
  * (a TypeError says so).
  */
-export async function deleteOwnedMedia(entityName: string, entityId: EntityId, mediaIds: ReadonlyArray<number | string>, db: Database | Connection = getDatabase()): Promise<MediaRecord[]> {
+export async function deleteOwnedMedia(
+  entityName: string,
+  entityId: EntityId,
+  mediaIds: ReadonlyArray<number | string>,
+  db: Database | Connection = getDatabase(),
+): Promise<MediaRecord[]> {
   checkEntity(entityName, entityId);
   const run = (connection: Connection): Promise<MediaRemoval> => {
     if (connection.inTransaction) {
-      throw new TypeError('deleteOwnedMedia dans une transaction : ses fichiers seraient supprimés avant le COMMIT. Utilisez deleteOwnedMediaRows(…, tx), puis removeFiles() une fois la transaction validée.');
+      throw new TypeError(
+        'deleteOwnedMedia dans une transaction : ses fichiers seraient supprimés avant le COMMIT. Utilisez deleteOwnedMediaRows(…, tx), puis removeFiles() une fois la transaction validée.',
+      );
     }
     return connection.transaction((tx) => deleteOwnedMediaRows(entityName, entityId, mediaIds, tx));
   };
@@ -101,7 +125,13 @@ export interface OwnedMediaChanges {
 }
 
 /** Changes one of the record's media (position, alternative text); MediaNotAttachedError when it is not one, nothing changed. */
-export async function updateOwnedMedia(entityName: string, entityId: EntityId, mediaId: number | string, changes: OwnedMediaChanges, db?: Queryable): Promise<void> {
+export async function updateOwnedMedia(
+  entityName: string,
+  entityId: EntityId,
+  mediaId: number | string,
+  changes: OwnedMediaChanges,
+  db?: Queryable,
+): Promise<void> {
   const [name, id] = checkEntity(entityName, entityId);
   const sets: string[] = [];
   const values: unknown[] = [];
@@ -118,7 +148,8 @@ export async function updateOwnedMedia(entityName: string, entityId: EntityId, m
   let found = false;
   if (mid !== null && sets.length > 0) {
     // The number of rows matched (not changed) on both dialects: an unchanged value still counts as found.
-    found = (await mediaDb(db).execute(`UPDATE media SET ${sets.join(', ')} WHERE id = ? AND entity_name = ? AND entity_id = ?`, [...values, mid, name, id])) > 0;
+    found =
+      (await mediaDb(db).execute(`UPDATE media SET ${sets.join(', ')} WHERE id = ? AND entity_name = ? AND entity_id = ?`, [...values, mid, name, id])) > 0;
   } else if (mid !== null) {
     found = (await mediaDb(db).fetchOne('SELECT 1 AS found FROM media WHERE id = ? AND entity_name = ? AND entity_id = ?', [mid, name, id])) !== null;
   }

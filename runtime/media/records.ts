@@ -59,7 +59,11 @@ export interface MediaRecordOptions {
 
 /** A media id that is not one of the record's (a form sent another record's media, or a deleted one): 404. */
 export class MediaNotAttachedError extends HttpError {
-  constructor(readonly mediaIds: readonly unknown[], entityName: string, entityId: string) {
+  constructor(
+    readonly mediaIds: readonly unknown[],
+    entityName: string,
+    entityId: string,
+  ) {
     super(404, `Média introuvable pour ${entityName} ${entityId} : ${mediaIds.map(String).join(', ')}.`, 'not_found');
     this.name = 'MediaNotAttachedError';
   }
@@ -88,7 +92,12 @@ export function mediaDb(db?: Queryable): Queryable {
 }
 
 export function toRecord(row: MediaRow): MediaRecord {
-  const created = row.created_at instanceof Date ? formatUtcDateTime(row.created_at) : String(row.created_at ?? '').replace('T', ' ').slice(0, 19);
+  const created =
+    row.created_at instanceof Date
+      ? formatUtcDateTime(row.created_at)
+      : String(row.created_at ?? '')
+          .replace('T', ' ')
+          .slice(0, 19);
   return {
     id: Number(row.id),
     entityName: row.entity_name,
@@ -114,7 +123,8 @@ export function checkText(name: string, value: unknown, max: number, allowEmpty 
 /** The entity name and id as stored; spaces around either are refused (MariaDB would ignore trailing ones, SQLite not). */
 export function checkEntity(entityName: string, entityId: EntityId): [string, string] {
   const name = checkEntityName(entityName);
-  const id = typeof entityId === 'number' ? (Number.isSafeInteger(entityId) ? String(entityId) : '') : typeof entityId === 'bigint' ? entityId.toString() : entityId;
+  const id =
+    typeof entityId === 'number' ? (Number.isSafeInteger(entityId) ? String(entityId) : '') : typeof entityId === 'bigint' ? entityId.toString() : entityId;
   checkText('Identifiant d’enregistrement', id, MEDIA_LIMITS.entityId);
   return [name, noOuterSpaces('Identifiant d’enregistrement', id)];
 }
@@ -136,7 +146,8 @@ function optionalText(name: string, value: unknown, max: number): string | null 
 
 /** A display order: an integer that fits the column (INT). */
 export function checkPosition(position: number): number {
-  if (!Number.isSafeInteger(position) || Math.abs(position) > 2_147_483_647) throw new TypeError(`Position invalide (${String(position)}) : un entier est attendu.`);
+  if (!Number.isSafeInteger(position) || Math.abs(position) > 2_147_483_647)
+    throw new TypeError(`Position invalide (${String(position)}) : un entier est attendu.`);
   return position;
 }
 
@@ -178,14 +189,21 @@ export function mediaItem(record: MediaRecord): MediaItem {
  * `create_media_record(entity_name, entity_id, path, ...)`: inserts a row for a stored file (the path is
  * normalized first; role `default` and position 0 by default) and returns it. Creates no file and removes none.
  */
-export async function createMediaRecord(entityName: string, entityId: EntityId, path: string, options: MediaRecordOptions = {}, db?: Queryable): Promise<MediaRecord> {
+export async function createMediaRecord(
+  entityName: string,
+  entityId: EntityId,
+  path: string,
+  options: MediaRecordOptions = {},
+  db?: Queryable,
+): Promise<MediaRecord> {
   const [name, id] = checkEntity(entityName, entityId);
   const normalized = normalizeMediaPath(path);
   checkText('Chemin', normalized, MEDIA_LIMITS.path);
   const role = checkText('Rôle', options.role ?? 'default', MEDIA_LIMITS.role);
   const position = checkPosition(options.position ?? 0);
   const size = options.size ?? null;
-  if (size !== null && (!Number.isSafeInteger(size) || size < 0)) throw new TypeError(`Taille invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`);
+  if (size !== null && (!Number.isSafeInteger(size) || size < 0))
+    throw new TypeError(`Taille invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`);
   const originalName = optionalText('Nom d’origine', options.originalName, MEDIA_LIMITS.originalName);
   const mimeType = optionalText('Type MIME', options.mimeType, MEDIA_LIMITS.mimeType);
   const altText = optionalText('Texte alternatif', options.altText, MEDIA_LIMITS.altText);
@@ -203,16 +221,28 @@ export async function createMediaRecord(entityName: string, entityId: EntityId, 
  * and variants) are removed before the error goes on: no file without its row. A path that another row already
  * holds (DuplicateError) keeps its files: they are that row's.
  */
-export async function attachMediaToEntity(savedUpload: SavedUpload, entityName: string, entityId: EntityId, options: MediaRecordOptions = {}, db?: Queryable): Promise<MediaRecord> {
+export async function attachMediaToEntity(
+  savedUpload: SavedUpload,
+  entityName: string,
+  entityId: EntityId,
+  options: MediaRecordOptions = {},
+  db?: Queryable,
+): Promise<MediaRecord> {
   try {
-    return await createMediaRecord(entityName, entityId, savedUpload.path, {
-      originalName: options.originalName ?? savedUpload.filename,
-      mimeType: options.mimeType ?? contentTypeFor(savedUpload.path).split(';')[0]!,
-      size: options.size ?? savedUpload.size,
-      role: options.role,
-      position: options.position,
-      altText: options.altText,
-    }, db);
+    return await createMediaRecord(
+      entityName,
+      entityId,
+      savedUpload.path,
+      {
+        originalName: options.originalName ?? savedUpload.filename,
+        mimeType: options.mimeType ?? contentTypeFor(savedUpload.path).split(';')[0]!,
+        size: options.size ?? savedUpload.size,
+        role: options.role,
+        position: options.position,
+        altText: options.altText,
+      },
+      db,
+    );
   } catch (err) {
     // A path already recorded belongs to that row: its files stay. Any other failure leaves no file without a row.
     if (!(err instanceof DuplicateError)) await deleteUpload(savedUpload).catch(() => {});
@@ -270,7 +300,8 @@ export interface DeleteMediaOptions {
  * stored path is unsafe), then the row. False when there is no such media.
  */
 export async function deleteMedia(mediaId: number | string, options: DeleteMediaOptions = {}, db?: Queryable): Promise<boolean> {
-  const owner = options.entityName !== undefined || options.entityId !== undefined ? checkEntity(options.entityName as string, options.entityId as EntityId) : null;
+  const owner =
+    options.entityName !== undefined || options.entityId !== undefined ? checkEntity(options.entityName as string, options.entityId as EntityId) : null;
   const record = await getMediaRecord(mediaId, db);
   if (owner && (!record || record.entityName !== owner[0] || record.entityId !== owner[1])) throw new MediaNotAttachedError([mediaId], owner[0], owner[1]);
   if (!record) return false;
@@ -315,7 +346,12 @@ export function getMediaGallery(entityName: string, entityId: EntityId, db?: Que
  * `get_cover_media(entity_name, entity_id, fallback_to_gallery=False)`: the first media of role `cover`; without
  * one, the first of the gallery when `fallbackToGallery`; else null.
  */
-export async function getCoverMedia(entityName: string, entityId: EntityId, options: { fallbackToGallery?: boolean } = {}, db?: Queryable): Promise<MediaItem | null> {
+export async function getCoverMedia(
+  entityName: string,
+  entityId: EntityId,
+  options: { fallbackToGallery?: boolean } = {},
+  db?: Queryable,
+): Promise<MediaItem | null> {
   const cover = await listMediaForEntity(entityName, entityId, 'cover', db);
   if (cover.length > 0) return cover[0]!;
   if (options.fallbackToGallery !== true) return null;

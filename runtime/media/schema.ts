@@ -55,5 +55,8 @@ export function mediaTableSql(dialect: DialectName): string {
 
 /** The statements one by one (to run them through `execute`). */
 export function mediaTableStatements(dialect: DialectName): string[] {
-  return mediaTableSql(dialect).split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean);
+  return mediaTableSql(dialect)
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

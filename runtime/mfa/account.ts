@@ -19,8 +19,15 @@ import { verifyMfaChallenge } from './challenge.js';
 import { cancelMfaAttempt, reserveMfaAttempt, settleMfaAttempt } from './limit.js';
 import { auditDetails, tooManyCodes } from './login-mfa.js';
 import {
-  activateTotpFactor, consumeTotpStep, countUnusedRecoveryCodes, createTotpFactor, deleteMfaForUser, getActiveMfaFactors,
-  getPendingTotpFactor, replaceRecoveryCodes, type MfaFactor,
+  activateTotpFactor,
+  consumeTotpStep,
+  countUnusedRecoveryCodes,
+  createTotpFactor,
+  deleteMfaForUser,
+  getActiveMfaFactors,
+  getPendingTotpFactor,
+  replaceRecoveryCodes,
+  type MfaFactor,
 } from './model.js';
 import { qrCodeSvg } from './qr.js';
 import { normalizeMfaCode } from './recovery-codes.js';

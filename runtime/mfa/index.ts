@@ -4,13 +4,35 @@
  */
 export { registerMfaRoutes } from './routes.js';
 export {
-  startMfaChallenge, hasPendingMfaChallenge, getMfaChallengeUserId, verifyMfaChallenge, clearMfaChallenge, mfaChallengeState,
-  type MfaChallengeState, type MfaVerification, MFA_USER_KEY, MFA_STARTED_AT_KEY, MFA_NEXT_KEY, MFA_CHALLENGE_TTL_SECONDS,
-  MFA_MAX_FAILURES, MFA_LIMIT_WINDOW_SECONDS,
+  startMfaChallenge,
+  hasPendingMfaChallenge,
+  getMfaChallengeUserId,
+  verifyMfaChallenge,
+  clearMfaChallenge,
+  mfaChallengeState,
+  type MfaChallengeState,
+  type MfaVerification,
+  MFA_USER_KEY,
+  MFA_STARTED_AT_KEY,
+  MFA_NEXT_KEY,
+  MFA_CHALLENGE_TTL_SECONDS,
+  MFA_MAX_FAILURES,
+  MFA_LIMIT_WINDOW_SECONDS,
 } from './challenge.js';
 export {
-  isMfaEnabled, getActiveMfaFactors, createTotpFactor, getPendingTotpFactor, activateTotpFactor, consumeTotpStep,
-  replaceRecoveryCodes, consumeRecoveryCode, countUnusedRecoveryCodes, deleteMfaForUser, type MfaFactor, type MfaFactorStatus, type MfaDb,
+  isMfaEnabled,
+  getActiveMfaFactors,
+  createTotpFactor,
+  getPendingTotpFactor,
+  activateTotpFactor,
+  consumeTotpStep,
+  replaceRecoveryCodes,
+  consumeRecoveryCode,
+  countUnusedRecoveryCodes,
+  deleteMfaForUser,
+  type MfaFactor,
+  type MfaFactorStatus,
+  type MfaDb,
 } from './model.js';
 export { generateTotpSecret, totpUri, groupSecret, matchTotpStep, totpStep, TOTP_PERIOD, TOTP_DIGITS, TOTP_WINDOW_STEPS } from './totp.js';
 export { generateRecoveryCodes, normalizeMfaCode, hashRecoveryCode, RECOVERY_CODE_COUNT, RECOVERY_CODE_ALPHABET } from './recovery-codes.js';

@@ -16,7 +16,12 @@ const MFA_LIMIT_ACTION = 'mfa';
  */
 export async function reserveMfaAttempt(request: Request, userId: number): Promise<{ ticket: AttemptTicket | null; retryAfter: number }> {
   const { ticket, retryAfter } = await reserveAttempt({
-    action: MFA_LIMIT_ACTION, keys: [`user:${userId}`], ip: request.ip, userId, max: MFA_MAX_FAILURES, windowSeconds: MFA_LIMIT_WINDOW_SECONDS,
+    action: MFA_LIMIT_ACTION,
+    keys: [`user:${userId}`],
+    ip: request.ip,
+    userId,
+    max: MFA_MAX_FAILURES,
+    windowSeconds: MFA_LIMIT_WINDOW_SECONDS,
   });
   return { ticket, retryAfter };
 }

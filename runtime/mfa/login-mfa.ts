@@ -14,9 +14,7 @@ import { logAuthEvent } from '../auth/audit.js';
 import { DEFAULT_LOGIN_REDIRECT, loadSessionUser, safeNext, signInSession, type SecondFactor } from '../auth/login.js';
 import { findUserById, recordSuccessfulLogin } from '../auth/users.js';
 import { setRequestFlash } from '../session/session.js';
-import {
-  clearMfaChallenge, mfaChallengeState, startMfaChallenge, verifyMfaChallenge,
-} from './challenge.js';
+import { clearMfaChallenge, mfaChallengeState, startMfaChallenge, verifyMfaChallenge } from './challenge.js';
 import { cancelMfaAttempt, reserveMfaAttempt, settleMfaAttempt } from './limit.js';
 import { countUnusedRecoveryCodes } from './model.js';
 
@@ -109,10 +107,13 @@ async function afterCodeAccepted(request: Request, userId: number, recovery: boo
     ['date de dernière connexion', () => recordSuccessfulLogin(userId)],
   ];
   if (recovery) {
-    steps.push(['codes de secours restants', async () => {
-      const left = await countUnusedRecoveryCodes(userId);
-      setRequestFlash(request, trans('mfa.challenge.recovery_used', { count: left }), left <= 2 ? 'warning' : 'info');
-    }]);
+    steps.push([
+      'codes de secours restants',
+      async () => {
+        const left = await countUnusedRecoveryCodes(userId);
+        setRequestFlash(request, trans('mfa.challenge.recovery_used', { count: left }), left <= 2 ? 'warning' : 'info');
+      },
+    ]);
   }
   for (const [what, step] of steps) {
     try {

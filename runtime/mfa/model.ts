@@ -90,7 +90,11 @@ export async function getPendingTotpFactor(userId: number, db: MfaDb = getDataba
  * earlier pending one of the user. It becomes active once a code proves the app holds the secret
  * (`activateTotpFactor`).
  */
-export async function createTotpFactor(userId: number, options: { label?: string | null; secret?: string } = {}, db: MfaDb = getDatabase()): Promise<MfaFactor> {
+export async function createTotpFactor(
+  userId: number,
+  options: { label?: string | null; secret?: string } = {},
+  db: MfaDb = getDatabase(),
+): Promise<MfaFactor> {
   const secret = options.secret ?? generateTotpSecret();
   const now = new Date();
   const id = await db.transaction(async (tx) => {
@@ -108,10 +112,11 @@ export async function createTotpFactor(userId: number, options: { label?: string
 /** Marks a pending factor active; false when it is no longer pending (confirmed meanwhile, or replaced). */
 export async function activateTotpFactor(factorId: number, db: MfaDb = getDatabase()): Promise<boolean> {
   const now = new Date();
-  const changed = await db.execute(
-    "UPDATE auth_mfa_factors SET status = 'active', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-    [now, now, factorId],
-  );
+  const changed = await db.execute("UPDATE auth_mfa_factors SET status = 'active', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [
+    now,
+    now,
+    factorId,
+  ]);
   return changed === 1;
 }
 
@@ -143,10 +148,11 @@ export async function replaceRecoveryCodes(userId: number, db: MfaDb = getDataba
 
 /** Uses one recovery code of the user: true when it existed unused and is now used (one row changed). */
 export async function consumeRecoveryCode(userId: number, code: string, db: MfaDb = getDatabase()): Promise<boolean> {
-  const changed = await db.execute(
-    'UPDATE auth_mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL',
-    [new Date(), userId, hashRecoveryCode(code)],
-  );
+  const changed = await db.execute('UPDATE auth_mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL', [
+    new Date(),
+    userId,
+    hashRecoveryCode(code),
+  ]);
   return changed === 1;
 }
 

@@ -45,7 +45,12 @@ export function looksLikeTotpCode(code: string): boolean {
  * The time step at which `code` is valid for `secret` within ±1 step of `epochSeconds`, skipping steps up to
  * `afterStep` (already used); null when none matches. Comparisons are in constant time (otplib).
  */
-export async function matchTotpStep(secret: string, code: string, afterStep: number | null = null, epochSeconds: number = Math.floor(Date.now() / 1000)): Promise<number | null> {
+export async function matchTotpStep(
+  secret: string,
+  code: string,
+  afterStep: number | null = null,
+  epochSeconds: number = Math.floor(Date.now() / 1000),
+): Promise<number | null> {
   if (!looksLikeTotpCode(code)) return null;
   const lastAllowed = totpStep(epochSeconds) + TOTP_WINDOW_STEPS;
   // A factor whose last step is at or past the end of the window has nothing left to accept (and otplib

@@ -16,7 +16,10 @@ export { userHasRole, userCan };
 
 /** A role (`roles` table). */
 export class Role {
-  constructor(readonly id: number, readonly name: string) {}
+  constructor(
+    readonly id: number,
+    readonly name: string,
+  ) {}
 
   /** The role of that name, or null. */
   static async find(name: string, db?: Queryable): Promise<Role | null> {
@@ -43,7 +46,11 @@ export class Role {
 
 /** A permission (`permissions` table), named by its code: `contact.index`, `contact.delete`, `reports.view`… */
 export class Permission {
-  constructor(readonly id: number, readonly code: string, readonly label: string | null = null) {}
+  constructor(
+    readonly id: number,
+    readonly code: string,
+    readonly label: string | null = null,
+  ) {}
 
   static async create(code: string, label?: string, db?: Queryable): Promise<Permission> {
     const id = await createPermission(code, label, db);

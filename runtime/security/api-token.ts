@@ -32,7 +32,7 @@ export function requireApiToken(handler: Handler): Handler {
     const header = request.header('authorization');
     if (!header) return apiError('Authentification requise : envoyez « Authorization: Bearer <jeton> ».', 401, 'unauthorized');
     if (getApiTokenFromRequest(request) === null) {
-      return apiError("En-tête Authorization invalide : la forme attendue est « Bearer <jeton> ».", 401, 'invalid_authorization_header');
+      return apiError('En-tête Authorization invalide : la forme attendue est « Bearer <jeton> ».', 401, 'invalid_authorization_header');
     }
     if (!isValidApiToken(request)) return apiError('Jeton API invalide.', 401, 'invalid_token');
     return handler(request);

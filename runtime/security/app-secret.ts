@@ -71,7 +71,7 @@ function readSecretFile(file: string): Buffer {
 function processSecret(file: string, error: unknown): Buffer {
   log.warning(
     `Secret de l'application illisible et impossible à créer (${file} : ${(error as Error).message}) : un secret propre à ce processus est utilisé, ` +
-      "les formulaires ouverts par des visiteurs anonymes expireront au redémarrage. Définissez APP_SECRET (au moins 32 caractères).",
+      'les formulaires ouverts par des visiteurs anonymes expireront au redémarrage. Définissez APP_SECRET (au moins 32 caractères).',
   );
   return randomBytes(32);
 }

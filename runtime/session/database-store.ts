@@ -10,9 +10,7 @@ import { getDatabase } from '../db/database.js';
 import { get } from '../config.js';
 import { getLogger } from '../logger.js';
 import { SESSIONS_TABLE } from './sessions-table.js';
-import {
-  checkedTtl, expiryIsDue, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore,
-} from './store.js';
+import { checkedTtl, expiryIsDue, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore } from './store.js';
 
 const log = getLogger('fw.session');
 const PURGE_INTERVAL_MS = 60_000;
@@ -89,10 +87,14 @@ export class DatabaseSessionStore implements SessionStore {
     const userId = sessionUserId(data);
     const now = new Date(this.now());
     const changed = await this.run((db) =>
-      db.execute(
-        `UPDATE ${SESSIONS_TABLE} SET data = ?, user_id = ?, expires_at = ?, updated_at = ? WHERE session_id = ? AND expires_at > ?`,
-        [json, userId, this.expiry(now.getTime()), now, sessionKey(id), now],
-      ),
+      db.execute(`UPDATE ${SESSIONS_TABLE} SET data = ?, user_id = ?, expires_at = ?, updated_at = ? WHERE session_id = ? AND expires_at > ?`, [
+        json,
+        userId,
+        this.expiry(now.getTime()),
+        now,
+        sessionKey(id),
+        now,
+      ]),
     );
     return changed > 0;
   }

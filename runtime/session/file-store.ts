@@ -15,9 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { get, getPath } from '../config.js';
 import { getLogger } from '../logger.js';
-import {
-  checkedTtl, expiryIsDue, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore,
-} from './store.js';
+import { checkedTtl, expiryIsDue, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore } from './store.js';
 
 const log = getLogger('fw.session');
 
@@ -213,9 +211,7 @@ export class FileSessionStore implements SessionStore {
    * expiry back never overwrites the data of a write that came in meanwhile. With `onlyIfPresent`, the rename
    * happens only when the session's file still exists. Returns whether the file was written.
    */
-  private async write(
-    key: string, data: SessionData, createdAt: number, unlessChangedFrom?: BigIntStats, onlyIfPresent = false,
-  ): Promise<boolean> {
+  private async write(key: string, data: SessionData, createdAt: number, unlessChangedFrom?: BigIntStats, onlyIfPresent = false): Promise<boolean> {
     const now = this.now();
     const record: SessionRecord = {
       data,
@@ -279,16 +275,17 @@ export class FileSessionStore implements SessionStore {
     try {
       await fs.chmod(this.dir, 0o700);
     } catch (error) {
-      log.warning(`Le dossier des sessions ${this.dir} est lisible par d'autres (mode ${(stats.mode & 0o777).toString(8)}) et ses droits ne peuvent être réduits (${(error as Error).message}) : faites « chmod 700 ${this.dir} ».`);
+      log.warning(
+        `Le dossier des sessions ${this.dir} est lisible par d'autres (mode ${(stats.mode & 0o777).toString(8)}) et ses droits ne peuvent être réduits (${(error as Error).message}) : faites « chmod 700 ${this.dir} ».`,
+      );
     }
   }
 
   private folderError(error: unknown): Error {
     const detail = (error as Error).message;
-    return new Error(
-      `Écriture impossible dans le dossier des sessions ${this.dir} (${detail}) ; vérifiez ses droits, ou changez session_dir.`,
-      { cause: error },
-    );
+    return new Error(`Écriture impossible dans le dossier des sessions ${this.dir} (${detail}) ; vérifiez ses droits, ou changez session_dir.`, {
+      cause: error,
+    });
   }
 
   /** Removes a session file only if it is still the one read (a write in between made a new file). */

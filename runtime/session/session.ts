@@ -104,7 +104,11 @@ export class RequestSession {
   /** True while `id` is the id the session was loaded under: it exists in the store, and is only updated. */
   private loaded: boolean;
 
-  constructor(public id: string, public data: SessionData, isNew: boolean) {
+  constructor(
+    public id: string,
+    public data: SessionData,
+    isNew: boolean,
+  ) {
     this.issueCookie = isNew;
     this.dirty = isNew;
     this.loaded = !isNew;

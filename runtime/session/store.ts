@@ -145,7 +145,11 @@ export class MemorySessionStore implements SessionStore {
   private readonly owned = new Map<string, MemoryEntry>();
   private lastPurge: number;
 
-  constructor(readonly ttlSeconds = 3600, private readonly now: () => number = Date.now, private readonly maxSessions?: number) {
+  constructor(
+    readonly ttlSeconds = 3600,
+    private readonly now: () => number = Date.now,
+    private readonly maxSessions?: number,
+  ) {
     this.lastPurge = now();
     if (maxSessions !== undefined) checkedMax(maxSessions, 'maxSessions');
   }

@@ -60,7 +60,15 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   let format = zoneFormats.get(timeZone);
   if (!format) {
     if (timeZone === '') throw new RangeError('empty time zone');
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     zoneFormats.set(timeZone, format);
   }
   return format;
@@ -84,6 +92,10 @@ export function formatInstant(value: unknown, timeZone: string = appTimeZone()):
     moment = new Date(`${match[1]}T${match[2]}Z`);
   }
   if (Number.isNaN(moment.getTime())) return value instanceof Date ? '' : String(value);
-  const parts = Object.fromEntries(zoneFormat(timeZone).formatToParts(moment).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    zoneFormat(timeZone)
+      .formatToParts(moment)
+      .map((part) => [part.type, part.value]),
+  );
   return formatDate(`${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`);
 }

@@ -28,7 +28,11 @@ export class UploadError extends HttpError {
 
 /** A file over `upload_max_size` (or a size that is not a byte count). */
 export class UploadTooLargeError extends UploadError {
-  constructor(readonly filename: string, readonly size: number, readonly maxSize: number) {
+  constructor(
+    readonly filename: string,
+    readonly size: number,
+    readonly maxSize: number,
+  ) {
     super(
       `Le fichier « ${displayName(filename)} » pèse ${formatSize(size)} (${size} octets) : la taille maximale est ${formatSize(maxSize)} (${maxSize} octets).`,
       'upload_too_large',
@@ -39,7 +43,11 @@ export class UploadTooLargeError extends UploadError {
 
 /** A last extension outside the whitelist (`upload_allowed_extensions`, or the image formats for variants). */
 export class UploadInvalidExtensionError extends UploadError {
-  constructor(readonly filename: string, readonly extension: string, readonly allowed: readonly string[]) {
+  constructor(
+    readonly filename: string,
+    readonly extension: string,
+    readonly allowed: readonly string[],
+  ) {
     const what = extension === '' ? "n'a pas d'extension" : `a une extension non autorisée (« ${extension} »)`;
     super(`Le fichier « ${displayName(filename)} » ${what} : extensions acceptées : ${allowed.join(', ')}.`, 'upload_invalid_extension');
     this.name = 'UploadInvalidExtensionError';
@@ -48,7 +56,11 @@ export class UploadInvalidExtensionError extends UploadError {
 
 /** A declared Content-Type outside `upload_allowed_mime_types`. */
 export class UploadInvalidMimeTypeError extends UploadError {
-  constructor(readonly filename: string, readonly mimeType: string, readonly allowed: readonly string[]) {
+  constructor(
+    readonly filename: string,
+    readonly mimeType: string,
+    readonly allowed: readonly string[],
+  ) {
     const what = mimeType === '' ? 'est envoyé sans type MIME' : `est de type « ${mimeType} », non autorisé`;
     super(`Le fichier « ${displayName(filename)} » ${what} : types acceptés : ${allowed.join(', ')}.`, 'upload_invalid_mime_type');
     this.name = 'UploadInvalidMimeTypeError';
@@ -70,7 +82,10 @@ export class UploadStorageError extends UploadError {
  * (symbolic links resolved) leaves the upload root.
  */
 export class UploadPathError extends UploadError {
-  constructor(readonly value: string, reason: string) {
+  constructor(
+    readonly value: string,
+    reason: string,
+  ) {
     super(`Chemin de média refusé « ${displayText(value, 80)} » : ${reason}.`, 'upload_unsafe_path');
     this.name = 'UploadPathError';
   }
@@ -78,15 +93,26 @@ export class UploadPathError extends UploadError {
 
 /** A file of category `images` whose variants were asked for but that is not a decodable jpg, png or webp image. */
 export class UploadInvalidImageError extends UploadError {
-  constructor(readonly filename: string, readonly detail: string) {
-    super(`Le fichier « ${displayName(filename)} » n'est pas une image lisible (${detail}) : envoyez une image jpg, png ou webp valide.`, 'upload_invalid_image');
+  constructor(
+    readonly filename: string,
+    readonly detail: string,
+  ) {
+    super(
+      `Le fichier « ${displayName(filename)} » n'est pas une image lisible (${detail}) : envoyez une image jpg, png ou webp valide.`,
+      'upload_invalid_image',
+    );
     this.name = 'UploadInvalidImageError';
   }
 }
 
 /** An image with more pixels than `upload_max_pixels`, refused before it is decoded (a small file can declare a huge image). */
 export class UploadTooManyPixelsError extends UploadError {
-  constructor(readonly filename: string, readonly width: number, readonly height: number, readonly maxPixels: number) {
+  constructor(
+    readonly filename: string,
+    readonly width: number,
+    readonly height: number,
+    readonly maxPixels: number,
+  ) {
     super(
       `L'image « ${displayName(filename)} » mesure ${width} × ${height} pixels (${millions(width * height)}) : ${millions(maxPixels)} de pixels au plus. Réduisez-la puis envoyez-la de nouveau.`,
       'upload_too_many_pixels',

@@ -55,7 +55,20 @@ const WORKER = fileURLToPath(new URL('./image-worker.js', import.meta.url));
 /** Set in the image process's environment. */
 const WORKER_MARK = 'FW_IMAGE_PROCESS';
 /** Node options that run code or take a port: the image process must not inherit them (`node -e` would run again). */
-const NOT_INHERITED = new Set(['-e', '--eval', '-p', '--print', '--input-type', '--test', '--watch', '--watch-path', '--inspect', '--inspect-brk', '--inspect-port', '--debug-port']);
+const NOT_INHERITED = new Set([
+  '-e',
+  '--eval',
+  '-p',
+  '--print',
+  '--input-type',
+  '--test',
+  '--watch',
+  '--watch-path',
+  '--inspect',
+  '--inspect-brk',
+  '--inspect-port',
+  '--debug-port',
+]);
 /** Options of NOT_INHERITED that take their value as the next argument when written without `=`. */
 const WITH_VALUE = new Set(['-e', '--eval', '-p', '--print', '--input-type', '--watch-path', '--inspect-port', '--debug-port']);
 
@@ -109,7 +122,8 @@ function pump(): void {
     pending.worker = worker;
     running.set(id, pending);
     worker.send({ id, job: pending.job }, (err) => {
-      if (err && running.delete(id)) pending.reject(new UploadStorageError(`Traitement de l'image « ${pending.job.filename} » impossible : ${err.message}`, { cause: err }));
+      if (err && running.delete(id))
+        pending.reject(new UploadStorageError(`Traitement de l'image « ${pending.job.filename} » impossible : ${err.message}`, { cause: err }));
     });
   }
   holdProcess(running.size > 0);
@@ -134,7 +148,11 @@ function ensureChild(): ChildProcess {
     for (const [id, pending] of running) {
       if (pending.worker !== started) continue;
       running.delete(id);
-      pending.reject(new UploadStorageError(`Traitement de l'image « ${pending.job.filename} » interrompu : le processus d'images s'est arrêté (${signal ?? `code ${code}`}).`));
+      pending.reject(
+        new UploadStorageError(
+          `Traitement de l'image « ${pending.job.filename} » interrompu : le processus d'images s'est arrêté (${signal ?? `code ${code}`}).`,
+        ),
+      );
     }
     pump();
     if (running.size === 0 && waiting.length === 0) scheduleStop();
@@ -192,7 +210,8 @@ function toBuffers(value: unknown): unknown {
 /** An error as the child sent it, back to its class. */
 function revive(error: SerializedImageError): Error {
   if (error.name === 'UploadInvalidImageError') return new UploadInvalidImageError(error.filename ?? '', error.detail ?? '');
-  if (error.name === 'UploadTooManyPixelsError') return new UploadTooManyPixelsError(error.filename ?? '', error.width ?? 0, error.height ?? 0, error.maxPixels ?? 0);
+  if (error.name === 'UploadTooManyPixelsError')
+    return new UploadTooManyPixelsError(error.filename ?? '', error.width ?? 0, error.height ?? 0, error.maxPixels ?? 0);
   if (error.name === 'UploadStorageError') return new UploadStorageError(error.message);
   if (error.code !== undefined && error.status !== undefined) return new UploadError(error.message, error.code, error.status);
   return new Error(error.message);

@@ -63,7 +63,11 @@ function keep(pieces: Piece[], start: number, end: number): void {
 // ---------------------------------------------------------------------------------------------------------------- JPEG
 
 /** APPn segments kept: JFIF (APP0), the ICC profile (APP2, possibly in several parts), Adobe (APP14, colour transform). */
-const JPEG_KEPT_APP: ReadonlyArray<[number, string]> = [[0xe0, 'JFIF\0'], [0xe2, 'ICC_PROFILE\0'], [0xee, 'Adobe']];
+const JPEG_KEPT_APP: ReadonlyArray<[number, string]> = [
+  [0xe0, 'JFIF\0'],
+  [0xe2, 'ICC_PROFILE\0'],
+  [0xee, 'Adobe'],
+];
 /** The JFIF header up to its thumbnail: identifier, version, units, densities, thumbnail width and height (0 × 0 here). */
 const JFIF_HEADER_LENGTH = 14;
 const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
@@ -177,8 +181,26 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
  * tIME, and any private or unknown ancillary chunk.
  */
 const PNG_KEPT = new Set([
-  'IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'iCCP', 'sRGB', 'gAMA', 'cHRM', 'cICP', 'mDCV', 'cLLI', 'sBIT', 'bKGD', 'hIST',
-  'sPLT', 'pHYs', 'acTL', 'fcTL', 'fdAT',
+  'IHDR',
+  'PLTE',
+  'IDAT',
+  'IEND',
+  'tRNS',
+  'iCCP',
+  'sRGB',
+  'gAMA',
+  'cHRM',
+  'cICP',
+  'mDCV',
+  'cLLI',
+  'sBIT',
+  'bKGD',
+  'hIST',
+  'sPLT',
+  'pHYs',
+  'acTL',
+  'fcTL',
+  'fdAT',
 ]);
 
 /** An orientation of 2 to 8 of a still PNG is written back in a minimal `eXIf` chunk, right before the first IDAT. */

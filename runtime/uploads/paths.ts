@@ -33,7 +33,10 @@ export function uploadRoot(): string {
 /** `safe_category(category)`: the name itself when it matches `^[A-Za-z0-9_-]+$` (64 characters at most); else UploadPathError. */
 export function safeCategory(category: string): string {
   if (typeof category !== 'string' || !CATEGORY_PATTERN.test(category) || category.length > CATEGORY_MAX_LENGTH) {
-    throw new UploadPathError(String(category), `une catégorie ne contient que des lettres, chiffres, « _ » et « - » (${CATEGORY_MAX_LENGTH} au plus), par exemple images, documents ou tmp`);
+    throw new UploadPathError(
+      String(category),
+      `une catégorie ne contient que des lettres, chiffres, « _ » et « - » (${CATEGORY_MAX_LENGTH} au plus), par exemple images, documents ou tmp`,
+    );
   }
   return category;
 }
@@ -67,7 +70,11 @@ export function secureFilename(name: string): string {
   let base = String(name ?? '').replace(/\0/g, '');
   base = base.slice(Math.max(base.lastIndexOf('/'), base.lastIndexOf('\\')) + 1);
   base = base.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  base = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/_{2,}/g, '_').replace(/^[._-]+/, '').replace(/[._]+$/, '');
+  base = base
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/_{2,}/g, '_')
+    .replace(/^[._-]+/, '')
+    .replace(/[._]+$/, '');
   const dot = base.lastIndexOf('.');
   let stem = dot > 0 ? base.slice(0, dot) : base;
   let extension = dot > 0 ? base.slice(dot + 1) : '';

@@ -54,8 +54,12 @@ export function hasUploadedFile(request: Request): boolean {
 export async function guardUpload(request: Request, options: { api?: boolean } = {}): Promise<Response | null> {
   if (!hasUploadedFile(request)) return null;
   const { ticket, retryAfter } = await reserveAttempt({
-    action: UPLOAD_ACTION, keys: [uploadKey(request.ip)], ip: request.ip, max: UPLOAD_MAX_PER_WINDOW,
-    windowSeconds: UPLOAD_RATE_LIMIT_WINDOW, count: 'hits',
+    action: UPLOAD_ACTION,
+    keys: [uploadKey(request.ip)],
+    ip: request.ip,
+    max: UPLOAD_MAX_PER_WINDOW,
+    windowSeconds: UPLOAD_RATE_LIMIT_WINDOW,
+    count: 'hits',
   });
   // Accepted, the reservation is the counted upload: nothing to settle.
   if (ticket) return null;

@@ -19,7 +19,14 @@ export const MEDIA_PREFIX = '/media/';
 
 /** Types a browser may show in the page; any other is sent as a download (an uploaded HTML or SVG never runs here). */
 const INLINE_TYPES: ReadonlySet<string> = new Set([
-  'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/x-icon', 'application/pdf', 'text/plain; charset=utf-8',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/x-icon',
+  'application/pdf',
+  'text/plain; charset=utf-8',
 ]);
 
 /** True when the category is listed in `media_public_categories` (default: images). */

@@ -9,9 +9,7 @@ import path from 'node:path';
 import { get } from '../config.js';
 import { lastExtension } from '../forms/fields-file.js';
 import type { UploadedFile } from '../http/request.js';
-import {
-  UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName,
-} from './errors.js';
+import { UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName } from './errors.js';
 import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
 import { prepareImage, type ImageFormat } from './image-jobs.js';
 import { writeNewFile } from './write.js';
@@ -54,7 +52,10 @@ export function validateUploadMetadata(filename: string, size: number, contentTy
   }
   const maxSize = get('upload_max_size');
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
-    throw new UploadError(`La taille du fichier « ${displayName(filename)} » est invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`, 'upload_invalid_size');
+    throw new UploadError(
+      `La taille du fichier « ${displayName(filename)} » est invalide (${String(size)}) : un nombre d'octets positif ou nul est attendu.`,
+      'upload_invalid_size',
+    );
   }
   if (size > maxSize) throw new UploadTooLargeError(filename, size, maxSize);
   const allowedExtensions = get('upload_allowed_extensions').map((e) => e.trim().replace(/^\./, '').toLowerCase());

@@ -55,7 +55,10 @@ export function isVariantSource(relative: string): boolean {
 export function variantPaths(mediaPath: string): Record<VariantName, string> {
   const relative = normalizeMediaPath(mediaPath);
   if (!isVariantSource(relative)) {
-    throw new UploadError(`« ${relative} » n'a pas de variantes : seules les images images/<fichier> en ${VARIANT_EXTENSIONS.join(', ')} en ont.`, 'upload_no_variants');
+    throw new UploadError(
+      `« ${relative} » n'a pas de variantes : seules les images images/<fichier> en ${VARIANT_EXTENSIONS.join(', ')} en ont.`,
+      'upload_no_variants',
+    );
   }
   const file = relative.slice('images/'.length);
   return { medium: `images/medium/${file}`, thumbnail: `images/thumbnail/${file}` };
@@ -87,7 +90,12 @@ export async function inspectImage(sharp: SharpFactory, data: Buffer | Uint8Arra
  * The variants of an image, in memory: decoded once for the medium (upright, stripped), the thumbnail made from the
  * medium. A file that is not a decodable jpg, png or webp image throws UploadInvalidImageError.
  */
-export async function makeVariantBuffers(data: Buffer | Uint8Array, filename: string, extension: string, maxPixels: number): Promise<Record<VariantName, Buffer>> {
+export async function makeVariantBuffers(
+  data: Buffer | Uint8Array,
+  filename: string,
+  extension: string,
+  maxPixels: number,
+): Promise<Record<VariantName, Buffer>> {
   const sharp = await loadSharp();
   const format = outputFormat(extension);
   await inspectImage(sharp, data, filename, maxPixels);

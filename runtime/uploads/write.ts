@@ -27,7 +27,9 @@ export async function writeNewFile(target: string, data: Buffer | Uint8Array): P
   } catch (err) {
     const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
     throw new UploadStorageError(
-      exists ? `Le fichier ${target} existe déjà : un dépôt ne remplace jamais un fichier.` : `Écriture du fichier ${target} impossible : ${(err as Error).message}`,
+      exists
+        ? `Le fichier ${target} existe déjà : un dépôt ne remplace jamais un fichier.`
+        : `Écriture du fichier ${target} impossible : ${(err as Error).message}`,
       { cause: err },
     );
   } finally {

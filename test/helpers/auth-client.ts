@@ -27,7 +27,10 @@ export interface Page {
 export class SessionClient {
   private session = '';
   private csrfId = '';
-  constructor(readonly base: string, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly base: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   /** The Cookie header sent. */
   get cookie(): string {
@@ -77,7 +80,10 @@ export class SessionClient {
 
   /** The login form posted with a fresh token. */
   login(login: string, password: string, next?: string): Promise<Page> {
-    const form: Array<[string, string]> = [['login', login], ['password', password]];
+    const form: Array<[string, string]> = [
+      ['login', login],
+      ['password', password],
+    ];
     if (next !== undefined) form.push(['next', next]);
     return this.post('/login', form);
   }
@@ -116,7 +122,14 @@ export async function openAuthDatabase(dialect: DialectName): Promise<AuthDataba
     await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await server.close();
     db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 2 });
-    config = { db_driver: 'mariadb', db_host: MARIADB_ADMIN.host, db_port: MARIADB_ADMIN.port, db_user: MARIADB_ADMIN.user, db_password: MARIADB_ADMIN.password, db_name: name };
+    config = {
+      db_driver: 'mariadb',
+      db_host: MARIADB_ADMIN.host,
+      db_port: MARIADB_ADMIN.port,
+      db_user: MARIADB_ADMIN.user,
+      db_password: MARIADB_ADMIN.password,
+      db_name: name,
+    };
     drop = async () => {
       const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
       await admin.execute(`DROP DATABASE IF EXISTS \`${name}\``);

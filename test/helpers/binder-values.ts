@@ -77,7 +77,39 @@ export function readBack(column: Column, value: unknown): string | null {
 }
 
 /** The characters that matter to a literal's end, in both sql_mode settings, and a few that matter to a lexer. */
-const HOSTILE = ["'", "'", "''", '\\', '\\', "\\'", '\\\\', '"', '\0', '\x1a', '?', '??', '`', '%', '_', '\n', '\r', '\t', '--', '-- ', '#', '/*', '*/', ';', ' ', 'a', 'é', '\u00bf', '\u{1F600}', '\uD800', '\uDC00'];
+const HOSTILE = [
+  "'",
+  "'",
+  "''",
+  '\\',
+  '\\',
+  "\\'",
+  '\\\\',
+  '"',
+  '\0',
+  '\x1a',
+  '?',
+  '??',
+  '`',
+  '%',
+  '_',
+  '\n',
+  '\r',
+  '\t',
+  '--',
+  '-- ',
+  '#',
+  '/*',
+  '*/',
+  ';',
+  ' ',
+  'a',
+  'é',
+  '\u00bf',
+  '\u{1F600}',
+  '\uD800',
+  '\uDC00',
+];
 const INJECTIONS = ["' OR '1'='1", "\\' OR 1=1 -- ", "'; DROP TABLE sentinel; -- ", "\\'; DROP TABLE sentinel; #", "\u00bf\\' OR 1=1 /*", "\0' OR 1=1 -- "];
 
 function codePoint(random: Random): string {
@@ -146,13 +178,41 @@ function dateString(kind: string, value: Date): Sample {
 }
 
 const EDGE_DOUBLES = [
-  0, -0, 1, -1, 0.1, 0.5, 1 / 3, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 53, -(2 ** 53), 2 ** 63, 1e20, 1e21, 1e-6, 1e-7,
-  1e308, -1e308, Number.MAX_VALUE, -Number.MAX_VALUE, 5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308, Number.EPSILON,
+  0,
+  -0,
+  1,
+  -1,
+  0.1,
+  0.5,
+  1 / 3,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  2 ** 53,
+  -(2 ** 53),
+  2 ** 63,
+  1e20,
+  1e21,
+  1e-6,
+  1e-7,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  5e-324,
+  -5e-324,
+  2.2250738585072014e-308,
+  2.225073858507201e-308,
+  Number.EPSILON,
 ];
 const EDGE_INTEGERS = [0n, 1n, -1n, 2n ** 31n, -(2n ** 31n), 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n - 1n), -(2n ** 63n)];
 const EDGE_DATES = [
-  '1970-01-01T00:00:00.000Z', '1000-01-01T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z',
-  '2038-01-19T03:14:08.001Z', '2024-02-29T12:34:56.789Z', '1969-12-31T23:59:59.999Z',
+  '1970-01-01T00:00:00.000Z',
+  '1000-01-01T00:00:00.000Z',
+  '0001-01-01T00:00:00.000Z',
+  '9999-12-31T23:59:59.999Z',
+  '2038-01-19T03:14:08.001Z',
+  '2024-02-29T12:34:56.789Z',
+  '1969-12-31T23:59:59.999Z',
 ].map((iso) => new Date(iso));
 
 /** The fixed cases, run before the random ones under each seed. */

@@ -132,7 +132,10 @@ export function newProject(name = 'Demo', args: readonly string[] = []): CliProj
   };
   /** Replaces the DB_* lines of the template's env/dev, keeping its other keys. */
   const writeDbEnv = (settings: string): void => {
-    const kept = fs.readFileSync(abs('env/dev'), 'utf8').split('\n').filter((line) => !line.startsWith('DB_'));
+    const kept = fs
+      .readFileSync(abs('env/dev'), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('DB_'));
     write('env/dev', `${kept.join('\n').trimEnd()}\n\n${settings}`);
   };
   const useSqlite = (): void => {
@@ -302,7 +305,8 @@ async function readSqliteSchema(db: Database): Promise<Schema> {
       'SELECT "table", "from", "to", on_delete, on_update FROM pragma_foreign_key_list(?) ORDER BY "from"',
       [name],
     );
-    for (const fk of fks) foreignKeys.push({ table: name, column: fk.from, refTable: fk.table, refColumn: fk.to, onDelete: fk.on_delete, onUpdate: fk.on_update });
+    for (const fk of fks)
+      foreignKeys.push({ table: name, column: fk.from, refTable: fk.table, refColumn: fk.to, onDelete: fk.on_delete, onUpdate: fk.on_update });
     const list = await db.fetchAll<{ name: string; unique: number; origin: string }>(
       'SELECT name, "unique" AS "unique", origin FROM pragma_index_list(?) ORDER BY name',
       [name],

@@ -160,7 +160,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-const CSP_NONCE = /^default-src 'self'; style-src 'self'; script-src 'self' 'nonce-([A-Za-z0-9_-]{22})'; img-src 'self' data:; frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'$/;
+const CSP_NONCE =
+  /^default-src 'self'; style-src 'self'; script-src 'self' 'nonce-([A-Za-z0-9_-]{22})'; img-src 'self' data:; frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'$/;
 
 type HeaderSource = Headers | RawResponse | { get(name: string): string | null | undefined };
 

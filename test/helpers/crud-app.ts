@@ -91,7 +91,22 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
     project.useDialect(dialect);
     project.write('mvc/entities/ville/ville.json', JSON.stringify(VILLE_JSON, null, 2) + '\n');
     project.write('mvc/entities/contact/contact.json', JSON.stringify(CONTACT_JSON, null, 2) + '\n');
-    ok(project, ['make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--on-delete', 'SET NULL', '--on-update', 'CASCADE', '--no-input']);
+    ok(project, [
+      'make:relation',
+      '--name',
+      'contact_ville',
+      '--type',
+      'many_to_one',
+      '--from',
+      'Contact.ville_id',
+      '--to',
+      'Ville.id',
+      '--on-delete',
+      'SET NULL',
+      '--on-update',
+      'CASCADE',
+      '--no-input',
+    ]);
     ok(project, ['make:crud', 'Ville', '--public']);
     ok(project, ['make:crud', 'Contact', '--public']);
     ok(project, ['sync:relations']);
@@ -107,7 +122,10 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
 }
 
 /** Serves a built project with `tsx app.ts` on an ephemeral port; resolves once it listens. */
-export function serveProject(project: CliProject, env: Readonly<Record<string, string>> = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+export function serveProject(
+  project: CliProject,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   return serveWith(project.root, [path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], env);
 }
 
@@ -194,7 +212,11 @@ export class HttpClient {
   }
   constructor(readonly base: string) {}
 
-  async request(method: string, url: string, options: { form?: Array<[string, string]>; multipart?: FormData; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  async request(
+    method: string,
+    url: string,
+    options: { form?: Array<[string, string]>; multipart?: FormData; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers['cookie'] = this.cookie;
     let body: string | FormData | undefined;
@@ -228,7 +250,12 @@ export class HttpClient {
    * POSTs a multipart form, as a form with `enctype="multipart/form-data"` does: the fields (the CSRF token first
    * unless given), then the files, each [field, file name, bytes, Content-Type].
    */
-  async postMultipart(url: string, fields: Array<[string, string]>, files: ReadonlyArray<readonly [string, string, Buffer, string]> = [], tokenPage?: string): Promise<HttpResult> {
+  async postMultipart(
+    url: string,
+    fields: Array<[string, string]>,
+    files: ReadonlyArray<readonly [string, string, Buffer, string]> = [],
+    tokenPage?: string,
+  ): Promise<HttpResult> {
     const data = new FormData();
     if (!fields.some(([name]) => name === 'csrf_token')) data.append('csrf_token', await this.csrfToken(tokenPage));
     for (const [name, value] of fields) data.append(name, value);

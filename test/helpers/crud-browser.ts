@@ -27,7 +27,8 @@ export const WAIT_MS = 10_000;
 function expectedConsole(message: ConsoleMessage): string | null {
   const text = message.text();
   const source = message.location().url;
-  if (/Failed to load resource: the server responded with a status of 404/.test(text) && /^http:\/\/127\.0\.0\.1:\d+\/favicon\.ico$/.test(source)) return '404 /favicon.ico';
+  if (/Failed to load resource: the server responded with a status of 404/.test(text) && /^http:\/\/127\.0\.0\.1:\d+\/favicon\.ico$/.test(source))
+    return '404 /favicon.ico';
   return null;
 }
 
@@ -144,7 +145,10 @@ export async function expectNomSet(page: Page, expected: readonly string[], what
 /** The default order of the list: newest first. */
 export async function expectIdsDescending(page: Page, what: string): Promise<void> {
   const ids = (await rows(page)).map((row) => Number(row['#']));
-  assert.ok(ids.length > 0 && ids.every((id, index) => Number.isInteger(id) && (index === 0 || id < ids[index - 1]!)), `${what} : ids non décroissants ${JSON.stringify(ids)}`);
+  assert.ok(
+    ids.length > 0 && ids.every((id, index) => Number.isInteger(id) && (index === 0 || id < ids[index - 1]!)),
+    `${what} : ids non décroissants ${JSON.stringify(ids)}`,
+  );
 }
 
 /** The number of the list's total, printed under the rows on one page too (« 45 contacts » → '45'; '' when absent). */

@@ -43,7 +43,22 @@ export const CONTACT = {
   ],
 };
 
-export const CONTACT_VILLE = ['make:relation', '--name', 'contact_ville', '--type', 'many_to_one', '--from', 'Contact.ville_id', '--to', 'Ville.id', '--on-delete', 'SET NULL', '--on-update', 'CASCADE', '--no-input'];
+export const CONTACT_VILLE = [
+  'make:relation',
+  '--name',
+  'contact_ville',
+  '--type',
+  'many_to_one',
+  '--from',
+  'Contact.ville_id',
+  '--to',
+  'Ville.id',
+  '--on-delete',
+  'SET NULL',
+  '--on-update',
+  'CASCADE',
+  '--no-input',
+];
 
 export function writeEntity(target: CliProject, definition: { entity: string }): void {
   const snake = definition.entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();

@@ -42,12 +42,16 @@ export function forms(html: string): FormTag[] {
 
 /** The hidden inputs of a form, as form pairs. */
 export function hiddenFields(form: FormTag): Array<[string, string]> {
-  return tags(form.body, 'input').filter((t) => t.attrs['type'] === 'hidden').map((t) => [t.attrs['name']!, t.attrs['value'] ?? '']);
+  return tags(form.body, 'input')
+    .filter((t) => t.attrs['type'] === 'hidden')
+    .map((t) => [t.attrs['name']!, t.attrs['value'] ?? '']);
 }
 
 /** Ids of the rows of a list page, in order (from the selection checkboxes). */
 export function rowIds(html: string): number[] {
-  return tags(html, 'input').filter((t) => t.attrs['type'] === 'checkbox' && t.attrs['name'] === 'ids').map((t) => Number(t.attrs['value']));
+  return tags(html, 'input')
+    .filter((t) => t.attrs['type'] === 'checkbox' && t.attrs['name'] === 'ids')
+    .map((t) => Number(t.attrs['value']));
 }
 
 export function hxAttrs(tag: Tag): string[] {

@@ -84,4 +84,3 @@ export async function startMediaApp(dialect: DialectName): Promise<MediaApp> {
     },
   };
 }
-

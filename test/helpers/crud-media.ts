@@ -13,11 +13,7 @@ export const PRODUIT = {
   entity: 'Produit',
   table: 'produits',
   description: 'Un produit du catalogue',
-  fields: [
-    ID,
-    { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } },
-    { name: 'reference', sql_type: 'VARCHAR(30)', unique: true },
-  ],
+  fields: [ID, { name: 'nom', sql_type: 'VARCHAR(100)', constraints: { not_empty: true } }, { name: 'reference', sql_type: 'VARCHAR(30)', unique: true }],
   media: [
     { name: 'photo', field: 'image', role: 'cover', label: 'Photo', variants: true },
     { name: 'galerie', field: 'image', role: 'gallery', label: 'Galerie', variants: true, multiple: true },
@@ -50,12 +46,19 @@ export function compileEntities(definitions: ReadonlyArray<{ entity: string }>):
 
 /** A JPEG of that size, a plain colour with a white disc (so that a crop or a squeeze shows on a screenshot). */
 export function jpeg(width: number, height: number, background: { r: number; g: number; b: number }): Promise<Buffer> {
-  const disc = Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="white"/></svg>`);
-  return sharp({ create: { width, height, channels: 3, background } }).composite([{ input: disc }]).jpeg().toBuffer();
+  const disc = Buffer.from(
+    `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="white"/></svg>`,
+  );
+  return sharp({ create: { width, height, channels: 3, background } })
+    .composite([{ input: disc }])
+    .jpeg()
+    .toBuffer();
 }
 
 export function png(width: number, height: number, background: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 /** A small, valid one-page PDF. */

@@ -59,7 +59,18 @@ export async function startRestrictApp(dialect: DialectName): Promise<RestrictAp
     project.write('mvc/entities/proprietaire/proprietaire.json', JSON.stringify(PROPRIETAIRE_JSON, null, 2) + '\n');
     project.write('mvc/entities/animal/animal.json', JSON.stringify(ANIMAL_JSON, null, 2) + '\n');
     // No --on-delete: the default, RESTRICT.
-    ok(project, ['make:relation', '--name', 'animal_proprietaire', '--type', 'many_to_one', '--from', 'Animal.proprietaire_id', '--to', 'Proprietaire.id', '--no-input']);
+    ok(project, [
+      'make:relation',
+      '--name',
+      'animal_proprietaire',
+      '--type',
+      'many_to_one',
+      '--from',
+      'Animal.proprietaire_id',
+      '--to',
+      'Proprietaire.id',
+      '--no-input',
+    ]);
     ok(project, ['make:crud', 'Proprietaire', '--public']);
     ok(project, ['make:crud', 'Animal', '--public']);
     ok(project, ['sync:relations']);

@@ -47,13 +47,18 @@ export function editError(text: string): RoutesEditError {
  */
 function registered(text: string): Array<{ key: string; origin: string; isPublic: boolean }> {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const handlers = (origin: string): unknown => new Proxy({}, { get: (_c, method) => Object.assign(() => undefined, { origin: `${origin}.${String(method)}` }) });
+  const handlers = (origin: string): unknown =>
+    new Proxy({}, { get: (_c, method) => Object.assign(() => undefined, { origin: `${origin}.${String(method)}` }) });
   const fakeRequire = (specifier: string): unknown => new Proxy({}, { get: (_m, exported) => handlers(`${specifier}#${String(exported)}`) });
   const exports: { registerRoutes?: (router: Router) => void } = {};
   new Function('require', 'exports', js)(fakeRequire, exports);
   const router = new Router();
   exports.registerRoutes!(router);
-  return router.iterRoutes().map((r) => ({ key: `${r.method} ${r.pattern.replace(/\{[^}]*\}/g, '{}')}`, origin: (r.handler as unknown as { origin?: string }).origin ?? '?', isPublic: r.public }));
+  return router.iterRoutes().map((r) => ({
+    key: `${r.method} ${r.pattern.replace(/\{[^}]*\}/g, '{}')}`,
+    origin: (r.handler as unknown as { origin?: string }).origin ?? '?',
+    isPublic: r.public,
+  }));
 }
 
 export function registeredRoutes(text: string): string[] {

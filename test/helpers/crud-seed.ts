@@ -49,7 +49,11 @@ export type NewContact = Omit<ContactRow, 'id'> & { id?: number };
 
 const NOMS = ['Bernard', 'Dubois', 'Durand', 'Laurent', 'Leroy', 'Martin', 'Moreau', 'Petit', 'Richard', 'Robert', 'Simon', 'Thomas'];
 const PRENOMS = ['Alice', 'Bruno', 'Chloe', 'David', 'Emma', 'Felix', 'Gabriel', 'Hugo', 'Ines', 'Jules', 'Karim', 'Lea', 'Manon'];
-export const VILLES: ReadonlyArray<readonly [number, string]> = [[1, 'Lyon'], [2, 'Paris'], [888, 'Nantes']];
+export const VILLES: ReadonlyArray<readonly [number, string]> = [
+  [1, 'Lyon'],
+  [2, 'Paris'],
+  [888, 'Nantes'],
+];
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** 48 ordinary contacts and 5 special ones: 53 rows, 3 pages (20, 20, 13); 25 in Lyon, 10 in Paris, 1 in Nantes. */

@@ -31,7 +31,10 @@ function home(request: Request): Response {
   const logout = user
     ? `<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${BaseController.csrfToken(request)}"><button type="submit" id="logout">Se déconnecter</button></form>`
     : '';
-  return new Response(200, `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Accueil</title></head><body><p id="who">${String(user?.login ?? '')}</p>${logout}</body></html>`);
+  return new Response(
+    200,
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Accueil</title></head><body><p id="who">${String(user?.login ?? '')}</p>${logout}</body></html>`,
+  );
 }
 
 /**

@@ -18,7 +18,10 @@ export function okLines(project: CliProject, args: string[]): string[] {
 
 /** The `.sql` files of mvc/migrations/, sorted. */
 export function migrationFiles(project: CliProject): string[] {
-  return fs.readdirSync(project.path(MIGRATIONS)).filter((f) => f.endsWith('.sql')).sort();
+  return fs
+    .readdirSync(project.path(MIGRATIONS))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
 }
 
 /** `fw migration:make <args>`, which must succeed and write exactly one file; its name. */

@@ -2,8 +2,19 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  Application, MemorySessionStore, NunjucksRenderer, Router, configure, createServer, resetConfig, setLogSink,
-  setSessionStore, templateManager, type ApplicationOptions, type LogRecord, type SessionStore,
+  Application,
+  MemorySessionStore,
+  NunjucksRenderer,
+  Router,
+  configure,
+  createServer,
+  resetConfig,
+  setLogSink,
+  setSessionStore,
+  templateManager,
+  type ApplicationOptions,
+  type LogRecord,
+  type SessionStore,
 } from '../../runtime/index.js';
 import { makeProject, type TempProject } from './project.js';
 import { call, rawRequest, type CallResult, type RawOptions, type RawResponse } from './client.js';

@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  DatabaseSessionStore, FileSessionStore, MemorySessionStore, fwSessionsDdl, openDatabase, type Database, type SessionStore,
+  DatabaseSessionStore,
+  FileSessionStore,
+  MemorySessionStore,
+  fwSessionsDdl,
+  openDatabase,
+  type Database,
+  type SessionStore,
 } from '../../runtime/index.js';
 import { MARIADB_ADMIN } from './cli.js';
 

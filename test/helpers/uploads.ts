@@ -6,9 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import {
-  UploadError, apiError, apiSuccess, guardUpload, requestSession, saveUpload, type Router,
-} from '../../runtime/index.js';
+import { UploadError, apiError, apiSuccess, guardUpload, requestSession, saveUpload, type Router } from '../../runtime/index.js';
 import { mediaTableStatements } from '../../runtime/media/schema.js';
 import { openAuthDatabase, type AuthDatabase } from './auth-client.js';
 import type { DialectName } from '../../runtime/db/index.js';
@@ -22,13 +20,16 @@ export async function makeJpeg(width: number, height: number, options: { orienta
     raw[i] = (seed >> 16) & 0xff;
   }
   let image = sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: options.quality ?? 80 });
-  if (options.orientation) image = image.withMetadata({ orientation: options.orientation, exif: { IFD0: { Copyright: 'fw-mvc test', Artist: 'Secret Artist' } } });
+  if (options.orientation)
+    image = image.withMetadata({ orientation: options.orientation, exif: { IFD0: { Copyright: 'fw-mvc test', Artist: 'Secret Artist' } } });
   return image.toBuffer();
 }
 
 /** A flat PNG or WebP image of that size. */
 export async function makeImage(format: 'png' | 'webp', width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } }).toFormat(format).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 export type Part = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer | string };
@@ -42,7 +43,9 @@ export function multipart(parts: readonly Part[]): { body: Buffer; contentType: 
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
       const type = part.type ?? 'application/octet-stream';
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${type}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+      );
       chunks.push(Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data));
       chunks.push(Buffer.from('\r\n'));
     }
@@ -71,24 +74,38 @@ export function listFiles(dir: string): string[] {
  * upload limit. `POST /api/files` lists the files of the field `photos` (a multiple input). `GET /signin` opens a signed-in session; `GET /login` stands for the login page.
  */
 export function uploadRoutes(router: Router): void {
-  router.add('POST', '/api/upload', async (request) => {
-    const limited = await guardUpload(request, { api: true });
-    if (limited) return limited;
-    const file = request.files.file;
-    if (!file || file.filename === '') return apiError('Le champ « file » est requis.', 422, 'validation_error', { file: 'Choisissez un fichier.' });
-    try {
-      const saved = await saveUpload(file, { category: request.field('category') ?? 'documents', variants: request.field('variants') === '1' });
-      return apiSuccess(saved, 201);
-    } catch (err) {
-      if (err instanceof UploadError && err.status === 422) return apiError(err.message, 422, 'validation_error', { file: err.message });
-      throw err;
-    }
-  }, { public: true, csrf: false, api: true });
-  router.add('POST', '/api/files', (request) => apiSuccess(request.getFiles('photos').map((f) => [f.filename, f.size])), { public: true, csrf: false, api: true });
-  router.add('GET', '/signin', (request) => {
-    requestSession(request).set('user', { id: 1, email: 'a@example.test' });
-    return apiSuccess({ ok: true });
-  }, { public: true });
+  router.add(
+    'POST',
+    '/api/upload',
+    async (request) => {
+      const limited = await guardUpload(request, { api: true });
+      if (limited) return limited;
+      const file = request.files.file;
+      if (!file || file.filename === '') return apiError('Le champ « file » est requis.', 422, 'validation_error', { file: 'Choisissez un fichier.' });
+      try {
+        const saved = await saveUpload(file, { category: request.field('category') ?? 'documents', variants: request.field('variants') === '1' });
+        return apiSuccess(saved, 201);
+      } catch (err) {
+        if (err instanceof UploadError && err.status === 422) return apiError(err.message, 422, 'validation_error', { file: err.message });
+        throw err;
+      }
+    },
+    { public: true, csrf: false, api: true },
+  );
+  router.add('POST', '/api/files', (request) => apiSuccess(request.getFiles('photos').map((f) => [f.filename, f.size])), {
+    public: true,
+    csrf: false,
+    api: true,
+  });
+  router.add(
+    'GET',
+    '/signin',
+    (request) => {
+      requestSession(request).set('user', { id: 1, email: 'a@example.test' });
+      return apiSuccess({ ok: true });
+    },
+    { public: true },
+  );
   router.add('GET', '/login', () => apiSuccess({ login: true }), { public: true });
 }
 

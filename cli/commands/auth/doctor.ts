@@ -56,11 +56,22 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { rateLimitStoreName } = await import('../../../runtime/auth/rate-limit.js');
   checks.push(
     sessionStoreCheck(sessionStoreName, production, authTables),
-    storeCheck('rate_limit_store', 'Limites de connexion', 'RATE_LIMIT_STORE', rateLimitStoreName, production, 'les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database'),
+    storeCheck(
+      'rate_limit_store',
+      'Limites de connexion',
+      'RATE_LIMIT_STORE',
+      rateLimitStoreName,
+      production,
+      'les échecs ne sont pas comptés en commun entre processus ni conservés au redémarrage : RATE_LIMIT_STORE=database',
+    ),
     await trustedProxiesCheck(),
     await argon2Check(),
   );
-  checks.push(mfaTable ? check('totp_secrets', 'WARN', 'Secrets TOTP', 'auth_mfa_factors.totp_secret est stocké en clair : protégez la base et ses sauvegardes') : check('totp_secrets', 'SKIP', 'Secrets TOTP', 'table auth_mfa_factors absente ou base non lue'));
+  checks.push(
+    mfaTable
+      ? check('totp_secrets', 'WARN', 'Secrets TOTP', 'auth_mfa_factors.totp_secret est stocké en clair : protégez la base et ses sauvegardes')
+      : check('totp_secrets', 'SKIP', 'Secrets TOTP', 'table auth_mfa_factors absente ou base non lue'),
+  );
   process.stdout.write(options.json === true ? checksJson(checks) : formatChecks(checks));
   return checksExitCode(checks);
 }
@@ -73,7 +84,8 @@ function sqlFilesCheck(files: readonly SqlFileInfo[], dialect: string | null): C
   const owned = mine.filter((file) => file.state === 'owned');
   if (absent.length === mine.length) return check('sql_files', 'FAIL', label, 'aucun fichier dans mvc/models/sql/auth/ : lancez « fw auth:init »');
   if (absent.length > 0) return check('sql_files', 'FAIL', label, `absents : ${absent.map((f) => f.path).join(', ')} : relancez « fw auth:init »`);
-  if (stale.length > 0) return check('sql_files', 'WARN', label, `${stale.length} fichier(s) périmé(s) (${stale.map((f) => f.path).join(', ')}) : « fw auth:init » les réécrit`);
+  if (stale.length > 0)
+    return check('sql_files', 'WARN', label, `${stale.length} fichier(s) périmé(s) (${stale.map((f) => f.path).join(', ')}) : « fw auth:init » les réécrit`);
   const extra = owned.length > 0 ? ` dont ${owned.length} modifié(s) à la main` : '';
   return check('sql_files', 'OK', label, `${mine.length} fichiers${dialect ? ` (${dialect})` : ''}${extra}`);
 }
@@ -88,7 +100,8 @@ function routesCheck(state: RoutesState, file: string): Check {
     case 'absent':
       return check('routes', 'FAIL', label, `registerAuthRoutes n'est pas appelé dans ${file} : lancez « fw auth:init »`);
     default:
-      if (state.conflicts.length > 0) return check('routes', 'WARN', label, `registerAuthRoutes appelé, mais ${file} déclare aussi ${state.conflicts.join(', ')}`);
+      if (state.conflicts.length > 0)
+        return check('routes', 'WARN', label, `registerAuthRoutes appelé, mais ${file} déclare aussi ${state.conflicts.join(', ')}`);
       return check('routes', 'OK', label, `registerAuthRoutes(router) appelé dans ${file}`);
   }
 }
@@ -119,11 +132,20 @@ function databaseChecks(database: DatabaseInfo, target: string): Check[] {
  * tables, since `fw auth:user:disable` and `fw auth:user:password` cannot end the sessions the server keeps.
  */
 function sessionStoreCheck(read: () => string, production: boolean, authTables: boolean): Check {
-  const checked = storeCheck('session_store', 'Stockage des sessions', 'SESSION_STORE', read, production, 'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)');
+  const checked = storeCheck(
+    'session_store',
+    'Stockage des sessions',
+    'SESSION_STORE',
+    read,
+    production,
+    'les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)',
+  );
   if (checked.status !== 'OK' || !authTables || checked.detail !== 'SESSION_STORE=memory') return checked;
   return check(
-    'session_store', 'WARN', checked.label,
-    "SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)",
+    'session_store',
+    'WARN',
+    checked.label,
+    'SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)',
   );
 }
 

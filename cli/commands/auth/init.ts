@@ -51,7 +51,9 @@ export async function run({ options }: CommandInput): Promise<number> {
   const out = [formatPlan(plan, { dryRun })];
   if (edit.callAdded) {
     const what = edit.importAdded ? `l'import « ${auth.AUTH_IMPORT_LINE} » et l'appel` : "l'appel";
-    out.push(`Routes d'authentification ${dryRun ? 'à ajouter' : 'ajoutées'} à ${ROUTES_FILE} : ${what} « ${auth.AUTH_ROUTES_FUNCTION}(…) » dans ${ROUTES_FUNCTION} (GET /login, POST /login, POST /logout).\n`);
+    out.push(
+      `Routes d'authentification ${dryRun ? 'à ajouter' : 'ajoutées'} à ${ROUTES_FILE} : ${what} « ${auth.AUTH_ROUTES_FUNCTION}(…) » dans ${ROUTES_FUNCTION} (GET /login, POST /login, POST /logout).\n`,
+    );
   } else {
     out.push(`Routes d'authentification : ${auth.AUTH_ROUTES_FUNCTION} est déjà importé et appelé dans ${ROUTES_FILE}.\n`);
   }
@@ -61,7 +63,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
   const writes = plan.entries.filter((entry) => entry.fate === 'created' || entry.fate === 'updated' || entry.fate === 'forced');
   if (writes.length === 0) out.push("Rien à faire : les fichiers SQL et les routes d'authentification sont déjà en place.\n");
-  else if (!dryRun) out.push('Ensuite : « fw db:apply » crée les tables, puis « fw auth:user:create --email <EMAIL> --password-prompt » crée un utilisateur.\n');
+  else if (!dryRun)
+    out.push('Ensuite : « fw db:apply » crée les tables, puis « fw auth:user:create --email <EMAIL> --password-prompt » crée un utilisateur.\n');
   process.stdout.write(out.join(''));
   if (edit.conflicts.length > 0) {
     process.stderr.write(

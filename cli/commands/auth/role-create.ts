@@ -18,7 +18,10 @@ export async function run({ args }: CommandInput): Promise<number> {
   const { withAuthDatabase } = await import('../../auth/database.js');
   const { DuplicateError } = await import('../../../runtime/db/index.js');
   const taken = (): CliError =>
-    new CliError(`le rôle « ${name} » existe déjà.`, `« fw auth:role:list » liste les rôles ; « fw auth:user:role:add --email <EMAIL> --role ${name} » le donne à un utilisateur.`);
+    new CliError(
+      `le rôle « ${name} » existe déjà.`,
+      `« fw auth:role:list » liste les rôles ; « fw auth:user:role:add --email <EMAIL> --role ${name} » le donne à un utilisateur.`,
+    );
   const id = await withAuthDatabase(['roles'], async ({ db }) => {
     if (await roles.findRole(name, db)) throw taken();
     try {

@@ -26,7 +26,11 @@ export async function run({ options }: CommandInput): Promise<number> {
     const report = {
       dialect: settings.driver,
       database: target,
-      sqlFiles: { present: files.filter((f) => f.state !== 'absent').length, expected: files.length, missing: files.filter((f) => f.state === 'absent').map((f) => f.path) },
+      sqlFiles: {
+        present: files.filter((f) => f.state !== 'absent').length,
+        expected: files.length,
+        missing: files.filter((f) => f.state === 'absent').map((f) => f.path),
+      },
       routes: routes.kind,
       tables: { present: database.present, missing: database.missing },
       databaseProblem: database.problem?.summary ?? null,

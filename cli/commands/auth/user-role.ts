@@ -22,7 +22,10 @@ export function userRole(action: 'add' | 'remove'): CommandModule {
       const selector = readSelector(options, name);
       const role = options.role as string | undefined;
       if (role === undefined) {
-        throw new CliError(`« fw ${name} » attend --role <rôle>.`, `par exemple « fw ${name} --email alice@example.com --role admin » ; « fw auth:role:list » liste les rôles.`);
+        throw new CliError(
+          `« fw ${name} » attend --role <rôle>.`,
+          `par exemple « fw ${name} --email alice@example.com --role admin » ; « fw auth:role:list » liste les rôles.`,
+        );
       }
       const users = await import('../../../runtime/auth/users.js');
       if (!users.isValidRoleName(role)) throw invalidRoleName(role);
@@ -32,7 +35,10 @@ export function userRole(action: 'add' | 'remove'): CommandModule {
         const user = await selectUser(db, selector);
         if (!(await users.findRole(role, db))) throw await unknownRole(role, db);
         const changed = action === 'add' ? await users.addUserRole(user.id, role, db) : await users.removeUserRole(user.id, role, db);
-        if (!changed) return action === 'add' ? `${userLabel(user)} a déjà le rôle « ${role} » : rien n'a changé.` : `${userLabel(user)} n'a pas le rôle « ${role} » : rien n'a changé.`;
+        if (!changed)
+          return action === 'add'
+            ? `${userLabel(user)} a déjà le rôle « ${role} » : rien n'a changé.`
+            : `${userLabel(user)} n'a pas le rôle « ${role} » : rien n'a changé.`;
         await auditCli(action === 'add' ? 'user_role.added' : 'user_role.removed', user.id, { role });
         return `Rôle « ${role} » ${action === 'add' ? 'donné à' : 'retiré à'} ${userLabel(user)} (effectif à sa prochaine connexion).`;
       });

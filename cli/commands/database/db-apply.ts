@@ -42,18 +42,27 @@ export async function run({ options }: CommandInput): Promise<number> {
     return { path: file.path, text: fs.existsSync(absolute) ? fs.readFileSync(absolute, 'utf8') : '' };
   });
   if (stale.length > 0) {
-    throw new CliError(`fichiers SQL générés absents ou périmés : ${stale.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw build:model » puis relancez « fw db:apply ».');
+    throw new CliError(
+      `fichiers SQL générés absents ou périmés : ${stale.join(', ')}. Rien n'a été appliqué.`,
+      'lancez « fw build:model » puis relancez « fw db:apply ».',
+    );
   }
   const { authFilesToApply } = await import('../../auth/inspect.js');
   const auth = authFilesToApply(root, dialect);
   if (auth.problems.length > 0) {
-    throw new CliError(`fichiers SQL d'authentification absents ou périmés : ${auth.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw auth:init » puis relancez « fw db:apply ».');
+    throw new CliError(
+      `fichiers SQL d'authentification absents ou périmés : ${auth.problems.join(', ')}. Rien n'a été appliqué.`,
+      'lancez « fw auth:init » puis relancez « fw db:apply ».',
+    );
   }
   files.push(...auth.files);
   const { mediaFilesToApply } = await import('../../media/inspect.js');
   const media = mediaFilesToApply(root, dialect);
   if (media.problems.length > 0) {
-    throw new CliError(`fichier SQL de la table media absent ou périmé : ${media.problems.join(', ')}. Rien n'a été appliqué.`, 'lancez « fw media:init » puis relancez « fw db:apply ».');
+    throw new CliError(
+      `fichier SQL de la table media absent ou périmé : ${media.problems.join(', ')}. Rien n'a été appliqué.`,
+      'lancez « fw media:init » puis relancez « fw db:apply ».',
+    );
   }
   files.push(...media.files);
   const out = process.stdout;
@@ -66,14 +75,19 @@ export async function run({ options }: CommandInput): Promise<number> {
   const report = await usingHandle(openHandle(settings, 'schema'), (db) => applySqlFiles(db, files));
   const labels = { applied: 'appliqué', unchanged: 'inchangé', failed: 'ÉCHEC', 'not-run': 'non lancé' } as const;
   for (const outcome of report.files) {
-    const detail = outcome.fate === 'applied' || outcome.fate === 'unchanged' ? ` (${outcome.executed} instruction(s), ${outcome.skipped} déjà présente(s))` : '';
+    const detail =
+      outcome.fate === 'applied' || outcome.fate === 'unchanged' ? ` (${outcome.executed} instruction(s), ${outcome.skipped} déjà présente(s))` : '';
     out.write(`  ${labels[outcome.fate].padEnd(10)} ${outcome.path}${detail}\n`);
   }
   const failed = report.files.find((f) => f.fate === 'failed');
   if (failed?.failure) {
     const f = failed.failure;
-    const partial = dialect === 'mariadb' ? ' Sur MariaDB, les instructions précédentes de ce fichier sont peut-être déjà validées (le DDL valide implicitement).' : '';
-    throw new CliError(`${failed.path}, instruction ${f.statement} (ligne ${f.line}) : ${sentence(f.message)}${partial}`, 'corrigez la définition puis « fw build:model » et relancez « fw db:apply ».');
+    const partial =
+      dialect === 'mariadb' ? ' Sur MariaDB, les instructions précédentes de ce fichier sont peut-être déjà validées (le DDL valide implicitement).' : '';
+    throw new CliError(
+      `${failed.path}, instruction ${f.statement} (ligne ${f.line}) : ${sentence(f.message)}${partial}`,
+      'corrigez la définition puis « fw build:model » et relancez « fw db:apply ».',
+    );
   }
   out.write(`Schéma appliqué : ${report.files.length} fichier(s).\n`);
   warnUnfillableCycles(unfillableCycles(model));

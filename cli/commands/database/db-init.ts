@@ -27,7 +27,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   out.write(changed === 0 ? 'Rien à faire : tout était déjà en place.\n' : `Terminé : ${changed} élément(s) créé(s) ou accordé(s).\n`);
   if (steps.some((step) => step.fate === 'en trop')) {
     process.stderr.write(
-      'Attention : le compte applicatif a des droits ou des hôtes en plus de ceux que db:init accorde (lignes « en trop ») : une faille de l\'application, ou un accès depuis un autre hôte, pourrait en profiter.\n' +
+      "Attention : le compte applicatif a des droits ou des hôtes en plus de ceux que db:init accorde (lignes « en trop ») : une faille de l'application, ou un accès depuis un autre hôte, pourrait en profiter.\n" +
         'Conseil : lancez les REVOKE ou DROP USER indiqués avec le compte administrateur ; fw db:init ne retire jamais un droit ni un compte lui-même.\n',
     );
   }

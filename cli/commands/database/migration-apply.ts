@@ -20,10 +20,6 @@ export async function run(_input: CommandInput): Promise<number> {
       onApplied: (migration) => out.write(`  appliquée  ${migration.filename}  (${migration.executionMs} ms)\n`),
     }),
   );
-  out.write(
-    applied.length === 0
-      ? 'Rien à appliquer : aucune migration PENDING.\n'
-      : `${applied.length} migration(s) appliquée(s).\n`,
-  );
+  out.write(applied.length === 0 ? 'Rien à appliquer : aucune migration PENDING.\n' : `${applied.length} migration(s) appliquée(s).\n`);
   return 0;
 }

@@ -25,7 +25,10 @@ export async function run({ options }: CommandInput): Promise<number> {
   } else {
     const entity = findEntity(model, options.entity as string);
     if (!entity) {
-      throw new CliError(`entité « ${String(options.entity)} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`, 'vérifiez le nom (PascalCase) dans mvc/entities/.');
+      throw new CliError(
+        `entité « ${String(options.entity)} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`,
+        'vérifiez le nom (PascalCase) dans mvc/entities/.',
+      );
     }
     entities = [entity];
   }
@@ -40,7 +43,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   });
   const drift = results.some((r) => hasDrift(r.rows));
   if (options.json === true) {
-    const json = results.map((r) => ({ entity: r.entity.name, table: r.entity.table, rows: r.rows.map(({ status, column, detail }) => ({ status, column, detail })) }));
+    const json = results.map((r) => ({
+      entity: r.entity.name,
+      table: r.entity.table,
+      rows: r.rows.map(({ status, column, detail }) => ({ status, column, detail })),
+    }));
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     for (const { entity, rows } of results) {

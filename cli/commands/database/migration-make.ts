@@ -24,7 +24,11 @@ export function versionOf(date: Date): string {
 
 function requireEntity(model: ModelNode, name: string): EntityNode {
   const entity = findEntity(model, name);
-  if (!entity) throw new CliError(`entité « ${name} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`, 'vérifiez le nom (PascalCase) dans mvc/entities/.');
+  if (!entity)
+    throw new CliError(
+      `entité « ${name} » introuvable (entités connues : ${model.entities.map((e) => e.name).join(', ') || 'aucune'}).`,
+      'vérifiez le nom (PascalCase) dans mvc/entities/.',
+    );
   return entity;
 }
 
@@ -53,7 +57,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       const { dialectOf, readTable } = await import('../../db/schema.js');
       const { changesOf, diffEntity } = await import('../../db/diff.js');
       const settings = readDbSettings(root);
-      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => diffEntity(model, entity, await readTable(db, entity.table), dialectOf(db)));
+      const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) =>
+        diffEntity(model, entity, await readTable(db, entity.table), dialectOf(db)),
+      );
       const changes = changesOf(rows);
       if (changes.length === 0) {
         process.stdout.write(`Aucun écart entre ${entity.name} et la table ${entity.table} : aucune migration écrite.\n`);
@@ -85,6 +91,8 @@ async function warnEmptySections(file: string, content: string): Promise<void> {
   const { DIALECT_NAMES } = await import('../../../runtime/db/dialect.js');
   const empty = DIALECT_NAMES.filter((dialect) => splitSqlStatements(dialectSection(content, dialect, file), dialect, file).length === 0);
   for (const dialect of empty) {
-    process.stderr.write(`Attention : ${file} n'a encore aucune instruction pour ${dialect} : « fw migration:apply » la refusera sur ${dialect} tant que sa section « -- fw:dialect ${dialect} » est vide.\n`);
+    process.stderr.write(
+      `Attention : ${file} n'a encore aucune instruction pour ${dialect} : « fw migration:apply » la refusera sur ${dialect} tant que sa section « -- fw:dialect ${dialect} » est vide.\n`,
+    );
   }
 }

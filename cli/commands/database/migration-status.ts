@@ -22,7 +22,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   } else {
     out.write(formatStatusTable(report.statuses));
     if (!report.tableExists) {
-      out.write('(la table fw_migrations n\'existe pas encore : « fw db:init » ou « fw migration:apply » la crée.)\n');
+      out.write("(la table fw_migrations n'existe pas encore : « fw db:init » ou « fw migration:apply » la crée.)\n");
     }
     out.write(`${summary(report.statuses)}\n`);
   }

@@ -16,7 +16,14 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
   const { modelFiles } = await import('../../../emitters/index.js');
-  const crud = await existingCrud(root, model, model.entities.map((e) => e.name));
-  const legacy = legacyRoleMaps(root, crud.map((c) => c.entity));
+  const crud = await existingCrud(
+    root,
+    model,
+    model.entities.map((e) => e.name),
+  );
+  const legacy = legacyRoleMaps(
+    root,
+    crud.map((c) => c.entity),
+  );
   return generate(root, [...modelFiles(model), ...crud.flatMap((c) => c.files)], readGenerateOptions(options), 'fw build:model', legacy);
 }

@@ -102,10 +102,14 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.push('Médias : « fw upload:init » et « fw media:init » (dossiers et table media), puis « fw db:apply ».\n');
     const files = entity.media.filter((m) => m.field === 'file').map((m) => m.name);
     if (plan.isPublic && files.length > 0) {
-      out.push(`Documents (${files.join(', ')}) : /media/documents/… ne les sert qu'aux sessions connectées ; sans connexion, ajoutez 'documents' à media_public_categories (config.ts).\n`);
+      out.push(
+        `Documents (${files.join(', ')}) : /media/documents/… ne les sert qu'aux sessions connectées ; sans connexion, ajoutez 'documents' à media_public_categories (config.ts).\n`,
+      );
     }
   } else if (!media && entity.media.length > 0) {
-    out.push(`Médias : ${entity.name} en déclare (${entity.media.map((m) => m.name).join(', ')}) ; « fw make:crud ${entity.name} --media » génère les pages qui les gèrent.\n`);
+    out.push(
+      `Médias : ${entity.name} en déclare (${entity.media.map((m) => m.name).join(', ')}) ; « fw make:crud ${entity.name} --media » génère les pages qui les gèrent.\n`,
+    );
   }
   out.push(formatLegacyRoleMaps(legacy));
   process.stdout.write(out.join(''));

@@ -19,7 +19,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const { compileSources, snakeCase, formatDiagnostics } = await import('../../../compiler/index.js');
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
-    throw new CliError(`nom d'entité invalide « ${name} » : PascalCase attendu (lettres et chiffres, initiale majuscule).`, 'exemple : fw make:entity ContactClient');
+    throw new CliError(
+      `nom d'entité invalide « ${name} » : PascalCase attendu (lettres et chiffres, initiale majuscule).`,
+      'exemple : fw make:entity ContactClient',
+    );
   }
   const snake = snakeCase(name);
   const relative = entityJsonPath(snake);
@@ -33,7 +36,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const { diagnostics } = compileSources([{ file: relative, text }]);
   if (diagnostics.length > 0) {
     process.stderr.write(formatDiagnostics(diagnostics));
-    throw new CliError(`la définition de « ${name} » est invalide : rien n'a été écrit.`, 'changez les noms indiqués (mots réservés SQL, snake_case pour les champs).');
+    throw new CliError(
+      `la définition de « ${name} » est invalide : rien n'a été écrit.`,
+      'changez les noms indiqués (mots réservés SQL, snake_case pour les champs).',
+    );
   }
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: relative, content: text, kind: 'manual' }], {});

@@ -58,7 +58,10 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { diagnostics } = compileSources(sources);
   if (diagnostics.length > 0) {
     process.stderr.write(formatDiagnostics(diagnostics));
-    throw new CliError(`la relation « ${answers.name} » est invalide : ${RELATIONS} n'a pas été modifié.`, 'corrigez les valeurs indiquées puis relancez « fw make:relation ».');
+    throw new CliError(
+      `la relation « ${answers.name} » est invalide : ${RELATIONS} n'a pas été modifié.`,
+      'corrigez les valeurs indiquées puis relancez « fw make:relation ».',
+    );
   }
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, [{ path: RELATIONS, content: text, kind: 'canonical' }], {});
@@ -73,7 +76,10 @@ function readRelations(file: string): { relations: unknown[] } & Record<string, 
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new CliError(`${RELATIONS} n'est pas un JSON valide (${(err as Error).message}) : rien n'a été modifié.`, 'corrigez le fichier puis relancez la commande.');
+    throw new CliError(
+      `${RELATIONS} n'est pas un JSON valide (${(err as Error).message}) : rien n'a été modifié.`,
+      'corrigez le fichier puis relancez la commande.',
+    );
   }
   if (!data || typeof data !== 'object' || !Array.isArray((data as { relations?: unknown }).relations)) {
     throw new CliError(`${RELATIONS} doit contenir un tableau « relations ».`, 'corrigez le fichier puis relancez la commande.');
@@ -96,7 +102,11 @@ function entitySources(root: string): Array<{ file: string; text: string }> {
 
 function splitRef(value: string, flag: string): [string, string] {
   const match = /^([A-Z][A-Za-z0-9]*)\.([a-z][a-z0-9_]*)$/.exec(value);
-  if (!match) throw new CliError(`valeur invalide pour ${flag} : « ${value} » (forme attendue : Entité.champ, ex. Contact.ville_id).`, 'exemple : fw make:relation --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id');
+  if (!match)
+    throw new CliError(
+      `valeur invalide pour ${flag} : « ${value} » (forme attendue : Entité.champ, ex. Contact.ville_id).`,
+      'exemple : fw make:relation --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id',
+    );
   return [match[1]!, match[2]!];
 }
 
@@ -126,7 +136,10 @@ async function collect(options: Readonly<Record<string, unknown>>): Promise<Answ
   if (options.input === false) {
     const missing = required.filter((key) => !answers[key]);
     if (missing.length > 0) {
-      throw new CliError(`option(s) manquante(s) avec --no-input : ${missing.map((k) => `--${k}`).join(', ')}.`, 'exemple : fw make:relation --no-input --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id');
+      throw new CliError(
+        `option(s) manquante(s) avec --no-input : ${missing.map((k) => `--${k}`).join(', ')}.`,
+        'exemple : fw make:relation --no-input --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id',
+      );
     }
     return fill(answers, await defaultsFor(answers.type));
   }
@@ -157,7 +170,11 @@ async function collect(options: Readonly<Record<string, unknown>>): Promise<Answ
   }
   const result = fill(answers, await defaultsFor(answers.type));
   const missing = required.filter((key) => !result[key]);
-  if (missing.length > 0) throw new CliError(`valeur manquante : ${missing.join(', ')}.`, 'exemple : fw make:relation --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id');
+  if (missing.length > 0)
+    throw new CliError(
+      `valeur manquante : ${missing.join(', ')}.`,
+      'exemple : fw make:relation --name contact_ville --type many_to_one --from Contact.ville_id --to Ville.id',
+    );
   return result;
 }
 

@@ -24,7 +24,16 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const crud = await existingCrud(root, model, [entity.name, ...related]);
   const files = [...entityFiles(model, entity), ...crud.flatMap((c) => c.files)];
   const command = `fw sync:entity ${entity.name}`;
-  await refuseHalfSync(root, model, files, crud.filter((c) => c.entity.name !== entity.name), command);
-  const legacy = legacyRoleMaps(root, crud.map((c) => c.entity));
+  await refuseHalfSync(
+    root,
+    model,
+    files,
+    crud.filter((c) => c.entity.name !== entity.name),
+    command,
+  );
+  const legacy = legacyRoleMaps(
+    root,
+    crud.map((c) => c.entity),
+  );
   return generate(root, files, readGenerateOptions(options), command, legacy);
 }

@@ -17,9 +17,22 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const model = await compileOrFail(root);
   const { relationFiles } = await import('../../../emitters/index.js');
-  const crud = await existingCrud(root, model, model.entities.map((e) => e.name));
+  const crud = await existingCrud(
+    root,
+    model,
+    model.entities.map((e) => e.name),
+  );
   const files = [...relationFiles(model), ...crud.flatMap((c) => c.files)];
   // The CRUD pages of every entity are rewritten from its file: not its base class.
   await refuseHalfSync(root, model, files, crud, 'fw sync:relations');
-  return generate(root, files, readGenerateOptions(options), 'fw sync:relations', legacyRoleMaps(root, crud.map((c) => c.entity)));
+  return generate(
+    root,
+    files,
+    readGenerateOptions(options),
+    'fw sync:relations',
+    legacyRoleMaps(
+      root,
+      crud.map((c) => c.entity),
+    ),
+  );
 }

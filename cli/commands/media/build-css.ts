@@ -19,7 +19,10 @@ export async function run(_input: CommandInput): Promise<number> {
   const root = projectRoot();
   const cli = tailwindBin(root);
   if (!fs.existsSync(path.join(root, INPUT))) {
-    throw new CliError(`${INPUT} introuvable : c'est la source de la feuille de style.`, 'recréez-le (un projet « fw new » en a un : docs/styles.md de fw-mvc), puis relancez « fw build:css ».');
+    throw new CliError(
+      `${INPUT} introuvable : c'est la source de la feuille de style.`,
+      'recréez-le (un projet « fw new » en a un : docs/styles.md de fw-mvc), puis relancez « fw build:css ».',
+    );
   }
   process.stdout.write(`Tailwind : ${INPUT} → ${OUTPUT} (minifié)\n`);
   const child = spawn(process.execPath, [cli, '-i', INPUT, '-o', OUTPUT, '--minify'], { cwd: root, stdio: 'inherit' });

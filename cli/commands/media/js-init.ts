@@ -30,7 +30,11 @@ export async function run({ args }: CommandInput): Promise<number> {
   const root = projectRoot();
   const { readPackageJson, addDependencies, installedFile, installedVersion, PACKAGE_JSON } = await import('../../frontend/package-json.js');
   const { text, data } = readPackageJson(root);
-  const { text: packageText, added } = addDependencies(text, data, libs.map((lib) => [lib.packageName, lib.range] as const));
+  const { text: packageText, added } = addDependencies(
+    text,
+    data,
+    libs.map((lib) => [lib.packageName, lib.range] as const),
+  );
 
   const files: WriterFile[] = added.length > 0 ? [{ path: PACKAGE_JSON, content: packageText, kind: 'canonical' }] : [];
   const missing: JsLib[] = [];
@@ -61,7 +65,10 @@ export async function run({ args }: CommandInput): Promise<number> {
   }
   out.push('', "Les layouts ne sont pas modifiés. Chargez les scripts dans les pages qui s'en servent :", ...pageBlocks(libs));
   if (libs.some((lib) => lib.name === 'alpine')) {
-    out.push('', "Build CSP d'Alpine : déclarez les composants avec Alpine.data() dans static/js/app.js (écouteur « alpine:init »), pas en JavaScript dans les attributs (docs/frontend.md de fw-mvc).");
+    out.push(
+      '',
+      "Build CSP d'Alpine : déclarez les composants avec Alpine.data() dans static/js/app.js (écouteur « alpine:init »), pas en JavaScript dans les attributs (docs/frontend.md de fw-mvc).",
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;

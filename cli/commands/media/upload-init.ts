@@ -21,7 +21,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { lines, created } = await makeUploadFolders(root, uploadRoot, UPLOAD_DIRS, dryRun);
   const out = [dryRun ? "Simulation (--dry-run) : aucun dossier n'est créé." : '', 'Dossiers de dépôt :', ...lines].filter(Boolean);
   if (created === 0) out.push('Rien à faire : les dossiers de dépôt existent déjà.');
-  else if (!dryRun) out.push(`${created} dossier(s) créé(s). Les images publiques sont servies par /media/images/… ; les autres catégories demandent une session connectée.`);
+  else if (!dryRun)
+    out.push(`${created} dossier(s) créé(s). Les images publiques sont servies par /media/images/… ; les autres catégories demandent une session connectée.`);
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

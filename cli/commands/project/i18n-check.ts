@@ -43,18 +43,28 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (unreadable.length === 0) {
     const own = catalogues.project.map((c) => `${c.file} (${c.entries.size} clés)`);
     const framework = catalogues.locales.map((locale) => `${locale} : ${catalogues.framework.get(locale)?.size ?? 0} clés`);
-    checks.push(check('catalogue', 'OK', 'Catalogues', `${own.length > 0 ? own.join(', ') : 'aucun dans translations/'} ; framework (${framework.join(', ')})`));
+    checks.push(
+      check('catalogue', 'OK', 'Catalogues', `${own.length > 0 ? own.join(', ') : 'aucun dans translations/'} ; framework (${framework.join(', ')})`),
+    );
   }
 
   const missing: Check[] = [];
   for (const key of used) {
     for (const locale of catalogues.locales) {
-      if (!full.get(locale)!.has(key)) missing.push(check('missing_key', 'FAIL', 'Clé manquante', `« ${key} » (${where(byKey.get(key)!)}) absente de ${catalogueFile(locale)}`));
+      if (!full.get(locale)!.has(key))
+        missing.push(check('missing_key', 'FAIL', 'Clé manquante', `« ${key} » (${where(byKey.get(key)!)}) absente de ${catalogueFile(locale)}`));
     }
   }
   checks.push(...missing);
   if (missing.length === 0) {
-    checks.push(check('missing_key', 'OK', 'Clés utilisées', `${used.length} clé(s) dans ${usage.templates} gabarit(s) et ${usage.codeFiles} fichier(s) de code, toutes traduites (${catalogues.locales.join(', ')})`));
+    checks.push(
+      check(
+        'missing_key',
+        'OK',
+        'Clés utilisées',
+        `${used.length} clé(s) dans ${usage.templates} gabarit(s) et ${usage.codeFiles} fichier(s) de code, toutes traduites (${catalogues.locales.join(', ')})`,
+      ),
+    );
   }
 
   if (catalogues.project.length > 1) {
@@ -63,20 +73,28 @@ export async function run({ options }: CommandInput): Promise<number> {
       for (const key of source.entries.keys()) {
         if (byKey.has(key)) continue; // a used key missing somewhere is already a « Clé manquante »
         for (const other of catalogues.project) {
-          if (other !== source && !other.error && !full.get(other.locale)!.has(key)) gaps.push(check('catalogue_gap', 'FAIL', "Clé absente d'un catalogue", `« ${key} » est dans ${source.file}, pas dans ${other.file}`));
+          if (other !== source && !other.error && !full.get(other.locale)!.has(key))
+            gaps.push(check('catalogue_gap', 'FAIL', "Clé absente d'un catalogue", `« ${key} » est dans ${source.file}, pas dans ${other.file}`));
         }
       }
     }
     checks.push(...gaps);
-    if (gaps.length === 0 && missing.length === 0) checks.push(check('catalogue_gap', 'OK', 'Concordance des catalogues', `mêmes clés dans ${catalogues.project.map((c) => c.file).join(', ')}`));
+    if (gaps.length === 0 && missing.length === 0)
+      checks.push(check('catalogue_gap', 'OK', 'Concordance des catalogues', `mêmes clés dans ${catalogues.project.map((c) => c.file).join(', ')}`));
   }
 
-  const empty = catalogues.project.flatMap((c) => [...c.entries].filter(([, value]) => value.trim() === '').map(([key]) => check('empty_value', 'FAIL', 'Valeur vide', `« ${key} » dans ${c.file} : à traduire`)));
+  const empty = catalogues.project.flatMap((c) =>
+    [...c.entries]
+      .filter(([, value]) => value.trim() === '')
+      .map(([key]) => check('empty_value', 'FAIL', 'Valeur vide', `« ${key} » dans ${c.file} : à traduire`)),
+  );
   checks.push(...(empty.length > 0 ? empty : [check('empty_value', 'OK', 'Valeurs', 'aucune valeur vide')]));
 
   const frameworkKeys = new Set([...catalogues.framework.values()].flatMap((entries) => [...entries.keys()]));
   const unused = catalogues.project.flatMap((c) =>
-    [...c.entries.keys()].filter((key) => !byKey.has(key) && !frameworkKeys.has(key)).map((key) => check('unused_key', 'WARN', 'Clé inutilisée', `« ${key} » de ${c.file} : ni le code ni les gabarits ne l'utilisent`)),
+    [...c.entries.keys()]
+      .filter((key) => !byKey.has(key) && !frameworkKeys.has(key))
+      .map((key) => check('unused_key', 'WARN', 'Clé inutilisée', `« ${key} » de ${c.file} : ni le code ni les gabarits ne l'utilisent`)),
   );
   checks.push(...(unused.length > 0 ? unused : [check('unused_key', 'OK', 'Clés inutilisées', 'aucune')]));
 

@@ -31,7 +31,12 @@ export async function run(_input: CommandInput): Promise<number> {
   applyPlan(plan);
   const lines = [formatPlan(plan, { dryRun: false }).trimEnd()];
   if (toAdd.length === 0) lines.push(`Rien à ajouter : chaque clé utilisée a sa traduction (${file} ou catalogue du framework).`);
-  else lines.push(`${toAdd.length} clé(s) ajoutée(s) à ${file} avec une valeur vide, à traduire :`, ...toAdd.map((key) => `  ${key}`), '« fw i18n:check » les signale tant qu’elles sont vides.');
+  else
+    lines.push(
+      `${toAdd.length} clé(s) ajoutée(s) à ${file} avec une valeur vide, à traduire :`,
+      ...toAdd.map((key) => `  ${key}`),
+      '« fw i18n:check » les signale tant qu’elles sont vides.',
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -128,10 +128,7 @@ function parseRef(value: unknown, version: string): string {
   if (value === undefined) return 'stable';
   const ref = String(value);
   if (ref === 'stable' || ref === 'main' || ref === `v${version}`) return ref;
-  throw new CliError(
-    `référence inconnue « ${ref} » pour --ref.`,
-    `valeurs acceptées : stable (par défaut), main, v${version} (la version de ce fw).`,
-  );
+  throw new CliError(`référence inconnue « ${ref} » pour --ref.`, `valeurs acceptées : stable (par défaut), main, v${version} (la version de ce fw).`);
 }
 
 function parseProfile(value: unknown): Profile {
@@ -150,10 +147,7 @@ function checkTarget(target: string, name: string): void {
     throw new CliError(`« ${name} » existe déjà et n'est pas un dossier.`, 'choisissez un autre nom de projet.');
   }
   if (fs.readdirSync(target).length > 0) {
-    throw new CliError(
-      `le dossier « ${name} » existe déjà et n'est pas vide.`,
-      'choisissez un autre nom de projet, ou videz ou déplacez ce dossier.',
-    );
+    throw new CliError(`le dossier « ${name} » existe déjà et n'est pas vide.`, 'choisissez un autre nom de projet, ou videz ou déplacez ce dossier.');
   }
 }
 
@@ -162,11 +156,7 @@ function checkTarget(target: string, name: string): void {
  * to `target`: the project appears whole or not at all. On failure, or when fw is stopped (Ctrl+C) meanwhile, the
  * temporary folder is removed. Returns the paths of the project's files, sorted.
  */
-async function writeProjectAtomically(
-  target: string,
-  files: readonly ProjectFile[],
-  complete?: (root: string) => Promise<string[]>,
-): Promise<string[]> {
+async function writeProjectAtomically(target: string, files: readonly ProjectFile[], complete?: (root: string) => Promise<string[]>): Promise<string[]> {
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
   const removeTemporary = (): void => fs.rmSync(temporary, { recursive: true, force: true });
   process.on('exit', removeTemporary);

@@ -23,14 +23,28 @@ const HEADERS = ['METHOD', 'PATH', 'NAME', 'PUBLIC', 'CSRF', 'API', 'HANDLER'] a
 export function formatRoutes(rows: ReadonlyArray<readonly string[]>): string {
   const all = [HEADERS as readonly string[], ...rows];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
-  return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    all
+      .map((row) =>
+        row
+          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `static` functions of the classes (and plain functions) exported by the controller modules → their names. */
 async function handlerNames(root: string): Promise<Map<unknown, string>> {
   const names = new Map<unknown, string>();
   const dir = path.join(root, 'mvc', 'controllers');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+        .sort()
+    : [];
   for (const file of files) {
     let mod: Record<string, unknown>;
     try {
@@ -58,12 +72,22 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const routesFile = path.join(root, 'mvc', 'routes.ts');
   if (!fs.existsSync(routesFile)) {
-    throw new CliError('mvc/routes.ts est introuvable : aucune route à lister.', 'créez mvc/routes.ts avec « export function registerRoutes(router: Router): void { … } ».');
+    throw new CliError(
+      'mvc/routes.ts est introuvable : aucune route à lister.',
+      'créez mvc/routes.ts avec « export function registerRoutes(router: Router): void { … } ».',
+    );
   }
   if (!fs.existsSync(path.join(root, 'node_modules', 'fw-mvc'))) {
-    throw new CliError("les dépendances du projet ne sont pas installées (node_modules/fw-mvc est absent) : les routes ne peuvent pas être chargées.", 'lancez « npm install » dans le projet, puis relancez « fw routes:list ».');
+    throw new CliError(
+      'les dépendances du projet ne sont pas installées (node_modules/fw-mvc est absent) : les routes ne peuvent pas être chargées.',
+      'lancez « npm install » dans le projet, puis relancez « fw routes:list ».',
+    );
   }
-  const [{ register }, { Router }, { configure }] = await Promise.all([import('tsx/esm/api'), import('../../../runtime/http/router.js'), import('../../../runtime/config.js')]);
+  const [{ register }, { Router }, { configure }] = await Promise.all([
+    import('tsx/esm/api'),
+    import('../../../runtime/http/router.js'),
+    import('../../../runtime/config.js'),
+  ]);
   const unregister = register();
   const router = new Router();
   try {
@@ -72,10 +96,16 @@ export async function run({ options }: CommandInput): Promise<number> {
     try {
       mod = (await import(pathToFileURL(routesFile).href)) as Record<string, unknown>;
     } catch (err) {
-      throw new CliError(`mvc/routes.ts ne se charge pas : ${describe(err)}`, 'corrigez l’erreur indiquée (« npm run typecheck » dans le projet la localise), puis relancez la commande.');
+      throw new CliError(
+        `mvc/routes.ts ne se charge pas : ${describe(err)}`,
+        'corrigez l’erreur indiquée (« npm run typecheck » dans le projet la localise), puis relancez la commande.',
+      );
     }
     if (typeof mod.registerRoutes !== 'function') {
-      throw new CliError("mvc/routes.ts n'exporte pas registerRoutes(router).", 'ajoutez « export function registerRoutes(router: Router): void { … } » à mvc/routes.ts.');
+      throw new CliError(
+        "mvc/routes.ts n'exporte pas registerRoutes(router).",
+        'ajoutez « export function registerRoutes(router: Router): void { … } » à mvc/routes.ts.',
+      );
     }
     try {
       (mod.registerRoutes as (r: unknown) => void)(router);
@@ -83,13 +113,24 @@ export async function run({ options }: CommandInput): Promise<number> {
       await loadApiRoutes(router);
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw new CliError(`l'enregistrement des routes a échoué : ${describe(err)}`, 'corrigez mvc/routes.ts (ou mvc/api_routes.ts), puis relancez la commande.');
+      throw new CliError(
+        `l'enregistrement des routes a échoué : ${describe(err)}`,
+        'corrigez mvc/routes.ts (ou mvc/api_routes.ts), puis relancez la commande.',
+      );
     }
     const names = await handlerNames(root);
     const entries: RouteEntry[] = router.iterRoutes();
     const handler = (entry: RouteEntry): string => names.get(entry.handler) ?? (entry.handler.name || '(anonyme)');
     if (options.json === true) {
-      const json = entries.map((e) => ({ method: e.method, path: e.pattern, name: e.name ?? null, public: e.public, csrf: e.csrf, api: e.api, handler: handler(e) }));
+      const json = entries.map((e) => ({
+        method: e.method,
+        path: e.pattern,
+        name: e.name ?? null,
+        public: e.public,
+        csrf: e.csrf,
+        api: e.api,
+        handler: handler(e),
+      }));
       process.stdout.write(JSON.stringify(json, null, 2) + '\n');
       return 0;
     }

@@ -69,7 +69,10 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
     controller = addToController(controllerText, gen.controller.path, gen.controller.className, gen.controller.part);
   } catch (err) {
     if (!(err instanceof ControllerEditError)) throw err;
-    throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, `corrigez ${gen.controller.path} (ou renommez-le pour qu'il soit recréé), puis relancez « ${gen.command} ».`);
+    throw new CliError(
+      `${err.message} Aucun fichier n'a été écrit.`,
+      `corrigez ${gen.controller.path} (ou renommez-le pour qu'il soit recréé), puis relancez « ${gen.command} ».`,
+    );
   }
 
   let edit;

@@ -20,7 +20,12 @@ export async function run({ options }: CommandInput): Promise<number> {
     root,
     {
       command: 'fw make:public-contact',
-      controller: { path: pages.PAGES_CONTROLLER_FILE, className: pages.PAGES_CONTROLLER, skeleton: pages.pagesControllerSkeleton(), part: pages.contactPart() },
+      controller: {
+        path: pages.PAGES_CONTROLLER_FILE,
+        className: pages.PAGES_CONTROLLER,
+        skeleton: pages.pagesControllerSkeleton(),
+        part: pages.contactPart(),
+      },
       templates: [{ path: page.template, content: pages.emitContactView(), kind: 'manual' }],
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],

@@ -36,9 +36,13 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
       const documents = plan.media.filter((m) => m.kind === 'file').map((m) => m.name);
       const mediaNote = (shown: boolean): void => {
         if (!shown) return;
-        notes.push('Médias : la table media doit exister (« fw upload:init », « fw media:init », puis « fw db:apply ») ; « fw make:crud --media » sert à les envoyer.');
+        notes.push(
+          'Médias : la table media doit exister (« fw upload:init », « fw media:init », puis « fw db:apply ») ; « fw make:crud --media » sert à les envoyer.',
+        );
         if (kind === 'show' && documents.length > 0) {
-          notes.push(`Documents (${documents.join(', ')}) : /media/documents/… ne les sert qu'aux sessions connectées ; pour un site public, ajoutez 'documents' à media_public_categories (config.ts).`);
+          notes.push(
+            `Documents (${documents.join(', ')}) : /media/documents/… ne les sert qu'aux sessions connectées ; pour un site public, ajoutez 'documents' à media_public_categories (config.ts).`,
+          );
         }
       };
       let part;
@@ -56,7 +60,10 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
         mediaNote(plan.media.length > 0);
       } else {
         if (plan.formFields.length === 0) {
-          throw new CliError(`${entity.name} n'a aucun champ qu'un formulaire public puisse saisir (clé, clés étrangères, horodatages et secrets sont exclus).`, `ajoutez un champ à ${entity.file}, puis relancez « fw ${commandName} ${entity.name} ».`);
+          throw new CliError(
+            `${entity.name} n'a aucun champ qu'un formulaire public puisse saisir (clé, clés étrangères, horodatages et secrets sont exclus).`,
+            `ajoutez un champ à ${entity.file}, puis relancez « fw ${commandName} ${entity.name} ».`,
+          );
         }
         part = controllers.publicFormPart(plan);
         templates = [view('form.html', views.emitPublicFormView(plan))];

@@ -23,19 +23,30 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const name = String(args[0]);
   const pages = await import('../../../emitters/public/pages.js');
   if (!pages.PAGE_NAME.test(name)) {
-    const suggestion = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+    const suggestion = name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
     throw new CliError(
       `nom de page invalide « ${name} » : lettres minuscules, chiffres et tirets seulement (il devient l'adresse /<nom> et le dossier mvc/views/<nom>/).`,
       `par exemple « fw make:public-page ${pages.PAGE_NAME.test(suggestion) ? suggestion : 'a-propos'} ».`,
     );
   }
   if (RESERVED.has(name)) {
-    throw new CliError(`« ${name} » est réservé : l'application sert /${name}/… avant les routes, la page ne serait jamais atteinte.`, 'choisissez un autre nom.');
+    throw new CliError(
+      `« ${name} » est réservé : l'application sert /${name}/… avant les routes, la page ne serait jamais atteinte.`,
+      'choisissez un autre nom.',
+    );
   }
   const title = typeof options.title === 'string' ? options.title : undefined;
   const problem = title === undefined ? null : pages.titleProblem(title);
   if (problem) {
-    throw new CliError(`titre refusé pour « fw make:public-page ${name} » : ${problem}.`, `donnez un titre d'une ligne, par exemple --title "À propos de nous" ; la mise en forme se fait ensuite dans ${`mvc/views/${name}/index.html`}.`);
+    throw new CliError(
+      `titre refusé pour « fw make:public-page ${name} » : ${problem}.`,
+      `donnez un titre d'une ligne, par exemple --title "À propos de nous" ; la mise en forme se fait ensuite dans ${`mvc/views/${name}/index.html`}.`,
+    );
   }
   const root = projectRoot();
   const page = pages.pagePlan(name, title);
@@ -43,7 +54,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     root,
     {
       command: `fw make:public-page ${name}`,
-      controller: { path: pages.PAGES_CONTROLLER_FILE, className: pages.PAGES_CONTROLLER, skeleton: pages.pagesControllerSkeleton(), part: pages.pagePart(page) },
+      controller: {
+        path: pages.PAGES_CONTROLLER_FILE,
+        className: pages.PAGES_CONTROLLER,
+        skeleton: pages.pagesControllerSkeleton(),
+        part: pages.pagePart(page),
+      },
       templates: [{ path: page.template, content: pages.emitPageView(page), kind: 'manual' }],
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],

@@ -31,7 +31,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const entry = installedEntry(readRegistry(root), name, 'module:files');
   const module = readModule(root, folderInProject(root, entry.path, `le dossier enregistré pour « ${name} »`));
   const files = moduleFiles(module);
-  const copies: CopiedFile[] = files.map((file) => ({ path: file.destination, content: fs.readFileSync(absolutePath(module.absoluteDir, file.source)), kind: 'manual' }));
+  const copies: CopiedFile[] = files.map((file) => ({
+    path: file.destination,
+    content: fs.readFileSync(absolutePath(module.absoluteDir, file.source)),
+    kind: 'manual',
+  }));
   const written = planWrites(root, copies);
   // The writer calls a differing manual file "skipped"; here it is a conflict, and it stops the copy.
   const plan: WritePlan = { root: written.root, entries: written.entries.map((e) => (e.fate === 'skipped' ? { ...e, reason: CONFLICT } : e)) };
@@ -39,7 +43,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const writes = plan.entries.filter((e) => e.fate === 'created').length;
   const out = process.stdout;
   if (entry.version !== module.manifest.version) {
-    out.write(`Attention : ${module.dir} est en version ${module.manifest.version}, fw_modules.json enregistre ${String(entry.version)} : « fw module:install ${name} » met l'enregistrement à jour.\n`);
+    out.write(
+      `Attention : ${module.dir} est en version ${module.manifest.version}, fw_modules.json enregistre ${String(entry.version)} : « fw module:install ${name} » met l'enregistrement à jour.\n`,
+    );
   }
 
   if (dryRun || conflicts.length > 0 || writes === 0) {
@@ -47,7 +53,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.write(formatPlan(plan, { dryRun }));
   }
   if (conflicts.length > 0) {
-    const shown = conflicts.slice(0, SHOWN_CONFLICTS).join(', ') + (conflicts.length > SHOWN_CONFLICTS ? ` et ${conflicts.length - SHOWN_CONFLICTS} autre(s)` : '');
+    const shown =
+      conflicts.slice(0, SHOWN_CONFLICTS).join(', ') + (conflicts.length > SHOWN_CONFLICTS ? ` et ${conflicts.length - SHOWN_CONFLICTS} autre(s)` : '');
     throw new CliError(
       `${conflicts.length} fichier(s) du projet existent avec un autre contenu que celui du module « ${name} » : ${shown} ; rien n'a été écrit.`,
       `comparez-les avec ${module.dir}/ ; pour prendre la version du module, renommez ou supprimez votre fichier, puis relancez « fw module:files ${name} ».`,
@@ -61,7 +68,13 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   applyPlan(plan);
   out.write(`Fichiers du module « ${name} » ${module.manifest.version} copiés :\n`);
   out.write(formatPlan(plan, { dryRun: false }));
-  out.write(nextSteps(name, module.manifest.provides, files.map((f) => f.kind)));
+  out.write(
+    nextSteps(
+      name,
+      module.manifest.provides,
+      files.map((f) => f.kind),
+    ),
+  );
   return 0;
 }
 
@@ -69,7 +82,9 @@ function nextSteps(name: string, provides: readonly string[], copied: readonly s
   const steps = [
     ...(copied.includes('entities') ? ['fw sync:entity <Entité>       # pour chaque entité copiée dans mvc/entities/ : ses fichiers SQL et sa classe'] : []),
     ...(copied.includes('migrations') ? ['fw migration:apply            # applique les migrations copiées dans mvc/migrations/'] : []),
-    ...(provides.includes('routes') ? [`fw module:routes ${name}${' '.repeat(Math.max(1, 13 - name.length))}# écrit mvc/routes_${name}.ts et affiche les lignes à ajouter`] : []),
+    ...(provides.includes('routes')
+      ? [`fw module:routes ${name}${' '.repeat(Math.max(1, 13 - name.length))}# écrit mvc/routes_${name}.ts et affiche les lignes à ajouter`]
+      : []),
   ];
   return steps.length === 0 ? '' : `\nEnsuite :\n${steps.map((step) => `  ${step}\n`).join('')}`;
 }

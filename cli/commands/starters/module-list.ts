@@ -41,7 +41,12 @@ export async function run({ options }: CommandInput): Promise<number> {
       if (check.module) {
         rows.push([folder, check.module.manifest.version, installed, check.module.manifest.label]);
       } else {
-        rows.push([folder, '?', installed, `manifeste invalide : ${check.problems[0]!.file}${check.problems[0]!.pointer === '#' ? '' : check.problems[0]!.pointer} : ${check.problems[0]!.message}`]);
+        rows.push([
+          folder,
+          '?',
+          installed,
+          `manifeste invalide : ${check.problems[0]!.file}${check.problems[0]!.pointer === '#' ? '' : check.problems[0]!.pointer} : ${check.problems[0]!.message}`,
+        ]);
         invalid.push(folder);
       }
     }

@@ -31,14 +31,23 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   if (!dryRun) applyPlan(plan);
   const out = process.stdout;
   out.write(`Routes du module « ${name} » (${routes.routes.length}) :\n`);
-  for (const route of routes.routes) out.write(`  ${route.method.padEnd(6)} ${route.path}  ${route.controller}.${route.action}${route.public ? ' (publique)' : ''}\n`);
+  for (const route of routes.routes)
+    out.write(`  ${route.method.padEnd(6)} ${route.path}  ${route.controller}.${route.action}${route.public ? ' (publique)' : ''}\n`);
   out.write(formatPlan(plan, { dryRun }));
 
-  const missing = [...new Set(routes.controllers.values())].map((from) => `mvc/${from.slice(2).replace(/\.js$/, '.ts')}`).filter((file) => !fs.existsSync(path.join(root, file)));
+  const missing = [...new Set(routes.controllers.values())]
+    .map((from) => `mvc/${from.slice(2).replace(/\.js$/, '.ts')}`)
+    .filter((file) => !fs.existsSync(path.join(root, file)));
   if (missing.length > 0) {
-    out.write(`Attention : ${missing.join(', ')} ${missing.length > 1 ? 'manquent' : 'manque'} encore : « fw module:files ${name} » copie les contrôleurs du module.\n`);
+    out.write(
+      `Attention : ${missing.join(', ')} ${missing.length > 1 ? 'manquent' : 'manque'} encore : « fw module:files ${name} » copie les contrôleurs du module.\n`,
+    );
   }
-  const wired = await wiring(root, name, routes.routes.map((route) => `${route.method} ${route.path}`));
+  const wired = await wiring(
+    root,
+    name,
+    routes.routes.map((route) => `${route.method} ${route.path}`),
+  );
   const { importLine, callLine } = emitter.moduleRoutesLines(name);
   for (const clash of wired.clashes) out.write(`Attention : ${ROUTES_FILE} déclare déjà ${clash}, que le module déclare aussi.\n`);
   if (wired.imported && wired.called) {

@@ -58,7 +58,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     throw build.alreadyBuiltError(prepared);
   }
   if (dryRun) {
-    if (options.initDb === true) out.write('--init-db : la base n\'est pas touchée pendant une simulation.\n');
+    if (options.initDb === true) out.write("--init-db : la base n'est pas touchée pendant une simulation.\n");
     return 0;
   }
 
