@@ -11,15 +11,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  BaseController,
-  DatabaseSessionStore,
-  Response,
-  fetchOne,
-  fwSessionsDdl,
-  getSessionStore,
-  setSessionStore,
-} from '../runtime/index.js';
+import { BaseController, DatabaseSessionStore, Response, fetchOne, fwSessionsDdl, getSessionStore, setSessionStore } from '../runtime/index.js';
 import { DatabaseUnavailableError, openDatabase, type Database as Handle } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 import { startApp, type TestApp } from './helpers/server.js';
