@@ -250,7 +250,7 @@ C('render with raw: the file as is, no template processing; never outside views_
   assert.throws(() => BaseController.render('../../secret.txt', { raw: true }), /hors du dossier des vues/);
 });
 
-C("jsonResponse: data JSON cannot represent is a SerializationError (a ValueError under the old Python name)", async () => {
+C('jsonResponse: data JSON cannot represent is a SerializationError (a ValueError under the old Python name)', async () => {
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
   for (const [label, value] of [
