@@ -1,5 +1,5 @@
 /**
- * Roles and permissions (docs/decisions.md#roles-and-permissions; docs/auth.md "Roles and permissions"): roles are granted to users
+ * Roles and permissions (docs/decisions.md#roles-and-permissions; docs/auth.md "The session user, roles and permissions"): roles are granted to users
  * (`user_roles`), permissions to roles (`role_permissions`). `loadUserAccess` gives what the session user carries
  * from login on. Role names and permission codes are lower-case ASCII (`admin`, `contact.delete`) so that they
  * compare the same way on both dialects, whatever the column's collation. Every function takes an optional last
