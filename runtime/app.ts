@@ -53,7 +53,7 @@ export interface ApplicationOptions {
 
 const API_EXTENSIONS = ['.js', '.mjs', '.ts', '.mts'];
 
-/** Loads `registerApiRoutes` from a module into the router (the four cases of docs/api-mapping.md "HTTP"). Returns true when routes were added. */
+/** Loads `registerApiRoutes` from a module into the router (the four cases of docs/runtime.md "API routes"). Returns true when routes were added. */
 export async function loadApiRoutes(router: Router, modulePath = 'mvc/api_routes'): Promise<boolean> {
   const base = path.resolve(get('project_root'), modulePath);
   const file = API_EXTENSIONS.map((ext) => base + ext).find((candidate) => fs.existsSync(candidate)) ?? (fs.existsSync(base) ? base : undefined);
