@@ -1,11 +1,11 @@
 /**
- * The table of `fw` commands (spec "Command-line commands"), kept as data: the help, the dispatcher and the
+ * The table of `fw` commands (the contract of docs/decisions.md#the-fixed-contract), kept as data: the help, the dispatcher and the
  * tests all read it. `load` imports the implementing module on demand; a command without `load` is listed
  * but not available yet in this version.
  */
 import type { CommandModule } from './command-module.js';
 
-/** Help families, in the order the grouped help prints them (spec "Command-line commands"). */
+/** Help families, in the order the grouped help prints them (docs/decisions.md#the-fixed-contract). */
 export const FAMILIES = [
   'Projet',
   'Entités',
@@ -68,8 +68,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/project/i18n-check.js'),
   },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
-  // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
-  // spec refuses (outside a project), then say the command is not available.
+  // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what they
+  // will refuse (outside a project), then say the command is not available.
   {
     name: 'project:check',
     family: 'Projet',

@@ -1,6 +1,6 @@
 /**
- * The canonical definition files as `fw make:entity` and `fw make:relation` write them (spec "Entity definition",
- * "Relation definition"): the same keys in the same order, whoever writes them (the commands, the starters).
+ * The canonical definition files as `fw make:entity` and `fw make:relation` write them (docs/entities.md
+ * "Entity files", "Relations"): the same keys in the same order, whoever writes them (the commands, the starters).
  */
 
 /** `$schema` of an entity file, relative to `mvc/entities/<snake>/`. */

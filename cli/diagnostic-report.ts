@@ -1,5 +1,5 @@
 /**
- * The report of the doctor-style commands (DECISIONS §5 "CRUD and CLI"): one line per check, two spaces, the tag
+ * The report of the doctor-style commands (docs/decisions.md#command-output-reports-and-tables): one line per check, two spaces, the tag
  * (`[OK]`, `[WARN]`, `[FAIL]`, `[SKIP]`) padded to 7, the label, ` — detail`; then `N avertissement(s), M erreur(s).`
  * With `--json`, the same checks as an object. Exit 1 when any check fails.
  */

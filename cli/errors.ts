@@ -1,4 +1,4 @@
-/** CLI dispatch errors (spec "Errors" §1-2): printed as `Erreur : <message>` and optionally `Conseil : <advice>`. */
+/** CLI dispatch errors (docs/decisions.md#cli-errors-and-exit-codes): printed as `Erreur : <message>` and optionally `Conseil : <advice>`. */
 
 /** A user error: the dispatcher prints it without a stack trace and exits with `exitCode` (1 by default). */
 export class CliError extends Error {
@@ -23,7 +23,7 @@ export function missingOptionValue(commandName: string, flag: string, advice: st
   return new CliError(`l'option « ${flag} » de « fw ${commandName} » attend une valeur.`, advice);
 }
 
-/** A command of the spec that this version lists in the help but does not implement yet. */
+/** A command that this version lists in the help but does not implement yet. */
 export function notAvailable(commandName: string): CliError {
   return new CliError(`la commande « ${commandName} » n'est pas encore disponible dans cette version.`);
 }

@@ -1,4 +1,4 @@
-/** The grouped help printed by `fw`, `fw help`, `fw --help` and `fw -h` (spec "Command-line commands"). */
+/** The grouped help printed by `fw`, `fw help`, `fw --help` and `fw -h` (the command table, cli/commands-table.ts). */
 import { COMMANDS, FAMILIES, type CommandEntry } from './commands-table.js';
 
 /** `fw <name> <usage>`, without a trailing space when the command takes nothing. */

@@ -1,4 +1,4 @@
-/** Ctrl+C exits with 130 (spec "Errors" §1). */
+/** Ctrl+C exits with 130 (docs/decisions.md#cli-errors-and-exit-codes). */
 import { formatCliError } from './errors.js';
 
 /**

@@ -52,7 +52,7 @@ function unknownCommand(name: string): CliError {
   return new CliError(`commande inconnue « ${name} ».`, suggestion ? `vouliez-vous dire « fw ${suggestion} » ? Sinon, ${LIST_ADVICE}` : LIST_ADVICE);
 }
 
-/** Prints an error the way the spec wants it; a stack trace only with FW_DEBUG=1. */
+/** Prints an error as docs/decisions.md#cli-errors-and-exit-codes says; a stack trace only with FW_DEBUG=1. */
 function report(error: unknown): number {
   if (error instanceof CliError) {
     process.stderr.write(formatCliError(error.message, error.advice));

@@ -1,5 +1,5 @@
 /**
- * The files of a new project (spec "Project files and checks", `.ts` layout of DECISIONS §2): the template of
+ * The files of a new project (the `.ts` layout of docs/decisions.md#names-in-typescript): the template of
  * cli/templates/project/ with its placeholders filled, the framework's layouts, components and error pages,
  * fw_modules.json, and the framework packed into vendor/ (the project's package.json installs it from there, so
  * the project installs from any folder: docs/install.md). Reads the framework's folders; writes nothing.

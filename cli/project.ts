@@ -22,7 +22,7 @@ export function projectRoot(from: string = process.cwd()): string {
 
 /**
  * For the structural checks (`project:check`, `project:audit`), which look at the working directory itself:
- * a CliError when it holds neither `app.ts` nor `mvc/` (spec "Diagnostics": they fail at once outside a project).
+ * a CliError when it holds neither `app.ts` nor `mvc/` (diagnostic commands fail at once outside a project: docs/decisions.md#cli-errors-and-exit-codes).
  */
 export function assertProjectHere(commandName: string, dir: string = process.cwd()): string {
   const root = path.resolve(dir);

@@ -1,4 +1,4 @@
-/** Runs one command module under commander, turning commander's own errors into `CliError`s (spec "Errors"). */
+/** Runs one command module under commander, turning commander's own errors into `CliError`s (docs/decisions.md#cli-errors-and-exit-codes). */
 import type { CommanderError, Option } from 'commander';
 import type { CommandModule } from './command-module.js';
 import type { CommandEntry } from './commands-table.js';

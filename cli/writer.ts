@@ -1,5 +1,5 @@
 /**
- * The one writer of generated files (STYLE "The shape of the house", example 5). `planWrites` reads the disk and
+ * The one writer of generated files (docs/architecture.md "One writer"). `planWrites` reads the disk and
  * gives every file its fate; `applyPlan` writes the plan all or nothing; `formatPlan` prints it. Output labels
  * are French, like the rest of the CLI (`créé`, `mis à jour`, `inchangé`, `ignoré`, `écrasé`).
  */
@@ -39,7 +39,7 @@ export interface WritePlan {
 }
 
 export interface PlanOptions {
-  /** Overwrite regenerable files whose marker line was removed. Manual files are never overwritten (spec). */
+  /** Overwrite regenerable files whose marker line was removed. Manual files are never overwritten (docs/decisions.md#regenerable-and-manual-files). */
   readonly force?: boolean;
   /**
    * With `force`, overwrite manual files that differ too: only `fw starter:build --force` asks for it, for the files

@@ -1,5 +1,5 @@
 /**
- * Meaning of one entity file (spec "Entity definition (JSON)", DECISIONS §5 "Entities"): names and reserved
+ * Meaning of one entity file (docs/entities.md "Entity files", docs/decisions.md#entity-names-and-columns): names and reserved
  * words, the file's place, one simple primary key, fields, media, rbac. Runs even when the schema found
  * problems, so that every problem is reported at once; values of the wrong type are treated as absent.
  */

@@ -1,7 +1,7 @@
 /**
  * The compiler: entity and relation files → Ajv (structure) → semantic checks (meaning) → one immutable
- * intermediate model that every emitter consumes (spec "Entity definition", "Relation definition";
- * DECISIONS §1, §5 "Entities"). Every problem is reported at once, each with its file, JSON pointer and a
+ * intermediate model that every emitter consumes (docs/entities.md;
+ * docs/decisions.md#the-fixed-contract, #entity-names-and-columns). Every problem is reported at once, each with its file, JSON pointer and a
  * French message; the model is null as soon as there is one.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Naming rules of entity files (spec "Entity definition", naming rules; DECISIONS §5 "Entities"):
+ * Naming rules of entity files (docs/entities.md "Entity files"; docs/decisions.md#entity-names-and-columns):
  * PascalCase entities and columns, snake_case folders, tables, fields, plurals and relation names.
  */
 
@@ -60,7 +60,7 @@ export function toEntityFileName(name: string): string {
   return `mvc/entities/${snake}/${snake}.json`;
 }
 
-/** Route plural: the snake name plus `s`, unless it already ends in s, x or z (DECISIONS §5 "Entities"). */
+/** Route plural: the snake name plus `s`, unless it already ends in s, x or z (docs/decisions.md#entity-names-and-columns). */
 export function defaultPlural(snake: string): string {
   return /[sxz]$/.test(snake) ? snake : `${snake}s`;
 }

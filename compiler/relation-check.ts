@@ -1,5 +1,5 @@
 /**
- * Meaning of `mvc/entities/relations.json` (spec "Relation definition"): relations name existing entities
+ * Meaning of `mvc/entities/relations.json` (docs/entities.md "Relations"): relations name existing entities
  * and fields, foreign-key types match after normalisation, SET NULL needs a nullable key, pivot tables are
  * valid and free names, constraint names are unique and fit in 64 characters.
  */

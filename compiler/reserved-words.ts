@@ -1,6 +1,5 @@
 /**
- * SQL reserved words refused as entity, table, field, column and pivot names (spec "Entity definition", naming
- * rules; DECISIONS §7): a name is refused only when a supported server refuses it unquoted, MariaDB 10.6+ or
+ * SQL reserved words refused as entity, table, field, column and pivot names (docs/decisions.md#reserved-words): a name is refused only when a supported server refuses it unquoted, MariaDB 10.6+ or
  * MySQL 8.0 (docs/entities.md "Reserved words").
  * - MariaDB: the words of its "Reserved Words" list that a MariaDB 10.11 server refuses as an unquoted table or
  *   column name; test/compiler-reserved-words-server.test.ts asks the server about every keyword it knows.

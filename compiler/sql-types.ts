@@ -1,6 +1,6 @@
 /**
- * SQL type normalisation (spec "Entity definition": foreign-key types compatible after normalisation;
- * DECISIONS §5 "Migrations": `INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`).
+ * SQL type normalisation (foreign-key types must match after normalisation, and
+ * `migration:diff` compares normalised types: `INT(11)` equals `INT`, `BOOLEAN` equals `TINYINT(1)`; docs/decisions.md#migrations).
  * Reads the spellings of entity files, of `information_schema.COLUMNS.COLUMN_TYPE` (`bigint(20) unsigned`)
  * and of SQLite declared types (`INTEGER`, `REAL`, `NUMERIC`), case-insensitively.
  */
@@ -50,7 +50,7 @@ export const KNOWN_SQL_TYPES: readonly string[] = [
   'JSON',
 ];
 
-/** The types a `list.filter` accepts (spec "List query parameters"), as written in messages. */
+/** The types a `list.filter` accepts (docs/crud.md "The list page"), as written in messages. */
 export const FILTER_CAPABLE_TYPES: readonly string[] = ['VARCHAR', 'CHAR', 'INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'MEDIUMINT', 'BOOL', 'BOOLEAN'];
 
 const FILTER_CAPABLE_BASES = new Set<string>(['VARCHAR', 'CHAR', ...INTEGER_BASES]);
@@ -194,7 +194,7 @@ export function sameSqlType(a: SqlTypeNode, b: SqlTypeNode): boolean {
   return a.base === b.base && a.unsigned === b.unsigned && a.args.length === b.args.length && a.args.every((arg, i) => arg === b.args[i]);
 }
 
-/** VARCHAR, CHAR and the TEXT family: the columns searched by `q` (spec "List query parameters"). */
+/** VARCHAR, CHAR and the TEXT family: the columns searched by `q` (docs/crud.md "The list page"). */
 export function isTextual(t: SqlTypeNode): boolean {
   return TEXTUAL_BASES.has(t.base);
 }
@@ -219,7 +219,7 @@ export function characterLength(t: SqlTypeNode): number | null {
   return t.base === 'CHAR' || t.base === 'VARCHAR' ? (t.args[0] ?? null) : null;
 }
 
-/** The logical type deduced from a SQL type when `python_type` is absent (DECISIONS §5 "Entities"). */
+/** The logical type deduced from a SQL type when `python_type` is absent (docs/decisions.md#entity-names-and-columns). */
 export function logicalTypeOf(t: SqlTypeNode): LogicalType {
   return acceptedLogicalTypes(t)[0] ?? 'str';
 }

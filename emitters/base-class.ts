@@ -1,6 +1,6 @@
 /**
- * `mvc/entities/<snake>/<snake>_base.ts`: the generated class of an entity (spec "Generated files per entity":
- * "generated class with validation"). Self-contained: it imports nothing, so it compiles on its own.
+ * `mvc/entities/<snake>/<snake>_base.ts`: the generated class of an entity (docs/entities.md "Generated files":
+ * regenerable, with validation). Self-contained: it imports nothing, so it compiles on its own.
  */
 import { classMemberConflict } from '../compiler/class-members.js';
 import type { EntityNode, FieldNode, LogicalType, ModelNode } from '../compiler/ir.js';

@@ -1,4 +1,4 @@
-/** Every file generated for an entity or for the relations, with its path and kind (spec "Generated files per entity"). */
+/** Every file generated for an entity or for the relations, with its path and kind (docs/entities.md "Generated files"). */
 import type { EntityNode, ModelNode } from '../compiler/ir.js';
 import { emitBaseClass } from './base-class.js';
 import { emitEntityClass, emitEntityIndex } from './entity-manual.js';

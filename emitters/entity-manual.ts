@@ -1,5 +1,5 @@
 /**
- * `mvc/entities/<snake>/<snake>.ts` and `index.ts`: the user's files (spec: "manual, never overwritten").
+ * `mvc/entities/<snake>/<snake>.ts` and `index.ts`: the user's files (manual, never overwritten: docs/decisions.md#regenerable-and-manual-files).
  * They are created once when absent and carry no generated-file marker.
  */
 import type { EntityNode, ModelNode } from '../compiler/ir.js';

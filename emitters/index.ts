@@ -1,5 +1,5 @@
 /**
- * The emitters: pure functions IR -> file contents (STYLE "The shape of the house"). They never read or write
+ * The emitters: pure functions IR -> file contents (docs/architecture.md "The stages"). They never read or write
  * the disk; `cli/writer.ts` decides each file's fate.
  *
  * | emitter | file |

@@ -1,6 +1,6 @@
 /**
- * The first line of every regenerable file (spec "Generated files per entity": base class and SQL are
- * regenerable). The writer updates a file only while this line is still there; a user who removes it takes the
+ * The first line of every regenerable file (docs/decisions.md#regenerable-and-manual-files:
+ * base class and SQL are regenerable). The writer updates a file only while this line is still there; a user who removes it takes the
  * file over, and the writer then leaves it alone unless forced.
  */
 

@@ -25,5 +25,5 @@ export interface CopiedFile {
   readonly kind: FileKind;
 }
 
-/** Folder of entity definitions and their generated files (spec "Generated files per entity"). */
+/** Folder of entity definitions and their generated files (docs/entities.md "Generated files"). */
 export const ENTITIES_DIR = 'mvc/entities';

@@ -1,5 +1,5 @@
 /**
- * The dialect-neutral shape of a table, built once from the IR (STYLE example 3): the SQL emitters decide
+ * The dialect-neutral shape of a table, built once from the IR (docs/architecture.md "Describe, then render"): the SQL emitters decide
  * here what a table holds, and `sql-render.ts` only spells it. Entity tables and pivot tables share it.
  */
 import {

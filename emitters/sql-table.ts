@@ -5,7 +5,7 @@ import { renderCreateTable } from './sql-render.js';
 import { entityTableSpec, manyToOneOf } from './sql-table-spec.js';
 import { commentText, fileText } from './text.js';
 
-/** The table DDL of one entity in one dialect (spec "Generated files per entity"; DECISIONS §4). */
+/** The table DDL of one entity in one dialect (docs/entities.md "Generated files"; docs/decisions.md#two-database-dialects). */
 export function emitTableSql(model: ModelNode, entity: EntityNode, dialect: Dialect): string {
   const spec = entityTableSpec(model, entity, dialect);
   const holdsForeignKeys = manyToOneOf(model, entity).length > 0;

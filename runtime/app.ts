@@ -1,4 +1,4 @@
-/** Application: dispatch in the spec's order, static files, sessions and API route loading (runtime spec, "Dispatch flow"). */
+/** Application: dispatch in the documented order, static files, sessions and API route loading (docs/runtime.md "Request flow"). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +30,7 @@ import { NunjucksRenderer } from './templates/nunjucks.js';
 
 const log = getLogger('fw.http');
 
-/** The API routes module failed to load (spec: ImportError). */
+/** The API routes module failed to load (an `ImportError` under the old Python name; docs/api-mapping.md). */
 export class ApiRoutesImportError extends Error {
   constructor(file: string, cause: unknown) {
     super(`Impossible de charger les routes API « ${file} » : ${(cause as Error)?.message ?? String(cause)}`);
@@ -53,7 +53,7 @@ export interface ApplicationOptions {
 
 const API_EXTENSIONS = ['.js', '.mjs', '.ts', '.mts'];
 
-/** Loads `registerApiRoutes` from a module into the router (the four cases of the spec). Returns true when routes were added. */
+/** Loads `registerApiRoutes` from a module into the router (the four cases of docs/runtime.md "API routes"). Returns true when routes were added. */
 export async function loadApiRoutes(router: Router, modulePath = 'mvc/api_routes'): Promise<boolean> {
   const base = path.resolve(get('project_root'), modulePath);
   const file = API_EXTENSIONS.map((ext) => base + ext).find((candidate) => fs.existsSync(candidate)) ?? (fs.existsSync(base) ? base : undefined);
@@ -189,7 +189,7 @@ export class Application {
     return session ? session.persist(response).then(() => response) : response;
   }
 
-  /** The spec's seven steps: route, 404, params, CSRF, middlewares, handler, 500. */
+  /** The seven steps of docs/runtime.md "Request flow": route, 404, params, CSRF, middlewares, handler, 500. */
   async dispatch(request: Request): Promise<Response> {
     return this.route(request);
   }

@@ -1,7 +1,7 @@
-/** Configuration registry (runtime spec, "Configuration registry"). */
+/** Configuration registry (docs/api-mapping.md "Configuration"). */
 import path from 'node:path';
 
-/** Thrown when a configuration key is unknown (spec: KeyError). */
+/** Thrown when a configuration key is unknown (a `KeyError` under the old Python name; docs/api-mapping.md). */
 export class ConfigKeyError extends Error {
   constructor(readonly key: string) {
     super(`Clé de configuration inconnue : « ${key} ». Clés connues : ${Object.keys(DEFAULTS).join(', ')}.`);
@@ -31,7 +31,7 @@ const DEFAULTS = {
   upload_max_pixels: 50_000_000,
   upload_allowed_extensions: ['jpg', 'jpeg', 'png', 'webp', 'pdf'] as string[],
   upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as string[],
-  /** Categories `/media/<path>` serves to anyone; the others need a signed-in session (DECISIONS §10, docs/uploads.md). */
+  /** Categories `/media/<path>` serves to anyone; the others need a signed-in session (docs/decisions.md#uploads-and-media, docs/uploads.md). */
   media_public_categories: ['images'] as string[],
   mail_host: '',
   mail_port: 587,

@@ -1,4 +1,4 @@
-/** BaseController statics (runtime spec, "Base controller methods"). */
+/** BaseController statics (docs/api-mapping.md "Helpers and controller"). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { get, getPath } from './config.js';

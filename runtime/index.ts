@@ -87,11 +87,11 @@ export { formatNumber } from './templates/format-number.js';
 export { trans, clearTranslations } from './i18n.js';
 export * from './db/index.js';
 
-// --- Forms, validator, pagination (runtime spec "Form fields", "Validator", "Pagination object") ---
+// --- Forms, validator, pagination (docs/api-mapping.md "Forms, validator, pagination") ---
 export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';
 export * from './crud/index.js';
 
-// --- Uploads (runtime spec "Upload rules", "Saved upload result"; docs/uploads.md) ---
+// --- Uploads (docs/uploads.md) ---
 export * from './uploads/index.js';

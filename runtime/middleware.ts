@@ -1,4 +1,4 @@
-/** Middlewares run for non-public routes (runtime spec, dispatch step 5) and the CSRF check (step 4). */
+/** Middlewares run for non-public routes (step 5 of the dispatch) and the CSRF check (step 4; docs/runtime.md "Request flow"). */
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';
 import { errorPage, wantsJson } from './controller.js';

@@ -1,6 +1,6 @@
 /**
- * Pagination of lists (runtime spec "Pagination object"; page rules of cli-and-generators.md "List query
- * parameters"; `par_page` → `perPage`, `nb_pages` → `pageCount`, `to_dict()` → `toDict()`, DECISIONS §2).
+ * Pagination of lists (docs/crud.md "The list page"; the old names `par_page` → `perPage`, `nb_pages` →
+ * `pageCount`, `to_dict()` → `toDict()`: docs/decisions.md#names-in-typescript, docs/api-mapping.md "Pagination").
  */
 import { get } from './config.js';
 import type { Request } from './http/request.js';

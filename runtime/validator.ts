@@ -1,5 +1,5 @@
 /**
- * A minimal validator for hand-written checks (runtime spec "Validator"): one message per field, the first
+ * A minimal validator for hand-written checks (docs/api-mapping.md "Validator"): one message per field, the first
  * one kept. Duplicates found by the database are signalled by `DuplicateError` (runtime/db/errors.ts).
  */
 import { charCount } from './forms/field.js';

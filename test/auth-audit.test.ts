@@ -1,5 +1,5 @@
 /**
- * Authentication audit (docs/auth.md "Audit"): records on `fw.auth.audit` with the DECISIONS §5 levels, the
+ * Authentication audit (docs/auth.md "Audit"): records on `fw.auth.audit` with the levels of docs/decisions.md#audit-events, the
  * fields every record carries, metadata scrubbed at any depth, and no exception and no secret even when the
  * metadata or the log sink misbehaves. Records are captured with setLogSink.
  */

@@ -1,5 +1,5 @@
 /**
- * The login chain over HTTP on a real server, on SQLite and on MariaDB: the spec's login state table row by row,
+ * The login chain over HTTP on a real server, on SQLite and on MariaDB: the login states of docs/auth.md "Login and logout" one by one,
  * cookie attributes, fixation, logout, CSRF on login and logout, the 429 and its reset, a disabled user, rehashes,
  * `next` open-redirect attempts, roles and permissions in the session user, and audit records without secrets.
  */
@@ -68,7 +68,7 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await data.close();
   });
 
-  test('GET /login: the form and its CSRF cookie with exactly the spec attributes; no session stored', async ({ app }) => {
+  test('GET /login: the form and its CSRF cookie with exactly the documented attributes; no session stored', async ({ app }) => {
     const client = new SessionClient(app.base);
     const page = await client.get('/login');
     assert.is(page.status, 200);

@@ -266,7 +266,7 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
     assert.is((await loginStatus('198.51.100.7', 'alice@example.test', 7, T + 7 * S)).limited, false);
   });
 
-  test('spec names: recordLoginAttempt(ip) counts, isLoginLimited(ip) is true from the fifth in 60 s', async () => {
+  test('the original names (docs/api-mapping.md): recordLoginAttempt(ip) counts, isLoginLimited(ip) is true from the fifth in 60 s', async () => {
     for (let i = 0; i < 4; i++) await recordLoginAttempt('192.0.2.50', T + i * S);
     assert.is(await isLoginLimited('192.0.2.50', T + 4 * S), false);
     await recordLoginAttempt('192.0.2.50', T + 4 * S);

@@ -13,7 +13,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
 
-/** Every command of the spec's command table ("Command-line commands"). */
+/** Every command of the original command list (docs/decisions.md#the-fixed-contract). */
 const SPEC_COMMANDS = [
   'new',
   'make:entity',
@@ -102,12 +102,12 @@ function sections(help: string): Map<string, string[]> {
 }
 
 /**
- * Commands beyond the spec's table (DECISIONS §8: `auth:role:create` makes the roles auth:user:role:add needs;
- * `build:css` runs the project's `build:css` script, spec "Layout and front-end files", without npm: docs/frontend.md).
+ * Commands beyond that list (docs/decisions.md#commands-beyond-the-original-list: `auth:role:create` makes the
+ * roles auth:user:role:add needs; `build:css` runs the project's `build:css` script without npm: docs/frontend.md).
  */
 const BEYOND_SPEC = ['auth:role:create', 'auth:role:list', 'build:css'];
 
-test('the command table holds exactly the commands of the spec and those DECISIONS adds, each once', () => {
+test('the command table holds exactly the original commands and those added beyond them, each once', () => {
   const names = COMMANDS.map((entry) => entry.name);
   assert.equal([...names].sort(), [...SPEC_COMMANDS, ...BEYOND_SPEC].sort());
   assert.is(new Set(names).size, names.length);
@@ -195,7 +195,7 @@ test('starter:build without its id: Erreur naming the argument and Conseil with 
   assert.is(run.status, 1);
   assert.is(run.stdout, '');
   assert.is(run.stderr, "Erreur : il manque l'argument <id|alias> de « fw starter:build ».\nConseil : par exemple « fw starter:build contacts ».\n");
-  // With its id (and options of the spec) it parses, then refuses to run outside a project.
+  // With its id (and its documented options) it parses, then refuses to run outside a project.
   const given = fw('starter:build', 'contacts', '--dry-run', '--init-db', '--force', '--public');
   assert.is(given.status, 1);
   assert.match(given.stderr, /^Erreur : le dossier « [^»]+ » n'est pas un projet fw \(aucun dossier mvc\/ ici ni au-dessus\)\.\nConseil : /);

@@ -12,7 +12,7 @@ const FW = path.join(REPO, 'bin', 'fw.js');
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
 const FRAMEWORK_VIEWS = path.join(REPO, 'runtime', 'views');
 
-/** The `.ts` project layout (spec "Project files and checks", DECISIONS §2), framework views aside. */
+/** The `.ts` project layout (docs/decisions.md#names-in-typescript), framework views aside. */
 const LAYOUT = [
   '.gitignore',
   '.prebuild-installrc',
@@ -250,7 +250,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.name, 'demo');
   assert.is(manifest.type, 'module');
   assert.is(manifest.private, true);
-  // The framework comes from the project's own vendor/ folder: no path outside the project (DECISIONS §7).
+  // The framework comes from the project's own vendor/ folder: no path outside the project (docs/decisions.md#projects-install-from-any-folder).
   assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
   assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
   // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.

@@ -1,4 +1,4 @@
-// `fw routes:list` run as a process in a generated project: the table of DECISIONS §5, handler names, --json,
+// `fw routes:list` run as a process in a generated project: the table of docs/decisions.md#command-output-reports-and-tables, handler names, --json,
 // the API routes file, and the refusals (extra argument, dependencies missing, routes.ts that does not load).
 import fs from 'node:fs';
 import { test } from 'uvu';
@@ -32,7 +32,7 @@ test('prints METHOD PATH NAME PUBLIC CSRF API HANDLER with oui/non, one line per
     rows.find((r) => r[1] === '/contacts/export.csv'),
     ['GET', '/contacts/export.csv', 'contacts.export', 'oui', 'oui', 'non', 'ContactController.exportCsv'],
   );
-  // The table of DECISIONS §5 only: a header and one line per route, no summary line after it.
+  // The table of docs/decisions.md#command-output-reports-and-tables only: a header and one line per route, no summary line after it.
   assert.is(lines.length, 1 + 21);
   assert.ok(run.stdout.endsWith('ContactController.destroy\n'), run.stdout.slice(-200));
   assert.ok(

@@ -1,7 +1,7 @@
 /**
  * Bad definitions of every kind each produce their diagnostic: file, JSON pointer, stable code and a French
- * message naming the culprit; nothing else is reported (spec "Entity definition", "Relation definition",
- * "List query parameters"; DECISIONS §5 "Entities").
+ * message naming the culprit; nothing else is reported (docs/entities.md, docs/crud.md "The list page";
+ * docs/decisions.md#entity-names-and-columns).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -685,7 +685,7 @@ Bad('a label is trimmed and kept with its accents in the model', () => {
   assert.is(result.model?.entities.find((e) => e.name === 'Note')?.fields.find((f) => f.pointer === '#/fields/0')?.label, "Titre de l'œuvre");
 });
 
-Bad('field position and column User are accepted: MariaDB 10.6+ and MySQL 8.0 take them unquoted (DECISIONS §7)', () => {
+Bad('field position and column User are accepted: MariaDB 10.6+ and MySQL 8.0 take them unquoted (docs/decisions.md#reserved-words)', () => {
   const files = project();
   note(files).fields.push({ name: 'position', sql_type: 'INT' });
   note(files).fields.push({ name: 'utilisateur', sql: 'User', sql_type: 'VARCHAR(50)' });

@@ -1,4 +1,4 @@
-/** A valid project compiles into the expected, deeply frozen intermediate model (spec "Entity definition", "Relation definition"). */
+/** A valid project compiles into the expected, deeply frozen intermediate model (docs/entities.md). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
-// The compiler's reserved words checked against the real MariaDB server and MySQL 8.0's published list (DECISIONS
-// §7, docs/entities.md "Reserved words"): a word is refused exactly when MariaDB refuses it as an unquoted table or
+// The compiler's reserved words checked against the real MariaDB server and MySQL 8.0's published list (docs/decisions.md
+// #reserved-words, docs/entities.md "Reserved words"): a word is refused exactly when MariaDB refuses it as an unquoted table or
 // column name or MySQL 8.0 reserves it. Every keyword the server lists (information_schema.KEYWORDS, MariaDB
 // 10.6+), every word of MySQL's list and every word the compiler refuses is asked. The server only parses the
 // statements (PREPARE): nothing is created in the scratch database, which is dropped afterwards.

@@ -1,4 +1,4 @@
-/** SQL type normalisation (DECISIONS §5 "Migrations": INT(11) = INT, BOOLEAN = TINYINT(1)) and reserved words. */
+/** SQL type normalisation (docs/decisions.md#migrations: INT(11) = INT, BOOLEAN = TINYINT(1)) and reserved words. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -153,7 +153,7 @@ Compare('compatibility after normalisation', () => {
   for (const [a, b] of different) assert.not.ok(sameSqlType(must(a), must(b)), `${a} ≠ ${b}`);
 });
 
-Compare('textual and filter-capable types (spec "List query parameters")', () => {
+Compare('textual and filter-capable types (docs/crud.md "The list page")', () => {
   for (const t of ['VARCHAR(10)', 'CHAR(2)', 'TEXT', 'TINYTEXT', 'MEDIUMTEXT', 'LONGTEXT']) assert.ok(isTextual(must(t)), t);
   for (const t of ['INT', 'DATE', 'JSON', 'BLOB', 'DECIMAL(10,2)']) assert.not.ok(isTextual(must(t)), t);
   for (const t of ['VARCHAR(10)', 'CHAR(2)', 'INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'MEDIUMINT', 'BOOL', 'BOOLEAN', 'INT UNSIGNED']) {

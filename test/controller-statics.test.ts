@@ -1,5 +1,5 @@
 /**
- * The BaseController statics of the runtime spec ("Base controller methods") and the helpers they stand on
+ * The BaseController statics (docs/api-mapping.md "Helpers and controller") and the helpers they stand on
  * (jsonResponse, the template manager), exercised through a real server where a request is involved.
  */
 import { suite } from 'uvu';
@@ -250,7 +250,7 @@ C('render with raw: the file as is, no template processing; never outside views_
   assert.throws(() => BaseController.render('../../secret.txt', { raw: true }), /hors du dossier des vues/);
 });
 
-C("jsonResponse: data JSON cannot represent is a SerializationError (the spec's ValueError)", async () => {
+C('jsonResponse: data JSON cannot represent is a SerializationError (a ValueError under the old Python name)', async () => {
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
   for (const [label, value] of [

@@ -1,6 +1,6 @@
 // A generated project with every field type, a role block, an entity without relations and one with the four kinds of
 // media (`--media`): `fw make:crud` for each, then `tsc --noEmit` over the project (strict), and the role block enforced
-// by the generated controller, run through tsx (cli-and-generators.md "Generated CRUD routes": permission checks).
+// by the generated controller, run through tsx (docs/crud.md "Permissions").
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -131,7 +131,7 @@ test('the role block is enforced by the generated controller: index, delete need
   assert.is(result.status, 0, result.stderr);
   assert.equal(JSON.parse(result.stdout), {
     index: { lecteur: 403, editeur: 'passed' },
-    // The export needs `index` (spec: "<entity>.index for export") and, declared here, `export` too: an editeur may see the
+    // The export needs `index` (docs/crud.md "Permissions") and, declared here, `export` too: an editeur may see the
     // list but not download it; a comptable may export but not see the list, so not download it either.
     exportCsv: { lecteur: 403, editeur: 403, comptable: 403, admin: 'passed', 'editeur+comptable': 'passed' },
     indexComptable: 403,

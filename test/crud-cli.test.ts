@@ -43,7 +43,7 @@ function entityFiles(snake: string): string[] {
 }
 
 /**
- * The 11 manual files of the spec's list (and the bulk-delete page), then the regenerable ones (what derives from the
+ * The 11 manual files of docs/crud.md "What it writes" (and the bulk-delete page), then the regenerable ones (what derives from the
  * entity, docs/crud.md), in make:crud's order.
  */
 function crudFiles(snake: string): string[] {

@@ -16,7 +16,7 @@ const files = ['Contact', 'Ville'].flatMap((entity) => {
   return crudFiles(plan).map((file) => ({ snake: plan.entity.snake, path: file.path, content: file.content, kind: file.kind }));
 });
 
-test('make:crud emits the 11 manual files of the spec for each entity, then the regenerable ones', () => {
+test('make:crud emits the 11 manual files of docs/crud.md for each entity, then the regenerable ones', () => {
   const views = (snake: string) => ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
   const manual = (snake: string) => [
     `mvc/controllers/${snake}_controller.ts`,

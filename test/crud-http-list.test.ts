@@ -1,6 +1,6 @@
 // The generated Contacts list served for real (test/helpers/crud-seed.ts) and checked over HTTP on SQLite and on
 // MariaDB (one body, run twice): pages, sort, search, filters, reset link and empty states
-// (cli-and-generators.md "List query parameters"; DECISIONS §5 "CRUD and CLI").
+// (docs/crud.md "The list page"; docs/decisions.md#crud-lists-search-and-csv).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';

@@ -1,7 +1,7 @@
 // The generated Contacts list served for real (test/helpers/crud-seed.ts) and checked over HTTP on SQLite and on
 // MariaDB (one body, run twice): partial pages (HX-Request), the partial-update attributes and the no-script forms,
-// the bulk selection, the CSV export and the security headers (cli-and-generators.md "Partial-page behaviour",
-// "CSV export rules", "Bulk delete rules"; DECISIONS §5 "CRUD and CLI").
+// the bulk selection, the CSV export and the security headers (docs/crud.md "Partial updates (htmx, optional)",
+// "CSV export", "Bulk delete"; docs/decisions.md#crud-lists-search-and-csv).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';

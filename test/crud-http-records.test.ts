@@ -1,7 +1,7 @@
 // One record at a time in the generated Contacts pages, served for real (test/helpers/crud-seed.ts) and checked over
 // HTTP on SQLite and on MariaDB (one body, run twice): detail, edit, create and update with their 422 pages, single
-// delete with and without HX-Request, bulk delete (cli-and-generators.md "Generated CRUD routes", "Partial-page
-// behaviour", "Bulk delete rules").
+// delete with and without HX-Request, bulk delete (docs/crud.md "Routes", "Partial updates (htmx,
+// optional)", "Bulk delete").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';

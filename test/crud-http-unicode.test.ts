@@ -1,6 +1,6 @@
 // The generated Contacts list over HTTP, on SQLite and on MariaDB, with accented and capitalised names: the search
 // ignores case and accents and text sorts in Unicode order on both, and SQLite returns what MariaDB returns
-// (DECISIONS §7, docs/crud.md "Search and sort on SQLite").
+// (docs/decisions.md#sqlite-text-like-mariadb, docs/crud.md "Search and sort on SQLite").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';

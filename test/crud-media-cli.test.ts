@@ -1,4 +1,4 @@
-// `fw make:crud --media` as a real process (DECISIONS §10, docs/crud.md "Media"): the media files it writes and what it
+// `fw make:crud --media` as a real process (docs/decisions.md#uploads-and-media, docs/crud.md "Media"): the media files it writes and what it
 // tells next, its refusals (no media entry; pages made earlier without media) that write nothing, the media kept by a
 // later run without the flag, and `fw sync:entity` / `fw build:model` bringing a change of the media entries into the
 // regenerable files without touching the user's files.

@@ -1,4 +1,4 @@
-// The files of `fw make:crud --media` (DECISIONS §10): which files, of which kind, and what the media parts of the form,
+// The files of `fw make:crud --media` (docs/decisions.md#uploads-and-media): which files, of which kind, and what the media parts of the form,
 // detail and list views, the controller and the model hold for the four kinds of entry; the pages without --media are
 // those of plain make:crud. The generated code is type-checked by crud-cli-typecheck.test.ts and run over HTTP by
 // crud-media-http.test.ts; its whole text is compared by pipeline-snapshots.test.ts.

@@ -1,5 +1,5 @@
 // The pages of `fw make:crud Produit --media --public` served for real and driven over HTTP like a browser without
-// script, on SQLite and on MariaDB, with real images made by sharp and a PDF (DECISIONS §10, docs/crud.md "Media"):
+// script, on SQLite and on MariaDB, with real images made by sharp and a PDF (docs/decisions.md#uploads-and-media, docs/crud.md "Media"):
 // create with every kind of media, the detail page and the list's thumbnail, 422 pages that store nothing, the edit
 // page (alt text, order, removal, new files, a replaced image), media ids of another record refused with nothing
 // changed, single and bulk delete removing rows and files, and the upload limit (429).
@@ -173,7 +173,7 @@ function mediaSuite(dialect: DialectName): void {
     const thumb = await fetch(app.url + imgs[1]![0]);
     assert.is(thumb.status, 200);
     assert.ok(((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width ?? 999) <= 300);
-    // A document needs a signed-in session (DECISIONS §10): this public app sends the visitor to the login page.
+    // A document needs a signed-in session (docs/decisions.md#uploads-and-media): this public app sends the visitor to the login page.
     const href = /<a href="(\/media\/documents\/[^"]+)"/.exec(html)![1]!;
     const doc = await client.get(href);
     assert.is(doc.status, 302);

@@ -1,4 +1,4 @@
-// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (STYLE.md example 6): the anchor `registerRoutes`
+// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (docs/architecture.md "Codemods: one recipe"): the anchor `registerRoutes`
 // declared as an arrow function or a function expression rather than a function declaration. A block body is edited
 // like a function's (twice is once, the user's bytes left alone, the parameter's own name used); an arrow whose body
 // is an expression is refused with the lines for its body, never a second registerRoutes. The edited files run

@@ -1,4 +1,4 @@
-// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (STYLE.md example 6): the layout of the edited file,
+// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (docs/architecture.md "Codemods: one recipe"): the layout of the edited file,
 // its line ends, indentation, parameter name, empty bodies and where the import goes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

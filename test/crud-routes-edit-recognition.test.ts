@@ -1,4 +1,4 @@
-// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (STYLE.md example 6): in the template of fw new,
+// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (docs/architecture.md "Codemods: one recipe"): in the template of fw new,
 // the routes and the import added once with the user's bytes left alone and the second run a no-op; existing routes
 // recognised by method and path read from the syntax tree. The edited files are also run against the real Router, so
 // that "recognised" means "the router already answers this route".

@@ -1,4 +1,4 @@
-// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (STYLE.md example 6): files it refuses to edit, with
+// `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (docs/architecture.md "Codemods: one recipe"): files it refuses to edit, with
 // errors that give the lines to paste, and the controller's import recognised by module and type-only-ness. Pasted
 // lines are run against the real Router, so that each route is wired to the generated controller.
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// CSV export of the generated CRUD pages (cli-and-generators.md "CSV export rules"): cells quoted, formulas
+// CSV export of the generated CRUD pages (docs/crud.md "CSV export"): cells quoted, formulas
 // neutralised, plain numbers kept, and the download's headers on the wire.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,7 +63,7 @@ C('toCsv: header then rows, CRLF after every line', () => {
   assert.is(toCsv(['a'], []), '"a"\r\n');
 });
 
-C('csvResponse: status 200 and exactly the three headers of the spec', () => {
+C('csvResponse: status 200 and exactly the three headers of docs/crud.md "CSV export"', () => {
   const response = csvResponse('contacts.csv', ['nom'], [['Dupont']]);
   assert.is(response.status, 200);
   assert.is(response.contentType, 'text/csv; charset=utf-8');

@@ -1,4 +1,4 @@
-// Ids and htmx in the generated CRUD pages (cli-and-generators.md "Bulk delete rules", "Partial-page behaviour"):
+// Ids and htmx in the generated CRUD pages (docs/crud.md "Bulk delete", "Partial updates (htmx, optional)"):
 // bulk ids and route ids parsed, SQL placeholders, the htmx request header, target and redirect.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

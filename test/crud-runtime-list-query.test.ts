@@ -1,4 +1,4 @@
-// The list state of the generated CRUD pages (cli-and-generators.md "List query parameters"; DECISIONS §5): read
+// The list state of the generated CRUD pages (docs/crud.md "The list page"; docs/decisions.md#crud-lists-search-and-csv): read
 // through allow-lists (search, filters, sort, direction), its SQL run on a real SQLite database, the links that keep
 // it and the empty states.
 import Sqlite from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// One conformance suite for the database layer, run against SQLite and against MariaDB (STYLE.md example 7):
+// One conformance suite for the database layer, run against SQLite and against MariaDB (docs/architecture.md "Conformance suites"):
 // helpers, `?` parameters, conversions, DuplicateError, transactions, the default handle from the registry,
 // introspection and idempotent SQL files. Then unreachable and unopenable databases, and lazy driver loading.
 import { spawnSync } from 'node:child_process';

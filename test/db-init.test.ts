@@ -39,7 +39,7 @@ function steps(stdout: string): string[] {
   return stdout.split('\n').filter((line) => line.startsWith('  '));
 }
 
-/** fw_sessions as db:init makes it (DECISIONS §5): its columns (name, type, nullable, key) and its two indexes. */
+/** fw_sessions as db:init makes it (docs/decisions.md#framework-tables): its columns (name, type, nullable, key) and its two indexes. */
 async function assertSessionsTable(db: Database): Promise<void> {
   const mariadb = db.driver === 'mariadb';
   const columns = (await readColumns(db, 'fw_sessions'))?.map((c) => [c.name, c.type.toLowerCase(), c.nullable, c.key]);

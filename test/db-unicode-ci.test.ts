@@ -1,4 +1,4 @@
-// SQLite searches and sorts text as MariaDB's utf8mb4_unicode_ci does (DECISIONS §7, docs/crud.md "Search and sort
+// SQLite searches and sorts text as MariaDB's utf8mb4_unicode_ci does (docs/decisions.md#sqlite-text-like-mariadb, docs/crud.md "Search and sort
 // on SQLite"): the same rows in a real SQLite file and a real MariaDB database, the list query's SQL for each
 // dialect, and the results compared with what MariaDB returns (the reference).
 import { randomBytes } from 'node:crypto';

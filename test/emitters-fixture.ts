@@ -37,7 +37,7 @@ function logicalOf(type: SqlTypeNode): LogicalType {
   return 'str';
 }
 
-/** snake_case -> PascalCase, the default column (DECISIONS §5). */
+/** snake_case -> PascalCase, the default column (docs/decisions.md#entity-names-and-columns). */
 export function pascal(name: string): string {
   return name
     .split('_')

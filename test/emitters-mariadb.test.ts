@@ -1,4 +1,4 @@
-// The generated MariaDB SQL runs on the real server (127.0.0.1:3306, root, empty password; DECISIONS §4) in a
+// The generated MariaDB SQL runs on the real server (127.0.0.1:3306, root, empty password; docs/decisions.md#two-database-dialects) in a
 // database of its own, and what information_schema reports is diffed against the IR: no difference allowed.
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';

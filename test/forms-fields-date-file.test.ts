@@ -1,4 +1,4 @@
-/** Date and file fields, table-driven (runtime spec "Form fields", "Upload rules" 4 and 5): DateField, DateTimeField, FileField, ImageField. */
+/** Date and file fields, table-driven (docs/api-mapping.md "Fields", docs/uploads.md "The chain"): DateField, DateTimeField, FileField, ImageField. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {

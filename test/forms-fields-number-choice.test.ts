@@ -1,4 +1,4 @@
-/** Number and choice fields, table-driven (runtime spec "Form fields"): IntegerField, FloatField, DecimalField, TimeField, BooleanField, ChoiceField, RelationField, RelatedIdsField. */
+/** Number and choice fields, table-driven (docs/api-mapping.md "Fields"): IntegerField, FloatField, DecimalField, TimeField, BooleanField, ChoiceField, RelationField, RelatedIdsField. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {

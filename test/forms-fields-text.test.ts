@@ -1,4 +1,4 @@
-/** Text fields, table-driven: accepted inputs with their cleaned value, refused inputs with their message (runtime spec "Form fields"). */
+/** Text fields, table-driven: accepted inputs with their cleaned value, refused inputs with their message (docs/api-mapping.md "Fields"). */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {

@@ -1,4 +1,4 @@
-/** The Form lifecycle (runtime spec "Form fields (core.forms)"): binding, fromRequest, errors, clean(), context(), re-display. */
+/** The Form lifecycle (docs/api-mapping.md "Form"): binding, fromRequest, errors, clean(), context(), re-display. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {

@@ -1,6 +1,6 @@
 /**
- * Validator (runtime spec "Validator") and Pagination (runtime spec "Pagination object"; page rules of
- * cli-and-generators.md "List query parameters").
+ * Validator and Pagination (docs/api-mapping.md "Validator", "Pagination"; page rules of
+ * docs/crud.md "The list page").
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

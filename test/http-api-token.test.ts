@@ -1,4 +1,4 @@
-/** The static Bearer token (`requireApiToken`) over HTTP (runtime spec, "Static API token"). */
+/** The static Bearer token (`requireApiToken`) over HTTP (docs/runtime.md "API token"). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiSuccess, requireApiToken, type Router } from '../runtime/index.js';

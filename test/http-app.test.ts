@@ -1,4 +1,4 @@
-/** Error pages, API route loading and the configuration registry (runtime spec, "Dispatch flow", "API route loading", "Configuration registry"). */
+/** Error pages, API route loading and the configuration registry (docs/runtime.md "Request flow"; docs/api-mapping.md "Configuration"). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
@@ -321,7 +321,7 @@ C('inherited names (toString, constructor, __proto__…) are unknown keys too', 
   assert.is(({} as Record<string, unknown>).polluted, undefined);
 });
 
-C('defaults of the spec keys', () => {
+C('defaults of the original configuration keys', () => {
   const expected: Partial<Record<ConfigKey, unknown>> = {
     app_name: 'fw-mvc',
     app_env: 'dev',

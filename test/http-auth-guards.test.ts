@@ -1,5 +1,5 @@
 /**
- * requireAuth and requireRole (runtime spec "Session, CSRF and role helpers") over HTTP: the redirect to the
+ * requireAuth and requireRole (docs/api-mapping.md "Sessions, CSRF, roles") over HTTP: the redirect to the
  * login URL with `next`, the 401 envelope for JSON clients, and the 403 page that says the rights are missing.
  */
 import { suite } from 'uvu';

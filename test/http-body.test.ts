@@ -1,4 +1,4 @@
-/** Body limits, malformed bodies and the `_method` override, over real HTTP (runtime spec, "Request" and "Limits"). */
+/** Body limits, malformed bodies and the `_method` override, over real HTTP (docs/runtime.md "Bodies" and "Limits and time-outs"). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BaseController, Response, configure, escapeHtml, trans, type Request, type Router } from '../runtime/index.js';

@@ -1,5 +1,5 @@
 /**
- * The content of the framework's error pages over HTTP (runtime spec "Errors"; DECISIONS §5): not only their
+ * The content of the framework's error pages over HTTP (docs/decisions.md#login-and-csrf-answers): not only their
  * status, but the French title and message of each, the two wordings of 403 (expired form for a CSRF refusal,
  * missing rights otherwise), and the layout chosen with `base`.
  */

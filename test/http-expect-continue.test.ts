@@ -1,5 +1,5 @@
 /**
- * `Expect: 100-continue` (runtime spec "Limits": Content-Length checked before the body is read): a declared
+ * `Expect: 100-continue` (docs/runtime.md "Limits and time-outs": Content-Length checked before the body is read): a declared
  * length over the limit gets the 413 page instead of `100 Continue`, so the client never sends the body; within
  * the limit the server says 100 and the request is answered as usual.
  */

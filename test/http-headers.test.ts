@@ -1,4 +1,4 @@
-/** Security headers on every kind of response, and the CSP nonce (runtime spec, "Security headers on every response"). */
+/** Security headers on every kind of response, and the CSP nonce (docs/runtime.md "Security headers"). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BaseController, HttpError, Response, requireApiToken, type Router } from '../runtime/index.js';

@@ -1,4 +1,4 @@
-/** Router decisions over HTTP and the Router API (runtime spec, "Application routes and the router"; DECISIONS §5). */
+/** Router decisions over HTTP and the Router API (docs/runtime.md "Routing"; docs/decisions.md#routing-static-segments-first). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-/** The server itself: graceful stop on SIGTERM (child process) and HTTPS (DECISIONS §3). */
+/** The server itself: graceful stop on SIGTERM (child process) and HTTPS (docs/decisions.md#how-a-generated-app-runs). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** Session cookie, CSRF and flash messages over HTTP (runtime spec, "Session cookie", "CSRF", "Flash levels"; DECISIONS §5). */
+/** Session cookie, CSRF and flash messages over HTTP (docs/runtime.md "Sessions", "CSRF"; docs/decisions.md#session-cookie, #login-and-csrf-answers). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BaseController, Response, configure, escapeHtml, requestSession, trans, type Router } from '../runtime/index.js';

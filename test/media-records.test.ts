@@ -1,5 +1,5 @@
 /**
- * `fw-mvc/media` on both dialects, against the real databases (runtime spec "Upload rules" 9): records created from
+ * `fw-mvc/media` on both dialects, against the real databases (docs/uploads.md "Media records"): records created from
  * real uploads, lists by position then id with their URLs, gallery and cover, rows and files kept consistent (a
  * failed insert removes the files, a duplicate path keeps the other row's, deleting removes files then row, an
  * unsafe stored path deletes nothing), ownership checks for the ids a form sends, order and alternative text.

@@ -62,7 +62,7 @@ test('TOTP: one step either side is accepted, two are not; a used step and the o
   for (const bad of ['', '00592', '0059244', 'abcdef', '005 924']) assert.is(await matchTotpStep(RFC_SECRET, bad, null, epoch), null, bad);
 });
 
-test('secrets: 20 random bytes in base32, shown in fours; the otpauth URI of DECISIONS §9', () => {
+test('secrets: 20 random bytes in base32, shown in fours; the otpauth URI of docs/decisions.md#second-factor', () => {
   const a = generateTotpSecret();
   assert.match(a, /^[A-Z2-7]{32}$/);
   assert.is.not(generateTotpSecret(), a);

@@ -1,5 +1,5 @@
 /**
- * The enrolment pages over HTTP on a real server, on SQLite and on MariaDB (DECISIONS §9): behind login and CSRF,
+ * The enrolment pages over HTTP on a real server, on SQLite and on MariaDB (docs/decisions.md#second-factor): behind login and CSRF,
  * the setup page (inline SVG QR code that encodes the otpauth URI, the secret in groups of four, nothing the CSP
  * would block), confirmation (422 on a wrong code, recovery codes shown once and stored hashed), regeneration
  * with a current code, disabling with the password and a code, and the per-user limit on wrong codes.

@@ -12,7 +12,7 @@ const DRIFT = 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entit�
 const MIGRATION_HEAD = (name: string, origin: string): string =>
   `-- Migration ${name} (${origin}).\n-- Relisez-la avant « fw migration:apply » : une fois appliquée, ne la modifiez plus.\n\n`;
 
-/** `STATUT  COLONNE  DETAIL`, each column padded to its widest cell (DECISIONS §5). */
+/** `STATUT  COLONNE  DETAIL`, each column padded to its widest cell (docs/decisions.md#migrations). */
 function diffTable(rows: ReadonlyArray<readonly [string, string, string]>): string[] {
   const all = [['STATUT', 'COLONNE', 'DETAIL'], ...rows];
   const [w0, w1] = [0, 1].map((i) => Math.max(...all.map((row) => row[i]!.length)));

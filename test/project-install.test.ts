@@ -1,4 +1,4 @@
-// A project made by `fw new` installs from any folder (DECISIONS §7): copied elsewhere, the framework's folder
+// A project made by `fw new` installs from any folder (docs/decisions.md#projects-install-from-any-folder): copied elsewhere, the framework's folder
 // out of sight, a real `npm install` takes fw-mvc from the project's vendor/ tarball; the project type-checks,
 // serves its home page, runs its own `fw`, and the entity `$schema` paths reach the installed schemas.
 //

@@ -1,5 +1,4 @@
-// The public page generators through the real CLI in temporary projects (cli-and-generators.md "Public page
-// generators", docs/generators.md): files and routes, re-runs that change nothing, --dry-run, refusals (names,
+// The public page generators through the real CLI in temporary projects (docs/generators.md): files and routes, re-runs that change nothing, --dry-run, refusals (names,
 // entities, a route another page answers, in both orders with make:crud), controllers edited through their syntax tree
 // keeping the user's methods, and `tsc --noEmit` over the generated project.
 import { spawnSync } from 'node:child_process';

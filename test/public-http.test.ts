@@ -1,7 +1,7 @@
 // The generated public pages served for real on SQLite and on MariaDB (one body, run twice): the list (latest 100,
 // newest first, excluded fields absent, thumbnails, empty state), the detail (fields, media read-only, 404), the form
 // (422 with messages and values, duplicate, success 302 + row + flash, CSRF), the static pages
-// (cli-and-generators.md "Public page generators", DECISIONS §11).
+// (docs/generators.md, docs/decisions.md#public-pages).
 import type { ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -170,7 +170,7 @@ function publicSuite(dialect: DialectName): void {
     );
   });
 
-  t('the form: input kinds of the spec, required = not nullable, no excluded field', async () => {
+  t('the form: input kinds of docs/generators.md, required = not nullable, no excluded field', async () => {
     const res = await client.get('/annonces/new');
     assert.is(res.status, 200);
     const inputs = new Map(tags(res.text, 'input').map((tag) => [tag.attrs['name'], tag.attrs]));

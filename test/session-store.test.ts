@@ -1,6 +1,6 @@
 /**
- * The memory session store (DECISIONS §5: TTL 3600 s, sliding, expired sessions purged) on an injected clock,
- * and the store-level session helpers of the runtime spec ("Session, CSRF and role helpers").
+ * The memory session store (docs/decisions.md#session-stores: TTL 3600 s, sliding, expired sessions purged) on an
+ * injected clock, and the store-level session helpers (docs/api-mapping.md "Sessions, CSRF, roles").
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,5 +1,5 @@
 /**
- * One conformance suite for the session stores (STYLE.md example 7), run against memory, file, database on
+ * One conformance suite for the session stores (docs/architecture.md "Conformance suites"), run against memory, file, database on
  * SQLite and database on MariaDB: the contract (create, get, set, update, delete, regenerate, deleteUser, purge), the
  * sliding TTL and expiry on an injected clock, concurrent writes on one id, and for the stores that keep data
  * at rest: corrupt entries, ids hashed at rest. What only the file store has (modes, temporary files) and the

@@ -1,5 +1,5 @@
 /**
- * The bundled templates (runtime spec "Templates"; CLI spec "component templates"): the layouts base, public and
+ * The bundled templates (docs/runtime.md "Templates and i18n"): the layouts base, public and
  * admin with their blocks and flash_html, the components, the globals `can()` and `trans()`, and the catalogues.
  * Pages are rendered by the real nunjucks renderer, over HTTP when a session is involved.
  */
@@ -17,7 +17,7 @@ const USERS: Record<string, Record<string, unknown>> = {
   admin: { Login: 'admin', roles: ['admin'] },
 };
 
-/** A page of each layout overriding the three blocks of the spec. */
+/** A page of each layout overriding its three blocks (docs/runtime.md "Templates and i18n"). */
 const page = (layout: string): string =>
   `{% extends "layouts/${layout}.html" %}{% block title %}Titre ${layout}{% endblock %}` +
   `{% block content %}<p id="content">Contenu ${layout}</p>{% endblock %}` +

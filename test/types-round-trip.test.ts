@@ -1,4 +1,4 @@
-// Every sql_type the compiler accepts, through every layer, on both databases (DECISIONS §7 in
+// Every sql_type the compiler accepts, through every layer, on both databases (docs/decisions.md#sql-types-round-trip,
 // docs/entities.md "Types"): a posted form value -> the field class the CRUD emitter uses for the type (cleaned
 // value) -> the generated base class (validate, toRow) -> INSERT into the table the SQL emitter declares, applied
 // for real on SQLite and MariaDB -> SELECT -> fromRow -> the same canonical value on both dialects -> the value

@@ -1,5 +1,5 @@
 /**
- * The upload chain on a real disk (runtime spec "Upload rules"): the path rules of normalizeMediaPath, safe
+ * The upload chain on a real disk (docs/uploads.md "The chain", "Paths and categories"): the path rules of normalizeMediaPath, safe
  * categories and names, metadata checks, writes that never replace a file and leave nothing behind on failure,
  * containment through symbolic links, deletions, and the image variants made with sharp from real images
  * (dimensions, EXIF orientation applied, metadata stripped; an undecodable image leaves nothing).

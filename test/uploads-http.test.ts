@@ -1,5 +1,5 @@
 /**
- * The spec's tested upload flow over HTTP, on a real server: a JSON endpoint answers 201 with the SavedUpload; a
+ * The upload flow of docs/uploads.md over HTTP, on a real server: a JSON endpoint answers 201 with the SavedUpload; a
  * forbidden extension, an oversized file and a missing field answer 422 and create no file; a declared
  * Content-Length over the multipart limit is refused (413) before the body is read; an empty file is accepted.
  * Then the upload limit (10 requests carrying a file per address per 60 s; the 11th is a 429 with Retry-After) with

@@ -1,5 +1,5 @@
 /**
- * `GET /media/<path>` on a real server (DECISIONS §10): images public with Content-Type, ETag, Last-Modified, 304 and
+ * `GET /media/<path>` on a real server (docs/decisions.md#uploads-and-media): images public with Content-Type, ETag, Last-Modified, 304 and
  * HEAD; other categories behind the login (anonymous: the login redirect or the 401 envelope, whether the file exists
  * or not; signed in: the file, not stored by caches); 404 for folders, hidden files and missing files; 405 for other
  * methods; `media_public_categories` widens the public set; a type a browser would run is sent as a download.

@@ -1,5 +1,5 @@
 /**
- * The audit record of what an `auth:*` command changed (DECISIONS §5: `user.disabled`, `user.enabled`,
+ * The audit record of what an `auth:*` command changed (docs/decisions.md#audit-events: `user.disabled`, `user.enabled`,
  * `user.password_changed`, `user_role.added`, `user_role.removed`), on the `fw.auth.audit` logger like the login
  * pages' events (stderr by default), marked `source: cli`. Never a secret: the metadata goes through the runtime's
  * scrubber, and none is given.

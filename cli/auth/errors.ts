@@ -1,4 +1,4 @@
-/** The errors the `auth:*` commands share, each with the way out (spec "Errors": `Erreur : …` and `Conseil : …`). */
+/** The errors the `auth:*` commands share, each with the way out (docs/decisions.md#cli-errors-and-exit-codes: `Erreur : …` and `Conseil : …`). */
 import type { Queryable } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';
 

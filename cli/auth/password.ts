@@ -1,5 +1,5 @@
 /**
- * The new password of `auth:user:create` and `auth:user:password` (DECISIONS §8): `--password <value>` (works, and
+ * The new password of `auth:user:create` and `auth:user:password` (docs/decisions.md#passwords-given-to-the-cli): `--password <value>` (works, and
  * warns that the value is visible in the process list) or `--password-prompt`, typed twice without echo on a
  * terminal, or read as two lines of standard input when it is not one (scripts, tests). The policy (8 to 1024
  * characters) is the runtime's; the value never appears in any output.

@@ -1,5 +1,5 @@
 /**
- * The user selector of the `auth:user:*` commands (spec "Command-line commands"): `--id <id>` or `--email <EMAIL>`,
+ * The user selector of the `auth:user:*` commands (docs/auth.md "Commands"): `--id <id>` or `--email <EMAIL>`,
  * exactly one of them. E-mails compare without case.
  */
 import type { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * Ending a user's sessions from the CLI when it is disabled or its password changes (DECISIONS §8). The store is
+ * Ending a user's sessions from the CLI when it is disabled or its password changes (docs/decisions.md#session-stores). The store is
  * the one the application uses, read from the project's environment (`SESSION_STORE`, env/<APP_ENV>): the file
  * store's folder (`session_dir`, storage/sessions under the project) or `fw_sessions` in the project's database,
  * reached through the command's own connection. The memory store lives inside the application's process: no other

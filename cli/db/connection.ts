@@ -1,13 +1,13 @@
 /**
  * Database settings of the project a command runs in, read from `env/<APP_ENV|dev>` and the process
- * environment (the process wins, DECISIONS §3), and the handles opened from them.
+ * environment (the process wins, docs/decisions.md#how-a-generated-app-runs), and the handles opened from them.
  *
  * Which credentials a command uses:
  * - `db:init` uses the ADMIN account (`DB_ADMIN_*`): it creates the database, the application account and its
  *   grants. Without `DB_ADMIN_LOGIN` it falls back to the application account.
  * - Schema-changing commands (`db:apply`, `migration:apply`) and `migration:status` (which must see what apply
  *   will see) use the ADMIN account when `DB_ADMIN_LOGIN` is set, because the application account only holds
- *   SELECT, INSERT, UPDATE, DELETE (runtime spec "Database access"); otherwise the application account.
+ *   SELECT, INSERT, UPDATE, DELETE (docs/entities.md "Which account"); otherwise the application account.
  * - The running application and read-only tools use the APPLICATION account (`DB_APP_*`).
  */
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * `db:init` (spec "Command-line commands"): prepares the database, the application account, `fw_migrations` and
- * `fw_sessions` (the database session store's table, DECISIONS §8).
+ * `db:init` (docs/entities.md "Commands"): prepares the database, the application account, `fw_migrations` and
+ * `fw_sessions` (the database session store's table, docs/decisions.md#session-stores).
  * Idempotent: a second run reports everything as already present.
  *
  * MariaDB, with the admin account (DB_ADMIN_*, or DB_APP_* when DB_ADMIN_LOGIN is empty):

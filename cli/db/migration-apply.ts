@@ -1,5 +1,5 @@
 /**
- * `migration:apply` (spec "Migration statuses", DECISIONS §5 "Migrations"): the PENDING migrations in ascending
+ * `migration:apply` (docs/decisions.md#migrations): the PENDING migrations in ascending
  * version order, under a lock, each recorded in `fw_migrations` once it succeeded.
  */
 import { formatUtcDateTime, type Connection, type Database, type DialectName } from '../../runtime/db/index.js';
@@ -30,7 +30,7 @@ export interface ApplyOptions {
 }
 
 /**
- * Applies the PENDING migrations in ascending version order (spec "Migration statuses"):
+ * Applies the PENDING migrations in ascending version order (docs/entities.md "Migration files"):
  * - refuses (CliError naming the culprits) while any file is invalid, or any migration is CHANGED or MISSING;
  * - records each migration in `fw_migrations` after it succeeded, with its execution time;
  * - stops at the first failure without recording it; the message names the file and the statement;

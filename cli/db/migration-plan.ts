@@ -1,6 +1,5 @@
 /**
- * What each pending migration file runs on the current dialect, decided before anything runs (DECISIONS §5
- * "Migrations"), so that a malformed file stops `migration:apply` before the first migration, not in the middle.
+ * What each pending migration file runs on the current dialect, decided before anything runs (docs/decisions.md#migrations), so that a malformed file stops `migration:apply` before the first migration, not in the middle.
  */
 import type { DialectName } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';

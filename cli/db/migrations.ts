@@ -1,5 +1,5 @@
 /**
- * Versioned SQL migrations (spec "Migration statuses", DECISIONS §5 "Migrations"): files
+ * Versioned SQL migrations (docs/entities.md "Migration files", docs/decisions.md#migrations): files
  * `mvc/migrations/YYYYMMDDHHMMSS_<name>.sql`, the table `fw_migrations`, statuses recomputed from files and
  * rows joined on the version. Applying them is migration-apply.ts; what each file runs, migration-plan.ts.
  */
@@ -126,7 +126,7 @@ export function computeStatuses(files: readonly MigrationFile[], records: readon
   return statuses.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
 }
 
-/** `CREATE TABLE IF NOT EXISTS fw_migrations` for a dialect (DECISIONS §5 "Tables"). */
+/** `CREATE TABLE IF NOT EXISTS fw_migrations` for a dialect (docs/decisions.md#framework-tables). */
 export function migrationsTableDdl(dialect: DialectName): string {
   if (dialect === 'mariadb') {
     return `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (

@@ -1,7 +1,7 @@
 /**
  * The scripts `fw js:init` prepares (docs/frontend.md): the npm package, the major version we support, the built
- * file inside the package and where the project serves it from (`static/vendor/<lib>/`, spec "Layout and
- * front-end files"). Alpine is its CSP build: the standard build evaluates expressions with `new Function`, which
+ * file inside the package and where the project serves it from (`static/vendor/<lib>/`, docs/frontend.md
+ * "fw js:init"). Alpine is its CSP build: the standard build evaluates expressions with `new Function`, which
  * needs `unsafe-eval`, and the framework's Content-Security-Policy forbids it.
  */
 

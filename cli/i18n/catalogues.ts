@@ -9,7 +9,7 @@ import { flattenCatalogue } from '../../runtime/i18n.js';
 import { frameworkRoot, listFiles } from './usage.js';
 
 export const TRANSLATIONS_DIR = 'translations';
-/** The locale of a project without catalogues, and the one `fw i18n:init` completes (spec: French only). */
+/** The locale of a project without catalogues, and the one `fw i18n:init` completes (French only: the generated pages are French). */
 export const DEFAULT_LOCALE = 'fr';
 
 export interface ProjectCatalogue {

@@ -1,5 +1,5 @@
 /**
- * A local module and its manifest `modules/<name>/module.json` (DECISIONS §11; docs/modules.md): read strictly
+ * A local module and its manifest `modules/<name>/module.json` (docs/decisions.md#local-modules; docs/modules.md): read strictly
  * (line and column of a syntax error, duplicated keys), checked by `schemas/module.schema.json`, then for meaning:
  * the name is the folder's, every declared kind has a folder inside the module, reached without `..` and without
  * a symbolic link. Every problem names the file and the JSON pointer of the field; nothing here writes.

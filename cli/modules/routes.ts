@@ -1,5 +1,5 @@
 /**
- * What `fw module:routes` reads (DECISIONS §11; docs/modules.md): the module's `routes.json` (checked by
+ * What `fw module:routes` reads (docs/decisions.md#local-modules; docs/modules.md): the module's `routes.json` (checked by
  * `schemas/module-routes.schema.json`), each route's controller found among the module's controller files (an
  * exported class) with its action (a static method), read through the syntax tree. Nothing here writes.
  */

@@ -1,5 +1,5 @@
 /**
- * The files a module provides, kind by kind, and where `fw module:files` puts them in the project (DECISIONS §11;
+ * The files a module provides, kind by kind, and where `fw module:files` puts them in the project (docs/decisions.md#local-modules;
  * docs/modules.md). The walk refuses symbolic links and anything that is not a plain file or folder: a module
  * copied into a project brings real files only, read from inside its own folder.
  */

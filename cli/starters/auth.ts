@@ -1,4 +1,4 @@
-/** Starter 2, `auth` / `utilisateurs-auth` (DECISIONS §6): login, a dashboard and a profile page. */
+/** Starter 2, `auth` / `utilisateurs-auth` (docs/decisions.md#starters): login, a dashboard and a profile page. */
 import type { Starter } from './starter.js';
 
 export const authStarter: Starter = {

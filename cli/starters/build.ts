@@ -1,5 +1,5 @@
 /**
- * Building a starter into a project (DECISIONS §11; docs/starters.md): its files (cli/starters/plan.ts) through the
+ * Building a starter into a project (docs/decisions.md#starters; docs/starters.md): its files (cli/starters/plan.ts) through the
  * one writer, all or nothing. A file the starter would write that the project holds with another content, and that
  * is the user's (a manual file, a generated file whose marker line was removed, an entity or relation defined
  * otherwise), is a conflict: refused unless `force`, which rewrites those files and nothing else.

@@ -1,4 +1,4 @@
-/** Starter 3, `carnet` / `carnet-contacts` (DECISIONS §6): Ville and Contact, many-to-one, CRUD for both. */
+/** Starter 3, `carnet` / `carnet-contacts` (docs/decisions.md#starters): Ville and Contact, many-to-one, CRUD for both. */
 import { fieldAnswer } from '../definitions.js';
 import { CONTACT_FIELDS } from './contacts.js';
 import { loginPieces, type Starter } from './starter.js';

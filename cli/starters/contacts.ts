@@ -1,4 +1,4 @@
-/** Starter 1, `contacts` / `contact-simple` (DECISIONS §6): Contact (nom, prenom, email unique, telephone nullable) and its CRUD. */
+/** Starter 1, `contacts` / `contact-simple` (docs/decisions.md#starters): Contact (nom, prenom, email unique, telephone nullable) and its CRUD. */
 import { fieldAnswer } from '../definitions.js';
 import { loginPieces, type Starter } from './starter.js';
 

@@ -1,5 +1,5 @@
 /**
- * Starter 6, `mfa` / `auth-mfa` (DECISIONS §6, §9): everything of `auth` and the TOTP second factor, enrolled at
+ * Starter 6, `mfa` / `auth-mfa` (docs/decisions.md#starters, #second-factor): everything of `auth` and the TOTP second factor, enrolled at
  * `/account/mfa` and asked at every login once active. `fw new --profile auth-mfa` builds it into the new project.
  */
 import type { Starter } from './starter.js';

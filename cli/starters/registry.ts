@@ -1,4 +1,4 @@
-/** The starters of this version (DECISIONS §6), found by id or alias, in the order of their ids. */
+/** The starters of this version (docs/decisions.md#starters), found by id or alias, in the order of their ids. */
 import { authStarter } from './auth.js';
 import { carnetStarter } from './carnet.js';
 import { contactsStarter } from './contacts.js';

@@ -1,5 +1,5 @@
 /**
- * What a starter application is (DECISIONS §6 and §11; docs/starters.md): an id, aliases, a description, and the
+ * What a starter application is (docs/decisions.md#starters; docs/starters.md): an id, aliases, a description, and the
  * pieces it is made of. Each piece is a generator of the framework (make:entity's JSON, make:relation, make:crud,
  * auth:init, the account pages, the MFA routes); cli/starters/plan.ts turns the pieces into files with the real
  * emitters, and one writer writes them all or nothing.
@@ -38,7 +38,7 @@ export type StarterPiece =
 export type AccountDashboard = 'account' | 'suivi';
 
 export interface Starter {
-  /** The number of DECISIONS §6: `1`, `2`, `3`, `4`, `6`. */
+  /** The number of docs/decisions.md#starters: `1`, `2`, `3`, `4`, `6`. */
   readonly id: string;
   /** The short name first (`contacts`), then the long one (`contact-simple`). */
   readonly aliases: readonly string[];

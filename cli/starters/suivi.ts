@@ -1,5 +1,5 @@
 /**
- * Starter 4, `suivi` / `suivi-comportement-eleves` (DECISIONS §6, §11; docs/starters.md): a teacher's record of
+ * Starter 4, `suivi` / `suivi-comportement-eleves` (docs/decisions.md#starters; docs/starters.md): a teacher's record of
  * behaviour in class. Eleve, Cours and ObservationCours (a pupil in a course: boolean behaviour flags, a remark, the
  * date and time), their CRUD pages behind the login of the framework's `users` table (no Utilisateur entity), the
  * profile, and a dashboard of counts, latest observations and per-pupil totals of each flag.

@@ -1,7 +1,7 @@
 /**
- * The edit of `mvc/routes.ts` that wires an opt-in module's routes (DECISIONS §8 and §9): `import { registerAuthRoutes }
+ * The edit of `mvc/routes.ts` that wires an opt-in module's routes (docs/decisions.md#one-user-model, #second-factor): `import { registerAuthRoutes }
  * from 'fw-mvc/auth';` and a `registerAuthRoutes(router);` call at the end of `registerRoutes` (`fw auth:init`), and the
- * same for `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). One spec object per module; the edit goes
+ * same for `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). One `ModuleRoutesSpec` per module; the edit goes
  * through the syntax tree, with the machinery of the CRUD routes (emitters/crud/routes-edit.ts): the anchor, the
  * splice, the user's bytes left alone. The import is recognised by its module and name (any local alias), the call
  * by what it calls, never by comparing text. Pure functions: text in, text out.

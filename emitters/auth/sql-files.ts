@@ -1,5 +1,5 @@
 /**
- * The auth SQL files `fw auth:init` writes (DECISIONS §8): one file per table and dialect under
+ * The auth SQL files `fw auth:init` writes (docs/decisions.md#one-user-model): one file per table and dialect under
  * `mvc/models/sql/auth/`, `<table>.sql` for MariaDB and `<table>.sqlite.sql` for SQLite, from the runtime's own
  * table list (runtime/auth/schema.ts), in dependency order. Regenerable: `fw auth:init` rewrites a file while it
  * keeps its marker line; a user who removes that line owns the file, and `fw db:apply` then applies it as written.

@@ -181,7 +181,7 @@ ${
 
   /** GET ${plan.prefix}/export.csv: the list's search, filters and sort, without pagination, at most 1000 rows. */
   static async exportCsv(request: Request): Promise<Response> {
-    // The file holds the list's rows: it needs \`index\` (spec), and \`export\` as well when the role block names it.
+    // The file holds the list's rows: it needs \`index\`, and \`export\` as well when the role block names it.
     if (!allowed(request, 'index') || !allowed(request, 'export')) return errorPage(403, request);
     const rows = await ${modelClass}.exportRows(ListQuery.fromRequest(request, ${listConst}));
     return csvResponse(crud.CSV_FILE, crud.CSV_HEADER, rows.map(crud.csvRow));

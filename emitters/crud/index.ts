@@ -1,6 +1,6 @@
 /**
- * `fw make:crud`: the files of an entity's CRUD pages and the routes to add to `mvc/routes.ts` (spec "Generated files
- * per entity", "Generated CRUD routes"). Controller, model, form class and views are manual (created when absent,
+ * `fw make:crud`: the files of an entity's CRUD pages and the routes to add to `mvc/routes.ts` (docs/crud.md "What it
+ * writes", "Routes"). Controller, model, form class and views are manual (created when absent,
  * never overwritten); what derives from the entity (form fields, list / CSV / detail columns, filters, the form's
  * fields partial) is regenerable, rewritten by make:crud, sync:entity and build:model (docs/crud.md).
  */
@@ -25,7 +25,7 @@ export { crudFiles, crudModulePath, crudRegenerableFiles, mediaModulePath, planC
 
 export const ROUTES_FILE = 'mvc/routes.ts';
 
-/** The routes of the spec's table for this entity, and the controller import they need. */
+/** The generated CRUD routes of this entity (docs/crud.md "Routes"), and the controller import they need. */
 export function crudRoutes(plan: CrudPlan): { import: ImportToAdd; routes: RouteToAdd[] } {
   return {
     import: { name: plan.controllerClass, from: `./controllers/${plan.entity.snake}_controller.js` },

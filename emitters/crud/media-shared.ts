@@ -1,6 +1,6 @@
 /**
  * `mvc/models/crud_media.ts` (regenerable, the same bytes for every entity): the media part of the pages of
- * `fw make:crud <Entity> --media` (DECISIONS §10, docs/crud.md "Media"). What a form sends for the media (new files,
+ * `fw make:crud <Entity> --media` (docs/decisions.md#uploads-and-media, docs/crud.md "Media"). What a form sends for the media (new files,
  * alternative texts, order, removals), the checks (every media id against the record, every file's metadata), the
  * files stored with the record's transaction and removed when it fails, the context of the form, detail and list
  * pages. Each entity's `<snake>_media.ts` declares its entries as a `MediaPages`. This file holds the module's head

@@ -1,5 +1,5 @@
 /**
- * The media of an entity's CRUD pages (`make:crud --media`, DECISIONS §10), regenerable: `<snake>_media.ts`, the
+ * The media of an entity's CRUD pages (`make:crud --media`, docs/decisions.md#uploads-and-media), regenerable: `<snake>_media.ts`, the
  * entity's entries as a `MediaPages` (crud_media.ts), and the partials `_media_fields.html` (the form's file inputs
  * and current files) and `_media_show.html` (the detail page's images and links). Everything works without script;
  * the texts are the catalogue's `media.*` keys.

@@ -71,7 +71,7 @@ export interface CrudField {
 }
 
 /**
- * A media entry of the entity (`make:crud --media`, DECISIONS §10): its file input, where its files go, how the
+ * A media entry of the entity (`make:crud --media`, docs/decisions.md#uploads-and-media): its file input, where its files go, how the
  * pages show it. `image` stores under `images` (thumbnail and medium when `variants`), `file` under `documents`.
  */
 export interface CrudMedia {
@@ -381,7 +381,7 @@ export function crudPlan(model: ModelNode, entityName: string, options: { isPubl
     prefix,
     routeName,
     viewDir: entity.snake,
-    // GET /new before GET /{id} (the router also ranks static segments first, DECISIONS §5).
+    // GET /new before GET /{id} (the router also ranks static segments first, docs/decisions.md#routing-static-segments-first).
     routes: [
       route('GET', '', 'index', 'index'),
       route('GET', '/new', 'create', 'new'),

@@ -2,7 +2,7 @@
  * The list views of the CRUD pages: `index.html` with the partials `_results.html`, `_table.html`, `_pagination.html`
  * (manual), and the partials that derive from the entity, `_filters.html`, `_list_head.html`, `_list_cells.html`
  * (regenerable). Every action works without a script; the `hx-*` attributes only add partial updates when the page
- * loads htmx (cli-and-generators.md "Partial-page behaviour").
+ * loads htmx (docs/crud.md "Partial updates (htmx, optional)").
  */
 import { syncEntityCommand, templateMarkerLine } from '../marker.js';
 import type { CrudField, CrudLink, CrudPlan } from './plan.js';

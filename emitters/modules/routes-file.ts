@@ -1,5 +1,5 @@
 /**
- * `mvc/routes_<name>.ts`, the routes of a local module (`fw module:routes`, DECISIONS §11; docs/modules.md): the
+ * `mvc/routes_<name>.ts`, the routes of a local module (`fw module:routes`, docs/decisions.md#local-modules; docs/modules.md): the
  * imports of the module's controllers and one exported `register<Name>Routes(router)` that adds each route of its
  * `routes.json`. A regenerable file; `mvc/routes.ts` is never edited, the user adds the two printed lines.
  */

@@ -1,6 +1,6 @@
 /**
  * The public controller of an entity (`mvc/controllers/<snake>_public_controller.ts`, manual): its skeleton, and the
- * part each generator adds to it (spec "Public page generators"): `list()` and its SELECT, `show()` and its media,
+ * part each generator adds to it (docs/generators.md): `list()` and its SELECT, `show()` and its media,
  * `new()` / `create()` with `FORM_FIELDS` and the visible `INSERT_PUBLIC_FORM`. The SQL stays in the controller, in
  * plain sight: these pages are meant to be read and changed (docs/generators.md).
  */
@@ -12,7 +12,7 @@ import { tsString } from '../text.js';
 import type { ControllerPart, NamedImport } from './controller-edit.js';
 import type { PublicPlan } from './plan.js';
 
-/** How many rows the public list shows (DECISIONS §11). */
+/** How many rows the public list shows (docs/decisions.md#public-pages). */
 export const PUBLIC_LIST_LIMIT = 100;
 
 const FW = 'fw-mvc';
@@ -163,7 +163,7 @@ const SELECT_PUBLIC_SHOW = ${tsString(select)};`,
   };
 }
 
-/** The field's declaration in FORM_FIELDS: the CRUD's, with `type="number"` for decimals and floats (spec input kinds). */
+/** The field's declaration in FORM_FIELDS: the CRUD's, with `type="number"` for decimals and floats (docs/decisions.md#public-pages). */
 function formDeclaration(f: CrudField): { className: string; code: string } {
   return declaration(f, f.input === 'decimal' || f.input === 'float' ? ["inputType: 'number'"] : []);
 }

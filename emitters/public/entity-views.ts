@@ -1,6 +1,6 @@
 /**
  * The templates of an entity's public pages (`mvc/views/<snake>_public/`, manual): list, detail, form. They extend the
- * public layout and use the spec's `public.*` i18n keys.
+ * public layout and use the `public.*` i18n keys (docs/generators.md).
  */
 import { formInput } from '../crud/views-record.js';
 import { CSRF, PRIMARY, escape } from '../crud/views-common.js';
@@ -140,7 +140,7 @@ ${plan.media.map(mediaSection).join('\n')}
 `;
 }
 
-/** The step of a number input: the DECIMAL's scale (DECISIONS §11), any for a float. */
+/** The step of a number input: the DECIMAL's scale (docs/decisions.md#public-pages), any for a float. */
 function stepAttr(f: CrudField): string {
   if (f.input === 'float') return ' step="any"';
   if (f.input !== 'decimal') return '';

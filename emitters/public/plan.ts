@@ -1,5 +1,5 @@
 /**
- * What the public page generators need to know about one entity (spec "Public page generators"): the controller and
+ * What the public page generators need to know about one entity (docs/generators.md): the controller and
  * views, the fields of the list, detail and form pages, the media shown read-only, the routes. Built on the CRUD plan
  * (emitters/crud/plan.ts): same labels, same input kinds, same title.
  */
@@ -35,7 +35,7 @@ export interface PublicPlan {
   readonly listFields: readonly CrudField[];
   /** The field naming a record (the detail's heading): a shown field, or the key (`#12`) when none fits. */
   readonly labelField: FieldNode;
-  /** The form's fields (spec's exclusions), in the entity's order. */
+  /** The form's fields (the exclusions of docs/generators.md "What the public pages leave out"), in the entity's order. */
   readonly formFields: readonly CrudField[];
   /**
    * Excluded from the form but NOT NULL, so the INSERT must fill them: timestamps with the current time, booleans and
@@ -53,7 +53,7 @@ export interface PublicPlan {
 }
 
 const TIMESTAMPS = new Set(['created_at', 'updated_at']);
-/** Never on a public page, nor in its form (spec's exclusions), beside raw `_id` fields and secrets. */
+/** Never on a public page, nor in its form (docs/generators.md "What the public pages leave out"), beside raw `_id` fields and secrets. */
 const NOT_PUBLIC = new Set(['created_at', 'updated_at', 'is_admin', 'is_active', 'email_verified_at', 'last_login_at']);
 /** Words that mark a secret, as whole words of the snake name, anywhere in it: `api_token`, `mfa_secret`, `password_salt`. */
 const SECRET_WORDS = new Set(['password', 'passwd', 'pwd', 'token', 'secret', 'salt', 'hash', 'otp', 'totp', 'apikey', 'credential', 'credentials']);
@@ -65,7 +65,7 @@ function isRawId(f: CrudField): boolean {
   return f.relation !== null || f.field.name.endsWith('_id');
 }
 
-/** A secret: the spec's `password*`, `token*`, `secret*`, or a secret word of the name (docs/generators.md). */
+/** A secret: `password*`, `token*`, `secret*`, or a secret word of the name (docs/generators.md). */
 function isSecret(name: string): boolean {
   if (/^(password|token|secret)/.test(name)) return true;
   const words = name.split('_');

@@ -40,7 +40,7 @@ function column(entity: EntityNode, field: string): string {
   return requireField(entity, field, 'tableau de bord suivi').column;
 }
 
-/** The dashboard's spec from the model: the entities Eleve, Cours and ObservationCours, and which flags are positive. */
+/** The dashboard's description from the model: the entities Eleve, Cours and ObservationCours, and which flags are positive. */
 export function suiviDashboardSpec(model: ModelNode, positive: ReadonlySet<string>): SuiviDashboardSpec {
   const pupil = requireEntity(model, 'Eleve', 'tableau de bord suivi');
   const course = requireEntity(model, 'Cours', 'tableau de bord suivi');

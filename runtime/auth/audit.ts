@@ -1,5 +1,5 @@
 /**
- * Authentication audit records (runtime spec "Events", DECISIONS §5; docs/auth.md "Audit"): one record per event
+ * Authentication audit records (docs/decisions.md#audit-events; docs/auth.md "Audit"): one record per event
  * on the logger `fw.auth.audit`, WARNING for failures and refusals, INFO for the rest. `logAuthEvent` never
  * throws, never touches the database, and never writes a secret: metadata is scrubbed first, and when anything
  * about it misbehaves (a throwing getter or `toJSON`, a cycle, a throwing sink) the record goes out without it.
@@ -18,7 +18,7 @@ export const AUTH_WARNING_EVENTS: ReadonlySet<string> = new Set([
   'user.disabled',
 ]);
 
-/** The keys the spec names, dropped wherever they appear (compared without case, `_`, `-` or spaces). */
+/** The secret keys of the audit contract (docs/auth.md "Audit"), dropped wherever they appear (compared without case, `_`, `-` or spaces). */
 export const AUTH_AUDIT_SECRET_KEYS: readonly string[] = [
   'password',
   'password_hash',
@@ -33,7 +33,7 @@ export const AUTH_AUDIT_SECRET_KEYS: readonly string[] = [
   'code_verifier',
 ];
 
-/** Beyond the spec's list: a key holding one of these parts is dropped too (`new_password`, `api_token`, `client_secret`…). */
+/** Beyond that list: a key holding one of these parts is dropped too (`new_password`, `api_token`, `client_secret`…). */
 const SECRET_PARTS = ['password', 'passwd', 'secret', 'token', 'recoverycode', 'codeverifier', 'sessionid', 'apikey', 'authorization', 'cookie'];
 /** …and these exact keys: a one-time code is a secret while it is valid. */
 const SECRET_EXACT = new Set([...AUTH_AUDIT_SECRET_KEYS.map(squash), 'code', 'otp', 'totp', 'pin']);
@@ -163,7 +163,7 @@ function scrubEntries(entries: ReadonlyArray<readonly [string, unknown]>, depth:
   return out;
 }
 
-/** The level of an event: WARNING for failures and refusals (DECISIONS §5), INFO otherwise. */
+/** The level of an event: WARNING for failures and refusals (docs/decisions.md#audit-events), INFO otherwise. */
 export function authEventLevel(eventType: string): Level {
   return AUTH_WARNING_EVENTS.has(eventType) ? 'WARNING' : 'INFO';
 }

@@ -1,5 +1,5 @@
 /**
- * The login pages (runtime spec "Login with optional second factor", DECISIONS §5 and §8; docs/auth.md):
+ * The login pages (docs/decisions.md#login-and-csrf-answers, #one-user-model; docs/auth.md):
  * `GET /login`, `POST /login`, `POST /logout`. One chain: the user found by `POST /login` is the one
  * `fw auth:user:create` wrote in `users`, and the session user it stores (`{ id, login, roles, permissions }`)
  * is what `AuthMiddleware`, `requireRole`, `requirePermission` and the template `can()` read.
@@ -31,11 +31,11 @@ const log = getLogger('fw.auth');
 export const DEFAULT_LOGIN_REDIRECT = '/';
 export const LOGIN_TEMPLATE = 'auth/login.html';
 
-/** The session key of the signed-in user (DECISIONS §8). */
+/** The session key of the signed-in user (docs/decisions.md#one-user-model). */
 export const SESSION_USER_KEY = 'user';
 /** The CSRF token's session key: dropped at login so the signed-in session gets a token of its own. */
 const CSRF_SESSION_KEY = '_csrf_token';
-/** The keys of a pending second-factor challenge (runtime spec "Session"), set by fw-mvc/mfa. */
+/** The keys of a pending second-factor challenge (docs/auth.md "Second factor"), set by fw-mvc/mfa. */
 const MFA_CHALLENGE_KEYS = ['_auth_mfa_user_id', '_auth_mfa_started_at', '_auth_mfa_next'] as const;
 
 /** What the session holds for a signed-in user; role and permission checks read it, never the database. */

@@ -1,5 +1,5 @@
 /**
- * Password hashes (runtime spec "Passwords and login rate limit", DECISIONS §5 and §8; docs/auth.md "Passwords"):
+ * Password hashes (docs/decisions.md#password-hashes; docs/auth.md "Passwords"):
  * new hashes are Argon2id at OWASP's minimum; Argon2 hashes of any variant and legacy PBKDF2 hashes
  * (`<salt_hex>:<hash_hex>`) are verified, and both kinds are flagged for a rehash when weaker than the minimum.
  *
@@ -203,7 +203,7 @@ function getDummyHash(): Promise<string> {
 
 /**
  * One Argon2id verification of `password` against a fixed hash with ARGON2_PARAMS, always false: an unknown
- * e-mail then costs what a wrong password costs (DECISIONS §8).
+ * e-mail then costs what a wrong password costs (docs/decisions.md#password-hashes).
  */
 export async function dummyVerifyPassword(password: string): Promise<false> {
   try {
@@ -225,7 +225,7 @@ export async function dummyVerifyPbkdf2(password: string): Promise<false> {
 }
 
 /**
- * The login's verification, the same work whatever the account (DECISIONS §8): one Argon2 verification (of
+ * The login's verification, the same work whatever the account (docs/decisions.md#password-hashes): one Argon2 verification (of
  * `stored`, or dummy when it is null or PBKDF2) and, when `withPbkdf2` is set (legacy hashes exist), one PBKDF2
  * verification (of `stored` when PBKDF2, else dummy), run side by side. True only for a real match.
  */

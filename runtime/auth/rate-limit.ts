@@ -1,5 +1,5 @@
 /**
- * Attempt limits (runtime spec "Passwords and login rate limit", DECISIONS §8 "Counting"; docs/auth.md "Login
+ * Attempt limits (docs/decisions.md#login-limits; docs/auth.md "Login
  * limits"): the store chosen by `rate_limit_store` / `RATE_LIMIT_STORE`, the login policy (5 failed credential
  * checks per 60 s per client address and per login), and `checkLimit` for other limits (MFA codes, uploads).
  */

@@ -1,5 +1,5 @@
 /**
- * Roles and permissions (DECISIONS §8; docs/auth.md "Roles and permissions"): roles are granted to users
+ * Roles and permissions (docs/decisions.md#roles-and-permissions; docs/auth.md "The session user, roles and permissions"): roles are granted to users
  * (`user_roles`), permissions to roles (`role_permissions`). `loadUserAccess` gives what the session user carries
  * from login on. Role names and permission codes are lower-case ASCII (`admin`, `contact.delete`) so that they
  * compare the same way on both dialects, whatever the column's collation. Every function takes an optional last
@@ -43,7 +43,7 @@ export interface RoleSummary extends RoleRow {
   userCount: number;
 }
 
-/** What a signed-in user carries in its session (DECISIONS §8). */
+/** What a signed-in user carries in its session (docs/decisions.md#one-user-model). */
 export interface UserAccess {
   roles: string[];
   permissions: string[];

@@ -1,4 +1,4 @@
-/** The framework's authentication routes (runtime spec "Framework routes"), added by `fw auth:init` to `mvc/routes.ts`. */
+/** The framework's authentication routes (docs/auth.md "Login and logout"), added by `fw auth:init` to `mvc/routes.ts`. */
 import type { Router } from '../http/router.js';
 import { logout, showLogin, submitLogin } from './login.js';
 

@@ -1,5 +1,5 @@
 /**
- * The users repository (DECISIONS §8: one user model, the `users` table): what `fw auth:user:*` writes and what
+ * The users repository (one user model, the `users` table: docs/decisions.md#one-user-model): what `fw auth:user:*` writes and what
  * `POST /login` reads. E-mails are stored normalised (trimmed, lower-cased) and compared without case. Dates are
  * UTC `YYYY-MM-DD HH:MM:SS` strings on both dialects. Every function takes an optional last `db` (a Database, a
  * connection or a transaction); without it, the application's default database (runtime/db).
@@ -145,7 +145,7 @@ export async function setUserActive(id: number, active: boolean, db?: Queryable)
   return changed > 0;
 }
 
-/** `update_password_hash(id, hash)` (runtime spec "Passwords"): stores a new hash; false when no user has that id. */
+/** `update_password_hash(id, hash)` (docs/auth.md "Passwords"): stores a new hash; false when no user has that id. */
 export async function updatePasswordHash(id: number, hash: string, db?: Queryable): Promise<boolean> {
   if (typeof hash !== 'string' || hash.length === 0) throw new TypeError('Le hachage du mot de passe est vide.');
   const changed = await authDb(db).execute('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [hash, utcNow(), id]);

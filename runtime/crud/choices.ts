@@ -1,5 +1,5 @@
 /**
- * The choices of a many-to-one select (cli-and-generators.md "List query parameters", runtime.md "RelationField"):
+ * The choices of a many-to-one select (docs/crud.md "The list page", "Forms"):
  * the model lists a bounded number of target rows, and adds the few keys a page must offer whatever their rank.
  * RelationField itself runs no query and refuses any value outside its choices, so a key missing from them would
  * be refused when posted, and shown as "nothing selected" on an edit page, which a save would then write as NULL.

@@ -1,4 +1,4 @@
-/** CSV export of generated lists (cli-and-generators.md "CSV export rules"; DECISIONS §5 for the formula prefix). */
+/** CSV export of generated lists (docs/crud.md "CSV export"; the formula prefix: docs/decisions.md#crud-lists-search-and-csv). */
 import { Response } from '../http/response.js';
 
 /** The export's row cap. */

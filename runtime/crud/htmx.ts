@@ -1,4 +1,4 @@
-/** Partial-page requests (cli-and-generators.md "Partial-page behaviour"). */
+/** Partial-page requests (docs/crud.md "Partial updates (htmx, optional)"). */
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 

@@ -1,4 +1,4 @@
-/** Ids of bulk actions (cli-and-generators.md "Bulk delete rules", docs/crud.md "Bulk delete"). */
+/** Ids of bulk actions (docs/crud.md "Bulk delete"). */
 import { TooManyIdsError } from '../http/errors.js';
 
 /** How many ids one request may carry to a bulk action (as many as the CSV export's rows). */

@@ -1,6 +1,6 @@
 /**
- * The state of a generated list page, read from the query string through allow-lists (cli-and-generators.md
- * "List query parameters"): search `q`, `page`, `sort`, `direction` and equality filters. Column names only ever
+ * The state of a generated list page, read from the query string through allow-lists (docs/crud.md
+ * "The list page"): search `q`, `page`, `sort`, `direction` and equality filters. Column names only ever
  * come from the `ListSpec` the generator wrote, never from the request; every value is a `?` parameter.
  */
 import { getDatabase } from '../db/database.js';
@@ -45,7 +45,7 @@ export interface ListSpec {
   readonly filters: Readonly<Record<string, ListFilterSpec>>;
 }
 
-/** A filter key that is not in the allow-list (spec: ValueError). */
+/** A filter key that is not in the allow-list (a `ValueError` under the old Python name; docs/api-mapping.md). */
 export class UnknownFilterError extends Error {
   override readonly name = 'UnknownFilterError';
   constructor(key: string, allowed: readonly string[]) {
@@ -105,7 +105,7 @@ export class ListQuery {
     let sort: string | null = Object.hasOwn(spec.sortable, askedSort) ? askedSort : null;
     let direction: 'asc' | 'desc' = sort === null ? 'desc' : askedDirection === 'desc' ? 'desc' : 'asc';
     // `?direction=asc` alone orders the default sort key that way (it is then a chosen sort, kept by the links). An
-    // unknown `sort` is not "no sort": the spec gives it the default sort, descending, whatever the direction.
+    // unknown `sort` is not "no sort": it gets the default sort, descending, whatever the direction.
     if (askedSort === '' && (askedDirection === 'asc' || askedDirection === 'desc')) {
       sort = spec.defaultSort;
       direction = askedDirection;

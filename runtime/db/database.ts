@@ -1,5 +1,5 @@
 /**
- * Database access (runtime spec "Database access"): `fetchOne`, `fetchAll`, `execute`, `insert` with `?`
+ * Database access (docs/api-mapping.md "Database"): `fetchOne`, `fetchAll`, `execute`, `insert` with `?`
  * placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
  * module-level helpers use a default handle built lazily from the configuration registry.
  */

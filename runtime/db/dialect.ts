@@ -1,5 +1,5 @@
 /**
- * A dialect is a small interface of factories (STYLE.md example 2, after Kysely's `Dialect`): each dialect file
+ * A dialect is a small interface of factories (docs/architecture.md "Dialects", after Kysely's `Dialect`): each dialect file
  * (`mariadb.ts`, `sqlite.ts`) implements it, and `database.ts` holds everything they share. Kysely carries the
  * driver, the pool and the single-connection scopes. Kysely itself (about a thousand modules, 140 ms and 12 MB
  * to load) and the native driver are imported only when the first query runs: an application that has not

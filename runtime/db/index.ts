@@ -1,4 +1,4 @@
-/** The database layer of the runtime (runtime spec "Database access", DECISIONS §4). */
+/** The database layer of the runtime (docs/api-mapping.md "Database", docs/decisions.md#two-database-dialects). */
 export {
   Database,
   Connection,

@@ -1,4 +1,4 @@
-/** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (DECISIONS §4). */
+/** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (docs/decisions.md#two-database-dialects). */
 import type { Pool, PoolOptions, TypeCastField, TypeCastNext } from 'mysql2';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * `loadQueries(fileName)` (spec `charger_queries`): named queries of `{sql_dir}/{app_env}/<fileName>`.
+ * `loadQueries(fileName)` (`charger_queries` under its old name; docs/api-mapping.md): named queries of `{sql_dir}/{app_env}/<fileName>`.
  *
  * Format: each query starts with a line `-- name: <queryName>`; its text runs until the next such line,
  * trimmed, a trailing `;` removed. Blank lines and `--` comments before the first name are allowed.

@@ -1,4 +1,4 @@
-/** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (DECISIONS §4). */
+/** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (docs/decisions.md#two-database-dialects). */
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
 import { registerUnicodeFunctions } from './unicode-ci.js';

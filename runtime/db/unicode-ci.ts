@@ -1,5 +1,5 @@
 /**
- * SQLite made to search and sort text like MariaDB's `utf8mb4_unicode_ci` (DECISIONS §7, docs/crud.md "Search and
+ * SQLite made to search and sort text like MariaDB's `utf8mb4_unicode_ci` (docs/decisions.md#sqlite-text-like-mariadb, docs/crud.md "Search and
  * sort on SQLite"). better-sqlite3 has no collation API, so deterministic SQL functions are registered on every
  * connection:
  * - `fw_fold(text)`: one character for one character, each replaced by the representative of its class (case and

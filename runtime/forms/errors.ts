@@ -1,4 +1,4 @@
-/** Errors of the forms layer (runtime spec "Form fields (core.forms)"). */
+/** Errors of the forms layer (docs/api-mapping.md "Forms, validator, pagination"). */
 
 /**
  * A value refused by a field, or by a form's `clean()` hook. Thrown by `Field.clean()` and caught by

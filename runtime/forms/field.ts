@@ -1,4 +1,4 @@
-/** The field base classes shared by every field family (runtime spec "Form fields (core.forms)"). */
+/** The field base classes shared by every field family (docs/api-mapping.md "Fields"). */
 import type { UploadedFile } from '../http/request.js';
 import { FormDefinitionError, FormValidationError } from './errors.js';
 import { messages } from './messages.js';

@@ -1,6 +1,6 @@
 /**
  * Date fields: DateField, DateTimeField and TimeField. Cleaned values are strings, not Date objects: a calendar date has
- * no time zone, and a string is what both database dialects take and give back (DECISIONS §4: times are UTC).
+ * no time zone, and a string is what both database dialects take and give back (times are UTC: docs/decisions.md#two-database-dialects).
  */
 import { FormValidationError } from './errors.js';
 import { TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';

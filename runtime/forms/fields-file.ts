@@ -1,6 +1,6 @@
 /**
- * File fields: FileField and ImageField. They check the metadata of an UploadedFile (runtime spec "Upload
- * rules" 4 and 5) and save nothing: storing the file is the upload chain's job.
+ * File fields: FileField and ImageField. They check the metadata of an UploadedFile (docs/uploads.md
+ * "The chain") and save nothing: storing the file is the upload chain's job.
  */
 import { get } from '../config.js';
 import type { UploadedFile } from '../http/request.js';

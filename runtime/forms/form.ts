@@ -1,4 +1,4 @@
-/** The Form base class (runtime spec "Form fields (core.forms)"; DECISIONS §2 for the names). */
+/** The Form base class (docs/api-mapping.md "Form"; the names: docs/decisions.md#names-in-typescript). */
 import { UploadedFile, type Request } from '../http/request.js';
 import { FormDefinitionError, FormValidationError, UnknownFieldError } from './errors.js';
 import { Field, prettyName, type CleanedData, type Choice, type ChoiceOption, type FieldInput, type HtmlAttrs } from './field.js';

@@ -1,4 +1,4 @@
-/** Forms with typed fields (runtime spec "Form fields (core.forms)"). */
+/** Forms with typed fields (docs/api-mapping.md "Forms, validator, pagination"). */
 export { Form, type FieldMap, type FormClass, type FormContext, type FieldContext, type FormInput, type FormInputValue, type FormOptions } from './form.js';
 export {
   Field,

@@ -1,5 +1,5 @@
 /**
- * The client address of a request (DECISIONS §8; docs/auth.md "Proxies and the client address"). `request.ip`
+ * The client address of a request (docs/decisions.md#client-address-behind-proxies; docs/auth.md "Proxies and the client address"). `request.ip`
  * is the socket's peer; `trusted_proxies` (or `TRUSTED_PROXIES`: IPs and CIDRs, IPv4 and IPv6, comma-separated)
  * makes `X-Forwarded-For` count when that peer is one of them. The list is parsed once and again after a
  * `configure()` of the key; without it nothing else is read, so the common path costs one comparison.

@@ -1,4 +1,4 @@
-/** HTTP errors as values: the dispatcher turns them into a page or a JSON envelope (STYLE §10). */
+/** HTTP errors as values: the dispatcher turns them into a page or a JSON envelope (docs/architecture.md "Errors as values"). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -10,7 +10,7 @@ export class HttpError extends Error {
   }
 }
 
-/** A request body over the allowed limit (runtime spec, Limits). */
+/** A request body over the allowed limit (docs/runtime.md "Limits and time-outs"). */
 export class RequestEntityTooLarge extends HttpError {
   constructor(readonly limit: number) {
     super(413, `Le corps de la requête dépasse la limite de ${limit} octets.`, 'payload_too_large');

@@ -1,4 +1,4 @@
-/** Response helpers (runtime spec, "Response helpers") and the JSON envelopes. */
+/** Response helpers (docs/api-mapping.md "Helpers and controller") and the JSON envelopes. */
 import { get, getPath } from '../config.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { Response } from './response.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Data that JSON cannot represent (spec: ValueError). */
+/** Data that JSON cannot represent (a `ValueError` under the old Python name; docs/api-mapping.md). */
 export class SerializationError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,4 +1,4 @@
-/** HTTP request value and body parsing (runtime spec, "Request"; Limits). */
+/** HTTP request value and body parsing (docs/runtime.md "Bodies", "Limits and time-outs"). */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type busboy from 'busboy';

@@ -1,4 +1,4 @@
-/** HTTP response value (runtime spec, "Response"). */
+/** HTTP response value (docs/api-mapping.md "HTTP"). */
 
 export type HeaderValue = string | string[];
 

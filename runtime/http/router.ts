@@ -1,4 +1,4 @@
-/** Router (runtime spec, "Application routes and the router"; DECISIONS §5 routing rules). */
+/** Router (docs/runtime.md "Routing"; docs/decisions.md#routing-static-segments-first). */
 import type { Request } from './request.js';
 import type { Response } from './response.js';
 
@@ -133,7 +133,7 @@ export class Router {
 
   /**
    * The methods of a path (empty when the path is unknown), HEAD included when GET is. A path belongs to its most
-   * specific pattern whatever the method (DECISIONS §5): `/contacts/export.csv` answers only the methods of that
+   * specific pattern whatever the method (docs/decisions.md#routing-static-segments-first): `/contacts/export.csv` answers only the methods of that
    * static route, even when `POST /contacts/{id}` would match it.
    */
   allowedMethods(path: string): string[] {

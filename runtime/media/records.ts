@@ -1,5 +1,5 @@
 /**
- * Media records (runtime spec "Media record", "Upload rules" 9; DECISIONS §10; docs/uploads.md "Media records"):
+ * Media records (docs/decisions.md#uploads-and-media; docs/uploads.md "Media records"):
  * rows of the `media` table linking stored files to application records, kept consistent with the disk: a row
  * that cannot be inserted removes its files, deleting a media removes its files then its row, and every change
  * asked for a record checks that the media belongs to it. Each function takes an optional last `db` (a Database,

@@ -1,5 +1,5 @@
 /**
- * The `media` table (runtime spec "Media record"; docs/uploads.md "The media table"), one statement list per
+ * The `media` table (docs/uploads.md "The media table"), one statement list per
  * dialect. `fw media:init` writes it to `mvc/models/sql/media/media.sql` (MariaDB) and `media.sqlite.sql`;
  * `fw db:apply` applies it after the auth tables. `entity_id` is text so that any primary key fits; names, ids and
  * paths compare case-sensitively (`utf8mb4_bin`), so `Photo` and `photo` are two entities (the functions refuse

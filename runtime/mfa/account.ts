@@ -1,5 +1,5 @@
 /**
- * Enrolment pages (DECISIONS §9; docs/auth.md "Second factor"), behind login and CSRF: `GET /account/mfa` (state),
+ * Enrolment pages (docs/decisions.md#second-factor; docs/auth.md "Second factor"), behind login and CSRF: `GET /account/mfa` (state),
  * `POST /account/mfa/setup` (a pending factor: QR code, secret, URI), `POST /account/mfa/confirm` (a code activates
  * it and shows the 10 recovery codes once), `POST /account/mfa/recovery-codes` (a new batch, with a current code),
  * `POST /account/mfa/disable` (the password and a code). Wrong codes count toward the same per-user limit as the

@@ -1,5 +1,5 @@
 /**
- * The pending second-factor challenge (runtime spec "Login with optional second factor", DECISIONS §5 "MFA";
+ * The pending second-factor challenge (docs/decisions.md#second-factor;
  * docs/auth.md "Second factor"). After a correct password the anonymous session holds `_auth_mfa_user_id` and
  * `_auth_mfa_started_at` (Unix seconds), and no user: nothing is granted until a code is verified. A challenge
  * lives 10 minutes. Codes are checked here for the login and for the account pages alike.
@@ -18,16 +18,16 @@ export const MFA_USER_KEY = SESSION_MFA_USER_KEY;
 export const MFA_STARTED_AT_KEY = '_auth_mfa_started_at';
 /** Where the login goes once the code is accepted (a same-site path checked by `safeNext`). */
 export const MFA_NEXT_KEY = '_auth_mfa_next';
-/** A challenge older than this is refused (runtime spec "Limits": 10 minutes by default). */
+/** A challenge older than this is refused (10 minutes by default; docs/auth.md "Second factor"). */
 export const MFA_CHALLENGE_TTL_SECONDS = 600;
-/** Wrong codes allowed per user in `MFA_LIMIT_WINDOW_SECONDS` (DECISIONS §5). */
+/** Wrong codes allowed per user in `MFA_LIMIT_WINDOW_SECONDS` (docs/decisions.md#second-factor). */
 export const MFA_MAX_FAILURES = 5;
 export const MFA_LIMIT_WINDOW_SECONDS = 300;
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
- * Stores the challenge of `userId` in the request's session (runtime spec `start_mfa_challenge`). The session's
+ * Stores the challenge of `userId` in the request's session (`start_mfa_challenge` in docs/api-mapping.md). The session's
  * data is kept but its id changes (the old id is deleted when the response is sent, the new cookie sent with
  * it) and its CSRF token is dropped: a session id planted in the victim's browser before the password step is
  * of no use to guess codes on the victim's challenge (docs/auth.md "Second factor"). Any signed-in user it held
@@ -60,12 +60,12 @@ export function mfaChallengeState(request: Request): MfaChallengeState {
   return { state: 'pending', userId, next: typeof next === 'string' ? next : undefined };
 }
 
-/** True when the session holds a challenge younger than 10 minutes (runtime spec `has_pending_mfa_challenge`). */
+/** True when the session holds a challenge younger than 10 minutes (`has_pending_mfa_challenge` in docs/api-mapping.md). */
 export function hasPendingMfaChallenge(request: Request): boolean {
   return mfaChallengeState(request).state === 'pending';
 }
 
-/** The user id of the pending challenge, or null when none or expired (runtime spec `get_mfa_challenge_user_id`). */
+/** The user id of the pending challenge, or null when none or expired (`get_mfa_challenge_user_id` in docs/api-mapping.md). */
 export function getMfaChallengeUserId(request: Request): number | null {
   const state = mfaChallengeState(request);
   return state.state === 'pending' ? state.userId : null;
@@ -82,7 +82,7 @@ export function clearMfaChallenge(request: Request): void {
 export type MfaVerification = { method: 'totp'; factorId: number; step: number } | { method: 'recovery' };
 
 /**
- * Checks a code for the user (runtime spec `verify_mfa_challenge`): six digits are a TOTP code of one of the
+ * Checks a code for the user (`verify_mfa_challenge` in docs/api-mapping.md): six digits are a TOTP code of one of the
  * user's active factors, accepted only at a time step later than the last one used; anything else normalised
  * (spaces and dashes dropped, upper case) may be one of the user's unused recovery codes (unless `totpOnly`).
  * The code is consumed when accepted. Null when refused; a database error is thrown (the caller fails closed).

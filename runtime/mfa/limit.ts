@@ -1,5 +1,5 @@
 /**
- * The per-user limit on second-factor codes, counted before the code is checked (DECISIONS §8 "Counting";
+ * The per-user limit on second-factor codes, counted before the code is checked (docs/decisions.md#login-limits;
  * docs/auth.md "Second factor"): five wrong codes in five minutes per user, for the login's second step and the
  * account pages alike (action `mfa`, key `user:<id>`).
  */

@@ -1,6 +1,6 @@
 /**
- * The second step of a login: `GET /login/mfa` and `POST /login/mfa` (runtime spec "Login with optional second
- * factor", DECISIONS §5 "MFA"; docs/auth.md "Second factor"). One field `code` takes a TOTP code or a recovery
+ * The second step of a login: `GET /login/mfa` and `POST /login/mfa` (docs/decisions.md#second-factor;
+ * docs/auth.md "Second factor"). One field `code` takes a TOTP code or a recovery
  * code. A valid code signs the user in on a new session id; a wrong one answers 401 and the form; five wrong
  * codes in five minutes answer 429 (counted before the check); a challenge older than ten minutes sends back to `/login` with a warning.
  */

@@ -2,7 +2,7 @@
  * The MFA tables (`auth_mfa_factors`, `auth_mfa_recovery_codes`; runtime/auth/schema.ts) on both dialects. Every
  * consumption is one conditional UPDATE whose changed-row count decides, so two requests racing with the same
  * code cannot both win: a TOTP step is accepted once per factor, ever, and a recovery code once.
- * The TOTP secret is stored in clear (runtime spec "Authentication-related tables"; docs/auth.md says so).
+ * The TOTP secret is stored in clear (docs/auth.md "The secret is stored in clear").
  */
 import { getDatabase, type Connection, type Database } from '../db/database.js';
 import { generateTotpSecret } from './totp.js';
@@ -63,7 +63,7 @@ function toFactor(row: FactorRow): MfaFactor {
 }
 
 /**
- * The user's active factors (runtime spec `model.get_active_mfa_factors`). A database error is thrown, never
+ * The user's active factors (`model.get_active_mfa_factors` in docs/api-mapping.md). A database error is thrown, never
  * read as "no factor": the caller fails closed.
  */
 export async function getActiveMfaFactors(userId: number, db: MfaDb = getDatabase()): Promise<MfaFactor[]> {
@@ -71,7 +71,7 @@ export async function getActiveMfaFactors(userId: number, db: MfaDb = getDatabas
   return rows.map(toFactor);
 }
 
-/** True when the user has at least one active factor (runtime spec `is_mfa_enabled`); throws on a database error. */
+/** True when the user has at least one active factor (`is_mfa_enabled` in docs/api-mapping.md); throws on a database error. */
 export async function isMfaEnabled(userId: number, db: MfaDb = getDatabase()): Promise<boolean> {
   return (await getActiveMfaFactors(userId, db)).length > 0;
 }
@@ -86,7 +86,7 @@ export async function getPendingTotpFactor(userId: number, db: MfaDb = getDataba
 }
 
 /**
- * Provisioning (runtime spec `create_totp_factor`): a new pending TOTP factor with a fresh secret, replacing any
+ * Provisioning (`create_totp_factor` in docs/api-mapping.md): a new pending TOTP factor with a fresh secret, replacing any
  * earlier pending one of the user. It becomes active once a code proves the app holds the secret
  * (`activateTotpFactor`).
  */

@@ -1,5 +1,5 @@
 /**
- * Recovery codes (DECISIONS §5 "Recovery codes"): 10 per batch, `XXXX-XXXX-XXXX-XXXX` from an alphabet without
+ * Recovery codes (docs/decisions.md#second-factor): 10 per batch, `XXXX-XXXX-XXXX-XXXX` from an alphabet without
  * 0, O, 1 and I (no character to mistake for another), drawn from the system's random source without modulo
  * bias. Only the SHA-256 hex of the normalised code is stored; the user sees the codes once.
  */
@@ -12,7 +12,7 @@ const GROUPS = 4;
 const GROUP_LENGTH = 4;
 const CODE_LENGTH = GROUPS * GROUP_LENGTH;
 
-/** A code as typed, made comparable: spaces and dashes removed, upper-cased (DECISIONS §5). */
+/** A code as typed, made comparable: spaces and dashes removed, upper-cased (docs/decisions.md#second-factor). */
 export function normalizeMfaCode(code: string): string {
   return code.replace(/[\s-]+/g, '').toUpperCase();
 }

@@ -1,4 +1,4 @@
-/** The routes of `fw-mvc/mfa` (DECISIONS §5 and §9; docs/auth.md "Second factor"). */
+/** The routes of `fw-mvc/mfa` (docs/decisions.md#second-factor; docs/auth.md "Second factor"). */
 import { setSecondFactor } from '../auth/login.js';
 import type { Router } from '../http/router.js';
 import { confirmMfa, disableMfa, regenerateRecoveryCodes, setupMfa, showMfaAccount } from './account.js';

@@ -1,5 +1,5 @@
 /**
- * TOTP as authenticator apps expect it (DECISIONS §9, docs/auth.md "Second factor"): RFC 6238 with SHA-1,
+ * TOTP as authenticator apps expect it (docs/decisions.md#second-factor, docs/auth.md "Second factor"): RFC 6238 with SHA-1,
  * 6 digits, a 30-second step and one step of tolerance either side, on otplib v13's functional API. Secrets are
  * base32 text of 20 random bytes. A verification returns the time step that matched, so that the caller can
  * refuse a step already used (model.ts `consumeTotpStep`).

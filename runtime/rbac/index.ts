@@ -1,6 +1,6 @@
 /**
- * `fw-mvc/rbac`: roles and permissions (runtime spec "Role-based access", DECISIONS §8; docs/auth.md "Roles and
- * permissions"). Roles are granted to users (`user_roles`), permissions to roles (`role_permissions`). At login
+ * `fw-mvc/rbac`: roles and permissions (docs/decisions.md#roles-and-permissions; docs/auth.md "The session
+ * user, roles and permissions"). Roles are granted to users (`user_roles`), permissions to roles (`role_permissions`). At login
  * the session user receives its role names and permission codes; every check below reads them from the
  * session, never from the database, so a change of roles applies at the user's next login.
  */

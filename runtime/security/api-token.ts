@@ -1,4 +1,4 @@
-/** The single static API token (runtime spec, "Static API token"). The token is never logged or echoed. */
+/** The single static API token (docs/runtime.md "API token"). The token is never logged or echoed. */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request } from '../http/request.js';
 import type { Handler } from '../http/router.js';

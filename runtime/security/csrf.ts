@@ -1,5 +1,5 @@
 /**
- * CSRF tokens (runtime spec, "CSRF"; docs/runtime.md "CSRF"). Two kinds, both 64 hex characters:
+ * CSRF tokens (docs/runtime.md "CSRF"). Two kinds, both 64 hex characters:
  *
  * - A session that holds a user or a pending second-factor challenge (or already holds a token) keeps a random
  *   token in the session, renewed at login and at the password step.

@@ -1,4 +1,4 @@
-/** The six security headers and the Content-Security-Policy nonce (runtime spec, "Security headers on every response"). */
+/** The six security headers and the Content-Security-Policy nonce (docs/runtime.md "Security headers"). */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 
@@ -32,7 +32,7 @@ export function isNonceEnabled(): boolean {
 
 const nonceStore = new AsyncLocalStorage<{ nonce: string | undefined }>();
 
-/** Runs `fn` with a per-request nonce slot (the Node equivalent of the spec's thread-local). */
+/** Runs `fn` with a per-request nonce slot (the Node equivalent of a thread-local). */
 export function runWithNonce<T>(nonce: string | undefined, fn: () => T): T {
   return nonceStore.run({ nonce }, fn);
 }

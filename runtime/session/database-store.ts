@@ -1,5 +1,5 @@
 /**
- * Sessions in the `fw_sessions` table (DECISIONS §8 "Stores", docs/runtime.md "Sessions"), on SQLite or MariaDB:
+ * Sessions in the `fw_sessions` table (docs/decisions.md#session-stores, docs/runtime.md "Sessions"), on SQLite or MariaDB:
  * shared by every process and machine that uses the same database. The table is created by `fw db:init`
  * (sessions-table.ts). Rows are keyed by the SHA-256 hex of the session id; expiry is UTC, to the second, and
  * sliding (`expiryIsDue`: a read updates the row at most once per tenth of the TTL).
@@ -161,7 +161,7 @@ export class DatabaseSessionStore implements SessionStore {
   }
 }
 
-/** The same store under the spec's name (`MariaDbSessionStore`); it works on SQLite as well. */
+/** The same store under its original name (`MariaDbSessionStore`, docs/api-mapping.md); it works on SQLite as well. */
 export const MariaDbSessionStore = DatabaseSessionStore;
 export type MariaDbSessionStore = DatabaseSessionStore;
 

@@ -1,5 +1,5 @@
 /**
- * Sessions as JSON files, one per session (DECISIONS §8 "Stores", docs/runtime.md "Sessions"): they survive a
+ * Sessions as JSON files, one per session (docs/decisions.md#session-stores, docs/runtime.md "Sessions"): they survive a
  * restart and are shared by the processes of one machine that use the same folder.
  *
  * - A file is named by the SHA-256 hex of the session id (`<hash>.json`): the cookie value is never on disk.

@@ -1,4 +1,4 @@
-/** Session helpers over the configured store, and the per-request session handle (runtime spec, "Session, CSRF and role helpers"). */
+/** Session helpers over the configured store, and the per-request session handle (docs/api-mapping.md "Sessions, CSRF, roles"). */
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { onConfigChange } from '../config.js';
@@ -56,7 +56,7 @@ export function normalizeLevel(level: string): FlashLevel {
   return level === 'success' || level === 'error' || level === 'warning' || level === 'info' ? level : 'info';
 }
 
-// --- store-level helpers (spec names) ---
+// --- store-level helpers (the names of docs/api-mapping.md "Sessions, CSRF, roles") ---
 
 export function createSession(): Promise<string> {
   return getSessionStore().create();

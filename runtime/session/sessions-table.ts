@@ -1,5 +1,5 @@
 /**
- * The `fw_sessions` table of the database session store (DECISIONS §5 "Tables"), created by `fw db:init` on both
+ * The `fw_sessions` table of the database session store (docs/decisions.md#framework-tables), created by `fw db:init` on both
  * dialects. Columns: `session_id` the SHA-256 hex of the cookie value (the id itself is never stored), `data`
  * the session as JSON text, `user_id` the user it belongs to as text (`sessionUserId`: `data.user.id`, else the
  * user of a pending second-factor challenge; null for an anonymous session; text so that string ids

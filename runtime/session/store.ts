@@ -1,4 +1,4 @@
-/** The session store contract (runtime spec, "Session") and the in-memory backend (DECISIONS §5). */
+/** The session store contract (docs/runtime.md "Session stores") and the in-memory backend (docs/decisions.md#session-stores). */
 import { createHash, randomBytes } from 'node:crypto';
 import { get } from '../config.js';
 

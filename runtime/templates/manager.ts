@@ -1,10 +1,10 @@
-/** The template manager (runtime spec, "Templates"): one registered renderer. */
+/** The template manager (docs/runtime.md "Templates and i18n"): one registered renderer. */
 
 export interface TemplateRenderer {
   render(template: string, context: Record<string, unknown>): string;
 }
 
-/** Rendering without a renderer (spec: RuntimeError). */
+/** Rendering without a renderer (a `RuntimeError` under the old Python name; docs/api-mapping.md). */
 export class TemplateError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,5 +1,5 @@
 /**
- * The upload exceptions (runtime spec "Errors"; docs/uploads.md "Errors"). Each is an HttpError: thrown out of a
+ * The upload exceptions (docs/uploads.md "Errors"). Each is an HttpError: thrown out of a
  * handler it becomes the 422 page or envelope with its message (UploadStorageError: a logged 500, its message never
  * shown). Every message names the file and the limit or the allowed list.
  */
@@ -18,7 +18,7 @@ export function displayName(filename: string): string {
   return displayText(text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1));
 }
 
-/** Base class of every upload failure (spec `UploadError`). */
+/** Base class of every upload failure (`UploadError`, docs/uploads.md "Errors"). */
 export class UploadError extends HttpError {
   constructor(message: string, code = 'upload_error', status = 422) {
     super(status, message, code);
@@ -77,7 +77,7 @@ export class UploadStorageError extends UploadError {
 }
 
 /**
- * A path that must never reach the disk (spec "Upload rules" 3 and 7): absolute, UNC, URL or URI scheme, `..`,
+ * A path that must never reach the disk (docs/uploads.md "Paths and categories"): absolute, UNC, URL or URI scheme, `..`,
  * backslash, null byte or control character, a category outside `^[A-Za-z0-9_-]+$`, or a path whose real location
  * (symbolic links resolved) leaves the upload root.
  */

@@ -1,5 +1,5 @@
 /**
- * Paths of the upload chain (runtime spec "Upload rules" 2, 3, 6, 7 and 8; docs/uploads.md "Paths"): the upload
+ * Paths of the upload chain (docs/uploads.md "Paths and categories"): the upload
  * root, categories, safe file names, media paths and their place on disk. Every path that reaches the disk is
  * checked twice: by its text (normalizeMediaPath) and by its real location, symbolic links resolved, which must
  * stay inside the real upload root.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { getPath } from '../config.js';
 import { UploadPathError, UploadStorageError } from './errors.js';
 
-/** Category names (spec rule 7). */
+/** Category names (docs/uploads.md "Paths and categories"). */
 const CATEGORY_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Longest category name: a path must fit the `media.path` column (255) with its file name. */
 export const CATEGORY_MAX_LENGTH = 64;

@@ -1,5 +1,5 @@
 /**
- * The upload limit (runtime spec "Limits"; DECISIONS §10; docs/uploads.md "Rate limit"): 10 requests carrying at
+ * The upload limit (docs/decisions.md#uploads-and-media; docs/uploads.md "Rate limit"): 10 requests carrying at
  * least one file per client address (IPv6 per /64, as the login limit counts it) in a sliding window of 60 s, counted in the attempt store of the login limit
  * (memory, or the `auth_rate_limit_attempts` table with RATE_LIMIT_STORE=database), action `upload`, every
  * request counted (`hits`).

@@ -1,5 +1,5 @@
 /**
- * The upload chain (runtime spec "Upload rules" 1, 4, 5 and 8; docs/uploads.md "The chain"):
+ * The upload chain (docs/uploads.md "The chain"):
  * validateUploadMetadata → saveBytes → normalizeMediaPath, then saveUpload, which runs them and makes the image
  * variants. Each step fails without partial state: a file is written under a temporary name then linked to its
  * final name (never over an existing file), and a failure removes whatever the step had written.
@@ -15,7 +15,7 @@ import { prepareImage, type ImageFormat } from './image-jobs.js';
 import { writeNewFile } from './write.js';
 import { VARIANT_EXTENSIONS, isVariantSource, variantPaths, writeVariants, type VariantName } from './variants.js';
 
-/** What `saveUpload` returns (spec "Saved upload result"). */
+/** What `saveUpload` returns (docs/uploads.md "The chain"). */
 export interface SavedUpload {
   /** The stored file name (secure name + random suffix). */
   filename: string;
@@ -35,7 +35,7 @@ export interface UploadMetadata {
   mimeType: string;
 }
 
-/** The client's Content-Type without its parameters, lower-cased (spec rule 5). */
+/** The client's Content-Type without its parameters, lower-cased (docs/uploads.md "The chain"). */
 export function normalizeMimeType(contentType: string): string {
   return (String(contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
 }

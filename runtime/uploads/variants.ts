@@ -1,5 +1,5 @@
 /**
- * Image variants (runtime spec "Limits", "Upload rules" 8; DECISIONS §10; docs/uploads.md "Variants"): medium at
+ * Image variants (docs/decisions.md#uploads-and-media; docs/uploads.md "Variants"): medium at
  * most 1280 × 1280 and thumbnail at most 300 × 300, proportions kept (`fit: inside`), never enlarged, turned upright
  * from the EXIF orientation, every metadata stripped, in the format of the file's extension. Only for
  * `images/<file>` in jpg, jpeg, png or webp. The decoding runs in the image process (image-jobs.ts): sharp (a native

@@ -14,7 +14,7 @@ import { openDatabase, type Database, type DialectName } from '../../runtime/db/
 export const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 export const FW = path.join(REPO, 'bin', 'fw.js');
 export const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-/** The development server of DECISIONS §4. */
+/** The development MariaDB server (docs/decisions.md#two-database-dialects). */
 export const MARIADB_ADMIN = { host: '127.0.0.1', port: 3306, user: 'root', password: '' } as const;
 
 export interface Run {

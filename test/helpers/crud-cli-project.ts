@@ -65,7 +65,7 @@ export function writeEntity(target: CliProject, definition: { entity: string }):
   target.write(`mvc/entities/${snake}/${snake}.json`, `${JSON.stringify(definition, null, 2)}\n`);
 }
 
-/** A route of the spec's table: [method, path suffix, action, name]. */
+/** A generated CRUD route (docs/crud.md "Routes"): [method, path suffix, action, name]. */
 export type CrudRoute = readonly [method: string, suffix: string, action: string, name: string];
 
 /** The routes make:crud adds for an entity, in its order. */

@@ -44,7 +44,7 @@ export const CLE = {
   fields: [ID, { name: 'password', sql_type: 'VARCHAR(64)' }, { name: 'actif', sql_type: 'BOOLEAN' }],
 };
 
-/** Secrets and account flags under other names than the spec's: never shown, never entered (docs/generators.md). */
+/** Secrets and account flags under other names than `password*`, `token*`, `secret*`: never shown, never entered (docs/generators.md). */
 export const COMPTE = {
   format_version: 1,
   entity: 'Compte',

@@ -1,7 +1,7 @@
 /**
  * What the upload tests share: real images made with sharp (an EXIF orientation when asked), multipart bodies
- * built by hand, the list of files under a folder, a small test app with the JSON upload endpoint of the spec's
- * tested flow, and a database holding the `media` table and the attempt table of the rate limit.
+ * built by hand, the list of files under a folder, a small test app with the JSON upload endpoint of docs/uploads.md
+ * ("Errors"), and a database holding the `media` table and the attempt table of the rate limit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,7 +69,7 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * The spec's tested flow as a JSON endpoint: `POST /api/upload` (fields `file`, `category`, `variants=1`) answers
+ * The upload flow of docs/uploads.md as a JSON endpoint: `POST /api/upload` (fields `file`, `category`, `variants=1`) answers
  * 201 with the SavedUpload, 422 `validation_error` naming the field for a missing file or a refused one, 429 past the
  * upload limit. `POST /api/files` lists the files of the field `photos` (a multiple input). `GET /signin` opens a signed-in session; `GET /login` stands for the login page.
  */

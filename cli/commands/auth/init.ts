@@ -1,5 +1,5 @@
 /**
- * `fw auth:init [--dry-run]` (DECISIONS §8): writes the auth SQL files of both dialects under
+ * `fw auth:init [--dry-run]` (docs/decisions.md#one-user-model): writes the auth SQL files of both dialects under
  * `mvc/models/sql/auth/` and adds `registerAuthRoutes(router)` (imported from `fw-mvc/auth`) to `registerRoutes` in
  * `mvc/routes.ts`, through its syntax tree. All or nothing, through the project's one writer: a file whose marker
  * line the user removed is never rewritten. Idempotent: a second run changes nothing and says so. Applies nothing:

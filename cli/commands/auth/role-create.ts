@@ -1,5 +1,5 @@
 /**
- * `fw auth:role:create <nom>` (beyond the spec, DECISIONS §8: `auth:user:role:add` refuses an unknown role, this
+ * `fw auth:role:create <nom>` (docs/decisions.md#commands-beyond-the-original-list: `auth:user:role:add` refuses an unknown role, this
  * command makes one). Names are lower-case ASCII (`admin`, `editeur`), the same on both dialects.
  */
 import type { Command } from 'commander';

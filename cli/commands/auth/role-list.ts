@@ -1,4 +1,4 @@
-/** `fw auth:role:list` (beyond the spec, DECISIONS §8): every role with the number of users holding it. */
+/** `fw auth:role:list` (docs/decisions.md#commands-beyond-the-original-list): every role with the number of users holding it. */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 

@@ -1,6 +1,6 @@
 /**
  * `fw auth:user:create --email <EMAIL> (--password <valeur> | --password-prompt) [--role <rôle>]…`: a local user in
- * `users` (the table `POST /login` reads, DECISIONS §8), its password hashed with Argon2id, with existing roles. The
+ * `users` (the table `POST /login` reads, docs/decisions.md#one-user-model), its password hashed with Argon2id, with existing roles. The
  * e-mail is stored lower-cased and must be free in any case. Every check runs before anything is written; the user
  * and its roles are written in one transaction.
  */

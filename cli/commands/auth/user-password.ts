@@ -1,6 +1,6 @@
 /**
  * `fw auth:user:password (--id <id> | --email <EMAIL>) (--password <valeur> | --password-prompt)`: a new Argon2id
- * hash for the user (`updatePasswordHash`), and the user's open sessions closed in the configured store (DECISIONS §8;
+ * hash for the user (`updatePasswordHash`), and the user's open sessions closed in the configured store (docs/decisions.md#session-stores;
  * cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';

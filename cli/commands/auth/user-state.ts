@@ -1,6 +1,6 @@
 /**
  * `fw auth:user:disable` and `fw auth:user:enable` (selector `--id` or `--email`): set `is_active`. A disabled user
- * can no longer sign in, and its open sessions are closed in the configured store (DECISIONS §8; cli/auth/sessions.ts).
+ * can no longer sign in, and its open sessions are closed in the configured store (docs/decisions.md#session-stores; cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from '../../command-module.js';

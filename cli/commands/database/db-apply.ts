@@ -1,6 +1,6 @@
 /**
  * `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, then the auth tables
- * written by `fw auth:init` when the project has them (DECISIONS §8), then the `media` table written by
+ * written by `fw auth:init` when the project has them (docs/decisions.md#one-user-model), then the `media` table written by
  * `fw media:init` (docs/uploads.md), idempotently.
  */
 import fs from 'node:fs';

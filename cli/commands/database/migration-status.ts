@@ -1,4 +1,4 @@
-/** `fw migration:status [--json]`: read-only; APPLIED, PENDING, CHANGED, MISSING (spec "Migration statuses"). */
+/** `fw migration:status [--json]`: read-only; APPLIED, PENDING, CHANGED, MISSING (docs/entities.md "Migration files"). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';

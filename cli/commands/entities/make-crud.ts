@@ -2,7 +2,7 @@
  * `fw make:crud <Entity> [--dry-run] [--public] [--media] [--check]`: the controller, model, form class, layout and
  * views of the entity's CRUD pages (created when absent, never overwritten), what derives from the entity (form
  * fields, columns, filters, the fields partial: regenerated, as sync:entity does), its base class and SQL, and the
- * routes of the spec's table added to `mvc/routes.ts` through its syntax tree. `--media` adds the entity's media
+ * generated CRUD routes (docs/crud.md "Routes") added to `mvc/routes.ts` through its syntax tree. `--media` adds the entity's media
  * entries to the pages (docs/crud.md "Media"); once its media module exists, every run keeps them. All or nothing.
  * `--check` writes nothing and exits 2 when a regenerable file is stale.
  */

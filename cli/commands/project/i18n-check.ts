@@ -1,5 +1,5 @@
 /**
- * `fw i18n:check [--json]` (DECISIONS §11, docs/frontend.md "i18n"): read-only, reported as `doctor` does.
+ * `fw i18n:check [--json]` (docs/decisions.md#translations-check, docs/frontend.md "fw i18n:check [--json]"): read-only, reported as `doctor` does.
  * FAIL: a key used but missing from a catalogue, a key of one catalogue missing from another, an empty value, an
  * unreadable catalogue. WARN: a key of the project's catalogues that nothing uses (a key that overrides one of the
  * framework's is in use by the framework). Exit 1 on any FAIL.

@@ -1,5 +1,5 @@
 /**
- * `fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]` (spec "Command-line commands"). The
+ * `fw new <Nom> [--ref <ref>] [--profile standard|auth-mfa] [--no-install]` (README.md "Quick start"). The
  * `auth-mfa` profile is the standard template with the `mfa` starter built into it at creation time, by the same
  * code as `fw starter:build mfa` (docs/starters.md).
  */

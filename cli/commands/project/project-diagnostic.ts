@@ -1,6 +1,6 @@
 /**
  * `fw project:check [--json]` and `fw project:audit [--json]`: not implemented yet, but outside a project they
- * already fail the way the spec says ("Diagnostics", "Errors" §2-3): a message saying the folder is not a
+ * already fail as they will (docs/decisions.md#cli-errors-and-exit-codes): a message saying the folder is not a
  * project, and advice. One module for both: they parse the same options and refuse the same way.
  */
 import type { Command } from 'commander';

@@ -1,7 +1,7 @@
 /**
  * `fw routes:list [--json]`: the routes the application registers, read by running the project's own
  * `mvc/routes.ts` (and `mvc/api_routes.ts` when present) against a fresh Router, through tsx. One line per route:
- * `METHOD  PATH  NAME  PUBLIC  CSRF  API  HANDLER` with `oui` / `non` (DECISIONS §5). Handlers are named
+ * `METHOD  PATH  NAME  PUBLIC  CSRF  API  HANDLER` with `oui` / `non` (docs/decisions.md#command-output-reports-and-tables). Handlers are named
  * `Controller.method` when they are static methods of a class exported by `mvc/controllers/*.ts`.
  */
 import fs from 'node:fs';
@@ -136,7 +136,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     }
     const yes = (value: boolean): string => (value ? 'oui' : 'non');
     const rows = entries.map((e) => [e.method, e.pattern, e.name ?? '-', yes(e.public), yes(e.csrf), yes(e.api), handler(e)]);
-    // The table of DECISIONS §5 and nothing else, so that a script can read it line by line.
+    // The table of docs/decisions.md#command-output-reports-and-tables and nothing else, so that a script can read it line by line.
     process.stdout.write(formatRoutes(rows));
     return 0;
   } finally {

@@ -1,5 +1,5 @@
 /**
- * `fw make:public-contact [--dry-run]`: the static contact page (spec "Public page generators"): title, introduction,
+ * `fw make:public-contact [--dry-run]`: the static contact page (docs/generators.md "Static pages"): title, introduction,
  * contact and address blocks with placeholder values, no processing. Template `mvc/views/pages/contact.html`, method
  * `PagesController.contact`, route `GET /contact` named `public.contact`. docs/generators.md
  */

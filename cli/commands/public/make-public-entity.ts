@@ -1,6 +1,6 @@
 /**
  * `fw make:public-list <Entity>`, `fw make:public-show <Entity>`, `fw make:public-form <Entity>` (each with
- * `--dry-run`): an entity's public pages (spec "Public page generators", DECISIONS §11) on one controller,
+ * `--dry-run`): an entity's public pages (docs/generators.md, docs/decisions.md#public-pages) on one controller,
  * `mvc/controllers/<snake>_public_controller.ts`, created by the first of them; the others add their methods and
  * constants to it. Views in `mvc/views/<snake>_public/`, routes named `public.<plural>.<list|show|new|create>`.
  */

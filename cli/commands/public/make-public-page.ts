@@ -1,5 +1,5 @@
 /**
- * `fw make:public-page <name> [--title <title>] [--dry-run]`: a static public page (spec "Public page generators"): the template
+ * `fw make:public-page <name> [--title <title>] [--dry-run]`: a static public page (docs/generators.md "Static pages"): the template
  * `mvc/views/<name>/index.html`, a method of PagesController (`mvc/controllers/pages_controller.ts`, created when
  * absent, else the method is added), the route `GET /<name>` named `public.page.<name>`. docs/generators.md
  */

@@ -1,5 +1,5 @@
 /**
- * `fw sync:landing [--check]` (DECISIONS §11, docs/frontend.md "sync:landing"): renders
+ * `fw sync:landing [--check]` (docs/decisions.md#front-end-builds-and-styles, docs/frontend.md "fw sync:landing"): renders
  * `mvc/views/landing/index.html` to a static `docs/index.html` with `static/` mirrored to `docs/static/`, for a
  * static host. All or nothing through the writer; files of docs/static/ that static/ no longer has are removed
  * afterwards. `--check` writes nothing and exits 1 when docs/ is stale, 0 when it is up to date.

@@ -1,5 +1,5 @@
 /**
- * `fw module:files <name> [--dry-run]` (DECISIONS §11; docs/modules.md): copies the files an installed module
+ * `fw module:files <name> [--dry-run]` (docs/decisions.md#local-modules; docs/modules.md): copies the files an installed module
  * declares into the project, byte for byte and through the one writer: views to `mvc/views/<name>/`, controllers and
  * entities to `mvc/controllers/` and `mvc/entities/`, static files to `static/modules/<name>/`, migrations to
  * `mvc/migrations/`, docs to `docs/modules/<name>/`. A project file that exists with another content is a conflict:

@@ -1,5 +1,5 @@
 /**
- * `fw module:install <name> [--path modules] [--dry-run]` (DECISIONS §11; docs/modules.md): checks the module's
+ * `fw module:install <name> [--path modules] [--dry-run]` (docs/decisions.md#local-modules; docs/modules.md): checks the module's
  * manifest and files, then records it in `fw_modules.json` (name, version, folder) through the one writer, the
  * other entries kept. Copying its files and writing its routes are `fw module:files` and `fw module:routes`.
  */

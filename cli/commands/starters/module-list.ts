@@ -1,5 +1,5 @@
 /**
- * `fw module:list [--path modules]` (DECISIONS §11; docs/modules.md): the local modules found in the folder, one
+ * `fw module:list [--path modules]` (docs/decisions.md#local-modules; docs/modules.md): the local modules found in the folder, one
  * row each with its version, whether `fw_modules.json` records it, and its label. Read-only.
  */
 import fs from 'node:fs';

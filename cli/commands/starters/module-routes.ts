@@ -1,5 +1,5 @@
 /**
- * `fw module:routes <name> [--dry-run]` (DECISIONS §11; docs/modules.md): writes `mvc/routes_<name>.ts`, which exports
+ * `fw module:routes <name> [--dry-run]` (docs/decisions.md#local-modules; docs/modules.md): writes `mvc/routes_<name>.ts`, which exports
  * `register<Name>Routes(router)`, from the routes of an installed module, through the one writer. `mvc/routes.ts` is
  * never edited: the command prints the import and the call to add there (and says when they are already there).
  */

@@ -1,5 +1,5 @@
 /**
- * `fw starter:build <id|alias> [--dry-run] [--init-db] [--force] [--public]` (DECISIONS §6, §11; docs/starters.md):
+ * `fw starter:build <id|alias> [--dry-run] [--init-db] [--force] [--public]` (docs/decisions.md#starters; docs/starters.md):
  * builds a starter application into the project with the framework's generators, through the one writer, all or
  * nothing. A conflicting project is refused (nothing written) unless `--force`; a starter already built is refused
  * too (nothing would change). `--init-db` then does what `fw db:init` and `fw db:apply` do.
