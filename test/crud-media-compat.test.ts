@@ -147,6 +147,8 @@ test('sync:entity rewrites crud_media.ts as a re-export of fw-mvc/media; the use
   assert.is(project.read('mvc/controllers/produit_controller.ts'), controller);
   assert.is(project.read('mvc/models/produit_model.ts'), model);
   typeCheck();
+  // make:crud (the pages exist) keeps the re-export as it is.
+  assert.ok(lines(ok(project, ['make:crud', 'Produit', '--public'])).includes(fateLine('inchangé', 'mvc/models/crud_media.ts')));
   // build:model would write the same CRUD files again (the relations' SQL, which sync:entity does not write, aside).
   const check = project.run(['build:model', '--check']);
   assert.equal(
