@@ -91,10 +91,12 @@ export async function existingCrud(root: string, model: ModelNode, entityNames: 
     (entity) =>
       entityNames.includes(entity.name) && entity.primaryKey.logicalType === 'int' && fs.existsSync(path.join(root, crud.crudModulePath(entity.snake))),
   );
-  // The pages handle media when make:crud --media wrote the entity's media module.
+  // The pages handle media when make:crud --media wrote the entity's media module; an older project's crud_media.ts
+  // becomes a re-export of fw-mvc/media (docs/upgrading.md).
+  const state = { legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)) };
   return withCrud.map((entity) => ({
     entity,
-    files: crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) })),
+    files: crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) }), state),
   }));
 }
 

@@ -21,16 +21,38 @@ const media = (path: string): string => file(withMedia, path);
 /** The lines of `text` that contain `needle`. */
 const linesWith = (text: string, needle: string): string[] => text.split('\n').filter((line) => line.includes(needle));
 
-test('--media adds four regenerable files (the entity media module, the shared crud_media.ts, two partials); the manual files are the same', () => {
+test('--media adds three regenerable files (the entity media module, two partials); the manual files are the same', () => {
   const paths = (files: typeof withMedia, kind: string) => files.filter((f) => f.kind === kind).map((f) => f.path);
   assert.equal(paths(withMedia, 'manual'), paths(without, 'manual'));
   assert.equal(
     paths(withMedia, 'regenerable').filter((p) => !paths(without, 'regenerable').includes(p)),
-    ['mvc/models/produit_media.ts', 'mvc/models/crud_media.ts', 'mvc/views/produit/_media_fields.html', 'mvc/views/produit/_media_show.html'],
+    ['mvc/models/produit_media.ts', 'mvc/views/produit/_media_fields.html', 'mvc/views/produit/_media_show.html'],
   );
   for (const f of withMedia.filter((x) => x.kind === 'regenerable')) assert.ok(f.content.split('\n')[0]!.includes(GENERATED_MARKER), f.path);
-  // The shared module names the command that rewrites every entity's files: its bytes do not depend on the entity.
-  assert.match(media('mvc/models/crud_media.ts').split('\n')[0]!, /regenerate with: fw build:model\)$/);
+  // The media code is fw-mvc/media's: the controller, the model and the media module import it from there.
+  for (const path of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts']) {
+    assert.ok(media(path).includes("import type { MediaSubmission } from 'fw-mvc/media';"), path);
+  }
+  assert.not.ok(
+    withMedia.some((f) => f.content.includes('crud_media')),
+    'nothing names crud_media.ts',
+  );
+});
+
+test('a project that still has crud_media.ts (made before fw-mvc/media held the media pages) gets it as a re-export of fw-mvc/media', () => {
+  const legacy = crudFiles(planCrud(model, 'Produit', { media: true }), { legacyCrudMedia: true });
+  const found = legacy.find((f) => f.path === 'mvc/models/crud_media.ts');
+  assert.is(found?.kind, 'regenerable');
+  const text = found!.content;
+  // It names the command that rewrites every entity's files, since it is shared.
+  assert.match(text.split('\n')[0]!, /regenerate with: fw build:model\)$/);
+  assert.match(text, /export \{\n {2}MediaPages,\n {2}MediaSubmission,[\s\S]*\} from 'fw-mvc\/media';\n$/);
+  assert.equal(
+    legacy.filter((f) => f.path !== 'mvc/models/crud_media.ts'),
+    withMedia,
+  );
+  // Pages without media do not get it.
+  assert.not.ok(crudFiles(planCrud(model, 'Produit'), { legacyCrudMedia: true }).some((f) => f.path === 'mvc/models/crud_media.ts'));
 });
 
 test('without --media, the entity media entries change nothing: no file input, no media call', () => {
@@ -41,7 +63,11 @@ test('without --media, the entity media entries change nothing: no file input, n
 
 test('the media module lists the entries in the entity order: kind, role (the name when not given), label, multiple, variants', () => {
   const text = media('mvc/models/produit_media.ts');
-  assert.ok(text.includes("import { MediaPages } from './crud_media.js';"));
+  assert.ok(text.includes("import { MediaPages } from 'fw-mvc/media';"));
+  // Who may read the private files is who may open the detail page: the crud module's check, not a copy of its roles.
+  assert.ok(text.includes("import { KEY_COLUMN, TABLE, allowed } from './produit_crud.js';"));
+  assert.ok(text.includes("  mayShow: (request) => allowed(request, 'show'),"));
+  assert.not.match(text, /roles|permission/);
   assert.equal(linesWith(text, "{ name: '"), [
     "  { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },",
     "  { name: 'galerie', label: 'Galerie', kind: 'image', role: 'gallery', multiple: true, variants: true },",
@@ -141,9 +167,7 @@ test('the controller: limit, ids checked, files checked before any is stored, st
   assert.ok(model.includes('return ProduitModel.deleteMany([id]);'), 'single delete goes through the bulk delete (and its media removal)');
 });
 
-test('the shared module is the same bytes for every entity, and the emitters are pure', () => {
-  const other = compileEntities([PRODUIT, { ...produitWith([{ name: 'logo', field: 'image' }]), entity: 'Marque', table: 'marques' }]);
-  assert.is(file(crudFiles(planCrud(other, 'Marque', { media: true })), 'mvc/models/crud_media.ts'), media('mvc/models/crud_media.ts'));
+test('the emitters are pure', () => {
   assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true })), withMedia);
 });
 

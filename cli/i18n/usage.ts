@@ -1,8 +1,8 @@
 /**
  * Where a project uses translation keys (docs/frontend.md "i18n"): `trans('…')` / `trans("…")` with a literal key
- * in its code (`app.ts`, `mvc/**\/*.ts`) and templates (`mvc/views/**\/*.html`), and in the framework's templates
- * the project renders without a copy of its own. A key built at run time (`trans(name)`, `trans('a.' ~ b)`) is
- * not a literal and is ignored.
+ * in its code (`app.ts`, `mvc/**\/*.ts`) and templates (`mvc/views/**\/*.html`), in the framework's templates
+ * the project renders without a copy of its own, and in the framework's `MediaPages` when the project uses it. A key
+ * built at run time (`trans(name)`, `trans('a.' ~ b)`) is not a literal and is ignored.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,13 +87,18 @@ export function scanUsage(root: string): Usage {
   const code = [...(fs.existsSync(path.join(root, 'app.ts')) ? ['app.ts'] : []), ...listFiles(path.join(root, 'mvc'), '.ts').map((file) => `mvc/${file}`)];
   let importsAuth = false;
   let importsMfa = false;
+  let usesMediaPages = false;
   for (const file of code) {
     const text = fs.readFileSync(path.join(root, file), 'utf8');
     uses.push(...keysIn(text, file));
     wanted.push(...namesIn(text, TEMPLATE_NAME));
     importsAuth ||= text.includes("'fw-mvc/auth'") || text.includes('"fw-mvc/auth"');
     importsMfa ||= text.includes("'fw-mvc/mfa'") || text.includes('"fw-mvc/mfa"');
+    usesMediaPages ||= /\bMediaPages\b/.test(text) && (text.includes("'fw-mvc/media'") || text.includes('"fw-mvc/media"'));
   }
+  // The media of the CRUD pages (`MediaPages` of fw-mvc/media) speak through the catalogue from the framework's code.
+  const mediaPages = path.join(frameworkRoot(root), 'dist', 'runtime', 'media', 'pages.js');
+  if (usesMediaPages && fs.existsSync(mediaPages)) uses.push(...keysIn(fs.readFileSync(mediaPages, 'utf8'), 'fw-mvc/dist/runtime/media/pages.js'));
 
   const own = new Set(listFiles(viewsDir, '.html'));
   for (const name of own) {

@@ -29,11 +29,11 @@ export function emitCrudController(plan: CrudPlan): string {
     : '';
   return `// Controller of the entity ${entityClass}: list, detail, create, edit, delete, bulk delete and CSV export. This file is
 // yours: \`fw make:crud ${entityClass}\` created it once and never overwrites it.${mediaNote}
-import { ${fwImports.join(', ')}, type Request, type Response } from 'fw-mvc';
+import { ${fwImports.join(', ')}, type Request, type Response } from 'fw-mvc';${media ? `\nimport type { MediaSubmission } from 'fw-mvc/media';` : ''}
 import { ${entityClass} } from '../entities/${entity.snake}/index.js';
 import { ${formClass} } from '../forms/${entity.snake}_form.js';
 import * as crud from '../models/${plan.crudModule}.js';
-import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';${media ? `\nimport type { MediaSubmission } from '../models/crud_media.js';\nimport { MEDIA } from '../models/${plan.mediaModule}.js';` : ''}
+import { ${listConst}, ${modelClass}, type ${rowType} } from '../models/${entity.snake}_model.js';${media ? `\nimport { MEDIA } from '../models/${plan.mediaModule}.js';` : ''}
 
 /** Route prefix of the pages (route names: \`${plan.routeName}.<action>\`). */
 const BASE = '${plan.prefix}';

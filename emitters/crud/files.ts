@@ -7,7 +7,7 @@ import type { PlannedFile } from '../planned-file.js';
 import { emitCrudController } from './controller.js';
 import { emitCrudModule } from './crud-module.js';
 import { emitCrudForm, emitCrudFormFields } from './form.js';
-import { CRUD_MEDIA_PATH, emitCrudMediaShared } from './media-shared.js';
+import { CRUD_MEDIA_PATH, emitCrudMediaReexport } from './media-compat.js';
 import { emitMediaFieldsView, emitMediaModule, emitMediaShowView } from './media-views.js';
 import { emitCrudModel } from './model.js';
 import { crudPlan, type CrudPlan } from './plan.js';
@@ -21,8 +21,14 @@ export interface CrudOptions {
   readonly media?: boolean;
 }
 
+/** What the project holds that changes the regenerable files. */
+export interface CrudProjectState {
+  /** `mvc/models/crud_media.ts` is there (made before fw-mvc/media held the media pages): it is rewritten as a re-export. */
+  readonly legacyCrudMedia?: boolean;
+}
+
 /** The regenerable files of the entity's CRUD pages: what derives from the entity file. */
-export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
+export function crudRegenerableFiles(plan: CrudPlan, state: CrudProjectState = {}): PlannedFile[] {
   const snake = plan.entity.snake;
   const views = `mvc/views/${plan.viewDir}`;
   const regenerable = (path: string, content: string): PlannedFile => ({ path, content, kind: 'regenerable' });
@@ -36,7 +42,7 @@ export function crudRegenerableFiles(plan: CrudPlan): PlannedFile[] {
     ...(plan.media
       ? [
           regenerable(mediaModulePath(snake), emitMediaModule(plan)),
-          regenerable(CRUD_MEDIA_PATH, emitCrudMediaShared()),
+          ...(state.legacyCrudMedia ? [regenerable(CRUD_MEDIA_PATH, emitCrudMediaReexport())] : []),
           regenerable(`${views}/_media_fields.html`, emitMediaFieldsView(plan)),
           regenerable(`${views}/_media_show.html`, emitMediaShowView(plan)),
         ]
@@ -49,13 +55,16 @@ export function mediaModulePath(entitySnake: string): string {
   return `mvc/models/${entitySnake}_media.ts`;
 }
 
+/** Where projects made before fw-mvc/media held the media pages keep their copy of them (media-compat.ts). */
+export { CRUD_MEDIA_PATH };
+
 /** Where the crud module of an entity lives: its presence tells sync:entity and build:model that the CRUD exists (cli/generate.ts). */
 export function crudModulePath(entitySnake: string): string {
   return `mvc/models/${entitySnake}_crud.ts`;
 }
 
 /** The controller, model, form, layout and views of the entity's CRUD pages (manual), then the regenerable files. */
-export function crudFiles(plan: CrudPlan): PlannedFile[] {
+export function crudFiles(plan: CrudPlan, state: CrudProjectState = {}): PlannedFile[] {
   const snake = plan.entity.snake;
   const views = `mvc/views/${plan.viewDir}`;
   const manual = (path: string, content: string): PlannedFile => ({ path, content, kind: 'manual' });
@@ -71,7 +80,7 @@ export function crudFiles(plan: CrudPlan): PlannedFile[] {
     manual(`${views}/_pagination.html`, emitPaginationView(plan)),
     manual(`${views}/_results.html`, emitResultsView(plan)),
     manual(`${views}/bulk_delete.html`, emitBulkDeleteView(plan)),
-    ...crudRegenerableFiles(plan),
+    ...crudRegenerableFiles(plan, state),
   ];
 }
 

@@ -21,7 +21,16 @@ export {
 } from './plan.js';
 export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from './routes-edit.js';
 export { unifiedDiff } from './line-diff.js';
-export { crudFiles, crudModulePath, crudRegenerableFiles, mediaModulePath, planCrud, type CrudOptions } from './files.js';
+export {
+  CRUD_MEDIA_PATH,
+  crudFiles,
+  crudModulePath,
+  crudRegenerableFiles,
+  mediaModulePath,
+  planCrud,
+  type CrudOptions,
+  type CrudProjectState,
+} from './files.js';
 
 export const ROUTES_FILE = 'mvc/routes.ts';
 

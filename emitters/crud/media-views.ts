@@ -1,8 +1,8 @@
 /**
- * The media of an entity's CRUD pages (`make:crud --media`, docs/decisions.md#uploads-and-media), regenerable: `<snake>_media.ts`, the
- * entity's entries as a `MediaPages` (crud_media.ts), and the partials `_media_fields.html` (the form's file inputs
- * and current files) and `_media_show.html` (the detail page's images and links). Everything works without script;
- * the texts are the catalogue's `media.*` keys.
+ * The media of an entity's CRUD pages (`make:crud --media`, docs/decisions.md#uploads-and-media), regenerable: `<snake>_media.ts`,
+ * the entity's entries as a `MediaPages` (fw-mvc/media, runtime/media/pages.ts), and the partials `_media_fields.html`
+ * (the form's file inputs and current files) and `_media_show.html` (the detail page's images and links). Everything
+ * works without script; the texts are the catalogue's `media.*` keys.
  */
 import { syncEntityCommand, templateMarkerLine, tsMarkerLine } from '../marker.js';
 import { tsString } from '../text.js';
@@ -20,11 +20,13 @@ function mediaOf(plan: CrudPlan): readonly CrudMedia[] {
   return plan.media;
 }
 
-/** `mvc/models/<snake>_media.ts` (regenerable): the entity's media entries, in its order. */
+/**
+ * `mvc/models/<snake>_media.ts` (regenerable): the entity's media entries, in its order, as a `MediaPages` of
+ * fw-mvc/media. Who may read a record's private files is who may open its detail page: the crud module's own
+ * `allowed(request, 'show')`, so that the role block is read in one place.
+ */
 export function emitMediaModule(plan: CrudPlan): string {
   const command = syncEntityCommand(plan.entityClass);
-  // The roles of the detail page (the role block's `show`); without one, every signed-in user may open it.
-  const showRoles = plan.entity.rbac?.permissions['show'] ?? null;
   const entries = mediaOf(plan).map(
     (m) =>
       `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
@@ -33,13 +35,13 @@ export function emitMediaModule(plan: CrudPlan): string {
 // The media of the ${plan.entityClass} pages as ${plan.entity.file} describes them (its "media" entries):
 // ${plan.entity.snake}_controller.ts and ${plan.entity.snake}_model.ts (yours) use it; \`${command}\` and \`fw build:model\` rewrite it
 // when the entity changes. The rows of the \`media\` table name the entity '${plan.entityClass}'.
-import { MediaPages } from './crud_media.js';
-import { KEY_COLUMN, TABLE } from './${plan.crudModule}.js';
+import { MediaPages } from 'fw-mvc/media';
+import { KEY_COLUMN, TABLE, allowed } from './${plan.crudModule}.js';
 
 export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `\n${entries.join('\n')}\n` : ''}], {
-  // Who may open a record's detail page: its files in private categories at /media follow the same rule.
-  permission: '${plan.entity.snake}.show',
-  roles: ${showRoles === null ? 'null' : `[${showRoles.map(tsString).join(', ')}]`},
+  // Who may open a record's detail page (the role block, ${plan.crudModule}.ts): its files in private categories at
+  // /media follow the same rule.
+  mayShow: (request) => allowed(request, 'show'),
   table: TABLE,
   keyColumn: KEY_COLUMN,
 });

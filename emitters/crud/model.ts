@@ -14,9 +14,9 @@ export function emitCrudModel(plan: CrudPlan): string {
 // created it once and never overwrites it. The columns, joins and allow-lists come from ${plan.crudModule}.ts, which
 // \`fw sync:entity ${entityClass}\` keeps in step with the entity. Every value goes through a \`?\` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';${media ? `\nimport type { MediaSubmission } from 'fw-mvc/media';` : ''}
 import type { ${entityClass} } from '../entities/${entity.snake}/index.js';
-import * as crud from './${plan.crudModule}.js';${media ? `\nimport type { MediaSubmission } from './crud_media.js';\nimport { MEDIA } from './${plan.mediaModule}.js';` : ''}
+import * as crud from './${plan.crudModule}.js';${media ? `\nimport { MEDIA } from './${plan.mediaModule}.js';` : ''}
 
 /** A row of the list and of the detail page. */
 export type ${rowType} = crud.ListRow;

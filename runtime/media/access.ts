@@ -66,31 +66,54 @@ export async function mayReadMedia(request: Request, mediaPath: string, db?: Que
   return true;
 }
 
-/** What the detail page of a generated CRUD entity checks, for `recordReadRule`. */
-export interface RecordReadAccess {
-  /** The permission code of the page (`dossier.show`): a user holding it, or the `admin` role, may read. */
-  readonly permission: string;
-  /** The roles of the role block's `show` entry; null when the block does not name `show` (every signed-in user). */
-  readonly roles: readonly string[] | null;
-  /** The entity's table and key column: the record must exist (its page answers 404 otherwise). */
+/** The record a file belongs to: the entity's table and key column (its detail page answers 404 when no row has that key). */
+export interface RecordTable {
   readonly table: string;
   readonly keyColumn: string;
 }
 
+/**
+ * What the detail page of a generated CRUD entity checks, for `recordReadRule`: its own check of the role block
+ * (`mayShow`, the `allowed(request, 'show')` of the generated `<snake>_crud.ts`), or, as `<snake>_media.ts` files
+ * generated before fw-mvc/media held the media pages write it, the permission and the roles of the block's `show`.
+ * Either way the record must exist.
+ */
+export type RecordReadAccess = RecordTable &
+  (
+    | {
+        /** Whether the signed-in user may open a detail page of the entity (the page's own role check). */
+        readonly mayShow: (request: Request) => boolean | Promise<boolean>;
+      }
+    | {
+        /** The permission code of the page (`dossier.show`): a user holding it, or the `admin` role, may read. */
+        readonly permission: string;
+        /** The roles of the role block's `show` entry; null when the block does not name `show` (every signed-in user). */
+        readonly roles: readonly string[] | null;
+      }
+  );
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The check of a role block's `show` entry as older generated media modules pass it: the permission or one of the roles. */
+function roleBlockCheck(permission: string, roles: readonly string[] | null): (request: Request) => boolean {
+  if (roles === null) return () => true;
+  const list = [...roles];
+  return (request) => userCan(request, permission) || list.some((role) => userHasRole(request, role));
+}
+
 /**
- * The read rule of a record's detail page as `fw make:crud` writes it: the permission or one of the roles when the
- * role block names `show`, and a record with that key. Registered by the generated `crud_media.ts`.
+ * The read rule of a record's detail page as `fw make:crud` writes it: the page's role check, and a record with
+ * that key. Registered by `MediaPages` (pages.ts) for each entity's generated `<snake>_media.ts`.
  */
 export function recordReadRule(access: RecordReadAccess): MediaReadRule {
   for (const name of [access.table, access.keyColumn]) {
     if (!IDENTIFIER.test(name)) throw new TypeError(`recordReadRule : identifiant SQL invalide (${JSON.stringify(name)}).`);
   }
-  const roles = access.roles === null ? null : [...access.roles];
+  const mayShow = 'mayShow' in access ? access.mayShow : roleBlockCheck(access.permission, access.roles);
+  if (typeof mayShow !== 'function') throw new TypeError('recordReadRule : mayShow doit être une fonction (request) => boolean.');
   const sql = `SELECT 1 AS found FROM ${access.table} WHERE ${access.keyColumn} = ?`;
   return async (request, entityId) => {
-    if (roles !== null && !userCan(request, access.permission) && !roles.some((role) => userHasRole(request, role))) return false;
+    if (!(await mayShow(request))) return false;
     return (await getDatabase().fetchOne(sql, [entityId])) !== null;
   };
 }

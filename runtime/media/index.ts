@@ -1,7 +1,8 @@
 /**
  * `fw-mvc/media`: the `media` table and its records (docs/uploads.md "Media records"). Files are stored by the
  * upload chain of `fw-mvc` (saveUpload); this module links them to application records and keeps rows and files
- * consistent.
+ * consistent. It also holds the media of the pages of `fw make:crud --media` (`MediaPages`, `MediaSubmission`,
+ * docs/crud.md "Media"), which each entity's generated `<snake>_media.ts` uses.
  */
 export {
   createMediaRecord,
@@ -35,4 +36,16 @@ export {
   type OwnedMediaChanges,
 } from './owned.js';
 export { MEDIA_TABLE, MEDIA_TABLE_PURPOSE, MEDIA_LIMITS, mediaTableSql, mediaTableStatements } from './schema.js';
-export { registerMediaReadRule, recordReadRule, mayReadMedia, type MediaReadRule, type RecordReadAccess } from './access.js';
+export { registerMediaReadRule, recordReadRule, mayReadMedia, type MediaReadRule, type RecordReadAccess, type RecordTable } from './access.js';
+export { MediaPages } from './pages.js';
+export { MediaSubmission } from './submission.js';
+export {
+  type MediaEntry,
+  type MediaFormItem,
+  type MediaFieldContext,
+  type MediaShowItem,
+  type MediaShowContext,
+  type MediaThumbnail,
+  type MediaOwner,
+  type NewMediaFile,
+} from './page-types.js';

@@ -71,7 +71,11 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, advice);
   }
 
-  const files = [...entityFiles(model, entity), ...crud.crudFiles(plan), { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
+  const files = [
+    ...entityFiles(model, entity),
+    ...crud.crudFiles(plan, { legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)) }),
+    { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const },
+  ];
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const writePlan = planWrites(root, files);
   // A controller of an earlier make:crud that keeps its own role map: its pages do not follow the entity's role block.

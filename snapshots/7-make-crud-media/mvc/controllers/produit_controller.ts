@@ -2,11 +2,11 @@
 // yours: `fw make:crud Produit` created it once and never overwrites it.
 // Its media (images, documents: produit_media.ts) are checked, stored and written with the record, all or nothing.
 import { BaseController, DuplicateError, ListQuery, Pagination, csvResponse, errorPage, htmxRedirect, htmxTarget, inUseError, inUseMessage, isHtmx, parseId, parseIds, trans, type Request, type Response } from 'fw-mvc';
+import type { MediaSubmission } from 'fw-mvc/media';
 import { Produit } from '../entities/produit/index.js';
 import { ProduitForm } from '../forms/produit_form.js';
 import * as crud from '../models/produit_crud.js';
 import { PRODUIT_LIST, ProduitModel, type ProduitListRow } from '../models/produit_model.js';
-import type { MediaSubmission } from '../models/crud_media.js';
 import { MEDIA } from '../models/produit_media.js';
 
 /** Route prefix of the pages (route names: `produits.<action>`). */

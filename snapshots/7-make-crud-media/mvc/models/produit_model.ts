@@ -3,9 +3,9 @@
 // `fw sync:entity Produit` keeps in step with the entity. Every value goes through a `?` placeholder; column
 // names only come from those allow-lists, never from the request.
 import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import type { MediaSubmission } from 'fw-mvc/media';
 import type { Produit } from '../entities/produit/index.js';
 import * as crud from './produit_crud.js';
-import type { MediaSubmission } from './crud_media.js';
 import { MEDIA } from './produit_media.js';
 
 /** A row of the list and of the detail page. */

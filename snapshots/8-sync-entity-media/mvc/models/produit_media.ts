@@ -2,8 +2,8 @@
 // The media of the Produit pages as mvc/entities/produit/produit.json describes them (its "media" entries):
 // produit_controller.ts and produit_model.ts (yours) use it; `fw sync:entity Produit` and `fw build:model` rewrite it
 // when the entity changes. The rows of the `media` table name the entity 'Produit'.
-import { MediaPages } from './crud_media.js';
-import { KEY_COLUMN, TABLE } from './produit_crud.js';
+import { MediaPages } from 'fw-mvc/media';
+import { KEY_COLUMN, TABLE, allowed } from './produit_crud.js';
 
 export const MEDIA = new MediaPages('Produit', [
   { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },
@@ -11,9 +11,9 @@ export const MEDIA = new MediaPages('Produit', [
   { name: 'notice', label: 'Notice', kind: 'file', role: 'notice', multiple: false, variants: false },
   { name: 'schema', label: 'Schéma', kind: 'image', role: 'schema', multiple: false, variants: false },
 ], {
-  // Who may open a record's detail page: its files in private categories at /media follow the same rule.
-  permission: 'produit.show',
-  roles: null,
+  // Who may open a record's detail page (the role block, produit_crud.ts): its files in private categories at
+  // /media follow the same rule.
+  mayShow: (request) => allowed(request, 'show'),
   table: TABLE,
   keyColumn: KEY_COLUMN,
 });

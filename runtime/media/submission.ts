@@ -1,13 +1,22 @@
 /**
- * The `MediaSubmission` class of `mvc/models/crud_media.ts` (emitters/crud/media-shared.ts assembles the file): what
- * a form sent for the media of a record, checked, stored with the record's transaction, completed or undone.
+ * What a form of the pages of `fw make:crud <Entity> --media` sent for the media of a record (docs/crud.md "Media"),
+ * read and checked by `MediaPages.read` (pages.ts), then stored with the record's transaction, completed once it
+ * committed, or undone when it failed.
  */
+import type { Transaction } from '../db/database.js';
+import { getLogger } from '../logger.js';
+import { UploadError } from '../uploads/errors.js';
+import { deleteUpload, saveUpload } from '../uploads/storage.js';
+import { deleteOwnedMediaRows, updateOwnedMedia, type MediaRemoval } from './owned.js';
+import { baseName, type MediaEntry, type MediaOwner, type NewMediaFile } from './page-types.js';
+import { attachMediaToEntity, type MediaItem } from './records.js';
 
-/** The class's text, as it appears in the generated file. */
-export const MEDIA_SUBMISSION_CLASS = `/**
- * What a form sent for the media of a record, read by \`MediaPages.read\`: refused as a whole (\`refusal\`), or
- * checked (\`errors\` by entry), then stored (\`store\`), written in the record's transaction (\`apply\`), and
- * completed once it committed (\`finish\`) or undone when it failed (\`discard\`).
+const log = getLogger('crud.media');
+
+/**
+ * What a form sent for the media of a record, read by `MediaPages.read`: refused as a whole (`refusal`), or
+ * checked (`errors` by entry), then stored (`store`), written in the record's transaction (`apply`), and
+ * completed once it committed (`finish`) or undone when it failed (`discard`).
  */
 export class MediaSubmission {
   /** 400 (a media id that is not a number) or 403 (the id of a media that is not one of the record's, of that entry): nothing may change. */
@@ -20,11 +29,15 @@ export class MediaSubmission {
   readonly removed = new Set<number>();
   readonly altTexts = new Map<number, string | null>();
   readonly positions = new Map<number, number>();
-  readonly files: NewFile[] = [];
-  /** The rows removed by \`apply\`, whose files \`finish\` deletes once the transaction committed. */
+  readonly files: NewMediaFile[] = [];
+  /** The rows removed by `apply`, whose files `finish` deletes once the transaction committed. */
   private readonly removals: MediaRemoval[] = [];
 
-  constructor(readonly pages: MediaPages, readonly current: readonly MediaItem[]) {}
+  /** `pages`: the `MediaPages` that read it; `current`: the record's media when it was read (none for a new record). */
+  constructor(
+    readonly pages: MediaOwner,
+    readonly current: readonly MediaItem[],
+  ) {}
 
   get isValid(): boolean {
     return this.refusal === null && Object.keys(this.errors).length === 0;
@@ -56,8 +69,8 @@ export class MediaSubmission {
   /**
    * In the record's transaction: removes the rows of the files ticked (and of a single file replaced), saves the
    * alternative texts and the order (as typed, ties and blanks in the current order, renumbered from 0), then inserts
-   * the rows of the stored files after them. Every change is checked against the record by fw-mvc/media: another
-   * record's media is never reached.
+   * the rows of the stored files after them. Every change is checked against the record (owned.ts): another record's
+   * media is never reached.
    */
   async apply(recordId: number, tx: Transaction): Promise<void> {
     const name = this.pages.entityName;
@@ -77,14 +90,14 @@ export class MediaSubmission {
         if (position !== item.position || altText !== item.altText) await updateOwnedMedia(name, recordId, item.id, { position, altText }, tx);
       }
       for (const [index, file] of incoming.entries()) {
-        if (!file.stored) throw new Error(\`MediaSubmission.apply : « \${file.file.filename} » n'a pas été enregistré (store() d'abord).\`);
+        if (!file.stored) throw new Error(`MediaSubmission.apply : « ${file.file.filename} » n'a pas été enregistré (store() d'abord).`);
         const options = { role: entry.role, position: ordered.length + index, altText: file.altText, originalName: baseName(file.file.filename) };
         await attachMediaToEntity(file.stored, name, recordId, options, tx);
       }
     }
   }
 
-  /** After a failed save: removes the files \`store\` wrote (nothing stays without its row). */
+  /** After a failed save: removes the files `store` wrote (nothing stays without its row). */
   async discard(): Promise<void> {
     for (const item of this.files) {
       const stored = item.stored;
@@ -98,9 +111,8 @@ export class MediaSubmission {
     }
   }
 
-  /** Once the transaction committed: removes the files of the rows \`apply\` removed (a failure is logged by fw-mvc/media; the rows are gone). */
+  /** Once the transaction committed: removes the files of the rows `apply` removed (a failure is logged by owned.ts; the rows are gone). */
   async finish(): Promise<void> {
     for (const removal of this.removals.splice(0)) await removal.removeFiles();
   }
 }
-`;

@@ -1,24 +1,50 @@
 /**
- * The `MediaPages` class of `mvc/models/crud_media.ts` (emitters/crud/media-shared.ts assembles the file): an
- * entity's media entries and what its pages do with them (read a form, the form, detail and list contexts, deletion).
+ * `MediaPages`: the media entries of an entity and what the pages of `fw make:crud <Entity> --media` do with them
+ * (docs/crud.md "Media"): read what a form sends (a `MediaSubmission`, submission.ts), the form, detail and list
+ * contexts, the upload limit, the deletion of a record's media. Each entity's generated `<snake>_media.ts` makes one.
  */
+import { get } from '../config.js';
+import { FormValidationError } from '../forms/errors.js';
+import { FileField, ImageField } from '../forms/fields-file.js';
+import { formatSize } from '../forms/messages.js';
+import type { Request, UploadedFile } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import { trans } from '../i18n.js';
+import { UploadError } from '../uploads/errors.js';
+import { guardUpload } from '../uploads/rate-limit.js';
+import { validateUploadMetadata } from '../uploads/storage.js';
+import { recordReadRule, registerMediaReadRule, type RecordReadAccess } from './access.js';
+import { getCoverMediaForEntities } from './lists.js';
+import { baseName, itemName, thumbnailUrl, type MediaEntry, type MediaFieldContext, type MediaShowContext, type MediaThumbnail } from './page-types.js';
+import { deleteMediaForEntities, listMediaForEntity } from './records.js';
+import { MEDIA_LIMITS } from './schema.js';
+import { MediaSubmission } from './submission.js';
 
-/** The class's text, as it appears in the generated file. */
-export const MEDIA_PAGES_CLASS = `/** The media entries of an entity and what its pages do with them. */
+const MEDIA_ID = /^[1-9][0-9]{0,15}$/;
+const POSITION = /^-?[0-9]{1,9}$/;
+
+/** The media entries of an entity and what its pages do with them. */
 export class MediaPages {
-  /** The image of the list's thumbnail column: the first image entry without \`multiple\`, or null. */
+  /** The image of the list's thumbnail column: the first image entry without `multiple`, or null. */
   readonly listImage: MediaEntry | null;
   private readonly fields: ReadonlyMap<string, FileField<false>>;
 
   /**
-   * \`read\`: who may read a record's detail page; its files in private categories (documents…) at /media follow the
+   * `read`: who may read a record's detail page; its files in private categories (documents…) at /media follow the
    * same rule, checked on every request (docs/uploads.md "Who may read a private file").
    */
-  constructor(readonly entityName: string, readonly entries: readonly MediaEntry[], read?: RecordReadAccess) {
+  constructor(
+    readonly entityName: string,
+    readonly entries: readonly MediaEntry[],
+    read?: RecordReadAccess,
+  ) {
     if (read) registerMediaReadRule(entityName, recordReadRule(read), 'pages');
     this.listImage = entries.find((entry) => entry.kind === 'image' && !entry.multiple) ?? null;
     this.fields = new Map(
-      entries.map((entry) => [entry.name, entry.kind === 'image' ? new ImageField<false>({ label: entry.label, required: false }) : new FileField<false>({ label: entry.label, required: false })]),
+      entries.map((entry) => [
+        entry.name,
+        entry.kind === 'image' ? new ImageField<false>({ label: entry.label, required: false }) : new FileField<false>({ label: entry.label, required: false }),
+      ]),
     );
   }
 
@@ -28,8 +54,8 @@ export class MediaPages {
   }
 
   /**
-   * Reads what the form sends for the media of the record \`recordId\` (its edit form), or of a new record (null).
-   * Every media id named by an input must be one of the record's media, of that entry: otherwise \`refusal\` is set
+   * Reads what the form sends for the media of the record `recordId` (its edit form), or of a new record (null).
+   * Every media id named by an input must be one of the record's media, of that entry: otherwise `refusal` is set
    * and the request must change nothing. Then each new file's metadata (extension, size, type) and each text is
    * checked; nothing is stored here.
    */
@@ -50,7 +76,7 @@ export class MediaPages {
       return id;
     };
     for (const entry of this.entries) {
-      const prefix = \`\${entry.name}.\`;
+      const prefix = `${entry.name}.`;
       for (const [key, values] of Object.entries(request.body)) {
         if (!key.startsWith(prefix)) continue;
         const rest = key.slice(prefix.length);
@@ -61,7 +87,7 @@ export class MediaPages {
           }
           continue;
         }
-        const match = /^(alt|position)\\.(.*)$/.exec(rest);
+        const match = /^(alt|position)\.(.*)$/.exec(rest);
         if (rest !== 'alt' && !match) continue;
         const value = values[0] ?? '';
         sent.typed[key] = value;
@@ -78,7 +104,7 @@ export class MediaPages {
       }
       const files = request.getFiles(entry.name).filter((file) => file.filename !== '' || file.size > 0);
       if (!entry.multiple && files.length > 1) sent.addError(entry, trans('media.single_file', { label: entry.label, count: files.length }));
-      const alt = (sent.typed[\`\${entry.name}.alt\`] ?? '').trim();
+      const alt = (sent.typed[`${entry.name}.alt`] ?? '').trim();
       for (const file of files) {
         const message = this.check(entry, file);
         if (message) sent.addError(entry, message);
@@ -88,7 +114,7 @@ export class MediaPages {
     return sent;
   }
 
-  /** The message refusing a new file of \`entry\` (extension, size, type), or null. */
+  /** The message refusing a new file of `entry` (extension, size, type), or null. */
   private check(entry: MediaEntry, file: UploadedFile): string | null {
     try {
       this.field(entry).clean({ value: undefined, values: [], file }, entry.label);
@@ -102,11 +128,11 @@ export class MediaPages {
 
   private field(entry: MediaEntry): FileField<false> {
     const field = this.fields.get(entry.name);
-    if (!field) throw new Error(\`Média inconnu : \${entry.name}\`);
+    if (!field) throw new Error(`Média inconnu : ${entry.name}`);
     return field;
   }
 
-  /** The form page's media: the current files of the record (none for a new one), with what was typed when \`sent\` comes back. */
+  /** The form page's media: the current files of the record (none for a new one), with what was typed when `sent` comes back. */
   async formContext(recordId: number | null, sent?: MediaSubmission): Promise<Record<string, MediaFieldContext>> {
     const current = sent ? sent.current : recordId === null ? [] : await listMediaForEntity(this.entityName, recordId);
     const typed = (key: string, fallback: string): string => sent?.typed[key] ?? fallback;
@@ -120,16 +146,16 @@ export class MediaPages {
         hint: entry.multiple ? trans('media.hint_each', limits) : trans('media.hint', limits),
         errors: sent?.errors[entry.name] ?? [],
         again: sent ? sent.files.filter((file) => file.entry === entry && !file.refused).map((file) => baseName(file.file.filename)) : [],
-        alt: typed(\`\${entry.name}.alt\`, ''),
+        alt: typed(`${entry.name}.alt`, ''),
         items: current
           .filter((item) => item.role === entry.role)
           .map((item) => ({
             id: item.id,
             url: item.url,
-            thumbnail_url: item.isImage ? (item.thumbnailUrl ?? item.mediumUrl ?? item.url) : null,
+            thumbnail_url: thumbnailUrl(item),
             name: itemName(item),
-            alt: typed(\`\${entry.name}.alt.\${item.id}\`, item.altText ?? ''),
-            position: typed(\`\${entry.name}.position.\${item.id}\`, String(item.position + 1)),
+            alt: typed(`${entry.name}.alt.${item.id}`, item.altText ?? ''),
+            position: typed(`${entry.name}.position.${item.id}`, String(item.position + 1)),
             remove: sent?.removed.has(item.id) ?? false,
           })),
       };
@@ -148,10 +174,10 @@ export class MediaPages {
         items: items.map((item, index) => ({
           id: item.id,
           url: item.url,
-          thumbnail_url: item.isImage ? (item.thumbnailUrl ?? item.mediumUrl ?? item.url) : null,
+          thumbnail_url: thumbnailUrl(item),
           medium_url: item.isImage ? (item.mediumUrl ?? item.url) : null,
           name: itemName(item),
-          alt: item.altText ?? (items.length > 1 ? \`\${entry.label} \${index + 1}\` : entry.label),
+          alt: item.altText ?? (items.length > 1 ? `${entry.label} ${index + 1}` : entry.label),
           size: item.size === null ? '' : formatSize(item.size),
         })),
       };
@@ -159,7 +185,7 @@ export class MediaPages {
     return out;
   }
 
-  /** The list's thumbnails by record id (its first image of \`listImage\`), read in one query for the page's ids. */
+  /** The list's thumbnails by record id (its first image of `listImage`), read in one query for the page's ids. */
   async thumbnails(ids: readonly number[]): Promise<Record<string, MediaThumbnail>> {
     const image = this.listImage;
     if (!image || ids.length === 0) return {};
@@ -176,4 +202,3 @@ export class MediaPages {
     return deleteMediaForEntities(this.entityName, ids);
   }
 }
-`;
