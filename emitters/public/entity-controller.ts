@@ -9,7 +9,7 @@ import { declaration } from '../crud/form.js';
 import type { CrudField } from '../crud/plan.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
-import type { ControllerPart, NamedImport } from './controller-edit.js';
+import type { ControllerPart, NamedImport } from '../codemods/controller-edit.js';
 import type { PublicPlan } from './plan.js';
 
 /** How many rows the public list shows (DECISIONS §11). */

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlannedFile } from '../../../emitters/planned-file.js';
-import type { ImportToAdd, RouteToAdd } from '../../../emitters/crud/routes-edit.js';
-import type { ControllerPart } from '../../../emitters/public/controller-edit.js';
+import type { ImportToAdd, RouteToAdd } from '../../../emitters/codemods/routes-edit.js';
+import type { ControllerPart } from '../../../emitters/codemods/controller-edit.js';
 import { CliError } from '../../errors.js';
 
 export interface PublicGeneration {
@@ -31,7 +31,7 @@ export interface PublicGeneration {
 export async function generatePublic(root: string, gen: PublicGeneration, dryRun: boolean): Promise<number> {
   const crud = await import('../../../emitters/crud/index.js');
   const { routeConflicts, notOurs, describeConflicts } = await import('../../../emitters/public/routes.js');
-  const { addToController, ControllerEditError } = await import('../../../emitters/public/controller-edit.js');
+  const { addToController, ControllerEditError } = await import('../../../emitters/codemods/controller-edit.js');
   const file = crud.ROUTES_FILE;
   const routesPath = path.join(root, file);
   const routesText = fs.existsSync(routesPath) ? fs.readFileSync(routesPath, 'utf8') : null;
@@ -114,7 +114,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
 const DIFF_LINES = 24;
 
 async function shortDiff(kept: string, generated: string): Promise<string> {
-  const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+  const { unifiedDiff } = await import('../../../emitters/codemods/line-diff.js');
   const lines = unifiedDiff(kept, generated).trimEnd().split('\n');
   const shown = lines.slice(0, DIFF_LINES).map((line) => `    ${line}`);
   if (lines.length > DIFF_LINES) shown.push(`    … (${lines.length - DIFF_LINES} ligne(s) de plus)`);

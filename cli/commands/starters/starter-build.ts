@@ -48,7 +48,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.write(`Application de démarrage « ${name} » (${starter.id}) : ${starter.description}\n`);
     out.write(formatPlan(writePlan, { dryRun }));
     if (plan.routesAfter !== plan.routesBefore) {
-      const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+      const { unifiedDiff } = await import('../../../emitters/codemods/line-diff.js');
       out.write(`Modifications de mvc/routes.ts :\n${unifiedDiff(plan.routesBefore, plan.routesAfter)}`);
     }
   }
