@@ -19,7 +19,16 @@ export {
   type CrudRoute,
   type InputKind,
 } from './plan.js';
-export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from '../codemods/routes-edit.js';
+export {
+  addRoutes,
+  declaredRoutes,
+  manualLines,
+  RoutesEditError,
+  ROUTES_FUNCTION,
+  type RouteToAdd,
+  type ImportToAdd,
+  type RoutesEdit,
+} from '../codemods/routes-edit.js';
 export { unifiedDiff } from '../codemods/line-diff.js';
 export { crudFiles, crudModulePath, crudRegenerableFiles, mediaModulePath, planCrud, type CrudOptions } from './files.js';
 
