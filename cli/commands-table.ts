@@ -58,14 +58,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     family: 'Projet',
     usage: '',
     summary: 'Crée ou complète translations/fr.json avec les clés utilisées qui n’ont pas encore de traduction.',
-    load: () => import('./commands/project/i18n-init.js'),
+    load: () => import('./commands/i18n/i18n-init.js'),
   },
   {
     name: 'i18n:check',
     family: 'Projet',
     usage: '[--json]',
     summary: 'Vérifie les catalogues de traduction : clés manquantes, absentes d’un catalogue, vides (FAIL) ou inutilisées (WARN).',
-    load: () => import('./commands/project/i18n-check.js'),
+    load: () => import('./commands/i18n/i18n-check.js'),
   },
   { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
   // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what the
@@ -194,21 +194,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     family: 'Base de données',
     usage: '[--app-hosts <hôtes>]',
     summary: "Prépare la base, l'utilisateur applicatif et la table fw_migrations.",
-    load: () => import('./commands/database/db-init.js'),
+    load: () => import('./commands/db/db-init.js'),
   },
   {
     name: 'db:apply',
     family: 'Base de données',
     usage: '[--dry-run]',
     summary: 'Applique le SQL généré (tables puis relations, dans l’ordre des dépendances).',
-    load: () => import('./commands/database/db-apply.js'),
+    load: () => import('./commands/db/db-apply.js'),
   },
   {
     name: 'migration:status',
     family: 'Base de données',
     usage: '[--json]',
     summary: 'État des migrations (APPLIED, PENDING, CHANGED, MISSING), en lecture seule.',
-    load: () => import('./commands/database/migration-status.js'),
+    load: () => import('./commands/db/migration-status.js'),
   },
   {
     name: 'migration:make',
@@ -216,21 +216,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--from-entity <Entité> | --from-entities | --from-diff <Entité>]',
     summary: "Crée un fichier de migration dans mvc/migrations/ sans l'appliquer.",
     example: 'fw migration:make ajout_contacts --from-entity Contact',
-    load: () => import('./commands/database/migration-make.js'),
+    load: () => import('./commands/db/migration-make.js'),
   },
   {
     name: 'migration:diff',
     family: 'Base de données',
     usage: '--entity <Entité> | --all [--check] [--json]',
     summary: 'Compare une entité à sa table réelle (colonnes, index, clés uniques et étrangères), en lecture seule (--check : code 2 au moindre écart).',
-    load: () => import('./commands/database/migration-diff.js'),
+    load: () => import('./commands/db/migration-diff.js'),
   },
   {
     name: 'migration:apply',
     family: 'Base de données',
     usage: '',
     summary: "Applique les migrations PENDING dans l'ordre des versions.",
-    load: () => import('./commands/database/migration-apply.js'),
+    load: () => import('./commands/db/migration-apply.js'),
   },
 
   // Starters et modules
@@ -254,7 +254,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     family: 'Starters et modules',
     usage: '[--path modules]',
     summary: 'Liste les modules locaux (version, installé ou non).',
-    load: () => import('./commands/starters/module-list.js'),
+    load: () => import('./commands/modules/module-list.js'),
   },
   {
     name: 'module:install',
@@ -262,7 +262,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--path modules] [--dry-run]',
     summary: 'Enregistre un module dans fw_modules.json.',
     example: 'fw module:install blog',
-    load: () => import('./commands/starters/module-install.js'),
+    load: () => import('./commands/modules/module-install.js'),
   },
   {
     name: 'module:files',
@@ -270,7 +270,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--dry-run]',
     summary: "Copie les fichiers déclarés d'un module installé.",
     example: 'fw module:files blog',
-    load: () => import('./commands/starters/module-files.js'),
+    load: () => import('./commands/modules/module-files.js'),
   },
   {
     name: 'module:routes',
@@ -278,7 +278,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '<nom> [--dry-run]',
     summary: 'Écrit mvc/routes_<nom>.ts et affiche les lignes à ajouter à mvc/routes.ts.',
     example: 'fw module:routes blog',
-    load: () => import('./commands/starters/module-routes.js'),
+    load: () => import('./commands/modules/module-routes.js'),
   },
 
   // Auth / Sécurité
@@ -418,14 +418,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: 'htmx|alpine|htmx-alpine',
     summary: 'Ajoute htmx et/ou Alpine (build CSP) : dépendance npm, copie dans static/vendor/ ; les layouts ne sont pas modifiés.',
     example: 'fw js:init htmx',
-    load: () => import('./commands/media/js-init.js'),
+    load: () => import('./commands/frontend/js-init.js'),
   },
   {
     name: 'build:css',
     family: 'Médias et JavaScript',
     usage: '',
     summary: 'Reconstruit static/tailwind.css avec le CLI Tailwind du projet (comme « npm run build:css »).',
-    load: () => import('./commands/media/build-css.js'),
+    load: () => import('./commands/frontend/build-css.js'),
   },
 
   // Déploiement

@@ -89,8 +89,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 /** `fw db:init` then `fw db:apply`, in this process; a failure says that the files are written. */
 async function initDatabase(name: string): Promise<void> {
   const steps = [
-    ['db:init', await import('../database/db-init.js')],
-    ['db:apply', await import('../database/db-apply.js')],
+    ['db:init', await import('../db/db-init.js')],
+    ['db:apply', await import('../db/db-apply.js')],
   ] as const;
   for (const [command, module] of steps) {
     process.stdout.write(`\nfw ${command}\n`);
