@@ -63,7 +63,7 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
       if (field.sqlType.unsigned) options.push("min: '0'");
       break;
     case 'float':
-      // FLOAT, DOUBLE, REAL: a JS number, as the base class holds it (DECISIONS §7).
+      // FLOAT, DOUBLE, REAL: a JS number, as the base class holds it.
       className = 'FloatField';
       if (field.sqlType.args.length === 2) options.push(`maxDigits: ${field.sqlType.args[0]}`, `decimalPlaces: ${field.sqlType.args[1]}`);
       if (field.sqlType.unsigned) options.push('min: 0');

@@ -34,12 +34,12 @@ export function loginAttemptKeys(ip: string, login: string, userId: number | nul
   return loginKey ? [ipKey, loginKey] : [ipKey];
 }
 
-/** Spec `enregistrer_tentative(ip)`: records one failed login attempt for the address. */
+/** Records one failed login attempt for the address (`enregistrer_tentative(ip)`, docs/api-mapping.md). */
 export async function recordLoginAttempt(ip: string, now?: number): Promise<void> {
   await getRateLimitStore().record({ action: LOGIN_ACTION, key: loginKeys(ip, '').ipKey, ip, success: false, at: now ?? Date.now() });
 }
 
-/** Spec `est_limite(ip)`: true once the address has 5 failed login attempts in the last 60 s. */
+/** True once the address has 5 failed login attempts in the last 60 s (`est_limite(ip)`, docs/api-mapping.md). */
 export async function isLoginLimited(ip: string, now?: number): Promise<boolean> {
   const key = loginKeys(ip, '').ipKey;
   return (await checkLimit({ action: LOGIN_ACTION, key, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, count: 'failures', now })).limited;
