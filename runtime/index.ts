@@ -29,9 +29,8 @@ export {
   PASSWORD_MIN_LENGTH,
   PASSWORD_MAX_LENGTH,
 } from './auth/passwords.js';
+export { recordLoginAttempt, isLoginLimited, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS } from './auth/login-limit.js';
 export {
-  recordLoginAttempt,
-  isLoginLimited,
   checkLimit,
   reserveAttempt,
   settleAttempt,
@@ -44,15 +43,13 @@ export {
   rateLimitStoreFromConfig,
   MemoryRateLimitStore,
   DatabaseRateLimitStore,
-  LOGIN_MAX_FAILURES,
-  LOGIN_WINDOW_SECONDS,
   type RateLimitStore,
   type RateLimitAttempt,
   type RateLimitCount,
   type RateLimitReservation,
   type LimitStatus,
   type CheckLimitOptions,
-} from './auth/rate-limit.js';
+} from './rate-limit/index.js';
 export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';
 export { getTrustedProxies, resolveClientIp, TrustedProxies, TrustedProxiesError } from './http/client-ip.js';
 export { MemorySessionStore, newSessionId, sessionKey, type SessionStore, type SessionData } from './session/store.js';

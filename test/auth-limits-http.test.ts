@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
-import { setRateLimitStore } from '../runtime/auth/rate-limit.js';
+import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser, findUserByEmail } from '../runtime/auth/users.js';
 import { configure } from '../runtime/config.js';
 import { closeDatabase, type DialectName } from '../runtime/db/index.js';

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import argon2 from 'argon2';
 import { registerAuthRoutes } from '../runtime/auth/index.js';
 import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
-import { setRateLimitStore } from '../runtime/auth/rate-limit.js';
+import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { addUserRole, createRole, createUser, grantPermission } from '../runtime/auth/users.js';
 import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
 import { BaseController, getUser, requireRole, requestSession, Response, type Request, type Router } from '../runtime/index.js';

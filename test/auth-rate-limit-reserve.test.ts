@@ -12,16 +12,16 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
+import { loginAttemptKeys } from '../runtime/auth/login-limit.js';
 import {
   cancelAttempt,
   clientAddressKey,
   DatabaseRateLimitStore,
-  loginAttemptKeys,
   MemoryRateLimitStore,
   reserveAttempt,
   settleAttempt,
   type RateLimitStore,
-} from '../runtime/auth/rate-limit.js';
+} from '../runtime/rate-limit/index.js';
 import { openDatabase } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 

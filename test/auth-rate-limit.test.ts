@@ -12,25 +12,20 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
+import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, isLoginLimited, loginAttemptKeys, recordLoginAttempt } from '../runtime/auth/login-limit.js';
 import {
   DatabaseRateLimitStore,
-  LOGIN_ACTION,
-  LOGIN_MAX_FAILURES,
-  LOGIN_WINDOW_SECONDS,
   MemoryRateLimitStore,
   cancelAttempt,
   checkLimit,
   getRateLimitStore,
-  isLoginLimited,
-  loginAttemptKeys,
   rateLimitStoreFromConfig,
-  recordLoginAttempt,
   reserveAttempt,
   setRateLimitStore,
   settleAttempt,
   type LimitStatus,
   type RateLimitStore,
-} from '../runtime/auth/rate-limit.js';
+} from '../runtime/rate-limit/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAuthRoutes, addMfaRoutes } from '../emitters/auth/routes-edit.js';
-import { RoutesEditError } from '../emitters/crud/routes-edit.js';
+import { RoutesEditError } from '../emitters/codemods/routes-edit.js';
 
 const IMPORT = "import { registerAuthRoutes } from 'fw-mvc/auth';";
 const COMMENT = '// Authentification : GET /login, POST /login, POST /logout (fw auth:init)';

@@ -9,7 +9,7 @@ import QRCode from 'qrcode';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hashPassword } from '../runtime/auth/passwords.js';
-import { setRateLimitStore } from '../runtime/auth/rate-limit.js';
+import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser } from '../runtime/auth/users.js';
 import { closeDatabase, type DialectName } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';

@@ -70,7 +70,7 @@ export async function routesState(root: string): Promise<RoutesState> {
   const absolute = path.join(root, ROUTES_FILE);
   if (!fs.existsSync(absolute)) return { kind: 'no-file' };
   const { addAuthRoutes } = await import('../../emitters/auth/routes-edit.js');
-  const { RoutesEditError } = await import('../../emitters/crud/routes-edit.js');
+  const { RoutesEditError } = await import('../../emitters/codemods/routes-edit.js');
   const text = fs.readFileSync(absolute, 'utf8');
   try {
     // The edit is computed in memory only: unchanged text means the import and the call are both there.

@@ -7,7 +7,7 @@
 import type { EntityNode, ModelNode } from '../../compiler/ir.js';
 import type { ForeignKeyShape, KeyShape } from '../../emitters/migration.js';
 import { entityTableSpec, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec } from '../../emitters/sql-table-spec.js';
-import type { DiffRow } from './diff.js';
+import type { DiffRow } from './diff-row.js';
 import type { ForeignKeyInfo, IndexInfo } from './schema.js';
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

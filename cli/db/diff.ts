@@ -7,17 +7,13 @@
  */
 import type { Dialect, EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
-import type { ChangeStatus, DiffChange } from '../../emitters/migration.js';
+import type { DiffChange } from '../../emitters/migration.js';
 import { sqliteColumnType } from '../../emitters/sql-render.js';
 import { diffForeignKeys, diffIndexes } from './diff-keys.js';
+import type { DiffRow } from './diff-row.js';
 import type { TableInfo } from './schema.js';
 
-export type DiffStatus = 'OK' | ChangeStatus;
-
-export interface DiffRow extends Omit<DiffChange, 'status'> {
-  readonly status: DiffStatus;
-  readonly detail: string;
-}
+export type { DiffRow, DiffStatus } from './diff-row.js';
 
 /** A type as the server reports it, upper-cased outside its quoted values (`enum('a','b')` -> `ENUM('a','b')`). */
 export function displayType(type: string): string {

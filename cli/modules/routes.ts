@@ -25,7 +25,7 @@ async function controllerClasses(module: LocalModule): Promise<Map<string, Contr
   const folder = module.manifest.paths.controllers;
   const found = new Map<string, ControllerClass[]>();
   if (folder === undefined) return found;
-  const { parse } = await import('../../emitters/crud/routes-edit.js');
+  const { parse } = await import('../../emitters/codemods/routes-edit.js');
   const absolute = path.join(module.absoluteDir, ...folder.split('/'));
   for (const file of walkFiles(absolute, `${module.dir}/${folder}`)) {
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
@@ -56,7 +56,7 @@ async function declaredRouteNames(root: string, module: string): Promise<Map<str
   } catch {
     return new Map();
   }
-  const { parse } = await import('../../emitters/crud/routes-edit.js');
+  const { parse } = await import('../../emitters/codemods/routes-edit.js');
   const { Node, SyntaxKind } = await import('ts-morph');
   const names = new Map<string, string>();
   for (const file of files) {

@@ -5,7 +5,7 @@
  */
 import type { ModelNode } from '../../compiler/ir.js';
 import { emitAppLayout } from '../../emitters/crud/views-record.js';
-import type { RouteToAdd } from '../../emitters/crud/routes-edit.js';
+import type { RouteToAdd } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
 import { DASHBOARD_CONTROLLER, PROFILE_CONTROLLER, emitDashboardController, emitProfileController } from '../../emitters/starters/account-controllers.js';
 import { emitDashboardView, emitProfileView } from '../../emitters/starters/account-views.js';
@@ -48,7 +48,7 @@ async function dashboardFiles(model: ModelNode, dashboard: AccountDashboard): Pr
 export async function dashboardOf(wanted: AccountDashboard | undefined, model: ModelNode, routes: string): Promise<AccountDashboard> {
   if (wanted) return wanted;
   if (!model.entities.some((entity) => entity.name === 'ObservationCours')) return 'account';
-  const { declaredRoutes, parse } = await import('../../emitters/crud/routes-edit.js');
+  const { declaredRoutes, parse } = await import('../../emitters/codemods/routes-edit.js');
   return declaredRoutes(parse(routes)).has('GET /observations') ? 'suivi' : 'account';
 }
 

@@ -2,8 +2,9 @@
  * The home page of a starter build: links to the starters' pages that `mvc/routes.ts` declares once every edit is
  * made (so building a second starter keeps the links of the first), and the sign-in state when the login is wired.
  */
-import { addModuleRoutes, AUTH_ROUTES, MFA_ROUTES, type ModuleRoutesSpec } from '../../emitters/auth/routes-edit.js';
-import { declaredRoutes, parse } from '../../emitters/crud/routes-edit.js';
+import { AUTH_ROUTES, MFA_ROUTES } from '../../emitters/auth/routes-edit.js';
+import { addModuleRoutes, type ModuleRoutesSpec } from '../../emitters/codemods/module-routes.js';
+import { declaredRoutes, parse } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
 import { emitStarterHome, HOME_VIEW, type HomeLink } from '../../emitters/starters/home.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ModelNode } from '../../compiler/ir.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
-import type { RouteToAdd } from '../../emitters/crud/routes-edit.js';
+import type { RouteToAdd } from '../../emitters/codemods/routes-edit.js';
 import { emptyRelations, entityJsonPath, entityJsonText, relationsJsonText, RELATIONS_PATH, type RelationDefinition } from '../definitions.js';
 import { CliError } from '../errors.js';
 import { packageInfo } from '../package-root.js';
@@ -166,7 +166,8 @@ export async function planStarter(root: string, starter: Starter, options: Start
   const emitters = await import('../../emitters/index.js');
   const crud = await import('../../emitters/crud/index.js');
   const modules = await import('../../emitters/auth/routes-edit.js');
-  const { existingRoutesReport } = await import('../../emitters/crud/routes-public.js');
+  const { addModuleRoutes } = await import('../../emitters/codemods/module-routes.js');
+  const { existingRoutesReport } = await import('../../emitters/crud/routes-report.js');
   const model: ModelNode = defs.model;
   for (const piece of ofKind(pieces, 'entity'))
     files.push(
@@ -188,7 +189,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
     if (edit.mismatched.length > 0) routeNotes.push(existingRoutesReport(ROUTES_FILE, edit.existing.length, edit.mismatched, isPublic));
   };
   const addModule = (spec: (typeof modules)['AUTH_ROUTES']): void => {
-    const edit = edited(() => modules.addModuleRoutes(routes, ROUTES_FILE, spec), command);
+    const edit = edited(() => addModuleRoutes(routes, ROUTES_FILE, spec), command);
     routes = edit.text;
     if (edit.callAdded) callsAdded.push(spec.function);
     if (edit.conflicts.length > 0) {

@@ -5,7 +5,7 @@
  * fields partial) is regenerable, rewritten by make:crud, sync:entity and build:model (docs/crud.md).
  */
 import type { CrudPlan } from './plan.js';
-import type { ImportToAdd, RouteToAdd } from './routes-edit.js';
+import type { ImportToAdd, RouteToAdd } from '../codemods/routes-edit.js';
 
 export {
   crudPlan,
@@ -19,8 +19,17 @@ export {
   type CrudRoute,
   type InputKind,
 } from './plan.js';
-export { addRoutes, declaredRoutes, manualLines, RoutesEditError, ROUTES_FUNCTION, type RouteToAdd, type ImportToAdd, type RoutesEdit } from './routes-edit.js';
-export { unifiedDiff } from './line-diff.js';
+export {
+  addRoutes,
+  declaredRoutes,
+  manualLines,
+  RoutesEditError,
+  ROUTES_FUNCTION,
+  type RouteToAdd,
+  type ImportToAdd,
+  type RoutesEdit,
+} from '../codemods/routes-edit.js';
+export { unifiedDiff } from '../codemods/line-diff.js';
 export {
   CRUD_MEDIA_PATH,
   crudFiles,

@@ -6,7 +6,7 @@
  */
 import type { FieldNode } from '../../compiler/ir.js';
 import { tsString } from '../text.js';
-import { declaration } from './form.js';
+import { declaration } from './field-declaration.js';
 import { inputKind, isTextual, type CrudField, type CrudLink } from './plan.js';
 import { INPUT } from './views-common.js';
 

@@ -5,11 +5,11 @@
  * plain sight: these pages are meant to be read and changed (docs/generators.md).
  */
 import type { FieldNode } from '../../compiler/ir.js';
-import { declaration } from '../crud/form.js';
+import { declaration } from '../crud/field-declaration.js';
 import type { CrudField } from '../crud/plan.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
-import type { ControllerPart, NamedImport } from './controller-edit.js';
+import type { ControllerPart, NamedImport } from '../codemods/controller-edit.js';
 import type { PublicPlan } from './plan.js';
 
 /** How many rows the public list shows (docs/decisions.md#public-pages). */

@@ -4,7 +4,7 @@
  * `fw make:public-contact` (template `mvc/views/pages/contact.html`, route `GET /contact` named `public.contact`).
  */
 import { escape } from '../crud/views-common.js';
-import type { ControllerPart } from './controller-edit.js';
+import type { ControllerPart } from '../codemods/controller-edit.js';
 
 export const PAGES_CONTROLLER = 'PagesController';
 export const PAGES_CONTROLLER_FILE = 'mvc/controllers/pages_controller.ts';

@@ -4,7 +4,7 @@
  * would either shadow the new page or be shadowed by it, so the generator refuses. Read from the syntax tree.
  */
 import { Node } from 'ts-morph';
-import { declaredRoute, parse, parseErrors, type RouteToAdd } from '../crud/routes-edit.js';
+import { declaredRoute, parse, parseErrors, type RouteToAdd } from '../codemods/routes-edit.js';
 
 /** A route of routes.ts that answers the METHOD + path of a route to add. */
 export interface RouteConflict {

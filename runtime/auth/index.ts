@@ -13,7 +13,8 @@ export {
   type SessionUser,
 } from './login.js';
 export * from './passwords.js';
-export * from './rate-limit.js';
+export * from '../rate-limit/index.js';
+export * from './login-limit.js';
 export * from './audit.js';
 export * from './users.js';
 export { AUTH_TABLES, AUTH_TABLE_NAMES, authTableSql, type AuthTable } from './schema.js';

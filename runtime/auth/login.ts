@@ -13,7 +13,8 @@ import { getLogger } from '../logger.js';
 import { existingSession, requestSession } from '../session/session.js';
 import { logAuthEvent } from './audit.js';
 import { hashPassword, isPbkdf2Hash, passwordNeedsRehash, verifyPasswordEvenly } from './passwords.js';
-import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, loginAttemptKeys, reserveAttempt, settleAttempt } from './rate-limit.js';
+import { reserveAttempt, settleAttempt } from '../rate-limit/index.js';
+import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, loginAttemptKeys } from './login-limit.js';
 import {
   findUserByEmail,
   hasActiveMfaFactor,

@@ -4,7 +4,7 @@
  * account pages alike (action `mfa`, key `user:<id>`).
  */
 import type { Request } from '../http/request.js';
-import { cancelAttempt, reserveAttempt, settleAttempt, type AttemptTicket } from '../auth/rate-limit.js';
+import { cancelAttempt, reserveAttempt, settleAttempt, type AttemptTicket } from '../rate-limit/index.js';
 import { MFA_LIMIT_WINDOW_SECONDS, MFA_MAX_FAILURES } from './challenge.js';
 
 /** The action of the MFA counter (the one challenge.ts counts in). */

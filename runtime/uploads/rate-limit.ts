@@ -7,7 +7,7 @@
 import { errorPage } from '../controller.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { checkLimit, clientAddressKey, getRateLimitStore, reserveAttempt, type LimitStatus } from '../auth/rate-limit.js';
+import { checkLimit, clientAddressKey, getRateLimitStore, reserveAttempt, type LimitStatus } from '../rate-limit/index.js';
 
 /** Action name of uploads in the attempt stores. */
 export const UPLOAD_ACTION = 'upload';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
 import * as assert from 'uvu/assert';
 import { addRoutes, crudRoutes, planCrud, RoutesEditError, type RoutesEdit } from '../../emitters/crud/index.js';
-import type { RouteMismatch } from '../../emitters/crud/routes-edit.js';
+import type { RouteMismatch } from '../../emitters/codemods/routes-edit.js';
 import { Router } from '../../runtime/http/router.js';
 import { fixtureModel } from './fixture-project.js';
 

@@ -53,7 +53,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
   const production = (process.env.APP_ENV || 'dev').trim() === 'prod';
   const { sessionStoreName } = await import('../../../runtime/session/select.js');
-  const { rateLimitStoreName } = await import('../../../runtime/auth/rate-limit.js');
+  const { rateLimitStoreName } = await import('../../../runtime/rate-limit/index.js');
   checks.push(
     sessionStoreCheck(sessionStoreName, production, authTables),
     storeCheck(

@@ -21,7 +21,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const { authSqlFiles } = await import('../../../emitters/auth/sql-files.js');
   const auth = await import('../../../emitters/auth/routes-edit.js');
-  const { RoutesEditError, ROUTES_FUNCTION } = await import('../../../emitters/crud/routes-edit.js');
+  const { RoutesEditError, ROUTES_FUNCTION } = await import('../../../emitters/codemods/routes-edit.js');
   const { ROUTES_FILE } = await import('../../auth/inspect.js');
 
   const routesPath = path.join(root, ROUTES_FILE);
@@ -58,7 +58,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     out.push(`Routes d'authentification : ${auth.AUTH_ROUTES_FUNCTION} est déjà importé et appelé dans ${ROUTES_FILE}.\n`);
   }
   if (dryRun && edit.text !== routesText) {
-    const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+    const { unifiedDiff } = await import('../../../emitters/codemods/line-diff.js');
     out.push(`Modifications de ${ROUTES_FILE} :\n${unifiedDiff(routesText, edit.text)}`);
   }
   const writes = plan.entries.filter((entry) => entry.fate === 'created' || entry.fate === 'updated' || entry.fate === 'forced');

@@ -93,7 +93,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
   if (edit.existing.length > 0) {
     // Existing routes stay as the user wrote them; those whose public flag differs from the request are shown, before → after.
-    const { existingRoutesReport } = await import('../../../emitters/crud/routes-public.js');
+    const { existingRoutesReport } = await import('../../../emitters/crud/routes-report.js');
     out.push(existingRoutesReport(crud.ROUTES_FILE, edit.existing.length, edit.mismatched, plan.isPublic));
   }
   // What the writer would change in routes.ts, line by line, imports included: a dry run shows it all.

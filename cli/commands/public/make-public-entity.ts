@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from '../../command-module.js';
 import { CliError } from '../../errors.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../../project.js';
-import { generatePublic, publicOptions } from './generate.js';
+import { generatePublic, publicOptions } from '../../public/generate.js';
 
 export type PublicEntityKind = 'list' | 'show' | 'form';
 

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
 import { projectRoot } from '../../project.js';
-import { generatePublic, publicOptions } from './generate.js';
+import { generatePublic, publicOptions } from '../../public/generate.js';
 
 /** Paths the Application serves before routing: a page there would never be reached. */
 const RESERVED = new Set(['static', 'media']);

@@ -48,7 +48,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.write(`Application de démarrage « ${name} » (${starter.id}) : ${starter.description}\n`);
     out.write(formatPlan(writePlan, { dryRun }));
     if (plan.routesAfter !== plan.routesBefore) {
-      const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+      const { unifiedDiff } = await import('../../../emitters/codemods/line-diff.js');
       out.write(`Modifications de mvc/routes.ts :\n${unifiedDiff(plan.routesBefore, plan.routesAfter)}`);
     }
   }
@@ -89,8 +89,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 /** `fw db:init` then `fw db:apply`, in this process; a failure says that the files are written. */
 async function initDatabase(name: string): Promise<void> {
   const steps = [
-    ['db:init', await import('../database/db-init.js')],
-    ['db:apply', await import('../database/db-apply.js')],
+    ['db:init', await import('../db/db-init.js')],
+    ['db:apply', await import('../db/db-apply.js')],
   ] as const;
   for (const [command, module] of steps) {
     process.stdout.write(`\nfw ${command}\n`);

@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PlannedFile } from '../../../emitters/planned-file.js';
-import type { ImportToAdd, RouteToAdd } from '../../../emitters/crud/routes-edit.js';
-import type { ControllerPart } from '../../../emitters/public/controller-edit.js';
-import { CliError } from '../../errors.js';
+import type { PlannedFile } from '../../emitters/planned-file.js';
+import type { ImportToAdd, RouteToAdd } from '../../emitters/codemods/routes-edit.js';
+import type { ControllerPart } from '../../emitters/codemods/controller-edit.js';
+import { CliError } from '../errors.js';
 
 export interface PublicGeneration {
   /** The command as typed, e.g. `fw make:public-list Contact` (messages, comment above the routes). */
@@ -29,9 +29,9 @@ export interface PublicGeneration {
 }
 
 export async function generatePublic(root: string, gen: PublicGeneration, dryRun: boolean): Promise<number> {
-  const crud = await import('../../../emitters/crud/index.js');
-  const { routeConflicts, notOurs, describeConflicts } = await import('../../../emitters/public/routes.js');
-  const { addToController, ControllerEditError } = await import('../../../emitters/public/controller-edit.js');
+  const crud = await import('../../emitters/crud/index.js');
+  const { routeConflicts, notOurs, describeConflicts } = await import('../../emitters/public/routes.js');
+  const { addToController, ControllerEditError } = await import('../../emitters/codemods/controller-edit.js');
   const file = crud.ROUTES_FILE;
   const routesPath = path.join(root, file);
   const routesText = fs.existsSync(routesPath) ? fs.readFileSync(routesPath, 'utf8') : null;
@@ -42,7 +42,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
     );
   }
   // A path a module registers (registerAuthRoutes: /login, /logout…): the module's route would answer, not the page.
-  const { registeredModules } = await import('../../../emitters/auth/routes-edit.js');
+  const { registeredModules } = await import('../../emitters/auth/routes-edit.js');
   for (const spec of registeredModules(routesText)) {
     const paths = new Set(spec.routeKeys.map((key) => key.slice(key.indexOf(' ') + 1)));
     const taken = gen.routes.filter((route) => paths.has(route.path));
@@ -92,7 +92,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
     ...gen.templates,
     { path: file, content: edit.text, kind: 'canonical' },
   ];
-  const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
+  const { planWrites, applyPlan, formatPlan } = await import('../writer.js');
   const plan = planWrites(root, files);
   if (!dryRun) applyPlan(plan);
   const out = [formatPlan(plan, { dryRun })];
@@ -114,7 +114,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
 const DIFF_LINES = 24;
 
 async function shortDiff(kept: string, generated: string): Promise<string> {
-  const { unifiedDiff } = await import('../../../emitters/crud/line-diff.js');
+  const { unifiedDiff } = await import('../../emitters/codemods/line-diff.js');
   const lines = unifiedDiff(kept, generated).trimEnd().split('\n');
   const shown = lines.slice(0, DIFF_LINES).map((line) => `    ${line}`);
   if (lines.length > DIFF_LINES) shown.push(`    … (${lines.length - DIFF_LINES} ligne(s) de plus)`);

@@ -1,36 +1,17 @@
 /**
- * Attempt limits (docs/decisions.md#login-limits; docs/auth.md "Login
- * limits"): the store chosen by `rate_limit_store` / `RATE_LIMIT_STORE`, the login policy (5 failed credential
- * checks per 60 s per client address and per login), and `checkLimit` for other limits (MFA codes, uploads).
+ * Attempt limits (docs/auth.md "Login limits"): the store chosen by `rate_limit_store` / `RATE_LIMIT_STORE`,
+ * `checkLimit`, and `reserveAttempt` / `settleAttempt` around a check (a password, an MFA code, an upload). The
+ * login's own policy (5 failed credential checks per 60 s per client address and per login) is
+ * runtime/auth/login-limit.ts; MFA codes, the profile's password change and uploads set their own.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { get, onConfigChange } from '../config.js';
-import { DatabaseRateLimitStore } from './rate-limit-database-store.js';
-import { MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore } from './rate-limit-stores.js';
-
-export {
-  DEFAULT_RETENTION_SECONDS,
-  MemoryRateLimitStore,
-  checkAction,
-  storageKey,
-  type MemoryRateLimitStoreOptions,
-  type RateLimitAttempt,
-  type RateLimitCount,
-  type RateLimitCounting,
-  type RateLimitReservation,
-  type RateLimitStore,
-} from './rate-limit-stores.js';
-export { DatabaseRateLimitStore, formatTime, type DatabaseRateLimitStoreOptions } from './rate-limit-database-store.js';
+import { DatabaseRateLimitStore } from './database-store.js';
+import { MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore } from './stores.js';
 
 /** The accepted values of `rate_limit_store` / `RATE_LIMIT_STORE`. */
 export const RATE_LIMIT_STORE_NAMES = ['memory', 'database'] as const;
 export type RateLimitStoreName = (typeof RATE_LIMIT_STORE_NAMES)[number];
-
-/** Action name of login attempts in the stores. */
-export const LOGIN_ACTION = 'login';
-/** Failed credential checks allowed per window, per client address and per login. */
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_WINDOW_SECONDS = 60;
 
 /** Whether a limit is reached, and in how many whole seconds (≥ 1) a new attempt may pass (0 when not limited). */
 export interface LimitStatus {
@@ -110,13 +91,6 @@ export async function checkLimit(options: CheckLimitOptions): Promise<LimitStatu
   return { limited: true, retryAfter: Math.max(1, Math.ceil(remainingMs / 1000)) };
 }
 
-/** The login as counted: trimmed and lower-cased (logins are e-mails, case-insensitive). */
-export function normalizeLoginKey(login: string): string {
-  return String(login ?? '')
-    .trim()
-    .toLowerCase();
-}
-
 /**
  * The client address as counted: an IPv4 address as is, an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`,
  * `::ffff:c000:201`, `0:0:0:0:0:ffff:c000:201`, any case or zero padding) as the IPv4 address it maps, any other
@@ -155,23 +129,6 @@ function ipv6Groups(address: string): number[] {
   const right = tail ? tail.split(':') : [];
   const zeros = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
   return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
-}
-
-/** The store keys of a login attempt: the client address always, the login when there is one. */
-function loginKeys(ip: string, login: string): { ipKey: string; loginKey: string | null } {
-  const normalized = normalizeLoginKey(login);
-  return { ipKey: `ip:${clientAddressKey(ip)}`, loginKey: normalized === '' ? null : `login:${normalized}` };
-}
-
-/**
- * The store keys of a login attempt on the identity it reaches: the account (`user:<id>`) when the typed login
- * found one, so that every spelling the database matches to that account shares one counter; else the typed
- * login, normalised.
- */
-export function loginAttemptKeys(ip: string, login: string, userId: number | null): string[] {
-  const { ipKey, loginKey } = loginKeys(ip, login);
-  if (userId !== null && Number.isSafeInteger(userId)) return [ipKey, `user:${userId}`];
-  return loginKey ? [ipKey, loginKey] : [ipKey];
 }
 
 export interface ReserveAttemptOptions {
@@ -235,15 +192,4 @@ export async function settleAttempt(ticket: AttemptTicket, success: boolean, cle
   if (!success) return;
   await Promise.all(ticket.reservations.map((reservation) => ticket.store.settle(reservation.reference, 'success')));
   for (const key of clearKeys) await ticket.store.clearFailures(ticket.action, key);
-}
-
-/** Spec `enregistrer_tentative(ip)`: records one failed login attempt for the address. */
-export async function recordLoginAttempt(ip: string, now?: number): Promise<void> {
-  await getRateLimitStore().record({ action: LOGIN_ACTION, key: loginKeys(ip, '').ipKey, ip, success: false, at: now ?? Date.now() });
-}
-
-/** Spec `est_limite(ip)`: true once the address has 5 failed login attempts in the last 60 s. */
-export async function isLoginLimited(ip: string, now?: number): Promise<boolean> {
-  const key = loginKeys(ip, '').ipKey;
-  return (await checkLimit({ action: LOGIN_ACTION, key, max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS, count: 'failures', now })).limited;
 }

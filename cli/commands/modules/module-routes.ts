@@ -75,7 +75,7 @@ async function wiring(root: string, name: string, keys: readonly string[]): Prom
   } catch {
     return { imported: false, called: false, clashes: [] };
   }
-  const { declaredRoutes, parse } = await import('../../../emitters/crud/routes-edit.js');
+  const { declaredRoutes, parse } = await import('../../../emitters/codemods/routes-edit.js');
   const { SyntaxKind } = await import('ts-morph');
   const { moduleRoutesFunction } = await import('../../../emitters/modules/routes-file.js');
   const source = parse(text);

@@ -3,7 +3,7 @@
  * time: the `public` property of the route's options object (`{ name: 'x', public: true }`), else the one of the
  * options of its `group()`, else protected. Only literal `true` / `false` count; anything computed is "cannot tell".
  * And, for a route whose flag differs from the request, the line it should become (docs/crud.md "Routes"): the user's
- * routes are never changed by the generator, make:crud shows both lines.
+ * routes are never changed by the generator, make:crud shows both lines (emitters/crud/routes-report.ts).
  */
 import { Node, type CallExpression, type ObjectLiteralExpression, type PropertyAssignment, type SourceFile } from 'ts-morph';
 
@@ -124,31 +124,4 @@ export function mismatch(
   const before = text.slice(from, to);
   const after = text.slice(from, edit.start) + edit.insert + text.slice(edit.end, to);
   return { method: route.method, path: route.path, isPublic, line: call.getStartLineNumber(), before, after };
-}
-
-/** The lines without the indentation they all share. */
-function dedent(lines: readonly string[]): string[] {
-  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
-  const common = indents.length ? Math.min(...indents) : 0;
-  return lines.map((l) => l.slice(common));
-}
-
-/**
- * What `fw make:crud` says about the routes already in `file`: their number and, when some have another public flag
- * than the one asked (`wantedPublic`), each of them, the line as written and as it should read, and what to do.
- */
-export function existingRoutesReport(file: string, existing: number, mismatched: readonly RouteMismatch[], wantedPublic: boolean): string {
-  if (mismatched.length === 0) return `Routes déjà présentes dans ${file} : ${existing}.\n`;
-  const state = wantedPublic ? 'protégées alors que --public est demandé' : "publiques alors que --public n'est pas demandé";
-  const out = [`Routes déjà présentes dans ${file} : ${existing}, dont ${mismatched.length} ${state} :`];
-  for (const m of mismatched) {
-    const before = m.before.split(/\r?\n/);
-    const shown = dedent([...before, ...m.after.split(/\r?\n/)]);
-    out.push(`  ligne ${m.line} :`, ...shown.slice(0, before.length).map((l) => `    - ${l}`), ...shown.slice(before.length).map((l) => `    + ${l}`));
-  }
-  const fix = wantedPublic
-    ? `remplacez ces lignes par les lignes « + » pour rendre ces routes publiques (sans connexion), ou relancez sans --public pour les garder protégées`
-    : `remplacez ces lignes par les lignes « + » pour que ces routes exigent une connexion, ou relancez avec --public pour les garder publiques`;
-  out.push(`Conseil : fw make:crud ne modifie pas les routes existantes (c'est votre code) : dans ${file}, ${fix}.`);
-  return `${out.join('\n')}\n`;
 }

@@ -5,8 +5,8 @@
  * for byte. A new controller is the same edit applied to a skeleton, so both paths give the same code.
  */
 import { Node, type ClassDeclaration, type SourceFile } from 'ts-morph';
-import { boundNames } from '../crud/routes-import.js';
-import { parse, parseErrors } from '../crud/routes-edit.js';
+import { boundNames } from './routes-import.js';
+import { parse, parseErrors } from './routes-edit.js';
 
 /** A named import: `{ from: 'fw-mvc', name: 'fetchAll' }`, `{ …, name: 'Request', typeOnly: true }`. */
 export interface NamedImport {

@@ -1,6 +1,6 @@
 /**
  * The database store of attempts (docs/auth.md "Login limits"): table `auth_rate_limit_attempts`, shared by every
- * process on that database. Same contract and conformance suite as the memory store (rate-limit-stores.ts).
+ * process on that database. Same contract and conformance suite as the memory store (stores.ts).
  */
 import { getDatabase, type Database } from '../db/database.js';
 import { getLogger } from '../logger.js';
@@ -15,7 +15,7 @@ import {
   type RateLimitCounting,
   type RateLimitReservation,
   type RateLimitStore,
-} from './rate-limit-stores.js';
+} from './stores.js';
 
 export interface DatabaseRateLimitStoreOptions {
   /** The database holding `auth_rate_limit_attempts`; by default the application's (getDatabase(), read at each call). */

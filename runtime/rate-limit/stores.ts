@@ -1,7 +1,7 @@
 /**
  * Where attempts are counted (docs/auth.md "Login limits"): one small contract and two stores, memory (one
  * process, here) and database (table `auth_rate_limit_attempts`, shared by every process on that database:
- * rate-limit-database-store.ts). Both pass the same conformance suite (test/auth-rate-limit.test.ts). Times are
+ * database-store.ts). Both pass the same conformance suite (test/auth-rate-limit.test.ts). Times are
  * epoch milliseconds; an attempt counts in a window of W seconds at time `now` when `now - W s < at`.
  */
 import { createHash } from 'node:crypto';
