@@ -4,7 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
-import { databaseUnavailableResponse } from './http/database-unavailable.js';
+import { databaseUnavailableResponse } from './app/database-unavailable.js';
+import { CONFIGURED_BODY_LIMITS } from './app/limits.js';
 import { HttpError } from './http/errors.js';
 import { unwritableHeader } from './http/header-values.js';
 import { noStore } from './http/helpers.js';
@@ -136,7 +137,7 @@ export class Application {
       // Route before reading: an unknown path or a refused method never costs the body's upload or parsing.
       const refused = this.refuseBeforeBody(request);
       if (refused) return refused;
-      return request.readBody().then(
+      return request.readBody(CONFIGURED_BODY_LIMITS).then(
         () => this.respondRouted(request),
         (err: unknown) => this.bodyRefused(request, err),
       );
@@ -305,7 +306,7 @@ function privatePage(response: Response | Promise<Response>): Response | Promise
   return noStore(response);
 }
 
-/** The 503 of a DatabaseUnavailableError (http/database-unavailable.ts); any other error is thrown on. */
+/** The 503 of a DatabaseUnavailableError (app/database-unavailable.ts); any other error is thrown on. */
 function databaseUnavailableOr(err: unknown, request: Request): Response {
   const response = databaseUnavailableResponse(err, request);
   if (!response) throw err;

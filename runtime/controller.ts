@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { get, getPath } from './config.js';
-import { apiError, html, jsonResponse, renderErrorsHtml } from './http/helpers.js';
+import { html } from './app/html.js';
+import { apiError, jsonResponse, renderErrorsHtml } from './http/helpers.js';
 import { RouteError, type Router } from './http/router.js';
 import type { Request } from './http/request.js';
 import { Response } from './http/response.js';

@@ -6,8 +6,9 @@ export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/re
 export { Response } from './http/response.js';
 export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError, TooManyFieldsError } from './http/errors.js';
 export { Router, RouteGroup, RouteError, SAFE_METHODS, UNSAFE_METHODS, type Handler, type RouteEntry, type RouteOptions } from './http/router.js';
-export { html, jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, noStore, SerializationError, JSON_TYPE } from './http/helpers.js';
-export { createServer, serve, stopGracefully, type ServeOptions } from './http/server.js';
+export { jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, noStore, SerializationError, JSON_TYPE } from './http/helpers.js';
+export { html } from './app/html.js';
+export { createServer, serve, stopGracefully, type ServeOptions } from './app/serve.js';
 export { contentTypeFor } from './http/static.js';
 export { Application, ApiRoutesImportError, loadApiRoutes, type ApplicationOptions } from './app.js';
 export { BaseController, errorPage, registerContextProvider, renderFlashHtml, type Context } from './controller.js';
@@ -51,7 +52,8 @@ export {
   type CheckLimitOptions,
 } from './rate-limit/index.js';
 export { logAuthEvent, sanitizeAuthAuditMetadata, AUTH_AUDIT_LOGGER, type AuthEventDetails } from './auth/audit.js';
-export { getTrustedProxies, resolveClientIp, TrustedProxies, TrustedProxiesError } from './http/client-ip.js';
+export { resolveClientIp, TrustedProxies, TrustedProxiesError } from './http/client-ip.js';
+export { getTrustedProxies } from './app/client-ip.js';
 export { MemorySessionStore, newSessionId, sessionKey, type SessionStore, type SessionData } from './session/store.js';
 export { FileSessionStore, type FileSessionStoreOptions } from './session/file-store.js';
 export { DatabaseSessionStore, MariaDbSessionStore, type DatabaseSessionStoreOptions } from './session/database-store.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { csvCell, csvResponse, toCsv } from '../runtime/crud/index.js';
-import { writeResponse } from '../runtime/http/server.js';
+import { writeResponse } from '../runtime/app/serve.js';
 
 // --- CSV ---
 

@@ -3,6 +3,9 @@
  * status, but the French title and message of each, the two wordings of 403 (expired form for a CSRF refusal,
  * missing rights otherwise), and the layout chosen with `base`.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BaseController, Response, errorPage, escapeHtml, trans, type Router } from '../runtime/index.js';
@@ -34,6 +37,8 @@ function routes(router: Router): void {
     { public: true },
   );
   router.add('GET', '/forbidden', (r) => BaseController.forbidden({}, r), { public: true });
+  router.add('GET', '/failed', (r) => BaseController.serverError({ detail: 'SELECT secret FROM internals' }, r), { public: true });
+  router.add('GET', '/bad', (r) => BaseController.badRequest({ detail: 'Paramètre « page » invalide.' }, r), { public: true });
   router.add('GET', '/admin-404', (r) => BaseController.render('errors/404.html', { status: 404, base: 'layouts/admin.html', request: r }), { public: true });
   router.add('GET', '/public-404', (r) => BaseController.render('errors/404.html', 404, {}, 'layouts/public.html', { request: r }), { public: true });
 }
@@ -132,4 +137,45 @@ P('a layout that does not exist: the error names it', () => {
   assert.throws(() => BaseController.render('errors/404.html', { base: '' }), /« base »/);
 });
 
+P('400 shows the detail it is given; 500 never does (an unexpected error may name internals)', async () => {
+  const bad = await t.fetch('/bad');
+  assertErrorPage(bad, 400, { title: 'errors.400.title', message: 'errors.400.message' });
+  assert.ok(bad.text.includes('id="error-detail">Paramètre « page » invalide.</p>'));
+  const failed = await t.fetch('/failed');
+  assertErrorPage(failed, 500, { title: 'errors.500.title', message: 'errors.500.message' });
+  assert.not.ok(failed.text.includes('secret') || failed.text.includes('error-detail'));
+});
+
 P.run();
+
+// --- One frame for the nine pages ---
+
+const ERRORS_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'runtime', 'views', 'errors');
+const F = suite('http-error-pages: the pages share errors/_page.html');
+
+F('each page of runtime/views/errors extends the frame and keeps only its own words', () => {
+  const pages = fs.readdirSync(ERRORS_DIR).filter((name) => /^\d{3}\.html$/.test(name));
+  assert.equal(pages.sort(), ['400.html', '403.html', '404.html', '405.html', '413.html', '422.html', '429.html', '500.html', '503.html']);
+  for (const page of pages) {
+    const text = fs.readFileSync(path.join(ERRORS_DIR, page), 'utf8');
+    assert.ok(text.startsWith('{% extends "errors/_page.html" %}'), page);
+    assert.not.ok(text.includes('<section') || text.includes('errors.back_home'), `${page}: the frame is not repeated`);
+  }
+});
+
+F('a frame that fails to render: the built-in minimal page, with its status and the security headers', async () => {
+  const broken = await startApp({ files: { 'mvc/views/errors/_page.html': '{% extends "layouts/nope.html" %}' } });
+  try {
+    const r = await broken.fetch('/nowhere');
+    assert.is(r.status, 404);
+    assertSecurityHeaders(r.headers, '404');
+    assert.is(
+      r.text,
+      '<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>404</title></head><body><h1>404</h1><p>Page introuvable.</p></body></html>',
+    );
+  } finally {
+    await broken.close();
+  }
+});
+
+F.run();

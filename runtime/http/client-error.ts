@@ -1,10 +1,10 @@
 /**
  * The answer to a request node could not parse or that came too slowly (its 'clientError' event): node's own
- * answer carries no header but `Connection: close`, so it is written here, with the six security headers like
- * every other response (docs/runtime.md, "Limits and time-outs").
+ * answer carries no header but `Connection: close`, so it is written here, with the headers the application adds
+ * to every response (the six security headers, docs/runtime.md, "Limits and time-outs").
  */
 import type { Socket } from 'node:net';
-import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
+import type { FixedHeaders } from './fixed-headers.js';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -34,17 +34,13 @@ export function clientErrorStatus(code: string | undefined): number {
   }
 }
 
-/** The whole response, head and body, as bytes. */
-export function clientErrorResponse(status: number): Buffer {
+/** The whole response, head and body, as bytes; `headers` come first (those of a response without a request). */
+export function clientErrorResponse(status: number, headers: FixedHeaders): Buffer {
   const body = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${MESSAGES[status] ?? MESSAGES[400]}</p></body></html>`;
   const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? REASONS[400]}`];
-  for (const [name, value] of STATIC_SECURITY_HEADERS) lines.push(`${name}: ${value}`);
-  lines.push(
-    `Content-Security-Policy: ${buildCspHeader()}`,
-    'Content-Type: text/html; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-  );
+  const fixed = headers.forRequest(undefined);
+  for (let i = 0; i < fixed.length; i += 2) lines.push(`${fixed[i]}: ${fixed[i + 1]}`);
+  lines.push('Content-Type: text/html; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close');
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'utf8');
 }
 
@@ -52,12 +48,14 @@ export function clientErrorResponse(status: number): Buffer {
  * The 'clientError' listener: answers once on a socket nothing was written to yet, then closes it. A reset
  * connection, or one where a response has already started, is only destroyed (as node does).
  */
-export function onClientError(err: Error & { code?: string }, socket: Socket): void {
-  // node keeps the response in flight on the socket; once its head is out, another answer would corrupt the stream.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  socket.end(clientErrorResponse(clientErrorStatus(err.code)), () => socket.destroy());
+export function clientErrorListener(headers: FixedHeaders): (err: Error & { code?: string }, socket: Socket) => void {
+  return (err, socket) => {
+    // node keeps the response in flight on the socket; once its head is out, another answer would corrupt the stream.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorResponse(clientErrorStatus(err.code), headers), () => socket.destroy());
+  };
 }

@@ -1,12 +1,10 @@
 /**
- * The client address of a request (docs/decisions.md#client-address-behind-proxies; docs/auth.md "Proxies and the client address"). `request.ip`
- * is the socket's peer; `trusted_proxies` (or `TRUSTED_PROXIES`: IPs and CIDRs, IPv4 and IPv6, comma-separated)
- * makes `X-Forwarded-For` count when that peer is one of them. The list is parsed once and again after a
- * `configure()` of the key; without it nothing else is read, so the common path costs one comparison.
+ * The client address of a request (docs/auth.md "Proxies and the client address"). `request.ip` is the socket's
+ * peer; a list of trusted proxies (IPs and CIDRs, IPv4 and IPv6) makes `X-Forwarded-For` count when that peer is
+ * one of them. The list itself comes from the application's configuration (runtime/app/client-ip.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import { get, onConfigChange } from '../config.js';
 
 /** Thrown for an entry of TRUSTED_PROXIES that is neither an IP address nor a CIDR block. */
 export class TrustedProxiesError extends Error {
@@ -70,31 +68,21 @@ function stripZone(address: string): string {
   return percent === -1 ? address : address.slice(0, percent);
 }
 
-/** The list the configuration gives: `trusted_proxies`, else TRUSTED_PROXIES; null when empty. Throws on a bad entry. */
-export function trustedProxiesFromConfig(): TrustedProxies | null {
-  const configured = get('trusted_proxies') as unknown;
+/**
+ * The trusted proxies of a configured value (a comma-separated text or a list) or, when it is null or undefined,
+ * of the environment's text (TRUSTED_PROXIES); null when empty. Throws TrustedProxiesError on a bad entry, naming
+ * where it came from.
+ */
+export function parseTrustedProxies(configured: unknown, environment: string | undefined): TrustedProxies | null {
   let proxies: TrustedProxies;
   if (configured !== null && configured !== undefined) {
     const entries = typeof configured === 'string' ? configured.split(',') : Array.isArray(configured) ? configured.map(String) : [String(configured)];
     proxies = new TrustedProxies(entries, 'trusted_proxies');
   } else {
-    proxies = new TrustedProxies((process.env.TRUSTED_PROXIES ?? '').split(','), 'TRUSTED_PROXIES');
+    proxies = new TrustedProxies((environment ?? '').split(','), 'TRUSTED_PROXIES');
   }
   return proxies.entries.length > 0 ? proxies : null;
 }
-
-/** undefined: not parsed yet; null: no trusted proxy. */
-let cached: TrustedProxies | null | undefined;
-
-/** The trusted proxies of this process, parsed on first use (and again after a configure() of `trusted_proxies`). */
-export function getTrustedProxies(): TrustedProxies | null {
-  if (cached === undefined) cached = trustedProxiesFromConfig();
-  return cached;
-}
-
-onConfigChange((keys) => {
-  if (keys.includes('trusted_proxies')) cached = undefined;
-});
 
 /**
  * The client address: `peer` unless it is a trusted proxy. Then `X-Forwarded-For` is read from the right,
@@ -141,8 +129,7 @@ function forwardedAddress(element: string): string | null {
  * The client address of a node request: the socket's peer, or what trusted proxies forwarded (resolveClientIp).
  * Without trusted proxies, X-Forwarded-For is not even looked at.
  */
-export function clientIpOf(message: IncomingMessage): string {
+export function clientIpOf(message: IncomingMessage, proxies: TrustedProxies | null): string {
   const peer = message.socket.remoteAddress ?? '';
-  const proxies = cached === undefined ? getTrustedProxies() : cached;
   return proxies === null ? peer : resolveClientIp(peer, message.headers['x-forwarded-for'], proxies);
 }

@@ -1,7 +1,7 @@
 /** `application/x-www-form-urlencoded` bodies: the field cap, counted before anything is decoded, and the declared charset. */
 import { TextDecoder } from 'node:util';
 import { BadRequestError, TooManyFieldsError } from './errors.js';
-import { parseUrlEncoded, type MultiMap } from './request.js';
+import { parseUrlEncoded, type MultiMap } from './url-encoded.js';
 
 const AMPERSAND = 0x26;
 const LATIN1 = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'us-ascii', 'ascii']);

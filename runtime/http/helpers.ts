@@ -1,8 +1,4 @@
-/** Response helpers (docs/api-mapping.md "Helpers and controller") and the JSON envelopes. */
-import { get, getPath } from '../config.js';
-import fs from 'node:fs';
-import path from 'node:path';
-import { templateManager } from '../templates/manager.js';
+/** Response helpers: the JSON envelopes, HTML escaping, `no-store`. A page rendered by templates is `html()` (runtime/app/html.ts). */
 import { Response } from './response.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,17 +32,6 @@ export function apiSuccess(data: unknown = null, status = 200, meta?: Record<str
 export function apiError(message: string, status = 400, code = 'error', details?: unknown): Response {
   const error = details === undefined ? { code, message } : { code, message, details };
   return jsonResponse({ success: false, error }, status);
-}
-
-/** A rendered template; with `raw`, the file is read from views_dir as is. */
-export function html(template: string, status = 200, context: Record<string, unknown> = {}, raw = false): Response {
-  if (raw) {
-    const root = getPath('views_dir');
-    const file = path.resolve(root, template);
-    if (!file.startsWith(root + path.sep)) throw new Error(`Template hors du dossier des vues : ${template}`);
-    return new Response(status, fs.readFileSync(file));
-  }
-  return new Response(status, templateManager.render(template, { app_name: get('app_name'), ...context }));
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,32 +1,60 @@
-/** The HTTP(S) server on node:http: writes responses with the security headers, stops gracefully on SIGTERM. */
+/**
+ * The HTTP(S) server on node:http, for any handler that turns a Request into a Response: it writes each response
+ * after the headers the application fixes, reads nothing but what the application gives it (limits, the client
+ * address, its answer to an error), and stops gracefully. The application's server is runtime/app/serve.ts.
+ */
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { Application } from '../app.js';
-import { errorPage } from '../controller.js';
-import { getLogger } from '../logger.js';
-import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
-import { onClientError } from './client-error.js';
-import { clientIpOf, getTrustedProxies } from './client-ip.js';
-import type { HttpError } from './errors.js';
+import { declaredLengthError, type BodyLimits } from './body.js';
+import { clientErrorListener } from './client-error.js';
+import { NO_FIXED_HEADERS, type FixedHeaders } from './fixed-headers.js';
 import { encodeUrlHeader, isUrlHeader } from './header-values.js';
-import { serverLimits } from './limits.js';
-import { Request, declaredLengthError } from './request.js';
+import { Request, peerAddress, type ClientIpResolver } from './request.js';
 import { Response } from './response.js';
 import { isPromise } from './promise.js';
 
-const log = getLogger('fw.http');
-const SECURITY_NAMES = new Set([...STATIC_SECURITY_HEADERS.map(([name]) => name.toLowerCase()), 'content-security-policy']);
-const STATIC_FLAT: readonly string[] = STATIC_SECURITY_HEADERS.flatMap(([name, value]) => [name, value]);
-/** The six headers without a nonce, built once: most responses start from a copy of this. */
-const PLAIN_SECURITY_FLAT: readonly string[] = [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader()];
+/** What answers requests: synchronously when nothing on the way is asynchronous. */
+export interface HttpHandler {
+  respond(request: Request): Response | Promise<Response>;
+}
 
-/** Writes a Response: security headers first, then the response's own headers (never replacing a security header). */
-export function writeResponse(res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection = false): void {
+/** Where the server reports what went wrong outside any handler (a logger of the application). */
+export interface HttpLog {
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The server's time-outs in milliseconds, and its connection cap (0: none). */
+export interface ServerLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxConnections: number;
+}
+
+/** How a response is written: the headers that come first, and where a failed file read is reported. */
+export interface WriteOptions {
+  readonly headers?: FixedHeaders;
+  readonly log?: HttpLog;
+}
+
+/** Writes Responses: the fixed headers first, then the response's own headers (never replacing a fixed one). */
+export type ResponseWriter = (res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection?: boolean) => void;
+
+/** A ResponseWriter with these options. */
+export function responseWriter(options: WriteOptions = {}): ResponseWriter {
+  const fixed = options.headers ?? NO_FIXED_HEADERS;
+  const log = options.log;
+  return (res, request, response, closeConnection = false) => write(res, request, response, closeConnection, fixed, log);
+}
+
+/** Writes a Response with no fixed header (a test's server; the application's writer is runtime/app/serve.ts). */
+export const writeResponse: ResponseWriter = responseWriter();
+
+function write(res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection: boolean, fixed: FixedHeaders, log?: HttpLog): void {
   const bodyless = response.status === 304 || response.status === 204;
   const head = bodyless || request?.method === 'HEAD';
-  const headers = request?.nonce ? [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader(request.nonce)] : PLAIN_SECURITY_FLAT.slice();
+  const headers = fixed.forRequest(request);
   const { body } = response;
   // A string body is written as a string: node then sends the head and the body in one write.
   const length = response.filePath !== undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
@@ -36,7 +64,7 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
   }
   for (const name in response.headers) {
     const lower = name.toLowerCase();
-    if (SECURITY_NAMES.has(lower) || lower === 'content-type' || (lower === 'content-length' && length !== undefined)) continue;
+    if (fixed.names.has(lower) || lower === 'content-type' || (lower === 'content-length' && length !== undefined)) continue;
     const value = response.headers[name]!;
     // A URL header is percent-encoded here, for every response: a raw character above U+00FF would make node throw.
     const url = isUrlHeader(name);
@@ -59,7 +87,7 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
     const start = response.fileStart ?? 0;
     const stream = fs.createReadStream(response.filePath!, size === undefined ? (start > 0 ? { start } : undefined) : { start, end: start + size - 1 });
     stream.on('error', (err) => {
-      log.error(`Lecture du fichier statique impossible : ${err.message}`);
+      log?.error(`Lecture du fichier statique impossible : ${err.message}`);
       res.destroy(err);
     });
     stream.pipe(res);
@@ -69,12 +97,51 @@ export function writeResponse(res: http.ServerResponse, request: Request | undef
 /** Servers being stopped: their responses carry `Connection: close`, so a busy keep-alive connection ends after its response. */
 const stopping = new WeakSet<object>();
 
-/** The request listener of an Application. */
-export function requestListener(app: Application): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+/** What the server needs from the application that creates it. */
+export interface HttpServerOptions {
+  /**
+   * The answer to an error raised outside the handler: an HttpError refusing a body before it is sent (the 413 of
+   * `Expect: 100-continue`), with the request's head; anything thrown while answering, without a request (a 500,
+   * the head not being sent yet; the server has logged the error to `log`).
+   */
+  onError(err: unknown, request?: Request): Response;
+  /** Written first on every response (default: none). */
+  headers?: FixedHeaders;
+  /** The server's time-outs and connection cap, read once here. */
+  limits: ServerLimits;
+  /** The body limits, for the declared length of `Expect: 100-continue` (read at each such request). */
+  bodyLimits: BodyLimits;
+  /** The client address of a message (default: the socket's peer). */
+  clientIp?: ClientIpResolver;
+  /** Where an error while answering and a failed read of a static file are reported. */
+  log?: HttpLog;
+  /** PEM files: HTTPS when both are given. */
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** The request listener of a handler. */
+export function requestListener(handler: HttpHandler, options: HttpServerOptions): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const writeResponse = responseWriter(options);
+  const clientIp = options.clientIp ?? peerAddress;
+  // An error while answering: logged, then the handler's 500 (or the connection dropped when the head is already sent).
+  const failed = (res: http.ServerResponse, err: unknown): void => {
+    options.log?.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
+    if (!res.headersSent) writeResponse(res, undefined, options.onError(err), true);
+    else res.destroy();
+  };
   // A plain function: node calls a 'request' listener with `this` set to the server.
   return function (this: unknown, req, res) {
     try {
-      handleNode(app, req, res, this as object)?.catch((err: unknown) => failed(res, err));
+      // The body stays unread until the route is known (the handler reads it); unread or refused, the connection closes.
+      const request = Request.fromNodeDeferred(req, clientIp);
+      const response = handler.respond(request);
+      const server = this as object;
+      if (isPromise(response)) {
+        response.then((r) => writeResponse(res, request, r, stopping.has(server) || request.bodyUnread)).catch((err: unknown) => failed(res, err));
+      } else {
+        writeResponse(res, request, response, stopping.has(server) || request.bodyUnread);
+      }
     } catch (err) {
       failed(res, err);
     }
@@ -87,12 +154,16 @@ export function requestListener(app: Application): (req: http.IncomingMessage, r
  * body reader) gets its 413 instead of the 100, and the body is never sent. Checked whatever the method: a GET
  * does not read its body, but inviting a huge one would still cost the upload.
  */
-export function continueListener(app: Application): (req: http.IncomingMessage, res: http.ServerResponse) => void {
-  const onRequest = requestListener(app);
+export function continueListener(handler: HttpHandler, options: HttpServerOptions): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const onRequest = requestListener(handler, options);
+  const writeResponse = responseWriter(options);
+  const clientIp = options.clientIp ?? peerAddress;
   return function (this: unknown, req, res) {
-    const tooLarge = declaredLengthError(req.headers);
+    const tooLarge = declaredLengthError(req.headers, options.bodyLimits);
     if (tooLarge) {
-      refuseBody(req, res, tooLarge);
+      // The rest of the body is not read, so the connection closes.
+      const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: clientIp(req) });
+      writeResponse(res, partial, options.onError(tooLarge, partial), true);
       return;
     }
     res.writeContinue();
@@ -100,51 +171,9 @@ export function continueListener(app: Application): (req: http.IncomingMessage, 
   };
 }
 
-/** Answers an error raised before or while reading the body; the rest of the body is not read, so the connection closes. */
-function refuseBody(req: http.IncomingMessage, res: http.ServerResponse, err: HttpError): void {
-  const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: clientIpOf(req) });
-  writeResponse(res, partial, errorPage(err.status, partial, {}, { code: err.code, message: err.message }), true);
-}
-
-/** An error while answering: logged, then a bare 500 (or the connection dropped when the head is already sent). */
-function failed(res: http.ServerResponse, err: unknown): void {
-  log.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
-  if (!res.headersSent) writeResponse(res, undefined, errorPage(500), true);
-  else res.destroy();
-}
-
-/**
- * Answers one request. Without a body to read and with synchronous handlers, everything happens in this call
- * (no promise); a promise is returned only when something on the way was asynchronous.
- */
-function handleNode(app: Application, req: http.IncomingMessage, res: http.ServerResponse, server: object): Promise<void> | undefined {
-  // The body stays unread until the route is known (the Application reads it); unread or refused, the connection closes.
-  const request = Request.fromNodeDeferred(req);
-  const response = app.respond(request);
-  if (isPromise(response)) return response.then((r) => writeResponse(res, request, r, stopping.has(server) || request.bodyUnread));
-  writeResponse(res, request, response, stopping.has(server) || request.bodyUnread);
-  return undefined;
-}
-
-export interface ServeOptions {
-  host?: string;
-  port?: number;
-  /** PEM files; default from SSL_CERTFILE and SSL_KEYFILE. */
-  certFile?: string;
-  keyFile?: string;
-  /** Install SIGTERM/SIGINT handlers that stop gracefully (default true). */
-  handleSignals?: boolean;
-  /** Print the listening address (default true). */
-  announce?: boolean;
-}
-
-/** An http or https server for the application (HTTPS when both certificate files are given). */
-export function createServer(app: Application, options: Pick<ServeOptions, 'certFile' | 'keyFile'> = {}): http.Server {
-  const certFile = options.certFile ?? process.env.SSL_CERTFILE;
-  const keyFile = options.keyFile ?? process.env.SSL_KEYFILE;
-  const limits = serverLimits();
-  // A bad TRUSTED_PROXIES entry stops the start here, rather than failing every request.
-  getTrustedProxies();
+/** An http or https server for the handler (HTTPS when both certificate files are given). */
+export function createHttpServer(handler: HttpHandler, options: HttpServerOptions): http.Server {
+  const { certFile, keyFile, limits } = options;
   if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
     throw new Error(
       `http_headers_timeout (${limits.headersTimeoutMs / 1000} s) doit être inférieur ou égal à http_request_timeout (${limits.requestTimeoutMs / 1000} s).`,
@@ -158,13 +187,13 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
     // node checks the time-outs on this period (30 s by default, which would triple a 10 s time-out).
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.round(shortestMs / 2))),
   };
-  const listener = requestListener(app);
+  const listener = requestListener(handler, options);
   const server =
     certFile && keyFile
       ? https.createServer({ ...timeouts, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, listener)
       : http.createServer(timeouts, listener);
-  server.on('checkContinue', continueListener(app));
-  server.on('clientError', onClientError);
+  server.on('checkContinue', continueListener(handler, options));
+  server.on('clientError', clientErrorListener(options.headers ?? NO_FIXED_HEADERS));
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   return server;
@@ -187,29 +216,13 @@ export function stopGracefully(server: http.Server, graceMs = 10_000): Promise<v
   });
 }
 
-/** Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM. */
-export async function serve(app: Application, options: ServeOptions = {}): Promise<http.Server> {
-  await app.init();
-  const host = options.host ?? process.env.HOST ?? '127.0.0.1';
-  const port = options.port ?? Number(process.env.PORT ?? 8000);
-  const server = createServer(app, options);
-  await new Promise<void>((resolve, reject) => {
+/** Listens on `host`:`port` (0: any free port); resolves once listening, rejects on a listen error. */
+export function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const scheme = server instanceof https.Server ? 'https' : 'http';
-  const address = server.address() as AddressInfo;
-  if (options.announce ?? true) process.stdout.write(`fw-mvc : ${scheme}://${host}:${address.port} (Ctrl+C pour arrêter)\n`);
-  if (options.handleSignals ?? true) {
-    const stop = (signal: NodeJS.Signals): void => {
-      log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
-      void stopGracefully(server).then(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  }
-  return server;
 }

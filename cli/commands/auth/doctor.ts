@@ -161,10 +161,10 @@ function storeCheck(code: string, label: string, variable: string, read: () => s
   return check(code, 'OK', label, `${variable}=${value}`);
 }
 
-/** TRUSTED_PROXIES parsed as the server parses it at start-up (runtime/http/client-ip.ts): a bad entry stops the server. */
+/** TRUSTED_PROXIES parsed as the server parses it at start-up (runtime/app/client-ip.ts): a bad entry stops the server. */
 async function trustedProxiesCheck(): Promise<Check> {
   const label = 'Proxys de confiance (TRUSTED_PROXIES)';
-  const { trustedProxiesFromConfig } = await import('../../../runtime/http/client-ip.js');
+  const { trustedProxiesFromConfig } = await import('../../../runtime/app/client-ip.js');
   try {
     const proxies = trustedProxiesFromConfig();
     if (!proxies) return check('trusted_proxies', 'OK', label, "aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré");

@@ -1,5 +1,11 @@
-/** The HTTP limits and time-outs: a configuration key, overridden by its environment variable (docs/runtime.md, "Limits and time-outs"). */
+/**
+ * The HTTP limits and time-outs of the application: a configuration key, overridden by its environment variable
+ * (docs/runtime.md, "Limits and time-outs"). The server (runtime/http/server.ts) and the body reader
+ * (runtime/http/body.ts) receive them from here.
+ */
 import { get } from '../config.js';
+import type { BodyLimits } from '../http/body.js';
+import type { ServerLimits } from '../http/server.js';
 
 type LimitKey = 'max_form_fields' | 'http_headers_timeout' | 'http_request_timeout' | 'http_keep_alive_timeout' | 'max_connections';
 
@@ -24,13 +30,6 @@ export function limit(key: LimitKey): number {
 }
 
 /** The server's time-outs in milliseconds, and its connection cap. */
-export interface ServerLimits {
-  readonly headersTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly keepAliveTimeoutMs: number;
-  readonly maxConnections: number;
-}
-
 export function serverLimits(): ServerLimits {
   return {
     headersTimeoutMs: Math.round(limit('http_headers_timeout') * 1000),
@@ -39,3 +38,27 @@ export function serverLimits(): ServerLimits {
     maxConnections: Math.floor(limit('max_connections')),
   };
 }
+
+/** Files at `upload_max_size` a multipart body may carry, beside `body_max_size` of fields, before it is refused whole. */
+export const MULTIPART_FILES_AT_LIMIT = 4;
+
+/**
+ * The body limits, each read from the configuration when the body reader needs it (a configure() applies to the
+ * next body). Multipart: `upload_body_max_size` when set, else `body_max_size + 4 × upload_max_size` (21 MiB by
+ * default), the hard cap past which the body is refused whole (413); a single file over `upload_max_size` but
+ * within it is a 422 under its field (docs/uploads.md "Limits").
+ */
+export const CONFIGURED_BODY_LIMITS: BodyLimits = {
+  get body() {
+    return get('body_max_size');
+  },
+  get multipart() {
+    return get('upload_body_max_size') ?? get('body_max_size') + MULTIPART_FILES_AT_LIMIT * get('upload_max_size');
+  },
+  get file() {
+    return get('upload_max_size');
+  },
+  get fields() {
+    return limit('max_form_fields');
+  },
+};

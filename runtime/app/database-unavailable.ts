@@ -7,8 +7,8 @@ import { get } from '../config.js';
 import { errorPage } from '../controller.js';
 import { DatabaseUnavailableError } from '../db/errors.js';
 import { getLogger } from '../logger.js';
-import type { Request } from './request.js';
-import type { Response } from './response.js';
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
 
 const log = getLogger('fw.db');
 

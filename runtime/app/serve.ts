@@ -1,0 +1,95 @@
+/**
+ * The server of an Application: runtime/http/server.ts given what the application fixes (the security headers and
+ * the CSP, the limits and time-outs, the trusted proxies, its error pages, its logger), on HOST/PORT, stopped
+ * gracefully on SIGTERM.
+ */
+import type http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Application } from '../app.js';
+import { errorPage } from '../controller.js';
+import { HttpError } from '../http/errors.js';
+import type { FixedHeaders } from '../http/fixed-headers.js';
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import { createHttpServer, listen, responseWriter, stopGracefully, type ResponseWriter } from '../http/server.js';
+import { getLogger } from '../logger.js';
+import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
+import { configuredClientIp, getTrustedProxies } from './client-ip.js';
+import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
+
+const log = getLogger('fw.http');
+
+const STATIC_FLAT: readonly string[] = STATIC_SECURITY_HEADERS.flatMap(([name, value]) => [name, value]);
+/** The six headers without a nonce, built once: most responses start from a copy of this. */
+const PLAIN_SECURITY_FLAT: readonly string[] = [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader()];
+
+/** The six security headers, the CSP with the request's nonce when it has one (docs/runtime.md). */
+export const SECURITY_HEADERS: FixedHeaders = {
+  names: new Set([...STATIC_SECURITY_HEADERS.map(([name]) => name.toLowerCase()), 'content-security-policy']),
+  forRequest: (request) => (request?.nonce ? [...STATIC_FLAT, 'Content-Security-Policy', buildCspHeader(request.nonce)] : PLAIN_SECURITY_FLAT.slice()),
+};
+
+/** Writes a Response as the application's server does: the security headers first, never replaced by the response's own. */
+export const writeResponse: ResponseWriter = responseWriter({ headers: SECURITY_HEADERS, log });
+
+/**
+ * The server's error handler: the page of an HttpError refused before the body (with the request's head), else
+ * the bare 500 (the server has logged the error).
+ */
+function onServerError(err: unknown, request?: Request): Response {
+  if (err instanceof HttpError && request) return errorPage(err.status, request, {}, { code: err.code, message: err.message });
+  return errorPage(500);
+}
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  /** PEM files; default from SSL_CERTFILE and SSL_KEYFILE. */
+  certFile?: string;
+  keyFile?: string;
+  /** Install SIGTERM/SIGINT handlers that stop gracefully (default true). */
+  handleSignals?: boolean;
+  /** Print the listening address (default true). */
+  announce?: boolean;
+}
+
+/** An http or https server for the application (HTTPS when both certificate files are given). */
+export function createServer(app: Application, options: Pick<ServeOptions, 'certFile' | 'keyFile'> = {}): http.Server {
+  const limits = serverLimits();
+  // A bad TRUSTED_PROXIES entry stops the start here, rather than failing every request.
+  getTrustedProxies();
+  return createHttpServer(app, {
+    onError: onServerError,
+    headers: SECURITY_HEADERS,
+    limits,
+    bodyLimits: CONFIGURED_BODY_LIMITS,
+    clientIp: configuredClientIp,
+    log,
+    certFile: options.certFile ?? process.env.SSL_CERTFILE,
+    keyFile: options.keyFile ?? process.env.SSL_KEYFILE,
+  });
+}
+
+export { stopGracefully };
+
+/** Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM. */
+export async function serve(app: Application, options: ServeOptions = {}): Promise<http.Server> {
+  await app.init();
+  const host = options.host ?? process.env.HOST ?? '127.0.0.1';
+  const port = options.port ?? Number(process.env.PORT ?? 8000);
+  const server = createServer(app, options);
+  await listen(server, port, host);
+  const scheme = server instanceof https.Server ? 'https' : 'http';
+  const address = server.address() as AddressInfo;
+  if (options.announce ?? true) process.stdout.write(`fw-mvc : ${scheme}://${host}:${address.port} (Ctrl+C pour arrêter)\n`);
+  if (options.handleSignals ?? true) {
+    const stop = (signal: NodeJS.Signals): void => {
+      log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
+      void stopGracefully(server).then(() => process.exit(0));
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  }
+  return server;
+}
