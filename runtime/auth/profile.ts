@@ -123,7 +123,12 @@ export class ProfilePages {
     if (Object.keys(errors).length > 0) return this.page(request, 422, errors);
 
     await changeUserPassword(account.id, next);
-    logAuthEvent('user.password_changed', { userId: account.id, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata: { via: 'profile' } });
+    logAuthEvent('user.password_changed', {
+      userId: account.id,
+      ip: request.ip,
+      userAgent: request.header('user-agent') ?? null,
+      metadata: { via: 'profile' },
+    });
     await openSession(request, account);
     return BaseController.redirect(this.redirectTo, { request, flash: this.messages.passwordChanged, level: 'success' });
   }
