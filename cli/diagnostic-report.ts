@@ -1,10 +1,12 @@
 /**
- * The report of the doctor-style commands (docs/decisions.md#command-output-reports-and-tables): one line per check, two spaces, the tag
- * (`[OK]`, `[WARN]`, `[FAIL]`, `[SKIP]`) padded to 7, the label, ` — detail`; then `N avertissement(s), M erreur(s).`
- * With `--json`, the same checks as an object. Exit 1 when any check fails.
+ * The report of the doctor-style commands: one line per check, two spaces, the tag (`[OK]`, `[WARN]`, `[FAIL]`,
+ * `[SKIP]`, `[INFO]`) padded to 7, the label, ` — detail`; then `N avertissement(s), M erreur(s).` With `--json`,
+ * the same checks as an object. Exit 1 when any check fails. The results of the shared checks (cli/checks/) become
+ * report lines through `reportCheck`.
  */
+import { detailLine, type CheckResult, type CheckStatus } from './checks/check.js';
 
-export type CheckStatus = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
+export type { CheckStatus };
 
 export interface Check {
   /** A stable identifier for scripts (`sql_files`, `tables`…). */
@@ -12,6 +14,11 @@ export interface Check {
   readonly status: CheckStatus;
   readonly label: string;
   readonly detail: string;
+}
+
+/** A shared check's result as a report line: `code` is its name in the JSON report, the detail is `detail : hint`. */
+export function reportCheck(result: CheckResult, code: string): Check {
+  return { code, status: result.status, label: result.label, detail: detailLine(result) };
 }
 
 /** `  [WARN] Label — detail`. */

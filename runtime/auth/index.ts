@@ -1,4 +1,7 @@
-/** `fw-mvc/auth`: login, logout, passwords, login limits, audit and the users repository (docs/auth.md). */
+/**
+ * `fw-mvc/auth`: login, logout, passwords, login limits, audit, the users repository (docs/auth.md), and the profile
+ * pages the starters' `ProfileController` calls (docs/starters.md).
+ */
 export { registerAuthRoutes } from './routes.js';
 export {
   showLogin,
@@ -17,4 +20,12 @@ export * from '../rate-limit/index.js';
 export * from './login-limit.js';
 export * from './audit.js';
 export * from './users.js';
+export {
+  ProfilePages,
+  PROFILE_PASSWORD_ACTION,
+  DEFAULT_PROFILE_MESSAGES,
+  type ProfilePagesOptions,
+  type ProfileMessages,
+  type ProfilePasswordErrors,
+} from './profile.js';
 export { AUTH_TABLES, AUTH_TABLE_NAMES, authTableSql, type AuthTable } from './schema.js';

@@ -1,0 +1,44 @@
+/**
+ * The read-only project context the checks run over: the project's root, its environment (env/<APP_ENV> loaded into
+ * `process.env` first, as the server loads it), its database settings or why they cannot be read, and what several
+ * checks read from the project (a database state…) read once and shared. Gathering it writes nothing.
+ */
+import { readDbSettings, type DbSettings } from '../db/connection.js';
+import { CliError } from '../errors.js';
+
+export interface ProjectContext {
+  readonly root: string;
+  /** APP_ENV (default `dev`), read after env/<APP_ENV> was loaded. */
+  readonly appEnv: string;
+  readonly production: boolean;
+  /** The database settings of env/<APP_ENV>; null when they cannot be read (`settingsError` says why). */
+  readonly settings: DbSettings | null;
+  readonly settingsError: CliError | null;
+  /** `read()` run once per context and key: the checks that need the same fact share one read (one connection). */
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
+}
+
+/** The context of the project at `root`: loads its env file and reads its database settings (no connection yet). */
+export function projectContext(root: string): ProjectContext {
+  let settings: DbSettings | null = null;
+  let settingsError: CliError | null = null;
+  try {
+    settings = readDbSettings(root);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    settingsError = error;
+  }
+  const appEnv = (process.env.APP_ENV || 'dev').trim();
+  const reads = new Map<string, Promise<unknown>>();
+  return {
+    root,
+    appEnv,
+    production: appEnv === 'prod',
+    settings,
+    settingsError,
+    once<T>(key: string, read: () => Promise<T>): Promise<T> {
+      if (!reads.has(key)) reads.set(key, read());
+      return reads.get(key) as Promise<T>;
+    },
+  };
+}
