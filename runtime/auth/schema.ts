@@ -1,5 +1,5 @@
 /**
- * The tables of authentication, roles and the second factor (docs/auth.md "Tables"), each described once
+ * The tables of authentication, roles and the second factor (docs/auth.md "Setting up"), each described once
  * (runtime/db/ddl/table-spec.ts) and spelled per dialect by the renderer of the entity tables
  * (runtime/db/ddl/render.ts), in dependency order. `fw auth:init` writes them to `mvc/models/sql/auth/<table>.sql`
  * (MariaDB) and `<table>.sqlite.sql`; `fw db:apply` applies them after the entity tables. Technical tables use
