@@ -4,8 +4,8 @@
  */
 import type { Dialect, EntityNode, FieldNode, ModelNode, ReferentialAction } from '../compiler/ir.js';
 import { emitRelationsSql } from './sql-relations.js';
-import { renderAddForeignKey, renderColumn, renderCreateTable, renderSqliteRebuild } from './sql-render.js';
-import { quoteIdentifier, shortenIdentifier } from './sql-names.js';
+import { renderAddForeignKey, renderColumn, renderCreateTable, renderSqliteRebuild } from '../runtime/db/ddl/render.js';
+import { quoteIdentifier, shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { entityTableSpec, keyName, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec, type TableSpec } from './sql-table-spec.js';
 
 const DIALECTS: readonly Dialect[] = ['mariadb', 'sqlite'];

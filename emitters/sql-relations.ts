@@ -2,7 +2,7 @@
 import type { Dialect, ModelNode, RelationNode } from '../compiler/ir.js';
 import { requireEntity } from './ir-lookup.js';
 import { sqlMarkerLine, SYNC_RELATIONS_COMMAND } from './marker.js';
-import { renderAddForeignKey, renderCreateTable } from './sql-render.js';
+import { renderAddForeignKey, renderCreateTable } from '../runtime/db/ddl/render.js';
 import { manyToOneForeignKey, pivotTableSpec } from './sql-table-spec.js';
 import { byCodeUnits, commentText, fileText } from './text.js';
 

@@ -1,52 +1,15 @@
 /**
- * The dialect-neutral shape of a table, built once from the IR (docs/architecture.md "Describe, then render"): the SQL emitters decide
- * here what a table holds, and `sql-render.ts` only spells it. Entity tables and pivot tables share it.
+ * The dialect-neutral shape of an entity or pivot table, built once from the IR: the SQL emitters decide here
+ * what a table holds, and the runtime's renderer (runtime/db/ddl/render.ts) only spells it, as it spells the
+ * framework's own tables. The shape itself is runtime/db/ddl/table-spec.ts.
  */
-import {
-  manyToOneFrom,
-  type Dialect,
-  type EntityNode,
-  type FieldNode,
-  type ModelNode,
-  type ReferentialAction,
-  type RelationNode,
-  type SqlTypeNode,
-} from '../compiler/ir.js';
+import { manyToOneFrom, type Dialect, type EntityNode, type FieldNode, type ModelNode, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
+import { shortenIdentifier } from '../runtime/db/ddl/names.js';
+import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { EmitError, requireEntity, requireField } from './ir-lookup.js';
-import { shortenIdentifier } from './sql-names.js';
 import { byCodeUnits } from './text.js';
 
-export interface ColumnSpec {
-  readonly name: string;
-  /** MariaDB spelling of the type, e.g. `VARCHAR(100)`, `INT UNSIGNED` (SQLite accepts it as a type name). */
-  readonly type: string;
-  readonly nullable: boolean;
-  readonly autoIncrement: boolean;
-}
-
-export interface IndexSpec {
-  readonly name: string;
-  readonly columns: readonly string[];
-}
-
-export interface ForeignKeySpec {
-  readonly name: string;
-  readonly columns: readonly string[];
-  readonly refTable: string;
-  readonly refColumns: readonly string[];
-  readonly onDelete: ReferentialAction;
-  readonly onUpdate: ReferentialAction;
-}
-
-export interface TableSpec {
-  readonly table: string;
-  readonly columns: readonly ColumnSpec[];
-  readonly primaryKey: readonly string[];
-  readonly uniques: readonly IndexSpec[];
-  readonly indexes: readonly IndexSpec[];
-  /** Declared inside CREATE TABLE. */
-  readonly foreignKeys: readonly ForeignKeySpec[];
-}
+export type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 
 /** The IR's canonical text, with UNSIGNED added if a hand-built node forgot it. */
 export function columnType(sqlType: SqlTypeNode): string {

@@ -1,7 +1,7 @@
 /** `mvc/entities/<snake>/<snake>.sql` (MariaDB) and `<snake>.sqlite.sql` (SQLite): an entity's table. */
 import type { Dialect, EntityNode, ModelNode } from '../compiler/ir.js';
 import { sqlMarkerLine, syncEntityCommand } from './marker.js';
-import { renderCreateTable } from './sql-render.js';
+import { renderCreateTable } from '../runtime/db/ddl/render.js';
 import { entityTableSpec, manyToOneOf } from './sql-table-spec.js';
 import { commentText, fileText } from './text.js';
 

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { modelNode, sqlTypeNode, fieldNode, type Dialect, type EntityNode, type FieldNode, type RelationNode } from '../compiler/ir.js';
 import { EmitError, emitRelationsSql, emitTableSql, GENERATED_MARKER } from '../emitters/index.js';
-import { shortenIdentifier } from '../emitters/sql-names.js';
+import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { entity, field, idField, manyToMany, manyToOne } from './emitters-fixture.js';
 
 /** The statements of a generated SQL file: comment and blank lines dropped. */

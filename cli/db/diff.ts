@@ -3,12 +3,12 @@
  * COLUMN_MISSING, COLUMN_CHANGED, COLUMN_EXTRA, then one per index or unique key (INDEX_*) and per foreign key
  * (FK_*), or a single TABLE_MISSING row. Types are compared after normalisation (`INT(11)` equals `INT`, `BOOLEAN`
  * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
- * SQLite DDL writes every auto-increment key that way (sql-render.ts). Keys are compared by meaning (diff-keys.ts).
+ * SQLite DDL writes every auto-increment key that way (runtime/db/ddl/render.ts). Keys are compared by meaning (diff-keys.ts).
  */
 import type { Dialect, EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
 import type { DiffChange } from '../../emitters/migration.js';
-import { sqliteColumnType } from '../../emitters/sql-render.js';
+import { sqliteColumnType } from '../../runtime/db/ddl/render.js';
 import { diffForeignKeys, diffIndexes } from './diff-keys.js';
 import type { DiffRow } from './diff-row.js';
 import type { TableInfo } from './schema.js';
@@ -30,7 +30,7 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
   const rows: DiffRow[] = [];
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
   for (const field of entity.fields) {
-    // SQLite declares DECIMAL columns TEXT (emitters/sql-render.ts): that is the type to find there.
+    // SQLite declares DECIMAL columns TEXT (runtime/db/ddl/render.ts): that is the type to find there.
     const expectedType = dialect === 'sqlite' ? sqliteColumnType(field.sqlType.text) : field.sqlType.text;
     const wanted = expectedType === field.sqlType.text ? field.sqlType : parseSqlType(expectedType);
     const expected = describe(expectedType, field.nullable && !field.primaryKey);

@@ -1,7 +1,7 @@
 /**
- * The auth SQL files `fw auth:init` writes (docs/decisions.md#one-user-model): one file per table and dialect under
+ * The auth SQL files `fw auth:init` writes (docs/auth.md "Setting up"): one file per table and dialect under
  * `mvc/models/sql/auth/`, `<table>.sql` for MariaDB and `<table>.sqlite.sql` for SQLite, from the runtime's own
- * table list (runtime/auth/schema.ts), in dependency order. Regenerable: `fw auth:init` rewrites a file while it
+ * table descriptions (runtime/auth/schema.ts, rendered by runtime/db/ddl/render.ts), in dependency order. Regenerable: `fw auth:init` rewrites a file while it
  * keeps its marker line; a user who removes that line owns the file, and `fw db:apply` then applies it as written.
  */
 import { AUTH_TABLES, authTableSql, type AuthTable } from '../../runtime/auth/schema.js';

@@ -1,6 +1,6 @@
 /**
  * The media SQL files `fw media:init` writes (docs/uploads.md "The media table"): `mvc/models/sql/media/media.sql`
- * (MariaDB) and `media.sqlite.sql` (SQLite), from the runtime's own DDL (runtime/media/schema.ts). Regenerable:
+ * (MariaDB) and `media.sqlite.sql` (SQLite), from the runtime's description of the table (runtime/media/schema.ts). Regenerable:
  * `fw media:init` rewrites a file while it keeps its marker line; a user who removes that line owns the file, and
  * `fw db:apply` then applies it as written.
  */

@@ -1,9 +1,14 @@
-/** Spells a TableSpec in one dialect: the only place that knows MariaDB and SQLite DDL syntax. */
-import type { Dialect } from '../compiler/ir.js';
-import type { ColumnSpec, ForeignKeySpec, TableSpec } from './sql-table-spec.js';
-import { quoteIdentifier } from './sql-names.js';
+/**
+ * Spells a TableSpec in one dialect: the only place that knows MariaDB and SQLite DDL syntax. It writes the
+ * generated entity tables (emitters/sql-table.ts, sql-relations.ts, migration.ts) and the framework's own tables
+ * (auth, media, `fw_sessions`), which is why it lives in the runtime, below the emitters.
+ */
+import type { DialectName as Dialect } from '../dialect.js';
+import { quoteIdentifier } from './names.js';
+import type { ColumnSpec, ForeignKeySpec, TableSpec } from './table-spec.js';
 
 const MARIADB_TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+const SQLITE_TEXT_COLLATION = 'NOCASE';
 
 function columnList(columns: readonly string[], dialect: Dialect): string {
   return `(${columns.map((c) => quoteIdentifier(c, dialect)).join(', ')})`;
@@ -13,7 +18,7 @@ function columnList(columns: readonly string[], dialect: Dialect): string {
 export function foreignKeyClause(fk: ForeignKeySpec, dialect: Dialect): string {
   return (
     `FOREIGN KEY ${columnList(fk.columns, dialect)} REFERENCES ${quoteIdentifier(fk.refTable, dialect)} ${columnList(fk.refColumns, dialect)}` +
-    ` ON DELETE ${fk.onDelete} ON UPDATE ${fk.onUpdate}`
+    ` ON DELETE ${fk.onDelete}${fk.onUpdate ? ` ON UPDATE ${fk.onUpdate}` : ''}`
   );
 }
 
@@ -21,9 +26,15 @@ function constraint(fk: ForeignKeySpec, dialect: Dialect): string {
   return `CONSTRAINT ${quoteIdentifier(fk.name, dialect)} ${foreignKeyClause(fk, dialect)}`;
 }
 
+/** ` DEFAULT <literal>`, or nothing. */
+function defaultClause(column: ColumnSpec): string {
+  return column.default === undefined ? '' : ` DEFAULT ${column.default}`;
+}
+
 function mariadbColumn(column: ColumnSpec): string {
+  const charset = column.mariadbCharset ? ` CHARACTER SET ${column.mariadbCharset.charset} COLLATE ${column.mariadbCharset.collation}` : '';
   const nullability = column.nullable ? 'NULL' : 'NOT NULL';
-  return `${quoteIdentifier(column.name, 'mariadb')} ${column.type} ${nullability}${column.autoIncrement ? ' AUTO_INCREMENT' : ''}`;
+  return `${quoteIdentifier(column.name, 'mariadb')} ${column.type}${charset} ${nullability}${defaultClause(column)}${column.autoIncrement ? ' AUTO_INCREMENT' : ''}`;
 }
 
 /** The single auto-increment key column becomes SQLite's `INTEGER PRIMARY KEY AUTOINCREMENT` (the rowid). */
@@ -47,15 +58,24 @@ export function sqliteColumnType(type: string): string {
  * compares them: `COLLATE NOCASE` makes their UNIQUE indexes, `=`, `IN`, GROUP BY and DISTINCT treat `Chat` and
  * `chat` as one value. NOCASE is built into SQLite (the sqlite3 shell and any other tool open the file as is);
  * it folds the 26 ASCII letters only, the documented difference of docs/entities.md "Letter case and accents".
+ * A table or a column may name another collation, or none (`sqliteTextCollation`, `sqliteCollation`).
  */
-function sqliteCollation(type: string): string {
-  return /^\s*(?:VARCHAR|CHAR|TINYTEXT|TEXT|MEDIUMTEXT|LONGTEXT)\b/i.test(type) ? ' COLLATE NOCASE' : '';
+function sqliteCollation(column: ColumnSpec, tableDefault: string | null): string {
+  const isText = /^\s*(?:VARCHAR|CHAR|TINYTEXT|TEXT|MEDIUMTEXT|LONGTEXT)\b/i.test(column.type);
+  const collation = column.sqliteCollation !== undefined ? column.sqliteCollation : isText ? tableDefault : null;
+  return collation ? ` COLLATE ${collation}` : '';
 }
 
-function sqliteColumn(column: ColumnSpec, rowid: string | null): string {
+function sqliteColumn(column: ColumnSpec, rowid: string | null, tableDefault: string | null): string {
   const name = quoteIdentifier(column.name, 'sqlite');
   if (column.name === rowid) return `${name} INTEGER PRIMARY KEY AUTOINCREMENT`;
-  return `${name} ${sqliteColumnType(column.type)}${column.nullable ? '' : ' NOT NULL'}${sqliteCollation(column.type)}`;
+  const type = column.sqliteType ?? sqliteColumnType(column.type);
+  return `${name} ${type}${column.nullable ? '' : ' NOT NULL'}${defaultClause(column)}${sqliteCollation(column, tableDefault)}`;
+}
+
+/** The collation of the table's text columns that name none: NOCASE unless the table says otherwise. */
+function sqliteTextCollation(spec: TableSpec): string | null {
+  return spec.sqliteTextCollation === undefined ? SQLITE_TEXT_COLLATION : spec.sqliteTextCollation;
 }
 
 function body(definitions: readonly string[]): string[] {
@@ -77,7 +97,7 @@ function mariadbCreateTable(spec: TableSpec): string[] {
 function sqliteTableLines(spec: TableSpec, create: string): string[] {
   const rowid = sqliteRowidColumn(spec);
   const definitions = [
-    ...spec.columns.map((c) => sqliteColumn(c, rowid)),
+    ...spec.columns.map((c) => sqliteColumn(c, rowid, sqliteTextCollation(spec))),
     ...(rowid ? [] : [`PRIMARY KEY ${columnList(spec.primaryKey, 'sqlite')}`]),
     ...spec.foreignKeys.map((fk) => constraint(fk, 'sqlite')),
   ];
@@ -118,12 +138,25 @@ export function renderSqliteRebuild(spec: TableSpec, copied: readonly string[]):
 
 /** One column definition as written in CREATE TABLE or ALTER TABLE … ADD/MODIFY COLUMN (never the SQLite rowid form). */
 export function renderColumn(column: ColumnSpec, dialect: Dialect): string {
-  return dialect === 'mariadb' ? mariadbColumn(column) : sqliteColumn(column, null);
+  return dialect === 'mariadb' ? mariadbColumn(column) : sqliteColumn(column, null, SQLITE_TEXT_COLLATION);
 }
 
 /** CREATE TABLE IF NOT EXISTS (and, for SQLite, its indexes): re-running the lines is harmless. */
 export function renderCreateTable(spec: TableSpec, dialect: Dialect): string[] {
   return dialect === 'mariadb' ? mariadbCreateTable(spec) : sqliteCreateTable(spec);
+}
+
+/**
+ * The same CREATE TABLE IF NOT EXISTS (and SQLite indexes), one statement per item without its final `;`, for
+ * `execute`: the framework's own tables are created this way by `fw db:init` and the tests.
+ */
+export function renderCreateStatements(spec: TableSpec, dialect: Dialect): string[] {
+  const statement = (lines: readonly string[]): string => lines.join('\n').replace(/;$/, '');
+  if (dialect === 'mariadb') return [statement(mariadbCreateTable(spec))];
+  return [
+    statement(sqliteTableLines(spec, `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(spec.table, 'sqlite')}`)),
+    ...sqliteKeyLines(spec).map((line) => statement([line])),
+  ];
 }
 
 /** MariaDB only: `ALTER TABLE … ADD CONSTRAINT … FOREIGN KEY …;` */
