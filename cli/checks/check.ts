@@ -21,6 +21,10 @@ export interface CheckResult {
   readonly detail?: string;
   /** What to do about it, when there is something to do. */
   readonly hint?: string;
+  /** The project file the result is about (posix path from the project's root), with a 1-based line and column. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /** A check: reads the context (never writes anything) and returns one result or several. */
