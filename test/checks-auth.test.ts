@@ -15,12 +15,18 @@ const CODES = ['sql_files', 'routes', 'tables', 'active_user', 'session_store', 
 
 const test = suite<{ project: CliProject }>('cli/checks: the auth checks');
 
+// projectContext() loads the project's env file into process.env, as a command does in its own process; here it
+// runs in the test process, whose environment the later test files' child processes inherit: it is restored after.
+const savedEnv = { ...process.env };
+
 test.before((context) => {
   context.project = newProject('Controles');
   context.project.useSqlite();
 });
 
 test.after(async ({ project }) => {
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
   await project?.cleanup();
 });
 
