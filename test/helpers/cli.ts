@@ -29,10 +29,16 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** This process's environment without DB_*, APP_ENV or FW_DEBUG: the child reads only the project's env file. */
+/**
+ * The environment the test process started with: in-process code under test may load a project's env file into
+ * process.env (as a command does in its own process), and that must not leak into the next tests' children.
+ */
+const STARTING_ENV: Readonly<NodeJS.ProcessEnv> = { ...process.env };
+
+/** The test process's starting environment without DB_*, APP_ENV or FW_DEBUG: the child reads only the project's env file. */
 function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(STARTING_ENV)) {
     if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') env[key] = value;
   }
   return { ...env, ...extra };
