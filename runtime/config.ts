@@ -1,4 +1,4 @@
-/** Configuration registry (docs/api-mapping.md "Configuration"). */
+/** Configuration registry (docs/api-mapping.md "Configuration (`core.forge`)"). */
 import path from 'node:path';
 
 /** Thrown when a configuration key is unknown (a `KeyError` under the old Python name; docs/api-mapping.md). */

@@ -76,10 +76,14 @@ function pageHeadings(markdown: string): Page {
   return { titles, anchors };
 }
 
-/** A title as compared: lower case, runs of white space as one space (a comment may wrap it: `*` and `//` dropped). */
+/**
+ * A title as compared: lower case, without code marks (the page shows none), runs of white space as one space (a
+ * comment may wrap it: `*`, `//` and `#` at the start of the next line dropped).
+ */
 function normalTitle(title: string): string {
   return title
-    .replace(/\n\s*(?:\*|\/\/)?\s*/g, ' ')
+    .replace(/\n\s*(?:\*|\/\/|#)?\s*/g, ' ')
+    .replace(/`/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
@@ -93,8 +97,11 @@ interface Reference {
   readonly anchor?: string;
 }
 
-/** A quoted section title after a page: "…", « … » or “…”, possibly wrapped onto the next comment line. */
-const TITLED = /docs\/([a-z0-9-]+\.md)[ \t]*(?:\n[ \t]*(?:\*|\/\/)?[ \t]*)?(?:"([^"\n]{1,80}(?:\n[^"\n]{1,80})?)"|«\s*([^»]{1,120}?)\s*»|“([^”]{1,120})”)/g;
+/**
+ * A quoted section title after a page ("…", « … » or “…”, after a comma or not), the title possibly wrapped onto the
+ * next comment line.
+ */
+const TITLED = /docs\/([a-z0-9-]+\.md),?[ \t]*(?:\n[ \t]*(?:\*|\/\/|#)?[ \t]*)?(?:"([^"\n]{1,80}(?:\n[^"\n]{1,80})?)"|«\s*([^»]{1,120}?)\s*»|“([^”]{1,120})”)/g;
 const ANCHORED = /docs\/([a-z0-9-]+\.md)#([\p{L}\p{N}_-]+)/gu;
 const IN_PAGE = /\]\(#([\p{L}\p{N}_-]+)\)/gu;
 
@@ -149,7 +156,7 @@ S('the scanner reads the three forms, wrapped titles included', () => {
   const text = [
     '// see docs/crud.md "Permissions" and docs/decisions.md#cli-errors-and-exit-codes',
     ' * (docs/entities.md',
-    ' * "Generated files"), « voir docs/crud.md « Permissions » »',
+    ' * "Generated files"), « voir docs/crud.md, « Permissions » »',
     ' * docs/auth.md "Login',
     ' * limits"',
   ].join('\n');
@@ -163,14 +170,17 @@ S('the scanner reads the three forms, wrapped titles included', () => {
   ]);
   assert.equal(normalTitle('Login\n * limits'), 'login limits');
   const inPage = references(path.join('docs', 'x.md'), 'see [below](#the-rule)');
-  assert.equal(inPage.map((r) => [r.page, r.anchor]), [['x.md', 'the-rule']]);
+  assert.equal(
+    inPage.map((r) => [r.page, r.anchor]),
+    [['x.md', 'the-rule']],
+  );
 });
 
 S('headings and their GitHub anchors (code fences skipped, repeats numbered)', () => {
   const found = pageHeadings(
     ['# Title', '## `fw make:crud`: the list', '```sh', '# not a heading', '```', '### Dates', '## Dates', '#### Déjà vu #'].join('\n'),
   );
-  assert.equal([...found.titles], ['title', '`fw make:crud`: the list', 'dates', 'déjà vu']);
+  assert.equal([...found.titles], ['title', 'fw make:crud: the list', 'dates', 'déjà vu']);
   assert.equal([...found.anchors], ['title', 'fw-makecrud-the-list', 'dates', 'dates-1', 'déjà-vu']);
 });
 

@@ -1,6 +1,6 @@
 /**
- * Database access (docs/api-mapping.md "Database"): `fetchOne`, `fetchAll`, `execute`, `insert` with `?`
- * placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
+ * Database access (docs/api-mapping.md "Database (`core.database.db`)"): `fetchOne`, `fetchAll`, `execute`, `insert`
+ * with `?` placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
  * module-level helpers use a default handle built lazily from the configuration registry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
