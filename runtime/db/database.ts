@@ -66,7 +66,7 @@ interface Engine {
 
 /**
  * kysely's CommonJS build. The same code through the ESM loader is about 260 modules, each with its URL, record and
- * loader state: about 5 MB more for the serving process (docs/performance.md, "Soak"). Loaded on the first query.
+ * loader state: about 5 MB more for the serving process (docs/performance.md "Soak"). Loaded on the first query.
  */
 function loadKysely(): KyselyModule {
   return createRequire(import.meta.url)('kysely') as KyselyModule;
