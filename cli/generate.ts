@@ -81,8 +81,9 @@ export interface EntityCrudFiles {
 }
 
 /**
- * The regenerable CRUD files of the entities whose CRUD pages exist (their `mvc/models/<snake>_crud.ts` is there),
- * so that sync:entity and build:model bring an entity change into the pages (docs/crud.md "Regenerable files").
+ * The regenerable CRUD files of the entities whose CRUD pages exist (their `mvc/models/<snake>_crud.ts` is there), so
+ * that sync:entity and build:model bring an entity change into the pages (docs/crud.md "Regenerable files: an entity
+ * change reaches the pages").
  */
 export async function existingCrud(root: string, model: ModelNode, entityNames: readonly string[]): Promise<EntityCrudFiles[]> {
   // The files only, not the routes edit: this module does not load ts-morph.

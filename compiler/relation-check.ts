@@ -1,7 +1,7 @@
 /**
- * Meaning of `mvc/entities/relations.json` (docs/entities.md "Relations"): relations name existing entities
- * and fields, foreign-key types match after normalisation, SET NULL needs a nullable key, pivot tables are
- * valid and free names, constraint names are unique and fit in 64 characters.
+ * Meaning of `mvc/entities/relations.json` (docs/entities.md "Relations (`mvc/entities/relations.json`)"): relations
+ * name existing entities and fields, foreign-key types match after normalisation, SET NULL needs a nullable key, pivot
+ * tables are valid and free names, constraint names are unique and fit in 64 characters.
  */
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { FRAMEWORK_TABLE_PREFIX, type EntityDraft } from './entity-check.js';

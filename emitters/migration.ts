@@ -85,7 +85,7 @@ export type ChangeStatus =
   | 'FK_CHANGED'
   | 'FK_EXTRA';
 
-/** One difference between an entity and its real table (docs/entities.md, "migration:diff"). */
+/** One difference between an entity and its real table (docs/entities.md "migration:diff"). */
 export interface DiffChange {
   readonly status: ChangeStatus;
   /** The column, key or table concerned. */

@@ -48,7 +48,7 @@ export interface ApplicationOptions {
   apiRoutesModule?: string | null;
   /** Serve `/static/*` from these folders (default: the app's static_dir, then the framework's). */
   staticDirs?: string[] | null;
-  /** Serve `GET /media/<path>` from the upload root (default true; docs/uploads.md "/media"). */
+  /** Serve `GET /media/<path>` from the upload root (default true; docs/uploads.md "`/media/<path>`"). */
   media?: boolean;
 }
 
@@ -244,7 +244,7 @@ export class Application {
   }
 
   /**
-   * `GET /media/<path>` before routing (docs/uploads.md "/media"): 404 for an unsafe path; a category of
+   * `GET /media/<path>` before routing (docs/uploads.md "`/media/<path>`"): 404 for an unsafe path; a category of
    * `media_public_categories` to anyone; any other after the session is loaded and the middlewares let the request
    * through (as a private route: anonymous, the login redirect or the 401 envelope, whether the file exists or not),
    * then only when the record that owns it may be read (runtime/media/access.ts; else 403).

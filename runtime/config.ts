@@ -1,4 +1,4 @@
-/** Configuration registry (docs/api-mapping.md "Configuration"). */
+/** Configuration registry (docs/api-mapping.md "Configuration (`core.forge`)"). */
 import path from 'node:path';
 
 /** Thrown when a configuration key is unknown (a `KeyError` under the old Python name; docs/api-mapping.md). */
@@ -80,7 +80,7 @@ const DEFAULTS = {
   rate_limit_store: null as 'memory' | 'database' | null,
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */
   trusted_proxies: null as string[] | null,
-  /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md, "Limits and time-outs"). */
+  /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md "Limits and time-outs"). */
   max_form_fields: 1000,
   /** Seconds a client has to send the whole head of a request; then 408 and the connection is closed. */
   http_headers_timeout: 10,

@@ -1,6 +1,6 @@
 /**
  * Environment files: `env/<APP_ENV>` is read into process.env; the process environment wins (docs/decisions.md#how-a-generated-app-runs).
- * The format is dotenv's, described in docs/runtime.md ("Environment files").
+ * The format is dotenv's, described in docs/runtime.md "Environment files".
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -86,7 +86,8 @@ export { formatNumber } from './templates/format-number.js';
 export { trans, clearTranslations } from './i18n.js';
 export * from './db/index.js';
 
-// --- Forms, validator, pagination (docs/api-mapping.md "Forms, validator, pagination") ---
+// --- Forms, validator, pagination (docs/api-mapping.md "Forms, validator, pagination (`core.forms`, Validator,
+// Pagination)") ---
 export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';

@@ -1,4 +1,4 @@
-// The address the demo's server listens on, worked out as the server does (docs/runtime.md, "Environment files"):
+// The address the demo's server listens on, worked out as the server does (docs/runtime.md "Environment files"):
 // HOST and PORT from the process first, then from the project's env/dev, then 127.0.0.1:8000.
 import { parseEnv } from '../dist/runtime/env.js';
 

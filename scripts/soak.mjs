@@ -1,12 +1,12 @@
 /**
- * `npm run soak` (not part of `npm test`; docs/performance.md, "Soak"): a generated CRUD project built for
+ * `npm run soak` (not part of `npm test`; docs/performance.md "Soak"): a generated CRUD project built for
  * production (`tsc -p tsconfig.build.json`, then `node dist/app.js`, no wrapper) under autocannon for SOAK_SECONDS
  * (60) with SOAK_CONNECTIONS (50). Each connection loops over: an anonymous list page, two static files, an
  * anonymous form page (its session cookie and CSRF token kept), a valid form post (302) and the list page it
  * redirects to with that cookie. Prints requests, errors, unexpected statuses, p50/p99 and the server's RSS before
  * the load, after it, after a full GC (SIGUSR2 to a preload given --expose-gc) and after a second full GC once the
  * server has been quiet for SOAK_QUIET_SECONDS (10): V8 gives back the young generation it grew for the load only
- * at a full GC that sees a low allocation rate (docs/performance.md, "Soak"). The memory session store keeps
+ * at a full GC that sees a low allocation rate (docs/performance.md "Soak"). The memory session store keeps
  * its bound (SESSION_MEMORY_MAX from the environment when set). Exit code 1 on errors or unexpected statuses.
  * The server's node gets the flags of the project's `npm start` (`--max-semi-space-size=8`); SOAK_NODE_FLAGS replaces
  * them (`SOAK_NODE_FLAGS=` for none, `--max-semi-space-size=2`…); SOAK_TSX=1 serves app.ts through

@@ -2,7 +2,7 @@
 // (test/helpers/crud-restrict-app.ts): the list's total labelled with the entity's labels on one page and on
 // several, no bulk-delete button on an empty list, `aria-sort` on the sorted column's <th>, decimals with the French
 // separator on the pages (the CSV and the form keep the point, and an edit round trip keeps the value), and the line
-// breaks of a MEDIUMTEXT on the detail page (docs/crud.md "List", "Numbers").
+// breaks of a MEDIUMTEXT on the detail page (docs/crud.md "The list page", "Numbers").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';

@@ -1,4 +1,7 @@
-/** Error pages, API route loading and the configuration registry (docs/runtime.md "Request flow"; docs/api-mapping.md "Configuration"). */
+/**
+ * Error pages, API route loading and the configuration registry (docs/runtime.md "Request flow"; docs/api-mapping.md
+ * "Configuration (`core.forge`)").
+ */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * What node answers by itself (malformed requests, oversized heads, slow clients) and the server's time-outs,
- * connection cap and request targets, over raw sockets (docs/runtime.md, "Limits and time-outs").
+ * connection cap and request targets, over raw sockets (docs/runtime.md "Limits and time-outs").
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

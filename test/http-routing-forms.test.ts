@@ -1,7 +1,7 @@
 /**
  * A path belongs to its most specific pattern whatever the method (405 + Allow, before CSRF), routing happens
  * before the body is read, form bodies are capped at max_form_fields and decoded in their declared charset
- * (docs/runtime.md, "Routing" and "Limits and time-outs").
+ * (docs/runtime.md "Routing" and "Limits and time-outs").
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

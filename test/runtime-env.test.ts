@@ -1,4 +1,4 @@
-// Environment files (docs/runtime.md, "Environment files"): the dotenv format, and loadEnv letting the process win.
+// Environment files (docs/runtime.md "Environment files"): the dotenv format, and loadEnv letting the process win.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

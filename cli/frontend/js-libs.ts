@@ -1,8 +1,8 @@
 /**
- * The scripts `fw js:init` prepares (docs/frontend.md): the npm package, the major version we support, the built
- * file inside the package and where the project serves it from (`static/vendor/<lib>/`, docs/frontend.md
- * "fw js:init"). Alpine is its CSP build: the standard build evaluates expressions with `new Function`, which
- * needs `unsafe-eval`, and the framework's Content-Security-Policy forbids it.
+ * The scripts `fw js:init` prepares (docs/frontend.md): the npm package, the major version we support, the built file
+ * inside the package and where the project serves it from (`static/vendor/<lib>/`, docs/frontend.md "fw js:init
+ * htmx|alpine|htmx-alpine"). Alpine is its CSP build: the standard build evaluates expressions with `new Function`,
+ * which needs `unsafe-eval`, and the framework's Content-Security-Policy forbids it.
  */
 
 export interface JsLib {

@@ -1,8 +1,9 @@
 /**
- * The static landing page of `fw sync:landing` (docs/frontend.md "sync:landing"): `mvc/views/landing/index.html`
- * rendered with the project's view environment (its views over the framework's, its translations over the
- * framework's) and no request (so no nonce, no CSRF token, no session), written to `docs/index.html` with the
- * project's `static/` mirrored to `docs/static/`, every absolute `/static/…` URL made relative. Reads only.
+ * The static landing page of `fw sync:landing` (docs/frontend.md "`fw sync:landing [--check]`"):
+ * `mvc/views/landing/index.html` rendered with the project's view environment (its views over the framework's, its
+ * translations over the framework's) and no request (so no nonce, no CSRF token, no session), written to
+ * `docs/index.html` with the project's `static/` mirrored to `docs/static/`, every absolute `/static/…` URL made
+ * relative. Reads only.
  */
 import fs from 'node:fs';
 import path from 'node:path';

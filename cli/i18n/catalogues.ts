@@ -1,7 +1,7 @@
 /**
- * The catalogues `fw i18n:check` and `fw i18n:init` read (docs/frontend.md "i18n"): the project's
- * `translations/<locale>.json`, one per locale, over the framework's `runtime/i18n/<locale>.json`, as the runtime
- * merges them (the project's value wins).
+ * The catalogues `fw i18n:check` and `fw i18n:init` read (docs/frontend.md "Translations: fw i18n:init, fw
+ * i18n:check"): the project's `translations/<locale>.json`, one per locale, over the framework's
+ * `runtime/i18n/<locale>.json`, as the runtime merges them (the project's value wins).
  */
 import fs from 'node:fs';
 import path from 'node:path';

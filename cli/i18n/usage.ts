@@ -1,8 +1,8 @@
 /**
- * Where a project uses translation keys (docs/frontend.md "i18n"): `trans('…')` / `trans("…")` with a literal key
- * in its code (`app.ts`, `mvc/**\/*.ts`) and templates (`mvc/views/**\/*.html`), in the framework's templates
- * the project renders without a copy of its own, and in the framework's `MediaPages` when the project uses it. A key
- * built at run time (`trans(name)`, `trans('a.' ~ b)`) is not a literal and is ignored.
+ * Where a project uses translation keys (docs/frontend.md "Translations: fw i18n:init, fw i18n:check"): `trans('…')` /
+ * `trans("…")` with a literal key in its code (`app.ts`, `mvc/**\/*.ts`) and templates (`mvc/views/**\/*.html`), in the
+ * framework's templates the project renders without a copy of its own, and in the framework's `MediaPages` when the
+ * project uses it. A key built at run time (`trans(name)`, `trans('a.' ~ b)`) is not a literal and is ignored.
  */
 import fs from 'node:fs';
 import path from 'node:path';

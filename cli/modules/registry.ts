@@ -1,8 +1,8 @@
 /**
- * The registry `fw_modules.json` (docs/modules.md "The registry"): the file `fw new` writes, with the framework
- * reference, the profile and `modules`, a list of `{ "name": … }` entries. A framework module (`mfa`, recorded by
- * the starter) is just its name; a local module installed by `fw module:install` also has its `version` and the
- * `path` of its folder. Unknown keys, of the file or of an entry, are kept as they are.
+ * The registry `fw_modules.json` (docs/modules.md "The registry: `fw_modules.json`"): the file `fw new` writes, with
+ * the framework reference, the profile and `modules`, a list of `{ "name": … }` entries. A framework module (`mfa`,
+ * recorded by the starter) is just its name; a local module installed by `fw module:install` also has its `version` and
+ * the `path` of its folder. Unknown keys, of the file or of an entry, are kept as they are.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The HTTP limits and time-outs of the application: a configuration key, overridden by its environment variable
- * (docs/runtime.md, "Limits and time-outs"). The server (runtime/http/server.ts) and the body reader
+ * (docs/runtime.md "Limits and time-outs"). The server (runtime/http/server.ts) and the body reader
  * (runtime/http/body.ts) receive them from here.
  */
 import { get } from '../config.js';

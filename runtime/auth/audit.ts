@@ -64,8 +64,8 @@ export function isSecretAuditKey(key: string): boolean {
 class UnreadableMetadata extends Error {}
 
 /**
- * Spec `sanitize_auth_audit_metadata()`: a plain copy of `metadata` without secret keys, at any depth (objects,
- * arrays, Maps), cycles cut (`[circular]`), sizes bounded. Never throws: metadata that cannot be read safely
+ * Original name `sanitize_auth_audit_metadata()`: a plain copy of `metadata` without secret keys, at any depth
+ * (objects, arrays, Maps), cycles cut (`[circular]`), sizes bounded. Never throws: metadata that cannot be read safely
  * gives `{}`.
  */
 export function sanitizeAuthAuditMetadata(metadata: unknown): Record<string, unknown> {
@@ -191,7 +191,7 @@ function readField(details: unknown, name: keyof AuthEventDetails): { ok: boolea
 }
 
 /**
- * Spec `log_auth_event()`: one record on `fw.auth.audit` with the event as message and the fields `event`,
+ * Original name `log_auth_event()`: one record on `fw.auth.audit` with the event as message and the fields `event`,
  * `user_id`, `ip`, `user_agent` and the scrubbed `metadata`. Never throws.
  */
 export function logAuthEvent(eventType: string, details: AuthEventDetails = {}): void {

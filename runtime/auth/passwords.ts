@@ -133,7 +133,7 @@ export function isPbkdf2Hash(stored: string): boolean {
   return typeof stored === 'string' && PBKDF2_PATTERN.test(stored);
 }
 
-/** Spec `pbkdf2_needs_rehash(stored)`: a PBKDF2 hash always needs replacing by an Argon2id one. */
+/** Original name `pbkdf2_needs_rehash(stored)`: a PBKDF2 hash always needs replacing by an Argon2id one. */
 export function pbkdf2NeedsRehash(_stored: string): true {
   return true;
 }
@@ -158,9 +158,9 @@ export function passwordNeedsRehash(stored: string): boolean {
 }
 
 /**
- * Spec `verifier_mot_de_passe(password, stored)`: true when `password` matches `stored`, an Argon2 hash (any
- * variant) or a legacy PBKDF2 hash, compared in constant time. A malformed or unknown stored value gives false;
- * this never throws for a bad stored value.
+ * Original name `verifier_mot_de_passe(password, stored)`: true when `password` matches `stored`, an Argon2 hash (any
+ * variant) or a legacy PBKDF2 hash, compared in constant time. A malformed or unknown stored value gives false; this
+ * never throws for a bad stored value.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   if (typeof password !== 'string' || typeof stored !== 'string') return false;

@@ -1,5 +1,5 @@
 /**
- * Many-to-many links of the generated CRUD pages (docs/crud.md "Many-to-many"): the ids a form posts are saved in
+ * Many-to-many links of the generated CRUD pages (docs/crud.md "Many-to-many links"): the ids a form posts are saved in
  * the pivot table with the record, in its transaction. Table and column names come from the generated crud module,
  * never from the request; every id goes through a `?`.
  */

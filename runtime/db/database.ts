@@ -1,6 +1,6 @@
 /**
- * Database access (docs/api-mapping.md "Database"): `fetchOne`, `fetchAll`, `execute`, `insert` with `?`
- * placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
+ * Database access (docs/api-mapping.md "Database (`core.database.db`)"): `fetchOne`, `fetchAll`, `execute`, `insert`
+ * with `?` placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
  * module-level helpers use a default handle built lazily from the configuration registry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -66,7 +66,7 @@ interface Engine {
 
 /**
  * kysely's CommonJS build. The same code through the ESM loader is about 260 modules, each with its URL, record and
- * loader state: about 5 MB more for the serving process (docs/performance.md, "Soak"). Loaded on the first query.
+ * loader state: about 5 MB more for the serving process (docs/performance.md "Soak"). Loaded on the first query.
  */
 function loadKysely(): KyselyModule {
   return createRequire(import.meta.url)('kysely') as KyselyModule;

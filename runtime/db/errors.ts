@@ -1,4 +1,7 @@
-/** Errors of the database layer (docs/api-mapping.md "Database"; `DoublonError` → `DuplicateError`, docs/decisions.md#names-in-typescript). */
+/**
+ * Errors of the database layer (docs/api-mapping.md "Database (`core.database.db`)"; `DoublonError` → `DuplicateError`,
+ * docs/decisions.md#names-in-typescript).
+ */
 
 /**
  * A unique or primary-key violation (MariaDB errno 1062, SQLite `SQLITE_CONSTRAINT_UNIQUE` / `_PRIMARYKEY`).

@@ -1,4 +1,7 @@
-/** The database layer of the runtime (docs/api-mapping.md "Database", docs/decisions.md#two-database-dialects). */
+/**
+ * The database layer of the runtime (docs/api-mapping.md "Database (`core.database.db`)",
+ * docs/decisions.md#two-database-dialects).
+ */
 export {
   Database,
   Connection,

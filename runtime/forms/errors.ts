@@ -1,4 +1,6 @@
-/** Errors of the forms layer (docs/api-mapping.md "Forms, validator, pagination"). */
+/**
+ * Errors of the forms layer (docs/api-mapping.md "Forms, validator, pagination (`core.forms`, Validator, Pagination)").
+ */
 
 /**
  * A value refused by a field, or by a form's `clean()` hook. Thrown by `Field.clean()` and caught by

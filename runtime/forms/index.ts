@@ -1,4 +1,6 @@
-/** Forms with typed fields (docs/api-mapping.md "Forms, validator, pagination"). */
+/**
+ * Forms with typed fields (docs/api-mapping.md "Forms, validator, pagination (`core.forms`, Validator, Pagination)").
+ */
 export { Form, type FieldMap, type FormClass, type FormContext, type FieldContext, type FormInput, type FormInputValue, type FormOptions } from './form.js';
 export {
   Field,

@@ -1,7 +1,7 @@
 /**
  * The answer to a request node could not parse or that came too slowly (its 'clientError' event): node's own
  * answer carries no header but `Connection: close`, so it is written here, with the headers the application adds
- * to every response (the six security headers, docs/runtime.md, "Limits and time-outs").
+ * to every response (the six security headers, docs/runtime.md "Limits and time-outs").
  */
 import type { Socket } from 'node:net';
 import type { FixedHeaders } from './fixed-headers.js';

@@ -1,6 +1,6 @@
 /**
- * Conditional and range requests on stored files (RFC 9110 §13 and §14; docs/uploads.md "/media"): the entity-tag
- * lists of `If-None-Match` and `If-Range`, the single byte range of `Range`.
+ * Conditional and range requests on stored files (RFC 9110 §13 and §14; docs/uploads.md "`/media/<path>`"): the
+ * entity-tag lists of `If-None-Match` and `If-Range`, the single byte range of `Range`.
  */
 
 /** One entity-tag of a list: its opaque tag (quotes included) and whether it was marked weak (`W/`). */

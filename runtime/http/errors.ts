@@ -40,7 +40,7 @@ export class TooManyIdsError extends HttpError {
   }
 }
 
-/** A form body with more fields (or multipart parts) than `max_form_fields` (docs/runtime.md, "Limits and time-outs"). */
+/** A form body with more fields (or multipart parts) than `max_form_fields` (docs/runtime.md "Limits and time-outs"). */
 export class TooManyFieldsError extends HttpError {
   constructor(readonly limit: number) {
     super(413, `Le formulaire compte plus de ${limit} champs (limite max_form_fields).`, 'too_many_fields');

@@ -1,4 +1,4 @@
-/** HTTP response value (docs/api-mapping.md "HTTP"). */
+/** HTTP response value (docs/api-mapping.md "HTTP (`core.http`)"). */
 
 export type HeaderValue = string | string[];
 

@@ -82,7 +82,7 @@ function write(res: http.ServerResponse, request: Request | undefined, response:
   } else {
     // With a known size, one read into a buffer of the file's size for a small file, instead of a 64 KiB buffer, a
     // copy and a second read for the end of file: under load, those 64 KiB buffers waiting for the GC made the C
-    // heap grow by about 10 MB that it kept afterwards (docs/performance.md, "Soak").
+    // heap grow by about 10 MB that it kept afterwards (docs/performance.md "Soak").
     const size = response.fileSize;
     const start = response.fileStart ?? 0;
     const stream = fs.createReadStream(response.filePath!, size === undefined ? (start > 0 ? { start } : undefined) : { start, end: start + size - 1 });

@@ -88,7 +88,7 @@ export interface FileResponseOptions {
  * The answer for an existing file: 200 streamed from disk with `Content-Length`, or 304 when the client's
  * `If-None-Match` (weak comparison, lists and `*`) or `If-Modified-Since` says it holds the same version; `ETag`
  * (size and modification time) and `Last-Modified` either way. With `ranges`, one byte range of a GET gives a 206,
- * a range outside the file a 416 (docs/uploads.md "/media").
+ * a range outside the file a 416 (docs/uploads.md "`/media/<path>`").
  */
 export function fileResponse(request: Request | undefined, file: string, stat: fs.Stats, options: FileResponseOptions = {}): Response {
   const contentType = options.contentType ?? contentTypeFor(file);

@@ -1,8 +1,8 @@
 /**
- * Dates as users read them (docs/crud.md "Dates"): `2025-03-10` → `10/03/2025`, `2025-03-10 08:40:00` (or with a `T`,
- * or a `Date`) → `10/03/2025 08:40`, in the order the locale's `format.date` / `format.datetime` keys give. The
- * templates' `format_date` filter and the detail pages use it; forms keep the ISO text their inputs need, CSV the raw
- * value. Text only: no time zone is applied (a DATETIME column holds the time as it was entered). The framework's
+ * Dates as users read them (docs/crud.md "Titles and dates"): `2025-03-10` → `10/03/2025`, `2025-03-10 08:40:00` (or
+ * with a `T`, or a `Date`) → `10/03/2025 08:40`, in the order the locale's `format.date` / `format.datetime` keys give.
+ * The templates' `format_date` filter and the detail pages use it; forms keep the ISO text their inputs need, CSV the
+ * raw value. Text only: no time zone is applied (a DATETIME column holds the time as it was entered). The framework's
  * own timestamps, kept in UTC, go through `formatInstant` (filter `format_instant`), which shows them in the
  * application's time zone.
  */

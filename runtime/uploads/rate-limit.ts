@@ -11,9 +11,9 @@ import { checkLimit, clientAddressKey, getRateLimitStore, reserveAttempt, type L
 
 /** Action name of uploads in the attempt stores. */
 export const UPLOAD_ACTION = 'upload';
-/** Spec `UPLOAD_MAX_PAR_FENETRE`: upload requests allowed per address in the window. */
+/** Original name `UPLOAD_MAX_PAR_FENETRE`: upload requests allowed per address in the window. */
 export const UPLOAD_MAX_PER_WINDOW = 10;
-/** Spec `UPLOAD_RATE_LIMIT_WINDOW`: the sliding window, in seconds. */
+/** Original name `UPLOAD_RATE_LIMIT_WINDOW`: the sliding window, in seconds. */
 export const UPLOAD_RATE_LIMIT_WINDOW = 60;
 
 /** The address as the login limit counts it: an IPv6 address per /64, `::ffff:a.b.c.d` as the IPv4 address. */

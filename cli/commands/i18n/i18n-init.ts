@@ -1,8 +1,8 @@
 /**
- * `fw i18n:init` (docs/frontend.md "i18n"): creates or completes the project's `translations/fr.json` with the keys
- * its code and templates use that no catalogue has yet, each with an empty value to translate (`fw i18n:check`
- * reports them until they are). Existing keys and values are never changed; the file's own bytes are kept and the
- * new keys appended. A second run changes nothing.
+ * `fw i18n:init` (docs/frontend.md "`fw i18n:init`"): creates or completes the project's `translations/fr.json` with
+ * the keys its code and templates use that no catalogue has yet, each with an empty value to translate (`fw i18n:check`
+ * reports them until they are). Existing keys and values are never changed; the file's own bytes are kept and the new
+ * keys appended. A second run changes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `fw media:init [--dry-run]` (docs/uploads.md "Commands"): writes the SQL files of the `media` table for both
+ * `fw media:init [--dry-run]` (docs/uploads.md "Set-up"): writes the SQL files of the `media` table for both
  * dialects under `mvc/models/sql/media/` (through the project's one writer; a file whose marker line the user
  * removed is never rewritten) and creates the image folders with their variant folders (images, images/medium,
  * images/thumbnail). Applies nothing: `fw db:apply` creates the table. Idempotent.

@@ -1,5 +1,5 @@
 /**
- * `fw upload:init [--dry-run]` (docs/uploads.md "Commands"): creates the upload root (`UPLOAD_ROOT`, default
+ * `fw upload:init [--dry-run]` (docs/uploads.md "Set-up"): creates the upload root (`UPLOAD_ROOT`, default
  * `storage/uploads`) and its folders images, images/medium, images/thumbnail, documents and tmp (mode 0750).
  * Idempotent: a second run creates nothing and says so.
  */

@@ -87,7 +87,7 @@ async function buildMfaStarter(root: string): Promise<string[]> {
 
 /**
  * The address `npm start` will listen on: HOST and PORT of this environment win over the project's env/dev
- * (127.0.0.1 and 8000), as they do for the server (docs/runtime.md, "Environment files").
+ * (127.0.0.1 and 8000), as they do for the server (docs/runtime.md "Environment files").
  */
 function startAddress(): string {
   return `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || '8000'}`;

@@ -1,8 +1,8 @@
 /**
- * `fw sync:landing [--check]` (docs/decisions.md#front-end-builds-and-styles, docs/frontend.md "fw sync:landing"): renders
- * `mvc/views/landing/index.html` to a static `docs/index.html` with `static/` mirrored to `docs/static/`, for a
- * static host. All or nothing through the writer; files of docs/static/ that static/ no longer has are removed
- * afterwards. `--check` writes nothing and exits 1 when docs/ is stale, 0 when it is up to date.
+ * `fw sync:landing [--check]` (docs/decisions.md#front-end-builds-and-styles, docs/frontend.md "`fw sync:landing
+ * [--check]`"): renders `mvc/views/landing/index.html` to a static `docs/index.html` with `static/` mirrored to
+ * `docs/static/`, for a static host. All or nothing through the writer; files of docs/static/ that static/ no longer
+ * has are removed afterwards. `--check` writes nothing and exits 1 when docs/ is stale, 0 when it is up to date.
  */
 import fs from 'node:fs';
 import path from 'node:path';
