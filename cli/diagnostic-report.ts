@@ -2,7 +2,9 @@
  * The report of the doctor-style commands: one line per check, two spaces, the tag (`[OK]`, `[WARN]`, `[FAIL]`,
  * `[SKIP]`, `[INFO]`) padded to 7, the label, ` — detail`; then `N avertissement(s), M erreur(s).` With `--json`,
  * the same checks as an object. Exit 1 when any check fails. The results of the shared checks (cli/checks/) become
- * report lines through `reportCheck`.
+ * report lines through `reportCheck` (`auth:doctor`, `i18n:check`: their `code` names kept). `fw doctor`,
+ * `project:check` and `project:audit` print the results themselves with their ids (`formatReport`, `reportJson`:
+ * `{ command, env, ok, summary, checks }`, schemas/diagnostics-report.schema.json, docs/diagnostics.md).
  */
 import { detailLine, type CheckResult, type CheckStatus } from './checks/check.js';
 

@@ -14,12 +14,29 @@ test.after(async ({ base }) => {
 
 const CASES: CorpusCase[] = [
   { name: 'no README', command: 'project:audit', defect: (c) => c.remove('README.md'), id: 'FW-AUDIT-001', status: 'WARN', exit: 0 },
-  { name: 'no tests folder (as fw new makes it)', command: 'project:audit', defect: () => {}, id: 'FW-AUDIT-002', status: 'WARN', exit: 0, detail: 'aucun dossier test/' },
-  { name: 'a tests folder without test files', command: 'project:audit', defect: (c) => c.write('test/notes.md', 'à faire\n'), id: 'FW-AUDIT-002', status: 'WARN', exit: 0, detail: 'sans fichier' },
+  {
+    name: 'no tests folder (as fw new makes it)',
+    command: 'project:audit',
+    defect: () => {},
+    id: 'FW-AUDIT-002',
+    status: 'WARN',
+    exit: 0,
+    detail: 'aucun dossier test/',
+  },
+  {
+    name: 'a tests folder without test files',
+    command: 'project:audit',
+    defect: (c) => c.write('test/notes.md', 'à faire\n'),
+    id: 'FW-AUDIT-002',
+    status: 'WARN',
+    exit: 0,
+    detail: 'sans fichier',
+  },
   {
     name: 'a module under modules/ that fw_modules.json does not record',
     command: 'project:audit',
-    defect: (c) => c.write('modules/blog/module.json', JSON.stringify({ name: 'blog', label: 'Blog', version: '1.0.0', description: 'Un blog.', provides: [] })),
+    defect: (c) =>
+      c.write('modules/blog/module.json', JSON.stringify({ name: 'blog', label: 'Blog', version: '1.0.0', description: 'Un blog.', provides: [] })),
     id: 'FW-AUDIT-003',
     status: 'WARN',
     exit: 0,

@@ -95,7 +95,10 @@ for (const [name, defect] of Object.entries(BROKEN)) {
 
 test('no import of a project path: every import() of cli/checks and the commands names a module of the framework', () => {
   const files = [
-    ...fs.readdirSync(path.join(REPO, 'cli', 'checks')).filter((f) => f.endsWith('.ts')).map((f) => path.join(REPO, 'cli', 'checks', f)),
+    ...fs
+      .readdirSync(path.join(REPO, 'cli', 'checks'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(REPO, 'cli', 'checks', f)),
     ...['doctor.ts', 'project-diagnostic.ts', 'diagnostic-options.ts'].map((f) => path.join(REPO, 'cli', 'commands', 'project', f)),
   ];
   for (const file of files) {

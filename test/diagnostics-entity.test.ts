@@ -48,14 +48,25 @@ const CASES: CorpusCase[] = [
     defect: (c) =>
       c.write(
         'mvc/entities/relations.json',
-        JSON.stringify({ format_version: 1, relations: [{ name: 'x', type: 'many_to_one', from_entity: 'Produit', to_entity: 'Fantome', from_field: 'fantome_id' }] }),
+        JSON.stringify({
+          format_version: 1,
+          relations: [{ name: 'x', type: 'many_to_one', from_entity: 'Produit', to_entity: 'Fantome', from_field: 'fantome_id' }],
+        }),
       ),
     id: 'FW-ENTITY-003',
     status: 'FAIL',
     exit: 1,
     detail: 'mvc/entities/relations.json',
   },
-  { name: 'a binary entity file', command: 'project:check', defect: (c) => c.write(ENTITY, Buffer.from([0x7b, 0x00, 0xff, 0x01])), id: 'FW-ENTITY-001', status: 'FAIL', exit: 1, detail: `${ENTITY} : fichier binaire` },
+  {
+    name: 'a binary entity file',
+    command: 'project:check',
+    defect: (c) => c.write(ENTITY, Buffer.from([0x7b, 0x00, 0xff, 0x01])),
+    id: 'FW-ENTITY-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: `${ENTITY} : fichier binaire`,
+  },
   {
     name: 'a 2 MB entity file',
     command: 'doctor',
@@ -75,17 +86,41 @@ const CASES: CorpusCase[] = [
     detail: `${ENTITY} : un dossier`,
     more: (check) => assert.is(check.file, ENTITY),
   },
-  { name: 'an entity file that is a link loop', command: 'project:audit', defect: (c) => (c.remove(ENTITY), fs.symlinkSync('produit.json', c.path(ENTITY))), id: 'FW-ENTITY-001', status: 'FAIL', exit: 1, detail: ENTITY },
+  {
+    name: 'an entity file that is a link loop',
+    command: 'project:audit',
+    defect: (c) => (c.remove(ENTITY), fs.symlinkSync('produit.json', c.path(ENTITY))),
+    id: 'FW-ENTITY-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: ENTITY,
+  },
 ];
 
 if (!readsEverything()) {
-  CASES.push({ name: 'an unreadable entity file (chmod 000)', command: 'project:check', defect: (c) => fs.chmodSync(c.path(ENTITY), 0), id: 'FW-ENTITY-001', status: 'FAIL', exit: 1, detail: 'lecture refusée' });
+  CASES.push({
+    name: 'an unreadable entity file (chmod 000)',
+    command: 'project:check',
+    defect: (c) => fs.chmodSync(c.path(ENTITY), 0),
+    id: 'FW-ENTITY-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'lecture refusée',
+  });
 }
 
 corpusTests(test, CASES);
 
 test('the good project with one entity: ENTITY OK', ({ base }) => {
-  const { report } = expectCase(base.project.root, base.scratch, { name: 'good', command: 'project:check', defect: () => {}, id: 'FW-ENTITY-002', status: 'OK', exit: 0, detail: '1 entité(s) valide(s)' });
+  const { report } = expectCase(base.project.root, base.scratch, {
+    name: 'good',
+    command: 'project:check',
+    defect: () => {},
+    id: 'FW-ENTITY-002',
+    status: 'OK',
+    exit: 0,
+    detail: '1 entité(s) valide(s)',
+  });
   assert.equal(
     report.checks.filter((c) => c.family === 'entity').map((c) => c.status),
     ['OK', 'OK', 'OK'],

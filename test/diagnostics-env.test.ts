@@ -21,9 +21,32 @@ const editPackage = (edit: (data: Record<string, unknown>) => void) => (copy: { 
 };
 
 const CASES: CorpusCase[] = [
-  { name: 'engines.node above this Node', command: 'doctor', defect: editPackage((d) => (d.engines = { node: '>=99' })), id: 'FW-ENV-001', status: 'FAIL', exit: 1, detail: '>=99' },
-  { name: 'engines.node unreadable', command: 'doctor', defect: editPackage((d) => (d.engines = { node: 'latest' })), id: 'FW-ENV-001', status: 'WARN', exit: 0 },
-  { name: 'env/dev absent', command: 'project:check', defect: (c) => c.remove('env/dev'), id: 'FW-ENV-002', status: 'WARN', exit: 0, detail: 'env/dev est absent' },
+  {
+    name: 'engines.node above this Node',
+    command: 'doctor',
+    defect: editPackage((d) => (d.engines = { node: '>=99' })),
+    id: 'FW-ENV-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: '>=99',
+  },
+  {
+    name: 'engines.node unreadable',
+    command: 'doctor',
+    defect: editPackage((d) => (d.engines = { node: 'latest' })),
+    id: 'FW-ENV-001',
+    status: 'WARN',
+    exit: 0,
+  },
+  {
+    name: 'env/dev absent',
+    command: 'project:check',
+    defect: (c) => c.remove('env/dev'),
+    id: 'FW-ENV-002',
+    status: 'WARN',
+    exit: 0,
+    detail: 'env/dev est absent',
+  },
   {
     name: 'env/dev with an unclosed quote',
     command: 'doctor',
@@ -34,21 +57,75 @@ const CASES: CorpusCase[] = [
     detail: 'env/dev, ligne',
     more: (check) => assert.is(check.file, 'env/dev'),
   },
-  { name: 'env/dev is a folder', command: 'project:check', defect: (c) => (c.remove('env/dev'), c.write('env/dev/x', '')), id: 'FW-ENV-002', status: 'FAIL', exit: 1 },
-  { name: 'DB_DRIVER=oracle', command: 'doctor', defect: (c) => c.write('env/dev', c.read('env/dev').replace('DB_DRIVER=sqlite', 'DB_DRIVER=oracle')), id: 'FW-ENV-003', status: 'FAIL', exit: 1, detail: 'DB_DRIVER' },
-  { name: 'PORT=huit', command: 'project:check', defect: (c) => c.write('env/dev', c.read('env/dev').replace('PORT=8000', 'PORT=huit')), id: 'FW-ENV-003', status: 'FAIL', exit: 1, detail: 'PORT' },
-  { name: 'SESSION_STORE=redis', command: 'doctor', defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nSESSION_STORE=redis\n`), id: 'FW-ENV-003', status: 'FAIL', exit: 1, detail: 'SESSION_STORE' },
+  {
+    name: 'env/dev is a folder',
+    command: 'project:check',
+    defect: (c) => (c.remove('env/dev'), c.write('env/dev/x', '')),
+    id: 'FW-ENV-002',
+    status: 'FAIL',
+    exit: 1,
+  },
+  {
+    name: 'DB_DRIVER=oracle',
+    command: 'doctor',
+    defect: (c) => c.write('env/dev', c.read('env/dev').replace('DB_DRIVER=sqlite', 'DB_DRIVER=oracle')),
+    id: 'FW-ENV-003',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'DB_DRIVER',
+  },
+  {
+    name: 'PORT=huit',
+    command: 'project:check',
+    defect: (c) => c.write('env/dev', c.read('env/dev').replace('PORT=8000', 'PORT=huit')),
+    id: 'FW-ENV-003',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'PORT',
+  },
+  {
+    name: 'SESSION_STORE=redis',
+    command: 'doctor',
+    defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nSESSION_STORE=redis\n`),
+    id: 'FW-ENV-003',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'SESSION_STORE',
+  },
   {
     name: 'mariadb without DB_APP_LOGIN',
     command: 'doctor',
-    defect: (c) => c.write('env/dev', c.read('env/dev').replace('DB_DRIVER=sqlite', 'DB_DRIVER=mariadb').replace(/DB_APP_LOGIN=\w+/, 'DB_APP_LOGIN=')),
+    defect: (c) =>
+      c.write(
+        'env/dev',
+        c
+          .read('env/dev')
+          .replace('DB_DRIVER=sqlite', 'DB_DRIVER=mariadb')
+          .replace(/DB_APP_LOGIN=\w+/, 'DB_APP_LOGIN='),
+      ),
     id: 'FW-ENV-003',
     status: 'FAIL',
     exit: 1,
     detail: 'DB_APP_LOGIN',
   },
-  { name: 'APP_TIMEZONE unknown', command: 'doctor', defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nAPP_TIMEZONE=Mars/Olympus\n`), id: 'FW-ENV-003', status: 'FAIL', exit: 1, detail: 'APP_TIMEZONE' },
-  { name: 'a key of env/example missing', command: 'project:check', defect: (c) => c.write('env/dev', c.read('env/dev').replace(/^API_TOKEN=.*$/m, '')), id: 'FW-ENV-004', status: 'WARN', exit: 0, detail: 'API_TOKEN' },
+  {
+    name: 'APP_TIMEZONE unknown',
+    command: 'doctor',
+    defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nAPP_TIMEZONE=Mars/Olympus\n`),
+    id: 'FW-ENV-003',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'APP_TIMEZONE',
+  },
+  {
+    name: 'a key of env/example missing',
+    command: 'project:check',
+    defect: (c) => c.write('env/dev', c.read('env/dev').replace(/^API_TOKEN=.*$/m, '')),
+    id: 'FW-ENV-004',
+    status: 'WARN',
+    exit: 0,
+    detail: 'API_TOKEN',
+  },
 ];
 
 corpusTests(test, CASES);
@@ -64,7 +141,14 @@ test('the good project: every env result OK, in doctor, project:check and projec
 });
 
 test('--env prod reads env/prod: absent is a WARN naming it, the report says which env', ({ base }) => {
-  const { report } = expectCase(base.project.root, base.scratch, { name: '--env', command: 'project:check', defect: () => {}, id: 'FW-ENV-002', status: 'OK', exit: 0 });
+  const { report } = expectCase(base.project.root, base.scratch, {
+    name: '--env',
+    command: 'project:check',
+    defect: () => {},
+    id: 'FW-ENV-002',
+    status: 'OK',
+    exit: 0,
+  });
   assert.is(report.env, 'dev');
   const run = fw(base.project.root, ['project:check', '--json', '--env', 'prod']);
   const prod = JSON.parse(run.stdout);

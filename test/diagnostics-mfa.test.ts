@@ -22,7 +22,11 @@ const CASES: CorpusCase[] = [
   {
     name: 'fw-mvc/mfa imported without the mfa module',
     command: 'doctor',
-    defect: (c) => c.write('mvc/controllers/mfa_extra.ts', "import { registerMfaRoutes } from 'fw-mvc/mfa';\nexport const wire = (router: unknown) => registerMfaRoutes(router as never);\n"),
+    defect: (c) =>
+      c.write(
+        'mvc/controllers/mfa_extra.ts',
+        "import { registerMfaRoutes } from 'fw-mvc/mfa';\nexport const wire = (router: unknown) => registerMfaRoutes(router as never);\n",
+      ),
     id: 'FW-MFA-001',
     status: 'WARN',
     exit: 0,
@@ -34,7 +38,14 @@ const CASES: CorpusCase[] = [
 corpusTests(test, CASES);
 
 test('no hint and no module: one OK result', ({ base }) => {
-  const { report } = expectCase(base.project.root, base.scratch, { name: 'good', command: 'doctor', defect: () => {}, id: 'FW-MFA-001', status: 'OK', exit: 0 });
+  const { report } = expectCase(base.project.root, base.scratch, {
+    name: 'good',
+    command: 'doctor',
+    defect: () => {},
+    id: 'FW-MFA-001',
+    status: 'OK',
+    exit: 0,
+  });
   assert.is(report.checks.filter((c) => c.family === 'mfa').length, 1);
 });
 

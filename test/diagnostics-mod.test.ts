@@ -16,8 +16,24 @@ const registry = (modules: unknown[]) => JSON.stringify({ framework: { ref: 'sta
 const MANIFEST = { name: 'blog', label: 'Blog', version: '1.0.0', description: 'Un blog.', provides: ['views'] };
 
 const CASES: CorpusCase[] = [
-  { name: 'fw_modules.json not JSON', command: 'project:check', defect: (c) => c.write('fw_modules.json', '{'), id: 'FW-MOD-001', status: 'FAIL', exit: 1, detail: 'fw_modules.json' },
-  { name: 'fw_modules.json modules not a list', command: 'doctor', defect: (c) => c.write('fw_modules.json', '{"modules": {}}'), id: 'FW-MOD-001', status: 'FAIL', exit: 1, detail: 'fw_modules.json#/modules' },
+  {
+    name: 'fw_modules.json not JSON',
+    command: 'project:check',
+    defect: (c) => c.write('fw_modules.json', '{'),
+    id: 'FW-MOD-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'fw_modules.json',
+  },
+  {
+    name: 'fw_modules.json modules not a list',
+    command: 'doctor',
+    defect: (c) => c.write('fw_modules.json', '{"modules": {}}'),
+    id: 'FW-MOD-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'fw_modules.json#/modules',
+  },
   {
     name: 'a recorded local module whose folder is missing',
     command: 'project:check',

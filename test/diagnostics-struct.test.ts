@@ -15,10 +15,26 @@ test.after(async ({ base }) => {
 });
 
 const CASES: CorpusCase[] = [
-  { name: 'mvc/ absent (app.ts marks the project)', command: 'project:check', defect: (c) => c.remove('mvc'), id: 'FW-STRUCT-001', status: 'FAIL', exit: 1, detail: 'mvc/ : absent' },
+  {
+    name: 'mvc/ absent (app.ts marks the project)',
+    command: 'project:check',
+    defect: (c) => c.remove('mvc'),
+    id: 'FW-STRUCT-001',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'mvc/ : absent',
+  },
   { name: 'mvc/controllers/ absent', command: 'project:check', defect: (c) => c.remove('mvc/controllers'), id: 'FW-STRUCT-002', status: 'FAIL', exit: 1 },
   { name: 'mvc/views/ absent', command: 'project:check', defect: (c) => c.remove('mvc/views'), id: 'FW-STRUCT-003', status: 'FAIL', exit: 1 },
-  { name: 'mvc/views is a file', command: 'doctor', defect: (c) => (c.remove('mvc/views'), c.write('mvc/views', '')), id: 'FW-STRUCT-003', status: 'FAIL', exit: 1, detail: "c'est un fichier" },
+  {
+    name: 'mvc/views is a file',
+    command: 'doctor',
+    defect: (c) => (c.remove('mvc/views'), c.write('mvc/views', '')),
+    id: 'FW-STRUCT-003',
+    status: 'FAIL',
+    exit: 1,
+    detail: "c'est un fichier",
+  },
   { name: 'mvc/routes.ts absent', command: 'project:check', defect: (c) => c.remove('mvc/routes.ts'), id: 'FW-STRUCT-004', status: 'FAIL', exit: 1 },
   {
     name: 'mvc/routes.ts is a folder',
@@ -49,8 +65,24 @@ const CASES: CorpusCase[] = [
     exit: 1,
     detail: 'mvc/soi : boucle de liens symboliques',
   },
-  { name: 'a dangling link under mvc/', command: 'project:audit', defect: (c) => fs.symlinkSync('nulle-part', c.path('mvc/perdu')), id: 'FW-STRUCT-006', status: 'FAIL', exit: 1, detail: 'mvc/perdu' },
-  { name: 'fw.config.json not JSON', command: 'project:check', defect: (c) => c.write('fw.config.json', '{ silenced'), id: 'FW-STRUCT-007', status: 'FAIL', exit: 1, detail: 'fw.config.json : JSON invalide' },
+  {
+    name: 'a dangling link under mvc/',
+    command: 'project:audit',
+    defect: (c) => fs.symlinkSync('nulle-part', c.path('mvc/perdu')),
+    id: 'FW-STRUCT-006',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'mvc/perdu',
+  },
+  {
+    name: 'fw.config.json not JSON',
+    command: 'project:check',
+    defect: (c) => c.write('fw.config.json', '{ silenced'),
+    id: 'FW-STRUCT-007',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'fw.config.json : JSON invalide',
+  },
   {
     name: 'fw.config.json with a bad id',
     command: 'doctor',
@@ -65,7 +97,14 @@ const CASES: CorpusCase[] = [
 corpusTests(test, CASES);
 
 test('the good project: structure OK; fw.config.json absent gives no result', ({ base }) => {
-  const { report } = expectCase(base.project.root, base.scratch, { name: 'good', command: 'project:check', defect: () => {}, id: 'FW-STRUCT-006', status: 'OK', exit: 0 });
+  const { report } = expectCase(base.project.root, base.scratch, {
+    name: 'good',
+    command: 'project:check',
+    defect: () => {},
+    id: 'FW-STRUCT-006',
+    status: 'OK',
+    exit: 0,
+  });
   assert.equal(
     report.checks.filter((c) => c.family === 'struct').map((c) => `${c.id} ${c.status}`),
     ['FW-STRUCT-001 OK', 'FW-STRUCT-002 OK', 'FW-STRUCT-003 OK', 'FW-STRUCT-004 OK', 'FW-STRUCT-005 OK', 'FW-STRUCT-006 OK'],

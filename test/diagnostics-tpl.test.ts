@@ -41,7 +41,15 @@ const CASES: CorpusCase[] = [
     detail: 'mvc/views/home/extra.html:2',
     more: (check) => assert.is(check.line, 2),
   },
-  { name: 'a binary template', command: 'project:audit', defect: (c) => c.write('mvc/views/home/image.html', Buffer.from([0, 1, 2])), id: 'FW-TPL-002', status: 'FAIL', exit: 1, detail: 'fichier binaire' },
+  {
+    name: 'a binary template',
+    command: 'project:audit',
+    defect: (c) => c.write('mvc/views/home/image.html', Buffer.from([0, 1, 2])),
+    id: 'FW-TPL-002',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'fichier binaire',
+  },
   {
     name: 'no .html under mvc/views',
     command: 'project:check',

@@ -28,7 +28,9 @@ const TEST_FOLDERS = ['test', 'tests', '__tests__'];
 export const readmeCheck: CheckFunction = async ({ root }) => {
   const names = ['README.md', 'README', 'README.txt', 'readme.md'];
   const found = names.find((name) => entryKind(root, name) === 'file');
-  return [found ? result(D.readme, 'OK', found) : result(D.readme, 'WARN', 'aucun README à la racine', 'écrivez un README.md (installation, lancement, déploiement)')];
+  return [
+    found ? result(D.readme, 'OK', found) : result(D.readme, 'WARN', 'aucun README à la racine', 'écrivez un README.md (installation, lancement, déploiement)'),
+  ];
 };
 
 /** FW-AUDIT-002: a tests folder (`test/`, `tests/`) holding at least one `*.test.*` or `*.spec.*` file. */
@@ -54,12 +56,15 @@ export const undeclaredCheck: CheckFunction = async ({ root }) => {
   const recorded = new Set([...registry.names, ...registry.local.map((entry) => entry.path.replace(/\/+$/, '').split('/').pop() ?? '')]);
   const undeclared = names.filter((name) => entryKind(root, `modules/${name}/module.json`) === 'file' && !recorded.has(name));
   if (undeclared.length === 0) return [result(D.undeclared, 'OK', 'tous les modules de modules/ sont enregistrés')];
-  return undeclared.map(
-    (name): CheckResult => ({
-      ...result(D.undeclared, 'WARN', `modules/${name} n'est pas enregistré dans fw_modules.json`, `« fw module:install ${name} » l'enregistre, ou retirez le dossier`),
-      file: `modules/${name}/module.json`,
-    }),
-  );
+  return undeclared.map((name): CheckResult => ({
+    ...result(
+      D.undeclared,
+      'WARN',
+      `modules/${name} n'est pas enregistré dans fw_modules.json`,
+      `« fw module:install ${name} » l'enregistre, ou retirez le dossier`,
+    ),
+    file: `modules/${name}/module.json`,
+  }));
 };
 
 /** FW-AUDIT-004: what the project holds (INFO). */

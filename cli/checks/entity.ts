@@ -70,7 +70,8 @@ export const entityCheck: CheckFunction = async ({ root }) => {
   const { sources, refused } = gather(root);
   const out: CheckResult[] = [];
   if (refused.length === 0) out.push(result(D.files, 'OK', `${sources.length} fichier(s) JSON sous ${ENTITIES_DIR}/`));
-  for (const bad of refused) out.push({ ...result(D.files, 'FAIL', `${bad.file} : ${bad.reason}`, 'remplacez-le par un fichier JSON valide, ou retirez-le'), file: bad.file });
+  for (const bad of refused)
+    out.push({ ...result(D.files, 'FAIL', `${bad.file} : ${bad.reason}`, 'remplacez-le par un fichier JSON valide, ou retirez-le'), file: bad.file });
   const { compileSources, RELATIONS_FILE } = await import('../../compiler/index.js');
   const compiled = compileSources(sources);
   const entityResults: CheckResult[] = [];

@@ -52,7 +52,9 @@ export const nodeVersionCheck: CheckFunction = async (context) => {
   if (!minimum) return [result(D.node, 'WARN', `Node ${running} ; engines.node « ${range} » illisible`, 'écrivez par exemple « >=20 »')];
   const current = running.split('.').map(Number);
   if (!atLeast(current, minimum)) {
-    return [{ ...result(D.node, 'FAIL', `Node ${running} ; le projet demande ${range}`, `installez Node ${minimum.join('.')} ou plus récent`), file: 'package.json' }];
+    return [
+      { ...result(D.node, 'FAIL', `Node ${running} ; le projet demande ${range}`, `installez Node ${minimum.join('.')} ou plus récent`), file: 'package.json' },
+    ];
   }
   return [result(D.node, 'OK', `Node ${running} (engines.node ${range})`)];
 };
@@ -65,7 +67,12 @@ function envFile(context: Parameters<CheckFunction>[0]): Promise<{ values: Recor
     if (kind === 'absent') {
       return {
         values: null,
-        result: result(D.file, 'WARN', `${relative} est absent : le serveur démarre avec les valeurs par défaut`, `copiez env/example en ${relative} et complétez-le`),
+        result: result(
+          D.file,
+          'WARN',
+          `${relative} est absent : le serveur démarre avec les valeurs par défaut`,
+          `copiez env/example en ${relative} et complétez-le`,
+        ),
       };
     }
     const read = readSource(context.root, relative);
@@ -77,7 +84,11 @@ function envFile(context: Parameters<CheckFunction>[0]): Promise<{ values: Recor
       const line = (error as { line?: number }).line;
       return {
         values: null,
-        result: { ...problem(D.file, 'FAIL', (error as Error).message, 'le serveur refuse de démarrer : corrigez la ligne'), file: relative, ...(line ? { line } : {}) },
+        result: {
+          ...problem(D.file, 'FAIL', (error as Error).message, 'le serveur refuse de démarrer : corrigez la ligne'),
+          file: relative,
+          ...(line ? { line } : {}),
+        },
       };
     }
   });
@@ -132,7 +143,10 @@ export const envValuesCheck: CheckFunction = async (context) => {
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) values[key] = value;
   const problems = valueProblems(values, context.settingsError?.message ?? null);
   if (problems.length === 0) return [result(D.keys, 'OK', 'DB_DRIVER, ports, stockages et fuseau valides')];
-  return problems.map((message) => ({ ...result(D.keys, 'FAIL', message, `corrigez env/${context.appEnv} : le serveur refuse de démarrer`), file: `env/${context.appEnv}` }));
+  return problems.map((message) => ({
+    ...result(D.keys, 'FAIL', message, `corrigez env/${context.appEnv} : le serveur refuse de démarrer`),
+    file: `env/${context.appEnv}`,
+  }));
 };
 
 /** FW-ENV-004: every key `env/example` documents is set in `env/<env>` (WARN for the missing ones). */

@@ -31,7 +31,7 @@ export function fsReason(error: unknown): string {
     case 'EISDIR':
       return 'un dossier se trouve là où un fichier est attendu';
     case 'ENOTDIR':
-      return "un fichier se trouve là où un dossier est attendu";
+      return 'un fichier se trouve là où un dossier est attendu';
     default:
       return `lecture impossible (${code ?? (error as Error)?.message ?? String(error)})`;
   }

@@ -62,7 +62,9 @@ export const i18nCheck: CheckFunction = async ({ root }) => {
   if (unreadable.length === 0) {
     const own = catalogues.project.map((c) => `${c.file} (${c.entries.size} clés)`);
     const framework = catalogues.locales.map((locale) => `${locale} : ${catalogues.framework.get(locale)?.size ?? 0} clés`);
-    out.push(labelled(D.catalogue, 'OK', 'Catalogues', `${own.length > 0 ? own.join(', ') : 'aucun dans translations/'} ; framework (${framework.join(', ')})`));
+    out.push(
+      labelled(D.catalogue, 'OK', 'Catalogues', `${own.length > 0 ? own.join(', ') : 'aucun dans translations/'} ; framework (${framework.join(', ')})`),
+    );
   }
 
   const missing: CheckResult[] = [];
@@ -97,7 +99,9 @@ export const i18nCheck: CheckFunction = async ({ root }) => {
   }
 
   const empty = catalogues.project.flatMap((c) =>
-    [...c.entries].filter(([, value]) => value.trim() === '').map(([key]) => labelled(D.emptyValue, 'FAIL', 'Valeur vide', `« ${key} » dans ${c.file} : à traduire`, c.file)),
+    [...c.entries]
+      .filter(([, value]) => value.trim() === '')
+      .map(([key]) => labelled(D.emptyValue, 'FAIL', 'Valeur vide', `« ${key} » dans ${c.file} : à traduire`, c.file)),
   );
   out.push(...(empty.length > 0 ? empty : [labelled(D.emptyValue, 'OK', 'Valeurs', 'aucune valeur vide')]));
 

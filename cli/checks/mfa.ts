@@ -47,12 +47,25 @@ export const mfaCheck: CheckFunction = async ({ root }) => {
   const module = declared
     ? result(D.module, 'OK', 'module mfa enregistré dans fw_modules.json')
     : {
-        ...result(D.module, 'WARN', `indices MFA sans le module mfa : ${found.join(' ; ')}`, '« fw starter:build mfa » installe et enregistre le second facteur'),
+        ...result(
+          D.module,
+          'WARN',
+          `indices MFA sans le module mfa : ${found.join(' ; ')}`,
+          '« fw starter:build mfa » installe et enregistre le second facteur',
+        ),
         file: 'fw_modules.json',
       };
   const wired = routes
     ? result(D.routes, 'OK', 'registerMfaRoutes appelé')
-    : { ...result(D.routes, 'WARN', "registerMfaRoutes n'est appelé nulle part : les pages /account/mfa ne sont pas servies", '« fw starter:build mfa » ajoute l\'appel'), file: 'mvc/routes.ts' };
+    : {
+        ...result(
+          D.routes,
+          'WARN',
+          "registerMfaRoutes n'est appelé nulle part : les pages /account/mfa ne sont pas servies",
+          "« fw starter:build mfa » ajoute l'appel",
+        ),
+        file: 'mvc/routes.ts',
+      };
   return [module, wired];
 };
 

@@ -34,8 +34,9 @@ export async function registryModules(root: string): Promise<{ names: string[]; 
       local: registry.modules.filter(isLocalEntry).map((entry) => ({ name: entry.name, path: String(entry.path) })),
     };
   } catch (error) {
-    const detail = error instanceof CliError ? error.message.replace(/ : rien n'a été écrit\.$/, '').replace(/[.]$/, '') : `${REGISTRY_FILE} : ${fsReason(error)}`;
-    return { ...result(D.registry, 'FAIL', detail, error instanceof CliError ? error.advice ?? '' : ''), file: REGISTRY_FILE };
+    const detail =
+      error instanceof CliError ? error.message.replace(/ : rien n'a été écrit\.$/, '').replace(/[.]$/, '') : `${REGISTRY_FILE} : ${fsReason(error)}`;
+    return { ...result(D.registry, 'FAIL', detail, error instanceof CliError ? (error.advice ?? '') : ''), file: REGISTRY_FILE };
   }
 }
 

@@ -77,7 +77,10 @@ export const CONFIG_FILE = 'fw.config.json';
 export function readSilenced(root: string): { ids: string[]; result: CheckResult | null } {
   const fail = (detail: string): { ids: string[]; result: CheckResult } => ({
     ids: [],
-    result: { ...result(CONFIG_DEFINITION, 'FAIL', `${CONFIG_FILE} : ${detail}`, 'écrivez { "silenced_checks": ["FW-…"] } (docs/diagnostics.md)'), file: CONFIG_FILE },
+    result: {
+      ...result(CONFIG_DEFINITION, 'FAIL', `${CONFIG_FILE} : ${detail}`, 'écrivez { "silenced_checks": ["FW-…"] } (docs/diagnostics.md)'),
+      file: CONFIG_FILE,
+    },
   });
   if (entryKind(root, CONFIG_FILE) === 'absent') return { ids: [], result: null };
   const read = readSource(root, CONFIG_FILE);
@@ -92,7 +95,8 @@ export function readSilenced(root: string): { ids: string[]; result: CheckResult
   const silenced = (data as { silenced_checks?: unknown }).silenced_checks ?? [];
   if (!Array.isArray(silenced)) return fail('« silenced_checks » doit être une liste');
   const bad = silenced.filter((id) => typeof id !== 'string' || !CHECK_ID.test(id));
-  if (bad.length > 0) return fail(`identifiant(s) invalide(s) dans « silenced_checks » : ${bad.map((id) => JSON.stringify(id)).join(', ')} (forme FW-FAMILLE-001)`);
+  if (bad.length > 0)
+    return fail(`identifiant(s) invalide(s) dans « silenced_checks » : ${bad.map((id) => JSON.stringify(id)).join(', ')} (forme FW-FAMILLE-001)`);
   return { ids: silenced as string[], result: result(CONFIG_DEFINITION, 'OK', `${silenced.length} contrôle(s) réduit(s) au silence`) };
 }
 
@@ -128,7 +132,5 @@ export async function runDiagnostic(command: ProjectDiagnostic, context: Project
   }
   const bySkip = new Set(skip);
   const byConfig = new Set(config.ids);
-  return results.map((found) =>
-    bySkip.has(found.id) ? silence(found, '--skip') : byConfig.has(found.id) ? silence(found, CONFIG_FILE) : found,
-  );
+  return results.map((found) => (bySkip.has(found.id) ? silence(found, '--skip') : byConfig.has(found.id) ? silence(found, CONFIG_FILE) : found));
 }

@@ -21,7 +21,10 @@ export const TPL_DEFINITIONS: readonly CheckDefinition[] = Object.values(D);
 export const templatesCheck: CheckFunction = async ({ root }) => {
   const templates = walkFiles(root, 'mvc/views').files.filter((file) => file.endsWith('.html'));
   if (templates.length === 0) {
-    return [result(D.present, 'WARN', 'aucun fichier .html sous mvc/views/', 'les pages du projet sont des gabarits nunjucks .html dans mvc/views/'), result(D.syntax, 'SKIP', 'aucun gabarit')];
+    return [
+      result(D.present, 'WARN', 'aucun fichier .html sous mvc/views/', 'les pages du projet sont des gabarits nunjucks .html dans mvc/views/'),
+      result(D.syntax, 'SKIP', 'aucun gabarit'),
+    ];
   }
   // The parser alone (no environment, no loader, no render): the runtime registers no custom tag, so its syntax is this.
   const { parser } = (await import('nunjucks')).default as unknown as { parser: { parse(src: string, extensions: unknown[], options: object): unknown } };
@@ -36,7 +39,9 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
       parser.parse(read.text, [], {});
     } catch (error) {
       const { lineno, colno } = error as { lineno?: number; colno?: number };
-      const message = String((error as Error).message ?? error).replace(/^\(unknown path\)\s*/, '').split('\n')[0]!;
+      const message = String((error as Error).message ?? error)
+        .replace(/^\(unknown path\)\s*/, '')
+        .split('\n')[0]!;
       const at = lineno ? `:${lineno}${colno ? `:${colno}` : ''}` : '';
       failures.push({
         ...result(D.syntax, 'FAIL', `${file}${at} : ${message}`, 'corrigez la balise nunjucks'),
@@ -46,7 +51,10 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
       });
     }
   }
-  return [result(D.present, 'OK', `${templates.length} gabarit(s) sous mvc/views/`), ...(failures.length > 0 ? failures : [result(D.syntax, 'OK', `${templates.length} gabarit(s) analysé(s)`)])];
+  return [
+    result(D.present, 'OK', `${templates.length} gabarit(s) sous mvc/views/`),
+    ...(failures.length > 0 ? failures : [result(D.syntax, 'OK', `${templates.length} gabarit(s) analysé(s)`)]),
+  ];
 };
 
 export const TPL_CHECKS: readonly CheckFunction[] = [templatesCheck];

@@ -109,7 +109,10 @@ export function expectCase(base: string, scratch: string, item: CorpusCase): Dia
     else assert.match(found!.detail, item.detail);
   }
   const tag = `  ${`[${item.status}]`.padEnd(7)}${item.id} ${found!.label}`;
-  assert.ok(text.stdout.split('\n').some((line) => line.startsWith(tag)), `${item.name}: text line « ${tag} »`);
+  assert.ok(
+    text.stdout.split('\n').some((line) => line.startsWith(tag)),
+    `${item.name}: text line « ${tag} »`,
+  );
   assert.ok(!/\n\s+at /.test(text.stdout + text.stderr), `${item.name}: no stack trace`);
   item.more?.(found!, diagnosis);
   return diagnosis;
@@ -134,7 +137,11 @@ export function corpusTests(
   define: (name: string, fn: (context: { base: ReturnType<typeof corpusBase> }) => void) => void,
   cases: readonly CorpusCase[],
 ): void {
-  for (const item of cases) define(`${item.command}: ${item.name} → ${item.id} ${item.status}, exit ${item.exit}`, ({ base }) => void expectCase(base.project.root, base.scratch, item));
+  for (const item of cases)
+    define(
+      `${item.command}: ${item.name} → ${item.id} ${item.status}, exit ${item.exit}`,
+      ({ base }) => void expectCase(base.project.root, base.scratch, item),
+    );
 }
 
 /** True when this process can read a file whatever its mode (root): a chmod 000 file is then readable. */

@@ -20,10 +20,15 @@ export async function runDiagnosticCommand(command: 'doctor' | 'project:check' |
   const skip = (options.skip as string[] | undefined) ?? [];
   const { CHECK_ID, runDiagnostic } = await import('../../checks/registry.js');
   for (const id of skip) {
-    if (!CHECK_ID.test(id)) throw new CliError(`identifiant de contrôle invalide pour --skip : « ${id} ».`, 'un identifiant a la forme FW-FAMILLE-001 (docs/diagnostics.md les liste).');
+    if (!CHECK_ID.test(id))
+      throw new CliError(
+        `identifiant de contrôle invalide pour --skip : « ${id} ».`,
+        'un identifiant a la forme FW-FAMILLE-001 (docs/diagnostics.md les liste).',
+      );
   }
   if (typeof options.env === 'string') {
-    if (!ENV_NAME.test(options.env)) throw new CliError(`nom d'environnement invalide : « ${options.env} ».`, 'par exemple « --env prod » (le fichier env/prod est lu).');
+    if (!ENV_NAME.test(options.env))
+      throw new CliError(`nom d'environnement invalide : « ${options.env} ».`, 'par exemple « --env prod » (le fichier env/prod est lu).');
     process.env.APP_ENV = options.env;
   }
   const { projectContext } = await import('../../checks/context.js');
