@@ -218,14 +218,19 @@ test('project:check and project:audit outside a project: not a project, with adv
         `Conseil : lancez « fw ${name} » depuis la racine du projet (le dossier qui contient app.ts et mvc/), ou créez-en un avec « fw new MonProjet ».`,
       );
       assert.is(rest, '');
-      // Inside a project (app.ts or mvc/ here), the check itself is not implemented yet.
+      // Inside a project (app.ts or mvc/ here), the checks run: a bare mvc/ lacks the rest of the structure.
       fs.mkdirSync(path.join(outside, 'mvc'));
       const inside = fwIn(outside, name, '--json');
       assert.is(inside.status, 1, name);
-      assert.is(inside.stderr, `Erreur : la commande « ${name} » n'est pas encore disponible dans cette version.\n`);
+      assert.is(inside.stderr, '');
+      const report = JSON.parse(inside.stdout);
+      assert.is(report.command, name);
+      assert.ok(report.checks.some((check: { id: string; status: string }) => check.id === 'FW-STRUCT-002' && check.status === 'FAIL'));
       fs.rmdirSync(path.join(outside, 'mvc'));
       fs.writeFileSync(path.join(outside, 'app.ts'), '');
-      assert.is(fwIn(outside, name).stderr, inside.stderr, `${name}: app.ts alone marks a project`);
+      const appOnly = fwIn(outside, name);
+      assert.is(appOnly.status, 1, `${name}: app.ts alone marks a project`);
+      assert.match(appOnly.stdout, /\[FAIL\] FW-STRUCT-001 Dossier mvc\/ — mvc\/ : absent/);
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }

@@ -6,8 +6,12 @@
 import { readDbSettings, type DbSettings } from '../db/connection.js';
 import { CliError } from '../errors.js';
 
+/** The command a context is gathered for: a check whose verdict depends on it reads it (a missing env/dev…). */
+export type DiagnosticCommand = 'doctor' | 'project:check' | 'project:audit' | 'auth:doctor';
+
 export interface ProjectContext {
   readonly root: string;
+  readonly command: DiagnosticCommand;
   /** APP_ENV (default `dev`), read after env/<APP_ENV> was loaded. */
   readonly appEnv: string;
   readonly production: boolean;
@@ -18,20 +22,24 @@ export interface ProjectContext {
   once<T>(key: string, read: () => Promise<T>): Promise<T>;
 }
 
-/** The context of the project at `root`: loads its env file and reads its database settings (no connection yet). */
-export function projectContext(root: string): ProjectContext {
+/**
+ * The context of the project at `root`: loads its env file and reads its database settings (no connection yet).
+ * `command` defaults to `auth:doctor`, the first command that gathered one.
+ */
+export function projectContext(root: string, command: DiagnosticCommand = 'auth:doctor'): ProjectContext {
   let settings: DbSettings | null = null;
   let settingsError: CliError | null = null;
   try {
     settings = readDbSettings(root);
   } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    settingsError = error;
+    // A bad env file (an unclosed quote, a folder in its place, no read permission) is reported, never thrown.
+    settingsError = error instanceof CliError ? error : new CliError((error as Error).message ?? String(error), '');
   }
   const appEnv = (process.env.APP_ENV || 'dev').trim();
   const reads = new Map<string, Promise<unknown>>();
   return {
     root,
+    command,
     appEnv,
     production: appEnv === 'prod',
     settings,

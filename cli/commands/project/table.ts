@@ -19,22 +19,26 @@ export const PROJECT_COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The `Projet` diagnostics (`doctor` is listed but not available yet), printed after the i18n commands. */
+/** The `Projet` diagnostics (docs/diagnostics.md), printed after the i18n commands. */
 export const PROJECT_CHECK_COMMANDS: readonly CommandEntry[] = [
-  { name: 'doctor', family: 'Projet', usage: '[--json]', summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).' },
-  // project:check and project:audit are not implemented yet; their modules parse the arguments and refuse what they
-  // will refuse (outside a project), then say the command is not available.
+  {
+    name: 'doctor',
+    family: 'Projet',
+    usage: '[--json] [--env <nom>] [--skip <ID>]',
+    summary: 'Diagnostic en lecture seule (OK, WARN, FAIL, SKIP).',
+    load: () => import('./doctor.js'),
+  },
   {
     name: 'project:check',
     family: 'Projet',
-    usage: '[--json]',
+    usage: '[--json] [--env <nom>] [--skip <ID>]',
     summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).',
     load: async () => (await import('./project-diagnostic.js')).projectDiagnostic('project:check'),
   },
   {
     name: 'project:audit',
     family: 'Projet',
-    usage: '[--json]',
+    usage: '[--json] [--env <nom>] [--skip <ID>]',
     summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).',
     load: async () => (await import('./project-diagnostic.js')).projectDiagnostic('project:audit'),
   },
