@@ -1,5 +1,5 @@
 /**
- * Family `i18n` (FW-I18N-001 to FW-I18N-005): the rules of `fw i18n:check` (docs/frontend.md "fw i18n:check"),
+ * Family `i18n` (FW-I18N-001 to FW-I18N-005): the rules of `fw i18n:check` (docs/frontend.md "fw i18n:check [--json]"),
  * which prints these same results. FAIL: an unreadable catalogue, a key used but missing from a catalogue, a key of
  * one catalogue missing from another, an empty value. WARN: a key of the project's catalogues that nothing uses (a
  * key that overrides one of the framework's is in use by the framework). The catalogues and the uses are read by
