@@ -108,6 +108,8 @@ interface Case {
   readonly expect: Record<string, 'WARN' | 'FAIL'>;
   readonly detail?: RegExp;
   readonly extra?: Record<string, string>;
+  /** The file (and line) the result names. */
+  readonly at?: { file: string; line?: number };
 }
 
 const CASES: readonly Case[] = [
@@ -117,6 +119,7 @@ const CASES: readonly Case[] = [
     defect: (root) => git(root, ['add', '-f', 'env/dev']),
     expect: { 'FW-SEC-001': 'FAIL' },
     detail: /env\/dev est versionné/,
+    at: { file: 'env/dev' },
   },
   {
     name: 'env/prod tracked by git, checked for prod',
@@ -270,6 +273,7 @@ const CASES: readonly Case[] = [
     defect: (root) => setEnv(path.join(root, 'env', 'example'), { DB_APP_PWD: 'Kq8zT2vLm9xR4wPb' }),
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
+    at: { file: 'env/example', line: 60 }, // the last line: setEnv moves the key there
   },
   {
     name: "env/example gives production's API_TOKEN",
@@ -315,6 +319,7 @@ for (const one of CASES) {
     assert.is(found.family, 'sec');
     if (one.detail) assert.match(`${found.detail} : ${found.hint ?? ''}`, one.detail);
     assert.ok(found.hint, `${id} says what to do`);
+    if (one.at) assert.equal({ file: found.file, line: found.line }, { file: one.at.file, line: one.at.line });
     assert.not.match(JSON.stringify(run.report), /Kq8zT2vLm9xR4wPb|Hz7pQ2rT9k|abc123|trop-court/, 'no secret value in the report');
   });
 }
