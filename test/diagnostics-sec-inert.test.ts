@@ -78,6 +78,7 @@ test('bad input: each problem a result naming its file, no stack trace, nothing 
     const cases: Array<[string, Buffer, RegExp]> = [
       ['binary', Buffer.from([0x41, 0x3d, 0x00, 0xff, 0xfe, 0x0a]), /env\/example est un fichier binaire/],
       ['2 MB', Buffer.alloc(2 * 1024 * 1024, 'A=1\n'), /env\/example pèse 2097152 octets/],
+      ['unclosed quote', Buffer.from('APP_NAME=demo\nAPI_TOKEN="abc\n'), /^env\/example, ligne 2 : guillemet fermant " manquant$/],
     ];
     for (const [name, example, message] of cases) {
       fs.writeFileSync(path.join(root, 'env', 'example'), example);
@@ -107,7 +108,19 @@ test('bad input: each problem a result naming its file, no stack trace, nothing 
 });
 
 test('env/example rules: placeholders are not secrets; a real-looking value under a secret name is', () => {
-  for (const value of ['', 'changeme', 'change-me', '<jeton>', '${APP_SECRET}', 'xxxxxxxxxxxx', '********', 'your-api-key', 'votre_mot_de_passe', 'à définir', '...']) {
+  for (const value of [
+    '',
+    'changeme',
+    'change-me',
+    '<jeton>',
+    '${APP_SECRET}',
+    'xxxxxxxxxxxx',
+    '********',
+    'your-api-key',
+    'votre_mot_de_passe',
+    'à définir',
+    '...',
+  ]) {
     assert.ok(isPlaceholder(value), value);
   }
   for (const value of ['Kq8zT2vLm9xR4wPb', LONG, 'hunter2']) assert.not.ok(isPlaceholder(value), value);

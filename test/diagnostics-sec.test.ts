@@ -89,7 +89,10 @@ test('OK: production set up (stores in the database, proxy listed, secrets, HTTP
   const run = secChecks(project.root, 'prod');
   assert.is(run.status, 0, run.stderr);
   assert.equal(problems(run), {});
-  assert.ok(run.report.checks.every((check) => check.status === 'OK'), JSON.stringify(run.report.checks));
+  assert.ok(
+    run.report.checks.every((check) => check.status === 'OK'),
+    JSON.stringify(run.report.checks),
+  );
   assert.is(run.report.summary.ok, 10);
   assert.match(byId(run.report, 'FW-SEC-007').detail!, /dans 36[45] jours/);
 });

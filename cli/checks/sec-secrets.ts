@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { APP_SECRET_MIN_LENGTH } from '../../runtime/security/app-secret.js';
-import { parseEnv } from '../../runtime/env.js';
+import { EnvSyntaxError, parseEnv } from '../../runtime/env.js';
 import { result, type CheckDefinition, type CheckResult } from './check.js';
 import type { ProjectContext } from './context.js';
 
@@ -46,7 +46,7 @@ export function realSecrets(values: Readonly<Record<string, string>>): string[] 
     .map(([key]) => key);
 }
 
-type EnvRead = { readonly values: Record<string, string>; readonly text: string } | { readonly problem: string } | null;
+type EnvRead = { readonly values: Record<string, string>; readonly text: string } | { readonly problem: string; readonly line?: number } | null;
 
 /** An environment file of the project parsed as the runtime parses it; null when absent. Never throws. */
 function readEnvFile(root: string, relative: string): EnvRead {
@@ -61,6 +61,7 @@ function readEnvFile(root: string, relative: string): EnvRead {
     const text = bytes.toString('utf8');
     return { values: parseEnv(text, relative), text };
   } catch (error) {
+    if (error instanceof EnvSyntaxError) return { problem: error.message.replace(/\.$/, ''), line: error.line };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') return { problem: `${relative} est illisible (permissions)` };
     return { problem: `${relative} : ${code ?? (error as Error).message}` };
@@ -81,7 +82,9 @@ function lineOf(text: string, key: string): number | undefined {
 export function exampleSecretsCheck(definition: CheckDefinition, context: ProjectContext): CheckResult {
   const example = readEnvFile(context.root, EXAMPLE_FILE);
   if (example === null) return result(definition, 'SKIP', `${EXAMPLE_FILE} absent`);
-  if ('problem' in example) return { ...result(definition, 'FAIL', example.problem, `corrigez ${EXAMPLE_FILE}`), file: EXAMPLE_FILE };
+  if ('problem' in example) {
+    return { ...result(definition, 'FAIL', example.problem, `corrigez ${EXAMPLE_FILE}`), file: EXAMPLE_FILE, ...(example.line ? { line: example.line } : {}) };
+  }
   const found = realSecrets(example.values);
   if (found.length === 0) return result(definition, 'OK', `aucune valeur de secret dans ${EXAMPLE_FILE} (clés vides ou à remplacer)`);
   const prod = readEnvFile(context.root, 'env/prod');

@@ -106,6 +106,24 @@ export function expiryResult(definition: CheckDefinition, certificate: X509Certi
   return result(definition, 'OK', `expire le ${day(validTo)}, dans ${days} jours`);
 }
 
+/** FW-SEC-006: the public half of the key (`createPublicKey`) is the certificate's, compared as SPKI DER. */
+function keyMatchResult(definition: CheckDefinition, cert: X509Certificate, privateKey: KeyObject, certFile: string, keyFile: string): CheckResult {
+  let matches: boolean;
+  try {
+    const fromKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+    matches = fromKey.equals(cert.publicKey.export({ type: 'spki', format: 'der' }));
+  } catch (error) {
+    return result(definition, 'FAIL', `clé ou certificat inutilisable (${(error as Error).message})`, 'donnez un certificat et sa clé privée au format PEM');
+  }
+  if (matches) return result(definition, 'OK', `la clé correspond au certificat (${privateKey.asymmetricKeyType ?? 'clé'})`);
+  return result(
+    definition,
+    'FAIL',
+    `la clé ${keyFile} ne correspond pas au certificat ${certFile} : le serveur refuse de démarrer`,
+    'donnez la clé privée avec laquelle ce certificat a été demandé',
+  );
+}
+
 /** FW-SEC-005, FW-SEC-006 and FW-SEC-007, in that order. */
 export async function tlsChecks(definitions: TlsDefinitions, context: ProjectContext, now: Date = new Date()): Promise<CheckResult[]> {
   const { files, keyMatch, expiry } = definitions;
@@ -125,19 +143,17 @@ export async function tlsChecks(definitions: TlsDefinitions, context: ProjectCon
   if (key && 'problem' in key) problems.push(key.problem);
   const filesResult =
     problems.length > 0
-      ? result(files, 'FAIL', problems.join(' ; '), 'donnez à SSL_CERTFILE et SSL_KEYFILE deux fichiers PEM lisibles par le serveur (certificat, clé privée non chiffrée), ou videz les deux')
+      ? result(
+          files,
+          'FAIL',
+          problems.join(' ; '),
+          'donnez à SSL_CERTFILE et SSL_KEYFILE deux fichiers PEM lisibles par le serveur (certificat, clé privée non chiffrée), ou videz les deux',
+        )
       : result(files, 'OK', `certificat ${certFile} et clé ${keyFile} lus`);
   const cert = certificate && 'value' in certificate ? certificate.value : null;
   const privateKey = key && 'value' in key ? key.value : null;
-  let matchResult: CheckResult;
-  if (!cert || !privateKey) matchResult = result(keyMatch, 'SKIP', 'certificat ou clé non lu');
-  else {
-    const fromKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-    const fromCertificate = cert.publicKey.export({ type: 'spki', format: 'der' });
-    matchResult = fromKey.equals(fromCertificate)
-      ? result(keyMatch, 'OK', `la clé correspond au certificat (${privateKey.asymmetricKeyType ?? 'clé'})`)
-      : result(keyMatch, 'FAIL', `la clé ${keyFile} ne correspond pas au certificat ${certFile} : le serveur refuse de démarrer`, 'donnez la clé privée avec laquelle ce certificat a été demandé');
-  }
+  const matchResult =
+    cert && privateKey ? keyMatchResult(keyMatch, cert, privateKey, certFile!, keyFile!) : result(keyMatch, 'SKIP', 'certificat ou clé non lu');
   const expiryResultValue = cert ? expiryResult(expiry, cert, now) : result(expiry, 'SKIP', 'certificat non lu');
   return [filesResult, matchResult, expiryResultValue];
 }

@@ -46,7 +46,13 @@ export const envFilesInGitCheck: CheckFunction = async (context) => [await gitEn
  * unknown value too (the server would not start). FW-AUTH-005 and FW-AUTH-006 say the same with a WARN in any
  * environment; these are the strict production version.
  */
-function productionStore(definition: CheckDefinition, variable: string, read: () => string, context: ProjectContext, memory: { risk: string; fix: string }): CheckResult {
+function productionStore(
+  definition: CheckDefinition,
+  variable: string,
+  read: () => string,
+  context: ProjectContext,
+  memory: { risk: string; fix: string },
+): CheckResult {
   if (!context.production) return result(definition, 'SKIP', PROD_ONLY);
   let name: string;
   try {
@@ -85,7 +91,16 @@ const ROOT_PROXY_FILE = /^(nginx.*\.conf|caddyfile|traefik\.(ya?ml|toml)|haproxy
 /** Under `deploy/`, a file whose path below it names a proxy (`deploy/nginx/site.conf`, `deploy/caddy/Caddyfile`). */
 const DEPLOY_PROXY_PATH = /nginx|caddy|traefik|haproxy|apache|httpd/i;
 /** Variables named …PROXY… that say nothing about a proxy in front of the server (outgoing proxies, the list itself). */
-const NOT_A_PROXY_HINT = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'FTP_PROXY', 'TRUSTED_PROXIES', 'NPM_CONFIG_PROXY', 'NPM_CONFIG_HTTPS_PROXY']);
+const NOT_A_PROXY_HINT = new Set([
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'FTP_PROXY',
+  'TRUSTED_PROXIES',
+  'NPM_CONFIG_PROXY',
+  'NPM_CONFIG_HTTPS_PROXY',
+]);
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
 
 /** The entries of a folder, none when it cannot be read. */

@@ -37,7 +37,9 @@ function readSecret(): Buffer {
 
 function checked(value: string, name: string): Buffer {
   if (value.length < APP_SECRET_MIN_LENGTH) {
-    throw new Error(`${name} doit compter au moins ${APP_SECRET_MIN_LENGTH} caractères (lu : ${value.length}) ; par exemple la sortie de « openssl rand -hex 32 ».`);
+    throw new Error(
+      `${name} doit compter au moins ${APP_SECRET_MIN_LENGTH} caractères (lu : ${value.length}) ; par exemple la sortie de « openssl rand -hex 32 ».`,
+    );
   }
   return Buffer.from(value, 'utf8');
 }

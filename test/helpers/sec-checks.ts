@@ -51,7 +51,12 @@ export function secChecks(root: string, appEnv?: string, extra: Readonly<Record<
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
   if (appEnv) env.APP_ENV = appEnv;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', RUNNER, root], { cwd: root, encoding: 'utf8', env: { ...env, ...extra }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', RUNNER, root], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    timeout: 60_000,
+  });
   if (run.error) throw run.error;
   let report: SecReport;
   try {
@@ -130,10 +135,30 @@ export function makeCertificates(): Certificates {
   openssl(dir, ['pkey', '-in', 'valid.key', '-out', 'encrypted.key', '-aes256', '-passout', 'pass:phrase-secrete']);
   // An expired certificate: `openssl ca` takes explicit dates (`req -days` refuses a past one).
   openssl(dir, ['req', ...ec, '-keyout', 'expired.key', '-out', 'expired.csr', '-subj', '/CN=localhost']);
-  fs.writeFileSync(at('ca.cnf'), '[ca]\ndefault_ca=d\n[d]\ndatabase=index.txt\nnew_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=p\n[p]\ncommonName=supplied\n');
+  fs.writeFileSync(
+    at('ca.cnf'),
+    '[ca]\ndefault_ca=d\n[d]\ndatabase=index.txt\nnew_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=p\n[p]\ncommonName=supplied\n',
+  );
   fs.writeFileSync(at('index.txt'), '');
   fs.writeFileSync(at('serial'), '01\n');
-  openssl(dir, ['ca', '-batch', '-config', 'ca.cnf', '-selfsign', '-keyfile', 'expired.key', '-in', 'expired.csr', '-out', 'expired.crt', '-startdate', '20200101000000Z', '-enddate', '20200201000000Z', '-notext']);
+  openssl(dir, [
+    'ca',
+    '-batch',
+    '-config',
+    'ca.cnf',
+    '-selfsign',
+    '-keyfile',
+    'expired.key',
+    '-in',
+    'expired.csr',
+    '-out',
+    'expired.crt',
+    '-startdate',
+    '20200101000000Z',
+    '-enddate',
+    '20200201000000Z',
+    '-notext',
+  ]);
   return {
     dir,
     valid: { cert: at('valid.crt'), key: at('valid.key') },
