@@ -106,7 +106,7 @@ test('SKIP: outside a git repository FW-SEC-001 says why', ({ project }) => {
 
 interface Case {
   readonly name: string;
-  readonly env: 'dev' | 'prod';
+  readonly env: 'dev' | 'prod' | 'staging';
   readonly defect: (root: string, certs: Certificates) => void;
   readonly expect: Record<string, 'WARN' | 'FAIL'>;
   readonly detail?: RegExp;
@@ -133,6 +133,17 @@ const CASES: readonly Case[] = [
     },
     expect: { 'FW-SEC-001': 'FAIL' },
     detail: /env\/prod est versionné/,
+  },
+  {
+    name: 'env/staging tracked by git, checked for staging',
+    env: 'staging',
+    defect: (root) => {
+      fs.copyFileSync(path.join(root, 'env', 'dev'), path.join(root, 'env', 'staging'));
+      git(root, ['add', '-f', 'env/staging']);
+    },
+    expect: { 'FW-SEC-001': 'FAIL' },
+    detail: /env\/staging est versionné/,
+    at: { file: 'env/staging' },
   },
   {
     name: 'env/dev not ignored by .gitignore',

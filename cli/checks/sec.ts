@@ -4,7 +4,8 @@
  * proxy, the HTTPS certificate and key, API_TOKEN, the secrets of `env/example`, APP_SECRET. The environment is
  * the one the context loaded (`env/<APP_ENV>` under the process's own variables, as the server reads it); the
  * values are read by the runtime's own functions where it has them, so that a check cannot drift from what the
- * server does. Read-only, never runs project code; docs/diagnostics-ids-sec.md describes each id.
+ * server does. Read-only, never runs project code; docs/diagnostics.md (« Security of the environment ») describes
+ * each id.
  */
 import fs from 'node:fs';
 import path from 'node:path';
