@@ -12,7 +12,8 @@ import { get, getPath, onConfigChange } from '../config.js';
 import { getLogger } from '../logger.js';
 
 const log = getLogger('fw.security');
-const MIN_LENGTH = 32;
+/** The shortest secret the runtime accepts (`fw doctor` checks APP_SECRET against it). */
+export const APP_SECRET_MIN_LENGTH = 32;
 export const APP_SECRET_FILE = '.app_secret';
 
 let cached: Buffer | null = null;
@@ -35,8 +36,10 @@ function readSecret(): Buffer {
 }
 
 function checked(value: string, name: string): Buffer {
-  if (value.length < MIN_LENGTH) {
-    throw new Error(`${name} doit compter au moins ${MIN_LENGTH} caractères (lu : ${value.length}) ; par exemple la sortie de « openssl rand -hex 32 ».`);
+  if (value.length < APP_SECRET_MIN_LENGTH) {
+    throw new Error(
+      `${name} doit compter au moins ${APP_SECRET_MIN_LENGTH} caractères (lu : ${value.length}) ; par exemple la sortie de « openssl rand -hex 32 ».`,
+    );
   }
   return Buffer.from(value, 'utf8');
 }
@@ -63,7 +66,7 @@ function fileSecret(file: string): Buffer {
 
 function readSecretFile(file: string): Buffer {
   const text = fs.readFileSync(file, 'utf8').trim();
-  if (text.length < MIN_LENGTH) throw new Error(`${file} : secret trop court (${text.length} caractères)`);
+  if (text.length < APP_SECRET_MIN_LENGTH) throw new Error(`${file} : secret trop court (${text.length} caractères)`);
   return Buffer.from(text, 'utf8');
 }
 

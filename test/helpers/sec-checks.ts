@@ -1,0 +1,189 @@
+/**
+ * The security checks (cli/checks/sec.ts) run as a command would run them: a child `node` process in the project's
+ * folder, the environment of this process stripped of every variable the checks read, `APP_ENV` set when asked;
+ * it gathers the context, runs SEC_CHECKS and prints the report as `--json` prints it
+ * (`{ command, env, ok, summary, checks }`), exit 1 on a FAIL. Also: copies of one `fw new` project given a defect
+ * each, certificates made by openssl, and a digest of a whole tree (mtimes included) to prove nothing was written.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CheckResult } from '../../cli/checks/check.js';
+import { REPO } from './cli.js';
+
+export interface SecReport {
+  readonly command: string;
+  readonly env: string;
+  readonly ok: boolean;
+  readonly summary: Record<'ok' | 'warn' | 'fail' | 'skip' | 'info', number>;
+  readonly checks: CheckResult[];
+}
+
+export interface SecRun {
+  readonly status: number | null;
+  readonly report: SecReport;
+  readonly stderr: string;
+}
+
+const module = (relative: string): string => pathToFileURL(path.join(REPO, 'dist', 'cli', 'checks', relative)).href;
+
+const RUNNER = `
+const root = process.argv[1];
+const { projectContext } = await import(${JSON.stringify(module('context.js'))});
+const { runChecks } = await import(${JSON.stringify(module('check.js'))});
+const { SEC_CHECKS } = await import(${JSON.stringify(module('sec.js'))});
+const context = projectContext(root);
+const checks = await runChecks(SEC_CHECKS, context);
+const count = (status) => checks.filter((check) => check.status === status).length;
+const summary = { ok: count('OK'), warn: count('WARN'), fail: count('FAIL'), skip: count('SKIP'), info: count('INFO') };
+process.stdout.write(JSON.stringify({ command: 'sec', env: context.appEnv, ok: summary.fail === 0, summary, checks }));
+process.exitCode = summary.fail === 0 ? 0 : 1;
+`;
+
+/** Variables the checks read (or that point git elsewhere): the child gets only the project's env file's. */
+const READ = /^(DB_|GIT_)|^(APP_ENV|FW_DEBUG|SESSION_STORE|RATE_LIMIT_STORE|TRUSTED_PROXIES|SSL_CERTFILE|SSL_KEYFILE|API_TOKEN|APP_SECRET|HOST|PORT)$|PROXY/i;
+
+/** Runs the security checks in `root` for `appEnv` (`dev` when not given), with `extra` variables in the process. */
+export function secChecks(root: string, appEnv?: string, extra: Readonly<Record<string, string>> = {}): SecRun {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
+  if (appEnv) env.APP_ENV = appEnv;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', RUNNER, root], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    timeout: 60_000,
+  });
+  if (run.error) throw run.error;
+  let report: SecReport;
+  try {
+    report = JSON.parse(run.stdout) as SecReport;
+  } catch {
+    throw new Error(`pas de rapport JSON (code ${run.status}) : ${run.stdout}\n${run.stderr}`);
+  }
+  return { status: run.status, report, stderr: run.stderr };
+}
+
+/** The result of `id` in a report; throws when absent. */
+export function byId(report: SecReport, id: string): CheckResult {
+  const found = report.checks.find((check) => check.id === id);
+  if (!found) throw new Error(`${id} absent du rapport : ${report.checks.map((check) => check.id).join(', ')}`);
+  return found;
+}
+
+/** A copy of `source` in a fresh temporary folder (its root is returned). */
+export function copyProject(source: string): string {
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sec-')));
+  const root = path.join(parent, path.basename(source));
+  fs.cpSync(source, root, { recursive: true, verbatimSymlinks: true });
+  return root;
+}
+
+/** Removes a copy made by copyProject (its temporary parent too). */
+export function removeCopy(root: string): void {
+  fs.rmSync(path.dirname(root), { recursive: true, force: true });
+}
+
+/** `git <args>` in `cwd` (an author given, hooks and global configuration ignored). */
+export function git(cwd: string, args: readonly string[]): string {
+  return execFileSync('git', ['-c', 'user.name=fw', '-c', 'user.email=fw@example.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  });
+}
+
+/** Sets `KEY=value` lines in an env file (replacing the same keys, appending the others). */
+export function setEnv(file: string, values: Readonly<Record<string, string>>): void {
+  const kept = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !Object.keys(values).some((key) => line.startsWith(`${key}=`)));
+  const added = Object.entries(values).map(([key, value]) => `${key}=${value}`);
+  fs.writeFileSync(file, `${kept.join('\n').trimEnd()}\n${added.join('\n')}\n`);
+}
+
+export interface Certificates {
+  readonly dir: string;
+  /** Valid for a year: `valid.crt`, `valid.key`. */
+  readonly valid: { cert: string; key: string };
+  /** Expires in 5 days. */
+  readonly expiring: { cert: string; key: string };
+  /** Expired in 2020. */
+  readonly expired: { cert: string; key: string };
+  /** A key that belongs to no certificate here. */
+  readonly otherKey: string;
+  /** `valid.key` encrypted with a passphrase. */
+  readonly encryptedKey: string;
+}
+
+function openssl(cwd: string, args: readonly string[]): void {
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Certificates and keys (EC P-256) made by openssl in a temporary folder. */
+export function makeCertificates(): Certificates {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sec-tls-')));
+  const at = (name: string): string => path.join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  openssl(dir, ['req', '-x509', ...ec, '-keyout', 'valid.key', '-out', 'valid.crt', '-days', '365', '-subj', '/CN=localhost']);
+  openssl(dir, ['req', '-x509', ...ec, '-keyout', 'expiring.key', '-out', 'expiring.crt', '-days', '5', '-subj', '/CN=localhost']);
+  openssl(dir, ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'other.key']);
+  openssl(dir, ['pkey', '-in', 'valid.key', '-out', 'encrypted.key', '-aes256', '-passout', 'pass:phrase-secrete']);
+  // An expired certificate: `openssl ca` takes explicit dates (`req -days` refuses a past one).
+  openssl(dir, ['req', ...ec, '-keyout', 'expired.key', '-out', 'expired.csr', '-subj', '/CN=localhost']);
+  fs.writeFileSync(
+    at('ca.cnf'),
+    '[ca]\ndefault_ca=d\n[d]\ndatabase=index.txt\nnew_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=p\n[p]\ncommonName=supplied\n',
+  );
+  fs.writeFileSync(at('index.txt'), '');
+  fs.writeFileSync(at('serial'), '01\n');
+  openssl(dir, [
+    'ca',
+    '-batch',
+    '-config',
+    'ca.cnf',
+    '-selfsign',
+    '-keyfile',
+    'expired.key',
+    '-in',
+    'expired.csr',
+    '-out',
+    'expired.crt',
+    '-startdate',
+    '20200101000000Z',
+    '-enddate',
+    '20200201000000Z',
+    '-notext',
+  ]);
+  return {
+    dir,
+    valid: { cert: at('valid.crt'), key: at('valid.key') },
+    expiring: { cert: at('expiring.crt'), key: at('expiring.key') },
+    expired: { cert: at('expired.crt'), key: at('expired.key') },
+    otherKey: at('other.key'),
+    encryptedKey: at('encrypted.key'),
+  };
+}
+
+/** A digest of every entry under `dir`: path, type, size, mode, mtime and content (symbolic links not followed). */
+export function treeDigest(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (relative: string): void => {
+    const entries = fs.readdirSync(path.join(dir, relative), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      const absolute = path.join(dir, child);
+      const stat = fs.lstatSync(absolute);
+      hash.update(`${child}\0${stat.mode}\0${stat.size}\0${stat.mtimeMs}\0`);
+      if (entry.isSymbolicLink()) hash.update(fs.readlinkSync(absolute));
+      else if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) hash.update(fs.readFileSync(absolute));
+    }
+  };
+  walk('');
+  return hash.digest('hex');
+}
