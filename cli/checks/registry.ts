@@ -16,6 +16,7 @@ import { I18N_CHECKS, I18N_DEFINITIONS } from './i18n.js';
 import { MFA_CHECKS, MFA_DEFINITIONS } from './mfa.js';
 import { MOD_CHECKS, MOD_DEFINITIONS } from './mod.js';
 import { NPM_CHECKS, NPM_DEFINITIONS } from './npm.js';
+import { SEC_CHECKS, SEC_DEFINITIONS } from './sec.js';
 import { CONFIG_DEFINITION, STRUCT_CHECKS, STRUCT_DEFINITIONS } from './struct.js';
 import { TPL_CHECKS, TPL_DEFINITIONS } from './tpl.js';
 
@@ -60,6 +61,7 @@ export const FAMILIES: readonly CheckFamily[] = [
   { family: 'mfa', checks: MFA_CHECKS, definitions: MFA_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'npm', checks: NPM_CHECKS, definitions: NPM_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'auth', checks: [authWhenInstalled], definitions: AUTH_DEFINITIONS, commands: ['doctor'] },
+  { family: 'sec', checks: SEC_CHECKS, definitions: SEC_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'audit', checks: AUDIT_CHECKS, definitions: AUDIT_DEFINITIONS, commands: ['project:audit'] },
 ];
 
