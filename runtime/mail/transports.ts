@@ -134,21 +134,25 @@ export async function composeMessage(message: OutgoingMessage): Promise<Buffer> 
 }
 
 /**
- * The console transport: prints the whole message on stdout (not through the logger) for development. With
- * `app_env` = `prod` it prints the envelope only (from, to, subject, Message-ID), never the body: a message may
- * hold a link or a code that must not reach a production console.
+ * The console transport, for development: prints the message on stdout (not through the logger), readable:
+ * From, To, Reply-To, Subject, Message-ID, then the `[TEXTE]` and `[HTML]` parts. With `app_env` = `prod` it
+ * prints the envelope only, never the body: a message may hold a link or a code that must not reach a production
+ * console or its log files.
  */
 export function consoleTransport(write: (text: string) => void = (text) => process.stdout.write(text)): MailTransport {
   return {
     name: 'console',
     async send(message) {
-      const head = `--- fw-mvc mail ${message.messageId} ---\n`;
-      if (get('app_env') === 'prod') {
-        write(`${head}From: ${formatAddress(message.from)}\nTo: ${message.to.map(formatAddress).join(', ')}\nSubject: ${message.subject}\n(corps non affiché en production)\n`);
-      } else {
-        const raw = (await composeMessage(message)).toString('utf8').replace(/\r\n/g, '\n');
-        write(`${head}${raw}\n--- fin du message ---\n`);
-      }
+      const lines = [
+        `--- fw-mvc mail ${message.messageId} ---`,
+        `From: ${formatAddress(message.from)}`,
+        `To: ${message.to.map(formatAddress).join(', ')}`,
+        ...(message.replyTo ? [`Reply-To: ${formatAddress(message.replyTo)}`] : []),
+        `Subject: ${message.subject}`,
+      ];
+      if (get('app_env') === 'prod') lines.push('(corps non affiché en production)');
+      else lines.push('[TEXTE]', message.text, ...(message.html !== undefined ? ['[HTML]', message.html] : []));
+      write(`${lines.join('\n')}\n--- fin du message ---\n`);
       return { messageId: message.messageId, response: 'console', accepted: message.to.map((a) => a.address), rejected: [] };
     },
     close() {},
