@@ -150,3 +150,38 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
 
   test.run();
 }
+
+/** What the outbox relies on to wake the sender: `Connection.afterCommit`. */
+const commit = suite('mail: afterCommit (the wake-up after a commit)');
+
+commit('runs after the outermost COMMIT, never after a rollback, and a rolled-back savepoint drops its own', async () => {
+  const db = await sqliteMailDb();
+  try {
+    const calls: string[] = [];
+    await db.database.transaction(async (tx) => {
+      tx.afterCommit(() => calls.push('outer'));
+      await tx.transaction(async (inner) => {
+        inner.afterCommit(() => calls.push('kept savepoint'));
+      });
+      await tx
+        .transaction(async (inner) => {
+          inner.afterCommit(() => calls.push('rolled-back savepoint'));
+          throw new Error('savepoint');
+        })
+        .catch(() => {});
+      assert.equal(calls, [], 'nothing before the COMMIT');
+    });
+    assert.equal(calls, ['outer', 'kept savepoint']);
+    await db.database
+      .transaction(async (tx) => {
+        tx.afterCommit(() => calls.push('rolled back'));
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    assert.equal(calls, ['outer', 'kept savepoint']);
+  } finally {
+    await db.close();
+  }
+});
+
+commit.run();
