@@ -64,7 +64,14 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const queued = await db.database.transaction(async (tx) => {
       const result = await sendMail(
-        { to: ['Zoé <zoe@example.test>', 'bob@example.test'], subject: 'Commande n° 7 validée', text: 'Merci.', html: '<p>Merci.</p>', type: 'order_confirmed', related: { entity: 'orders', id: 7 } },
+        {
+          to: ['Zoé <zoe@example.test>', 'bob@example.test'],
+          subject: 'Commande n° 7 validée',
+          text: 'Merci.',
+          html: '<p>Merci.</p>',
+          type: 'order_confirmed',
+          related: { entity: 'orders', id: 7 },
+        },
         { tx },
       );
       const inside = await tx.fetchOne<{ status: string }>('SELECT status FROM mail_log WHERE id = ?', [result.id]);

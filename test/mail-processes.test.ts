@@ -113,7 +113,10 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
     assert.is(subjects.length, count);
     assert.is(new Set(subjects).size, count);
     const rows = await db.database.fetchAll<{ status: string; attempts: number }>('SELECT status, attempts FROM mail_log');
-    assert.ok(rows.every((row) => row.status === 'sent' && Number(row.attempts) === 1), JSON.stringify(rows.slice(0, 3)));
+    assert.ok(
+      rows.every((row) => row.status === 'sent' && Number(row.attempts) === 1),
+      JSON.stringify(rows.slice(0, 3)),
+    );
   });
 
   test.run();

@@ -60,7 +60,10 @@ test('nodemailer waits for the first message; serve() starts the sender and the 
       await runtime.closeDatabase();
       process.stdout.write(JSON.stringify(report));
     `;
-    const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.is(run.status, 0, run.stderr);
     assert.equal(JSON.parse(run.stdout), {
       afterImport: false,

@@ -51,7 +51,13 @@ test('STARTTLS and AUTH: the message arrives exactly (headers, text, HTML, UTF-8
   const server = await smtp({ tls: 'starttls', auth: { user: 'alice', pass: 's3cret-pw' } });
   const transport = smtpTransport({ host: '127.0.0.1', port: server.port, username: 'alice', password: 's3cret-pw', requireTls: true, tls: { ca: ca() } });
   const result = await sendMailNow(
-    { to: { name: 'Zoé Dupré', address: 'zoe@example.test' }, replyTo: 'support@example.test', subject: SUBJECT, text: 'Bonjour Zoé,\nà bientôt & merci.\n', html: '<p>Bonjour <b>Zoé</b></p>' },
+    {
+      to: { name: 'Zoé Dupré', address: 'zoe@example.test' },
+      replyTo: 'support@example.test',
+      subject: SUBJECT,
+      text: 'Bonjour Zoé,\nà bientôt & merci.\n',
+      html: '<p>Bonjour <b>Zoé</b></p>',
+    },
     { transport, database: db.database },
   );
   await transport.close();
@@ -74,7 +80,10 @@ test('STARTTLS and AUTH: the message arrives exactly (headers, text, HTML, UTF-8
   assert.match(result.messageId, /^<[0-9a-f-]{36}@example\.test>$/);
   assert.match(message!.raw, /^Subject: =\?UTF-8\?/m);
   const rows = await db.database.fetchAll<{ status: string; attempts: number; message: string | null }>('SELECT status, attempts, message FROM mail_log');
-  assert.equal(rows.map((row) => [row.status, Number(row.attempts), row.message]), [['sent', 1, null]]);
+  assert.equal(
+    rows.map((row) => [row.status, Number(row.attempts), row.message]),
+    [['sent', 1, null]],
+  );
   const logged = JSON.stringify(logs);
   assert.not.ok(logged.includes('s3cret-pw'));
   assert.not.ok(logged.includes('Bonjour'));
@@ -128,7 +137,9 @@ test('STARTTLS required (mail_use_tls) but not offered: refused, nothing sent in
 
 test('a refused connection is temporary: the row is queued again later, with its error', async () => {
   const port = await closedPort();
-  const error = await sendMailNow({ to: 'x@example.test', subject: 's', text: 't' }, { transport: smtpTransport({ host: '127.0.0.1', port }) }).catch((e: unknown) => e);
+  const error = await sendMailNow({ to: 'x@example.test', subject: 's', text: 't' }, { transport: smtpTransport({ host: '127.0.0.1', port }) }).catch(
+    (e: unknown) => e,
+  );
   assert.instance(error, MailSendError);
   assert.ok((error as MailSendError).temporary, (error as Error).message);
   const s = sender({ transport: smtpTransport({ host: '127.0.0.1', port }), retryDelaysSeconds: [600] });

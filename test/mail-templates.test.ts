@@ -49,10 +49,20 @@ test('renderMail: subject and text unescaped, HTML autoescaped, trans() with the
 });
 
 test('renderMail: a missing part, a bad name or a multi-line subject is refused', () => {
-  assert.throws(() => renderMail('broken'), (error: unknown) => error instanceof MailTemplateError && /broken_text\.txt/.test((error as Error).message));
-  assert.throws(() => renderMail('absent'), (error: unknown) => error instanceof MailTemplateError && /absent_subject\.txt/.test((error as Error).message));
+  assert.throws(
+    () => renderMail('broken'),
+    (error: unknown) => error instanceof MailTemplateError && /broken_text\.txt/.test((error as Error).message),
+  );
+  assert.throws(
+    () => renderMail('absent'),
+    (error: unknown) => error instanceof MailTemplateError && /absent_subject\.txt/.test((error as Error).message),
+  );
   for (const name of ['../secret', 'a/../../b', '', 'with space', '/abs']) {
-    assert.throws(() => renderMail(name), (error: unknown) => error instanceof MailTemplateError, name);
+    assert.throws(
+      () => renderMail(name),
+      (error: unknown) => error instanceof MailTemplateError,
+      name,
+    );
   }
   assert.throws(() => renderMail('evil', { extra: 'Bcc: x@example.test' }), /retour à la ligne/);
 });

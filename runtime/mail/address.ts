@@ -67,7 +67,8 @@ export function parseAddress(field: string, input: AddressInput): MailAddress {
       address = input.trim();
     }
   } else if (input && typeof input === 'object' && typeof input.address === 'string') {
-    if (input.name !== undefined && typeof input.name !== 'string') throw new MailAddressError(field, `${field} : le nom doit être une chaîne.`, 'invalid_address');
+    if (input.name !== undefined && typeof input.name !== 'string')
+      throw new MailAddressError(field, `${field} : le nom doit être une chaîne.`, 'invalid_address');
     name = input.name;
     refuseLineBreaks(field, input.address);
     if (name !== undefined) refuseLineBreaks(`${field} (nom)`, name);

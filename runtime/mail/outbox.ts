@@ -98,7 +98,8 @@ export function prepareMail(input: MailInput): PreparedMail {
     type = input.type ?? input.template;
   } else {
     const message = input as MailMessage;
-    if (typeof message.subject !== 'string' || typeof message.text !== 'string') throw new TypeError('Un message sans modèle demande subject et text (chaînes).');
+    if (typeof message.subject !== 'string' || typeof message.text !== 'string')
+      throw new TypeError('Un message sans modèle demande subject et text (chaînes).');
     if (message.html !== undefined && typeof message.html !== 'string') throw new TypeError('html : une chaîne est attendue.');
     content = { subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}) };
     type = input.type ?? 'message';

@@ -174,11 +174,10 @@ export class MailSender {
     const release = 'claimed_by = NULL, claimed_until = NULL';
     const where = 'WHERE id = ? AND claimed_by = ?';
     if (!get('mail_enabled')) {
-      await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET status = 'skipped', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`, [
-        'mail_enabled est faux : message non envoyé.',
-        row.id,
-        this.owner,
-      ]);
+      await database.execute(
+        `UPDATE ${MAIL_LOG_TABLE} SET status = 'skipped', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`,
+        ['mail_enabled est faux : message non envoyé.', row.id, this.owner],
+      );
       log.info(`Message n° ${row.id} non envoyé (mail_enabled est faux).`);
       return 'skipped';
     }

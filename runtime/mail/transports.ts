@@ -86,7 +86,8 @@ function toNodemailerMessage(message: OutgoingMessage): import('nodemailer').Sen
 }
 
 function asResult(info: { messageId: string; response?: string; accepted?: unknown[]; rejected?: unknown[] }, fallback: string): SendResult {
-  const addresses = (list: unknown[] | undefined) => (list ?? []).map((item) => (typeof item === 'string' ? item : String((item as { address?: string }).address)));
+  const addresses = (list: unknown[] | undefined) =>
+    (list ?? []).map((item) => (typeof item === 'string' ? item : String((item as { address?: string }).address)));
   return { messageId: info.messageId, response: info.response ?? fallback, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
 }
 
@@ -166,7 +167,10 @@ export function fileTransport(dir?: string): MailTransport {
     async send(message) {
       const folder = dir ?? getPath('mail_dir');
       fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+      const stamp = new Date()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
       const file = path.join(folder, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
       fs.writeFileSync(file, await composeMessage(message), { mode: 0o600, flag: 'wx' });
       return { messageId: message.messageId, response: `file ${file}`, accepted: message.to.map((a) => a.address), rejected: [] };
