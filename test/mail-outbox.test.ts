@@ -11,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
-import { MailAddressError, fileTransport, sendMail, startMailSender, type MailSender } from '../runtime/mail/index.js';
+import { MailAddressError, MailSender, fileTransport, sendMail, startMailSender } from '../runtime/mail/index.js';
 import { mailRow, mariadbMailDb, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
 
 for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
@@ -143,6 +143,24 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
     const noFrom = await sendMail({ to: 'a@example.test', subject: 's', text: 't' }, { database: db.database }).catch((e: unknown) => e);
     assert.instance(noFrom, MailAddressError);
     assert.equal(await db.database.fetchAll('SELECT id FROM mail_log'), []);
+  });
+
+  test('a claim held by a dead process is taken once it expires, not before', async () => {
+    const queued = await sendMail({ to: 'a@example.test', subject: 'orphelin', text: 't' }, { database: db.database });
+    const claim = (until: Date) =>
+      db.database.execute("UPDATE mail_log SET claimed_by = 'dead-host:1:0', claimed_until = ?, attempts = 1 WHERE id = ?", [until, queued.id]);
+    await claim(new Date(Date.now() + 60_000));
+    // Not started: only the calls below look at the outbox.
+    sender = new MailSender({ database: db.database, transport: fileTransport(dir) });
+    assert.is(await sender.runOnce(), 0);
+    assert.is((await mailRow(db.database, queued.id)).claimed_by, 'dead-host:1:0');
+    await claim(new Date(Date.now() - 2000));
+    assert.is(await sender.runOnce(), 1);
+    const row = await mailRow(db.database, queued.id);
+    assert.is(row.status, 'sent');
+    assert.is(row.attempts, 2);
+    assert.is(row.claimed_by, null);
+    assert.is(emlFiles().length, 1);
   });
 
   test('a subject longer than the column is cut in mail_log and sent whole', async () => {

@@ -131,6 +131,7 @@ test('STARTTLS required (mail_use_tls) but not offered: refused, nothing sent in
   ).catch((e: unknown) => e);
   assert.instance(error, MailSendError);
   assert.is((error as MailSendError).temporary, false);
+  assert.is((error as MailSendError).code, 'ETLS');
   assert.is(server.dataCount(), 0);
   assert.is(server.received.length, 0);
 });
