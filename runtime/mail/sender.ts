@@ -134,12 +134,17 @@ export class MailSender {
   }
 
   async #run(): Promise<void> {
+    // The same failure (a missing mail_log table, a database down) is logged once, not at every tick.
+    let lastFailure: string | undefined;
     while (this.#running) {
       this.#woken = false;
       try {
         await this.runOnce();
+        lastFailure = undefined;
       } catch (error) {
-        log.error(`Envoi des messages en attente impossible : ${describeFailure(error)}`);
+        const failure = describeFailure(error);
+        if (failure !== lastFailure) log.error(`Envoi des messages en attente impossible : ${failure}`);
+        lastFailure = failure;
       }
       if (!this.#running) break;
       if (this.#woken) continue;
