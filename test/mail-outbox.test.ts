@@ -11,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
-import { MailAddressError, MailSender, fileTransport, sendMail, startMailSender } from '../runtime/mail/index.js';
+import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender } from '../runtime/mail/index.js';
 import { mailRow, mariadbMailDb, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
 
 for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
@@ -175,6 +175,40 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
 
   test.run();
 }
+
+const table = suite('mail: the mail_log table');
+
+table('one description, both dialects, no ENUM; dates as DATETIME on MariaDB and TEXT on SQLite', () => {
+  const mariadb = mailLogTableSql('mariadb');
+  const sqlite = mailLogTableSql('sqlite');
+  for (const sql of [mariadb, sqlite]) {
+    assert.not.match(sql, /ENUM/i);
+    for (const name of [
+      'message_type',
+      'to_email',
+      'subject',
+      'transport',
+      'status',
+      'error_message',
+      'related_entity',
+      'related_id',
+      'created_at',
+      'sent_at',
+      'attempts',
+      'next_attempt_at',
+      'claimed_by',
+      'claimed_until',
+      'message',
+    ]) {
+      assert.match(sql, new RegExp(`\\b${name}\\b`), name);
+    }
+    assert.match(sql, /ix_mail_log_due/);
+  }
+  assert.match(mariadb, /`created_at` DATETIME NOT NULL/);
+  assert.match(sqlite, /"created_at" TEXT NOT NULL/);
+});
+
+table.run();
 
 /** What the outbox relies on to wake the sender: `Connection.afterCommit`. */
 const commit = suite('mail: afterCommit (the wake-up after a commit)');
