@@ -33,15 +33,26 @@ const DEFAULTS = {
   upload_allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as string[],
   /** Categories `/media/<path>` serves to anyone; the others need a signed-in session (docs/decisions.md#uploads-and-media, docs/uploads.md). */
   media_public_categories: ['images'] as string[],
+  /** The SMTP server of `fw-mvc/mail` (docs/mail.md "Configuration"). */
   mail_host: '',
   mail_port: 587,
   mail_username: '',
+  /** Never written to the log, the console or `mail_log`. */
   mail_password: '',
+  /** The sender, `adresse@exemple.fr` or `Nom <adresse@exemple.fr>`, used when a message names none. */
   mail_from: '',
+  /** STARTTLS required: the message is not sent when the server does not offer it. */
   mail_use_tls: false,
+  /** Implicit TLS from the first byte (port 465). */
   mail_use_ssl: false,
+  /** Seconds each SMTP step (connection, greeting, each answer) may take before the attempt fails. */
   mail_timeout: 10,
+  /** False: messages are recorded in `mail_log` as `skipped`, never sent. */
   mail_enabled: true,
+  /** How messages leave: `smtp`; `console` prints them; `file` writes `.eml` files under `mail_dir`. */
+  mail_transport: 'smtp' as 'smtp' | 'console' | 'file',
+  /** The folder of the `file` transport. */
+  mail_dir: 'storage/mail',
   db_driver: 'sqlite' as 'sqlite' | 'mariadb',
   db_file: 'storage/database.sqlite',
   db_host: 'localhost',
@@ -97,7 +108,7 @@ export type ConfigValues = typeof DEFAULTS;
 export type ConfigKey = keyof ConfigValues;
 
 /** Keys whose relative value is resolved from `project_root`. */
-const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file', 'session_dir']);
+const PATH_KEYS: ReadonlySet<string> = new Set(['views_dir', 'sql_dir', 'upload_root', 'static_dir', 'translations_dir', 'db_file', 'session_dir', 'mail_dir']);
 
 /** A fresh copy of the defaults; lists are copied so that mutating a value read with get() cannot change the defaults. */
 function freshDefaults(): ConfigValues {
@@ -126,7 +137,7 @@ export function get<K extends ConfigKey>(key: K): ConfigValues[K] {
 }
 
 /** Returns a path key resolved against `project_root`. */
-export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_dir' | 'translations_dir' | 'db_file' | 'session_dir'): string {
+export function getPath(key: 'views_dir' | 'sql_dir' | 'upload_root' | 'static_dir' | 'translations_dir' | 'db_file' | 'session_dir' | 'mail_dir'): string {
   const value = values[key];
   return PATH_KEYS.has(key) && !path.isAbsolute(value) ? path.resolve(values.project_root, value) : value;
 }

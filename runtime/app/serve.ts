@@ -15,6 +15,7 @@ import type { Response } from '../http/response.js';
 import { createHttpServer, listen, responseWriter, stopGracefully, type ResponseWriter } from '../http/server.js';
 import { getLogger } from '../logger.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
+import { startBackground, stopBackground } from './background.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
 
@@ -82,11 +83,14 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
   await listen(server, port, host);
   const scheme = server instanceof https.Server ? 'https' : 'http';
   const address = server.address() as AddressInfo;
+  startBackground();
   if (options.announce ?? true) process.stdout.write(`fw-mvc : ${scheme}://${host}:${address.port} (Ctrl+C pour arrêter)\n`);
   if (options.handleSignals ?? true) {
     const stop = (signal: NodeJS.Signals): void => {
       log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
-      void stopGracefully(server).then(() => process.exit(0));
+      void stopGracefully(server)
+        .then(() => stopBackground())
+        .then(() => process.exit(0));
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);

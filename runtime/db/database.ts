@@ -45,6 +45,8 @@ interface ConnectionState {
   /** 0: a plain connection; 1: a transaction; 2 and more: nested transactions (savepoints). */
   readonly depth: number;
   ended: boolean;
+  /** What `afterCommit` registered, run once the outermost transaction commits. */
+  readonly afterCommit: Array<() => void>;
 }
 
 const states = new WeakMap<Connection, ConnectionState>();
@@ -196,12 +198,22 @@ export class Connection implements Queryable {
     executor: Executor,
     depth: number,
   ) {
-    states.set(this, { executor, depth, ended: false });
+    states.set(this, { executor, depth, ended: false, afterCommit: [] });
   }
 
   /** True inside `transaction` (or a nested one). */
   get inTransaction(): boolean {
     return states.get(this)!.depth > 0;
+  }
+
+  /**
+   * Runs `fn` once what this transaction wrote is committed (at once outside a transaction); forgotten when it
+   * rolls back. Inside a savepoint, `fn` waits for the outermost COMMIT. What `fn` throws is ignored.
+   */
+  afterCommit(fn: () => void): void {
+    const state = states.get(this)!;
+    if (state.depth === 0) runQuietly(fn);
+    else state.afterCommit.push(fn);
   }
 
   fetchOne<T extends object = Row>(query: string, params: Params = []): Promise<T | null> {
@@ -231,6 +243,7 @@ export class Connection implements Queryable {
       const result = await current.run(tx, () => fn(tx));
       endConnection(tx);
       await this.execute(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      for (const callback of states.get(tx)!.afterCommit) this.afterCommit(callback);
       return result;
     } catch (error) {
       endConnection(tx);
@@ -251,6 +264,14 @@ export class Connection implements Queryable {
 
 /** A transaction is a connection inside `transaction()`. */
 export type Transaction = Connection;
+
+function runQuietly(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A commit hook cannot undo the commit; its failure is its own business.
+  }
+}
 
 function endConnection(connection: Connection): void {
   const state = states.get(connection);

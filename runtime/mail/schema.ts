@@ -1,0 +1,76 @@
+/**
+ * The `mail_log` table of `fw-mvc/mail` (docs/mail.md "The mail_log table"): the log of every message and the
+ * outbox the sender reads, described once (runtime/db/ddl/table-spec.ts) and spelled per dialect by the shared
+ * renderer. Statuses are short text (`queued`, `sent`, `failed`, `skipped`), not an ENUM, so both dialects hold
+ * the same thing. Dates are UTC `YYYY-MM-DD HH:MM:SS` (TEXT on SQLite, as the runtime writes dates), compared as
+ * text. `message` holds the rendered message (JSON) while the row waits to be sent, and is emptied once it is
+ * `sent`, `failed` or `skipped`. `claimed_by` / `claimed_until` are the claim of the process that sends it.
+ */
+import { ASCII_BIN, column, FRAMEWORK_TABLE, idColumn, UTF8MB4_BIN } from '../db/ddl/columns.js';
+import { renderCreateStatements, renderCreateTable } from '../db/ddl/render.js';
+import type { TableSpec } from '../db/ddl/table-spec.js';
+import type { DialectName } from '../db/dialect.js';
+
+export const MAIL_LOG_TABLE = 'mail_log';
+/** What the table holds, written as the file's comment line. */
+export const MAIL_LOG_TABLE_PURPOSE = "Journal des messages envoyés et file d'envoi (outbox) de fw-mvc/mail.";
+
+/** The four statuses of a row. */
+export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** Column sizes; longer values are cut (subject, error) or refused (type, related entity and id). */
+export const MAIL_LOG_LIMITS = {
+  messageType: 100,
+  toEmail: 1000,
+  subject: 500,
+  transport: 20,
+  errorMessage: 1000,
+  relatedEntity: 100,
+  relatedId: 64,
+  claimedBy: 100,
+} as const;
+
+const datetime = (name: string, nullable = false) => column(name, 'DATETIME', { sqliteType: 'TEXT', nullable });
+
+/** `mail_log`, for both dialects. */
+export const MAIL_LOG_TABLE_SPEC: TableSpec = {
+  table: MAIL_LOG_TABLE,
+  columns: [
+    idColumn('BIGINT UNSIGNED'),
+    column('message_type', `VARCHAR(${MAIL_LOG_LIMITS.messageType})`, { mariadbCharset: UTF8MB4_BIN }),
+    column('to_email', `VARCHAR(${MAIL_LOG_LIMITS.toEmail})`),
+    column('subject', `VARCHAR(${MAIL_LOG_LIMITS.subject})`),
+    column('transport', `VARCHAR(${MAIL_LOG_LIMITS.transport})`, { mariadbCharset: ASCII_BIN }),
+    column('status', 'VARCHAR(10)', { mariadbCharset: ASCII_BIN }),
+    column('error_message', `VARCHAR(${MAIL_LOG_LIMITS.errorMessage})`, { nullable: true }),
+    column('related_entity', `VARCHAR(${MAIL_LOG_LIMITS.relatedEntity})`, { nullable: true, mariadbCharset: UTF8MB4_BIN }),
+    column('related_id', `VARCHAR(${MAIL_LOG_LIMITS.relatedId})`, { nullable: true, mariadbCharset: UTF8MB4_BIN }),
+    datetime('created_at'),
+    datetime('sent_at', true),
+    column('attempts', 'INT', { default: '0', sqliteType: 'INTEGER' }),
+    datetime('next_attempt_at', true),
+    column('claimed_by', `VARCHAR(${MAIL_LOG_LIMITS.claimedBy})`, { nullable: true, mariadbCharset: ASCII_BIN }),
+    datetime('claimed_until', true),
+    column('message', 'MEDIUMTEXT', { nullable: true, mariadbCharset: UTF8MB4_BIN, sqliteType: 'TEXT' }),
+  ],
+  primaryKey: ['id'],
+  uniques: [],
+  indexes: [
+    { name: 'ix_mail_log_due', columns: ['status', 'next_attempt_at'] },
+    { name: 'ix_mail_log_created_at', columns: ['created_at'] },
+    { name: 'ix_mail_log_related', columns: ['related_entity', 'related_id'] },
+  ],
+  foreignKeys: [],
+  ...FRAMEWORK_TABLE,
+};
+
+/** The statements of `mail_log` for one dialect (one text, statements separated by `;` and a new line). */
+export function mailLogTableSql(dialect: DialectName): string {
+  return renderCreateTable(MAIL_LOG_TABLE_SPEC, dialect).join('\n');
+}
+
+/** The statements one by one, each creating only what is absent (to run them through `execute`). */
+export function mailLogTableStatements(dialect: DialectName): string[] {
+  return renderCreateStatements(MAIL_LOG_TABLE_SPEC, dialect);
+}

@@ -1,0 +1,246 @@
+/**
+ * The outbox of fw-mvc/mail on SQLite and MariaDB: `sendMail` in the caller's transaction (nothing when it rolls
+ * back, sent once it commits, the sender woken by the commit), `skipped` when mail is disabled, header injection
+ * and invalid addresses refused before anything is written, and the rendered row fields. The messages leave
+ * through the file transport and are read back with mailparser.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
+import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender } from '../runtime/mail/index.js';
+import { mailRow, mariadbMailDb, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
+
+for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
+  const test = suite(`mail: outbox (${makeDb === sqliteMailDb ? 'SQLite' : 'MariaDB'})`);
+  let db: MailDb;
+  let dir: string;
+  let sender: MailSender | undefined;
+  const logs: LogRecord[] = [];
+
+  test.before(async () => {
+    db = await makeDb();
+  });
+  test.after(async () => {
+    await db.close();
+  });
+  test.before.each(async () => {
+    resetConfig();
+    configure({ mail_from: 'App <app@example.test>' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-mail-out-'));
+    logs.length = 0;
+    setLogSink((record) => logs.push(record));
+    await db.database.execute('DELETE FROM mail_log');
+  });
+  test.after.each(async () => {
+    await sender?.stop();
+    sender = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+    setLogSink(null);
+    resetConfig();
+  });
+
+  const emlFiles = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.eml')) : []);
+
+  test('in a transaction that rolls back: no row, nothing sent', async () => {
+    sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 60_000 });
+    const error = await db.database
+      .transaction(async (tx) => {
+        await sendMail({ to: 'a@example.test', subject: 'annulé', text: 't' }, { tx });
+        throw new Error('rollback');
+      })
+      .catch((e: unknown) => e);
+    assert.is((error as Error).message, 'rollback');
+    await sender.runOnce();
+    assert.equal(await db.database.fetchAll('SELECT id FROM mail_log'), []);
+    assert.equal(emlFiles(), []);
+  });
+
+  test('in a transaction that commits: queued, then sent once the commit wakes the sender (no tick needed)', async () => {
+    sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const queued = await db.database.transaction(async (tx) => {
+      const result = await sendMail(
+        {
+          to: ['Zoé <zoe@example.test>', 'bob@example.test'],
+          subject: 'Commande n° 7 validée',
+          text: 'Merci.',
+          html: '<p>Merci.</p>',
+          type: 'order_confirmed',
+          related: { entity: 'orders', id: 7 },
+        },
+        { tx },
+      );
+      const inside = await tx.fetchOne<{ status: string }>('SELECT status FROM mail_log WHERE id = ?', [result.id]);
+      assert.is(inside?.status, 'queued');
+      return result;
+    });
+    const row = await waitForStatus(db.database, queued.id, 'sent', 5000);
+    assert.is(row.message_type, 'order_confirmed');
+    assert.is(row.to_email, 'zoe@example.test, bob@example.test');
+    assert.is(row.subject, 'Commande n° 7 validée');
+    assert.is(row.transport, 'file');
+    assert.is(row.related_entity, 'orders');
+    assert.is(row.related_id, '7');
+    assert.is(row.attempts, 1);
+    assert.is(row.message, null, 'the body is not kept once sent');
+    assert.match(row.created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const files = emlFiles();
+    assert.is(files.length, 1);
+    const parsed = await simpleParser(fs.readFileSync(path.join(dir, files[0]!)));
+    assert.is(parsed.subject, 'Commande n° 7 validée');
+    assert.is(parsed.text, 'Merci.');
+    assert.is(parsed.html, '<p>Merci.</p>');
+    assert.is(parsed.messageId, queued.messageId);
+    assert.not.ok(JSON.stringify(logs).includes('Merci'), 'no body in the log');
+  });
+
+  test('mail_enabled false: the row is skipped, nothing sent', async () => {
+    configure({ mail_enabled: false });
+    sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 100 });
+    const queued = await sendMail({ to: 'a@example.test', subject: 'off', text: 't' }, { database: db.database });
+    assert.is(queued.status, 'skipped');
+    await sender.runOnce();
+    const row = await mailRow(db.database, queued.id);
+    assert.is(row.status, 'skipped');
+    assert.is(row.message, null);
+    assert.is(row.sent_at, null);
+    assert.equal(emlFiles(), []);
+  });
+
+  test('a row queued while mail was enabled is skipped by a sender that finds it disabled', async () => {
+    const queued = await sendMail({ to: 'a@example.test', subject: 'later', text: 't' }, { database: db.database });
+    configure({ mail_enabled: false });
+    sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 60_000 });
+    const row = await waitForStatus(db.database, queued.id, 'skipped', 5000);
+    assert.is(row.message, null);
+    assert.equal(emlFiles(), []);
+  });
+
+  test('header injection and invalid addresses are refused before anything is written', async () => {
+    const cases: Array<[Parameters<typeof sendMail>[0], string, string]> = [
+      [{ to: 'a@example.test', subject: 'Bonjour\r\nBcc: victim@example.test', text: 't' }, 'subject', 'header_injection'],
+      [{ to: 'a@example.test', subject: 'ok\n', text: 't' }, 'subject', 'header_injection'],
+      [{ to: { name: 'Eve\nBcc: victim@example.test', address: 'eve@example.test' }, subject: 's', text: 't' }, 'to (nom)', 'header_injection'],
+      [{ to: 'a@example.test\r\nBcc: victim@example.test', subject: 's', text: 't' }, 'to', 'header_injection'],
+      [{ to: 'a@example.test', from: { address: 'app@example.test\n' }, subject: 's', text: 't' }, 'from', 'header_injection'],
+      [{ to: 'a@example.test', replyTo: 'Support\r <s@example.test>', subject: 's', text: 't' }, 'replyTo', 'header_injection'],
+      [{ to: 'not-an-address', subject: 's', text: 't' }, 'to', 'invalid_address'],
+      [{ to: 'a@b@example.test', subject: 's', text: 't' }, 'to', 'invalid_address'],
+      [{ to: 'a@example.test, b@example.test', subject: 's', text: 't' }, 'to', 'invalid_address'],
+      [{ to: [], subject: 's', text: 't' }, 'to', 'invalid_address'],
+    ];
+    for (const [message, field, code] of cases) {
+      const error = await sendMail(message, { database: db.database }).catch((e: unknown) => e);
+      assert.instance(error, MailAddressError, JSON.stringify(message));
+      assert.is((error as MailAddressError).field, field, JSON.stringify(message));
+      assert.is((error as MailAddressError).code, code, JSON.stringify(message));
+    }
+    configure({ mail_from: '' });
+    const noFrom = await sendMail({ to: 'a@example.test', subject: 's', text: 't' }, { database: db.database }).catch((e: unknown) => e);
+    assert.instance(noFrom, MailAddressError);
+    assert.equal(await db.database.fetchAll('SELECT id FROM mail_log'), []);
+  });
+
+  test('a claim held by a dead process is taken once it expires, not before', async () => {
+    const queued = await sendMail({ to: 'a@example.test', subject: 'orphelin', text: 't' }, { database: db.database });
+    const claim = (until: Date) =>
+      db.database.execute("UPDATE mail_log SET claimed_by = 'dead-host:1:0', claimed_until = ?, attempts = 1 WHERE id = ?", [until, queued.id]);
+    await claim(new Date(Date.now() + 60_000));
+    // Not started: only the calls below look at the outbox.
+    sender = new MailSender({ database: db.database, transport: fileTransport(dir) });
+    assert.is(await sender.runOnce(), 0);
+    assert.is((await mailRow(db.database, queued.id)).claimed_by, 'dead-host:1:0');
+    await claim(new Date(Date.now() - 2000));
+    assert.is(await sender.runOnce(), 1);
+    const row = await mailRow(db.database, queued.id);
+    assert.is(row.status, 'sent');
+    assert.is(row.attempts, 2);
+    assert.is(row.claimed_by, null);
+    assert.is(emlFiles().length, 1);
+  });
+
+  test('a subject longer than the column is cut in mail_log and sent whole', async () => {
+    const subject = 'é'.repeat(600);
+    sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 60_000 });
+    const queued = await sendMail({ to: 'a@example.test', subject, text: 't' }, { database: db.database });
+    const row = await waitForStatus(db.database, queued.id, 'sent', 5000);
+    assert.is(row.subject.length, 500);
+    const parsed = await simpleParser(fs.readFileSync(path.join(dir, emlFiles()[0]!)));
+    assert.is(parsed.subject, subject);
+  });
+
+  test.run();
+}
+
+const table = suite('mail: the mail_log table');
+
+table('one description, both dialects, no ENUM; dates as DATETIME on MariaDB and TEXT on SQLite', () => {
+  const mariadb = mailLogTableSql('mariadb');
+  const sqlite = mailLogTableSql('sqlite');
+  for (const sql of [mariadb, sqlite]) {
+    assert.not.match(sql, /ENUM/i);
+    for (const name of [
+      'message_type',
+      'to_email',
+      'subject',
+      'transport',
+      'status',
+      'error_message',
+      'related_entity',
+      'related_id',
+      'created_at',
+      'sent_at',
+      'attempts',
+      'next_attempt_at',
+      'claimed_by',
+      'claimed_until',
+      'message',
+    ]) {
+      assert.match(sql, new RegExp(`\\b${name}\\b`), name);
+    }
+    assert.match(sql, /ix_mail_log_due/);
+  }
+  assert.match(mariadb, /`created_at` DATETIME NOT NULL/);
+  assert.match(sqlite, /"created_at" TEXT NOT NULL/);
+});
+
+table.run();
+
+/** What the outbox relies on to wake the sender: `Connection.afterCommit`. */
+const commit = suite('mail: afterCommit (the wake-up after a commit)');
+
+commit('runs after the outermost COMMIT, never after a rollback, and a rolled-back savepoint drops its own', async () => {
+  const db = await sqliteMailDb();
+  try {
+    const calls: string[] = [];
+    await db.database.transaction(async (tx) => {
+      tx.afterCommit(() => calls.push('outer'));
+      await tx.transaction(async (inner) => {
+        inner.afterCommit(() => calls.push('kept savepoint'));
+      });
+      await tx
+        .transaction(async (inner) => {
+          inner.afterCommit(() => calls.push('rolled-back savepoint'));
+          throw new Error('savepoint');
+        })
+        .catch(() => {});
+      assert.equal(calls, [], 'nothing before the COMMIT');
+    });
+    assert.equal(calls, ['outer', 'kept savepoint']);
+    await db.database
+      .transaction(async (tx) => {
+        tx.afterCommit(() => calls.push('rolled back'));
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    assert.equal(calls, ['outer', 'kept savepoint']);
+  } finally {
+    await db.close();
+  }
+});
+
+commit.run();
