@@ -6,8 +6,12 @@
 import { readDbSettings, type DbSettings } from '../db/connection.js';
 import { CliError } from '../errors.js';
 
+/** The command a context is gathered for: a check may weigh a finding differently (no route is a WARN for project:check). */
+export type DiagnosticCommand = 'doctor' | 'project:check' | 'project:audit' | 'auth:doctor';
+
 export interface ProjectContext {
   readonly root: string;
+  readonly command: DiagnosticCommand;
   /** APP_ENV (default `dev`), read after env/<APP_ENV> was loaded. */
   readonly appEnv: string;
   readonly production: boolean;
@@ -19,7 +23,7 @@ export interface ProjectContext {
 }
 
 /** The context of the project at `root`: loads its env file and reads its database settings (no connection yet). */
-export function projectContext(root: string): ProjectContext {
+export function projectContext(root: string, command: DiagnosticCommand = 'auth:doctor'): ProjectContext {
   let settings: DbSettings | null = null;
   let settingsError: CliError | null = null;
   try {
@@ -32,6 +36,7 @@ export function projectContext(root: string): ProjectContext {
   const reads = new Map<string, Promise<unknown>>();
   return {
     root,
+    command,
     appEnv,
     production: appEnv === 'prod',
     settings,
