@@ -190,7 +190,11 @@ export function resolveRelative(from: string, specifier: string): string[] {
 
 /** True when `registerRoutes` is exported by the file (a function, a variable, or an `export { … }` list). */
 function exportsRoutesFunction(ts: TS, source: SourceFile): boolean {
-  const exported = (node: Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  // A named export: `export default function registerRoutes` is the default export, which the server does not call.
+  const exported = (node: Node): boolean => {
+    const modifiers = (ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined) ?? [];
+    return modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) && !modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+  };
   for (const statement of source.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name?.text === ROUTES_FUNCTION && exported(statement)) return true;
     if (ts.isVariableStatement(statement) && exported(statement)) {
