@@ -98,6 +98,9 @@ export const migrationVersionsCheck: CheckFunction = async (context) => {
 async function statuses(context: ProjectContext): Promise<{ statuses: MigrationStatus[]; target: string } | { skip: string }> {
   const found = await folder(context);
   if (!found.ok) return { skip: found.reason };
+  // A version two files claim has no reliable state (which file was applied?): FW-MIGR-003 reports it alone.
+  const doubled = new Set(found.problems.filter(isDuplicate).map((problem) => problem.filename.slice(0, 14)));
+  const files = found.files.filter((file) => !doubled.has(file.version));
   const reads = await databaseReads(context);
   switch (reads.state) {
     case 'unconfigured':
@@ -106,9 +109,15 @@ async function statuses(context: ProjectContext): Promise<{ statuses: MigrationS
       return { skip: `base injoignable : ${reads.summary}` };
     case 'no-file':
       // As `migration:status` says it: the file does not exist yet, so nothing is applied.
-      return { statuses: computeStatuses(found.files, []), target: `SQLite ${reads.file}, pas encore créé` };
+      return { statuses: computeStatuses(files, []), target: `SQLite ${reads.file}, pas encore créé` };
     default:
-      return { statuses: computeStatuses(found.files, reads.migrations ?? []), target: reads.target };
+      return {
+        statuses: computeStatuses(
+          files,
+          (reads.migrations ?? []).filter((record) => !doubled.has(record.version)),
+        ),
+        target: reads.target,
+      };
   }
 }
 
