@@ -32,7 +32,7 @@ export class HandlerResolver {
     for (const file of candidates) {
       let outcome = this.files.get(file);
       if (!outcome) {
-        outcome = parseProjectFile(this.ts, this.root, file);
+        outcome = parseProjectFile(this.ts, this.root, file, false);
         this.files.set(file, outcome);
       }
       if (outcome.ok || outcome.problem.kind !== 'missing') return outcome;

@@ -90,11 +90,14 @@ export function place(ts: TS, parsed: ParsedFile, node: Node): Place {
   return { file: parsed.file, line: line + 1, column: character + 1 };
 }
 
-/** Reads and parses a project file (posix path from the root); a missing, unreadable or mis-written file is a problem. */
-export function parseProjectFile(ts: TS, root: string, file: string): ParseOutcome {
+/**
+ * Reads and parses a project file (posix path from the root); a missing, unreadable or mis-written file is a problem.
+ * `parents: false` parses about twice as fast, for a file whose nodes are never walked upwards (a controller).
+ */
+export function parseProjectFile(ts: TS, root: string, file: string, parents = true): ParseOutcome {
   const read = readSourceFile(root, file);
   if (!read.ok) return { ok: false, problem: { kind: read.missing ? 'missing' : 'unreadable', file, reason: read.reason } };
-  const source = ts.createSourceFile(file, read.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(file, read.text, ts.ScriptTarget.Latest, parents, ts.ScriptKind.TS);
   // The parser's own diagnostics: syntax only, no type checking (emitters/codemods/routes-edit.ts reads them too).
   const diagnostics = (source as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
   const first = diagnostics[0];
@@ -161,9 +164,15 @@ function routeName(ts: TS, options: Node | undefined): string | null | undefined
   return null;
 }
 
+type Imports = Map<string, { readonly from: string; readonly imported: string; readonly typeOnly: boolean }>;
+const importsCache = new WeakMap<SourceFile, Imports>();
+
 /** Imports of a file: local name → module specifier and the name it has there (`default` for a default import). */
-export function importsOf(ts: TS, source: SourceFile): Map<string, { readonly from: string; readonly imported: string; readonly typeOnly: boolean }> {
-  const out = new Map<string, { from: string; imported: string; typeOnly: boolean }>();
+export function importsOf(ts: TS, source: SourceFile): Imports {
+  const cached = importsCache.get(source);
+  if (cached) return cached;
+  const out: Imports = new Map();
+  importsCache.set(source, out);
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const clause = statement.importClause;
