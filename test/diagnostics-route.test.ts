@@ -191,6 +191,43 @@ test('FW-ROUTE-008 FAIL: a handler naming a controller method that does not exis
   }
 });
 
+test('FW-ROUTE-008 FAIL: a binary or mis-written controller is named once, with the line of its syntax error', ({ copies }) => {
+  const binary = diagnoseInert(
+    copies.make((r) => write(r, CONTROLLER, Buffer.from([0, 1, 2, 3]))),
+    ['route'],
+  );
+  assertProblems(binary, ['FW-ROUTE-008 FAIL']);
+  assert.equal(
+    byId(binary, 'FW-ROUTE-008').map((c) => `${c.file} ${c.detail}`),
+    [`${CONTROLLER} ${CONTROLLER} est un fichier binaire, pas du texte`],
+  );
+  const broken = diagnoseInert(
+    copies.make((r) => edit(r, CONTROLLER, (text) => text.replace('static async index(request: Request)', 'static async index(request: Request'))),
+    ['route'],
+  );
+  assertProblems(broken, ['FW-ROUTE-008 FAIL']);
+  const [fail] = byId(broken, 'FW-ROUTE-008');
+  assert.is(fail!.file, CONTROLLER);
+  assert.ok(fail!.line! > 1 && fail!.column! >= 1, JSON.stringify(fail));
+  assert.match(fail!.detail!, new RegExp(`^${CONTROLLER} ligne ${fail!.line}, colonne ${fail!.column} : `));
+});
+
+test('mvc/api_routes.ts: its routes join the same router (a duplicate of mvc/routes.ts is a FW-ROUTE-006 FAIL)', ({ copies }) => {
+  const root = copies.make((r) =>
+    write(
+      r,
+      'mvc/api_routes.ts',
+      "import type { Router } from 'fw-mvc';\nimport { VilleController } from './controllers/ville_controller.js';\n\nexport function registerApiRoutes(router: Router): void {\n  router.add('GET', '/villes', VilleController.index, { api: true });\n}\n",
+    ),
+  );
+  const diagnosis = diagnoseInert(root, ['route']);
+  assertProblems(diagnosis, ['FW-ROUTE-006 FAIL']);
+  assert.equal(
+    byId(diagnosis, 'FW-ROUTE-006').map((c) => `${c.file}:${c.line} ${c.detail}`),
+    ['mvc/api_routes.ts:5 GET /villes déjà déclarée (mvc/routes.ts ligne 10) : cette route ne répond jamais'],
+  );
+});
+
 test('FW-ROUTE-008: a method inherited from a parent class of the project is found', ({ copies }) => {
   const root = copies.make((r) => {
     write(r, 'mvc/controllers/base_carte.ts', "export class BaseCarte {\n  static carte(): Response {\n    return new Response('');\n  }\n}\n");

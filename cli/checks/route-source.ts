@@ -1,6 +1,6 @@
 /**
- * `mvc/routes.ts` read as a syntax tree (the TypeScript parser that ts-morph carries, loaded on first use), never
- * imported or run: its routes (`*.add('METHOD', '/path', handler, { name })`, on the router or on a group, the
+ * `mvc/routes.ts` (and `mvc/api_routes.ts`, whose routes the server adds to the same router) read as syntax trees
+ * (the TypeScript parser that ts-morph carries, loaded on first use), never imported or run: its routes (`*.add('METHOD', '/path', handler, { name })`, on the router or on a group, the
  * group's prefix joined by the router's own rule), the local route files it imports and calls
  * (`registerBlogRoutes(router)` from `./routes_blog.js`, read the same way), `registerRoutes` exported or not, the
  * calls it cannot read (a computed path, spread arguments) and the code that would run when the file is imported.
@@ -24,6 +24,7 @@ export function typescript(): Promise<TS> {
 
 export const ROUTES_FILE = 'mvc/routes.ts';
 export const ROUTES_FUNCTION = 'registerRoutes';
+export const API_ROUTES_FILE = 'mvc/api_routes.ts';
 
 /** Where something is: a posix path from the project root, 1-based line and column. */
 export interface Place {
@@ -72,7 +73,7 @@ export type FileProblem =
   | { readonly kind: 'syntax'; readonly file: string; readonly error: SyntaxError };
 
 export interface RoutesAnalysis {
-  /** mvc/routes.ts and the local route files it calls, in the order they were read. */
+  /** mvc/routes.ts, the local route files it calls and mvc/api_routes.ts, in the order they were read. */
   readonly files: readonly ParsedFile[];
   /** A file that could not be read or parsed (routes.ts first); when set, the routes are not reliable. */
   readonly problems: readonly FileProblem[];
@@ -349,5 +350,7 @@ export async function analyseRoutes(root: string): Promise<RoutesAnalysis> {
     for (const called of found.called) read(called, false);
   };
   read([ROUTES_FILE], true);
+  // The server adds the routes of mvc/api_routes.ts to the same router (runtime/app.ts `loadApiRoutes`), when it exists.
+  if (analysis.files.length > 0) read([API_ROUTES_FILE], false);
   return analysis;
 }

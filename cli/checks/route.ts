@@ -1,6 +1,6 @@
 /**
- * The route checks (family `route`, ids FW-ROUTE-001 to FW-ROUTE-010): `mvc/routes.ts` (and the local route files
- * it calls) read as syntax trees by route-source.ts, never imported or run. The file, its syntax, `registerRoutes`
+ * The route checks (family `route`, ids FW-ROUTE-001 to FW-ROUTE-010): `mvc/routes.ts` (the local route files it
+ * calls, and `mvc/api_routes.ts`) read as syntax trees by route-source.ts, never imported or run. The file, its syntax, `registerRoutes`
  * exported, at least one route, each method and path by the router's own rule (runtime/http/router.ts), duplicate
  * METHOD + path and duplicate names, the controller method each handler names (route-controllers.ts), the calls
  * that cannot be read statically, and the code that would run when the file is imported. See
@@ -77,7 +77,7 @@ export const routesFileCheck: CheckFunction = async (context) => {
   const unread = found.problems.filter((problem) => problem.kind !== 'syntax');
   if (unread.length === 0) {
     const others = found.files.length - 1;
-    return [at(D.file, 'OK', { file: ROUTES_FILE }, `${ROUTES_FILE} lu${others > 0 ? `, avec ${others} fichier(s) de routes qu'il appelle` : ''}`)];
+    return [at(D.file, 'OK', { file: ROUTES_FILE }, `${ROUTES_FILE} lu${others > 0 ? `, avec ${others} autre(s) fichier(s) de routes` : ''}`)];
   }
   return unread.map((problem) =>
     problem.kind === 'missing'
