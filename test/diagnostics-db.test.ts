@@ -57,6 +57,16 @@ test('FW-DB-001 WARN: a SQLite file that does not exist yet, never created by th
   assert.not.ok(fs.existsSync(path.join(root, SQLITE)));
 });
 
+test('FW-DB-001 FAIL: a SQLite file that is not a database, named by its path in the project', ({ copies }) => {
+  const diagnosis = diagnoseInert(
+    copies.make((r) => fs.writeFileSync(path.join(r, SQLITE), 'pas une base SQLite\n')),
+    ['db'],
+    'doctor',
+  );
+  assertProblems(diagnosis, ['FW-DB-001 FAIL']);
+  assert.is(byId(diagnosis, 'FW-DB-001')[0]!.detail, "impossible d'ouvrir la base SQLite storage/database.sqlite (file is not a database)");
+});
+
 test('FW-DB-002 WARN: an entity whose table differs (SQLite), as migration:diff --all shows it', ({ copies }) => {
   const diagnosis = diagnoseInert(copies.make(addField), ['db'], 'doctor');
   assertProblems(diagnosis, ['FW-DB-002 WARN']);

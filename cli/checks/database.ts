@@ -132,15 +132,18 @@ async function read(context: ProjectContext): Promise<DatabaseReads> {
     const summary = (error as { summary?: unknown }).summary;
     const advice = (error as { advice?: unknown }).advice;
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    // The copy's path means nothing to the user: the message names the project's file.
+    const named = (text: string): string => (copy ? text.split(copy.file).join(relativeFile(settings)) : text);
     return {
       state: 'unavailable',
       target,
-      summary: (typeof summary === 'string' ? summary : message).replace(/\.$/, ''),
+      summary: named(typeof summary === 'string' ? summary : message).replace(/\.$/, ''),
       advice: typeof advice === 'string' ? advice.replace(/\.$/, '') : '',
     };
   } finally {
-    // A stalled server may never answer the close either: it is not waited for.
-    if (db) void db.close().catch(() => {});
+    // The copy is closed before its folder goes; a stalled MariaDB server is not waited for past a second.
+    const closing = db?.close().catch(() => {});
+    if (closing) await (copy ? closing : Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1000).unref())]));
     copy?.remove();
   }
 }
