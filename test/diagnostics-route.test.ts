@@ -43,7 +43,7 @@ test('a generated project (CRUD page, auth routes): every route check OK, in id 
   assert.is(byId(diagnosis, 'FW-ROUTE-008')[0]!.detail, '11 méthode(s) de contrôleur trouvée(s)');
 });
 
-test('FW-ROUTE-001 FAIL: mvc/routes.ts missing, a folder, binary, 2 MB, a symlink loop; the other checks SKIP', ({ copies }) => {
+test('FW-ROUTE-001 FAIL: mvc/routes.ts missing, a folder, binary, 2 MB, a symlink loop, nested too deeply; the others SKIP', ({ copies }) => {
   const cases: Array<[string, (root: string) => void, string]> = [
     ['absent', (root) => fs.rmSync(path.join(root, ROUTES)), 'mvc/routes.ts est introuvable'],
     ['dossier', (root) => (fs.rmSync(path.join(root, ROUTES)), fs.mkdirSync(path.join(root, ROUTES))), "mvc/routes.ts n'est pas un fichier"],
@@ -55,6 +55,11 @@ test('FW-ROUTE-001 FAIL: mvc/routes.ts missing, a folder, binary, 2 MB, a symlin
       'mvc/routes.ts est une boucle de liens symboliques',
     ],
   ];
+  cases.push([
+    'imbrication',
+    (root) => write(root, ROUTES, `export const x = ${'['.repeat(100_000)}${']'.repeat(100_000)};\n`),
+    "mvc/routes.ts ne s'analyse pas (imbrication trop profonde)",
+  ]);
   for (const [label, defect, detail] of cases) {
     const diagnosis = diagnoseInert(copies.make(defect), ['route']);
     assertProblems(diagnosis, ['FW-ROUTE-001 FAIL']);

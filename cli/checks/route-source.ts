@@ -91,6 +91,12 @@ export function place(ts: TS, parsed: ParsedFile, node: Node): Place {
   return { file: parsed.file, line: line + 1, column: character + 1 };
 }
 
+/** The problem of a file the parser (or a walk of its tree) cannot go through: nested too deeply for the stack. */
+function tooDeep(file: string, error: unknown): FileProblem {
+  const why = error instanceof RangeError ? 'imbrication trop profonde' : error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return { kind: 'unreadable', file, reason: `${file} ne s'analyse pas (${why})` };
+}
+
 /**
  * Reads and parses a project file (posix path from the root); a missing, unreadable or mis-written file is a problem.
  * `parents: false` parses about twice as fast, for a file whose nodes are never walked upwards (a controller).
@@ -98,7 +104,12 @@ export function place(ts: TS, parsed: ParsedFile, node: Node): Place {
 export function parseProjectFile(ts: TS, root: string, file: string, parents = true): ParseOutcome {
   const read = readSourceFile(root, file);
   if (!read.ok) return { ok: false, problem: { kind: read.missing ? 'missing' : 'unreadable', file, reason: read.reason } };
-  const source = ts.createSourceFile(file, read.text, ts.ScriptTarget.Latest, parents, ts.ScriptKind.TS);
+  let source: SourceFile;
+  try {
+    source = ts.createSourceFile(file, read.text, ts.ScriptTarget.Latest, parents, ts.ScriptKind.TS);
+  } catch (error) {
+    return { ok: false, problem: tooDeep(file, error) };
+  }
   // The parser's own diagnostics: syntax only, no type checking (emitters/codemods/routes-edit.ts reads them too).
   const diagnostics = (source as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
   const first = diagnostics[0];
@@ -340,10 +351,18 @@ export async function analyseRoutes(root: string): Promise<RoutesAnalysis> {
       if (required || outcome.problem.kind !== 'missing') analysis.problems.push(outcome.problem);
       return;
     }
+    let found: FileRoutes;
+    let effects: Unverifiable[];
+    try {
+      found = fileRoutes(ts, outcome.parsed);
+      effects = sideEffects(ts, outcome.parsed);
+    } catch (error) {
+      analysis.problems.push(tooDeep(outcome.parsed.file, error));
+      return;
+    }
     analysis.files.push(outcome.parsed);
     if (required) analysis.exported = exportsRoutesFunction(ts, outcome.parsed.source);
-    analysis.sideEffects.push(...sideEffects(ts, outcome.parsed));
-    const found = fileRoutes(ts, outcome.parsed);
+    analysis.sideEffects.push(...effects);
     analysis.routes.push(...found.routes);
     analysis.unverifiable.push(...found.unverifiable);
     analysis.moduleCalls.push(...found.moduleCalls);
