@@ -43,6 +43,21 @@ test('a generated project (CRUD page, auth routes): every route check OK, in id 
   assert.is(byId(diagnosis, 'FW-ROUTE-008')[0]!.detail, '11 méthode(s) de contrôleur trouvée(s)');
 });
 
+test('the suivi and mfa starters: their routes (controllers, account pages, module routes) are all OK', async () => {
+  const project = newProject('Suivi');
+  try {
+    for (const starter of ['suivi', 'mfa']) {
+      const run = project.run(['starter:build', starter]);
+      assert.is(run.status, 0, `${run.stdout}${run.stderr}`);
+    }
+    const diagnosis = diagnoseInert(project.root, ['route']);
+    assertProblems(diagnosis, []);
+    assert.is(byId(diagnosis, 'FW-ROUTE-004')[0]!.detail, '34 route(s) et celles de registerAuthRoutes, registerMfaRoutes');
+  } finally {
+    await project.cleanup();
+  }
+});
+
 test('FW-ROUTE-001 FAIL: mvc/routes.ts missing, a folder, binary, 2 MB, a symlink loop, nested too deeply; the others SKIP', ({ copies }) => {
   const cases: Array<[string, (root: string) => void, string]> = [
     ['absent', (root) => fs.rmSync(path.join(root, ROUTES)), 'mvc/routes.ts est introuvable'],
