@@ -262,6 +262,24 @@ test('FW-ROUTE-008: a method inherited from a parent class of the project is fou
   assertProblems(diagnoseInert(root, ['route']), []);
 });
 
+test('FW-ROUTE-008: an object of functions, a namespace import or a local function is no class to check: no false FAIL', ({ copies }) => {
+  const root = copies.make((r) => {
+    write(
+      r,
+      'mvc/controllers/carte.ts',
+      "export const Carte = {\n  index: (): Response => new Response(''),\n};\nexport function plan(): Response {\n  return new Response('');\n}\n",
+    );
+    edit(r, ROUTES, (text) =>
+      text.replace(
+        "import { registerAuthRoutes } from 'fw-mvc/auth';",
+        "import { registerAuthRoutes } from 'fw-mvc/auth';\nimport { Carte } from './controllers/carte.js';\nimport * as cartes from './controllers/carte.js';\n\nconst Local = { index: (): Response => new Response('') };",
+      ),
+    );
+    addRoutes(r, "  router.add('GET', '/carte', Carte.index);\n  router.add('GET', '/plan', cartes.plan);\n  router.add('GET', '/local', Local.index);");
+  });
+  assertProblems(diagnoseInert(root, ['route']), []);
+});
+
 test('FW-ROUTE-009 INFO: a computed path or spread arguments are not verifiable, never a crash', ({ copies }) => {
   const root = copies.make((r) =>
     addRoutes(

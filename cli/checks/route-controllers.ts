@@ -18,6 +18,16 @@ interface FoundClass {
   readonly declaration: ClassDeclaration;
 }
 
+/** The names a file binds with `import * as name`. */
+function namespaceImports(ts: TS, parsed: ParsedFile): Set<string> {
+  const out = new Set<string>();
+  for (const statement of parsed.source.statements) {
+    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
+    if (bindings && ts.isNamespaceImport(bindings)) out.add(bindings.name.text);
+  }
+  return out;
+}
+
 /** Looks up handlers, each project file parsed once. */
 export class HandlerResolver {
   private readonly files = new Map<string, ReturnType<typeof parseProjectFile>>();
@@ -49,39 +59,57 @@ export class HandlerResolver {
     return parsed.source.statements.find((s): s is ClassDeclaration => this.ts.isClassDeclaration(s) && s.name?.text === name);
   }
 
+  /** True when `statement` declares `name` as something other than a class (a variable, a function, an enum…). */
+  private declaresOther(statement: TsNamespace.Statement, name: string): boolean {
+    const ts = this.ts;
+    return (
+      ((ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement)) && statement.name?.text === name) ||
+      (ts.isVariableStatement(statement) && statement.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name))
+    );
+  }
+
   /**
    * The class a file exports as `name` (`default` for its default export), following `export { X } from './x.js'`
-   * and `export { X as Y }`; a problem when a file cannot be read; null when the file does not export it.
+   * and `export { X as Y }`; a problem when a file cannot be read; 'other' when the export is not a class (an object
+   * of functions…) or may come from an `export *`: nothing to check then; null when the file does not export it.
    */
-  private exportedClass(parsed: ParsedFile, name: string, depth = 0): FoundClass | FileProblem | null {
+  private exportedClass(parsed: ParsedFile, name: string, depth = 0): FoundClass | FileProblem | 'other' | null {
     const ts = this.ts;
-    if (depth > 8) return null;
+    if (depth > 8) return 'other';
+    let star = false;
     for (const statement of parsed.source.statements) {
       if (ts.isClassDeclaration(statement) && this.exported(statement)) {
         const isDefault = (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
         if ((isDefault && name === 'default') || (!isDefault && statement.name?.text === name)) return { parsed, declaration: statement };
       }
+      if (this.exported(statement) && this.declaresOther(statement, name)) return 'other';
+      if (ts.isExportAssignment(statement) && name === 'default') return 'other';
+      if (ts.isExportDeclaration(statement) && !statement.exportClause) star = true;
       if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
         const element = statement.exportClause.elements.find((e) => e.name.text === name);
         if (!element) continue;
         const local = (element.propertyName ?? element.name).text;
         if (!statement.moduleSpecifier) {
           const declaration = this.classNamed(parsed, local);
-          return declaration ? { parsed, declaration } : null;
+          return declaration ? { parsed, declaration } : 'other';
         }
-        if (!ts.isStringLiteral(statement.moduleSpecifier)) return null;
+        if (!ts.isStringLiteral(statement.moduleSpecifier)) return 'other';
         const next = this.parse(resolveRelative(parsed.file, statement.moduleSpecifier.text));
-        if (!next) return null;
+        if (!next) return 'other';
         return next.ok ? this.exportedClass(next.parsed, local, depth + 1) : next.problem;
       }
     }
-    return null;
+    return star ? 'other' : null;
   }
 
-  /** The class `name` names in `parsed` (declared there, or imported from a project file), a problem, or 'package'. */
-  private classIn(parsed: ParsedFile, name: string): FoundClass | FileProblem | 'package' | 'unbound' | 'not-exported' {
+  /**
+   * The class `name` names in `parsed` (declared there, or imported from a project file), a problem, 'package' (a
+   * package's export), 'other' (not a class: nothing to check), 'unbound' or 'not-exported'.
+   */
+  private classIn(parsed: ParsedFile, name: string): FoundClass | FileProblem | 'package' | 'other' | 'unbound' | 'not-exported' {
     const declaration = this.classNamed(parsed, name);
     if (declaration) return { parsed, declaration };
+    if (parsed.source.statements.some((s) => this.declaresOther(s, name)) || namespaceImports(this.ts, parsed).has(name)) return 'other';
     const binding = importsOf(this.ts, parsed.source).get(name);
     if (!binding) return 'unbound';
     const candidates = resolveRelative(parsed.file, binding.from);
@@ -121,7 +149,7 @@ export class HandlerResolver {
     if (!handler) return null;
     const found = this.classIn(route.source, handler.object);
     const label = `${handler.object}.${handler.member}`;
-    if (found === 'package') return null;
+    if (found === 'package' || found === 'other') return null;
     if (found === 'unbound')
       return { kind: 'handler', reason: `${handler.object} n'est ni importé ni déclaré dans ${route.file}`, hint: `importez ${handler.object}` };
     if (found === 'not-exported') {
