@@ -7,7 +7,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DB_DEFINITIONS } from '../cli/checks/db.js';
+import { runChecks } from '../cli/checks/check.js';
+import { projectContext, type ProjectContext } from '../cli/checks/context.js';
+import { DB_CHECKS, DB_DEFINITIONS } from '../cli/checks/db.js';
+import { MIGR_CHECKS } from '../cli/checks/migr.js';
+import { ROUTE_CHECKS } from '../cli/checks/route.js';
 import type { CliProject } from './helpers/cli.js';
 import { assertProblems, byId, Copies, diagnoseInert } from './helpers/diagnostics.js';
 import { CONTACT_FILE, newVilleContactProject } from './helpers/migrations.js';
@@ -46,6 +50,28 @@ test('SQLite: the file answers and matches the entities; it is read from a copy 
   );
   assert.match(byId(diagnosis, 'FW-DB-001')[0]!.detail!, /^SQLite storage\/database\.sqlite répond \(\d+ ms\)$/);
   assert.is(byId(diagnosis, 'FW-DB-002')[0]!.detail, '2 entité(s) conforme(s) à SQLite storage/database.sqlite');
+});
+
+test('in process: the db, migr and route checks of one context read the database once and the routes once', async ({ copies }) => {
+  const root = copies.make(addField);
+  const saved = { ...process.env };
+  try {
+    const context = projectContext(root, 'doctor');
+    const reads = new Map<string, number>();
+    const counted: ProjectContext = {
+      ...context,
+      once: (key, read) => context.once(key, () => (reads.set(key, (reads.get(key) ?? 0) + 1), read())),
+    };
+    const results = await runChecks([...DB_CHECKS, ...MIGR_CHECKS, ...ROUTE_CHECKS], counted);
+    assert.equal(
+      results.filter((r) => r.status !== 'OK').map((r) => `${r.id} ${r.status}`),
+      ['FW-DB-002 WARN'],
+    );
+    assert.equal(Object.fromEntries(reads), { 'database.reads': 1, 'model.compiled': 1, 'migr.folder': 1, 'route.analysis': 1 });
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
 });
 
 test('FW-DB-001 WARN: a SQLite file that does not exist yet, never created by the check', ({ copies }) => {
