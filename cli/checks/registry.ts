@@ -18,6 +18,9 @@ import { MOD_CHECKS, MOD_DEFINITIONS } from './mod.js';
 import { NPM_CHECKS, NPM_DEFINITIONS } from './npm.js';
 import { SEC_CHECKS, SEC_DEFINITIONS } from './sec.js';
 import { CONFIG_DEFINITION, STRUCT_CHECKS, STRUCT_DEFINITIONS } from './struct.js';
+import { ROUTE_CHECKS, ROUTE_DEFINITIONS } from './route.js';
+import { MIGR_CHECKS, MIGR_DEFINITIONS } from './migr.js';
+import { DB_CHECKS, DB_DEFINITIONS } from './db.js';
 import { TPL_CHECKS, TPL_DEFINITIONS } from './tpl.js';
 
 /** The three project diagnostics (`auth:doctor` runs the auth family alone, cli/commands/auth/doctor.ts). */
@@ -55,6 +58,9 @@ export const FAMILIES: readonly CheckFamily[] = [
   { family: 'env', checks: ENV_CHECKS, definitions: ENV_DEFINITIONS, commands: ALL },
   { family: 'struct', checks: STRUCT_CHECKS, definitions: STRUCT_DEFINITIONS, commands: ALL },
   { family: 'entity', checks: ENTITY_CHECKS, definitions: ENTITY_DEFINITIONS, commands: ALL },
+  { family: 'route', checks: ROUTE_CHECKS, definitions: ROUTE_DEFINITIONS, commands: ALL },
+  { family: 'migr', checks: MIGR_CHECKS, definitions: MIGR_DEFINITIONS, commands: ALL },
+  { family: 'db', checks: DB_CHECKS, definitions: DB_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'tpl', checks: TPL_CHECKS, definitions: TPL_DEFINITIONS, commands: ALL },
   { family: 'i18n', checks: I18N_CHECKS, definitions: I18N_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'mod', checks: MOD_CHECKS, definitions: MOD_DEFINITIONS, commands: ALL },

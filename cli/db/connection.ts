@@ -106,9 +106,14 @@ export function credentialsFor(settings: DbSettings, role: Role): { credentials:
 
 /**
  * Opens a handle with the account of `role`. `withDatabase: false` connects to the MariaDB server without
- * selecting a database (db:init before CREATE DATABASE). `busyTimeoutMs` is the SQLite lock wait.
+ * selecting a database (db:init before CREATE DATABASE). `busyTimeoutMs` is the SQLite lock wait; `connectTimeoutMs` and
+ * `queryTimeoutMs` bound a MariaDB connection and each statement (the diagnostics wait a few seconds at most).
  */
-export function openHandle(settings: DbSettings, role: Role, options: { withDatabase?: boolean; busyTimeoutMs?: number; poolSize?: number } = {}): Database {
+export function openHandle(
+  settings: DbSettings,
+  role: Role,
+  options: { withDatabase?: boolean; busyTimeoutMs?: number; poolSize?: number; connectTimeoutMs?: number; queryTimeoutMs?: number } = {},
+): Database {
   if (settings.driver === 'sqlite') {
     return openDatabase({ driver: 'sqlite', file: settings.file, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
   }
@@ -129,6 +134,8 @@ export function openHandle(settings: DbSettings, role: Role, options: { withData
     user: credentials.user,
     password: credentials.password,
     poolSize: options.poolSize ?? 2,
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
     envPrefix,
   });
 }

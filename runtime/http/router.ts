@@ -6,7 +6,8 @@ export type Handler = (request: Request) => Response | Promise<Response>;
 
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const METHODS = new Set([...SAFE_METHODS, ...UNSAFE_METHODS]);
+/** The methods `add` accepts (upper-cased first); `fw project:check` checks a route's method with it. */
+export const METHODS: ReadonlySet<string> = new Set([...SAFE_METHODS, ...UNSAFE_METHODS]);
 
 export interface RouteOptions {
   name?: string;
@@ -47,7 +48,8 @@ const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
  * The segments of a route pattern (`null` where a `{param}` sits) and its parameter names; a RouteError for a pattern
- * the router refuses. `fw module:routes` checks a module's paths with it before writing them (docs/modules.md).
+ * the router refuses. `fw module:routes` checks a module's paths with it before writing them (docs/modules.md), and
+ * `fw project:check` the paths of `mvc/routes.ts`.
  */
 export function parseRoutePattern(pattern: string): { statics: Array<string | null>; paramNames: string[] } {
   if (!pattern.startsWith('/')) throw new RouteError(`Le motif de route « ${pattern} » doit commencer par « / ».`);
@@ -226,11 +228,15 @@ export class RouteGroup {
   ) {}
 
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
-    const prefix = this.prefix.endsWith('/') ? this.prefix.slice(0, -1) : this.prefix;
-    const full = pattern === '/' || pattern === '' ? prefix || '/' : `${prefix}${pattern.startsWith('/') ? '' : '/'}${pattern}`;
-    this.router.add(method, full, handler, { ...this.defaults, ...options });
+    this.router.add(method, groupPattern(this.prefix, pattern), handler, { ...this.defaults, ...options });
     return this;
   }
+}
+
+/** The pattern a group with `prefix` gives to `pattern` (`fw project:check` joins a group's routes with it too). */
+export function groupPattern(prefix: string, pattern: string): string {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return pattern === '/' || pattern === '' ? base || '/' : `${base}${pattern.startsWith('/') ? '' : '/'}${pattern}`;
 }
 
 /** Decoded path segments, or null when the path is not valid percent-encoding. */
