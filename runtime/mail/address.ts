@@ -1,5 +1,5 @@
 /**
- * Addresses and header values of a message (docs/mail.md "Addresses"). Every value that becomes a header (a
+ * Addresses and header values of a message (docs/mail.md "Addresses and header injection"). Every value that becomes a header (a
  * subject, a display name, an address) is refused when it holds a CR or a LF: written as is, it would end the
  * header and start another one (header injection), so such a message is never queued nor sent.
  */
