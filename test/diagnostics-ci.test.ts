@@ -95,21 +95,41 @@ test('SQLite after db:init and db:apply: all five steps pass; each broken step f
   const before = project.snapshot();
 
   // A type error.
-  const typeError = withEdit(project, 'mvc/controllers/home_controller.ts', (text) => `${text}\nexport const broken: number = 'texte';\n`, () => check(project));
+  const typeError = withEdit(
+    project,
+    'mvc/controllers/home_controller.ts',
+    (text) => `${text}\nexport const broken: number = 'texte';\n`,
+    () => check(project),
+  );
   expectStatuses(typeError, { ...allOk(), 'tsc --noEmit': 'FAIL' }, 1);
   assert.match(typeError.stdout, /Sortie de « tsc --noEmit » :\n\n[^]*home_controller\.ts[^]*error TS2322/);
 
   // A generated file edited by hand (its marker kept): build:model --check sees it stale; make:crud --check too
   // when it is one of the entity's files (the CRUD pages derive from them).
-  const stale = withEdit(project, 'mvc/entities/relations.sql', (text) => `${text}-- modifié à la main\n`, () => check(project));
+  const stale = withEdit(
+    project,
+    'mvc/entities/relations.sql',
+    (text) => `${text}-- modifié à la main\n`,
+    () => check(project),
+  );
   expectStatuses(stale, { ...allOk(), 'fw build:model --check': 'FAIL' }, 1);
   assert.match(stale.stdout, /Sortie de « fw build:model --check » :\n\nFichiers générés périmés \(1\) :\n {2}mvc\/entities\/relations\.sql\n/);
-  const base = withEdit(project, 'mvc/entities/contact/contact_base.ts', (text) => `${text}// modifié à la main\n`, () => check(project));
+  const base = withEdit(
+    project,
+    'mvc/entities/contact/contact_base.ts',
+    (text) => `${text}// modifié à la main\n`,
+    () => check(project),
+  );
   expectStatuses(base, { ...allOk(), 'fw build:model --check': 'FAIL', 'fw make:crud Contact --check': 'FAIL' }, 1);
   assert.match(base.stdout, /Sortie de « fw build:model --check » :\n\nFichiers générés périmés \(1\) :\n {2}mvc\/entities\/contact\/contact_base\.ts\n/);
 
   // A regenerable CRUD file edited by hand: make:crud --check and build:model --check (which checks them too).
-  const crud = withEdit(project, 'mvc/forms/contact_fields.ts', (text) => `${text}// modifié à la main\n`, () => check(project));
+  const crud = withEdit(
+    project,
+    'mvc/forms/contact_fields.ts',
+    (text) => `${text}// modifié à la main\n`,
+    () => check(project),
+  );
   expectStatuses(crud, { ...allOk(), 'fw build:model --check': 'FAIL', 'fw make:crud Contact --check': 'FAIL' }, 1);
   assert.match(crud.stdout, /Sortie de « fw build:model --check » :\n\n[^]*mvc\/forms\/contact_fields\.ts/);
 
@@ -180,7 +200,12 @@ test('docs/ci.md commands against the real MariaDB: green, then a drift fails, t
 
     // No server on that port: the drift check is skipped, the others still run.
     const env = project.read('env/dev');
-    const closed = withEdit(project, 'env/dev', () => env.replace(/^DB_APP_PORT=.*$/m, 'DB_APP_PORT=1'), () => check(project));
+    const closed = withEdit(
+      project,
+      'env/dev',
+      () => env.replace(/^DB_APP_PORT=.*$/m, 'DB_APP_PORT=1'),
+      () => check(project),
+    );
     expectStatuses(closed, { ...allOk(), [DRIFT]: 'SKIP' }, 0);
     assert.match(closed.stdout, /\[SKIP\] fw migration:diff --all --check — MariaDB injoignable sur 127\.0\.0\.1:1 \(ECONNREFUSED\)/);
 
@@ -189,7 +214,12 @@ test('docs/ci.md commands against the real MariaDB: green, then a drift fails, t
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const paused = withEdit(project, 'env/dev', () => env.replace(/^DB_APP_PORT=.*$/m, `DB_APP_PORT=${port}`), () => check(project));
+      const paused = withEdit(
+        project,
+        'env/dev',
+        () => env.replace(/^DB_APP_PORT=.*$/m, `DB_APP_PORT=${port}`),
+        () => check(project),
+      );
       expectStatuses(paused, { ...allOk(), [DRIFT]: 'SKIP' }, 0);
       assert.match(paused.stdout, new RegExp(`\\[SKIP\\] fw migration:diff --all --check — MariaDB ne répond pas sur 127\\.0\\.0\\.1:${port} en 3 s`));
     } finally {
