@@ -79,6 +79,21 @@ function withEdit<T>(project: CliProject, relative: string, edit: (text: string)
   }
 }
 
+test('without its dependencies installed: exit 1 and the advice, no stack trace', ({ project }) => {
+  fs.renameSync(project.path('node_modules'), project.path('node_modules.off'));
+  try {
+    const run = check(project);
+    assert.is(run.status, 1);
+    assert.is(run.stdout, '');
+    assert.is(
+      run.stderr,
+      'Erreur : fw-mvc/package.json introuvable : les dépendances du projet ne sont pas installées.\nConseil : lancez « npm install » (ou « npm ci »).\n',
+    );
+  } finally {
+    fs.renameSync(project.path('node_modules.off'), project.path('node_modules'));
+  }
+});
+
 test('SQLite without its file: every step passes, the drift check is skipped with the reason', ({ project }) => {
   project.useSqlite();
   const run = check(project);

@@ -21,8 +21,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'package.json'));
-const FW = path.join(path.dirname(require.resolve('fw-mvc/package.json')), 'bin', 'fw.js');
-const TSC = require.resolve('typescript/bin/tsc');
+/** The path of a file of an installed package; exits 1 with the advice when the dependencies are not installed. */
+function installed(request) {
+  try {
+    return require.resolve(request);
+  } catch {
+    console.error(`Erreur : ${request} introuvable : les dépendances du projet ne sont pas installées.\nConseil : lancez « npm install » (ou « npm ci »).`);
+    process.exit(1);
+  }
+}
+const FW = path.join(path.dirname(installed('fw-mvc/package.json')), 'bin', 'fw.js');
+const TSC = installed('typescript/bin/tsc');
 const GREETING_TIMEOUT_MS = 3000;
 
 /** `ContactClient` → `contact_client`: the rule fw uses for file names (docs/entities.md "Entity files"). */
@@ -47,7 +56,13 @@ function entitiesWithCrud() {
     return [];
   }
   for (const folder of folders) {
-    for (const file of fs.readdirSync(path.join(dir, folder.name))) {
+    let files = [];
+    try {
+      files = fs.readdirSync(path.join(dir, folder.name));
+    } catch {
+      continue; // fw project:check reports the folder.
+    }
+    for (const file of files) {
       if (!file.endsWith('.json')) continue;
       let name;
       try {
