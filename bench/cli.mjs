@@ -10,7 +10,7 @@ import path from 'node:path';
 import { BENCH_DIR, median, printTable } from './shared.mjs';
 
 const FW = path.join(BENCH_DIR, '..', 'bin', 'fw.js');
-const ENTITIES = 100;
+export const ENTITIES = 100;
 const MIGRATIONS = 1000;
 const MAX_SECONDS = { 'sync:entity': 0.5, 'build:model': 5, 'migration:status': 1 };
 
@@ -20,7 +20,7 @@ function childEnv() {
 }
 
 /** Runs `fw <args>` in `cwd`; its wall time in ms. Throws with the command's output when it fails. */
-function fw(cwd, args) {
+export function fw(cwd, args) {
   const t0 = performance.now();
   const result = spawnSync(process.execPath, [FW, ...args], { cwd, env: childEnv(), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   const ms = performance.now() - t0;
@@ -30,13 +30,13 @@ function fw(cwd, args) {
   return { ms, stdout: result.stdout };
 }
 
-const writeJson = (file, value) => {
+export const writeJson = (file, value) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 };
 
 /** An entity with the usual mix of field types; `variant` changes a length, so that the generated files change too. */
-function entity(name, table, variant = 0, extra = []) {
+export function entity(name, table, variant = 0, extra = []) {
   return {
     $schema: '../../../node_modules/fw-mvc/schemas/entity.schema.json',
     format_version: 1,
@@ -60,7 +60,7 @@ const itemName = (i) => `Item${String(i).padStart(3, '0')}`;
 const itemTable = (i) => `item${String(i).padStart(3, '0')}`;
 
 /** 99 entities besides Contact, each with a many-to-one relation to Contact. */
-function addEntities(root) {
+export function addEntities(root) {
   const relations = [];
   for (let i = 1; i < ENTITIES; i++) {
     writeJson(
@@ -108,7 +108,7 @@ function writeMigrations(root, from, to) {
 }
 
 /** One untimed run, then `runs` timed ones, each after `before()`. */
-function measure(label, command, target, runs, root, args, before = () => {}, check = () => {}) {
+export function measure(label, command, target, runs, root, args, before = () => {}, check = () => {}) {
   before(-1);
   check(fw(root, args).stdout);
   const times = [];
@@ -123,7 +123,7 @@ function measure(label, command, target, runs, root, args, before = () => {}, ch
   return { command: label, target_command: command, seconds, min: Math.min(...times), max: Math.max(...times), runs: times, max_seconds: target };
 }
 
-function expect(pattern, what) {
+export function expect(pattern, what) {
   return (stdout) => {
     if (!pattern.test(stdout)) throw new Error(`${what}: unexpected output\n${stdout.slice(-1500)}`);
   };

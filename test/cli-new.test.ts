@@ -31,6 +31,7 @@ const LAYOUT = [
   'mvc/views/home/index.html',
   'mvc/views/layouts/base.html',
   'package.json',
+  'scripts/check.mjs',
   'static/js/app.js',
   'storage/sessions/.gitkeep',
   'storage/uploads/.gitkeep',
@@ -259,6 +260,8 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.scripts.start, 'node --max-semi-space-size=8 dist/app.js');
   assert.match(manifest.scripts.dev, /^tsx watch .* app\.ts$/);
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
+  // npm run check: what CI verifies (docs/ci.md), a script of the project that needs only its own dependencies.
+  assert.is(manifest.scripts.check, 'node scripts/check.mjs');
   // tsx serves the app in development (npm run dev) and runs the project's code for fw (routes:list).
   assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc', 'tsx']);
   // The stylesheet is rebuilt by the Tailwind CLI of the project's devDependencies (never npx: docs/styles.md).

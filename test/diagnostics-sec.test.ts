@@ -2,6 +2,8 @@
 // given ONE defect (a file tracked, a store, a proxy hint, a certificate, a token, a secret), run as a command
 // runs them (a child process, --json shape); each case asserts the exact ids that are not OK, their status and the
 // exit code. The OK cases: the new project in dev, and a production environment set up as docs/deploy.md says.
+// Each copy is also checked by the command itself, `fw doctor --env <env> --json` (its sec results must be the
+// runner's, its exit code 1 exactly on a FAIL), and a few by the text report (`  [FAIL] FW-SEC-008 … — … : …`).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,21 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SEC_DEFINITIONS } from '../cli/checks/sec.js';
 import { newProject, type CliProject } from './helpers/cli.js';
-import { byId, copyProject, git, makeCertificates, removeCopy, secChecks, setEnv, type Certificates, type SecRun } from './helpers/sec-checks.js';
+import {
+  byId,
+  copyProject,
+  doctor,
+  doctorJson,
+  expectDoctorAgrees,
+  git,
+  makeCertificates,
+  removeCopy,
+  secChecks,
+  setEnv,
+  textLine,
+  type Certificates,
+  type SecRun,
+} from './helpers/sec-checks.js';
 
 const LONG = 'a3f9c2e1b7d4058e6f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70';
 const OTHER_LONG = '5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70a3f9c2e1b7d4058e6f1a2b3c4d';
@@ -50,12 +66,21 @@ function problems(run: SecRun): Record<string, string> {
   return Object.fromEntries(run.report.checks.filter((check) => check.status === 'WARN' || check.status === 'FAIL').map((check) => [check.id, check.status]));
 }
 
-/** A copy of the project given `defect`, checked for `appEnv`; the copy is removed afterwards. */
-function withDefect(project: CliProject, appEnv: string, defect: (root: string) => void, extra: Record<string, string> = {}): SecRun {
+/** A copy of the project given `defect`, checked for `appEnv` by the runner and by `fw doctor` (and its text when asked); the copy is removed afterwards. */
+function withDefect(
+  project: CliProject,
+  appEnv: string,
+  defect: (root: string) => void,
+  extra: Record<string, string> = {},
+  text = false,
+): SecRun & { doctor: SecRun; text?: string } {
   const root = copyProject(project.root);
   try {
     defect(root);
-    return secChecks(root, appEnv, extra);
+    const run = secChecks(root, appEnv, extra);
+    const doctorRun = doctorJson(root, appEnv, extra);
+    expectDoctorAgrees(run, doctorRun, appEnv);
+    return { ...run, doctor: doctorRun, ...(text ? { text: doctor(root, appEnv, extra, false).stdout } : {}) };
   } finally {
     removeCopy(root);
   }
@@ -73,6 +98,7 @@ test('every definition has a unique FW-SEC id, numbered from 001, family sec, a 
 
 test('OK: the new project in dev has no warning and no failure; what is production-only is SKIP', ({ project }) => {
   const run = secChecks(project.root);
+  expectDoctorAgrees(run, doctorJson(project.root, 'dev'), 'dev');
   assert.is(run.status, 0, run.stderr);
   assert.equal(problems(run), {});
   assert.is(run.report.env, 'dev');
@@ -88,6 +114,9 @@ test('OK: the new project in dev has no warning and no failure; what is producti
 test('OK: production set up (stores in the database, proxy listed, secrets, HTTPS valid) is all OK', ({ project }) => {
   const run = secChecks(project.root, 'prod');
   assert.is(run.status, 0, run.stderr);
+  const doctorRun = doctorJson(project.root, 'prod');
+  expectDoctorAgrees(run, doctorRun, 'prod');
+  assert.is(doctorRun.status, 0);
   assert.equal(problems(run), {});
   assert.ok(
     run.report.checks.every((check) => check.status === 'OK'),
@@ -113,6 +142,8 @@ interface Case {
   readonly extra?: Record<string, string>;
   /** The file (and line) the result names. */
   readonly at?: { file: string; line?: number };
+  /** Also run `fw doctor --env <env>` (text) and find the result's line in it. */
+  readonly text?: true;
 }
 
 const CASES: readonly Case[] = [
@@ -152,7 +183,13 @@ const CASES: readonly Case[] = [
     expect: { 'FW-SEC-001': 'WARN' },
     detail: /env\/dev n'est pas ignoré/,
   },
-  { name: 'SESSION_STORE=memory in prod', env: 'prod', defect: (root) => prodEnv(root, { SESSION_STORE: 'memory' }), expect: { 'FW-SEC-002': 'FAIL' } },
+  {
+    name: 'SESSION_STORE=memory in prod',
+    env: 'prod',
+    defect: (root) => prodEnv(root, { SESSION_STORE: 'memory' }),
+    expect: { 'FW-SEC-002': 'FAIL' },
+    text: true,
+  },
   { name: 'SESSION_STORE unset in prod (memory)', env: 'prod', defect: (root) => prodEnv(root, { SESSION_STORE: '' }), expect: { 'FW-SEC-002': 'FAIL' } },
   {
     name: 'SESSION_STORE unknown in prod',
@@ -259,6 +296,7 @@ const CASES: readonly Case[] = [
     defect: (root, certs) => prodEnv(root, { SSL_CERTFILE: certs.expiring.cert, SSL_KEYFILE: certs.expiring.key }),
     expect: { 'FW-SEC-007': 'WARN' },
     detail: /dans [45] jour\(s\)/,
+    text: true,
   },
   {
     name: 'the certificate has expired',
@@ -273,6 +311,7 @@ const CASES: readonly Case[] = [
     defect: (root) => setEnv(path.join(root, 'env', 'dev'), { API_TOKEN: 'abc123' }),
     expect: { 'FW-SEC-008': 'FAIL' },
     detail: /6 caractère\(s\), moins de 32/,
+    text: true,
   },
   {
     name: 'API_TOKEN short in the process environment for prod',
@@ -287,6 +326,7 @@ const CASES: readonly Case[] = [
     defect: (root) => setEnv(path.join(root, 'env', 'example'), { DB_APP_PWD: 'Kq8zT2vLm9xR4wPb' }),
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
+    text: true,
     at: { file: 'env/example', line: 60 }, // the last line: setEnv moves the key there
   },
   {
@@ -323,7 +363,7 @@ for (const one of CASES) {
   test(`${Object.entries(one.expect)
     .map(([id, status]) => `${status} ${id}`)
     .join(', ')}: ${one.name}`, ({ project, certs }) => {
-    const run = withDefect(project, one.env, (root) => one.defect(root, certs), one.extra);
+    const run = withDefect(project, one.env, (root) => one.defect(root, certs), one.extra, one.text);
     assert.equal(problems(run), one.expect, JSON.stringify(run.report.checks, null, 1));
     const failing = Object.values(one.expect).includes('FAIL');
     assert.is(run.status, failing ? 1 : 0, run.stderr);
@@ -335,6 +375,16 @@ for (const one of CASES) {
     assert.ok(found.hint, `${id} says what to do`);
     if (one.at) assert.equal({ file: found.file, line: found.line }, { file: one.at.file, line: one.at.line });
     assert.not.match(JSON.stringify(run.report), /Kq8zT2vLm9xR4wPb|Hz7pQ2rT9k|abc123|trop-court/, 'no secret value in the report');
+    assert.not.match(JSON.stringify(run.doctor.report), /Kq8zT2vLm9xR4wPb|Hz7pQ2rT9k|abc123|trop-court/, 'no secret value in the doctor report');
+    if (one.text) {
+      const lines = run.text!.split('\n');
+      const line = textLine(found);
+      assert.ok(line.startsWith(`  ${`[${one.expect[id!]}]`.padEnd(7)}${id} ${found.label} — `), line); // `  [FAIL] FW-SEC-008 Label — `
+      assert.ok(lines.includes(line), `« ${line} » in\n${run.text}`);
+      const { warn, fail } = run.doctor.report.summary;
+      assert.is(lines.filter(Boolean).at(-1), `${warn} avertissement(s), ${fail} erreur(s).`);
+      assert.not.match(run.text!, /Kq8zT2vLm9xR4wPb|abc123/, 'no secret value in the text');
+    }
   });
 }
 

@@ -2,8 +2,9 @@
  * The security checks (cli/checks/sec.ts) run as a command would run them: a child `node` process in the project's
  * folder, the environment of this process stripped of every variable the checks read, `APP_ENV` set when asked;
  * it gathers the context, runs SEC_CHECKS and prints the report as `--json` prints it
- * (`{ command, env, ok, summary, checks }`), exit 1 on a FAIL. Also: copies of one `fw new` project given a defect
- * each, certificates made by openssl, and a digest of a whole tree (mtimes included) to prove nothing was written.
+ * (`{ command, env, ok, summary, checks }`), exit 1 on a FAIL; and the same checks through the command itself,
+ * `fw doctor --env <env> [--json]`. Also: copies of one `fw new` project given a defect each, certificates made by
+ * openssl, and a digest of a whole tree (mtimes included) to prove nothing was written.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as assert from 'uvu/assert';
 import type { CheckResult } from '../../cli/checks/check.js';
 import { REPO } from './cli.js';
 
@@ -65,6 +67,61 @@ export function secChecks(root: string, appEnv?: string, extra: Readonly<Record<
     throw new Error(`pas de rapport JSON (code ${run.status}) : ${run.stdout}\n${run.stderr}`);
   }
   return { status: run.status, report, stderr: run.stderr };
+}
+
+/** `fw doctor --env <appEnv>` (with `--json` when asked) in `root`, with the environment `secChecks` gives its runner. */
+export function doctor(
+  root: string,
+  appEnv: string,
+  extra: Readonly<Record<string, string>> = {},
+  json = true,
+): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
+  const run = spawnSync(process.execPath, [path.join(REPO, 'bin', 'fw.js'), 'doctor', '--env', appEnv, ...(json ? ['--json'] : [])], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    timeout: 60_000,
+  });
+  if (run.error) throw run.error;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** `fw doctor --env <appEnv> --json` in `root`: its exit code and its report (every family, sec included). */
+export function doctorJson(root: string, appEnv: string, extra: Readonly<Record<string, string>> = {}): SecRun {
+  const run = doctor(root, appEnv, extra);
+  let report: SecReport;
+  try {
+    report = JSON.parse(run.stdout) as SecReport;
+  } catch {
+    throw new Error(`fw doctor --json n'a pas écrit de JSON (code ${run.status}) : ${run.stdout}\n${run.stderr}`);
+  }
+  return { status: run.status, report, stderr: run.stderr };
+}
+
+/** The fields of a result both reports carry. */
+function shown(check: CheckResult): Record<string, unknown> {
+  const { id, family, label, status, detail, hint, file, line, column } = check;
+  return JSON.parse(JSON.stringify({ id, family, label, status, detail, hint, file, line, column }));
+}
+
+/** `fw doctor --env <appEnv> --json` agrees with the runner: the same sec results, exit 1 exactly on a FAIL. */
+export function expectDoctorAgrees(run: SecRun, doctorRun: SecRun, appEnv: string): void {
+  assert.is(doctorRun.stderr, '');
+  assert.is(doctorRun.report.command, 'doctor');
+  assert.is(doctorRun.report.env, appEnv);
+  assert.equal(doctorRun.report.checks.filter((check) => check.family === 'sec').map(shown), run.report.checks.map(shown));
+  const failing = doctorRun.report.checks.some((check) => check.status === 'FAIL');
+  assert.is(doctorRun.status, failing ? 1 : 0, JSON.stringify(doctorRun.report.checks.filter((check) => check.status === 'FAIL')));
+  assert.is(doctorRun.report.ok, !failing);
+  if (run.status === 1) assert.is(doctorRun.status, 1, 'a sec FAIL fails fw doctor');
+}
+
+/** A result as the text report prints it: `  [FAIL] FW-SEC-008 Label — detail : hint`. */
+export function textLine(check: CheckResult): string {
+  const detail = check.hint ? (check.detail ? `${check.detail} : ${check.hint}` : check.hint) : (check.detail ?? '');
+  return `  ${`[${check.status}]`.padEnd(7)}${check.id} ${check.label}${detail ? ` — ${detail}` : ''}`;
 }
 
 /** The result of `id` in a report; throws when absent. */
