@@ -36,7 +36,17 @@ export function readGenerateOptions(options: Readonly<Record<string, unknown>>):
  * line). Manual files and files the user took over (marker removed) are never stale: they are the user's.
  */
 export function staleFiles(plan: WritePlan): string[] {
-  return plan.entries.filter((e) => e.kind === 'regenerable' && (e.fate === 'created' || e.fate === 'updated')).map((e) => e.path);
+  return plan.entries.filter((e) => e.kind === 'regenerable' && (e.fate === 'updated' || (e.fate === 'created' && !sqlWithoutStatement(e)))).map((e) => e.path);
+}
+
+/**
+ * A SQL file that does not exist yet and would hold only comments (the relation files of a model without
+ * relations): nothing is missing from the database's point of view, so a new project passes `--check` before its
+ * first `fw build:model`.
+ */
+function sqlWithoutStatement(entry: WritePlan['entries'][number]): boolean {
+  if (!entry.path.endsWith('.sql') || typeof entry.content !== 'string') return false;
+  return entry.content.split('\n').every((line) => line.trim() === '' || line.trimStart().startsWith('--'));
 }
 
 /**
