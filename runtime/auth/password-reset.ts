@@ -64,9 +64,11 @@ function audit(request: Request, event: string, userId: number | null, metadata?
   logAuthEvent(event, { userId, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata });
 }
 
-/** Pages that carry a token in their address tell no other site about it, and are never cached. */
+/**
+ * The pages are never cached. A page whose address holds a token tells no other site about it: the framework's
+ * `Referrer-Policy: strict-origin-when-cross-origin` sends other sites the origin only, never the path.
+ */
 function privatePage(response: Response): Response {
-  response.headers['Referrer-Policy'] = 'no-referrer';
   return noStore(response);
 }
 
