@@ -203,7 +203,14 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(again.status, 410);
     assert.match(again.text, 'Ce lien n’est pas valable ou a déjà servi.');
     assert.match(again.text, 'href="/password/forgot"');
-    const reused = await postNewPassword(new SessionClient(world.app.base), path, 'encore un autre 99');
+    const reused = await new SessionClient(world.app.base).post(
+      path,
+      [
+        ['password', 'encore un autre 99'],
+        ['password_confirm', 'encore un autre 99'],
+      ],
+      '/password/forgot',
+    );
     assert.is(reused.status, 410);
     assert.is((await new SessionClient(world.app.base).login(EMAIL, NEW_PASSWORD)).status, 302, 'the password of the first use stays');
 
