@@ -18,7 +18,9 @@ import { EMAIL, linkOf, NEW_PASSWORD, openResetDatabase, PASSWORD, startResetWor
 import { REPO } from './helpers/cli.js';
 import { launchChromium, watchPage } from './helpers/crud-browser.js';
 
-const test = suite<{ world: ResetWorld; data: AuthDatabase; browser: Browser; userId: number }>('navigateur : mot de passe oublié, lien reçu, nouveau mot de passe');
+const test = suite<{ world: ResetWorld; data: AuthDatabase; browser: Browser; userId: number }>(
+  'navigateur : mot de passe oublié, lien reçu, nouveau mot de passe',
+);
 const problems: string[] = [];
 const ignored = new Map<string, number>();
 const SHOTS = process.env.RESET_SHOTS;

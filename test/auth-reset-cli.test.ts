@@ -86,7 +86,10 @@ t('on a project that ran auth:init before: only the call and the templates; a te
   assert.ok(!fs.existsSync(project.path('mvc/views/mail')), 'auth:init alone writes no template');
   project.write('mvc/views/mail/password_reset_subject.txt', 'Mon sujet à moi\n');
   const out = ok(project, ['auth:init', '--password-reset']);
-  assert.equal(out.filter((line) => line.startsWith('Résumé')), ['Résumé : 2 créés, 1 mis à jour, 20 inchangés, 1 ignoré.']);
+  assert.equal(
+    out.filter((line) => line.startsWith('Résumé')),
+    ['Résumé : 2 créés, 1 mis à jour, 20 inchangés, 1 ignoré.'],
+  );
   assert.is(project.read('mvc/views/mail/password_reset_subject.txt'), 'Mon sujet à moi\n');
   assert.is(project.read('mvc/views/mail/password_reset_text.txt'), TEMPLATES[1]!.content);
   assert.is(project.read(ROUTES), BOTH);

@@ -126,13 +126,16 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
       'SELECT status, related_entity, related_id, message_type, message FROM mail_log',
     );
     assert.is(mail.length, 1);
-    assert.equal({ ...mail[0], related_id: String(mail[0]!.related_id) }, {
-      status: 'sent',
-      related_entity: 'users',
-      related_id: String(aliceId),
-      message_type: 'password_reset',
-      message: null,
-    });
+    assert.equal(
+      { ...mail[0], related_id: String(mail[0]!.related_id) },
+      {
+        status: 'sent',
+        related_entity: 'users',
+        related_id: String(aliceId),
+        message_type: 'password_reset',
+        message: null,
+      },
+    );
 
     const requested = auditRecords(world.app, 'password_reset.requested');
     assert.is(requested.length, 2);
