@@ -87,6 +87,11 @@ const DEFAULTS = {
    * environment, else a random one kept in `<session_dir>/.app_secret` (docs/runtime.md "CSRF").
    */
   app_secret: null as string | null,
+  /**
+   * The application's public address (`https://exemple.fr`), the base of the links sent by mail (password reset);
+   * null: APP_URL from the environment (docs/auth.md "Password reset").
+   */
+  app_url: null as string | null,
   /** Where login and upload attempts are counted: memory or database; null: RATE_LIMIT_STORE, else memory (docs/auth.md). */
   rate_limit_store: null as 'memory' | 'database' | null,
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */

@@ -1,6 +1,6 @@
 /**
- * The runtime modules whose routes `mvc/routes.ts` wires by a call (docs/auth.md): `registerAuthRoutes` from
- * `fw-mvc/auth` (`fw auth:init`) and `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). The edit itself is
+ * The runtime modules whose routes `mvc/routes.ts` wires by a call (docs/auth.md): `registerAuthRoutes` and
+ * `registerPasswordResetRoutes` from `fw-mvc/auth` (`fw auth:init`, `--password-reset`) and `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). The edit itself is
  * emitters/codemods/module-routes.ts. Pure functions: text in, text out.
  */
 import { addModuleRoutes, moduleImportLine, registeredModules as registered, type ModuleRoutesEdit, type ModuleRoutesSpec } from '../codemods/module-routes.js';
@@ -11,6 +11,14 @@ export const AUTH_ROUTES: ModuleRoutesSpec = {
   routeKeys: ['GET /login', 'POST /login', 'POST /logout'],
   comment: 'Authentification : GET /login, POST /login, POST /logout (fw auth:init)',
   label: "les routes d'authentification",
+};
+
+export const PASSWORD_RESET_ROUTES: ModuleRoutesSpec = {
+  module: 'fw-mvc/auth',
+  function: 'registerPasswordResetRoutes',
+  routeKeys: ['GET /password/forgot', 'POST /password/forgot', 'GET /password/reset/{token}', 'POST /password/reset/{token}'],
+  comment: 'Mot de passe oublié : /password/forgot et /password/reset/{token} (fw auth:init --password-reset)',
+  label: 'les routes de réinitialisation du mot de passe',
 };
 
 export const MFA_ROUTES: ModuleRoutesSpec = {
@@ -39,12 +47,17 @@ export type AuthRoutesEdit = ModuleRoutesEdit;
 
 /** The modules whose routes `text` registers: their function imported from the module and called (none when it does not parse). */
 export function registeredModules(text: string): ModuleRoutesSpec[] {
-  return registered(text, [AUTH_ROUTES, MFA_ROUTES]);
+  return registered(text, [AUTH_ROUTES, PASSWORD_RESET_ROUTES, MFA_ROUTES]);
 }
 
 /** `fw auth:init`'s edit: `registerAuthRoutes(router)` from `fw-mvc/auth`. */
 export function addAuthRoutes(text: string, file: string): AuthRoutesEdit {
   return addModuleRoutes(text, file, AUTH_ROUTES);
+}
+
+/** `fw auth:init --password-reset`'s edit: `registerPasswordResetRoutes(router)` from `fw-mvc/auth`. */
+export function addPasswordResetRoutes(text: string, file: string): ModuleRoutesEdit {
+  return addModuleRoutes(text, file, PASSWORD_RESET_ROUTES);
 }
 
 /** The `mfa` starter's edit: `registerMfaRoutes(router)` from `fw-mvc/mfa`. */

@@ -16,6 +16,8 @@ export const AUTH_WARNING_EVENTS: ReadonlySet<string> = new Set([
   'mfa.revalidation.failed',
   'mfa.rate_limited',
   'user.disabled',
+  'password_reset.refused',
+  'password_reset.rate_limited',
 ]);
 
 /** The secret keys of the audit contract (docs/auth.md "Audit"), dropped wherever they appear (compared without case, `_`, `-` or spaces). */

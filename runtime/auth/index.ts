@@ -1,8 +1,32 @@
 /**
- * `fw-mvc/auth`: login, logout, passwords, login limits, audit, the users repository (docs/auth.md), and the profile
+ * `fw-mvc/auth`: login, logout, password reset, passwords, login limits, audit, the users repository (docs/auth.md), and the profile
  * pages the starters' `ProfileController` calls (docs/starters.md).
  */
 export { registerAuthRoutes } from './routes.js';
+export {
+  registerPasswordResetRoutes,
+  settlePasswordResetRequests,
+  resetBaseUrl,
+  showPasswordForgot,
+  submitPasswordForgot,
+  showPasswordReset,
+  submitPasswordReset,
+  PASSWORD_RESET_ACTION,
+  PASSWORD_RESET_MAIL,
+  PASSWORD_RESET_MAX_PER_EMAIL,
+  PASSWORD_RESET_MAX_PER_IP,
+  PASSWORD_RESET_WINDOW_SECONDS,
+} from './password-reset.js';
+export {
+  consumeResetToken,
+  createResetToken,
+  findResetToken,
+  hashResetToken,
+  PASSWORD_RESET_PURPOSE,
+  PASSWORD_RESET_TTL_SECONDS,
+  type ResetTokenRefusal,
+  type ResetTokenRow,
+} from './password-reset-tokens.js';
 export {
   showLogin,
   submitLogin,

@@ -12,6 +12,7 @@ import { trans } from '../i18n.js';
 import { getLogger } from '../logger.js';
 import { existingSession, requestSession } from '../session/session.js';
 import { logAuthEvent } from './audit.js';
+import { passwordForgotUrl } from './password-reset.js';
 import { hashPassword, isPbkdf2Hash, passwordNeedsRehash, verifyPasswordEvenly } from './passwords.js';
 import { reserveAttempt, settleAttempt } from '../rate-limit/index.js';
 import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, loginAttemptKeys } from './login-limit.js';
@@ -68,10 +69,14 @@ function auditDetails(request: Request, userId: number | null, metadata?: Record
   return { userId, ip: request.ip, userAgent: request.header('user-agent') ?? null, metadata };
 }
 
-/** The login form, with the 401 message when `error` is set; the password is never sent back. */
+/**
+ * The login form, with the 401 message when `error` is set; the password is never sent back. `forgot_url` is the
+ * "forgotten password" page when registerPasswordResetRoutes added it, else empty.
+ */
 function loginPage(request: Request, status: number, login = '', error = ''): Response {
   // csrf_token() in the template creates the session (and its cookie) on this response.
-  const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context: { login, error, next: requestedNext(request) ?? '' } });
+  const context = { login, error, next: requestedNext(request) ?? '', forgot_url: passwordForgotUrl() ?? '' };
+  const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context });
   return noStore(response);
 }
 

@@ -1,7 +1,9 @@
 /**
- * `fw auth:init [--dry-run]` (docs/decisions.md#one-user-model): writes the auth SQL files of both dialects under
- * `mvc/models/sql/auth/` and adds `registerAuthRoutes(router)` (imported from `fw-mvc/auth`) to `registerRoutes` in
- * `mvc/routes.ts`, through its syntax tree. All or nothing, through the project's one writer: a file whose marker
+ * `fw auth:init [--password-reset] [--dry-run]` (docs/decisions.md#one-user-model): writes the auth SQL files of both
+ * dialects under `mvc/models/sql/auth/` and adds `registerAuthRoutes(router)` (imported from `fw-mvc/auth`) to
+ * `registerRoutes` in `mvc/routes.ts`, through its syntax tree. `--password-reset` (docs/auth.md "Password reset")
+ * also adds `registerPasswordResetRoutes(router)` and writes the message templates `mvc/views/mail/password_reset_*`
+ * when absent; it works as well on a project that ran `fw auth:init` before. All or nothing, through the project's one writer: a file whose marker
  * line the user removed is never rewritten. Idempotent: a second run changes nothing and says so. Applies nothing:
  * `fw db:apply` creates the tables.
  */
@@ -13,11 +15,13 @@ import { CliError } from '../../errors.js';
 import { projectRoot } from '../../project.js';
 
 export function configure(command: Command): void {
+  command.option('--password-reset', 'ajoute aussi « mot de passe oublié » : routes /password/… et modèles du message');
   command.option('--dry-run', 'affiche ce qui changerait sans rien écrire');
 }
 
 export async function run({ options }: CommandInput): Promise<number> {
   const dryRun = options.dryRun === true;
+  const passwordReset = options.passwordReset === true;
   const root = projectRoot();
   const { authSqlFiles } = await import('../../../emitters/auth/sql-files.js');
   const auth = await import('../../../emitters/auth/routes-edit.js');
@@ -33,8 +37,10 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
   }
   let edit;
+  let reset: import('../../../emitters/codemods/module-routes.js').ModuleRoutesEdit | undefined;
   try {
     edit = auth.addAuthRoutes(routesText, ROUTES_FILE);
+    if (passwordReset) reset = auth.addPasswordResetRoutes(edit.text, ROUTES_FILE);
   } catch (error) {
     if (!(error instanceof RoutesEditError)) throw error;
     const advice = error.manualLines
@@ -43,7 +49,9 @@ export async function run({ options }: CommandInput): Promise<number> {
     throw new CliError(`${error.message} Aucun fichier n'a été écrit.`, advice);
   }
 
-  const files = [...authSqlFiles(), { path: ROUTES_FILE, content: edit.text, kind: 'canonical' as const }];
+  const routesAfter = reset?.text ?? edit.text;
+  const mailFiles = passwordReset ? (await import('../../../emitters/auth/password-reset-files.js')).passwordResetMailFiles() : [];
+  const files = [...authSqlFiles(), ...mailFiles, { path: ROUTES_FILE, content: routesAfter, kind: 'canonical' as const }];
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, files);
   if (!dryRun) applyPlan(plan);
@@ -57,15 +65,33 @@ export async function run({ options }: CommandInput): Promise<number> {
   } else {
     out.push(`Routes d'authentification : ${auth.AUTH_ROUTES_FUNCTION} est déjà importé et appelé dans ${ROUTES_FILE}.\n`);
   }
-  if (dryRun && edit.text !== routesText) {
+  if (reset) {
+    const spec = auth.PASSWORD_RESET_ROUTES;
+    out.push(
+      reset.callAdded
+        ? `Réinitialisation du mot de passe ${dryRun ? 'à ajouter' : 'ajoutée'} à ${ROUTES_FILE} : « ${spec.function}(…) » dans ${ROUTES_FUNCTION} (${spec.routeKeys.join(', ')}).\n`
+        : `Réinitialisation du mot de passe : ${spec.function} est déjà importé et appelé dans ${ROUTES_FILE}.\n`,
+    );
+  }
+  if (dryRun && routesAfter !== routesText) {
     const { unifiedDiff } = await import('../../../emitters/codemods/line-diff.js');
-    out.push(`Modifications de ${ROUTES_FILE} :\n${unifiedDiff(routesText, edit.text)}`);
+    out.push(`Modifications de ${ROUTES_FILE} :\n${unifiedDiff(routesText, routesAfter)}`);
   }
   const writes = plan.entries.filter((entry) => entry.fate === 'created' || entry.fate === 'updated' || entry.fate === 'forced');
   if (writes.length === 0) out.push("Rien à faire : les fichiers SQL et les routes d'authentification sont déjà en place.\n");
   else if (!dryRun)
     out.push('Ensuite : « fw db:apply » crée les tables, puis « fw auth:user:create --email <EMAIL> --password-prompt » crée un utilisateur.\n');
+  if (passwordReset && !dryRun && writes.length > 0) {
+    out.push(
+      'Pour les messages : « fw mail:init » puis « fw db:apply » (table mail_log), et les clés mail_host, mail_from et app_url (APP_URL, la base des liens envoyés) de la configuration (docs/auth.md « Password reset »).\n',
+    );
+  }
   process.stdout.write(out.join(''));
+  if (reset && reset.conflicts.length > 0) {
+    process.stderr.write(
+      `Attention : ${ROUTES_FILE} déclare déjà ${reset.conflicts.join(', ')} : ces routes passent avant celles de ${auth.PASSWORD_RESET_ROUTES.function} si elles sont déclarées avant son appel.\n`,
+    );
+  }
   if (edit.conflicts.length > 0) {
     process.stderr.write(
       `Attention : ${ROUTES_FILE} déclare déjà ${edit.conflicts.join(', ')} : ces routes passent avant celles de ${auth.AUTH_ROUTES_FUNCTION} si elles sont déclarées avant son appel.\n` +

@@ -7,7 +7,7 @@ export const AUTH_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'auth:init',
     family: 'Auth / Sécurité',
-    usage: '[--dry-run]',
+    usage: '[--password-reset] [--dry-run]',
     summary: "Écrit les fichiers SQL d'authentification (sans les appliquer) et ajoute registerAuthRoutes à mvc/routes.ts.",
     load: () => import('./init.js'),
   },
