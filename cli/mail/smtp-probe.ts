@@ -170,7 +170,8 @@ function waitFor(socket: net.Socket, event: 'connect' | 'secureConnect', timeout
 }
 
 function tlsOptions(settings: MailSettings, extra: tls.ConnectionOptions): tls.ConnectionOptions {
-  return { ...(net.isIP(settings.host) ? {} : { servername: settings.host }), ...extra };
+  // `host` is what the certificate is checked against (an address cannot be a TLS server name).
+  return { host: settings.host, ...(net.isIP(settings.host) ? {} : { servername: settings.host }), ...extra };
 }
 
 /** The extensions of an EHLO reply, upper-cased (`STARTTLS`, `AUTH PLAIN LOGIN`…). */
@@ -197,7 +198,7 @@ export async function probeSmtp(settings: MailSettings, tlsExtra: tls.Connection
     // 1. Connection and greeting.
     const started = Date.now();
     const socket = settings.useSsl
-      ? tls.connect({ host: settings.host, port: settings.port, ...tlsOptions(settings, tlsExtra) })
+      ? tls.connect({ port: settings.port, ...tlsOptions(settings, tlsExtra) })
       : net.connect({ host: settings.host, port: settings.port });
     socket.on('error', () => {});
     try {
