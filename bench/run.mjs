@@ -3,17 +3,19 @@
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
  * rows), the auth section (the login POST and a signed-in page per session store), then the uploads section (a 5 MiB
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
- * after 30 s idle); prints each table and the targets (PASS / MISS),
+ * after 30 s idle), then the mail section (messages per second through the outbox to a local SMTP server; the
+ * added time of a page that queues a message); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads`, `BENCH_ONLY=mail` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
  * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
- * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode); needs MariaDB on 127.0.0.1:3306.
+ * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES
+ * (1000 messages through the outbox; 200 in short mode).
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -22,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads', 'mail'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -94,6 +96,17 @@ async function main() {
       runs: positive('BENCH_UPLOAD_RUNS', short ? 8 : 20),
       warmup: short ? 1 : 2,
       idleMs: positive('BENCH_UPLOAD_IDLE_S', 30) * 1000,
+    });
+  }
+
+  if (only.includes('mail')) {
+    console.log('\n== Mail: messages per second through the outbox; the added time of a page that queues one\n');
+    const { runMailBench } = await import('./mail.mjs');
+    report.sections.mail = await runMailBench({
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+      messages: positive('BENCH_MAIL_MESSAGES', short ? 200 : 1000),
     });
   }
 
