@@ -83,7 +83,8 @@ async function throughput(count, smtpPort) {
 
 async function load(port, route, duration) {
   const result = await autocannon({ url: `http://127.0.0.1:${port}${route}`, connections: CONNECTIONS, duration });
-  if (result.errors || result.timeouts || result.non2xx) throw new Error(`${route}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(`${route}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   const seconds = (new Date(result.finish) - new Date(result.start)) / 1000;
   return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -95,7 +96,9 @@ export async function runMailBench({ rounds, duration, warmup, messages }) {
     await throughput(20, smtp.port);
     delivery = await throughput(messages, smtp.port);
     const { received } = await ask(smtp.child, 'count');
-    console.log(`outbox: ${delivery.count} messages queued at ${delivery.queuePerSecond.toFixed(0)}/s, delivered at ${delivery.sendPerSecond.toFixed(1)}/s (server received ${received})`);
+    console.log(
+      `outbox: ${delivery.count} messages queued at ${delivery.queuePerSecond.toFixed(0)}/s, delivered at ${delivery.sendPerSecond.toFixed(1)}/s (server received ${received})`,
+    );
   } finally {
     smtp.child.kill();
   }
@@ -149,6 +152,13 @@ export async function runMailBench({ rounds, duration, warmup, messages }) {
       sendMailMedianMs: Number(sendMailMedian.toFixed(3)),
       sendMailP99Ms: Number(sendMailP99.toFixed(3)),
     },
-    targets: [{ target: 'a page that queues a message: < 2 ms added', value: `${addedMs.toFixed(3)} ms`, pass: addedMs < 2, note: `sendMail median ${sendMailMedian.toFixed(3)} ms` }],
+    targets: [
+      {
+        target: 'a page that queues a message: < 2 ms added',
+        value: `${addedMs.toFixed(3)} ms`,
+        pass: addedMs < 2,
+        note: `sendMail median ${sendMailMedian.toFixed(3)} ms`,
+      },
+    ],
   };
 }

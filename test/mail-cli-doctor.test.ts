@@ -66,7 +66,10 @@ test('STARTTLS and AUTH: every SMTP step OK; the password never printed; no mess
   assert.equal(smtpSteps(run.checks), ['FW-MAIL-005 OK', 'FW-MAIL-006 OK', 'FW-MAIL-007 OK', 'FW-MAIL-008 OK']);
   const byId = Object.fromEntries(run.checks.map((c) => [c.id, c]));
   assert.is(byId['FW-MAIL-001']!.status, 'OK');
-  assert.match(byId['FW-MAIL-001']!.detail, new RegExp(`^smtp 127\\.0\\.0\\.1:${server.port} \\(STARTTLS exigé, AUTH alice\\), expéditeur Diag <app@example\\.test>, délai 2 s$`));
+  assert.match(
+    byId['FW-MAIL-001']!.detail,
+    new RegExp(`^smtp 127\\.0\\.0\\.1:${server.port} \\(STARTTLS exigé, AUTH alice\\), expéditeur Diag <app@example\\.test>, délai 2 s$`),
+  );
   assert.match(byId['FW-MAIL-006']!.detail, /STARTTLS/);
   assert.match(byId['FW-MAIL-007']!.detail, /^session chiffrée \(TLSv1\.[23], certificat vérifié\)$/);
   assert.is(byId['FW-MAIL-008']!.detail, 'alice authentifié (235 Authentication successful)');

@@ -47,7 +47,8 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const first = p.run(['mail:init']);
     assert.is(first.status, 0, first.stderr);
     const out = lines(first.stdout);
-    for (const file of [...TEMPLATES, mailSqlPath('mariadb'), mailSqlPath('sqlite')]) assert.ok(out.includes(fateLine('créé', file)), `${file}\n${first.stdout}`);
+    for (const file of [...TEMPLATES, mailSqlPath('mariadb'), mailSqlPath('sqlite')])
+      assert.ok(out.includes(fateLine('créé', file)), `${file}\n${first.stdout}`);
     assert.ok(out.includes(fateLine('créé', 'storage/mail/')));
     assert.ok(fs.statSync(p.path('storage/mail')).isDirectory());
     for (const d of ['mariadb', 'sqlite'] as const) assert.is(p.read(mailSqlPath(d)), mailSqlContent(d));
@@ -57,10 +58,16 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     p.write(TEMPLATES[0]!, edited);
     const second = p.run(['mail:init']);
     assert.is(second.status, 0, second.stderr);
-    assert.ok(lines(second.stdout).some((line) => line.startsWith(fateLine('ignoré', TEMPLATES[0]!))), second.stdout);
+    assert.ok(
+      lines(second.stdout).some((line) => line.startsWith(fateLine('ignoré', TEMPLATES[0]!))),
+      second.stdout,
+    );
     assert.is(p.read(TEMPLATES[0]!), edited, 'a template the user changed is never overwritten');
     p.write(TEMPLATES[0]!, mailTemplateFiles()[0]!.content);
-    assert.is(lines(p.run(['mail:init']).stdout).at(-1), 'Rien à faire : le gabarit « test », les fichiers SQL de mail_log et le dossier des messages sont déjà en place.');
+    assert.is(
+      lines(p.run(['mail:init']).stdout).at(-1),
+      'Rien à faire : le gabarit « test », les fichiers SQL de mail_log et le dossier des messages sont déjà en place.',
+    );
   });
 
   t('db:apply creates mail_log with its indexes; twice is harmless; a missing mail file is refused with nothing applied', async () => {
@@ -75,7 +82,24 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const schema = await readSchema(p);
     assert.equal(
       schema.tables.mail_log?.map((c) => c.name),
-      ['id', 'message_type', 'to_email', 'subject', 'transport', 'status', 'error_message', 'related_entity', 'related_id', 'created_at', 'sent_at', 'attempts', 'next_attempt_at', 'claimed_by', 'claimed_until', 'message'],
+      [
+        'id',
+        'message_type',
+        'to_email',
+        'subject',
+        'transport',
+        'status',
+        'error_message',
+        'related_entity',
+        'related_id',
+        'created_at',
+        'sent_at',
+        'attempts',
+        'next_attempt_at',
+        'claimed_by',
+        'claimed_until',
+        'message',
+      ],
     );
     const indexes = schema.indexes
       .filter((i) => i.table === 'mail_log')
@@ -116,7 +140,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const logs = p.run(['mail:logs']);
     assert.is(logs.status, 0, logs.stderr);
     assert.match(logs.stdout, /^mail_log \(.+\) : 1 dernière\(s\) ligne\(s\), la plus récente en premier ; dates en UTC\.\n/);
-    assert.match(logs.stdout, /\n {2}n° 1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}sent {5}1 essai\(s\) {2}test {2}→ zoe@example\.test {2}« Message de test de Courrier » {2}\(smtp\)\n/);
+    assert.match(
+      logs.stdout,
+      /\n {2}n° 1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}sent {5}1 essai\(s\) {2}test {2}→ zoe@example\.test {2}« Message de test de Courrier » {2}\(smtp\)\n/,
+    );
   });
 
   t('mail:test with a wrong password: Erreur with the 535, exit 1, the failure logged; mail:logs never shows a body', async () => {
@@ -126,7 +153,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       const run = await fwAsync(p.root, ['mail:test', '--to', 'zoe@example.test'], env);
       assert.is(run.status, 1);
       assert.is(run.stdout, '');
-      assert.match(run.stderr, /^Erreur : envoi par smtp 127\.0\.0\.1:\d+ \(STARTTLS exigé, AUTH alice\) impossible : EAUTH 535 : .+\nConseil : vérifiez MAIL_USERNAME et MAIL_PASSWORD/);
+      assert.match(
+        run.stderr,
+        /^Erreur : envoi par smtp 127\.0\.0\.1:\d+ \(STARTTLS exigé, AUTH alice\) impossible : EAUTH 535 : .+\nConseil : vérifiez MAIL_USERNAME et MAIL_PASSWORD/,
+      );
       assert.not.match(run.stderr, /wrong-pw/);
     } finally {
       p.write('env/dev', good);
@@ -223,7 +253,10 @@ input('mail:render: an unknown template, a bad name, bad JSON, a context that is
   assert.match(missing.stderr, /^Erreur : contexte illisible « nulle-part\.json » : fichier introuvable\./);
   const none = q.run(['mail:render']);
   assert.is(none.status, 1);
-  assert.match(none.stderr, /^Erreur : il manque l'argument <gabarit> de « fw mail:render »\.\nConseil : par exemple « fw mail:render test --context contexte\.json »/);
+  assert.match(
+    none.stderr,
+    /^Erreur : il manque l'argument <gabarit> de « fw mail:render »\.\nConseil : par exemple « fw mail:render test --context contexte\.json »/,
+  );
 });
 
 input('mail:test: an address with CR/LF, an invalid one or none is refused before any connection; nothing logged', () => {
@@ -249,7 +282,10 @@ input('mail:test with a broken configuration names the variables and sends nothi
   try {
     const run = q.run(['mail:test', '--to', 'a@example.test']);
     assert.is(run.status, 1);
-    assert.match(run.stderr, /^Erreur : configuration du mail invalide : MAIL_PORT doit être un numéro de port de 1 à 65535 \(valeur lue : « abc »\) ; MAIL_FROM est vide/);
+    assert.match(
+      run.stderr,
+      /^Erreur : configuration du mail invalide : MAIL_PORT doit être un numéro de port de 1 à 65535 \(valeur lue : « abc »\) ; MAIL_FROM est vide/,
+    );
     assert.match(run.stderr, /\nConseil : corrigez env\/dev .*« fw mail:doctor »/);
   } finally {
     q.write('env/dev', good);

@@ -34,7 +34,12 @@ router.add(
   '/page-mail',
   async () => {
     const started = process.hrtime.bigint();
-    await sendMail({ to: `client${++sequence}@example.test`, subject: 'Votre commande est confirmée', text: 'Bonjour,\nvotre commande est confirmée.\n', html: '<p>Bonjour,</p><p>votre commande est confirmée.</p>' });
+    await sendMail({
+      to: `client${++sequence}@example.test`,
+      subject: 'Votre commande est confirmée',
+      text: 'Bonjour,\nvotre commande est confirmée.\n',
+      html: '<p>Bonjour,</p><p>votre commande est confirmée.</p>',
+    });
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
     return html(PAGE_TEMPLATE, 200, PAGE_CONTEXT);
   },

@@ -46,9 +46,11 @@ function environment(context: ProjectContext): Promise<MailEnvironment> {
 export const configCheck: CheckFunction = async (context) => {
   const { settings, problems } = await environment(context);
   const file = `env/${context.appEnv}`;
-  if (problems.length > 0) return problems.map((found) => result(D.config, found.severity, found.message, `corrigez ${found.variable} dans ${file} (docs/mail.md)`));
+  if (problems.length > 0)
+    return problems.map((found) => result(D.config, found.severity, found.message, `corrigez ${found.variable} dans ${file} (docs/mail.md)`));
   const parts = [describeTransport(settings), `expéditeur ${settings.from}`, `délai ${settings.timeoutSeconds} s`];
-  if (!settings.enabled) return [result(D.config, 'WARN', `${parts.join(', ')} ; MAIL_ENABLED=false : les messages sont enregistrés « skipped », jamais envoyés`)];
+  if (!settings.enabled)
+    return [result(D.config, 'WARN', `${parts.join(', ')} ; MAIL_ENABLED=false : les messages sont enregistrés « skipped », jamais envoyés`)];
   return [result(D.config, 'OK', parts.join(', '))];
 };
 
@@ -74,7 +76,14 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
   for (const [name, parts] of [...names].sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const required of ['_subject.txt', '_text.txt']) {
       if (!parts.has(required)) {
-        out.push(result(D.templates, 'FAIL', `${MAIL_VIEWS_DIR}/${name}${required} absent : le modèle « ${name} » ne peut pas être rendu`, 'écrivez ce fichier (sujet et texte sont obligatoires)'));
+        out.push(
+          result(
+            D.templates,
+            'FAIL',
+            `${MAIL_VIEWS_DIR}/${name}${required} absent : le modèle « ${name} » ne peut pas être rendu`,
+            'écrivez ce fichier (sujet et texte sont obligatoires)',
+          ),
+        );
       }
     }
     for (const part of PARTS) {
@@ -100,7 +109,14 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
   if (out.length > 0) return out;
   const list = [...names.keys()].sort();
   if (!names.has(TEST_TEMPLATE)) {
-    return [result(D.templates, 'WARN', `${list.length} modèle(s) analysé(s) (${list.join(', ')}), mais pas « ${TEST_TEMPLATE} »`, '« fw mail:init » l’écrit ; « fw mail:test » l’envoie')];
+    return [
+      result(
+        D.templates,
+        'WARN',
+        `${list.length} modèle(s) analysé(s) (${list.join(', ')}), mais pas « ${TEST_TEMPLATE} »`,
+        '« fw mail:init » l’écrit ; « fw mail:test » l’envoie',
+      ),
+    ];
   }
   return [result(D.templates, 'OK', `${list.length} modèle(s) analysé(s) : ${list.join(', ')}`)];
 };
@@ -111,7 +127,8 @@ export const sqlFilesCheck: CheckFunction = async (context) => {
   const states = dialects.map((dialect) => ({ file: mailSqlPath(dialect), state: mailSqlState(context.root, dialect) }));
   const absent = states.filter((s) => s.state === 'absent');
   const stale = states.filter((s) => s.state === 'stale');
-  if (absent.length > 0) return [result(D.sqlFiles, 'WARN', `absent : ${absent.map((s) => s.file).join(', ')}`, '« fw mail:init » l’écrit, « fw db:apply » crée la table')];
+  if (absent.length > 0)
+    return [result(D.sqlFiles, 'WARN', `absent : ${absent.map((s) => s.file).join(', ')}`, '« fw mail:init » l’écrit, « fw db:apply » crée la table')];
   if (stale.length > 0) return [result(D.sqlFiles, 'WARN', `périmé : ${stale.map((s) => s.file).join(', ')}`, '« fw mail:init » le réécrit')];
   const owned = states.filter((s) => s.state === 'owned').length;
   return [result(D.sqlFiles, 'OK', `${states.map((s) => s.file).join(', ')}${owned > 0 ? ' (modifié à la main)' : ''}`)];
@@ -122,7 +139,14 @@ export const tableCheck: CheckFunction = async (context) => {
   const settings = context.settings;
   if (!settings) return [result(D.table, 'SKIP', `base non lue : ${context.settingsError?.message ?? 'réglages illisibles'}`)];
   if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) {
-    return [result(D.table, 'SKIP', `le fichier SQLite ${describeTarget(settings).replace(/^SQLite /, '')} n'existe pas encore`, '« fw db:apply » le crée avec la table')];
+    return [
+      result(
+        D.table,
+        'SKIP',
+        `le fichier SQLite ${describeTarget(settings).replace(/^SQLite /, '')} n'existe pas encore`,
+        '« fw db:apply » le crée avec la table',
+      ),
+    ];
   }
   let db;
   try {
@@ -137,7 +161,9 @@ export const tableCheck: CheckFunction = async (context) => {
     const row = await db.fetchOne<{ queued: number | string | null; failed: number | string | null }>(
       `SELECT SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) AS queued, SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed FROM ${MAIL_LOG_TABLE}`,
     );
-    return [result(D.table, 'OK', `présente (${describeTarget(settings)}) : ${Number(row?.queued ?? 0)} message(s) en attente, ${Number(row?.failed ?? 0)} en échec`)];
+    return [
+      result(D.table, 'OK', `présente (${describeTarget(settings)}) : ${Number(row?.queued ?? 0)} message(s) en attente, ${Number(row?.failed ?? 0)} en échec`),
+    ];
   } catch (error) {
     return [result(D.table, 'SKIP', `base injoignable : ${String((error as Error).message ?? error).split('\n')[0]}`)];
   } finally {

@@ -106,7 +106,8 @@ export function readMailEnvironment(env: NodeJS.ProcessEnv = process.env): MailE
       fail('MAIL_FROM', `MAIL_FROM n'est pas une adresse acceptée (« ${from} ») : ${(error as Error).message.replace(/\.$/, '')}`);
     }
   }
-  if (useTls && useSsl) warn('MAIL_USE_TLS', 'MAIL_USE_TLS et MAIL_USE_SSL valent true : le TLS implicite (MAIL_USE_SSL) chiffre déjà la session, STARTTLS ne sert pas');
+  if (useTls && useSsl)
+    warn('MAIL_USE_TLS', 'MAIL_USE_TLS et MAIL_USE_SSL valent true : le TLS implicite (MAIL_USE_SSL) chiffre déjà la session, STARTTLS ne sert pas');
   if (username !== '' && password === '') warn('MAIL_PASSWORD', 'MAIL_USERNAME est renseigné mais MAIL_PASSWORD est vide');
   if (username === '' && password !== '') warn('MAIL_USERNAME', "MAIL_PASSWORD est renseigné mais MAIL_USERNAME est vide : pas d'authentification");
   const set = MAIL_VARIABLES.filter((name) => value(name) !== '');

@@ -31,14 +31,24 @@ export async function run({ options }: CommandInput): Promise<number> {
   const shown = path.relative(root, dir).split(path.sep).join('/') || '.';
   const existed = fs.statSync(dir, { throwIfNoEntry: false });
   if (existed && !existed.isDirectory()) {
-    throw new CliError(`MAIL_DIR « ${dirSetting} » existe et n'est pas un dossier.`, 'renommez ce fichier ou changez MAIL_DIR, puis relancez « fw mail:init ».');
+    throw new CliError(
+      `MAIL_DIR « ${dirSetting} » existe et n'est pas un dossier.`,
+      'renommez ce fichier ou changez MAIL_DIR, puis relancez « fw mail:init ».',
+    );
   }
   if (!existed && !dryRun) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const width = Math.max(...Object.values(FATE_LABELS).map((label) => label.length));
-  const out = [formatPlan(plan, { dryRun }), `Dossier des messages écrits par le transport file (MAIL_DIR) :\n  ${(existed ? FATE_LABELS.unchanged : FATE_LABELS.created).padEnd(width)}  ${shown.startsWith('..') ? dir : shown}/\n`];
+  const out = [
+    formatPlan(plan, { dryRun }),
+    `Dossier des messages écrits par le transport file (MAIL_DIR) :\n  ${(existed ? FATE_LABELS.unchanged : FATE_LABELS.created).padEnd(width)}  ${shown.startsWith('..') ? dir : shown}/\n`,
+  ];
   const writes = plan.entries.filter((entry) => entry.fate === 'created' || entry.fate === 'updated' || entry.fate === 'forced');
-  if (writes.length === 0 && existed) out.push('Rien à faire : le gabarit « test », les fichiers SQL de mail_log et le dossier des messages sont déjà en place.\n');
-  else if (!dryRun) out.push('Ensuite : « fw db:apply » crée la table mail_log ; « fw mail:doctor » vérifie la configuration (MAIL_* de env/dev), « fw mail:test --to <EMAIL> » envoie le message « test ».\n');
+  if (writes.length === 0 && existed)
+    out.push('Rien à faire : le gabarit « test », les fichiers SQL de mail_log et le dossier des messages sont déjà en place.\n');
+  else if (!dryRun)
+    out.push(
+      'Ensuite : « fw db:apply » crée la table mail_log ; « fw mail:doctor » vérifie la configuration (MAIL_* de env/dev), « fw mail:test --to <EMAIL> » envoie le message « test ».\n',
+    );
   process.stdout.write(out.join(''));
   return 0;
 }

@@ -23,7 +23,10 @@ export function parseLimit(value: unknown): number {
   const text = String(value).trim();
   const limit = Number(text);
   if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_LIMIT) {
-    throw new CliError(`--limit doit être un entier de 1 à ${MAX_LIMIT} (valeur lue : « ${String(value)} »).`, `par exemple « fw mail:logs --limit 50 » ; sans --limit : les ${DEFAULT_LIMIT} dernières lignes.`);
+    throw new CliError(
+      `--limit doit être un entier de 1 à ${MAX_LIMIT} (valeur lue : « ${String(value)} »).`,
+      `par exemple « fw mail:logs --limit 50 » ; sans --limit : les ${DEFAULT_LIMIT} dernières lignes.`,
+    );
   }
   return limit;
 }
@@ -63,7 +66,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { describeTarget } = await import('../../auth/database.js');
   const settings = readDbSettings(root);
   const advice = 'lancez « fw mail:init » puis « fw db:apply ».';
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) throw new CliError(`table mail_log absente : la base ${describeTarget(settings)} n'existe pas encore.`, advice);
+  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file))
+    throw new CliError(`table mail_log absente : la base ${describeTarget(settings)} n'existe pas encore.`, advice);
   const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     if (!(await tableExists(db, 'mail_log'))) throw new CliError(`table mail_log absente de la base (${describeTarget(settings)}).`, advice);
     return db.fetchAll<LogRow>(

@@ -33,10 +33,16 @@ function readContext(file: string): Record<string, unknown> {
   try {
     data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new CliError(`contexte « ${file} » : JSON invalide (${(error as Error).message}).`, 'corrigez le fichier : un objet JSON est attendu, par exemple { "nom": "Zoé" }.');
+    throw new CliError(
+      `contexte « ${file} » : JSON invalide (${(error as Error).message}).`,
+      'corrigez le fichier : un objet JSON est attendu, par exemple { "nom": "Zoé" }.',
+    );
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CliError(`contexte « ${file} » : un objet JSON est attendu (lu : ${Array.isArray(data) ? 'une liste' : data === null ? 'null' : typeof data}).`, 'écrivez par exemple { "nom": "Zoé" }.');
+    throw new CliError(
+      `contexte « ${file} » : un objet JSON est attendu (lu : ${Array.isArray(data) ? 'une liste' : data === null ? 'null' : typeof data}).`,
+      'écrivez par exemple { "nom": "Zoé" }.',
+    );
   }
   return data as Record<string, unknown>;
 }
@@ -53,11 +59,26 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   try {
     rendered = renderMail(name, context);
   } catch (error) {
-    if (error instanceof MailTemplateError) throw new CliError(error.message.replace(/\.$/, '') + '.', '« fw mail:init » écrit le modèle « test » ; un modèle est <nom>_subject.txt et <nom>_text.txt (et <nom>_html.html) dans mvc/views/mail/.');
-    if (error instanceof MailAddressError) throw new CliError(`sujet refusé : ${error.message}`, 'le sujet rendu doit tenir sur une ligne : retirez le retour à la ligne du modèle ou de la variable.');
+    if (error instanceof MailTemplateError)
+      throw new CliError(
+        error.message.replace(/\.$/, '') + '.',
+        '« fw mail:init » écrit le modèle « test » ; un modèle est <nom>_subject.txt et <nom>_text.txt (et <nom>_html.html) dans mvc/views/mail/.',
+      );
+    if (error instanceof MailAddressError)
+      throw new CliError(
+        `sujet refusé : ${error.message}`,
+        'le sujet rendu doit tenir sur une ligne : retirez le retour à la ligne du modèle ou de la variable.',
+      );
     const { lineno, colno } = error as { lineno?: number; colno?: number };
     const at = lineno ? ` (ligne ${lineno}${colno ? `, colonne ${colno}` : ''})` : '';
-    throw new CliError(`rendu du modèle « ${name} » impossible${at} : ${String((error as Error).message ?? error).split('\n').filter(Boolean).join(' ').trim()}`, 'corrigez le modèle indiqué (« fw mail:doctor » analyse tous les modèles).');
+    throw new CliError(
+      `rendu du modèle « ${name} » impossible${at} : ${String((error as Error).message ?? error)
+        .split('\n')
+        .filter(Boolean)
+        .join(' ')
+        .trim()}`,
+      'corrigez le modèle indiqué (« fw mail:doctor » analyse tous les modèles).',
+    );
   }
   const out = [`Sujet : ${rendered.subject}`, '', '[TEXTE]', rendered.text.replace(/\n$/, ''), '', '[HTML]'];
   out.push(rendered.html === undefined ? `(aucune partie HTML : mvc/views/mail/${name}_html.html absent)` : rendered.html.replace(/\n$/, ''));

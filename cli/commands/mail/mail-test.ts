@@ -69,7 +69,10 @@ export async function run({ options }: CommandInput): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof MailAddressError) {
-      throw new CliError(`adresse refusée (${error.field}) : ${error.message.replace(/^[a-zA-Z]+ : /, '')}`, `donnez une seule adresse, par exemple « ${EXAMPLE} ».`);
+      throw new CliError(
+        `adresse refusée (${error.field}) : ${error.message.replace(/^[a-zA-Z]+ : /, '')}`,
+        `donnez une seule adresse, par exemple « ${EXAMPLE} ».`,
+      );
     }
     if (error instanceof MailTemplateError) throw new CliError(error.message, '« fw mail:init » écrit le modèle « test » dans mvc/views/mail/.');
     if (error instanceof MailSendError) {
