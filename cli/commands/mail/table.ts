@@ -6,16 +6,14 @@ export const MAIL_COMMANDS: readonly CommandEntry[] = [
     name: 'mail:init',
     family: 'Mail',
     usage: '[--dry-run]',
-    summary:
-      'Écrit le gabarit de message « test » (mvc/views/mail/), le SQL de la table mail_log pour les deux dialectes (sans l’appliquer : « fw db:apply ») et crée storage/mail/. Ne réécrit rien.',
+    summary: 'Écrit le gabarit « test », le SQL de mail_log (sans l’appliquer : « fw db:apply ») et crée storage/mail/ ; ne réécrit rien.',
     load: () => import('./mail-init.js'),
   },
   {
     name: 'mail:doctor',
     family: 'Mail',
     usage: '[--json]',
-    summary:
-      'Diagnostic du mail, sans rien écrire : variables MAIL_*, gabarits, table mail_log, puis une vraie session SMTP étape par étape (connexion, EHLO, STARTTLS, AUTH ; aucun message envoyé).',
+    summary: 'Diagnostic du mail sans rien écrire : MAIL_*, gabarits, table mail_log, puis une vraie session SMTP étape par étape (aucun envoi).',
     load: () => import('./mail-doctor.js'),
   },
   {
