@@ -287,7 +287,7 @@ const CASES: readonly Case[] = [
     defect: (root) => setEnv(path.join(root, 'env', 'example'), { DB_APP_PWD: 'Kq8zT2vLm9xR4wPb' }),
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
-    at: { file: 'env/example', line: 60 }, // the last line: setEnv moves the key there
+    at: { file: 'env/example', line: 74 }, // the last line: setEnv moves the key there
   },
   {
     name: "env/example gives production's API_TOKEN",
