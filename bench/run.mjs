@@ -4,10 +4,11 @@
  * rows), the auth section (the login POST and a signed-in page per session store), then the uploads section (a 5 MiB
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
- * MariaDB and with SQLite answering); prints each table and the targets (PASS / MISS),
+ * MariaDB and with SQLite answering), then the mail section (messages per second through the outbox to a local
+ * SMTP server; the added time of a page that queues a message); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -15,7 +16,7 @@
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
  * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
  * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag: BENCH_CLI_RUNS too;
- * needs MariaDB on 127.0.0.1:3306.
+ * needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox; 200 in short mode).
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads', 'diag'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads', 'diag', 'mail'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -103,6 +104,16 @@ async function main() {
     console.log('\n== Diagnostics: fw project:check and fw doctor on 100 entities\n');
     const { runDiagBench } = await import('./diag.mjs');
     report.sections.diag = await runDiagBench({ runs: positive('BENCH_CLI_RUNS', short ? 3 : 5) });
+  }
+  if (only.includes('mail')) {
+    console.log('\n== Mail: messages per second through the outbox; the added time of a page that queues one\n');
+    const { runMailBench } = await import('./mail.mjs');
+    report.sections.mail = await runMailBench({
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+      messages: positive('BENCH_MAIL_MESSAGES', short ? 200 : 1000),
+    });
   }
 
   console.log('\ntargets:');

@@ -14,18 +14,10 @@ import { STARTER_COMMANDS } from './commands/starters/table.js';
 import { MODULE_COMMANDS } from './commands/modules/table.js';
 import { AUTH_COMMANDS } from './commands/auth/table.js';
 import { MEDIA_COMMANDS } from './commands/media/table.js';
+import { MAIL_COMMANDS } from './commands/mail/table.js';
 import { FRONTEND_COMMANDS } from './commands/frontend/table.js';
 
 export { FAMILIES, type CommandEntry, type Family } from './command-entry.js';
-
-/** Mail commands, not available yet. */
-const MAIL_COMMANDS: readonly CommandEntry[] = [
-  { name: 'mail:init', family: 'Mail', usage: '', summary: 'Crée les gabarits de mail, le dossier de journaux et le SQL mail_log.' },
-  { name: 'mail:doctor', family: 'Mail', usage: '', summary: 'Vérifie la configuration du mail.' },
-  { name: 'mail:test', family: 'Mail', usage: '--to <EMAIL>', summary: 'Envoie un message de test.' },
-  { name: 'mail:render', family: 'Mail', usage: '<gabarit> [--context <fichier.json>]', summary: 'Affiche un gabarit de mail rendu.' },
-  { name: 'mail:logs', family: 'Mail', usage: '[--limit N]', summary: 'Affiche les dernières lignes de mail_log.' },
-];
 
 /** Deployment commands, not available yet. */
 const DEPLOY_COMMANDS: readonly CommandEntry[] = [

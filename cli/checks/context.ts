@@ -7,7 +7,7 @@ import { readDbSettings, type DbSettings } from '../db/connection.js';
 import { CliError } from '../errors.js';
 
 /** The command a context is gathered for: a check whose verdict depends on it reads it (a missing env/dev…). */
-export type DiagnosticCommand = 'doctor' | 'project:check' | 'project:audit' | 'auth:doctor';
+export type DiagnosticCommand = 'doctor' | 'project:check' | 'project:audit' | 'auth:doctor' | 'mail:doctor';
 
 export interface ProjectContext {
   readonly root: string;

@@ -13,6 +13,9 @@ import { ENTITY_CHECKS, ENTITY_DEFINITIONS } from './entity.js';
 import { ENV_CHECKS, ENV_DEFINITIONS } from './env.js';
 import { entryKind, fsReason, readSource, walkFiles } from './files.js';
 import { I18N_CHECKS, I18N_DEFINITIONS } from './i18n.js';
+import { mailFilesPresent } from '../mail/inspect.js';
+import { readMailEnvironment } from '../mail/settings.js';
+import { MAIL_CHECK_DEFINITIONS, MAIL_CHECKS, MAIL_DEFINITIONS } from './mail.js';
 import { MFA_CHECKS, MFA_DEFINITIONS } from './mfa.js';
 import { MOD_CHECKS, MOD_DEFINITIONS } from './mod.js';
 import { NPM_CHECKS, NPM_DEFINITIONS } from './npm.js';
@@ -23,8 +26,8 @@ import { MIGR_CHECKS, MIGR_DEFINITIONS } from './migr.js';
 import { DB_CHECKS, DB_DEFINITIONS } from './db.js';
 import { TPL_CHECKS, TPL_DEFINITIONS } from './tpl.js';
 
-/** The three project diagnostics (`auth:doctor` runs the auth family alone, cli/commands/auth/doctor.ts). */
-export type ProjectDiagnostic = Exclude<DiagnosticCommand, 'auth:doctor'>;
+/** The three project diagnostics (`auth:doctor` and `mail:doctor` run their family alone, cli/commands/<family>/doctor.ts). */
+export type ProjectDiagnostic = Exclude<DiagnosticCommand, 'auth:doctor' | 'mail:doctor'>;
 
 export interface CheckFamily {
   readonly family: string;
@@ -53,6 +56,16 @@ const authWhenInstalled: CheckFunction = async (context) => {
   return out;
 };
 
+/** `mail:doctor`'s checks when the project uses mail (templates, mail SQL files or a MAIL_* variable), else one SKIP. */
+const mailWhenConfigured: CheckFunction = async (context) => {
+  if (!mailFilesPresent(context.root) && readMailEnvironment(process.env).set.length === 0) {
+    return [result(MAIL_CHECK_DEFINITIONS.config, 'SKIP', "mail non configuré (aucune variable MAIL_*, « fw mail:init » l'installe)")];
+  }
+  const out: CheckResult[] = [];
+  for (const check of MAIL_CHECKS) out.push(...(await check(context)));
+  return out;
+};
+
 /** The families in report order. */
 export const FAMILIES: readonly CheckFamily[] = [
   { family: 'env', checks: ENV_CHECKS, definitions: ENV_DEFINITIONS, commands: ALL },
@@ -67,6 +80,7 @@ export const FAMILIES: readonly CheckFamily[] = [
   { family: 'mfa', checks: MFA_CHECKS, definitions: MFA_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'npm', checks: NPM_CHECKS, definitions: NPM_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'auth', checks: [authWhenInstalled], definitions: AUTH_DEFINITIONS, commands: ['doctor'] },
+  { family: 'mail', checks: [mailWhenConfigured], definitions: MAIL_DEFINITIONS, commands: ['doctor'] },
   { family: 'sec', checks: SEC_CHECKS, definitions: SEC_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'audit', checks: AUDIT_CHECKS, definitions: AUDIT_DEFINITIONS, commands: ['project:audit'] },
 ];

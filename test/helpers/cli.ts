@@ -36,7 +36,7 @@ export interface RunOptions {
 const STARTING_ENV: Readonly<NodeJS.ProcessEnv> = { ...process.env };
 
 /** The test process's starting environment without DB_*, APP_ENV or FW_DEBUG: the child reads only the project's env file. */
-function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(STARTING_ENV)) {
     if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') env[key] = value;

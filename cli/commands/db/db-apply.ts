@@ -1,7 +1,7 @@
 /**
  * `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, then the auth tables
  * written by `fw auth:init` when the project has them (docs/decisions.md#one-user-model), then the `media` table written by
- * `fw media:init` (docs/uploads.md), idempotently.
+ * `fw media:init` (docs/uploads.md), then the `mail_log` table written by `fw mail:init` (docs/mail.md), idempotently.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +65,15 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
   }
   files.push(...media.files);
+  const { mailFilesToApply } = await import('../../mail/inspect.js');
+  const mail = mailFilesToApply(root, dialect);
+  if (mail.problems.length > 0) {
+    throw new CliError(
+      `fichier SQL de la table mail_log absent ou périmé : ${mail.problems.join(', ')}. Rien n'a été appliqué.`,
+      'lancez « fw mail:init » puis relancez « fw db:apply ».',
+    );
+  }
+  files.push(...mail.files);
   const out = process.stdout;
   if (options.dryRun === true) {
     out.write(`Fichiers à appliquer (${dialect}), dans cet ordre :\n`);

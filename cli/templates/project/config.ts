@@ -25,4 +25,16 @@ configure({
   db_password: process.env.DB_APP_PWD ?? '',
   // Uploaded files (`fw upload:init` creates the folders; docs/uploads.md of fw-mvc).
   upload_root: process.env.UPLOAD_ROOT || 'storage/uploads',
+  // Mail (fw-mvc/mail; docs/mail.md of fw-mvc): the MAIL_* variables, read the same way by `fw mail:*`.
+  mail_transport: (process.env.MAIL_TRANSPORT || 'smtp') as 'smtp' | 'console' | 'file',
+  mail_host: process.env.MAIL_HOST ?? '',
+  mail_port: Number(process.env.MAIL_PORT || 587),
+  mail_username: process.env.MAIL_USERNAME ?? '',
+  mail_password: process.env.MAIL_PASSWORD ?? '',
+  mail_from: process.env.MAIL_FROM ?? '',
+  mail_use_tls: process.env.MAIL_USE_TLS === 'true',
+  mail_use_ssl: process.env.MAIL_USE_SSL === 'true',
+  mail_timeout: Number(process.env.MAIL_TIMEOUT || 10),
+  mail_enabled: process.env.MAIL_ENABLED !== 'false',
+  mail_dir: process.env.MAIL_DIR || 'storage/mail',
 });
