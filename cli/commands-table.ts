@@ -15,6 +15,7 @@ import { MODULE_COMMANDS } from './commands/modules/table.js';
 import { AUTH_COMMANDS } from './commands/auth/table.js';
 import { MEDIA_COMMANDS } from './commands/media/table.js';
 import { FRONTEND_COMMANDS } from './commands/frontend/table.js';
+import { DEPLOY_COMMANDS } from './commands/deploy/table.js';
 
 export { FAMILIES, type CommandEntry, type Family } from './command-entry.js';
 
@@ -25,12 +26,6 @@ const MAIL_COMMANDS: readonly CommandEntry[] = [
   { name: 'mail:test', family: 'Mail', usage: '--to <EMAIL>', summary: 'Envoie un message de test.' },
   { name: 'mail:render', family: 'Mail', usage: '<gabarit> [--context <fichier.json>]', summary: 'Affiche un gabarit de mail rendu.' },
   { name: 'mail:logs', family: 'Mail', usage: '[--limit N]', summary: 'Affiche les dernières lignes de mail_log.' },
-];
-
-/** Deployment commands, not available yet. */
-const DEPLOY_COMMANDS: readonly CommandEntry[] = [
-  { name: 'deploy:init', family: 'Déploiement', usage: '', summary: 'Crée les fichiers de déploiement.' },
-  { name: 'deploy:check', family: 'Déploiement', usage: '', summary: 'Vérifie la préparation au déploiement.' },
 ];
 
 export const COMMANDS: readonly CommandEntry[] = [
