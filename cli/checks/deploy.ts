@@ -136,7 +136,8 @@ const unit: CheckFunction = async ({ root }) => {
   if (!found) return [result(DEPLOY.unit, 'SKIP', 'pas de service systemd', '« fw deploy:init » l’écrit')];
   const problems: string[] = [];
   const workdir = found.settings.get('WorkingDirectory')?.at(-1) ?? '';
-  const [executable = '', script = ''] = (found.settings.get('ExecStart')?.at(-1) ?? '').replace(/^[-@:+!]+/, '').split(/\s+/);
+  const [executable = '', ...args] = (found.settings.get('ExecStart')?.at(-1) ?? '').replace(/^[-@:+!]+/, '').split(/\s+/);
+  const script = args.find((arg) => !arg.startsWith('-')) ?? '';
   if (!path.isAbsolute(workdir) || !fs.statSync(workdir, { throwIfNoEntry: false })?.isDirectory()) problems.push(`WorkingDirectory « ${workdir} » n'est pas un dossier`);
   else if (path.resolve(workdir) !== root) problems.push(`WorkingDirectory « ${workdir} » n'est pas le projet (${root})`);
   try {
