@@ -50,12 +50,16 @@ interface Answer {
 function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   const client = url.startsWith('https:') ? https : http;
   return new Promise((resolve, reject) => {
-    const sent = client.request(url, { method: options.method ?? 'GET', headers: options.headers, localAddress: '127.0.0.2', rejectUnauthorized: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
+    const sent = client.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, localAddress: '127.0.0.2', rejectUnauthorized: false },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
     sent.on('error', reject);
     sent.end(options.body);
   });
@@ -126,7 +130,8 @@ test('Chromium through nginx: sign in, create a product with a photo, see its th
     await context.close();
   }
   const kinds = new Set(seen.map(({ url }) => new URL(url).pathname.split('/')[1]));
-  for (const kind of ['login', 'produits', 'static', 'media', 'logout']) assert.ok(kinds.has(kind), `no response seen under /${kind}: ${[...kinds].join(', ')}`);
+  for (const kind of ['login', 'produits', 'static', 'media', 'logout'])
+    assert.ok(kinds.has(kind), `no response seen under /${kind}: ${[...kinds].join(', ')}`);
   const bare = seen.filter(({ missing }) => missing.length > 0);
   assert.equal(bare, [], 'every response through nginx carries the six headers');
   assert.ok(seen.length >= 10, `${seen.length} responses`);
@@ -142,7 +147,12 @@ test("the client's address, not nginx's, reaches the audit log", async ({ stack 
   const body = new URLSearchParams({ csrf_token: token!, login: EMAIL, password: 'pas-le-bon-mot-de-passe' }).toString();
   const failed = await request(`${base}/login`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), 'x-forwarded-for': '203.0.113.9' },
+    headers: {
+      cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-forwarded-for': '203.0.113.9',
+    },
     body,
   });
   assert.is(failed.status, 401);

@@ -68,7 +68,9 @@ const database: CheckFunction = async (context) => {
       result(DEPLOY.grants, 'SKIP', 'base non jointe'),
     ];
   }
-  const out = [result(DEPLOY.database, 'OK', context.settings!.driver === 'sqlite' ? context.settings!.file : `${context.settings!.name} (${context.settings!.app.user})`)];
+  const out = [
+    result(DEPLOY.database, 'OK', context.settings!.driver === 'sqlite' ? context.settings!.file : `${context.settings!.name} (${context.settings!.app.user})`),
+  ];
   const notApplied = Object.entries(found.migrations ?? {}).filter(([status]) => status !== 'APPLIED');
   const applied = found.migrations?.APPLIED?.length ?? 0;
   if (notApplied.length > 0) {
@@ -81,7 +83,12 @@ const database: CheckFunction = async (context) => {
     out.push(
       problems.length === 0
         ? result(DEPLOY.grants, 'OK', `droits limités à ${context.settings!.name}, sans GRANT OPTION`)
-        : result(DEPLOY.grants, 'FAIL', problems.join(' ; '), "le compte DB_APP_LOGIN n'a besoin que de SELECT, INSERT, UPDATE, DELETE sur sa base (« fw db:init »)"),
+        : result(
+            DEPLOY.grants,
+            'FAIL',
+            problems.join(' ; '),
+            "le compte DB_APP_LOGIN n'a besoin que de SELECT, INSERT, UPDATE, DELETE sur sa base (« fw db:init »)",
+          ),
     );
   }
   return out;
@@ -105,7 +112,8 @@ const storage: CheckFunction = async ({ root }) => {
 const nginx: CheckFunction = async ({ root }) => {
   const file = `deploy/nginx/${appName(root)}.conf`;
   const read = readSource(root, file);
-  if (!read.ok) return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, '« fw deploy:init » l’écrit'), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
+  if (!read.ok)
+    return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, '« fw deploy:init » l’écrit'), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
   const site = readSiteFacts(read.text);
   const prod = readEnvFile(root, 'env/prod');
   const problems: string[] = [];
@@ -113,13 +121,15 @@ const nginx: CheckFunction = async ({ root }) => {
   if (!site.upstreams.includes(expected)) problems.push(`upstream ${site.upstreams.join(', ') || 'absent'} au lieu de ${expected} (HOST, PORT de env/prod)`);
   const needed = bodyLimit(root).application;
   const size = site.bodySize === null ? 1024 * 1024 : parseNginxSize(site.bodySize);
-  if (size === null || size < needed) problems.push(`client_max_body_size ${site.bodySize ?? '1m (défaut)'} inférieur aux ${needed} octets que l'application accepte`);
+  if (size === null || size < needed)
+    problems.push(`client_max_body_size ${site.bodySize ?? '1m (défaut)'} inférieur aux ${needed} octets que l'application accepte`);
   const staticDir = path.join(root, 'static');
   if (site.staticAlias !== null && path.resolve(site.staticAlias) !== staticDir) problems.push(`/static/ servi depuis ${site.staticAlias}, pas ${staticDir}/`);
   if (!site.proxiesMedia) problems.push("/media/ n'est pas confié à l'application (proxy_pass) : les fichiers privés seraient servis sans contrôle");
   const trusted = (prod?.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim());
   if (!trusted.includes(NGINX_PROXY_ADDRESS)) problems.push(`TRUSTED_PROXIES de env/prod ne contient pas ${NGINX_PROXY_ADDRESS} (l'adresse de nginx)`);
-  if (prod?.SSL_CERTFILE && prod?.SSL_KEYFILE) problems.push('SSL_CERTFILE et SSL_KEYFILE sont remplis dans env/prod : le serveur parlerait HTTPS à nginx, qui lui parle HTTP');
+  if (prod?.SSL_CERTFILE && prod?.SSL_KEYFILE)
+    problems.push('SSL_CERTFILE et SSL_KEYFILE sont remplis dans env/prod : le serveur parlerait HTTPS à nginx, qui lui parle HTTP');
   const out: CheckResult[] = [
     problems.length === 0
       ? { ...result(DEPLOY.nginx, 'OK', `upstream ${expected}, corps ${site.bodySize}, /media/ par l'application`), file }
@@ -127,7 +137,12 @@ const nginx: CheckFunction = async ({ root }) => {
   ];
   const tested = testSite(path.join(root, file));
   if (tested === null) out.push(result(DEPLOY.nginxTest, 'SKIP', 'nginx absent de cette machine'));
-  else out.push(tested.ok ? result(DEPLOY.nginxTest, 'OK', 'syntaxe et certificats acceptés') : result(DEPLOY.nginxTest, 'FAIL', tested.output.split('\n').slice(-3).join(' ')));
+  else
+    out.push(
+      tested.ok
+        ? result(DEPLOY.nginxTest, 'OK', 'syntaxe et certificats acceptés')
+        : result(DEPLOY.nginxTest, 'FAIL', tested.output.split('\n').slice(-3).join(' ')),
+    );
   return out;
 };
 
@@ -138,7 +153,8 @@ const unit: CheckFunction = async ({ root }) => {
   const workdir = found.settings.get('WorkingDirectory')?.at(-1) ?? '';
   const [executable = '', ...args] = (found.settings.get('ExecStart')?.at(-1) ?? '').replace(/^[-@:+!]+/, '').split(/\s+/);
   const script = args.find((arg) => !arg.startsWith('-')) ?? '';
-  if (!path.isAbsolute(workdir) || !fs.statSync(workdir, { throwIfNoEntry: false })?.isDirectory()) problems.push(`WorkingDirectory « ${workdir} » n'est pas un dossier`);
+  if (!path.isAbsolute(workdir) || !fs.statSync(workdir, { throwIfNoEntry: false })?.isDirectory())
+    problems.push(`WorkingDirectory « ${workdir} » n'est pas un dossier`);
   else if (path.resolve(workdir) !== root) problems.push(`WorkingDirectory « ${workdir} » n'est pas le projet (${root})`);
   try {
     fs.accessSync(executable, fs.constants.X_OK);

@@ -40,7 +40,13 @@ export function readSiteFacts(text: string): NginxSiteFacts {
 
 /** The nginx executable: /usr/sbin/nginx, else one on PATH; null when none. */
 export function nginxBinary(): string | null {
-  const candidates = ['/usr/sbin/nginx', ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'nginx'))];
+  const candidates = [
+    '/usr/sbin/nginx',
+    ...(process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter(Boolean)
+      .map((dir) => path.join(dir, 'nginx')),
+  ];
   for (const candidate of candidates) {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

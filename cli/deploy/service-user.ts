@@ -31,7 +31,8 @@ export function storageWritableBy(dir: string, user: string): { status: CheckSta
   const stat = fs.statSync(dir, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) return { status: 'FAIL', detail: `${dir} absent`, hint: 'mkdir storage && chown -R <utilisateur> storage' };
   const account = lookupAccount(user);
-  if (!account) return { status: 'WARN', detail: `l'utilisateur « ${user} » n'existe pas sur cette machine`, hint: `adduser --system --group ${user} (README_DEPLOY.md)` };
+  if (!account)
+    return { status: 'WARN', detail: `l'utilisateur « ${user} » n'existe pas sur cette machine`, hint: `adduser --system --group ${user} (README_DEPLOY.md)` };
   const writable =
     account.uid === 0 ||
     (stat.uid === account.uid && (stat.mode & 0o300) === 0o300) ||

@@ -18,7 +18,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   const skip = (options.skip as string[] | undefined) ?? [];
   const { CHECK_ID, runDiagnostic } = await import('../../checks/registry.js');
   for (const id of skip) {
-    if (!CHECK_ID.test(id)) throw new CliError(`identifiant de contrôle invalide pour --skip : « ${id} ».`, 'un identifiant a la forme FW-FAMILLE-001 (docs/diagnostics.md les liste).');
+    if (!CHECK_ID.test(id))
+      throw new CliError(
+        `identifiant de contrôle invalide pour --skip : « ${id} ».`,
+        'un identifiant a la forme FW-FAMILLE-001 (docs/diagnostics.md les liste).',
+      );
   }
   process.env.APP_ENV = 'prod';
   const { projectContext } = await import('../../checks/context.js');
@@ -32,9 +36,12 @@ export async function run({ options }: CommandInput): Promise<number> {
     try {
       found = await check(context);
     } catch (error) {
-      found = [{ ...DEPLOY_DEFINITIONS[0]!, status: 'FAIL' as const, detail: `contrôle interrompu : ${String((error as Error)?.message ?? error).split('\n')[0]}` }];
+      found = [
+        { ...DEPLOY_DEFINITIONS[0]!, status: 'FAIL' as const, detail: `contrôle interrompu : ${String((error as Error)?.message ?? error).split('\n')[0]}` },
+      ];
     }
-    for (const one of found) results.push(skipped.has(one.id) ? { ...one, status: 'SKIP', detail: `réduit au silence par --skip (${one.status} : ${one.detail ?? ''})` } : one);
+    for (const one of found)
+      results.push(skipped.has(one.id) ? { ...one, status: 'SKIP', detail: `réduit au silence par --skip (${one.status} : ${one.detail ?? ''})` } : one);
   }
   const report = diagnosticReport('deploy:check', context.appEnv, results);
   process.stdout.write(options.json === true ? reportJson(report) : formatReport(report));

@@ -29,7 +29,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const settings = await import('../../deploy/settings.js');
   const app = settings.appName(root);
   const user = typeof options.user === 'string' ? options.user : app.replace(/[^a-z0-9_-]/g, '_').slice(0, 32);
-  if (!USER.test(user)) throw new CliError(`nom d'utilisateur système invalide : « ${user} ».`, 'par exemple « --user monapp » (minuscules, chiffres, _ et -).');
+  if (!USER.test(user))
+    throw new CliError(`nom d'utilisateur système invalide : « ${user} ».`, 'par exemple « --user monapp » (minuscules, chiffres, _ et -).');
   const { nginxSite } = await import('../../deploy/nginx.js');
   const { systemdUnit } = await import('../../deploy/systemd.js');
   const { envProdText } = await import('../../deploy/env-prod.js');
@@ -74,7 +75,8 @@ export async function run({ options }: CommandInput): Promise<number> {
       out.push(`À faire : env/prod existe et n'est pas modifié ; ajoutez-y TRUSTED_PROXIES=${settings.NGINX_PROXY_ADDRESS} (l'adresse de nginx).\n`);
     }
   }
-  if (plan.entries.some((entry) => entry.fate === 'skipped')) out.push('Les fichiers modifiés sont gardés ; « fw deploy:init --force » les réécrit (jamais env/prod).\n');
+  if (plan.entries.some((entry) => entry.fate === 'skipped'))
+    out.push('Les fichiers modifiés sont gardés ; « fw deploy:init --force » les réécrit (jamais env/prod).\n');
   out.push('Ensuite : README_DEPLOY.md, puis « fw deploy:check ».\n');
   process.stdout.write(out.join(''));
   return 0;
