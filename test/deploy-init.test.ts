@@ -71,4 +71,16 @@ test('deploy:check --json: the doctor checks for prod, then FW-DEPLOY-001…008;
   assert.match(byId.get('FW-DEPLOY-006')!.detail, 'TRUSTED_PROXIES');
 });
 
+test('deploy:check silences an id given to --skip or in fw.config.json, like doctor', () => {
+  assert.ok(project);
+  project.write('fw.config.json', '{ "silenced_checks": ["FW-DEPLOY-006"] }\n');
+  const check = project.run(['deploy:check', '--json', '--skip', 'FW-DEPLOY-001']);
+  const checks = (JSON.parse(check.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks;
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  assert.is(byId.get('FW-DEPLOY-001')!.status, 'SKIP');
+  assert.match(byId.get('FW-DEPLOY-001')!.detail, 'réduit au silence par --skip (FAIL');
+  assert.is(byId.get('FW-DEPLOY-006')!.status, 'SKIP');
+  assert.match(byId.get('FW-DEPLOY-006')!.detail, 'fw.config.json');
+});
+
 test.run();

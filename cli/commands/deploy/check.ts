@@ -16,7 +16,7 @@ export function configure(command: Command): void {
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const skip = (options.skip as string[] | undefined) ?? [];
-  const { CHECK_ID, runDiagnostic } = await import('../../checks/registry.js');
+  const { CHECK_ID, CONFIG_FILE, readSilenced, runDiagnostic } = await import('../../checks/registry.js');
   for (const id of skip) {
     if (!CHECK_ID.test(id))
       throw new CliError(
@@ -30,7 +30,9 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { diagnosticReport, formatReport, reportJson } = await import('../../diagnostic-report.js');
   const context = projectContext(root, 'doctor');
   const results = await runDiagnostic('doctor', context, skip);
+  // The deploy family is silenced like the others: --skip, then fw.config.json's "silenced_checks".
   const skipped = new Set(skip);
+  const silenced = new Set(readSilenced(root).ids);
   for (const check of DEPLOY_CHECKS) {
     let found;
     try {
@@ -40,8 +42,11 @@ export async function run({ options }: CommandInput): Promise<number> {
         { ...DEPLOY_DEFINITIONS[0]!, status: 'FAIL' as const, detail: `contrôle interrompu : ${String((error as Error)?.message ?? error).split('\n')[0]}` },
       ];
     }
-    for (const one of found)
-      results.push(skipped.has(one.id) ? { ...one, status: 'SKIP', detail: `réduit au silence par --skip (${one.status} : ${one.detail ?? ''})` } : one);
+    for (const one of found) {
+      const by = skipped.has(one.id) ? '--skip' : silenced.has(one.id) ? CONFIG_FILE : null;
+      const { hint: _hint, ...rest } = one;
+      results.push(by ? { ...rest, status: 'SKIP', detail: `réduit au silence par ${by} (${[one.status, one.detail].filter(Boolean).join(' : ')})` } : one);
+    }
   }
   const report = diagnosticReport('deploy:check', context.appEnv, results);
   process.stdout.write(options.json === true ? reportJson(report) : formatReport(report));
