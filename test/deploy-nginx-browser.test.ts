@@ -1,7 +1,7 @@
 /**
  * The deployment of docs/deploy.md proven through Debian's nginx (test/helpers/deploy-stack.ts): a generated
  * project with authentication and media, its `fw deploy:init` files with only the ports changed, `node dist/app.js`
- * behind nginx over TLS (a self-signed certificate). Chromium, through https://127.0.0.1:<port>, signs in, creates a
+ * behind nginx over TLS (a self-signed certificate). Chromium, through https://127.0.0.1:<port> over HTTP/2, signs in, creates a
  * product with a photo whose thumbnail shows, and signs out; every response it sees through nginx carries the six
  * security headers of runtime/security/headers.ts. Plain HTTP is redirected; the client's own address (127.0.0.2)
  * reaches the audit log through X-Forwarded-For; a body over the limit gets nginx's 413 with the headers;
@@ -105,6 +105,8 @@ test('Chromium through nginx: sign in, create a product with a photo, see its th
     await page.fill('input[name="password"]', PASSWORD);
     await Promise.all([page.waitForURL(`${base}/produits`), page.click('button[type="submit"]')]);
     await shoot(page, 'list-empty');
+    const protocol = await page.evaluate(() => (globalThis as any).performance.getEntriesByType('navigation')[0]?.nextHopProtocol);
+    assert.is(protocol, 'h2', 'HTTP/2 through nginx');
 
     await page.goto(`${base}/produits/new`);
     await page.fill('input[name="nom"]', 'Fauteuil club');
