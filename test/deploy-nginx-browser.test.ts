@@ -1,11 +1,11 @@
 /**
  * The deployment of docs/deploy.md proven through Debian's nginx (test/helpers/deploy-stack.ts): a generated
  * project with authentication and media, its `fw deploy:init` files with only the ports changed, `node dist/app.js`
- * behind nginx over TLS (a self-signed certificate). Chromium, through https://127.0.0.1:<port> over HTTP/2, signs in, creates a
- * product with a photo whose thumbnail shows, and signs out; every response it sees through nginx carries the six
- * security headers of runtime/security/headers.ts. Plain HTTP is redirected; the client's own address (127.0.0.2)
- * reaches the audit log through X-Forwarded-For; a body over the limit gets nginx's 413 with the headers;
- * `systemd-analyze verify` accepts the unit. Screenshots at 1280 and 390 px go to DEPLOY_SHOTS when set.
+ * behind nginx over TLS (a self-signed certificate). Chromium, through https://127.0.0.1:<port> over HTTP/2, signs
+ * in, creates a product with a photo whose thumbnail shows, and signs out; every response it sees through nginx
+ * carries the six security headers of runtime/security/headers.ts. Plain HTTP is redirected; the client's own
+ * address (127.0.0.2) reaches the audit log through X-Forwarded-For; a body over the limit gets nginx's 413 with
+ * the headers; `systemd-analyze verify` accepts the unit. Screenshots at 1280 and 390 px go to DEPLOY_SHOTS when set.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
