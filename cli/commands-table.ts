@@ -1,8 +1,7 @@
 /**
  * The table of `fw` commands, kept as data: the help, the dispatcher and the tests all read it. Each folder of
- * cli/commands/ lists its own rows in its table.ts (`load` imports the implementing module on demand); the rows
- * below have no module yet: a command without `load` is listed but not available yet in this version. The order of
- * the rows is the order of the help within each family.
+ * cli/commands/ lists its own rows in its table.ts (`load` imports the implementing module on demand; a row without
+ * `load` would be listed but not available). The order of the rows is the order of the help within each family.
  */
 import type { CommandEntry } from './command-entry.js';
 import { PROJECT_COMMANDS, PROJECT_CHECK_COMMANDS } from './commands/project/table.js';
@@ -16,14 +15,9 @@ import { AUTH_COMMANDS } from './commands/auth/table.js';
 import { MEDIA_COMMANDS } from './commands/media/table.js';
 import { MAIL_COMMANDS } from './commands/mail/table.js';
 import { FRONTEND_COMMANDS } from './commands/frontend/table.js';
+import { DEPLOY_COMMANDS } from './commands/deploy/table.js';
 
 export { FAMILIES, type CommandEntry, type Family } from './command-entry.js';
-
-/** Deployment commands, not available yet. */
-const DEPLOY_COMMANDS: readonly CommandEntry[] = [
-  { name: 'deploy:init', family: 'Déploiement', usage: '', summary: 'Crée les fichiers de déploiement.' },
-  { name: 'deploy:check', family: 'Déploiement', usage: '', summary: 'Vérifie la préparation au déploiement.' },
-];
 
 export const COMMANDS: readonly CommandEntry[] = [
   ...PROJECT_COMMANDS,

@@ -1,0 +1,19 @@
+import type { CommandEntry } from '../../command-entry.js';
+
+/** The deployment commands (help family `Déploiement`, docs/deploy.md). */
+export const DEPLOY_COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'deploy:init',
+    family: 'Déploiement',
+    usage: '[--domain <nom>] [--user <nom>] [--force] [--dry-run]',
+    summary: 'Écrit le site nginx (HTTPS), le service systemd, env/prod s’il manque et README_DEPLOY.md.',
+    load: () => import('./init.js'),
+  },
+  {
+    name: 'deploy:check',
+    family: 'Déploiement',
+    usage: '[--json] [--skip <ID>]',
+    summary: 'Vérifie la préparation à la production (doctor --env prod, build, migrations, base, nginx, systemd).',
+    load: () => import('./check.js'),
+  },
+];

@@ -1,0 +1,36 @@
+/**
+ * env/prod as `fw deploy:init` writes it when it does not exist (never over an existing one): env/example's lines,
+ * with the production values set where the example has the key (commented or not) and added at the end otherwise.
+ */
+import { randomBytes } from 'node:crypto';
+import { NGINX_PROXY_ADDRESS } from './settings.js';
+
+/** The production values; APP_SECRET is a fresh random one, the same for every process of the machine. */
+export function productionValues(auth: boolean): Array<readonly [string, string, string]> {
+  const values: Array<readonly [string, string, string]> = [
+    ['APP_ENV', 'prod', ''],
+    ['HOST', '127.0.0.1', 'nginx seul joint le serveur'],
+    ['TRUSTED_PROXIES', NGINX_PROXY_ADDRESS, "nginx, dont l'en-tête X-Forwarded-For donne l'adresse du client"],
+    ['APP_SECRET', randomBytes(32).toString('hex'), ''],
+    ['SESSION_STORE', 'database', ''],
+  ];
+  if (auth) values.push(['RATE_LIMIT_STORE', 'database', '']);
+  values.push(['SSL_CERTFILE', '', 'vides : nginx tient le certificat, le serveur parle HTTP à nginx'], ['SSL_KEYFILE', '', '']);
+  return values;
+}
+
+/** env/example turned into env/prod. */
+export function envProdText(example: string, auth: boolean): string {
+  const lines = example.replace(/\r\n?/g, '\n').split('\n');
+  const head = '# Environnement de production (non versionné), écrit par « fw deploy:init » depuis env/example.';
+  const out = lines.map((line) => line);
+  const tail: string[] = [];
+  for (const [key, value, note] of productionValues(auth)) {
+    const at = out.findIndex((line) => new RegExp(`^\\s*#?\\s*(?:export\\s+)?${key}=`).test(line));
+    const line = `${key}=${value}${note ? `  # ${note}` : ''}`;
+    if (at === -1) tail.push(line);
+    else out[at] = line;
+  }
+  const body = out.join('\n').trimEnd();
+  return `${head}\n${body}\n${tail.length > 0 ? `\n# Production\n${tail.join('\n')}\n` : ''}`;
+}
