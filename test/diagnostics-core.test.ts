@@ -134,6 +134,13 @@ test('the JSON of the three commands, on a good and a broken project, is valid f
       });
     }
   }
+  // mail:doctor and deploy:check print the same report: their JSON follows the same schema.
+  for (const command of ['mail:doctor', 'deploy:check']) {
+    const run = fw(base.project.root, [command, '--json']);
+    const report = JSON.parse(run.stdout) as Report;
+    assert.ok(validate(report), `${command}: ${ajv.errorsText(validate.errors)}`);
+    assert.is(report.command, command);
+  }
   const statuses = (report: Report) => new Set(report.checks.map((c) => c.status));
   assert.not.ok(statuses(diagnose(base.project.root, 'project:check').report).has('INFO'));
 });
