@@ -18,7 +18,7 @@ const SPEC: ListSpec = {
   sortable: { id: 't.Id', nom: 't.Nom', actif: 't.Actif' },
   defaultSort: 'id',
   searchable: ['t.Nom'],
-  filters: { actif: { column: 't.Actif', kind: 'bool' } },
+  filters: { actif: { column: 't.Actif', kind: 'bool' }, nom: { column: 't.Nom', kind: 'text' } },
 };
 const SQL = { select: 'SELECT t.Id, t.Nom, t.Actif FROM items t', count: 'SELECT COUNT(*) AS total FROM items t', perPage: 20 };
 
@@ -141,6 +141,24 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is((await page()).total, 35, 'a full first page agrees with the kept count');
     const last = await page({ page: '3' });
     assert.equal([last.total, last.page, last.ids], [45, 3, [5, 4, 3, 2, 1]], 'the last page, longer than the kept count allows, is counted again');
+  });
+
+  t('a kept 0 is counted again: rows written since by another process show at once', async () => {
+    assert.equal(await page({ q: 'later' }), { total: 0, page: 1, ids: [] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 0, page: 1, ids: [] });
+    await target.other.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'later', 1]);
+    assert.equal(await page({ q: 'later' }), { total: 1, page: 1, ids: [46] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 1, page: 1, ids: [46] });
+    await target.other.execute('DELETE FROM items WHERE Id = 46');
+  });
+
+  t('a kept 0 is counted again: rows written since by another process show at once', async () => {
+    assert.equal(await page({ q: 'later' }), { total: 0, page: 1, ids: [] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 0, page: 1, ids: [] });
+    await target.other.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'later', 1]);
+    assert.equal(await page({ q: 'later' }), { total: 1, page: 1, ids: [46] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 1, page: 1, ids: [46] });
+    await target.other.execute('DELETE FROM items WHERE Id = 46');
   });
 
   if (dialect === 'sqlite') {

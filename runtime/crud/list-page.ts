@@ -83,7 +83,7 @@ export interface ListPageSql {
 /**
  * The page the request asks for: its `q`, filters, `sort`, `direction` and `page` read through `spec`.
  * - A count in the window's cache gives the total; rows that contradict it (a page shorter or longer than the count
- *   implies: another process wrote) make it counted again.
+ *   implies: another process wrote) make it counted again, and a kept 0 is always counted again.
  * - Without a search, the count comes first (an index scan), then the page's rows, none when it is 0: a sorted LIMIT
  *   over a filter that matches nothing would walk a whole index.
  * - With a search, which reads the whole table anyway, the rows come first: a page that is not full is the last one,
@@ -108,9 +108,10 @@ export async function listPage<Row extends object>(
     if (!checked && rows.length !== expected) return counted(await listCount(countSql, where.params, { fresh: true }), true);
     return { query, rows, pagination };
   };
+  // A kept 0 is counted again: rows that appeared since could not contradict it (no rows are read for 0).
   const cached = cachedCount(countSql, where.params);
-  if (cached !== undefined) return counted(cached, false);
-  if (query.q === '') return counted(await listCount(countSql, where.params), true);
+  if (cached !== undefined && cached > 0) return counted(cached, false);
+  if (query.q === '') return counted(await listCount(countSql, where.params, { fresh: cached === 0 }), true);
   const offset = paginate(Number.MAX_SAFE_INTEGER).offset;
   const asked = generation;
   const rows = await fetchRows<Row>(rowsSql, where.params, sql.perPage, offset);
