@@ -129,7 +129,8 @@ async function load(url, pid, duration) {
   const meter = startMeter(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration });
   const { serverCpu } = meter();
-  if (result.errors || result.timeouts || result.non2xx) throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   const seconds = (new Date(result.finish) - new Date(result.start)) / 1000;
   return { rps: result.requests.total / seconds, cpuMs: (serverCpu * 1000) / Math.max(1, result.requests.total) };
 }
@@ -202,7 +203,9 @@ async function loadSection(project, log) {
           samples[kind][label].push(await load(base + url, pid, DURATION));
         }
       });
-      log(`  round ${round + 1}/${ROUNDS}  ${kind.padEnd(12)} ${LOAD_CASES.map(([label]) => `${label} ${samples[kind][label].at(-1).rps.toFixed(0)}`).join(', ')} req/s`);
+      log(
+        `  round ${round + 1}/${ROUNDS}  ${kind.padEnd(12)} ${LOAD_CASES.map(([label]) => `${label} ${samples[kind][label].at(-1).rps.toFixed(0)}`).join(', ')} req/s`,
+      );
     }
   }
   const med = (values) => median(values);
@@ -216,7 +219,9 @@ async function loadSection(project, log) {
   log(`\n  ${'page'.padEnd(22)} ${'generated'.padStart(16)} ${'previous'.padStart(16)} ${'hand-written'.padStart(16)}  vs previous  vs hand-written`);
   const cell = (x) => `${x.rps.toFixed(0)} r/s ${x.cpuMs.toFixed(2)} ms`.padStart(16);
   for (const r of table) {
-    log(`  ${r.label.padEnd(22)} ${cell(r.generated)} ${cell(r.previous)} ${cell(r.handWritten)}  ${r.vsPrevious.toFixed(2).padStart(10)}×  ${r.vsHandWritten.toFixed(2).padStart(13)}×`);
+    log(
+      `  ${r.label.padEnd(22)} ${cell(r.generated)} ${cell(r.previous)} ${cell(r.handWritten)}  ${r.vsPrevious.toFixed(2).padStart(10)}×  ${r.vsHandWritten.toFixed(2).padStart(13)}×`,
+    );
   }
   log('  (req/s: median of rounds; ms: server CPU time per request)');
   return table;

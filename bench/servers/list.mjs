@@ -101,7 +101,10 @@ async function listPage(url) {
     q,
     filters,
     villes: villes.map((v) => ({ id: String(v.id), label: v.label })),
-    headers: Object.keys(LABELS).map((key) => ({ label: LABELS[key], url: link({ q, ...filters }, { sort: key, direction: sort === key && direction === 'ASC' ? 'desc' : 'asc' }) })),
+    headers: Object.keys(LABELS).map((key) => ({
+      label: LABELS[key],
+      url: link({ q, ...filters }, { sort: key, direction: sort === key && direction === 'ASC' ? 'desc' : 'asc' }),
+    })),
     rows,
     links: pages.map((p) => ({ page: p, current: p === page, url: p === null ? null : link(state, { page: p }) })),
     next: page < pageCount ? link(state, { page: page + 1 }) : null,
