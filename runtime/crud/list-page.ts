@@ -3,7 +3,7 @@
  * "What a page costs"): the rows are read first, and the exact `COUNT(*)` only runs when they cannot tell the
  * total themselves; a count is kept for a short window and forgotten on every write a generated model makes.
  */
-import { getDatabase, type Database } from '../db/database.js';
+import { getDatabase, type Database, type Row as DbRow } from '../db/database.js';
 import type { Request } from '../http/request.js';
 import { Pagination } from '../pagination.js';
 import { ListQuery, type ListSpec } from './list-query.js';
@@ -90,7 +90,7 @@ export interface ListPageSql {
  *   its total is `offset + rows` and the table is read once, not twice; a full page is then counted.
  * The total stays exact, and a page asked past the end gives the last one, as `Pagination` clamps.
  */
-export async function listPage<Row extends object>(
+export async function listPage<Row extends object = DbRow>(
   request: Pick<Request, 'params'>,
   spec: ListSpec,
   sql: ListPageSql,
