@@ -3,13 +3,22 @@
  * - `fw make:crud Contact` wall time in a fresh project (median of runs; target < 2 s);
  * - the generated list page served for real over a MariaDB table of 100,000 rows: page 1 sorted by the key,
  *   a filtered page, a search; p50 and p99 of sequential requests (target p50 < 50 ms for page 1 and the filter).
+ * - the same three pages under load (autocannon, BENCH_CRUD_CONNECTIONS connections, alternating rounds): req/s and
+ *   the server's CPU time per request, for the generated page, for the previous code path of its model (the count
+ *   before every page: PREVIOUS_PAGE below, swapped into the model) and for a hand-written node:http + mysql2 +
+ *   nunjucks page making the same queries (bench/servers/list.mjs); ratios printed (targets: ≥ 1.5× the previous
+ *   path on page 1 and the search, ≥ 0.9× the hand-written page). Every server runs with the flags of a project's
+ *   `npm start` (`--max-semi-space-size=8`).
  * The project is built by the CLI exactly as the HTTP tests build theirs (dist/test/helpers/crud-app.js).
- * Env: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL), BENCH_CRUD_RUNS (5 make:crud runs).
+ * Env: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL), BENCH_CRUD_RUNS (5 make:crud runs),
+ * BENCH_CRUD_ROUNDS (3 load rounds), BENCH_CRUD_DURATION (5 s per load run), BENCH_CRUD_CONNECTIONS (4).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { startMeter } from './meter.mjs';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const helpers = await import(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers', 'crud-app.js')).href);
@@ -18,7 +27,30 @@ const cli = await import(pathToFileURL(path.join(REPO, 'dist', 'test', 'helpers'
 const ROWS = Number(process.env.BENCH_CRUD_ROWS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_CRUD_REQUESTS ?? 200);
 const RUNS = Number(process.env.BENCH_CRUD_RUNS ?? 5);
-export const CRUD_TARGETS = { makeCrudSeconds: 2, listP50Ms: 50 };
+const ROUNDS = Number(process.env.BENCH_CRUD_ROUNDS ?? 3);
+const DURATION = Number(process.env.BENCH_CRUD_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CRUD_CONNECTIONS ?? 4);
+export const CRUD_TARGETS = { makeCrudSeconds: 2, listP50Ms: 50, againstPrevious: 1.5, againstHandWritten: 0.9 };
+/** The flags of a generated project's `npm start`. */
+const NODE_FLAGS = ['--max-semi-space-size=8'];
+
+/**
+ * The model's page() before the list kept its count (the count, then the rows, on every request): the "previous"
+ * server of the load section runs the generated project with this method swapped in.
+ */
+const PREVIOUS_PAGE = `  static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: ContactListRow[]; pagination: Pagination }> {
+    const query = ListQuery.fromRequest(request, CONTACT_LIST);
+    const where = query.where();
+    const count = await fetchOne<{ total: unknown }>(\`\${crud.COUNT} \${where.sql}\`, where.params);
+    const pagination = new Pagination(request, Number(count?.total ?? 0), ContactModel.perPage, { params: query.linkParams() });
+    const rows = pagination.total === 0 ? [] : await fetchAll(\`\${crud.SELECT} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
+    return { query, rows: rows.map(crud.toListRow), pagination };
+  }`;
+const LOAD_CASES = [
+  ['page 1', '/contacts'],
+  ['filter (actif, ville)', '/contacts?actif=1&ville_id=8'],
+  ['search', '/contacts?q=Prenom4242'],
+];
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const median = (values) =>
@@ -84,6 +116,117 @@ async function latencies(url, count) {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
+/** The model with the previous page() (value imports of ListQuery and Pagination, which it builds). */
+function previousModel(current) {
+  const start = current.indexOf('  static async page(');
+  const end = current.indexOf('\n  }\n', start) + 4;
+  if (start < 0 || end < 4) throw new Error('contact_model.ts : page() introuvable');
+  return (current.slice(0, start) + PREVIOUS_PAGE + current.slice(end)).replace('type ListQuery, type Pagination', 'ListQuery, Pagination');
+}
+
+/** One autocannon run: req/s over the measured time and the server's CPU ms per request. */
+async function load(url, pid, duration) {
+  const meter = startMeter(pid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration });
+  const { serverCpu } = meter();
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  const seconds = (new Date(result.finish) - new Date(result.start)) / 1000;
+  return { rps: result.requests.total / seconds, cpuMs: (serverCpu * 1000) / Math.max(1, result.requests.total) };
+}
+
+/** The three servers of the load section, started one at a time (one core each would be unfair on 2 cores). */
+async function withServer(kind, project, database, run) {
+  const model = project.path('mvc/models/contact_model.ts');
+  const current = fs.readFileSync(model, 'utf8');
+  let served;
+  try {
+    if (kind === 'hand-written') {
+      const script = path.join(REPO, 'bench', 'servers', 'list.mjs');
+      served = await spawnHandWritten(script, database);
+    } else {
+      if (kind === 'previous') fs.writeFileSync(model, previousModel(current));
+      served = await helpers.serveWith(project.root, [...NODE_FLAGS, '--import', 'tsx', 'app.ts']);
+    }
+    return await run(served.url, served.child.pid);
+  } finally {
+    fs.writeFileSync(model, current);
+    if (served && served.child.exitCode === null) {
+      const exited = new Promise((resolve) => served.child.once('exit', resolve));
+      served.child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+async function spawnHandWritten(script, database) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
+    env: { ...process.env, BENCH_DB_NAME: database.name, BENCH_DB_USER: database.user, BENCH_DB_PASSWORD: database.password },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bench/servers/list.mjs s'est arrêté (${code}) : ${out}`)));
+  });
+  return { url, child };
+}
+
+/** The database of the project (env/dev): its name and the application's account. */
+function projectDatabase(project) {
+  const env = Object.fromEntries(
+    project
+      .read('env/dev')
+      .split('\n')
+      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+  return { name: env.DB_NAME, user: env.DB_APP_LOGIN, password: env.DB_APP_PWD ?? '' };
+}
+
+/** Req/s and CPU per request of the three servers on LOAD_CASES, rounds alternating between servers. */
+async function loadSection(project, log) {
+  const kinds = ['generated', 'previous', 'hand-written'];
+  const database = projectDatabase(project);
+  const samples = Object.fromEntries(kinds.map((k) => [k, Object.fromEntries(LOAD_CASES.map(([label]) => [label, []]))]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const kind of kinds) {
+      await withServer(kind, project, database, async (base, pid) => {
+        for (const [label, url] of LOAD_CASES) {
+          await load(base + url, pid, 1); // warm-up: JIT, pool, the count's window
+          samples[kind][label].push(await load(base + url, pid, DURATION));
+        }
+      });
+      log(
+        `  round ${round + 1}/${ROUNDS}  ${kind.padEnd(12)} ${LOAD_CASES.map(([label]) => `${label} ${samples[kind][label].at(-1).rps.toFixed(0)}`).join(', ')} req/s`,
+      );
+    }
+  }
+  const med = (values) => median(values);
+  const table = LOAD_CASES.map(([label, url]) => {
+    const of = (kind) => ({ rps: med(samples[kind][label].map((s) => s.rps)), cpuMs: med(samples[kind][label].map((s) => s.cpuMs)) });
+    const generated = of('generated');
+    const previous = of('previous');
+    const hand = of('hand-written');
+    return { label, url, generated, previous, handWritten: hand, vsPrevious: generated.rps / previous.rps, vsHandWritten: generated.rps / hand.rps };
+  });
+  log(`\n  ${'page'.padEnd(22)} ${'generated'.padStart(16)} ${'previous'.padStart(16)} ${'hand-written'.padStart(16)}  vs previous  vs hand-written`);
+  const cell = (x) => `${x.rps.toFixed(0)} r/s ${x.cpuMs.toFixed(2)} ms`.padStart(16);
+  for (const r of table) {
+    log(
+      `  ${r.label.padEnd(22)} ${cell(r.generated)} ${cell(r.previous)} ${cell(r.handWritten)}  ${r.vsPrevious.toFixed(2).padStart(10)}×  ${r.vsHandWritten.toFixed(2).padStart(13)}×`,
+    );
+  }
+  log('  (req/s: median of rounds; ms: server CPU time per request)');
+  return table;
+}
+
 export async function runCrudBench(log = console.log) {
   log(`\nfw make:crud (median of ${RUNS} runs)`);
   const makeCrud = timeMakeCrud();
@@ -119,6 +262,8 @@ export async function runCrudBench(log = console.log) {
         `  ${label.padEnd(30)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  ${targeted ? `(target p50 < ${CRUD_TARGETS.listP50Ms} ms: ${verdict})` : '(no target)'}`,
       );
     }
+    log(`\nThe same pages under load, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s: generated, previous code path, hand-written`);
+    const loaded = await loadSection(project, log);
     const targets = [
       { target: `fw make:crud Contact < ${CRUD_TARGETS.makeCrudSeconds} s`, value: Number(makeCrud.toFixed(3)), pass: makeCrud < CRUD_TARGETS.makeCrudSeconds },
       ...results
@@ -129,8 +274,25 @@ export async function runCrudBench(log = console.log) {
           pass: r.verdict === 'PASS',
           note: `p99 ${r.p99.toFixed(1)} ms`,
         })),
+      ...loaded.flatMap((r) => [
+        ...(r.label === 'page 1' || r.label === 'search'
+          ? [
+              {
+                target: `list req/s ≥ ${CRUD_TARGETS.againstPrevious}× the previous code path: ${r.label}`,
+                value: Number(r.vsPrevious.toFixed(2)),
+                pass: r.vsPrevious >= CRUD_TARGETS.againstPrevious,
+              },
+            ]
+          : []),
+        {
+          target: `list req/s ≥ ${CRUD_TARGETS.againstHandWritten}× a hand-written node:http + mysql2 + nunjucks page: ${r.label}`,
+          value: Number(r.vsHandWritten.toFixed(2)),
+          pass: r.vsHandWritten >= CRUD_TARGETS.againstHandWritten,
+          note: `CPU ${r.generated.cpuMs.toFixed(2)} ms against ${r.handWritten.cpuMs.toFixed(2)} ms per request`,
+        },
+      ]),
     ];
-    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, targets };
+    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, load: loaded, targets };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

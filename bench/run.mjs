@@ -15,8 +15,10 @@
  * HTTP: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (7), BENCH_WARMUP (s, 2), BENCH_MAX_NOISE (cores of other work
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
  * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
- * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag: BENCH_CLI_RUNS too;
- * needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox; 200 in short mode).
+ * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode), BENCH_CRUD_ROUNDS (3 load rounds of the list page; 1 in short
+ * mode), BENCH_CRUD_DURATION (5 s per load run; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag:
+ * BENCH_CLI_RUNS too; needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
+ * 200 in short mode).
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -75,6 +77,8 @@ async function main() {
     if (short) {
       process.env.BENCH_CRUD_REQUESTS ??= '50';
       process.env.BENCH_CRUD_RUNS ??= '3';
+      process.env.BENCH_CRUD_ROUNDS ??= '1';
+      process.env.BENCH_CRUD_DURATION ??= '3';
     }
     const { runCrudBench } = await import('./crud.mjs');
     report.sections.crud = await runCrudBench();

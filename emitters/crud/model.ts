@@ -14,7 +14,7 @@ export function emitCrudModel(plan: CrudPlan): string {
 // created it once and never overwrites it. The columns, joins and allow-lists come from ${plan.crudModule}.ts, which
 // \`fw sync:entity ${entityClass}\` keeps in step with the entity. Every value goes through a \`?\` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';${media ? `\nimport type { MediaSubmission } from 'fw-mvc/media';` : ''}
+import { CSV_MAX_ROWS, assertUnreferenced, execute, fetchAll, fetchOne, forgetListCounts, insert, listPage, placeholders, transaction, type ListQuery, type Pagination, type Request } from 'fw-mvc';${media ? `\nimport type { MediaSubmission } from 'fw-mvc/media';` : ''}
 import type { ${entityClass} } from '../entities/${entity.snake}/index.js';
 import * as crud from './${plan.crudModule}.js';${media ? `\nimport { MEDIA } from './${plan.mediaModule}.js';` : ''}
 
@@ -27,14 +27,13 @@ export const ${listConst} = crud.LIST;
 export class ${modelClass} {
   static readonly perPage = 20;
 
-  /** One page of the list for the request's \`q\`, filters, \`sort\`, \`direction\` and \`page\`. */
+  /**
+   * One page of the list for the request's \`q\`, filters, \`sort\`, \`direction\` and \`page\`: \`SELECT … WHERE … ORDER BY …
+   * LIMIT ? OFFSET ?\` and, when the rows cannot tell the total, \`COUNT(*)\` kept a few seconds for the same query
+   * (docs/crud.md "What a list page costs").
+   */
   static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: ${rowType}[]; pagination: Pagination }> {
-    const query = ListQuery.fromRequest(request, ${listConst});
-    const where = query.where();
-    const count = await fetchOne<{ total: unknown }>(\`\${crud.COUNT} \${where.sql}\`, where.params);
-    const pagination = new Pagination(request, Number(count?.total ?? 0), ${modelClass}.perPage, { params: query.linkParams() });
-    // Nothing matches: no second query (a sorted LIMIT over no match would read the whole table).
-    const rows = pagination.total === 0 ? [] : await fetchAll(\`\${crud.SELECT} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
+    const { query, rows, pagination } = await listPage(request, ${listConst}, { select: crud.SELECT, count: crud.COUNT, perPage: ${modelClass}.perPage });
     return { query, rows: rows.map(crud.toListRow), pagination };
   }
 
@@ -59,20 +58,24 @@ export class ${modelClass} {
 
   /** Inserts the record${media ? ', its many-to-many links and the rows of its stored media' : ' and its many-to-many links'} in one transaction; returns its new id. A unique violation throws DuplicateError. */
   static async create(record: ${entityClass}, links: crud.Links = {}${mediaParam}): Promise<number> {
-    return transaction(async (tx) => {
+    const id = await transaction(async (tx) => {
       const id = await insert(crud.INSERT, crud.insertValues(record), tx);
       await crud.saveLinks(id, links, tx);${applyMedia}
       return id;
     });
+    forgetListCounts();
+    return id;
   }
 
   /** Updates the record${media ? ', its many-to-many links and its media rows' : ' and its many-to-many links'} in one transaction; returns the number of rows changed. */
   static async update(id: number, record: ${entityClass}, links: crud.Links = {}${mediaParam}): Promise<number> {
-    return transaction(async (tx) => {
+    const changed = await transaction(async (tx) => {
       const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
       await crud.saveLinks(id, links, tx);${applyMedia}
       return changed;
     });
+    forgetListCounts();
+    return changed;
   }
 
   /**
@@ -90,10 +93,12 @@ export class ${modelClass} {
    */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    ${media ? 'const deleted = await' : 'return'} transaction(async (tx) => {
+    const deleted = await transaction(async (tx) => {
       await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
       return execute(\`DELETE FROM \${crud.TABLE} WHERE \${crud.KEY_COLUMN} IN (\${placeholders(ids.length)})\`, ids, tx);
-    });${media ? '\n    await MEDIA.deleteFor(ids);\n    return deleted;' : ''}
+    });
+    forgetListCounts();${media ? '\n    await MEDIA.deleteFor(ids);' : ''}
+    return deleted;
   }
 }
 `;

@@ -28,6 +28,8 @@ const SESSION_KEY = CSRF_SESSION_KEY;
 const ID_PATTERN = /^[0-9a-f]{64}$/;
 /** request.state key: a `csrf_id` made during this request, to send with its response. */
 const NEW_COOKIE_STATE = 'csrfNewCookie';
+/** request.state key: the anonymous token already signed for this request, with the id it signs. */
+const SIGNED_STATE = 'csrfSignedToken';
 
 /**
  * The request's CSRF token. A session with a user or a pending challenge (or with a token already) keeps its token there, created on
@@ -43,7 +45,13 @@ export function csrfToken(request: Request): string {
     session.set(SESSION_KEY, token);
     return token;
   }
-  return anonymousToken(anonymousId(request) ?? newAnonymousId(request));
+  // One HMAC per request: a list page asks for the token once per row (its delete forms).
+  const id = anonymousId(request) ?? newAnonymousId(request);
+  const signed = request.state[SIGNED_STATE] as { readonly id: string; readonly token: string } | undefined;
+  if (signed?.id === id) return signed.token;
+  const token = anonymousToken(id);
+  request.state[SIGNED_STATE] = { id, token };
+  return token;
 }
 
 /** The HMAC of an anonymous visitor's id under the application's secret, as hex. */

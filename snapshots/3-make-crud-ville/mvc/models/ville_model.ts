@@ -2,7 +2,7 @@
 // created it once and never overwrites it. The columns, joins and allow-lists come from ville_crud.ts, which
 // `fw sync:entity Ville` keeps in step with the entity. Every value goes through a `?` placeholder; column
 // names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, ListQuery, Pagination, assertUnreferenced, execute, fetchAll, fetchOne, insert, placeholders, transaction, type Request } from 'fw-mvc';
+import { CSV_MAX_ROWS, assertUnreferenced, execute, fetchAll, fetchOne, forgetListCounts, insert, listPage, placeholders, transaction, type ListQuery, type Pagination, type Request } from 'fw-mvc';
 import type { Ville } from '../entities/ville/index.js';
 import * as crud from './ville_crud.js';
 
@@ -15,14 +15,13 @@ export const VILLE_LIST = crud.LIST;
 export class VilleModel {
   static readonly perPage = 20;
 
-  /** One page of the list for the request's `q`, filters, `sort`, `direction` and `page`. */
+  /**
+   * One page of the list for the request's `q`, filters, `sort`, `direction` and `page`: `SELECT … WHERE … ORDER BY …
+   * LIMIT ? OFFSET ?` and, when the rows cannot tell the total, `COUNT(*)` kept a few seconds for the same query
+   * (docs/crud.md "What a list page costs").
+   */
   static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: VilleListRow[]; pagination: Pagination }> {
-    const query = ListQuery.fromRequest(request, VILLE_LIST);
-    const where = query.where();
-    const count = await fetchOne<{ total: unknown }>(`${crud.COUNT} ${where.sql}`, where.params);
-    const pagination = new Pagination(request, Number(count?.total ?? 0), VilleModel.perPage, { params: query.linkParams() });
-    // Nothing matches: no second query (a sorted LIMIT over no match would read the whole table).
-    const rows = pagination.total === 0 ? [] : await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ? OFFSET ?`, [...where.params, pagination.limit, pagination.offset]);
+    const { query, rows, pagination } = await listPage(request, VILLE_LIST, { select: crud.SELECT, count: crud.COUNT, perPage: VilleModel.perPage });
     return { query, rows: rows.map(crud.toListRow), pagination };
   }
 
@@ -47,20 +46,24 @@ export class VilleModel {
 
   /** Inserts the record and its many-to-many links in one transaction; returns its new id. A unique violation throws DuplicateError. */
   static async create(record: Ville, links: crud.Links = {}): Promise<number> {
-    return transaction(async (tx) => {
+    const id = await transaction(async (tx) => {
       const id = await insert(crud.INSERT, crud.insertValues(record), tx);
       await crud.saveLinks(id, links, tx);
       return id;
     });
+    forgetListCounts();
+    return id;
   }
 
   /** Updates the record and its many-to-many links in one transaction; returns the number of rows changed. */
   static async update(id: number, record: Ville, links: crud.Links = {}): Promise<number> {
-    return transaction(async (tx) => {
+    const changed = await transaction(async (tx) => {
       const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
       await crud.saveLinks(id, links, tx);
       return changed;
     });
+    forgetListCounts();
+    return changed;
   }
 
   /**
@@ -78,9 +81,11 @@ export class VilleModel {
    */
   static async deleteMany(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return transaction(async (tx) => {
+    const deleted = await transaction(async (tx) => {
       await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
       return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids, tx);
     });
+    forgetListCounts();
+    return deleted;
   }
 }

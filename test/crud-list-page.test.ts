@@ -1,0 +1,179 @@
+// One page of a generated list (runtime/crud/list-page.ts; docs/crud.md "What a list page costs") on real SQLite
+// and MariaDB: exact totals whichever query gives them, the count kept for the same query and forgotten on
+// forgetListCounts() (what the generated models call after their writes), rows that contradict a kept count,
+// pages past the end, searches whose short page gives the total.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LIST_COUNT_TTL_MS, forgetListCounts, listPage, type ListSpec } from '../runtime/crud/index.js';
+import { configure, resetConfig } from '../runtime/config.js';
+import { closeDatabase, openDatabase, type Database } from '../runtime/db/database.js';
+import type { DialectName } from '../runtime/db/dialect.js';
+import { MARIADB_ADMIN } from './helpers/cli.js';
+
+const SPEC: ListSpec = {
+  sortable: { id: 't.Id', nom: 't.Nom', actif: 't.Actif' },
+  defaultSort: 'id',
+  searchable: ['t.Nom'],
+  filters: { actif: { column: 't.Actif', kind: 'bool' }, nom: { column: 't.Nom', kind: 'text' } },
+};
+const SQL = { select: 'SELECT t.Id, t.Nom, t.Actif FROM items t', count: 'SELECT COUNT(*) AS total FROM items t', perPage: 20 };
+
+/** `?a=1` as the request's params. */
+function request(params: Record<string, string> = {}): { params: Record<string, string[]> } {
+  return { params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, [value]])) };
+}
+
+async function page(params: Record<string, string> = {}): Promise<{ total: number; page: number; ids: number[] }> {
+  const result = await listPage<{ Id: number }>(request(params), SPEC, SQL);
+  return { total: result.pagination.total, page: result.pagination.page, ids: result.rows.map((r) => Number(r.Id)) };
+}
+
+interface Target {
+  /** Another connection: what another process would write. */
+  readonly other: Database;
+  readonly cleanup: () => Promise<void>;
+}
+
+async function makeTarget(dialect: DialectName): Promise<Target> {
+  const create = 'CREATE TABLE items (Id INTEGER PRIMARY KEY, Nom VARCHAR(50) NOT NULL, Actif INTEGER NOT NULL)';
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-listpage-'));
+    const file = path.join(dir, 'list.sqlite');
+    const other = openDatabase({ driver: 'sqlite', file });
+    await other.execute(create);
+    configure({ db_driver: 'sqlite', db_file: file });
+    return {
+      other,
+      cleanup: async () => {
+        await other.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `fw_listpage_${randomBytes(5).toString('hex')}`;
+  const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+  await server.execute(`CREATE DATABASE \`${name}\` COLLATE utf8mb4_unicode_ci`).finally(() => server.close());
+  const other = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 });
+  await other.execute(create);
+  const { host, port, user, password } = MARIADB_ADMIN;
+  configure({ db_driver: 'mariadb', db_host: host, db_port: port, db_user: user, db_password: password, db_name: name });
+  return {
+    other,
+    cleanup: async () => {
+      await other.close();
+      const again = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
+      await again.execute(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => again.close());
+    },
+  };
+}
+
+/** Rows `from`..`to`: `Nom` is `item<n>`, every third one `special<n>`; `Actif` is n % 2. */
+async function insertRows(db: Database, from: number, to: number): Promise<void> {
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (let n = from; n <= to; n++) {
+    values.push('(?, ?, ?)');
+    params.push(n, n % 3 === 0 ? `special${n}` : `item${n}`, n % 2);
+  }
+  await db.execute(`INSERT INTO items (Id, Nom, Actif) VALUES ${values.join(', ')}`, params);
+}
+
+for (const dialect of ['sqlite', 'mariadb'] as const) {
+  const t = suite(`crud list page: rows, count and its cache (${dialect})`);
+  let target: Target;
+
+  t.before(async () => {
+    target = await makeTarget(dialect);
+    await insertRows(target.other, 1, 45);
+  });
+  t.after(async () => {
+    await closeDatabase();
+    await target.cleanup();
+    resetConfig();
+  });
+  t.before.each(() => forgetListCounts());
+
+  t('exact totals: the list, a filter, a search with a short page, a search with full pages, nothing found', async () => {
+    assert.equal(await page(), { total: 45, page: 1, ids: Array.from({ length: 20 }, (_, i) => 45 - i) });
+    assert.equal((await page({ page: '3' })).ids, [5, 4, 3, 2, 1]);
+    assert.is((await page({ actif: '1' })).total, 23);
+    // 15 rows are `special…`: one short page, its total read from the rows.
+    assert.equal(await page({ q: 'special' }), { total: 15, page: 1, ids: [45, 42, 39, 36, 33, 30, 27, 24, 21, 18, 15, 12, 9, 6, 3] });
+    // `item` matches 30 rows: a full page, then counted.
+    assert.equal(await page({ q: 'item' }).then((p) => [p.total, p.ids.length]), [30, 20]);
+    assert.equal(await page({ q: 'item', page: '2' }).then((p) => [p.total, p.page, p.ids.length]), [30, 2, 10]);
+    assert.equal(await page({ q: 'nothing' }), { total: 0, page: 1, ids: [] });
+    assert.equal(await page({ actif: '1', q: 'nothing' }), { total: 0, page: 1, ids: [] });
+  });
+
+  t('a page past the end gives the last page, with or without a search, counted or kept', async () => {
+    assert.equal(await page({ page: '99' }).then((p) => [p.total, p.page, p.ids]), [45, 3, [5, 4, 3, 2, 1]]);
+    assert.equal(await page({ page: '99' }).then((p) => [p.total, p.page, p.ids]), [45, 3, [5, 4, 3, 2, 1]]);
+    assert.equal(await page({ q: 'item', page: '7' }).then((p) => [p.total, p.page, p.ids.length]), [30, 2, 10]);
+    assert.equal(await page({ q: 'special', page: '2' }).then((p) => [p.total, p.page, p.ids.length]), [15, 1, 15]);
+    // A page number past any integer: the offset asked stays an integer the servers take.
+    assert.equal(await page({ q: 'item', page: '99999999999999999999' }).then((p) => [p.total, p.page, p.ids.length]), [30, 2, 10]);
+    assert.equal(await page({ page: '99999999999999999999' }).then((p) => [p.total, p.page, p.ids.length]), [45, 3, 5]);
+  });
+
+  t("the count is kept for the same query, rows read fresh; forgetListCounts() (the models' writes) drops it", async () => {
+    assert.is((await page()).total, 45);
+    await insertRows(target.other, 46, 46); // another process writes
+    const kept = await page();
+    assert.is(kept.total, 45, 'the count of the window');
+    assert.is(kept.ids[0], 46, 'the rows are always read');
+    assert.is((await page({ actif: '0' })).total, 23, 'another query is counted');
+    forgetListCounts();
+    assert.is((await page()).total, 46);
+    assert.is((await page({ actif: '0' })).total, 23);
+    await target.other.execute('DELETE FROM items WHERE Id = 46');
+    forgetListCounts();
+    assert.is((await page()).total, 45);
+  });
+
+  t('rows that contradict a kept count make it counted again: the last page stays reachable', async () => {
+    assert.is((await page({ page: '3' })).total, 45);
+    await target.other.execute('DELETE FROM items WHERE Id <= 10'); // another process deletes a page's worth
+    const after = await page({ page: '3' });
+    assert.equal([after.total, after.page, after.ids], [35, 2, Array.from({ length: 15 }, (_, i) => 25 - i)]);
+    await insertRows(target.other, 1, 10);
+    assert.is((await page()).total, 35, 'a full first page agrees with the kept count');
+    const last = await page({ page: '3' });
+    assert.equal([last.total, last.page, last.ids], [45, 3, [5, 4, 3, 2, 1]], 'the last page, longer than the kept count allows, is counted again');
+  });
+
+  t('a kept 0 is counted again: rows written since by another process show at once', async () => {
+    assert.equal(await page({ q: 'later' }), { total: 0, page: 1, ids: [] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 0, page: 1, ids: [] });
+    await target.other.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'later', 1]);
+    assert.equal(await page({ q: 'later' }), { total: 1, page: 1, ids: [46] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 1, page: 1, ids: [46] });
+    await target.other.execute('DELETE FROM items WHERE Id = 46');
+  });
+
+  t('a kept 0 is counted again: rows written since by another process show at once', async () => {
+    assert.equal(await page({ q: 'later' }), { total: 0, page: 1, ids: [] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 0, page: 1, ids: [] });
+    await target.other.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'later', 1]);
+    assert.equal(await page({ q: 'later' }), { total: 1, page: 1, ids: [46] });
+    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 1, page: 1, ids: [46] });
+    await target.other.execute('DELETE FROM items WHERE Id = 46');
+  });
+
+  if (dialect === 'sqlite') {
+    t('a kept count expires after LIST_COUNT_TTL_MS', async () => {
+      assert.is((await page()).total, 45);
+      await insertRows(target.other, 46, 46);
+      assert.is((await page()).total, 45);
+      await new Promise((resolve) => setTimeout(resolve, LIST_COUNT_TTL_MS + 50));
+      assert.is((await page()).total, 46);
+      await target.other.execute('DELETE FROM items WHERE Id = 46');
+    });
+  }
+
+  t.run();
+}
