@@ -1,4 +1,4 @@
-// Issue 9 items 7 and 8, through the real CLI and a served application on SQLite and MariaDB: a many-to-many
+// Many-to-many drift and links, through the real CLI and a served application on SQLite and MariaDB: a many-to-many
 // relation edited in the generated form (saved with the record, shown on the detail page), then an entity change
 // (a wider column, a new field) brought into the CRUD by sync:entity without touching a manual file, with
 // `--check` telling CI when the regenerable files are stale.

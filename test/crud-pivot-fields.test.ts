@@ -1,4 +1,4 @@
-// Issue 19 item 5, through the real CLI and a served application on SQLite and MariaDB: the extra fields of a
+// Pivot fields, through the real CLI and a served application on SQLite and MariaDB: the extra fields of a
 // many-to-many pivot (a vaccine given to an animal on a date, with a rank and a dose) are edited in the generated
 // form, one row per link, validated by their types with each message beside its input and the values kept on a 422,
 // saved in the pivot with the record (insert, update, delete of links), and shown on the detail page. The generated

@@ -32,7 +32,7 @@ async function serve(context: Context, project: CliProject): Promise<void> {
   context.served = await serveProject(project);
 }
 
-/** The whole journey of issue 12's "done when": enrol, then every login needs the second factor. */
+/** The whole journey: enrol, then every login needs the second factor. */
 async function enrolThenLoginWithCode(url: string): Promise<void> {
   const client = new SessionClient(url);
   await signIn(client);
