@@ -93,6 +93,8 @@ const DEFAULTS = {
   redis_url: null as string | null,
   /** The prefix of every key those stores write; null: REDIS_PREFIX, else `fw:` (several applications on one Redis). */
   redis_prefix: null as string | null,
+  /** Milliseconds Redis has to accept a connection or answer a command; then 503 (docs/deploy.md). */
+  redis_timeout_ms: 2000,
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */
   trusted_proxies: null as string[] | null,
   /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md "Limits and time-outs"). */

@@ -77,7 +77,11 @@ export class RedisConnection {
     this.target = redisTarget(url);
   }
 
-  /** Runs `fn` on the connected client; Redis unreachable or cut mid-command: RedisUnavailableError. */
+  /**
+   * Runs `fn` on the connected client; Redis unreachable, cut mid-command or silent past `redis_timeout_ms`:
+   * RedisUnavailableError. A silent server's connection is dropped, so that the next call starts a new one
+   * rather than queue behind the stalled commands.
+   */
   async run<T>(fn: (client: RedisCommands) => Promise<T>): Promise<T> {
     let client: OpenClient;
     try {
@@ -85,11 +89,20 @@ export class RedisConnection {
     } catch (error) {
       throw new RedisUnavailableError(this.target, error);
     }
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError(`pas de réponse en ${redisTimeoutMs()} ms`)), redisTimeoutMs());
+    });
     try {
-      return await fn(client);
+      return await Promise.race([fn(client), silent]);
     } catch (error) {
-      if (isConnectionError(error)) throw new RedisUnavailableError(this.target, error);
+      if (isConnectionError(error) || error instanceof TimeoutError) {
+        if (error instanceof TimeoutError) this.#drop(client);
+        throw new RedisUnavailableError(this.target, error);
+      }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -132,14 +145,16 @@ export class RedisConnection {
 
   async #open(): Promise<OpenClient> {
     const { createClient } = await import('redis');
+    let ready = false;
     const client = createClient({
       url: this.url,
       // No queue while disconnected: a request fails at once (503) rather than waiting for Redis to come back.
       disableOfflineQueue: true,
       socket: {
-        connectTimeout: 2000,
-        // Reconnects for ever, waiting longer each time up to 2 s: Redis back, the store works again.
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 6), 2000),
+        connectTimeout: redisTimeoutMs(),
+        // The first connection fails at once (503; the next request tries again); once connected, the client
+        // reconnects for ever, waiting longer each time up to 2 s: Redis back, the stores work again.
+        reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** Math.min(retries, 6), 2000) : cause),
       },
     }) as unknown as OpenClient;
     let warned = false;
@@ -148,16 +163,52 @@ export class RedisConnection {
       if (!warned) log.warning(`Redis (${this.target}) : ${(error as Error)?.message ?? String(error)}`);
       warned = true;
     });
-    client.on('ready', () => (warned = false));
+    client.on('ready', () => {
+      ready = true;
+      warned = false;
+    });
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await client.connect();
+      // Bounded: a server that accepts the connection and never answers does not hold the request.
+      await Promise.race([
+        client.connect(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new TimeoutError(`pas de réponse en ${redisTimeoutMs()} ms`)), redisTimeoutMs());
+        }),
+      ]);
     } catch (error) {
       client.destroy();
       throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.#closed) {
+      client.destroy();
+      throw new Error('connexion Redis fermée');
     }
     this.#client = client;
     return client;
   }
+
+  /** Forgets a client that stopped answering; the next call opens a new one. */
+  #drop(client: OpenClient): void {
+    if (this.#client === client) this.#client = null;
+    try {
+      client.destroy();
+    } catch {
+      // Already closed.
+    }
+  }
+}
+
+class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/** Milliseconds Redis has to answer a command or accept a connection: `redis_timeout_ms` (default 2000). */
+function redisTimeoutMs(): number {
+  const value = Number(get('redis_timeout_ms'));
+  return Number.isFinite(value) && value > 0 ? value : 2000;
 }
 
 function isConnectionError(error: unknown): boolean {
