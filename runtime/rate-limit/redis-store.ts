@@ -132,7 +132,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#connection.script(SETTLE, [this.#key(base, 'all'), this.#key(base, 'f')], [outcome, member]);
   }
 
-  async #insert(attempt: RateLimitAttempt, failed: boolean, since: number | null, counting: RateLimitCounting): Promise<{ reference: RedisReference; count: number }> {
+  async #insert(
+    attempt: RateLimitAttempt,
+    failed: boolean,
+    since: number | null,
+    counting: RateLimitCounting,
+  ): Promise<{ reference: RedisReference; count: number }> {
     checkAction(attempt.action);
     const at = checkTime(attempt.at);
     const base = pairBase(attempt.action, attempt.key);
@@ -174,12 +179,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     const cutoff = checkTime(now) - checkSeconds('olderThanSeconds', olderThanSeconds);
     let removed = 0;
     for (let offset = 0; ; offset += PURGE_BATCH) {
-      const [dropped, handled] = (await this.#connection.script(PURGE, [this.#buckets], [`${this.prefix}rl:`, cutoff, offset, PURGE_BATCH])) as [number, number];
+      const [dropped, handled] = (await this.#connection.script(PURGE, [this.#buckets], [`${this.prefix}rl:`, cutoff, offset, PURGE_BATCH])) as [
+        number,
+        number,
+      ];
       removed += Number(dropped);
       if (Number(handled) < PURGE_BATCH) break;
     }
     // The pairs whose last write is older than the cutoff are empty now.
-    await this.#connection.run((client) => client.eval(`return redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])`, { keys: [this.#buckets], arguments: [String(cutoff)] }));
+    await this.#connection.run((client) =>
+      client.eval(`return redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])`, { keys: [this.#buckets], arguments: [String(cutoff)] }),
+    );
     return removed;
   }
 

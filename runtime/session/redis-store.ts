@@ -218,7 +218,11 @@ export class RedisSessionStore implements SessionStore {
     const next = newSessionId();
     const [oldSha, newSha] = [sessionKey(oldId), sessionKey(next)];
     const now = this.now();
-    await this.connection.script(REGENERATE, [this.key(oldSha), this.key(newSha), this.expiries], [oldSha, newSha, now, now + this.ttlMs, this.ttlMs, this.userPrefix]);
+    await this.connection.script(
+      REGENERATE,
+      [this.key(oldSha), this.key(newSha), this.expiries],
+      [oldSha, newSha, now, now + this.ttlMs, this.ttlMs, this.userPrefix],
+    );
     return next;
   }
 
