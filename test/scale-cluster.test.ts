@@ -59,18 +59,18 @@ async function waitFor<T>(what: string, probe: () => T | null | undefined | fals
   }
 }
 
-/** A GET on a connection of its own (no keep-alive): status and body; an error past 5 s without an answer. */
-function get(url: string): Promise<{ status: number; body: string }> {
+/** A GET on a connection of its own (no keep-alive): status and body; an error past `ms` without an answer. */
+function get(url: string, ms = 5000): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http
-      .get(url, { agent: false, timeout: 5000 }, (res) => {
+      .get(url, { agent: false, timeout: ms }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => resolve({ status: res.statusCode!, body }));
         res.on('error', reject);
       })
       .on('error', reject)
-      .on('timeout', () => request.destroy(new Error('no answer within 5 s')));
+      .on('timeout', () => request.destroy(new Error(`no answer within ${ms} ms`)));
   });
 }
 
@@ -134,7 +134,8 @@ C('SIGHUP restarts the workers one at a time: no failed request under a steady l
   const loop = async (): Promise<void> => {
     while (running) {
       try {
-        const { status } = await get(`${cluster.base}/pid`);
+        // A slow answer (the machine busy starting a worker) is no failure: refused, reset or lost ones are.
+        const { status } = await get(`${cluster.base}/pid`, 30_000);
         if (status === 200) ok++;
         else failures.push(`status ${status}`);
       } catch (error) {

@@ -51,7 +51,7 @@ export function refuseSplitState(workers: number): void {
 
 export interface PrimaryOptions {
   workers: number;
-  /** Print the listening address once the first worker listens. */
+  /** Print the listening address once every worker listens. */
   announce: boolean;
   /** How to print it (the worker's address). */
   announceLine: (address: { address: string; port: number }) => string;
@@ -71,7 +71,7 @@ class Supervisor {
   private crashes = 0;
   private stopping = false;
   private rolling = false;
-  private announced = false;
+  private address: { address: string; port: number } | undefined;
 
   constructor(private readonly options: PrimaryOptions) {}
 
@@ -81,19 +81,20 @@ class Supervisor {
     process.on('SIGHUP', () => void this.roll());
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
     const started = Array.from({ length: this.options.workers }, () => this.listening(this.fork()));
-    return Promise.all(started).then(() => undefined);
+    // Announced once every worker listens: the address printed means the whole pool serves.
+    return Promise.all(started).then(() => {
+      if (this.options.announce && this.address) process.stdout.write(this.options.announceLine(this.address));
+    });
   }
 
   private fork(): Worker {
     const worker = cluster.fork();
     started.set(worker, Date.now());
-    this.serving.add(worker);
-    worker.once('listening', (address) => {
-      if (this.options.announce && !this.announced) {
-        this.announced = true;
-        process.stdout.write(this.options.announceLine({ address: String(address.address ?? ''), port: address.port }));
-      }
+    worker.on('message', (message: unknown) => {
+      if ((message as { fw?: unknown })?.fw === STOP_PING) worker.send({ fw: STOP_ACK });
     });
+    this.serving.add(worker);
+    worker.once('listening', (address) => (this.address ??= { address: String(address.address ?? ''), port: address.port }));
     return worker;
   }
 
@@ -173,6 +174,33 @@ class Supervisor {
     if (all.length === 0) process.exit(0);
     void Promise.all(all.map((worker) => this.retire(worker))).then(() => process.exit(0));
   }
+}
+
+const STOP_PING = 'stopping';
+const STOP_ACK = 'stopping-ack';
+
+/**
+ * In a worker whose server is closed: resolves once the primary has answered a message sent after the close.
+ * The primary hands each new connection to a worker over the IPC channel; one sent just before it learned of the
+ * close reaches the worker after it, is refused by node:cluster and goes to another worker, but only if the
+ * worker is still there to refuse it: exiting at once would leave that connection open and unanswered in the
+ * primary. The channel keeps the order, so the answer comes after every such hand-off. Elsewhere: at once.
+ */
+export function primaryHandoffsDone(): Promise<void> {
+  if (!cluster.isWorker || !process.send) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, 2000);
+    function done(): void {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      resolve();
+    }
+    function onMessage(message: unknown): void {
+      if ((message as { fw?: unknown })?.fw === STOP_ACK) done();
+    }
+    process.on('message', onMessage);
+    process.send!({ fw: STOP_PING });
+  });
 }
 
 /** When each worker was forked (for the crash back-off). */

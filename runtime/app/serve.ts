@@ -20,7 +20,7 @@ import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js'
 import { closeDatabase } from '../db/database.js';
 import { closeSharedRedis } from '../redis/client.js';
 import { startBackground, stopBackground } from './background.js';
-import { refuseSplitState, runPrimary, webConcurrency } from './cluster.js';
+import { primaryHandoffsDone, refuseSplitState, runPrimary, webConcurrency } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
 
@@ -118,6 +118,7 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
       stopping = true;
       log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
       void stopGracefully(server)
+        .then(() => primaryHandoffsDone())
         .then(() => stopBackground())
         .then(() => Promise.allSettled([closeDatabase(), closeSharedRedis()]))
         .then(() => process.exit(0));
