@@ -19,6 +19,13 @@ const SERVER = `import { Application, Response, Router, configure, serve } from 
 configure({ project_root: process.cwd() });
 const router = new Router();
 router.add('GET', '/pid', () => new Response(200, String(process.pid)), { public: true });
+// Busy for 20 ms: while one worker computes, the next connection is accepted by another (the workers accept
+// from the shared socket themselves).
+router.add('GET', '/busy', () => {
+  const until = Date.now() + 20;
+  while (Date.now() < until);
+  return new Response(200, String(process.pid));
+}, { public: true });
 router.add('GET', '/slow', async () => {
   process.stdout.write('slow-started\\n');
   await new Promise((resolve) => setTimeout(resolve, 800));
@@ -74,12 +81,15 @@ function get(url: string, ms = 5000): Promise<{ status: number; body: string }> 
   });
 }
 
+/** The pids that answered `requests` requests to /busy, sent ten at a time. */
 async function pidsSeen(base: string, requests: number): Promise<Set<string>> {
   const pids = new Set<string>();
-  for (let i = 0; i < requests; i++) {
-    const { status, body } = await get(`${base}/pid`);
-    assert.is(status, 200);
-    pids.add(body);
+  for (let sent = 0; sent < requests; sent += 10) {
+    const answers = await Promise.all(Array.from({ length: Math.min(10, requests - sent) }, () => get(`${base}/busy`)));
+    for (const { status, body } of answers) {
+      assert.is(status, 200);
+      pids.add(body);
+    }
   }
   return pids;
 }

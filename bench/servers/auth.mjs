@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Application, Router, configure, html, serve, getDatabase, setLogLevel } from 'fw-mvc';
-import { AUTH_TABLES, createUser, hashPassword, registerAuthRoutes } from 'fw-mvc/auth';
+import { AUTH_TABLES, authTableSql, createUser, hashPassword, registerAuthRoutes } from 'fw-mvc/auth';
 import { fwSessionsDdl } from 'fw-mvc';
 import { BENCH_DIR, PAGE_CONTEXT, PAGE_TEMPLATE, announce } from '../shared.mjs';
 
@@ -32,7 +32,7 @@ configure({
 
 const db = getDatabase();
 for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
-for (const table of AUTH_TABLES) for (const statement of table.sqlite.split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
+for (const table of AUTH_TABLES) for (const statement of authTableSql(table, 'sqlite').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
 await createUser({ email: BENCH_USER.email, passwordHash: await hashPassword(BENCH_USER.password) });
 
 const router = new Router();

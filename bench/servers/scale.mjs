@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { Application, Router, configure, html, serve, getDatabase, setLogLevel, fwSessionsDdl } from 'fw-mvc';
-import { AUTH_TABLES, createUser, hashPassword, registerAuthRoutes } from 'fw-mvc/auth';
+import { AUTH_TABLES, authTableSql, createUser, hashPassword, registerAuthRoutes } from 'fw-mvc/auth';
 import { BENCH_DIR, PAGE_CONTEXT, PAGE_TEMPLATE } from '../shared.mjs';
 
 const USER = { email: 'bench@example.test', password: 'bench-password-1234' };
@@ -26,9 +26,8 @@ configure({
 if (cluster.isPrimary) {
   const db = getDatabase();
   for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
-  for (const table of AUTH_TABLES) for (const statement of table.sqlite.split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
+  for (const table of AUTH_TABLES) for (const statement of authTableSql(table, 'sqlite').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
   await createUser({ email: USER.email, passwordHash: await hashPassword(USER.password) });
-  await db.close?.();
 }
 
 const router = new Router();
