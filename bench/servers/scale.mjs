@@ -18,6 +18,8 @@ configure({
   views_dir: 'views',
   db_driver: 'sqlite',
   db_file: path.join(process.env.BENCH_SCALE_DIR, 'auth.sqlite'),
+  // The app secret of anonymous CSRF tokens is kept in the session folder: a temporary one.
+  session_dir: path.join(process.env.BENCH_SCALE_DIR, 'sessions'),
   session_store: 'redis',
   rate_limit_store: 'redis',
   redis_prefix: process.env.BENCH_REDIS_PREFIX,
