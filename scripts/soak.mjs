@@ -167,7 +167,9 @@ function requests(tally) {
     if (kind === 'form') {
       // autocannon keeps the raw header names: Set-Cookie as the server wrote it.
       const setCookie = Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? '';
-      context.cookie = /session_id=[^;]*/.exec(String(setCookie))?.[0] ?? '';
+      // The session cookie, or for an anonymous form the cookie its CSRF token is bound to (csrf_id).
+      const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((line) => /^(?:session_id|csrf_id)=[^;]*/.exec(String(line))?.[0]);
+      context.cookie = cookies.filter(Boolean).join('; ');
       context.token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? '';
     }
   };
