@@ -82,7 +82,16 @@ function get(url: string, ms = 5000): Promise<{ status: number; body: string }> 
 }
 
 /** The pids that answered `requests` requests to /busy, sent ten at a time. */
-async function pidsSeen(base: string, requests: number): Promise<Set<string>> {
+async function pidsSeen(base: string, requests: number, wanted = 2): Promise<Set<string>> {
+  // The kernel gives each connection to whichever worker accepts first: a worker warming up may get none of a
+  // batch, so batches are sent until `wanted` workers answered (or 10 s).
+  const until = Date.now() + 10_000;
+  let pids = await pidBatch(base, requests);
+  while (pids.size < wanted && Date.now() < until) for (const pid of await pidBatch(base, requests)) pids.add(pid);
+  return pids;
+}
+
+async function pidBatch(base: string, requests: number): Promise<Set<string>> {
   const pids = new Set<string>();
   for (let sent = 0; sent < requests; sent += 10) {
     const answers = await Promise.all(Array.from({ length: Math.min(10, requests - sent) }, () => get(`${base}/busy`)));
