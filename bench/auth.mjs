@@ -1,6 +1,7 @@
 /**
  * The auth section: the login POST (Argon2id verification included) and a page behind the login, beside the same
- * page served publicly, for each session store (memory, file, database on SQLite). Prints logins/s and p99, the
+ * page served publicly, for each session store (memory, file, database on SQLite, redis on 127.0.0.1:6379 or
+ * REDIS_URL). Prints logins/s and p99, the
  * signed-in page's req/s and p99, and the store's cost per request (µs) against the public page of the same server.
  */
 import { fork } from 'node:child_process';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_DIR, median, printTable } from './shared.mjs';
 
-const STORES = ['memory', 'file', 'database'];
+const STORES = ['memory', 'file', 'database', 'redis'];
 const CONNECTIONS = 50;
 const LOGIN_WORKERS = 4;
 const USER = { email: 'bench@example.test', password: 'bench-password-1234' };
@@ -25,9 +26,10 @@ function start(store) {
 }
 
 /** GET /login then POST /login; returns the signed-in cookie and the POST's duration (ms). */
-async function login(base) {
+export async function login(base) {
   const form = await fetch(`${base}/login`);
-  const cookie = /session_id=[0-9a-f]{64}/.exec(form.headers.get('set-cookie') ?? '')?.[0];
+  // An anonymous visitor gets the cookie of its CSRF token (csrf_id), not a session.
+  const cookie = /(?:session_id|csrf_id)=[0-9a-f]{64}/.exec(form.headers.get('set-cookie') ?? '')?.[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(await form.text())?.[1];
   if (!cookie || !token) throw new Error(`GET /login gave no session or token (${form.status})`);
   const body = new URLSearchParams({ csrf_token: token, login: USER.email, password: USER.password }).toString();

@@ -1,14 +1,15 @@
 /**
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
- * rows), the auth section (the login POST and a signed-in page per session store), then the uploads section (a 5 MiB
+ * rows), the auth section (the login POST and a signed-in page per session store), the scale section (the
+ * signed-in page with WEB_CONCURRENCY=1 and 2, Redis sessions), then the uploads section (a 5 MiB
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
  * MariaDB and with SQLite answering), then the mail section (messages per second through the outbox to a local
  * SMTP server; the added time of a page that queues a message); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -27,7 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'uploads', 'diag', 'mail'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'scale', 'uploads', 'diag', 'mail'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -89,6 +90,16 @@ async function main() {
     const { runAuthBench } = await import('./auth.mjs');
     report.sections.auth = await runAuthBench({
       rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+    });
+  }
+
+  if (only.includes('scale')) {
+    console.log('\n== Scale: the signed-in page with WEB_CONCURRENCY=1 and 2 (Redis sessions)\n');
+    const { runScaleBench } = await import('./scale.mjs');
+    report.sections.scale = await runScaleBench({
+      rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
       duration: positive('BENCH_DURATION', short ? 2 : 3),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });

@@ -76,8 +76,8 @@ const DEFAULTS = {
   body_max_size: 1_048_576,
   /** Sessions the memory store holds at most; null: SESSION_MEMORY_MAX from the environment, else 10,000 (docs/runtime.md). */
   session_memory_max: null as number | null,
-  /** The session backend: memory, file or database; null: SESSION_STORE from the environment, else memory (docs/runtime.md "Sessions"). */
-  session_store: null as 'memory' | 'file' | 'database' | null,
+  /** The session backend: memory, file, database or redis; null: SESSION_STORE from the environment, else memory (docs/runtime.md "Sessions"). */
+  session_store: null as 'memory' | 'file' | 'database' | 'redis' | null,
   /** The folder of the file session store (one JSON file per session). */
   session_dir: 'storage/sessions',
   /** Seconds a session lives without being used (sliding). */
@@ -92,8 +92,14 @@ const DEFAULTS = {
    * null: APP_URL from the environment (docs/auth.md "Password reset").
    */
   app_url: null as string | null,
-  /** Where login and upload attempts are counted: memory or database; null: RATE_LIMIT_STORE, else memory (docs/auth.md). */
-  rate_limit_store: null as 'memory' | 'database' | null,
+  /** Where login and upload attempts are counted: memory, database or redis; null: RATE_LIMIT_STORE, else memory (docs/auth.md). */
+  rate_limit_store: null as 'memory' | 'database' | 'redis' | null,
+  /** The Redis server of the redis session and limit stores; null: REDIS_URL, else redis://127.0.0.1:6379 (docs/deploy.md). */
+  redis_url: null as string | null,
+  /** The prefix of every key those stores write; null: REDIS_PREFIX, else `fw:` (several applications on one Redis). */
+  redis_prefix: null as string | null,
+  /** Milliseconds Redis has to accept a connection or answer a command; then 503 (docs/deploy.md). */
+  redis_timeout_ms: 2000,
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed; null: TRUSTED_PROXIES from the environment, else none (docs/auth.md). */
   trusted_proxies: null as string[] | null,
   /** Fields (and multipart parts) a form body may carry; more is a 413 (docs/runtime.md "Limits and time-outs"). */

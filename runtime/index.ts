@@ -57,6 +57,8 @@ export { getTrustedProxies } from './app/client-ip.js';
 export { MemorySessionStore, newSessionId, sessionKey, type SessionStore, type SessionData } from './session/store.js';
 export { FileSessionStore, type FileSessionStoreOptions } from './session/file-store.js';
 export { DatabaseSessionStore, MariaDbSessionStore, type DatabaseSessionStoreOptions } from './session/database-store.js';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './session/redis-store.js';
+export { RedisConnection, RedisUnavailableError, closeSharedRedis, sharedRedis } from './redis/client.js';
 export { fwSessionsDdl, SESSIONS_TABLE } from './session/sessions-table.js';
 export { sessionStoreFromConfig, sessionStoreName, SESSION_STORE_NAMES, type SessionStoreName } from './session/select.js';
 export {

@@ -11,6 +11,9 @@
  * The server's node gets the flags of the project's `npm start` (`--max-semi-space-size=8`); SOAK_NODE_FLAGS replaces
  * them (`SOAK_NODE_FLAGS=` for none, `--max-semi-space-size=2`…); SOAK_TSX=1 serves app.ts through
  * tsx's loader instead of dist/app.js, for comparison.
+ * SOAK_WORKERS=2: the cluster variant (docs/performance.md "Soak with two processes"): WEB_CONCURRENCY=2, sessions
+ * and limits on Redis (127.0.0.1:6379 or REDIS_URL, a key prefix of its own, deleted after), a rolling restart
+ * (SIGHUP) in the middle of the load; prints the RSS of each worker before, after the load and after the restart.
  * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,6 +32,8 @@ const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const SEED_ROWS = Number(process.env.SOAK_ROWS ?? 1000);
 const TSX = process.env.SOAK_TSX === '1';
 const QUIET_SECONDS = Number(process.env.SOAK_QUIET_SECONDS ?? 10);
+const WORKERS = Number(process.env.SOAK_WORKERS ?? 1);
+const REDIS_PREFIX = `fwsoak:${process.pid}:`;
 
 const NOTE_JSON = {
   format_version: 1,
@@ -106,7 +111,13 @@ async function serve(project) {
   const entry = TSX ? ['--import', 'tsx', 'app.ts'] : ['dist/app.js'];
   const child = spawn(process.execPath, [...flags, '--expose-gc', '--require', './soak-gc.cjs', ...entry], {
     cwd: project.root,
-    env: { ...env, HOST: '127.0.0.1', PORT: '0', SOAK_GC_FILE: project.path('storage/gc.json') },
+    env: {
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SOAK_GC_FILE: project.path('storage/gc.json'),
+      ...(WORKERS > 1 ? { WEB_CONCURRENCY: String(WORKERS), SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_PREFIX } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -156,7 +167,9 @@ function requests(tally) {
     if (kind === 'form') {
       // autocannon keeps the raw header names: Set-Cookie as the server wrote it.
       const setCookie = Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? '';
-      context.cookie = /session_id=[^;]*/.exec(String(setCookie))?.[0] ?? '';
+      // The session cookie, or for an anonymous form the cookie its CSRF token is bound to (csrf_id).
+      const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((line) => /^(?:session_id|csrf_id)=[^;]*/.exec(String(line))?.[0]);
+      context.cookie = cookies.filter(Boolean).join('; ');
       context.token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? '';
     }
   };
@@ -182,6 +195,59 @@ function requests(tally) {
   ];
 }
 
+/** The pids of the primary's workers (its child processes). */
+function workerPids(pid) {
+  return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+function workersRss(pid) {
+  return workerPids(pid)
+    .map((worker) => `${worker}: ${rssMb(worker).toFixed(1)} MB`)
+    .join(', ');
+}
+
+async function dropRedisPrefix() {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${REDIS_PREFIX}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+  await client.close();
+}
+
+/** The cluster variant: the load with a rolling restart in its middle, the RSS of each worker. */
+async function soakCluster(server) {
+  const { child, url } = server;
+  for (let i = 0; i < 4; i++)
+    for (const route of ['/notes', '/static/tailwind.css', '/static/js/app.js', '/notes/new']) await (await fetch(url + route)).arrayBuffer();
+  const before = workersRss(child.pid);
+  const tally = new Map();
+  const restart = setTimeout(() => child.kill('SIGHUP'), (SECONDS * 1000) / 2);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
+  clearTimeout(restart);
+  const restarted = /Redémarrage terminé/.test(server.output());
+  const after = workersRss(child.pid);
+  let unexpected = 0;
+  for (const [key, n] of tally) if (EXPECTED[key.split(' ')[0]] !== Number(key.split(' ')[1])) unexpected += n;
+  console.log(
+    `\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, WEB_CONCURRENCY=${WORKERS}, sessions et limites sur Redis, SIGHUP à ${SECONDS / 2} s, Node ${process.version}`,
+  );
+  row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
+  row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
+  row('statuts inattendus', `${unexpected}`);
+  row('latence p50 / p99', `${result.latency.p50} ms / ${result.latency.p99} ms`);
+  row('redémarrage un par un', restarted ? 'terminé' : 'PAS terminé');
+  row('RSS par processus avant', before);
+  row('RSS par processus après', after);
+  console.log('  statuts par sorte de requête :');
+  for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
+  if (result.errors > 0 || result.timeouts > 0 || unexpected > 0 || !restarted) {
+    console.error(
+      `\nErreur : ${result.errors} erreur(s), ${result.timeouts} time-out(s), ${unexpected} statut(s) inattendu(s).\n${server.output().slice(-2000)}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
 function row(label, value) {
   console.log(`  ${label.padEnd(34)} ${value}`);
 }
@@ -190,43 +256,47 @@ const project = buildProject();
 let server;
 try {
   server = await serve(project);
-  const { child, url } = server;
-  // Warm-up: every kind of request once, so that "before" counts the code and templates already loaded.
-  for (const route of ['/notes', '/static/tailwind.css', '/static/js/app.js', '/notes/new']) await (await fetch(url + route)).arrayBuffer();
-  const before = await afterGc(project, child);
+  if (WORKERS > 1) {
+    await soakCluster(server);
+  } else {
+    const { child, url } = server;
+    // Warm-up: every kind of request once, so that "before" counts the code and templates already loaded.
+    for (const route of ['/notes', '/static/tailwind.css', '/static/js/app.js', '/notes/new']) await (await fetch(url + route)).arrayBuffer();
+    const before = await afterGc(project, child);
 
-  const tally = new Map();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
-  const after = rssMb(child.pid);
-  const gc = await afterGc(project, child);
-  // No request during this wait: the server is idle, as after a burst of traffic.
-  await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
-  const quiet = await afterGc(project, child);
-  const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
+    const tally = new Map();
+    const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
+    const after = rssMb(child.pid);
+    const gc = await afterGc(project, child);
+    // No request during this wait: the server is idle, as after a burst of traffic.
+    await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
+    const quiet = await afterGc(project, child);
+    const heap = (figures) => `tas ${figures.heap.toFixed(1)} / ${figures.heapTotal.toFixed(1)} MB, external ${figures.external.toFixed(1)} MB`;
 
-  let unexpected = 0;
-  for (const [key, n] of tally) {
-    const [kind, status] = key.split(' ');
-    if (EXPECTED[kind] !== Number(status)) unexpected += n;
-  }
-  const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
-  console.log(
-    `\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${['node', ...server.flags, ...(TSX ? ['--import tsx app.ts'] : ['dist/app.js'])].join(' ')} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`,
-  );
-  row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
-  row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
-  row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
-  row('statuts inattendus', `${unexpected}`);
-  row('latence p50 / p99', `${result.latency.p50} ms / ${result.latency.p99} ms`);
-  row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
-  row('RSS après', `${after.toFixed(1)} MB`);
-  row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
-  row(`RSS après ${QUIET_SECONDS} s de calme et un GC`, `${quiet.rss.toFixed(1)} MB (${heap(quiet)})`);
-  console.log('  statuts par sorte de requête :');
-  for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
-  if (result.errors > 0 || unexpected > 0) {
-    console.error(`\nErreur : ${result.errors} erreur(s) et ${unexpected} statut(s) inattendu(s) pendant le soak.\n${server.output().slice(-2000)}`);
-    process.exitCode = 1;
+    let unexpected = 0;
+    for (const [key, n] of tally) {
+      const [kind, status] = key.split(' ');
+      if (EXPECTED[kind] !== Number(status)) unexpected += n;
+    }
+    const bound = process.env.SESSION_MEMORY_MAX ? `SESSION_MEMORY_MAX=${process.env.SESSION_MEMORY_MAX}` : 'borne par défaut du magasin mémoire';
+    console.log(
+      `\nSoak : ${SECONDS} s, ${CONNECTIONS} connexions, ${['node', ...server.flags, ...(TSX ? ['--import tsx app.ts'] : ['dist/app.js'])].join(' ')} (SQLite, ${SEED_ROWS} lignes au départ, ${bound}), Node ${process.version}`,
+    );
+    row('requêtes', `${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
+    row('erreurs / time-outs', `${result.errors} / ${result.timeouts}`);
+    row('non-2xx (dont les 302 des POST)', `${result.non2xx}`);
+    row('statuts inattendus', `${unexpected}`);
+    row('latence p50 / p99', `${result.latency.p50} ms / ${result.latency.p99} ms`);
+    row('RSS avant (après GC)', `${before.rss.toFixed(1)} MB (${heap(before)})`);
+    row('RSS après', `${after.toFixed(1)} MB`);
+    row('RSS après GC', `${gc.rss.toFixed(1)} MB (${heap(gc)})`);
+    row(`RSS après ${QUIET_SECONDS} s de calme et un GC`, `${quiet.rss.toFixed(1)} MB (${heap(quiet)})`);
+    console.log('  statuts par sorte de requête :');
+    for (const [key, n] of [...tally].sort()) console.log(`    ${key.padEnd(18)} ${n}`);
+    if (result.errors > 0 || unexpected > 0) {
+      console.error(`\nErreur : ${result.errors} erreur(s) et ${unexpected} statut(s) inattendu(s) pendant le soak.\n${server.output().slice(-2000)}`);
+      process.exitCode = 1;
+    }
   }
 } finally {
   if (server && server.child.exitCode === null) {
@@ -235,4 +305,5 @@ try {
     await exited;
   }
   await project.cleanup();
+  if (WORKERS > 1) await dropRedisPrefix();
 }

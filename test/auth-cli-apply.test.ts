@@ -170,10 +170,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.is(database[4], '  [OK]   Stockage des sessions — SESSION_STORE=database');
     assert.is(database[5], '  [OK]   Limites de connexion — RATE_LIMIT_STORE=database');
 
-    const bad = run(['auth:doctor'], 1, { TRUSTED_PROXIES: '10.0.0.0/33,proxy.local', SESSION_STORE: 'redis' }).out;
+    const bad = run(['auth:doctor'], 1, { TRUSTED_PROXIES: '10.0.0.0/33,proxy.local', SESSION_STORE: 'memcached' }).out;
     assert.is(
       bad[4],
-      '  [FAIL] Stockage des sessions — SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database',
+      '  [FAIL] Stockage des sessions — SESSION_STORE vaut « memcached » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database, redis',
     );
     assert.is(
       bad[6],

@@ -334,10 +334,10 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     await refused(
       ['auth:user:disable', '--id', '2'],
       [
-        "Erreur : SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database ; rien n'a été modifié.",
+        "Erreur : SESSION_STORE vaut « memcached » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database, redis ; rien n'a été modifié.",
         'Conseil : corrigez SESSION_STORE dans env/dev.',
       ],
-      { env: { SESSION_STORE: 'redis' } },
+      { env: { SESSION_STORE: 'memcached' } },
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * Attempts counted before their check (docs/auth.md "Login limits"): `reserveAttempt` / `settleAttempt` on the
- * memory store, the database store on SQLite and on MariaDB. A burst of concurrent reservations lets exactly
+ * memory store, the database store on SQLite and on MariaDB, and the Redis store. A burst of concurrent reservations lets exactly
  * `max` through, counting failures or every attempt (hits); refused reservations are withdrawn; a success stops
  * counting and clears the keys asked for.
  * Then the client address as counted: IPv4-mapped IPv6 as IPv4, IPv6 by its /64.
@@ -18,12 +18,15 @@ import {
   clientAddressKey,
   DatabaseRateLimitStore,
   MemoryRateLimitStore,
+  RedisRateLimitStore,
   reserveAttempt,
   settleAttempt,
   type RateLimitStore,
 } from '../runtime/rate-limit/index.js';
 import { openDatabase } from '../runtime/db/index.js';
+import { RedisConnection } from '../runtime/redis/client.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-backends.js';
 
 const S = 1000;
 const T = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -70,6 +73,23 @@ const targets: Target[] = [
           await db.close();
           await admin.execute(`DROP DATABASE IF EXISTS \`${name}\``);
           await admin.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'redis',
+    async open() {
+      const root = redisTestPrefix();
+      const connection = new RedisConnection(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+      let count = 0;
+      return {
+        // A fresh prefix for each test: an empty store.
+        store: () => new RedisRateLimitStore({ connection, prefix: `${root}${++count}:` }),
+        close: async () => {
+          const client = await rawRedis();
+          await dropRedisPrefix(client, root).finally(() => client.close());
+          await connection.close();
         },
       };
     },

@@ -1,6 +1,6 @@
 /**
  * Attempt limits (docs/auth.md "Login limits"): one conformance suite run against the memory store, the database
- * store on SQLite and the database store on MariaDB (table `auth_rate_limit_attempts` from AUTH_TABLES), on an
+ * store on SQLite, the database store on MariaDB (table `auth_rate_limit_attempts` from AUTH_TABLES) and the Redis store, on an
  * injected clock: the sliding window, 5 failures → limited, Retry-After values, a login's success clearing the account's
  * counter and not the per-address one, hits, purge, keys kept apart, and two store instances sharing counts.
  * Then the choice of store by configuration.
@@ -16,6 +16,7 @@ import { LOGIN_ACTION, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, isLoginLimited,
 import {
   DatabaseRateLimitStore,
   MemoryRateLimitStore,
+  RedisRateLimitStore,
   cancelAttempt,
   checkLimit,
   getRateLimitStore,
@@ -28,7 +29,9 @@ import {
 } from '../runtime/rate-limit/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
+import { RedisConnection } from '../runtime/redis/client.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-backends.js';
 
 const S = 1000;
 const T = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -127,6 +130,36 @@ function mariadbTarget(): Target {
   };
 }
 
+/** Redis: each test on a fresh key prefix; `another` is a second connection, as a second process would have. */
+function redisTarget(): Target {
+  const root = redisTestPrefix();
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const connections: RedisConnection[] = [];
+  let prefix = '';
+  let count = 0;
+  let store: RedisRateLimitStore;
+  const connect = (): RedisConnection => {
+    const connection = new RedisConnection(url);
+    connections.push(connection);
+    return connection;
+  };
+  return {
+    name: 'redis',
+    setup: async () => {},
+    teardown: async () => {
+      const client = await rawRedis();
+      await dropRedisPrefix(client, root).finally(() => client.close());
+      await Promise.all(connections.map((connection) => connection.close()));
+    },
+    reset: async () => {
+      prefix = `${root}${++count}:`;
+      store = new RedisRateLimitStore({ connection: connections[0] ?? connect(), prefix });
+    },
+    store: () => store,
+    another: () => new RedisRateLimitStore({ connection: connect(), prefix }),
+  };
+}
+
 /** Records `n` failures of `action` for `key`, the i-th at `times[i]`. */
 async function fail(store: RateLimitStore, key: string, times: number[], action = 'login'): Promise<void> {
   for (const at of times) await store.record({ action, key, ip: '192.0.2.1', success: false, at });
@@ -159,7 +192,7 @@ async function loginStatus(ip: string, login: string, userId: number | null, at:
   return { limited, retryAfter };
 }
 
-for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
+for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget(), redisTarget()]) {
   const test = suite(`rate limits: ${target.name}`);
   test.before(() => target.setup());
   test.after(async () => {
@@ -340,7 +373,9 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
       await second.clearFailures('login', 'ip:shared');
       assert.is((await first.failures('login', 'ip:shared', 60, T + 5 * S)).count, 0);
     });
+  }
 
+  if (target.database) {
     test('a missing table: an error that names it, the database and the commands that create it', async () => {
       const db = target.database!();
       await db.execute('ALTER TABLE auth_rate_limit_attempts RENAME TO auth_rate_limit_attempts_away');
@@ -384,7 +419,8 @@ for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget()]) {
         ['2026-01-15 12:00:00.000'],
       );
     });
-  } else {
+  }
+  if (target.name === 'memory') {
     test('bounded: at most maxKeys keys (least recently written dropped) and maxEntriesPerKey attempts per key', async () => {
       const store = new MemoryRateLimitStore({ maxKeys: 3, maxEntriesPerKey: 4 });
       for (const key of ['a', 'b', 'c']) await fail(store, key, [T]);
@@ -442,11 +478,11 @@ config('memory by default; RATE_LIMIT_STORE, then rate_limit_store, choose; getR
 });
 
 config('a bad value: an error naming it, where it came from and the accepted values', () => {
-  process.env.RATE_LIMIT_STORE = 'redis';
+  process.env.RATE_LIMIT_STORE = 'memcached';
   resetConfig();
   assert.throws(
     () => rateLimitStoreFromConfig(),
-    /RATE_LIMIT_STORE : stockage des limites de tentatives inconnu « redis »\. Valeurs acceptées : memory, database/,
+    /RATE_LIMIT_STORE : stockage des limites de tentatives inconnu « memcached »\. Valeurs acceptées : memory, database, redis/,
   );
   configure({ rate_limit_store: 'file' as 'memory' });
   assert.throws(() => getRateLimitStore(), /rate_limit_store : stockage des limites de tentatives inconnu « file »/);

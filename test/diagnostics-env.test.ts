@@ -84,9 +84,9 @@ const CASES: CorpusCase[] = [
     detail: 'PORT',
   },
   {
-    name: 'SESSION_STORE=redis',
+    name: 'SESSION_STORE=memcached',
     command: 'doctor',
-    defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nSESSION_STORE=redis\n`),
+    defect: (c) => c.write('env/dev', `${c.read('env/dev')}\nSESSION_STORE=memcached\n`),
     id: 'FW-ENV-003',
     status: 'FAIL',
     exit: 1,

@@ -194,7 +194,7 @@ const CASES: readonly Case[] = [
   {
     name: 'SESSION_STORE unknown in prod',
     env: 'prod',
-    defect: (root) => prodEnv(root, { SESSION_STORE: 'redis' }),
+    defect: (root) => prodEnv(root, { SESSION_STORE: 'memcached' }),
     expect: { 'FW-SEC-002': 'FAIL' },
     detail: /redis.*refuse de démarrer/,
   },

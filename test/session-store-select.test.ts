@@ -76,15 +76,15 @@ S('each store takes session_ttl; the file store session_dir from project_root', 
 });
 
 S('an unknown name throws, naming it and the accepted values', () => {
-  process.env.SESSION_STORE = 'redis';
+  process.env.SESSION_STORE = 'memcached';
   assert.throws(
     () => sessionStoreName(),
-    (error: Error) => error.message === 'SESSION_STORE vaut « redis » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.',
+    (error: Error) => error.message === 'SESSION_STORE vaut « memcached » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database, redis.',
   );
   configure({ session_store: 'disque' as 'file' });
   assert.throws(
     () => sessionStoreFromConfig(),
-    (error: Error) => error.message === 'session_store vaut « disque » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database.',
+    (error: Error) => error.message === 'session_store vaut « disque » : stockage de sessions inconnu ; valeurs acceptées : memory, file, database, redis.',
   );
 });
 

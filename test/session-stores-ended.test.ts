@@ -11,7 +11,7 @@ import { Response, type Router, type SessionStore } from '../runtime/index.js';
 import { requestSession, setRequestFlash } from '../runtime/session/session.js';
 import { sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
-import { fileBackend, mariadbBackend, memoryBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, mariadbBackend, memoryBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 
 /** A request handler held until the test lets it go: `reached` resolves when the handler runs. */
 class Gate {
@@ -148,3 +148,4 @@ endedSuite('memory', memoryBackend);
 endedSuite('file', fileBackend);
 endedSuite('database on SQLite', sqliteBackend);
 endedSuite('database on MariaDB', mariadbBackend);
+endedSuite('redis', redisBackend);

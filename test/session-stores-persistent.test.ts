@@ -18,7 +18,7 @@ import {
   sessionKey,
   type SessionStore,
 } from '../runtime/index.js';
-import { fileBackend, mariadbBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, mariadbBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 import { manualClock, rejection } from './helpers/clock.js';
 
 const SECOND = 1000;
@@ -73,6 +73,7 @@ function tenthRule(label: string, open: () => Promise<Backend> | Backend): void 
 tenthRule('file', fileBackend);
 tenthRule('database on SQLite', sqliteBackend);
 tenthRule('database on MariaDB', mariadbBackend);
+tenthRule('redis', redisBackend);
 
 // --- the file store ---
 

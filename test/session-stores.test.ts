@@ -1,6 +1,6 @@
 /**
  * One conformance suite for the session stores (docs/architecture.md "Conformance suites"), run against memory, file, database on
- * SQLite and database on MariaDB: the contract (create, get, set, update, delete, regenerate, deleteUser, purge), the
+ * SQLite, database on MariaDB and redis: the contract (create, get, set, update, delete, regenerate, deleteUser, purge), the
  * sliding TTL and expiry on an injected clock, concurrent writes on one id, and for the stores that keep data
  * at rest: corrupt entries, ids hashed at rest. What only the file store has (modes, temporary files) and the
  * 1/10-of-TTL rule of the persistent stores follow in session-stores-persistent.test.ts.
@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sessionKey, type SessionStore } from '../runtime/index.js';
-import { fileBackend, mariadbBackend, memoryBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, mariadbBackend, memoryBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 import { manualClock, rejection } from './helpers/clock.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -246,3 +246,4 @@ conformance('memory', memoryBackend);
 conformance('file', fileBackend);
 conformance('database on SQLite', sqliteBackend);
 conformance('database on MariaDB', mariadbBackend);
+conformance('redis', redisBackend);

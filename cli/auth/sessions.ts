@@ -53,6 +53,16 @@ export async function userSessions(context: AuthContext): Promise<UserSessions> 
     const { getPath } = await import('../../runtime/config.js');
     store = new FileSessionStore();
     where = `stockage file, ${path.relative(context.root, getPath('session_dir')) || getPath('session_dir')}`;
+  } else if (name === 'redis') {
+    const { RedisSessionStore } = await import('../../runtime/session/redis-store.js');
+    const { RedisConnection, redisUrl } = await import('../../runtime/redis/client.js');
+    const connection = new RedisConnection(redisUrl());
+    const redis = new RedisSessionStore({ connection });
+    // A connection of its own, closed once done: the command then exits.
+    store = Object.assign(Object.create(redis) as SessionStore, {
+      deleteUser: (userId: string | number) => redis.deleteUser(userId).finally(() => connection.close()),
+    });
+    where = `stockage redis, ${connection.target}`;
   } else {
     const { DatabaseSessionStore } = await import('../../runtime/session/database-store.js');
     const { SESSIONS_TABLE } = await import('../../runtime/session/sessions-table.js');

@@ -113,8 +113,8 @@ function valueProblems(values: Record<string, string | undefined>, settingsError
     for (const key of ['DB_NAME', 'DB_APP_LOGIN']) if (!values[key]?.trim()) problems.push(`${key} est vide alors que DB_DRIVER=mariadb`);
   }
   const stores: Array<[string, readonly string[]]> = [
-    ['SESSION_STORE', ['memory', 'file', 'database']],
-    ['RATE_LIMIT_STORE', ['memory', 'database']],
+    ['SESSION_STORE', ['memory', 'file', 'database', 'redis']],
+    ['RATE_LIMIT_STORE', ['memory', 'database', 'redis']],
   ];
   for (const [key, accepted] of stores) {
     const value = values[key]?.trim().toLowerCase();

@@ -71,7 +71,7 @@ export const sessionStoreCheck: CheckFunction = async (context) => {
   return [
     productionStore(D.sessionStore, 'SESSION_STORE', sessionStoreName, context, {
       risk: 'les sessions sont perdues à chaque redémarrage et ne sont pas partagées entre processus',
-      fix: 'SESSION_STORE=database (plusieurs processus ; table créée par « fw db:init ») ou file (une machine)',
+      fix: 'SESSION_STORE=database (plusieurs processus ; table créée par « fw db:init »), redis (REDIS_URL) ou file (une machine)',
     }),
   ];
 };
@@ -82,7 +82,7 @@ export const rateLimitStoreCheck: CheckFunction = async (context) => {
   return [
     productionStore(D.rateLimitStore, 'RATE_LIMIT_STORE', rateLimitStoreName, context, {
       risk: 'les tentatives ne sont comptées que par processus et repartent de zéro à chaque redémarrage',
-      fix: 'RATE_LIMIT_STORE=database (table auth_rate_limit_attempts : « fw auth:init » puis « fw db:apply »)',
+      fix: 'RATE_LIMIT_STORE=database (table auth_rate_limit_attempts : « fw auth:init » puis « fw db:apply ») ou redis (REDIS_URL)',
     }),
   ];
 };

@@ -1,8 +1,10 @@
 /**
  * The server of an Application: runtime/http/server.ts given what the application fixes (the security headers and
  * the CSP, the limits and time-outs, the trusted proxies, its error pages, its logger), on HOST/PORT, stopped
- * gracefully on SIGTERM.
+ * gracefully on SIGTERM. With WEB_CONCURRENCY (or `workers`) above 1, the process becomes the primary of
+ * that many workers on the same port (cluster.ts); each worker serves as below.
  */
+import cluster from 'node:cluster';
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +14,14 @@ import { HttpError } from '../http/errors.js';
 import type { FixedHeaders } from '../http/fixed-headers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { createHttpServer, listen, responseWriter, stopGracefully, type ResponseWriter } from '../http/server.js';
+import { closeConnectionsAfterResponse, createHttpServer, listen, responseWriter, stopGracefully, type ResponseWriter } from '../http/server.js';
 import { getLogger } from '../logger.js';
+import { appSecret } from '../security/app-secret.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
+import { closeDatabase } from '../db/database.js';
+import { closeSharedRedis } from '../redis/client.js';
 import { startBackground, stopBackground } from './background.js';
+import { primaryHandoffsDone, refuseSplitState, runPrimary, webConcurrency } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
 
@@ -53,6 +59,11 @@ export interface ServeOptions {
   handleSignals?: boolean;
   /** Print the listening address (default true). */
   announce?: boolean;
+  /**
+   * Processes serving the port: a number, or `auto` (one per core); default WEB_CONCURRENCY, else 1. Above 1,
+   * this process forks them (node:cluster) and supervises them; its serve() resolves to null once they listen.
+   */
+  workers?: number | 'auto';
 }
 
 /** An http or https server for the application (HTTPS when both certificate files are given). */
@@ -74,26 +85,64 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
 
 export { stopGracefully };
 
-/** Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM. */
+/**
+ * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: the
+ * requests in flight finish, the background jobs stop, the database and Redis pools close. With more than one
+ * worker (`workers`, WEB_CONCURRENCY), the primary forks them and resolves to null (cluster.ts).
+ */
 export async function serve(app: Application, options: ServeOptions = {}): Promise<http.Server> {
-  await app.init();
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
+  const workers = cluster.isPrimary ? webConcurrency(options.workers) : 1;
+  if (workers > 1) {
+    refuseSplitState(workers);
+    // Read (or created) once here, so that every worker reads the same secret file rather than race to create it.
+    appSecret();
+    const scheme = (options.certFile ?? process.env.SSL_CERTFILE) && (options.keyFile ?? process.env.SSL_KEYFILE) ? 'https' : 'http';
+    await runPrimary({
+      workers,
+      announce: options.announce ?? true,
+      announceLine: ({ port }) => `fw-mvc : ${scheme}://${host}:${port}, ${workers} processus (Ctrl+C pour arrêter)\n`,
+    });
+    return null as unknown as http.Server;
+  }
+  await app.init();
   const port = options.port ?? Number(process.env.PORT ?? 8000);
   const server = createServer(app, options);
   await listen(server, port, host);
   const scheme = server instanceof https.Server ? 'https' : 'http';
   const address = server.address() as AddressInfo;
   startBackground();
-  if (options.announce ?? true) process.stdout.write(`fw-mvc : ${scheme}://${host}:${address.port} (Ctrl+C pour arrêter)\n`);
+  // A worker's address is announced once, by the primary.
+  if ((options.announce ?? true) && cluster.isPrimary) process.stdout.write(`fw-mvc : ${scheme}://${host}:${address.port} (Ctrl+C pour arrêter)\n`);
   if (options.handleSignals ?? true) {
+    let stopping = false;
     const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) return;
+      stopping = true;
       log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
-      void stopGracefully(server)
+      void keepAliveDrained(server)
+        .then(() => stopGracefully(server))
+        .then(() => primaryHandoffsDone())
         .then(() => stopBackground())
+        .then(() => Promise.allSettled([closeDatabase(), closeSharedRedis()]))
         .then(() => process.exit(0));
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   }
   return server;
+}
+
+/** How long a stopping worker keeps listening while its keep-alive connections close after their next response. */
+const WORKER_DRAIN_MS = 1000;
+
+/**
+ * In a worker of a cluster: for a second, every response closes its connection while the worker still listens
+ * (the other workers take the clients' new connections), so that keep-alive clients are not cut between two
+ * requests when the server closes its idle connections. A single process stops at once, as before.
+ */
+function keepAliveDrained(server: http.Server): Promise<void> {
+  if (!cluster.isWorker) return Promise.resolve();
+  closeConnectionsAfterResponse(server);
+  return new Promise((resolve) => setTimeout(resolve, Math.min(WORKER_DRAIN_MS, server.keepAliveTimeout || WORKER_DRAIN_MS)));
 }

@@ -199,6 +199,11 @@ export function createHttpServer(handler: HttpHandler, options: HttpServerOption
   return server;
 }
 
+/** From now on every response closes its connection (`Connection: close`), while the server still listens. */
+export function closeConnectionsAfterResponse(server: http.Server): void {
+  stopping.add(server);
+}
+
 /**
  * Stops accepting connections and resolves once the requests in flight have finished; idle keep-alive
  * connections are closed at once, busy ones after their response (or after `graceMs`).

@@ -16,3 +16,4 @@ export {
   type RateLimitStore,
 } from './stores.js';
 export { DatabaseRateLimitStore, formatTime, type DatabaseRateLimitStoreOptions } from './database-store.js';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-store.js';

@@ -7,10 +7,11 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { get, onConfigChange } from '../config.js';
 import { DatabaseRateLimitStore } from './database-store.js';
+import { RedisRateLimitStore } from './redis-store.js';
 import { MemoryRateLimitStore, type RateLimitCounting, type RateLimitStore } from './stores.js';
 
 /** The accepted values of `rate_limit_store` / `RATE_LIMIT_STORE`. */
-export const RATE_LIMIT_STORE_NAMES = ['memory', 'database'] as const;
+export const RATE_LIMIT_STORE_NAMES = ['memory', 'database', 'redis'] as const;
 export type RateLimitStoreName = (typeof RATE_LIMIT_STORE_NAMES)[number];
 
 /** Whether a limit is reached, and in how many whole seconds (≥ 1) a new attempt may pass (0 when not limited). */
@@ -30,13 +31,15 @@ export function rateLimitStoreName(): RateLimitStoreName {
   if ((RATE_LIMIT_STORE_NAMES as readonly string[]).includes(name)) return name as RateLimitStoreName;
   throw new Error(
     `${source} : stockage des limites de tentatives inconnu « ${String(raw)} ». Valeurs acceptées : ${RATE_LIMIT_STORE_NAMES.join(', ')} ` +
-      '(database partage les compteurs entre processus ; la table auth_rate_limit_attempts vient de « fw auth:init » puis « fw db:apply »).',
+      '(database et redis partagent les compteurs entre processus ; la table auth_rate_limit_attempts vient de « fw auth:init » puis « fw db:apply », redis lit REDIS_URL).',
   );
 }
 
-/** A new store of the configured kind (the database one on the application's database). */
+/** A new store of the configured kind (the database one on the application's database, the redis one on REDIS_URL). */
 export function rateLimitStoreFromConfig(): RateLimitStore {
-  return rateLimitStoreName() === 'database' ? new DatabaseRateLimitStore() : new MemoryRateLimitStore();
+  const name = rateLimitStoreName();
+  if (name === 'database') return new DatabaseRateLimitStore();
+  return name === 'redis' ? new RedisRateLimitStore() : new MemoryRateLimitStore();
 }
 
 let current: RateLimitStore | null = null;

@@ -2,9 +2,10 @@
 import { get } from '../config.js';
 import { DatabaseSessionStore } from './database-store.js';
 import { FileSessionStore } from './file-store.js';
+import { RedisSessionStore } from './redis-store.js';
 import { checkedTtl, MemorySessionStore, type SessionStore } from './store.js';
 
-export const SESSION_STORE_NAMES = ['memory', 'file', 'database'] as const;
+export const SESSION_STORE_NAMES = ['memory', 'file', 'database', 'redis'] as const;
 export type SessionStoreName = (typeof SESSION_STORE_NAMES)[number];
 
 /**
@@ -27,8 +28,8 @@ function checkedName(value: unknown, source: string): SessionStoreName {
 
 /**
  * A new store of the configured kind, with `session_ttl`: memory (in the process), file (`session_dir`) or
- * database (`fw_sessions` in the application's database, made by `fw db:init`). Nothing is opened or created
- * before the first session is used.
+ * database (`fw_sessions` in the application's database, made by `fw db:init`) or redis (`REDIS_URL`, the client
+ * loaded on first use). Nothing is opened or created before the first session is used.
  */
 export function sessionStoreFromConfig(): SessionStore {
   const ttlSeconds = checkedTtl(get('session_ttl'), 'session_ttl');
@@ -37,6 +38,8 @@ export function sessionStoreFromConfig(): SessionStore {
       return new FileSessionStore({ ttlSeconds });
     case 'database':
       return new DatabaseSessionStore({ ttlSeconds });
+    case 'redis':
+      return new RedisSessionStore({ ttlSeconds });
     default:
       return new MemorySessionStore(ttlSeconds);
   }

@@ -1,6 +1,6 @@
 /**
  * The session stores under test, each behind the same small interface so that one conformance suite runs on
- * all of them (test/session-stores.test.ts): memory, file, database on SQLite, database on MariaDB. Each
+ * all of them (test/session-stores.test.ts): memory, file, database on SQLite, database on MariaDB, redis. Each
  * backend owns its resources (a temporary folder, a SQLite file, a MariaDB database named after the process)
  * and removes them in `close()`.
  */
@@ -12,6 +12,8 @@ import {
   DatabaseSessionStore,
   FileSessionStore,
   MemorySessionStore,
+  RedisConnection,
+  RedisSessionStore,
   fwSessionsDdl,
   openDatabase,
   type Database,
@@ -133,4 +135,56 @@ export async function dropMariaDb(databaseName: string): Promise<void> {
   } finally {
     await admin.close();
   }
+}
+
+/** A raw client to the test Redis (127.0.0.1:6379, or REDIS_URL), for what the tests read or break at rest. */
+export async function rawRedis(): Promise<import('redis').RedisClientType> {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }) as import('redis').RedisClientType;
+  await client.connect();
+  return client;
+}
+
+/** A key prefix of its own for a test: `fwtest:<pid>:<random>:`. */
+export function redisTestPrefix(): string {
+  return `fwtest:${process.pid}:${randomBytes(4).toString('hex')}:`;
+}
+
+/** Deletes every key under `prefix` (SCAN: tests only). */
+export async function dropRedisPrefix(client: import('redis').RedisClientType, prefix: string): Promise<void> {
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await client.del(keys);
+}
+
+/** The Redis store, each store under a prefix of its own; at rest: each session hash, with its key. */
+export async function redisBackend(): Promise<Backend & { readonly prefix: string }> {
+  const root = redisTestPrefix();
+  const client = await rawRedis();
+  const connection = new RedisConnection(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+  let prefix = '';
+  let count = 0;
+  const sessionKeys = async (): Promise<string[]> => {
+    const found: string[] = [];
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}sess:*`, COUNT: 500 })) found.push(...keys);
+    return found;
+  };
+  return {
+    name: 'redis',
+    get prefix() {
+      return prefix;
+    },
+    make: async ({ now, ttlSeconds }) => {
+      prefix = `${root}${++count}:`;
+      return new RedisSessionStore({ connection, prefix, ttlSeconds: ttlSeconds ?? 3600, now });
+    },
+    atRest: {
+      texts: async () => Promise.all((await sessionKeys()).map(async (key) => `${key}\n${JSON.stringify(await client.hGetAll(key))}`)),
+      corrupt: async (key, text) => void (await client.hSet(`${prefix}sess:${key}`, 'd', text)),
+    },
+    settle: async () => {},
+    close: async () => {
+      await dropRedisPrefix(client, root);
+      await connection.close();
+      await client.close();
+    },
+  };
 }

@@ -1,0 +1,211 @@
+/**
+ * Several processes on one port (docs/deploy.md "Several processes"): with `WEB_CONCURRENCY=N` (or serve()'s
+ * `workers`), the process started by `node dist/app.js` becomes a primary that forks N workers with node:cluster;
+ * each worker runs the same entry point and serves as a single process would. The primary:
+ * - replaces a worker that dies, waiting longer after each crash in a row (a crash loop does not spin);
+ * - on SIGTERM/SIGINT, has every worker finish its requests in flight, stop its background jobs and close its
+ *   pools, within a bounded time, then exits;
+ * - on SIGHUP, restarts the workers one at a time, each replacement listening before the old one stops: a new
+ *   build is served with no connection refused (the primary holds the listening socket throughout).
+ * State kept in a process (the memory session store, the memory limit store) would be split between workers:
+ * with N > 1 they are refused before anything starts.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
+import { getLogger } from '../logger.js';
+import { rateLimitStoreName } from '../rate-limit/limiter.js';
+import { sessionStoreName } from '../session/select.js';
+
+const log = getLogger('fw.cluster');
+
+/** Milliseconds a worker has to finish its requests on SIGTERM before the primary kills it. */
+export const WORKER_STOP_MS = 15_000;
+/** The longest wait before replacing a worker that keeps crashing. */
+const MAX_BACKOFF_MS = 10_000;
+/** A worker alive this long before it dies ends a run of crashes: the next replacement is immediate again. */
+const STABLE_MS = 30_000;
+
+/**
+ * The number of processes: `value` (serve()'s `workers`), else WEB_CONCURRENCY, else 1; `auto` is the number of
+ * cores. Anything but a whole number of at least 1 or `auto` throws.
+ */
+export function webConcurrency(value: number | string | undefined = process.env.WEB_CONCURRENCY): number {
+  const text = typeof value === 'number' ? String(value) : (value ?? '').trim().toLowerCase();
+  if (text === '') return 1;
+  if (text === 'auto') return os.availableParallelism();
+  if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 1024) return Number(text);
+  throw new Error(`WEB_CONCURRENCY vaut « ${String(value)} » : un nombre de processus (1 à 1024) ou « auto » (un par cœur).`);
+}
+
+/** Refuses N > 1 with a store that lives in one process: each worker would have its own sessions or counts. */
+export function refuseSplitState(workers: number): void {
+  const problems: string[] = [];
+  if (sessionStoreName() === 'memory') problems.push('les sessions (SESSION_STORE=memory : choisissez redis, database, ou file sur une seule machine)');
+  if (rateLimitStoreName() === 'memory') problems.push('les limites de tentatives (RATE_LIMIT_STORE=memory : choisissez redis ou database)');
+  if (problems.length === 0) return;
+  throw new Error(
+    `WEB_CONCURRENCY=${workers} : ${workers} processus se partageraient ${problems.join(' et ')} ; chacun aurait les siens. ` +
+      'Configurez un stockage partagé, ou WEB_CONCURRENCY=1.',
+  );
+}
+
+export interface PrimaryOptions {
+  workers: number;
+  /** Print the listening address once every worker listens. */
+  announce: boolean;
+  /** How to print it (the worker's address). */
+  announceLine: (address: { address: string; port: number }) => string;
+}
+
+/** Runs the primary: forks the workers and supervises them until SIGTERM/SIGINT; resolves once they listen. */
+export function runPrimary(options: PrimaryOptions): Promise<void> {
+  const supervisor = new Supervisor(options);
+  return supervisor.start();
+}
+
+class Supervisor {
+  /** The workers serving (or starting), by id. */
+  private readonly serving = new Set<Worker>();
+  /** Workers asked to stop (a rolling restart or the shutdown): their exit is expected. */
+  private readonly retiring = new Set<Worker>();
+  private crashes = 0;
+  private stopping = false;
+  private rolling = false;
+  private address: { address: string; port: number } | undefined;
+
+  constructor(private readonly options: PrimaryOptions) {}
+
+  start(): Promise<void> {
+    // The workers accept connections themselves from the socket the primary shares with them, rather than the
+    // primary accepting each and handing it over (round robin): on 2 cores that hand-off costs the primary a
+    // share of a core. The socket stays open in the primary, so a worker that stops refuses nothing.
+    if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
+    process.on('SIGTERM', () => this.stop('SIGTERM'));
+    process.on('SIGINT', () => this.stop('SIGINT'));
+    process.on('SIGHUP', () => void this.roll());
+    cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
+    const started = Array.from({ length: this.options.workers }, () => this.listening(this.fork()));
+    // Announced once every worker listens: the address printed means the whole pool serves.
+    return Promise.all(started).then(() => {
+      if (this.options.announce && this.address) process.stdout.write(this.options.announceLine(this.address));
+    });
+  }
+
+  private fork(): Worker {
+    const worker = cluster.fork();
+    started.set(worker, Date.now());
+    worker.on('message', (message: unknown) => {
+      if ((message as { fw?: unknown })?.fw === STOP_PING) worker.send({ fw: STOP_ACK });
+    });
+    this.serving.add(worker);
+    worker.once('listening', (address) => (this.address ??= { address: String(address.address ?? ''), port: address.port }));
+    return worker;
+  }
+
+  /** Resolves when the worker listens, rejects when it exits first. */
+  private listening(worker: Worker): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null, signal: string | null): void =>
+        reject(new Error(`le processus ${worker.process.pid} s'est arrêté avant d'écouter (${signal ?? `code ${code}`})`));
+      worker.once('exit', onExit);
+      worker.once('listening', () => {
+        worker.off('exit', onExit);
+        resolve();
+      });
+    });
+  }
+
+  private exited(worker: Worker, code: number | null, signal: string | null): void {
+    this.serving.delete(worker);
+    if (this.retiring.delete(worker) || this.stopping) {
+      if (this.stopping && this.serving.size === 0 && this.retiring.size === 0) process.exit(0);
+      return;
+    }
+    const lived = Date.now() - (started.get(worker) ?? 0);
+    this.crashes = lived > STABLE_MS ? 1 : this.crashes + 1;
+    const delay = this.crashes <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 100 * 2 ** (this.crashes - 1));
+    log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`}) : remplacé${delay ? ` dans ${delay} ms` : ''}.`);
+    setTimeout(() => {
+      if (!this.stopping) this.fork();
+    }, delay).unref();
+  }
+
+  /** Restarts the workers one at a time: the new one listens, then the old one finishes its requests and stops. */
+  private async roll(): Promise<void> {
+    if (this.rolling || this.stopping) return;
+    this.rolling = true;
+    log.info(`SIGHUP reçu : redémarrage des ${this.serving.size} processus un par un.`);
+    try {
+      for (const old of [...this.serving]) {
+        if (this.stopping) break;
+        if (!this.serving.has(old)) continue;
+        const next = this.fork();
+        try {
+          await this.listening(next);
+        } catch (error) {
+          log.error(`Redémarrage interrompu : ${(error as Error).message} ; les processus en place continuent.`);
+          return;
+        }
+        await this.retire(old);
+      }
+      log.info('Redémarrage terminé.');
+    } finally {
+      this.rolling = false;
+    }
+  }
+
+  /** Asks a worker to finish its requests and stop; kills it past WORKER_STOP_MS. Resolves when it has exited. */
+  private retire(worker: Worker): Promise<void> {
+    this.retiring.add(worker);
+    this.serving.delete(worker);
+    return new Promise((resolve) => {
+      if (worker.isDead()) return resolve();
+      const timer = setTimeout(() => worker.process.kill('SIGKILL'), WORKER_STOP_MS);
+      timer.unref();
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.process.kill('SIGTERM');
+    });
+  }
+
+  private stop(signal: NodeJS.Signals): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    log.info(`${signal} reçu : arrêt des processus après leurs requêtes en cours.`);
+    const all = [...this.serving, ...this.retiring];
+    if (all.length === 0) process.exit(0);
+    void Promise.all(all.map((worker) => this.retire(worker))).then(() => process.exit(0));
+  }
+}
+
+const STOP_PING = 'stopping';
+const STOP_ACK = 'stopping-ack';
+
+/**
+ * In a worker whose server is closed: resolves once the primary has answered a message sent after the close.
+ * The primary hands each new connection to a worker over the IPC channel; one sent just before it learned of the
+ * close reaches the worker after it, is refused by node:cluster and goes to another worker, but only if the
+ * worker is still there to refuse it: exiting at once would leave that connection open and unanswered in the
+ * primary. The channel keeps the order, so the answer comes after every such hand-off. Elsewhere: at once.
+ */
+export function primaryHandoffsDone(): Promise<void> {
+  if (!cluster.isWorker || !process.send) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, 2000);
+    function done(): void {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      resolve();
+    }
+    function onMessage(message: unknown): void {
+      if ((message as { fw?: unknown })?.fw === STOP_ACK) done();
+    }
+    process.on('message', onMessage);
+    process.send!({ fw: STOP_PING });
+  });
+}
+
+/** When each worker was forked (for the crash back-off). */
+const started = new WeakMap<Worker, number>();
