@@ -42,7 +42,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill(signal);
@@ -50,7 +50,7 @@ function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SI
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, made by openssl in `dir`. */
-function selfSigned(dir: string): { cert: string; key: string } {
+export function selfSigned(dir: string): { cert: string; key: string } {
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
   const made = spawnSync(
@@ -79,7 +79,7 @@ function selfSigned(dir: string): { cert: string; key: string } {
 }
 
 /** Starts nginx on `site` and resolves once it answers on `port`. */
-async function startNginx(prefix: string, site: string, port: number): Promise<ChildProcess> {
+export async function startNginx(prefix: string, site: string, port: number): Promise<ChildProcess> {
   const binary = nginxBinary();
   if (!binary) throw new Error('nginx absent : .ci/run installe le paquet Debian « nginx »');
   fs.writeFileSync(path.join(prefix, 'nginx.conf'), mainConfig(prefix, site));
