@@ -8,7 +8,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { jpeg } from './helpers/crud-media.js';
+import path from 'node:path';
+import { filesUnder, jpeg } from './helpers/crud-media.js';
 import { EMAIL, PASSWORD, Visitor, startMachinesStack, type Answer, type MachinesStack } from './helpers/machines-stack.js';
 import { multipart } from './helpers/uploads.js';
 
@@ -75,7 +76,10 @@ test('failed logins count toward one limit: past five, both instances answer 429
     }
     assert.equal(statuses(limited), [429]);
     assert.equal([...new Set(limited.map((answer) => answer.upstream))].sort(), [...wanted].sort(), 'both instances refuse');
-    assert.ok(limited.every((answer) => Number(answer.headers['retry-after']) > 0), 'Retry-After');
+    assert.ok(
+      limited.every((answer) => Number(answer.headers['retry-after']) > 0),
+      'Retry-After',
+    );
   } finally {
     visitor.close();
   }
@@ -128,10 +132,16 @@ test('a photo uploaded through one instance is served by the other (one media fo
     const created = await visitor.request('POST', '/produits', { type: body.contentType, data: body.body });
     assert.is(created.status, 302, created.body.slice(0, 500));
     const storedBy = created.upstream;
-    assert.ok(stack.instances.some((instance) => instance.address === storedBy), storedBy);
+    assert.ok(
+      stack.instances.some((instance) => instance.address === storedBy),
+      storedBy,
+    );
     const list = await visitor.get('/produits');
     const src = /<img[^>]+src="(\/media\/images\/thumbnail\/[^"]+)"/.exec(list.body)?.[1];
     assert.ok(src, 'a thumbnail on the list');
+    // In the shared folder only: neither instance's own storage/ holds it.
+    assert.ok(filesUnder(stack.mediaRoot).includes(src!.slice('/media/'.length)), filesUnder(stack.mediaRoot).join(', '));
+    for (const instance of stack.instances) assert.equal(filesUnder(path.join(instance.root, 'storage', 'uploads')), []);
     const answers = await fromBoth(stack, visitor, src!);
     assert.equal(statuses(answers), [200]);
     const other = answers.find((answer) => answer.upstream !== storedBy)!;
@@ -166,6 +176,8 @@ test('one instance killed under a steady GET load: no error seen by the client, 
     running = false;
     await Promise.all(load);
     assert.equal(outcomes.wrong, [], 'every GET answered 200, signed in');
+    // nginx did meet the dead instance (refused connections, reset requests) and passed those requests on.
+    assert.ok(stack.errorLog().includes(`upstream: "http://${doomed.address}/`), stack.errorLog().slice(-1000));
     assert.ok(before > 20 && outcomes.ok - before > 20, `${before} requests before the kill, ${outcomes.ok - before} after`);
     for (const visitor of visitors) {
       const answer = await visitor.get('/produits');

@@ -40,6 +40,8 @@ export interface MachinesStack {
   /** The environment of `fw` commands run against the same stores (auth:user:disable). */
   readonly cliEnv: Readonly<Record<string, string>>;
   accessLog(): string;
+  /** nginx's error log: what it saw go wrong upstream. */
+  errorLog(): string;
   stop(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function startMachinesStack(): Promise<MachinesStack> {
       mediaRoot,
       cliEnv: { SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_PREFIX: redisPrefix, UPLOAD_ROOT: mediaRoot },
       accessLog: () => fs.readFileSync(path.join(prefix, 'access.log'), 'utf8'),
+      errorLog: () => fs.readFileSync(path.join(prefix, 'error.log'), 'utf8'),
       stop: cleanup,
     };
   } catch (error) {
