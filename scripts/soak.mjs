@@ -13,11 +13,13 @@
  * tsx's loader instead of dist/app.js, for comparison.
  * SOAK_WORKERS=2: the cluster variant (docs/performance.md "Soak with two processes"): WEB_CONCURRENCY=2, sessions
  * and limits on Redis (127.0.0.1:6379 or REDIS_URL, a key prefix of its own, deleted after), a rolling restart
- * (SIGHUP) in the middle of the load; prints the RSS of each worker before, after the load and after the restart.
+ * (SIGHUP) in the middle of the load; prints the RSS of each worker before, after the load and after the restart. Its
+ * load is the same loop sent by Node's http client rather than autocannon (clientLoops says why).
  * Needs `npm run build` first (the `soak` npm script does it). Traffic goes to 127.0.0.1 only.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -214,6 +216,75 @@ async function dropRedisPrefix() {
   await client.close();
 }
 
+/**
+ * The cluster variant's load: CONNECTIONS clients, each looping over the requests of `requests()` through Node's
+ * http client (keep-alive), counted like autocannon's. Not autocannon here: a restarting worker answers with
+ * `Connection: close`, and autocannon writes its next request on that connection anyway, then on the close
+ * reconnects and steps its request sequence once more; from then on each response of that connection is counted
+ * against the request before it and the next form post carries the cookie and token of the wrong page (the 403s,
+ * and 200s where a post's 302 was expected, of the first two-process runs). Node's client, like browsers and
+ * nginx, opens a new connection after `Connection: close`.
+ */
+async function clientLoops(url, tally) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const { hostname, port } = new URL(url);
+  const latencies = [];
+  let errors = 0;
+  let timeouts = 0;
+  let serial = 0;
+  const end = Date.now() + SECONDS * 1000;
+  const send = (method, route, headers = {}, body = undefined) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+      const request = http.request({ hostname, port, path: route, method, headers: sized, agent, timeout: 10_000 }, (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => {
+          latencies.push(performance.now() - started);
+          resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        response.on('error', reject);
+      });
+      request.on('timeout', () => request.destroy(Object.assign(new Error('time-out'), { code: 'SOAK_TIMEOUT' })));
+      request.on('error', reject);
+      request.end(body);
+    });
+  const count = (kind, answer) => {
+    const key = `${kind} ${answer.status}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+    return answer;
+  };
+  const client = async () => {
+    while (Date.now() < end) {
+      try {
+        count('list', await send('GET', '/notes'));
+        count('css', await send('GET', '/static/tailwind.css'));
+        count('js', await send('GET', '/static/js/app.js'));
+        const form = count('form', await send('GET', '/notes/new'));
+        // The session cookie, or for an anonymous form the cookie its CSRF token is bound to (csrf_id).
+        const cookie = (form.headers['set-cookie'] ?? [])
+          .map((line) => /^(?:session_id|csrf_id)=[^;]*/.exec(line)?.[0])
+          .filter(Boolean)
+          .join('; ');
+        const token = /name="csrf_token" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+        serial += 1;
+        const body = new URLSearchParams({ csrf_token: token, titre: `Soak ${serial}`, contenu: 'Envoyée par le soak.' }).toString();
+        count('post', await send('POST', '/notes', { 'content-type': 'application/x-www-form-urlencoded', cookie }, body));
+        count('redirected', await send('GET', '/notes', { cookie }));
+      } catch (error) {
+        if (error.code === 'SOAK_TIMEOUT') timeouts += 1;
+        else errors += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, client));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (share) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? 0);
+  return { requests: { total: latencies.length, average: latencies.length / SECONDS }, errors, timeouts, latency: { p50: at(0.5), p99: at(0.99) } };
+}
+
 /** The cluster variant: the load with a rolling restart in its middle, the RSS of each worker. */
 async function soakCluster(server) {
   const { child, url } = server;
@@ -222,7 +293,7 @@ async function soakCluster(server) {
   const before = workersRss(child.pid);
   const tally = new Map();
   const restart = setTimeout(() => child.kill('SIGHUP'), (SECONDS * 1000) / 2);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: requests(tally) });
+  const result = await clientLoops(url, tally);
   clearTimeout(restart);
   const restarted = /Redémarrage terminé/.test(server.output());
   const after = workersRss(child.pid);
