@@ -33,6 +33,14 @@ export async function openResetDatabase(dialect: DialectName): Promise<AuthDatab
   return {
     ...data,
     async reset() {
+      // A message the sender has claimed is sent even when its row is deleted: wait until none is left queued (at
+      // most 10 s), so that no message of one test reaches the SMTP server during the next one.
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const row = await data.db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM mail_log WHERE status = 'queued'");
+        if (Number(row?.n ?? 0) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await data.db.execute('DELETE FROM mail_log');
       await data.reset();
     },
