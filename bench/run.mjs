@@ -6,10 +6,11 @@
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
  * MariaDB and with SQLite answering), then the mail section (messages per second through the outbox to a local
- * SMTP server; the added time of a page that queues a message); prints each table and the targets (PASS / MISS),
+ * SMTP server; the added time of a page that queues a message), then the semispace section (`--max-semi-space-size`
+ * at 8, 16, 32 and Node's default on /page and the signed-in page with WEB_CONCURRENCY=1 and 2: req/s and RSS); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -28,7 +29,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'scale', 'uploads', 'diag', 'mail'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'scale', 'uploads', 'diag', 'mail', 'semispace'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -128,6 +129,16 @@ async function main() {
       duration: positive('BENCH_DURATION', short ? 2 : 3),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
       messages: positive('BENCH_MAIL_MESSAGES', short ? 200 : 1000),
+    });
+  }
+
+  if (only.includes('semispace')) {
+    console.log('\n== Semispace: --max-semi-space-size at 8, 16, 32 and the default, req/s and RSS after the load\n');
+    const { runSemispaceBench } = await import('./semispace.mjs');
+    report.sections.semispace = await runSemispaceBench({
+      rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
+      duration: positive('BENCH_DURATION', short ? 2 : 5),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 3),
     });
   }
 

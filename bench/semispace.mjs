@@ -1,0 +1,167 @@
+/**
+ * The semispace section: the cost and the saving of `--max-semi-space-size` (the young generation's cap, in MB per
+ * semi-space) on two framework-bound pages, with the flag at 8, 16, 32 and without it (Node's default), in
+ * alternating rounds (the order of the variants reversed every other round), same warm-up and duration for each:
+ *   - `/page` of bench/servers/fw.mjs (public, nunjucks, 20 escaped rows), one process;
+ *   - the signed-in `/private` of bench/servers/scale.mjs (sessions on Redis), WEB_CONCURRENCY=1 and 2 (the
+ *     workers of runtime/app/cluster.ts inherit the flag through cluster's execArgv).
+ * Memory: the RSS of the server's whole process tree (primary and workers) read from /proc right after the load,
+ * and its RSS per process. Needs Redis on 127.0.0.1:6379 (REDIS_URL) for the signed-in page.
+ * Run: `node bench/run.mjs --only=semispace` (BENCH_ROUNDS 4, BENCH_DURATION 5 s, BENCH_WARMUP 3 s).
+ */
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { login } from './auth.mjs';
+import { BENCH_DIR, median, printTable } from './shared.mjs';
+
+const CONNECTIONS = 50;
+const VARIANTS = [
+  { name: 'default', flags: [] },
+  { name: '8', flags: ['--max-semi-space-size=8'] },
+  { name: '16', flags: ['--max-semi-space-size=16'] },
+  { name: '32', flags: ['--max-semi-space-size=32'] },
+];
+const PAGES = [
+  { name: '/page, 1 process', kind: 'page' },
+  { name: 'signed-in /private, WEB_CONCURRENCY=1', kind: 'private', workers: 1 },
+  { name: 'signed-in /private, WEB_CONCURRENCY=2', kind: 'private', workers: 2 },
+];
+
+/** The pids of a process and of its descendants (Linux /proc). */
+function tree(pid) {
+  let children = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) children.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    children = [];
+  }
+  return [pid, ...children.flatMap(tree)];
+}
+
+/** RSS in bytes of each process of the tree. */
+function rssOfTree(pid) {
+  return tree(pid).map((p) => {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      return Number(kb ?? 0) * 1024;
+    } catch {
+      return 0;
+    }
+  });
+}
+
+function waitForPort(child, pattern, label) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`${label} exited (${code}) before listening`)));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const found = pattern.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+  });
+}
+
+async function stopChild(child, cleanup) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  cleanup?.();
+}
+
+/** Starts the server of a page with the flags of a variant; resolves with { pid, base, cookie, stop }. */
+async function start(page, variant, prefix) {
+  if (page.kind === 'page') {
+    const child = fork(path.join(BENCH_DIR, 'servers', 'fw.mjs'), {
+      execArgv: variant.flags,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    const port = await waitForPort(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, 'fw server');
+    return { pid: child.pid, url: `http://127.0.0.1:${port}/page`, headers: {}, stop: () => stopChild(child) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-semispace-'));
+  const child = spawn(process.execPath, [...variant.flags, path.join(BENCH_DIR, 'servers', 'scale.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, WEB_CONCURRENCY: String(page.workers), BENCH_SCALE_DIR: dir, BENCH_REDIS_PREFIX: prefix },
+  });
+  const port = await waitForPort(child, /fw-mvc : http:\/\/127\.0\.0\.1:(\d+)/, 'scale server');
+  const base = `http://127.0.0.1:${port}`;
+  const { cookie } = await login(base);
+  const stop = () => stopChild(child, () => fs.rmSync(dir, { recursive: true, force: true }));
+  return { pid: child.pid, url: `${base}/private`, headers: { cookie }, stop };
+}
+
+async function load(server, duration) {
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration, headers: server.headers });
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(`${server.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  return { rps: result.requests.total / ((new Date(result.finish) - new Date(result.start)) / 1000), p99: result.latency.p99 };
+}
+
+async function dropPrefix(prefix) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+  await client.close();
+}
+
+const mb = (bytes) => bytes / 2 ** 20;
+
+export async function runSemispaceBench({ rounds, duration, warmup }) {
+  const prefix = `fwbench:semispace:${process.pid}:`;
+  const samples = new Map(PAGES.flatMap((p) => VARIANTS.map((v) => [`${p.name}|${v.name}`, []])));
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const page of PAGES) {
+        for (const variant of round % 2 ? [...VARIANTS].reverse() : VARIANTS) {
+          const server = await start(page, variant, prefix);
+          try {
+            await load(server, warmup);
+            const sample = await load(server, duration);
+            const rss = rssOfTree(server.pid);
+            sample.rss = rss.reduce((a, b) => a + b, 0);
+            sample.perProcess = Math.max(...rss.slice(page.workers > 1 ? 1 : 0));
+            samples.get(`${page.name}|${variant.name}`).push(sample);
+            console.log(
+              `round ${round + 1}/${rounds}  ${page.name}  flag ${variant.name.padEnd(7)}  ${sample.rps.toFixed(0)} req/s  RSS ${mb(sample.rss).toFixed(1)} MB (${rss.length} processes)`,
+            );
+          } finally {
+            await server.stop();
+          }
+        }
+      }
+    }
+  } finally {
+    await dropPrefix(prefix).catch(() => {});
+  }
+  const rows = [];
+  for (const page of PAGES) {
+    const base = median(samples.get(`${page.name}|default`).map((s) => s.rps));
+    for (const variant of VARIANTS) {
+      const list = samples.get(`${page.name}|${variant.name}`);
+      const rps = median(list.map((s) => s.rps));
+      rows.push({
+        page: page.name,
+        flag: variant.name,
+        rps: Math.round(rps),
+        vs_default: Number((rps / base).toFixed(3)),
+        p99: median(list.map((s) => s.p99)),
+        rss_mb: Number(mb(median(list.map((s) => s.rss))).toFixed(1)),
+        worker_rss_mb: Number(mb(median(list.map((s) => s.perProcess))).toFixed(1)),
+      });
+    }
+  }
+  printTable(
+    ['page', '--max-semi-space-size', 'req/s', 'vs default', 'p99 ms', 'RSS after load', 'largest process'],
+    rows.map((r) => [r.page, r.flag, String(r.rps), `${(r.vs_default * 100).toFixed(1)} %`, String(r.p99), `${r.rss_mb} MB`, `${r.worker_rss_mb} MB`]),
+    [0, 1],
+  );
+  return { settings: { connections: CONNECTIONS, rounds, duration, warmup, node: process.version }, rows, targets: [] };
+}
