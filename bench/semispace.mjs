@@ -4,7 +4,11 @@
  * alternating rounds (the order of the variants reversed every other round), same warm-up and duration for each:
  *   - `/page` of bench/servers/fw.mjs (public, nunjucks, 20 escaped rows), one process;
  *   - the signed-in `/private` of bench/servers/scale.mjs (sessions on Redis), WEB_CONCURRENCY=1 and 2 (the
- *     workers of runtime/app/cluster.ts inherit the flag through cluster's execArgv).
+ *     workers of runtime/app/cluster.ts inherit the flag through cluster's execArgv);
+ *   - the generated CRUD list page `/contacts` over BENCH_CRUD_ROWS (100,000) MariaDB rows, the project built by the
+ *     CLI as bench/crud.mjs builds it and served as that section serves it (tsx), 4 connections (a page bound by
+ *     its queries as much as by the framework). Needs MariaDB on 127.0.0.1:3306 and `npm run build` (dist/test).
+ * BENCH_SEMISPACE_PAGES picks among `page,private1,private2,crud` (default all).
  * Memory: the RSS of the server's whole process tree (primary and workers) read from /proc right after the load,
  * and its RSS per process. Needs Redis on 127.0.0.1:6379 (REDIS_URL) for the signed-in page.
  * Run: `node bench/run.mjs --only=semispace` (BENCH_ROUNDS 4, BENCH_DURATION 5 s, BENCH_WARMUP 3 s).
@@ -13,22 +17,49 @@ import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { login } from './auth.mjs';
 import { BENCH_DIR, median, printTable } from './shared.mjs';
 
 const CONNECTIONS = 50;
+const CRUD_CONNECTIONS = 4;
+const CRUD_ROWS = Number(process.env.BENCH_CRUD_ROWS ?? 100_000);
 const VARIANTS = [
   { name: 'default', flags: [] },
   { name: '8', flags: ['--max-semi-space-size=8'] },
   { name: '16', flags: ['--max-semi-space-size=16'] },
   { name: '32', flags: ['--max-semi-space-size=32'] },
 ];
-const PAGES = [
-  { name: '/page, 1 process', kind: 'page' },
-  { name: 'signed-in /private, WEB_CONCURRENCY=1', kind: 'private', workers: 1 },
-  { name: 'signed-in /private, WEB_CONCURRENCY=2', kind: 'private', workers: 2 },
+const ALL_PAGES = [
+  { id: 'page', name: '/page, 1 process', kind: 'page' },
+  { id: 'private1', name: 'signed-in /private, WEB_CONCURRENCY=1', kind: 'private', workers: 1 },
+  { id: 'private2', name: 'signed-in /private, WEB_CONCURRENCY=2', kind: 'private', workers: 2 },
+  { id: 'crud', name: 'CRUD list /contacts, 1 process', kind: 'crud' },
 ];
+
+function chosenPages() {
+  const text = process.env.BENCH_SEMISPACE_PAGES;
+  if (!text) return ALL_PAGES;
+  const ids = text.split(/[,\s]+/).filter(Boolean);
+  const unknown = ids.filter((id) => !ALL_PAGES.some((p) => p.id === id));
+  if (unknown.length) throw new Error(`BENCH_SEMISPACE_PAGES: unknown ${unknown.join(', ')} (choose among ${ALL_PAGES.map((p) => p.id).join(', ')})`);
+  return ALL_PAGES.filter((p) => ids.includes(p.id));
+}
+
+/** The generated CRUD project of bench/crud.mjs, seeded with CRUD_ROWS contacts. */
+async function crudProject() {
+  const helpers = await import(pathToFileURL(path.join(BENCH_DIR, '..', 'dist', 'test', 'helpers', 'crud-app.js')).href);
+  const project = helpers.buildCrudApp('mariadb');
+  await project.sql([
+    "INSERT INTO villes (Nom) SELECT CONCAT('Ville ', seq) FROM seq_1_to_50",
+    `INSERT INTO contacts (Nom, Prenom, Email, Telephone, Actif, Notes, VilleId)
+     SELECT CONCAT('Nom', seq % 5000), CONCAT('Prenom', seq), CONCAT('p', seq, '@exemple.fr'), NULL, seq % 2, NULL, 1 + seq % 50
+     FROM seq_1_to_${CRUD_ROWS}`,
+    'ANALYZE TABLE contacts',
+  ]);
+  return { helpers, project };
+}
 
 /** The pids of a process and of its descendants (Linux /proc). */
 function tree(pid) {
@@ -76,7 +107,12 @@ async function stopChild(child, cleanup) {
 }
 
 /** Starts the server of a page with the flags of a variant; resolves with { pid, base, cookie, stop }. */
-async function start(page, variant, prefix) {
+async function start(page, variant, prefix, crud) {
+  if (page.kind === 'crud') {
+    const served = await crud.helpers.serveWith(crud.project.root, [...variant.flags, '--import', 'tsx', 'app.ts']);
+    const child = served.child;
+    return { pid: child.pid, url: `${served.url}/contacts`, headers: {}, connections: CRUD_CONNECTIONS, stop: () => stopChild(child) };
+  }
   if (page.kind === 'page') {
     const child = fork(path.join(BENCH_DIR, 'servers', 'fw.mjs'), {
       execArgv: variant.flags,
@@ -98,7 +134,8 @@ async function start(page, variant, prefix) {
 }
 
 async function load(server, duration) {
-  const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration, headers: server.headers });
+  const connections = server.connections ?? CONNECTIONS;
+  const result = await autocannon({ url: server.url, connections, duration, headers: server.headers });
   if (result.errors || result.timeouts || result.non2xx)
     throw new Error(`${server.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   return { rps: result.requests.total / ((new Date(result.finish) - new Date(result.start)) / 1000), p99: result.latency.p99 };
@@ -116,12 +153,14 @@ const mb = (bytes) => bytes / 2 ** 20;
 
 export async function runSemispaceBench({ rounds, duration, warmup }) {
   const prefix = `fwbench:semispace:${process.pid}:`;
+  const PAGES = chosenPages();
+  const crud = PAGES.some((p) => p.kind === 'crud') ? await crudProject() : null;
   const samples = new Map(PAGES.flatMap((p) => VARIANTS.map((v) => [`${p.name}|${v.name}`, []])));
   try {
     for (let round = 0; round < rounds; round++) {
       for (const page of PAGES) {
         for (const variant of round % 2 ? [...VARIANTS].reverse() : VARIANTS) {
-          const server = await start(page, variant, prefix);
+          const server = await start(page, variant, prefix, crud);
           try {
             await load(server, warmup);
             const sample = await load(server, duration);
@@ -140,6 +179,7 @@ export async function runSemispaceBench({ rounds, duration, warmup }) {
     }
   } finally {
     await dropPrefix(prefix).catch(() => {});
+    await crud?.project.cleanup();
   }
   const rows = [];
   for (const page of PAGES) {
