@@ -15,9 +15,10 @@ import { tableExists } from '../db/schema.js';
 import { CliError } from '../errors.js';
 import { mailSqlState } from '../mail/inspect.js';
 import { describeTransport, readMailEnvironment, type MailEnvironment } from '../mail/settings.js';
+import { templateSyntax } from './tpl.js';
 import { result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
 import type { ProjectContext } from './context.js';
-import { readSource, walkFiles } from './files.js';
+import { walkFiles } from './files.js';
 
 function mail(id: number, label: string): CheckDefinition {
   return { id: `FW-MAIL-${String(id).padStart(3, '0')}`, family: 'mail', label };
@@ -72,7 +73,6 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
   if (names.size === 0 && out.length === 0) {
     return [result(D.templates, 'WARN', `aucun gabarit sous ${MAIL_VIEWS_DIR}/`, '« fw mail:init » écrit le gabarit « test »')];
   }
-  const { parser } = (await import('nunjucks')).default as unknown as { parser: { parse(src: string, extensions: unknown[], options: object): unknown } };
   for (const [name, parts] of [...names].sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const required of ['_subject.txt', '_text.txt']) {
       if (!parts.has(required)) {
@@ -89,21 +89,8 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
     for (const part of PARTS) {
       if (!parts.has(part)) continue;
       const file = `${MAIL_VIEWS_DIR}/${name}${part}`;
-      const read = readSource(root, file);
-      if (!read.ok) {
-        out.push({ ...result(D.templates, 'FAIL', `${file} : ${read.reason}`), file });
-        continue;
-      }
-      try {
-        parser.parse(read.text, [], {});
-      } catch (error) {
-        const { lineno, colno } = error as { lineno?: number; colno?: number };
-        const message = String((error as Error).message ?? error)
-          .replace(/^\(unknown path\)\s*/, '')
-          .split('\n')[0]!;
-        const at = lineno ? `:${lineno}${colno ? `:${colno}` : ''}` : '';
-        out.push({ ...result(D.templates, 'FAIL', `${file}${at} : ${message}`, 'corrigez la balise nunjucks'), file, ...(lineno ? { line: lineno } : {}) });
-      }
+      const failure = await templateSyntax(root, file, D.templates);
+      if (failure) out.push(failure);
     }
   }
   if (out.length > 0) return out;

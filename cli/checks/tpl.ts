@@ -26,30 +26,10 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
       result(D.syntax, 'SKIP', 'aucun gabarit'),
     ];
   }
-  // The parser alone (no environment, no loader, no render): the runtime registers no custom tag, so its syntax is this.
-  const { parser } = (await import('nunjucks')).default as unknown as { parser: { parse(src: string, extensions: unknown[], options: object): unknown } };
   const failures: CheckResult[] = [];
   for (const file of templates) {
-    const read = readSource(root, file);
-    if (!read.ok) {
-      failures.push({ ...result(D.syntax, 'FAIL', `${file} : ${read.reason}`), file });
-      continue;
-    }
-    try {
-      parser.parse(read.text, [], {});
-    } catch (error) {
-      const { lineno, colno } = error as { lineno?: number; colno?: number };
-      const message = String((error as Error).message ?? error)
-        .replace(/^\(unknown path\)\s*/, '')
-        .split('\n')[0]!;
-      const at = lineno ? `:${lineno}${colno ? `:${colno}` : ''}` : '';
-      failures.push({
-        ...result(D.syntax, 'FAIL', `${file}${at} : ${message}`, 'corrigez la balise nunjucks'),
-        file,
-        ...(lineno ? { line: lineno } : {}),
-        ...(lineno && colno ? { column: colno } : {}),
-      });
-    }
+    const failure = await templateSyntax(root, file, D.syntax);
+    if (failure) failures.push(failure);
   }
   return [
     result(D.present, 'OK', `${templates.length} gabarit(s) sous mvc/views/`),
@@ -58,3 +38,30 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
 };
 
 export const TPL_CHECKS: readonly CheckFunction[] = [templatesCheck];
+
+/**
+ * The syntax of one nunjucks template of the project: null when it parses, else a FAIL of `definition` naming the
+ * file, and the line and column of the error. The parser alone (no environment, no loader, no render): the runtime
+ * registers no custom tag, so its syntax is this. Shared by the `tpl` and `mail` families.
+ */
+export async function templateSyntax(root: string, file: string, definition: CheckDefinition): Promise<CheckResult | null> {
+  const read = readSource(root, file);
+  if (!read.ok) return { ...result(definition, 'FAIL', `${file} : ${read.reason}`), file };
+  const { parser } = (await import('nunjucks')).default as unknown as { parser: { parse(src: string, extensions: unknown[], options: object): unknown } };
+  try {
+    parser.parse(read.text, [], {});
+    return null;
+  } catch (error) {
+    const { lineno, colno } = error as { lineno?: number; colno?: number };
+    const message = String((error as Error).message ?? error)
+      .replace(/^\(unknown path\)\s*/, '')
+      .split('\n')[0]!;
+    const at = lineno ? `:${lineno}${colno ? `:${colno}` : ''}` : '';
+    return {
+      ...result(definition, 'FAIL', `${file}${at} : ${message}`, 'corrigez la balise nunjucks'),
+      file,
+      ...(lineno ? { line: lineno } : {}),
+      ...(lineno && colno ? { column: colno } : {}),
+    };
+  }
+}
