@@ -327,7 +327,7 @@ const CASES: readonly Case[] = [
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
     text: true,
-    at: { file: 'env/example', line: 74 }, // the last line: setEnv moves the key there
+    at: { file: 'env/example', line: 86 }, // the last line: setEnv moves the key there
   },
   {
     name: "env/example gives production's API_TOKEN",

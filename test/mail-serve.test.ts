@@ -45,7 +45,7 @@ test('nodemailer waits for the first message; serve() starts the sender and the 
       report.afterQueue = loaded();
       report.statusBeforeServe = (await runtime.fetchOne('SELECT status FROM mail_log WHERE id = ?', [queued.id])).status;
       const app = new runtime.Application(new runtime.Router(), { apiRoutesModule: null });
-      const server = await runtime.serve(app, { port: 0, host: '127.0.0.1', handleSignals: false, announce: false });
+      const server = await runtime.serve(app, { port: 0, host: '127.0.0.1', handleSignals: false, announce: false, workers: 1 });
       const deadline = Date.now() + 10000;
       let status;
       do {

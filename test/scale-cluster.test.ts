@@ -2,7 +2,8 @@
  * WEB_CONCURRENCY (runtime/app/cluster.ts, docs/deploy.md "Several processes"): a real server process whose
  * primary forks two workers on one port, with the Redis session and limit stores. Two workers serve (their pids
  * differ), a killed worker is replaced, SIGHUP restarts them one at a time under a steady request loop with no
- * failed request, SIGTERM lets a request in flight complete; with the memory stores, N = 2 refuses to start.
+ * failed request, SIGTERM lets a request in flight complete; with the memory stores, N = 2 refuses to start, and
+ * a Redis store with an unreadable REDIS_URL refuses to start with any N.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -195,7 +196,7 @@ C('SIGTERM: the request in flight completes, then every process exits 0', async 
 
 C.run();
 
-const R = suite('scale: the memory stores refuse N > 1');
+const R = suite('scale: the settings of the stores a start refuses');
 let refused: TempProject;
 R.before(() => {
   refused = makeProject();
@@ -216,6 +217,16 @@ R('the memory limit store too; WEB_CONCURRENCY must be a number or auto', async 
   const bad = start(refused, { WEB_CONCURRENCY: 'beaucoup' });
   assert.is.not(await bad.exited, 0);
   assert.match(bad.output(), 'WEB_CONCURRENCY vaut « beaucoup » : un nombre de processus (1 à 1024) ou « auto »');
+});
+
+R('a Redis store with a REDIS_URL the client cannot read: refused at start, one process or several, password hidden', async () => {
+  for (const workers of ['1', '2']) {
+    const run = start(refused, { WEB_CONCURRENCY: workers, SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_URL: 'http://app:s3cr3t@127.0.0.1:6379' });
+    assert.is.not(await run.exited, 0, `WEB_CONCURRENCY=${workers}`);
+    assert.match(run.output(), 'REDIS_URL vaut « http://app:***@127.0.0.1:6379 » : une adresse Redis redis://hôte:port/base');
+    assert.not.match(run.output(), 's3cr3t');
+    assert.not.match(run.output(), 'fw-mvc : http', 'nothing listened');
+  }
 });
 
 R.run();

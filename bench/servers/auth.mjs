@@ -53,5 +53,5 @@ if (store === 'redis') {
 }
 
 const app = new Application(router, { apiRoutesModule: null });
-const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false });
+const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false, workers: 1 });
 announce(`fw-auth-${store}`, server);

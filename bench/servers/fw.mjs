@@ -10,5 +10,5 @@ const router = new Router()
   .add('GET', '/page', () => html(PAGE_TEMPLATE, 200, PAGE_CONTEXT), { public: true });
 
 const app = new Application(router, { apiRoutesModule: null });
-const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false });
+const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false, workers: 1 });
 announce('fw', server);

@@ -47,7 +47,7 @@ router.add(
 );
 
 const app = new Application(router, { apiRoutesModule: null });
-const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false });
+const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false, workers: 1 });
 configure({ mail_enabled: true });
 process.on('message', (msg) => {
   if (msg?.type === 'times') {

@@ -31,7 +31,7 @@ router.add(
 );
 
 const app = new Application(router, { apiRoutesModule: null });
-const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false });
+const server = await serve(app, { host: '127.0.0.1', port: 0, announce: false, handleSignals: false, workers: 1 });
 /**
  * The peak RSS of this process, in bytes: VmHWM of /proc/self/status on Linux. Not getrusage's maxRSS: Linux keeps
  * it across fork and exec, so a server forked by a bench process that holds 300 MB would report those 300 MB.

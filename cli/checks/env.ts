@@ -1,8 +1,9 @@
 /**
- * Family `env` (FW-ENV-001 to FW-ENV-004): the Node version against `engines.node` of the project's package.json,
+ * Family `env` (FW-ENV-001 to FW-ENV-006): the Node version against `engines.node` of the project's package.json,
  * the environment file `env/<env>` (present, readable, parsed as the runtime parses it), the keys the server reads
  * at start-up checked as it checks them (DB_DRIVER, the ports, the MariaDB account, the session and rate-limit
- * stores, APP_TIMEZONE), and the keys `env/example` documents that `env/<env>` lacks. Read-only.
+ * stores, APP_TIMEZONE), the keys `env/example` documents that `env/<env>` lacks, and what serve() refuses of the
+ * processes and their stores (WEB_CONCURRENCY, REDIS_URL), judged by the runtime's own functions. Read-only.
  */
 import { parseEnv } from '../../runtime/env.js';
 import { problem, result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
@@ -17,6 +18,8 @@ const D = {
   file: env(2, "Fichier d'environnement"),
   keys: env(3, "Valeurs de l'environnement"),
   example: env(4, 'Clés de env/example'),
+  processes: env(5, 'Processus (WEB_CONCURRENCY)'),
+  redis: env(6, 'Serveur Redis (REDIS_URL)'),
 } as const;
 
 export const ENV_DEFINITIONS: readonly CheckDefinition[] = Object.values(D);
@@ -100,7 +103,7 @@ export const envFileCheck: CheckFunction = async (context) => [(await envFile(co
 const PORT = /^\s*\d{1,5}\s*$/;
 
 /** The problems of the values the server reads at start-up, one message each. */
-function valueProblems(values: Record<string, string | undefined>, settingsError: string | null): string[] {
+function valueProblems(values: Record<string, string | undefined>, settingsError: string | null, stores: ReadonlyArray<[string, readonly string[]]>): string[] {
   const problems: string[] = [];
   const driver = (values.DB_DRIVER ?? 'sqlite').trim() || 'sqlite';
   if (driver !== 'sqlite' && driver !== 'mariadb') problems.push(`DB_DRIVER vaut « ${driver} » : sqlite ou mariadb`);
@@ -112,10 +115,6 @@ function valueProblems(values: Record<string, string | undefined>, settingsError
   if (driver === 'mariadb') {
     for (const key of ['DB_NAME', 'DB_APP_LOGIN']) if (!values[key]?.trim()) problems.push(`${key} est vide alors que DB_DRIVER=mariadb`);
   }
-  const stores: Array<[string, readonly string[]]> = [
-    ['SESSION_STORE', ['memory', 'file', 'database', 'redis']],
-    ['RATE_LIMIT_STORE', ['memory', 'database', 'redis']],
-  ];
   for (const [key, accepted] of stores) {
     const value = values[key]?.trim().toLowerCase();
     if (value && !accepted.includes(value)) problems.push(`${key} vaut « ${values[key]} » : ${accepted.join(', ')}`);
@@ -141,7 +140,15 @@ export const envValuesCheck: CheckFunction = async (context) => {
   // The process environment wins over the file, as when the server starts.
   const values: Record<string, string | undefined> = { ...(file.values ?? {}) };
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) values[key] = value;
-  const problems = valueProblems(values, context.settingsError?.message ?? null);
+  const [{ SESSION_STORE_NAMES }, { RATE_LIMIT_STORE_NAMES }] = await Promise.all([
+    import('../../runtime/session/select.js'),
+    import('../../runtime/rate-limit/limiter.js'),
+  ]);
+  const stores: Array<[string, readonly string[]]> = [
+    ['SESSION_STORE', SESSION_STORE_NAMES],
+    ['RATE_LIMIT_STORE', RATE_LIMIT_STORE_NAMES],
+  ];
+  const problems = valueProblems(values, context.settingsError?.message ?? null, stores);
   if (problems.length === 0) return [result(D.keys, 'OK', 'DB_DRIVER, ports, stockages et fuseau valides')];
   return problems.map((message) => ({
     ...result(D.keys, 'FAIL', message, `corrigez env/${context.appEnv} : le serveur refuse de démarrer`),
@@ -171,4 +178,89 @@ export const envExampleCheck: CheckFunction = async (context) => {
   ];
 };
 
-export const ENV_CHECKS: readonly CheckFunction[] = [nodeVersionCheck, envFileCheck, envValuesCheck, envExampleCheck];
+/** The message of a runtime refusal as a result's detail: without its final period. */
+function refusal(error: unknown): string {
+  return String((error as Error)?.message ?? error).replace(/[.]$/, '');
+}
+
+/**
+ * The store names the runtime reads (runtime/session/select.ts, runtime/rate-limit/limiter.ts), or null when one is
+ * unknown: FW-ENV-003 reports it, the checks that need the names say they could not conclude.
+ */
+async function storeNames(): Promise<{ session: string; limits: string } | null> {
+  const [{ sessionStoreName }, { rateLimitStoreName }] = await Promise.all([
+    import('../../runtime/session/select.js'),
+    import('../../runtime/rate-limit/limiter.js'),
+  ]);
+  try {
+    return { session: sessionStoreName(), limits: rateLimitStoreName() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * FW-ENV-005: WEB_CONCURRENCY read by the runtime's webConcurrency() (a bad value: FAIL), and with more than one
+ * process (`auto`: the cores of this machine) the refusal of a memory session or limit store (runtime/app/stores.ts).
+ * The environment only: a `workers` given to serve() in app.ts, or a store set by configure(), is not seen.
+ */
+export const processesCheck: CheckFunction = async (context) => {
+  const file = await envFile(context);
+  if (!file.values && file.result.status === 'FAIL') return [result(D.processes, 'SKIP', `env/${context.appEnv} illisible`)];
+  const fix = `corrigez env/${context.appEnv} : le serveur refuse de démarrer`;
+  const [{ webConcurrency }, { refuseSplitState }] = await Promise.all([import('../../runtime/app/cluster.js'), import('../../runtime/app/stores.js')]);
+  const raw = process.env.WEB_CONCURRENCY;
+  let workers: number;
+  try {
+    workers = webConcurrency(raw);
+  } catch (error) {
+    return [{ ...result(D.processes, 'FAIL', refusal(error), `écrivez WEB_CONCURRENCY=1, un nombre de processus ou auto ; ${fix}`), file: `env/${context.appEnv}` }];
+  }
+  // `auto` is this machine's cores: the server's machine may have another number.
+  const auto = raw?.trim().toLowerCase() === 'auto' ? `WEB_CONCURRENCY=auto, ${workers} cœur${workers > 1 ? 's' : ''} sur cette machine ; ` : '';
+  if (workers === 1) return [result(D.processes, 'OK', `${auto}1 processus`)];
+  const stores = await storeNames();
+  if (!stores) return [result(D.processes, 'SKIP', `${auto}${workers} processus ; stockage inconnu (FW-ENV-003)`)];
+  try {
+    refuseSplitState(workers);
+  } catch (error) {
+    return [{ ...result(D.processes, 'FAIL', `${auto}${refusal(error)}`, fix), file: `env/${context.appEnv}` }];
+  }
+  return [result(D.processes, 'OK', `${auto}${workers} processus : sessions ${stores.session}, limites de tentatives ${stores.limits}`)];
+};
+
+/**
+ * FW-ENV-006: with SESSION_STORE or RATE_LIMIT_STORE on redis, REDIS_URL read as the server reads it at start
+ * (runtime/redis/client.ts: unset is redis://127.0.0.1:6379; an address the client cannot read is refused). The
+ * server is not contacted.
+ */
+export const redisCheck: CheckFunction = async (context) => {
+  const file = await envFile(context);
+  if (!file.values && file.result.status === 'FAIL') return [result(D.redis, 'SKIP', `env/${context.appEnv} illisible`)];
+  const [{ redisStores }, { checkedRedisUrl, redisTarget, redisUrl }] = await Promise.all([
+    import('../../runtime/app/stores.js'),
+    import('../../runtime/redis/client.js'),
+  ]);
+  let stores: string[];
+  try {
+    stores = redisStores();
+  } catch {
+    return [result(D.redis, 'SKIP', 'stockage inconnu (FW-ENV-003)')];
+  }
+  if (stores.length === 0) return [result(D.redis, 'OK', 'non utilisé : ni SESSION_STORE ni RATE_LIMIT_STORE ne vaut redis')];
+  const users = stores.map((store) => `${store}=redis`).join(', ');
+  try {
+    checkedRedisUrl();
+  } catch (error) {
+    return [
+      {
+        ...result(D.redis, 'FAIL', `${users} ; ${refusal(error)}`, `corrigez env/${context.appEnv} : le serveur refuse de démarrer`),
+        file: `env/${context.appEnv}`,
+      },
+    ];
+  }
+  const given = process.env.REDIS_URL?.trim() ? '' : ' (REDIS_URL absent : valeur par défaut)';
+  return [result(D.redis, 'OK', `${redisTarget(redisUrl())}${given} pour ${users}`)];
+};
+
+export const ENV_CHECKS: readonly CheckFunction[] = [nodeVersionCheck, envFileCheck, envValuesCheck, envExampleCheck, processesCheck, redisCheck];

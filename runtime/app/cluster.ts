@@ -8,13 +8,11 @@
  * - on SIGHUP, restarts the workers one at a time, each replacement listening before the old one stops: a new
  *   build is served with no connection refused (the primary holds the listening socket throughout).
  * State kept in a process (the memory session store, the memory limit store) would be split between workers:
- * with N > 1 they are refused before anything starts.
+ * with N > 1 they are refused before anything starts (stores.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { getLogger } from '../logger.js';
-import { rateLimitStoreName } from '../rate-limit/limiter.js';
-import { sessionStoreName } from '../session/select.js';
 
 const log = getLogger('fw.cluster');
 
@@ -35,18 +33,6 @@ export function webConcurrency(value: number | string | undefined = process.env.
   if (text === 'auto') return os.availableParallelism();
   if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 1024) return Number(text);
   throw new Error(`WEB_CONCURRENCY vaut « ${String(value)} » : un nombre de processus (1 à 1024) ou « auto » (un par cœur).`);
-}
-
-/** Refuses N > 1 with a store that lives in one process: each worker would have its own sessions or counts. */
-export function refuseSplitState(workers: number): void {
-  const problems: string[] = [];
-  if (sessionStoreName() === 'memory') problems.push('les sessions (SESSION_STORE=memory : choisissez redis, database, ou file sur une seule machine)');
-  if (rateLimitStoreName() === 'memory') problems.push('les limites de tentatives (RATE_LIMIT_STORE=memory : choisissez redis ou database)');
-  if (problems.length === 0) return;
-  throw new Error(
-    `WEB_CONCURRENCY=${workers} : ${workers} processus se partageraient ${problems.join(' et ')} ; chacun aurait les siens. ` +
-      'Configurez un stockage partagé, ou WEB_CONCURRENCY=1.',
-  );
 }
 
 export interface PrimaryOptions {

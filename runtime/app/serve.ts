@@ -21,9 +21,10 @@ import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js'
 import { closeDatabase } from '../db/database.js';
 import { closeSharedRedis } from '../redis/client.js';
 import { startBackground, stopBackground } from './background.js';
-import { primaryHandoffsDone, refuseSplitState, runPrimary, webConcurrency } from './cluster.js';
+import { primaryHandoffsDone, runPrimary, webConcurrency } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
+import { refuseSplitState, refuseUnusableRedis } from './stores.js';
 
 const log = getLogger('fw.http');
 
@@ -61,7 +62,8 @@ export interface ServeOptions {
   announce?: boolean;
   /**
    * Processes serving the port: a number, or `auto` (one per core); default WEB_CONCURRENCY, else 1. Above 1,
-   * this process forks them (node:cluster) and supervises them; its serve() resolves to null once they listen.
+   * this process forks them (node:cluster) and supervises them; its serve() resolves to null once they listen
+   * (`workers: 1` always gives a server).
    */
   workers?: number | 'auto';
 }
@@ -87,12 +89,15 @@ export { stopGracefully };
 
 /**
  * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: the
- * requests in flight finish, the background jobs stop, the database and Redis pools close. With more than one
- * worker (`workers`, WEB_CONCURRENCY), the primary forks them and resolves to null (cluster.ts).
+ * requests in flight finish, the background jobs stop, the database and Redis pools close. Resolves to the
+ * listening server; with more than one worker (`workers`, WEB_CONCURRENCY), this process is the primary: it serves
+ * no request itself, forks the workers (whose own serve() resolves to their server) and resolves to null once they
+ * all listen (cluster.ts). A setting the stores cannot work with throws before anything listens (stores.ts).
  */
-export async function serve(app: Application, options: ServeOptions = {}): Promise<http.Server> {
+export async function serve(app: Application, options: ServeOptions = {}): Promise<http.Server | null> {
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   const workers = cluster.isPrimary ? webConcurrency(options.workers) : 1;
+  refuseUnusableRedis();
   if (workers > 1) {
     refuseSplitState(workers);
     // Read (or created) once here, so that every worker reads the same secret file rather than race to create it.
@@ -103,7 +108,7 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
       announce: options.announce ?? true,
       announceLine: ({ port }) => `fw-mvc : ${scheme}://${host}:${port}, ${workers} processus (Ctrl+C pour arrêter)\n`,
     });
-    return null as unknown as http.Server;
+    return null;
   }
   await app.init();
   const port = options.port ?? Number(process.env.PORT ?? 8000);

@@ -49,6 +49,32 @@ export function redisUrl(): string {
   return fromEnv ? fromEnv : 'redis://127.0.0.1:6379';
 }
 
+/**
+ * `url` when the `redis` client can read it: `redis://` (or `rediss://`, TLS), a host, a port, a database number
+ * (`redis://127.0.0.1:6379/0`); anything else throws, naming `source` and the value (its password hidden). Checked
+ * when the server starts with a Redis store (runtime/app/stores.ts) and by `fw doctor` (FW-ENV-006), since the
+ * client would refuse it at every request (503).
+ */
+export function checkedRedisUrl(url: string = redisUrl(), source = redisUrlSource()): string {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (parsed && (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && /^(\/\d*)?$/.test(parsed.pathname)) return url;
+  const shown = url.replace(/(\/\/[^/@]*?:)[^/@]*@/, '$1***@');
+  throw new Error(
+    `${source} vaut « ${shown} » : une adresse Redis redis://hôte:port/base (rediss:// pour TLS), par exemple redis://127.0.0.1:6379/0.`,
+  );
+}
+
+/** Where redisUrl() reads its value: `redis_url` when set, else REDIS_URL. */
+function redisUrlSource(): string {
+  const configured = get('redis_url');
+  return typeof configured === 'string' && configured.trim() !== '' ? 'redis_url' : 'REDIS_URL';
+}
+
 /** The prefix of every key the stores write: `redis_prefix`, else REDIS_PREFIX, else `fw:`. */
 export function redisPrefix(): string {
   const configured = get('redis_prefix');
