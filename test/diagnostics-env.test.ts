@@ -186,7 +186,11 @@ const CASES: CorpusCase[] = [
     id: 'FW-ENV-005',
     // auto is one process per core of this machine: a refusal only where there are several.
     ...(os.availableParallelism() > 1
-      ? { status: 'FAIL', exit: 1, detail: `WEB_CONCURRENCY=auto, ${os.availableParallelism()} cœurs sur cette machine ; WEB_CONCURRENCY=${os.availableParallelism()} : ` }
+      ? {
+          status: 'FAIL',
+          exit: 1,
+          detail: `WEB_CONCURRENCY=auto, ${os.availableParallelism()} cœurs sur cette machine ; WEB_CONCURRENCY=${os.availableParallelism()} : `,
+        }
       : { status: 'OK', exit: 0, detail: 'WEB_CONCURRENCY=auto, 1 cœur sur cette machine ; 1 processus' }),
   },
   {

@@ -214,7 +214,9 @@ export const processesCheck: CheckFunction = async (context) => {
   try {
     workers = webConcurrency(raw);
   } catch (error) {
-    return [{ ...result(D.processes, 'FAIL', refusal(error), `écrivez WEB_CONCURRENCY=1, un nombre de processus ou auto ; ${fix}`), file: `env/${context.appEnv}` }];
+    return [
+      { ...result(D.processes, 'FAIL', refusal(error), `écrivez WEB_CONCURRENCY=1, un nombre de processus ou auto ; ${fix}`), file: `env/${context.appEnv}` },
+    ];
   }
   // `auto` is this machine's cores: the server's machine may have another number.
   const auto = raw?.trim().toLowerCase() === 'auto' ? `WEB_CONCURRENCY=auto, ${workers} cœur${workers > 1 ? 's' : ''} sur cette machine ; ` : '';

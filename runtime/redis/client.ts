@@ -64,9 +64,7 @@ export function checkedRedisUrl(url: string = redisUrl(), source = redisUrlSourc
   }
   if (parsed && (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && /^(\/\d*)?$/.test(parsed.pathname)) return url;
   const shown = url.replace(/(\/\/[^/@]*?:)[^/@]*@/, '$1***@');
-  throw new Error(
-    `${source} vaut « ${shown} » : une adresse Redis redis://hôte:port/base (rediss:// pour TLS), par exemple redis://127.0.0.1:6379/0.`,
-  );
+  throw new Error(`${source} vaut « ${shown} » : une adresse Redis redis://hôte:port/base (rediss:// pour TLS), par exemple redis://127.0.0.1:6379/0.`);
 }
 
 /** Where redisUrl() reads its value: `redis_url` when set, else REDIS_URL. */
