@@ -47,6 +47,11 @@ const DEFAULTS = {
   mail_use_ssl: false,
   /** Seconds each SMTP step (connection, greeting, each answer) may take before the attempt fails. */
   mail_timeout: 10,
+  /**
+   * Seconds the sender's claim on a message holds; past it, a message whose sender died is sent by another one.
+   * null: `6 × mail_timeout + 30`, longer than one attempt can last (docs/mail.md "sendMail and the outbox").
+   */
+  mail_claim_seconds: null as number | null,
   /** False: messages are recorded in `mail_log` as `skipped`, never sent. */
   mail_enabled: true,
   /** How messages leave: `smtp`; `console` prints them; `file` writes `.eml` files under `mail_dir`. */

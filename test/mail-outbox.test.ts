@@ -1,8 +1,8 @@
 /**
  * The outbox of fw-mvc/mail on SQLite and MariaDB: `sendMail` in the caller's transaction (nothing when it rolls
  * back, sent once it commits, the sender woken by the commit), `skipped` when mail is disabled, header injection
- * and invalid addresses refused before anything is written, and the rendered row fields. The messages leave
- * through the file transport and are read back with mailparser.
+ * and invalid addresses refused before anything is written, the rendered row fields, and the claim's duration
+ * (`mail_claim_seconds`). The messages leave through the file transport and are read back with mailparser.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
-import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender } from '../runtime/mail/index.js';
+import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender, type MailTransport } from '../runtime/mail/index.js';
 import { mailRow, mariadbMailDb, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
 
 for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
@@ -161,6 +161,33 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
     assert.is(row.attempts, 2);
     assert.is(row.claimed_by, null);
     assert.is(emlFiles().length, 1);
+  });
+
+  test('mail_claim_seconds is how long a claim holds; a value that is not seconds above 0 stops the start', async () => {
+    configure({ mail_claim_seconds: 7 });
+    const queued = await sendMail({ to: 'a@example.test', subject: 'bail court', text: 't' }, { database: db.database });
+    const file = fileTransport(dir);
+    let claimedUntil: string | null = null;
+    // The claim as the row holds it while the message is being sent.
+    const transport: MailTransport = {
+      name: 'file',
+      send: async (message) => {
+        claimedUntil = (await mailRow(db.database, queued.id)).claimed_until;
+        return file.send(message);
+      },
+      close: () => file.close(),
+    };
+    const before = Date.now();
+    sender = new MailSender({ database: db.database, transport });
+    assert.is(await sender.runOnce(), 1);
+    const held = Date.parse(`${String(claimedUntil).replace(' ', 'T')}Z`) - before;
+    // 7 s from the claim, cut to the second; the default would be 6 × mail_timeout + 30 = 90 s.
+    assert.ok(held >= 6000 && held < 60_000, `claimed_until ${claimedUntil}`);
+    for (const value of [0, -1, Number.NaN]) {
+      configure({ mail_claim_seconds: value });
+      assert.throws(() => startMailSender({ database: db.database, transport }), new RegExp(`mail_claim_seconds vaut « ${value} » : un nombre de secondes`));
+    }
+    assert.throws(() => startMailSender({ database: db.database, transport, claimSeconds: 0 }), /claimSeconds vaut « 0 »/);
   });
 
   test('a subject longer than the column is cut in mail_log and sent whole', async () => {

@@ -5,12 +5,11 @@
  * failed request, SIGTERM lets a request in flight complete; with the memory stores, N = 2 refuses to start, and
  * a Redis store with an unreadable REDIS_URL refuses to start with any N.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { plainRequest, startServerProcess, waitFor, waitListening, type ClusterProcess } from './helpers/cluster.js';
 import { makeProject, type TempProject } from './helpers/project.js';
 import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-backends.js';
 
@@ -35,52 +34,10 @@ router.add('GET', '/slow', async () => {
 await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host: '127.0.0.1' });
 `;
 
-interface Cluster {
-  child: ChildProcess;
-  base: string;
-  /** Everything printed so far, stdout and stderr. */
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-function start(project: TempProject, env: NodeJS.ProcessEnv): Cluster {
-  const script = project.write('server.mjs', SERVER);
-  const child = spawn(process.execPath, [script], {
-    cwd: project.root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FW_LOG_LEVEL: 'INFO', SESSION_STORE: '', RATE_LIMIT_STORE: '', ...env },
-  });
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, base: '', output: () => text, exited };
-}
-
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${what} : rien après ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const start = (project: TempProject, env: NodeJS.ProcessEnv): ClusterProcess => startServerProcess(project, SERVER, env);
 
 /** A GET on a connection of its own (no keep-alive): status and body; an error past `ms` without an answer. */
-function get(url: string, ms = 5000): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http
-      .get(url, { agent: false, timeout: ms }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-        res.on('error', reject);
-      })
-      .on('error', reject)
-      .on('timeout', () => request.destroy(new Error(`no answer within ${ms} ms`)));
-  });
-}
+const get = (url: string, ms = 5000): Promise<{ status: number; body: string }> => plainRequest(url, { ms });
 
 /** The pids that answered `requests` requests to /busy, sent ten at a time. */
 async function pidsSeen(base: string, requests: number, wanted = 2): Promise<Set<string>> {
@@ -106,14 +63,13 @@ async function pidBatch(base: string, requests: number): Promise<Set<string>> {
 
 const C = suite('scale: WEB_CONCURRENCY=2 with the Redis stores');
 let project: TempProject;
-let cluster: Cluster;
+let cluster: ClusterProcess;
 const prefix = redisTestPrefix();
 
 C.before(async () => {
   project = makeProject();
   cluster = start(project, { WEB_CONCURRENCY: '2', SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_PREFIX: prefix });
-  const found = await waitFor('the address', () => /http:\/\/127\.0\.0\.1:(\d+), 2 processus/.exec(cluster.output()));
-  cluster.base = `http://127.0.0.1:${found[1]}`;
+  await waitListening(cluster, 2);
 });
 C.after(async () => {
   if (cluster.child.exitCode === null && cluster.child.signalCode === null) cluster.child.kill('SIGKILL');

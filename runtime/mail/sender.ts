@@ -35,7 +35,7 @@ export interface MailSenderOptions {
   retryDelaysSeconds?: readonly number[];
   /**
    * Seconds a claim holds: past it, a row still `queued` is free again (its sender died). Default:
-   * `6 × mail_timeout + 30`, longer than one attempt can last.
+   * `mail_claim_seconds`, else `6 × mail_timeout + 30`, longer than one attempt can last.
    */
   claimSeconds?: number;
 }
@@ -55,6 +55,20 @@ export function describeFailure(error: unknown): string {
   const parts = [typeof code === 'string' ? code : null, typeof responseCode === 'number' ? String(responseCode) : null].filter(Boolean);
   const text = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim() : String(error);
   return clip(parts.length ? `${parts.join(' ')} : ${text}` : text, MAIL_LOG_LIMITS.errorMessage);
+}
+
+/**
+ * Seconds a claim holds: `claimSeconds`, else `mail_claim_seconds`, else `6 × mail_timeout + 30`. Throws when the
+ * one given is not a number of seconds above 0.
+ */
+function claimSecondsFor(claimSeconds?: number): number {
+  const configured = get('mail_claim_seconds');
+  const [source, value] = claimSeconds !== undefined ? ['claimSeconds', claimSeconds] : ['mail_claim_seconds', configured];
+  if (value === null || value === undefined) return 6 * Number(get('mail_timeout')) + 30;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${source} vaut « ${String(value)} » : un nombre de secondes au-dessus de 0 est attendu.`);
+  }
+  return value;
 }
 
 /**
@@ -83,6 +97,8 @@ export class MailSender {
   /** Starts the loop: a look at once, then after every wake-up (a message queued) or `intervalMs`. */
   start(): this {
     if (this.#running) return this;
+    // A claim duration that cannot work stops the start rather than every look at the outbox.
+    claimSecondsFor(this.#options.claimSeconds);
     this.#running = true;
     this.#transport ??= this.#options.transport ?? transportFromConfig();
     this.#unsubscribe = onMailQueued(() => this.wake());
@@ -162,8 +178,7 @@ export class MailSender {
   /** Takes the row for this process; null when another one holds it or it is no longer due. */
   async #claim(database: Queryable, id: number | string | bigint): Promise<ClaimedRow | null> {
     const now = new Date();
-    const claimSeconds = this.#options.claimSeconds ?? 6 * Number(get('mail_timeout')) + 30;
-    const until = new Date(now.getTime() + claimSeconds * 1000);
+    const until = new Date(now.getTime() + claimSecondsFor(this.#options.claimSeconds) * 1000);
     const claimed = await database.execute(
       `UPDATE ${MAIL_LOG_TABLE} SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
         `WHERE id = ? AND status = 'queued' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)`,

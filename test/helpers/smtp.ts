@@ -1,8 +1,8 @@
 /**
  * A real SMTP server for the mail tests (`smtp-server` on 127.0.0.1, an ephemeral port): plain, STARTTLS or
  * implicit TLS with a certificate made by `openssl` for 127.0.0.1, optional AUTH, and scripted answers (a 4xx or
- * a 5xx to the data). Every received message is parsed with `mailparser`. Also a server that accepts connections
- * and never answers, and a free port nothing listens on.
+ * a 5xx to the data), and a delay before a message is accepted. Every received message is parsed with `mailparser`.
+ * Also a server that accepts connections and never answers, and a free port nothing listens on.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -75,6 +75,11 @@ export interface SmtpHandle {
   readonly received: Received[];
   /** How many DATA commands arrived (accepted or not). */
   readonly dataCount: () => number;
+  /**
+   * From now on, a message to accept is recorded in `received` and answered `ms` after its data arrived: a number
+   * for every message, or a function of its subject (0: at once, the default).
+   */
+  setDataDelay(ms: number | ((subject: string) => number)): void;
   /** Resolves once `count` messages were accepted, or rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -83,6 +88,7 @@ export interface SmtpHandle {
 export async function startSmtp(options: SmtpOptions): Promise<SmtpHandle> {
   const received: Received[] = [];
   let data = 0;
+  let dataDelay: (subject: string) => number = () => 0;
   const waiters: Array<() => void> = [];
   const tlsFiles = options.tls === 'plain' ? {} : testCertificate();
   const config: SMTPServerOptions = {
@@ -91,6 +97,8 @@ export async function startSmtp(options: SmtpOptions): Promise<SmtpHandle> {
     disabledCommands: [...(options.tls === 'plain' ? ['STARTTLS'] : []), ...(options.auth ? [] : ['AUTH'])],
     authOptional: !options.auth,
     logger: false,
+    // smtp-server looks up the client's name by default: a DNS query out of 127.0.0.1 at every connection.
+    disableReverseLookup: true,
     onAuth(auth, _session, callback) {
       if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) callback(null, { user: auth.username });
       else callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
@@ -107,16 +115,21 @@ export async function startSmtp(options: SmtpOptions): Promise<SmtpHandle> {
         }
         const raw = Buffer.concat(chunks).toString('utf8');
         void simpleParser(raw).then((parsed) => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            user: session.user as string | undefined,
-            secure: session.secure,
-            raw,
-            parsed,
-          });
-          for (const wake of waiters.splice(0)) wake();
-          callback();
+          const accept = (): void => {
+            received.push({
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              user: session.user as string | undefined,
+              secure: session.secure,
+              raw,
+              parsed,
+            });
+            for (const wake of waiters.splice(0)) wake();
+            callback();
+          };
+          const delay = dataDelay(parsed.subject ?? '');
+          if (delay > 0) setTimeout(accept, delay).unref();
+          else accept();
         }, callback);
       });
     },
@@ -132,6 +145,9 @@ export async function startSmtp(options: SmtpOptions): Promise<SmtpHandle> {
     port,
     received,
     dataCount: () => data,
+    setDataDelay: (ms) => {
+      dataDelay = typeof ms === 'number' ? () => ms : ms;
+    },
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
