@@ -99,8 +99,8 @@ async function runAutocannon(url, headers, connections, duration) {
 }
 
 /**
- * One run of `duration` seconds on `url` with `generator`; throws on any error, time-out or answer other than
- * 2xx. Gives `{ rps, requests, p99 (ms), generatorCpu (s) }`.
+ * One run of `duration` seconds on `url` with `generator`; throws on any error, time-out or answer other than 200
+ * (autocannon: other than 2xx). Gives `{ rps, requests, p99 (ms), generatorCpu (s) }`.
  */
 export async function runLoad(generator, { url, headers = {}, connections, duration }) {
   const result = await (generator === 'wrk' ? runWrk : runAutocannon)(url, headers, connections, duration);

@@ -25,7 +25,7 @@ function machineTicks() {
 }
 
 /** utime+stime ticks of a process. */
-export function processTicks(pid) {
+function processTicks(pid) {
   const stat = read(`/proc/${pid}/stat`);
   if (!stat) return 0;
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
