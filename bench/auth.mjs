@@ -12,7 +12,8 @@ import { BENCH_DIR, median, printTable } from './shared.mjs';
 const STORES = ['memory', 'file', 'database', 'redis'];
 const CONNECTIONS = 50;
 const LOGIN_WORKERS = 4;
-const USER = { email: 'bench@example.test', password: 'bench-password-1234' };
+/** The user of the signed-in pages (bench/servers/auth.mjs and scale.mjs create the same; bench/scale.mjs with fw auth:user:create). */
+export const USER = { email: 'bench@example.test', password: 'bench-password-1234' };
 
 function start(store) {
   const child = fork(path.join(BENCH_DIR, 'servers', 'auth.mjs'), {

@@ -1,8 +1,8 @@
 /**
- * CPU accounting of a sample (Linux /proc; elsewhere zeros): the server's own CPU time, and how busy the machine
- * was with other work, in cores: the CPU time of every process minus the server's and this process's (the load
- * generator), plus the time stolen by the hypervisor. Kernel interrupt time is left out: loopback traffic is
- * mostly handled there.
+ * CPU accounting of a sample (Linux /proc; elsewhere zeros): the server's own CPU time (with `tree`, that of the
+ * server and of its descendants: the workers of WEB_CONCURRENCY), and how busy the machine was with other work, in
+ * cores: the CPU time of every process minus the server's and this process's (the load generator), plus the time
+ * stolen by the hypervisor. Kernel interrupt time is left out: loopback traffic is mostly handled there.
  */
 import fs from 'node:fs';
 
@@ -32,18 +32,44 @@ function processTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** Starts a measure; the returned function gives `{ serverCpu (s), noise (cores) }` since then. */
-export function startMeter(serverPid) {
+/** The pids of a process and of its descendants (Linux /proc; a process that is gone has none). */
+export function processTree(pid) {
+  let children = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) children.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    children = [];
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** utime+stime ticks of each process of a tree, by pid. */
+function treeTicks(pid) {
+  return new Map(processTree(pid).map((p) => [p, processTicks(p)]));
+}
+
+/**
+ * Starts a measure; the returned function gives `{ serverCpu (s), noise (cores), machineCpu (s), seconds }` since
+ * then. `tree`: the server's CPU is that of its whole process tree (the processes alive at the end; those started
+ * during the sample count from zero).
+ */
+export function startMeter(serverPid, { tree = false } = {}) {
+  const ticks = () => (tree ? treeTicks(serverPid) : new Map([[serverPid, processTicks(serverPid)]]));
   const machine = machineTicks();
-  const server = processTicks(serverPid);
+  const server = ticks();
   const self = processTicks(process.pid);
   const t0 = performance.now();
   return () => {
     const seconds = (performance.now() - t0) / 1000;
-    const serverTicks = processTicks(serverPid) - server;
+    let serverTicks = 0;
+    for (const [pid, now] of ticks()) serverTicks += now - (server.get(pid) ?? 0);
     const end = machineTicks();
-    if (!machine || !end) return { serverCpu: 0, noise: 0 };
-    const foreign = end[0] - machine[0] - serverTicks - (processTicks(process.pid) - self) + (end[1] - machine[1]);
-    return { serverCpu: serverTicks / TICKS, noise: Math.max(0, foreign / TICKS / seconds) };
+    if (!machine || !end) return { serverCpu: 0, noise: 0, machineCpu: 0, seconds };
+    const all = end[0] - machine[0];
+    const foreign = all - serverTicks - (processTicks(process.pid) - self) + (end[1] - machine[1]);
+    return { serverCpu: serverTicks / TICKS, noise: Math.max(0, foreign / TICKS / seconds), machineCpu: all / TICKS, seconds };
   };
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
  * rows), the auth section (the login POST and a signed-in page per session store), the scale section (the
- * signed-in page with WEB_CONCURRENCY=1 and 2, Redis sessions), then the uploads section (a 5 MiB
+ * signed-in generated list page with WEB_CONCURRENCY=1 and 2, Redis sessions, wrk as load generator), then the uploads section (a 5 MiB
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
  * MariaDB and with SQLite answering), then the mail section (messages per second through the outbox to a local
@@ -20,7 +20,9 @@
  * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode), BENCH_CRUD_ROUNDS (3 load rounds of the list page; 1 in short
  * mode), BENCH_CRUD_DURATION (5 s per load run; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag:
  * BENCH_CLI_RUNS too; needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
- * 200 in short mode).
+ * 200 in short mode). Scale: BENCH_SCALE_ROWS (10000 contacts on SQLite), BENCH_ROUNDS (4; 2 in short mode),
+ * BENCH_DURATION (5 s; 2 in short mode), BENCH_LOADGEN (wrk or autocannon; default wrk when /usr/bin/wrk exists); needs
+ * Redis on 127.0.0.1:6379.
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -97,11 +99,11 @@ async function main() {
   }
 
   if (only.includes('scale')) {
-    console.log('\n== Scale: the signed-in page with WEB_CONCURRENCY=1 and 2 (Redis sessions)\n');
+    console.log('\n== Scale: the signed-in generated list page with WEB_CONCURRENCY=1 and 2 (Redis sessions)\n');
     const { runScaleBench } = await import('./scale.mjs');
     report.sections.scale = await runScaleBench({
       rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
-      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      duration: positive('BENCH_DURATION', short ? 2 : 5),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });
   }

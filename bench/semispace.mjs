@@ -20,7 +20,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { login } from './auth.mjs';
-import { BENCH_DIR, median, printTable } from './shared.mjs';
+import { processTree } from './meter.mjs';
+import { BENCH_DIR, dropRedisPrefix, median, printTable } from './shared.mjs';
 
 const CONNECTIONS = 50;
 const CRUD_CONNECTIONS = 4;
@@ -61,23 +62,9 @@ async function crudProject() {
   return { helpers, project };
 }
 
-/** The pids of a process and of its descendants (Linux /proc). */
-function tree(pid) {
-  let children = [];
-  try {
-    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      if (text) children.push(...text.split(/\s+/).map(Number));
-    }
-  } catch {
-    children = [];
-  }
-  return [pid, ...children.flatMap(tree)];
-}
-
 /** RSS in bytes of each process of the tree. */
 function rssOfTree(pid) {
-  return tree(pid).map((p) => {
+  return processTree(pid).map((p) => {
     try {
       const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
       return Number(kb ?? 0) * 1024;
@@ -141,14 +128,6 @@ async function load(server, duration) {
   return { rps: result.requests.total / ((new Date(result.finish) - new Date(result.start)) / 1000), p99: result.latency.p99 };
 }
 
-async function dropPrefix(prefix) {
-  const { createClient } = await import('redis');
-  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
-  await client.connect();
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
-  await client.close();
-}
-
 const mb = (bytes) => bytes / 2 ** 20;
 
 export async function runSemispaceBench({ rounds, duration, warmup }) {
@@ -178,7 +157,7 @@ export async function runSemispaceBench({ rounds, duration, warmup }) {
       }
     }
   } finally {
-    await dropPrefix(prefix).catch(() => {});
+    await dropRedisPrefix(prefix).catch(() => {});
     await crud?.project.cleanup();
   }
   const rows = [];

@@ -1,4 +1,4 @@
-/** What the three bench servers share: bodies, content types, the six security headers, the page context, the handshake with run.mjs. */
+/** What the bench servers and sections share: bodies, content types, the six security headers, the page context, the handshake with run.mjs, small helpers. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
@@ -71,4 +71,13 @@ export function announce(name, server) {
   });
   process.on('disconnect', () => process.exit(0));
   process.send({ type: 'ready', port });
+}
+
+/** Deletes the Redis keys under `prefix` (REDIS_URL, else 127.0.0.1:6379): what a section's servers wrote. */
+export async function dropRedisPrefix(prefix) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+  await client.close();
 }

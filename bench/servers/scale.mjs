@@ -1,5 +1,5 @@
 /**
- * The server of the scale section: the bench page behind the login (`/private`) and public (`/page`), sessions and
+ * The signed-in server of the semispace section (the scale section serves the generated list page instead): the bench page behind the login (`/private`) and public (`/page`), sessions and
  * attempt limits on Redis (prefix BENCH_REDIS_PREFIX), users on a SQLite file in BENCH_SCALE_DIR, started with
  * serve() as a generated project starts: WEB_CONCURRENCY from the environment decides the number of processes.
  * The primary (or the single process) creates the tables and the user; workers only serve.
