@@ -1,7 +1,8 @@
 /**
  * Database access (docs/api-mapping.md "Database (`core.database.db`)"): `fetchOne`, `fetchAll`, `execute`, `insert`
  * with `?` placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
- * module-level helpers use a default handle built lazily from the configuration registry.
+ * module-level helpers use a default handle built lazily from the configuration registry. Every write of any handle
+ * grows the process's write generation once it has ended (writes.ts), which forgets the kept list counts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
