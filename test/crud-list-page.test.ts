@@ -1,16 +1,20 @@
 // One page of a generated list (runtime/crud/list-page.ts; docs/crud.md "What a list page costs") on real SQLite
-// and MariaDB: exact totals whichever query gives them, the count kept for the same query and forgotten on
-// forgetListCounts() (what the generated models call after their writes), rows that contradict a kept count,
-// pages past the end, searches whose short page gives the total.
+// and MariaDB: exact totals whichever query gives them, the count kept for the same query and forgotten on every
+// write made through the framework's Database API (any handle, a transaction's end) and on forgetListCounts(), kept
+// across writes the process does not make that way (another process: here the drivers themselves), rows that
+// contradict a kept count, pages past the end, searches whose short page gives the total.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import mysql from 'mysql2/promise';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LIST_COUNT_TTL_MS, forgetListCounts, listPage, type ListSpec } from '../runtime/crud/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
-import { closeDatabase, openDatabase, type Database } from '../runtime/db/database.js';
+import { closeDatabase, execute, fetchAll, fetchOne, getDatabase, insert, openDatabase, transaction } from '../runtime/db/database.js';
+import { onlyReads, writeGeneration } from '../runtime/db/writes.js';
 import type { DialectName } from '../runtime/db/dialect.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 
@@ -32,9 +36,15 @@ async function page(params: Record<string, string> = {}): Promise<{ total: numbe
   return { total: result.pagination.total, page: result.pagination.page, ids: result.rows.map((r) => Number(r.Id)) };
 }
 
+/** SQL run as another process would: through the driver itself, not through a fw Database. */
+interface Outside {
+  execute(sql: string, params?: readonly unknown[]): Promise<void>;
+}
+
 interface Target {
-  /** Another connection: what another process would write. */
-  readonly other: Database;
+  readonly other: Outside;
+  /** The database's name as `configure()` was given it: a second fw handle on the same database opens with it. */
+  readonly open: () => ReturnType<typeof openDatabase>;
   readonly cleanup: () => Promise<void>;
 }
 
@@ -43,36 +53,45 @@ async function makeTarget(dialect: DialectName): Promise<Target> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-listpage-'));
     const file = path.join(dir, 'list.sqlite');
-    const other = openDatabase({ driver: 'sqlite', file });
-    await other.execute(create);
+    const raw = new Sqlite(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec(create);
     configure({ db_driver: 'sqlite', db_file: file });
     return {
-      other,
+      other: {
+        execute: async (sql, params = []) => {
+          raw.prepare(sql).run(...params);
+        },
+      },
+      open: () => openDatabase({ driver: 'sqlite', file }),
       cleanup: async () => {
-        await other.close();
+        raw.close();
         fs.rmSync(dir, { recursive: true, force: true });
       },
     };
   }
   const name = `fw_listpage_${randomBytes(5).toString('hex')}`;
-  const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  await server.execute(`CREATE DATABASE \`${name}\` COLLATE utf8mb4_unicode_ci`).finally(() => server.close());
-  const other = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 });
-  await other.execute(create);
   const { host, port, user, password } = MARIADB_ADMIN;
+  const raw = await mysql.createConnection({ host, port, user, password });
+  await raw.query(`CREATE DATABASE \`${name}\` COLLATE utf8mb4_unicode_ci`);
+  await raw.query(`USE \`${name}\``);
+  await raw.query(create);
   configure({ db_driver: 'mariadb', db_host: host, db_port: port, db_user: user, db_password: password, db_name: name });
   return {
-    other,
+    other: {
+      execute: async (sql, params = []) => {
+        await raw.query(sql, [...params] as Array<string | number | null>);
+      },
+    },
+    open: () => openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 }),
     cleanup: async () => {
-      await other.close();
-      const again = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-      await again.execute(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => again.close());
+      await raw.query(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => raw.end());
     },
   };
 }
 
 /** Rows `from`..`to`: `Nom` is `item<n>`, every third one `special<n>`; `Actif` is n % 2. */
-async function insertRows(db: Database, from: number, to: number): Promise<void> {
+async function insertRows(db: Outside, from: number, to: number): Promise<void> {
   const values: string[] = [];
   const params: unknown[] = [];
   for (let n = from; n <= to; n++) {
@@ -120,7 +139,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.equal(await page({ page: '99999999999999999999' }).then((p) => [p.total, p.page, p.ids.length]), [45, 3, 5]);
   });
 
-  t("the count is kept for the same query, rows read fresh; forgetListCounts() (the models' writes) drops it", async () => {
+  t('the count is kept for the same query across writes of another process, rows read fresh; forgetListCounts() drops it', async () => {
     assert.is((await page()).total, 45);
     await insertRows(target.other, 46, 46); // another process writes
     const kept = await page();
@@ -155,13 +174,54 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     await target.other.execute('DELETE FROM items WHERE Id = 46');
   });
 
-  t('a kept 0 is counted again: rows written since by another process show at once', async () => {
-    assert.equal(await page({ q: 'later' }), { total: 0, page: 1, ids: [] });
-    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 0, page: 1, ids: [] });
-    await target.other.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'later', 1]);
-    assert.equal(await page({ q: 'later' }), { total: 1, page: 1, ids: [46] });
-    assert.equal(await page({ actif: '1', nom: 'later' }), { total: 1, page: 1, ids: [46] });
-    await target.other.execute('DELETE FROM items WHERE Id = 46');
+  t('a write through the Database API forgets the kept counts at once: execute, insert, another handle, a transaction', async () => {
+    assert.is((await page()).total, 45);
+    assert.is((await page({ actif: '1' })).total, 23);
+    await insert('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'hand46', 1]);
+    assert.is((await page()).total, 46, 'insert()');
+    assert.is((await page({ actif: '1' })).total, 24, 'every query, not only the one written to');
+    await execute('UPDATE items SET Actif = 0 WHERE Id = ?', [46]);
+    assert.is((await page({ actif: '1' })).total, 23, 'execute()');
+    await getDatabase().execute('DELETE FROM items WHERE Id = ?', [46]);
+    assert.is((await page()).total, 45, 'getDatabase().execute()');
+    // Another fw handle of this process (the CLI's kind) on the same database.
+    const second = target.open();
+    try {
+      await second.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'hand46', 1]);
+      assert.is((await page()).total, 46, 'another handle');
+      await second.execute('DELETE FROM items WHERE Id = 46');
+      assert.is((await page()).total, 45);
+    } finally {
+      await second.close();
+    }
+    await transaction(async (tx) => {
+      await tx.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [46, 'tx46', 1]);
+      await tx.execute('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?)', [47, 'tx47', 1]);
+    });
+    assert.is((await page()).total, 47, 'a committed transaction');
+    const rolledBack = await transaction(async (tx) => {
+      await tx.execute('DELETE FROM items WHERE Id >= 46');
+      assert.is((await page()).total, 45, 'inside the transaction, its own rows');
+      throw new Error('rollback');
+    }).catch((error: Error) => error.message);
+    assert.is(rolledBack, 'rollback');
+    assert.is((await page()).total, 47, 'a rolled back transaction: the count read inside it is not kept');
+    await execute('DELETE FROM items WHERE Id >= 46');
+    assert.is((await page()).total, 45);
+  });
+
+  t('fetchOne / fetchAll of a read leave the write generation; of INSERT … RETURNING, they count as a write', async () => {
+    const before = writeGeneration();
+    await fetchOne('SELECT COUNT(*) AS n FROM items');
+    await fetchAll('\n  select Nom FROM items WHERE Id = ?', [1]);
+    await fetchOne('WITH x AS (SELECT Id FROM items) SELECT COUNT(*) AS n FROM x');
+    assert.is(writeGeneration(), before, 'reads');
+    assert.is((await page()).total, 45);
+    const row = await fetchOne<{ Id: unknown }>('INSERT INTO items (Id, Nom, Actif) VALUES (?, ?, ?) RETURNING Id', [46, 'returning', 1]);
+    assert.is(Number(row?.Id), 46);
+    assert.ok(writeGeneration() > before);
+    assert.is((await page()).total, 46, 'INSERT … RETURNING through fetchOne');
+    await execute('DELETE FROM items WHERE Id = 46');
   });
 
   if (dialect === 'sqlite') {
@@ -177,3 +237,34 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
 
   t.run();
 }
+
+const w = suite('db writes: which statements fetchOne / fetchAll count as writes');
+
+w('plain reads are reads; anything else, a comment first included, is a write', () => {
+  for (const sql of [
+    'SELECT 1',
+    '  select * from t',
+    '(SELECT 1) UNION (SELECT 2)',
+    'SHOW TABLES',
+    'EXPLAIN SELECT 1',
+    'DESCRIBE t',
+    'VALUES (1)',
+    'WITH x AS (SELECT 1) SELECT * FROM x',
+  ]) {
+    assert.ok(onlyReads(sql), sql);
+  }
+  for (const sql of [
+    'INSERT INTO t VALUES (1) RETURNING id',
+    'UPDATE t SET a = 1 RETURNING a',
+    'DELETE FROM t RETURNING id',
+    'REPLACE INTO t VALUES (1)',
+    'WITH x AS (SELECT 1) DELETE FROM t RETURNING id',
+    '/* why */ SELECT 1',
+    'PRAGMA user_version = 2',
+    'selected',
+  ]) {
+    assert.not.ok(onlyReads(sql), sql);
+  }
+});
+
+w.run();

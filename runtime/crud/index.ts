@@ -11,7 +11,17 @@ export {
   type SqlFragment,
   type EmptyContext,
 } from './list-query.js';
-export { LIST_COUNT_MAX, LIST_COUNT_TTL_MS, forgetListCounts, listCount, listPage, type ListPageSql } from './list-page.js';
+export {
+  KEYS_FIRST_OFFSET,
+  LIST_COUNT_MAX,
+  LIST_COUNT_TTL_MS,
+  forgetListCounts,
+  keysFirstSql,
+  listCount,
+  listPage,
+  listRowsQuery,
+  type ListPageSql,
+} from './list-page.js';
 export { csvCell, csvResponse, toCsv, CSV_MAX_ROWS } from './csv.js';
 export { IDS_MAX, PLACEHOLDERS_MAX, parseId, parseIds, placeholders } from './ids.js';
 export { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';

@@ -201,6 +201,19 @@ export class ListQuery {
     return key === this.spec.defaultSort ? `ORDER BY ${tieBreak}` : `ORDER BY ${column} ${direction}, ${tieBreak}`;
   }
 
+  /**
+   * True when an index can give the rows in `orderBy()`'s order: the default sort (the primary key), or the column
+   * of an equality filter (`fw` gives each an index, which also holds the key: docs/crud.md "Indexes"), unless SQLite
+   * orders it through `fw_sort_key` or a CAST (text and DECIMAL sorts), which no index holds.
+   */
+  sortFollowsIndex(dialect: DialectName = currentDialect()): boolean {
+    const key = this.sort ?? this.spec.defaultSort;
+    if (key === this.spec.defaultSort) return true;
+    if (dialect === 'sqlite' && (this.#isText(key) || this.spec.decimalSorts?.includes(key))) return false;
+    const column = this.spec.sortable[key];
+    return Object.values(this.spec.filters).some((filter) => filter.match === undefined && filter.column === column);
+  }
+
   #isText(sortKey: string): boolean {
     if (this.spec.textSorts) return this.spec.textSorts.includes(sortKey);
     const column = this.spec.sortable[sortKey];

@@ -1,7 +1,8 @@
 /**
  * Database access (docs/api-mapping.md "Database (`core.database.db`)"): `fetchOne`, `fetchAll`, `execute`, `insert`
  * with `?` placeholders, and `transaction`. A `Database` is a handle on one pool (MariaDB) or one file (SQLite); the
- * module-level helpers use a default handle built lazily from the configuration registry.
+ * module-level helpers use a default handle built lazily from the configuration registry. Every write of any handle
+ * grows the process's write generation once it has ended (writes.ts), which forgets the kept list counts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
@@ -11,6 +12,7 @@ import type { Dialect, DialectName, KyselyModule } from './dialect.js';
 import { mariadbDialect, type MariaDbOptions } from './mariadb.js';
 import { toDriverValues } from './params.js';
 import { sqliteDialect, type SqliteOptions } from './sqlite.js';
+import { noteWrite, onlyReads } from './writes.js';
 
 /** A row as the driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -96,19 +98,19 @@ export class Database implements Queryable {
   }
 
   fetchOne<T extends object = Row>(query: string, params: Params = [], tx?: Connection): Promise<T | null> {
-    return this.#run(query, params, tx).then((result) => (result.rows[0] as T | undefined) ?? null);
+    return this.#fetch(query, params, tx).then((result) => (result.rows[0] as T | undefined) ?? null);
   }
 
   fetchAll<T extends object = Row>(query: string, params: Params = [], tx?: Connection): Promise<T[]> {
-    return this.#run(query, params, tx).then((result) => result.rows as T[]);
+    return this.#fetch(query, params, tx).then((result) => result.rows as T[]);
   }
 
   execute(query: string, params: Params = [], tx?: Connection): Promise<number> {
-    return this.#run(query, params, tx).then((result) => Number(result.numAffectedRows ?? 0n));
+    return this.#write(query, params, tx).then((result) => Number(result.numAffectedRows ?? 0n));
   }
 
   insert(query: string, params: Params = [], tx?: Connection): Promise<number> {
-    return this.#run(query, params, tx).then((result) => Number(result.insertId ?? 0n));
+    return this.#write(query, params, tx).then((result) => Number(result.insertId ?? 0n));
   }
 
   /**
@@ -170,6 +172,19 @@ export class Database implements Queryable {
   #currentConnection(): Connection | undefined {
     const current = this.#current.getStore();
     return current && !states.get(current)?.ended ? current : undefined;
+  }
+
+  /** A `fetchOne` / `fetchAll`: a write when the statement is not a plain read (`INSERT … RETURNING`). */
+  #fetch(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {
+    return onlyReads(query) ? this.#run(query, params, tx) : this.#write(query, params, tx);
+  }
+
+  /**
+   * An `execute` / `insert` (the COMMIT and ROLLBACK of a transaction go through it too): the write generation grows
+   * once the statement has ended, so that a count read before it ended is not kept (runtime/db/writes.ts).
+   */
+  #write(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {
+    return this.#run(query, params, tx).finally(noteWrite);
   }
 
   async #run(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {

@@ -1,0 +1,33 @@
+/**
+ * The write generation of this process: a number that grows once each write made through a `Database` of this
+ * process has ended (`execute`, `insert`, a `fetchOne` / `fetchAll` of a statement that is not a plain read, the
+ * COMMIT or ROLLBACK of a transaction). What keeps query results for a while (the list counts of
+ * runtime/crud/list-page.ts, docs/crud.md "What a list page costs") compares it with the value it had when it read
+ * them. Reads (`SELECT`, `SHOW`, `EXPLAIN`…) leave it alone: a page's own queries never forget its cache.
+ */
+
+let generation = 0;
+
+/** The current write generation; it only grows. */
+export function writeGeneration(): number {
+  return generation;
+}
+
+/** Counts one write that has ended (or failed: a failure may have written part of a statement). */
+export function noteWrite(): void {
+  generation++;
+}
+
+const READ = /^[\s(]*(?:select|show|explain|describe|desc|values)\b/i;
+const WITH = /^[\s(]*with\b/i;
+const WRITE_WORD = /\b(?:insert|update|delete|replace)\b/i;
+
+/**
+ * True when `sql` only reads (it starts with SELECT, SHOW, EXPLAIN, DESCRIBE or VALUES, or is a WITH query without
+ * INSERT, UPDATE, DELETE or REPLACE): `fetchOne` / `fetchAll` of it is not a write. Anything else (an
+ * `INSERT … RETURNING`, a statement after a comment) counts as one: a write taken for a read would leave a stale
+ * count, a read taken for a write costs one count.
+ */
+export function onlyReads(sql: string): boolean {
+  return READ.test(sql) || (WITH.test(sql) && !WRITE_WORD.test(sql));
+}
