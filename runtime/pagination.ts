@@ -4,9 +4,10 @@
  */
 import { get } from './config.js';
 import type { Request } from './http/request.js';
+import { formQuery, type QueryValue } from './http/url-encoded.js';
 
 /** A query parameter kept in page links; empty values (`null`, `undefined`, `''`) are left out. */
-export type PageLinkParam = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+export type PageLinkParam = QueryValue;
 
 export interface PaginationOptions {
   /** Query parameters that page links keep (`q`, `sort`, `direction`, filters); a `page` entry is ignored. */
@@ -87,7 +88,7 @@ export class Pagination {
     this.limit = perPage;
     this.offset = (this.page - 1) * perPage;
     this.pages = pageWindow(this.page, this.pageCount);
-    this.linkQuery = encodeParams(options.params ?? {});
+    this.linkQuery = formQuery(options.params ?? {}, 'page');
   }
 
   get hasPrev(): boolean {
@@ -164,18 +165,4 @@ function pageWindow(page: number, count: number): Array<number | null> {
   if (page <= 4) return [...range(1, 5), null, count];
   if (page >= count - 3) return [1, null, ...range(count - 4, count)];
   return [1, null, page - 1, page, page + 1, null, count];
-}
-
-function encodeParams(params: Readonly<Record<string, PageLinkParam>>): string {
-  const search = new URLSearchParams();
-  for (const name of Object.keys(params).sort()) {
-    if (name === 'page') continue;
-    const value = params[name];
-    const list = Array.isArray(value) ? value : [value];
-    for (const item of list) {
-      if (item === null || item === undefined || item === '') continue;
-      search.append(name, String(item));
-    }
-  }
-  return search.toString();
 }

@@ -248,7 +248,7 @@ async function results(request: Request, query: ListQuery, rows: ${rowType}[], p
     reset_url: BASE,
     export_url: query.urlWithState(\`\${BASE}/export.csv\`),
     // The list's state, carried by the delete forms so that the list comes back as it was.
-    state: { ...query.linkParams(), page: page.page > 1 ? String(page.page) : '' },
+    state: query.formState(page.page),
     partial: template === '_results.html',
     // The actions the signed-in user's roles allow: the page hides the others (the role block, ${plan.crudModule}.ts).
     allowed: crud.allowedActions(request),${

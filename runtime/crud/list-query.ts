@@ -8,6 +8,7 @@ import type { DialectName } from '../db/dialect.js';
 import { SQLITE_CONTAINS_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
 import type { Request } from '../http/request.js';
 import type { PageLinkParam } from '../pagination.js';
+import { formQuery } from '../http/url-encoded.js';
 
 /** How a filter reads its value: text input (text, int), All / Yes / No select (bool), select of target labels (relation). */
 export type FilterKind = 'text' | 'int' | 'bool' | 'relation';
@@ -230,6 +231,18 @@ export class ListQuery {
     return params;
   }
 
+  /**
+   * What a form that comes back to this list carries (the delete forms of the rows): the non-empty `linkParams()`,
+   * and `page` past the first. Empty values are left out here rather than in the template, which loops over this
+   * once per row.
+   */
+  formState(page: number): Record<string, PageLinkParam> {
+    const state: Record<string, PageLinkParam> = {};
+    for (const [name, value] of Object.entries(this.linkParams())) if (value !== '' && value !== null && value !== undefined) state[name] = value;
+    if (page > 1) state['page'] = String(page);
+    return state;
+  }
+
   /** The link of a column header: sorts by `key` (toggling the direction when it is already the sort), keeps `q` and filters, back to page 1. */
   sortUrl(base: string, key: string): string {
     const direction = this.sort === key && this.direction === 'asc' ? 'desc' : 'asc';
@@ -281,14 +294,6 @@ function filterValue(kind: FilterKind, value: string): unknown {
 
 /** `base?a=1&b=2`, empty values left out, names sorted (the same state gives the same URL). */
 export function withQuery(base: string, params: Readonly<Record<string, PageLinkParam>>): string {
-  const search = new URLSearchParams();
-  for (const name of Object.keys(params).sort()) {
-    const value = params[name];
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === null || item === undefined || item === '') continue;
-      search.append(name, String(item));
-    }
-  }
-  const query = search.toString();
+  const query = formQuery(params);
   return query ? `${base}?${query}` : base;
 }

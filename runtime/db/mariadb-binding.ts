@@ -9,19 +9,36 @@ import { QueryParameterError } from './errors.js';
 import type { DriverValue } from './params.js';
 import { placeholderPositions } from './sql-lexer.js';
 
+/** Placeholder positions of the statements seen last, per escaping mode: an application runs the same few texts again and again. */
+const POSITIONS_KEPT = 1000;
+const knownPositions = [new Map<string, readonly number[]>(), new Map<string, readonly number[]>()] as const;
+
+/** Where the `?` placeholders of `sql` are, read once per text (the oldest text is forgotten past POSITIONS_KEPT). */
+function positionsOf(sql: string, noBackslashEscapes: boolean): readonly number[] {
+  const known = knownPositions[noBackslashEscapes ? 1 : 0];
+  let positions = known.get(sql);
+  if (positions === undefined) {
+    positions = placeholderPositions(sql, 'mariadb', { backslashEscapes: !noBackslashEscapes });
+    if (known.size >= POSITIONS_KEPT) known.delete(known.keys().next().value as string);
+    known.set(sql, positions);
+  }
+  return positions;
+}
+
 /** Replaces each `?` placeholder of `sql` with its value, escaped for a session with or without NO_BACKSLASH_ESCAPES. */
 export function bindParameters(sql: string, params: readonly DriverValue[], noBackslashEscapes = false): string {
-  const positions = placeholderPositions(sql, 'mariadb', { backslashEscapes: !noBackslashEscapes });
+  const positions = positionsOf(sql, noBackslashEscapes);
   if (positions.length !== params.length) {
     throw new QueryParameterError(`La requête attend ${positions.length} paramètre(s) « ? » et en reçoit ${params.length}.`);
   }
   if (positions.length === 0) return sql;
   let out = '';
   let from = 0;
-  positions.forEach((position, index) => {
+  for (let index = 0; index < positions.length; index++) {
+    const position = positions[index]!;
     out += sql.slice(from, position) + escapeValue(params[index]!, index, noBackslashEscapes);
     from = position + 1;
-  });
+  }
   return out + sql.slice(from);
 }
 

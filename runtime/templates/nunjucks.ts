@@ -10,6 +10,7 @@ import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
+import { inlineIncludes } from './inline-includes.js';
 import type { TemplateRenderer } from './manager.js';
 
 /** Context key under which the current request travels to the globals. */
@@ -39,26 +40,52 @@ export interface NunjucksOptions {
   searchPaths?: string[];
   /** Re-read templates on every render (development). */
   noCache?: boolean;
+  /** Write static includes into the including template (runtime/templates/inline-includes.ts); default true. */
+  inlineIncludes?: boolean;
+}
+
+/** A file loader whose templates come with their static includes written in place. */
+class InliningLoader extends nunjucks.FileSystemLoader {
+  override getSource(name: string): nunjucks.LoaderSource {
+    const source = super.getSource(name);
+    // nunjucks' loader answers null for a name that no search path holds (its types say otherwise).
+    if (!source) return source;
+    const read = (included: string): string | undefined => (super.getSource(included) as nunjucks.LoaderSource | null)?.src;
+    return { ...source, src: inlineIncludes(source.src, read) };
+  }
 }
 
 export class NunjucksRenderer implements TemplateRenderer {
   private env: nunjucks.Environment | undefined;
+  /** The same templates without inlining: a failed render is rendered again with it, for an error that names the right file and line. */
+  private plainEnv: nunjucks.Environment | undefined;
 
   constructor(private readonly options: NunjucksOptions = {}) {
     onConfigChange((keys) => {
-      if (keys.includes('views_dir') || keys.includes('project_root')) this.env = undefined;
+      if (keys.includes('views_dir') || keys.includes('project_root')) this.env = this.plainEnv = undefined;
     });
   }
 
   render(template: string, context: Record<string, unknown>): string {
-    return this.environment().render(template, context);
+    try {
+      return this.environment().render(template, context);
+    } catch (err) {
+      if (this.options.inlineIncludes === false) throw err;
+      this.plainEnv ??= withAdditions(this.build(false), this.environment());
+      return this.plainEnv.render(template, context);
+    }
   }
 
   /** The nunjucks environment (built on first use, so configuration set after construction applies). */
   environment(): nunjucks.Environment {
-    if (this.env) return this.env;
+    this.env ??= this.build(this.options.inlineIncludes ?? true);
+    return this.env;
+  }
+
+  private build(inline: boolean): nunjucks.Environment {
     const paths = this.options.searchPaths ?? [getPath('views_dir'), FRAMEWORK_VIEWS];
-    const loader = new nunjucks.FileSystemLoader(paths, { noCache: this.options.noCache ?? false });
+    const loaderOptions = { noCache: this.options.noCache ?? false };
+    const loader = inline ? new InliningLoader(paths, loaderOptions) : new nunjucks.FileSystemLoader(paths, loaderOptions);
     const env = new nunjucks.Environment(loader, { autoescape: true, throwOnUndefined: false });
     env.addGlobal('url_for', (name: string, params?: Record<string, string | number>) => {
       const router = get('router') as Router | null;
@@ -81,7 +108,22 @@ export class NunjucksRenderer implements TemplateRenderer {
     env.addFilter('format_date', (value: unknown) => formatDate(value));
     env.addFilter('format_number', (value: unknown) => formatNumber(value));
     env.addFilter('format_instant', (value: unknown) => formatInstant(value));
-    this.env = env;
     return env;
   }
+}
+
+interface EnvironmentInternals {
+  globals: Record<string, unknown>;
+  filters: Record<string, (...args: unknown[]) => unknown>;
+  extensions: Record<string, nunjucks.Extension>;
+}
+
+/** `plain` with the globals, filters and extensions an app added to `from` after it was built. */
+function withAdditions(plain: nunjucks.Environment, from: nunjucks.Environment): nunjucks.Environment {
+  const source = from as unknown as EnvironmentInternals;
+  const target = plain as unknown as EnvironmentInternals;
+  for (const [name, value] of Object.entries(source.globals)) if (!(name in target.globals)) plain.addGlobal(name, value);
+  for (const [name, filter] of Object.entries(source.filters)) if (!(name in target.filters)) plain.addFilter(name, filter);
+  for (const [name, extension] of Object.entries(source.extensions)) if (!(name in target.extensions)) plain.addExtension(name, extension);
+  return plain;
 }

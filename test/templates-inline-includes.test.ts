@@ -1,0 +1,183 @@
+/**
+ * Static includes written in place (runtime/templates/inline-includes.ts): every page renders byte for byte as with
+ * nunjucks' own include, whitespace control and loop variables included; what would behave differently in place
+ * (`set`, macros, blocks, relative or dynamic names, `ignore missing`, raw text) stays an include; a failed render
+ * names the file that holds the fault; and the generated CRUD views of the snapshots render the same both ways.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { inlineIncludes } from '../runtime/templates/inline-includes.js';
+import { NunjucksRenderer } from '../runtime/templates/nunjucks.js';
+import { formQuery } from '../runtime/http/url-encoded.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const test = suite('templates: static includes inlined');
+
+const FILES: Record<string, string> = {
+  'page.html': 'A\n  {% include "cells.html" %}\nB {%- include "cells.html" -%} C\n{% for row in rows %}<tr>{% include "row.html" %}</tr>\n{% endfor %}',
+  'cells.html': '{#- generated, do not edit -#}\n<td>{{ who }}</td>\n{%- if who %} yes{% endif -%}\n',
+  'row.html': '<td>{{ loop.index }}/{{ loop.length }} {{ row.name }}{% if loop.last %} last{% endif %}</td>{% include "nested.html" %}',
+  'nested.html': '<i>{{ row.id * 2 }}{{ " %} not a tag end" }}</i>',
+  'setter.html': '{% set who = "changed" %}<b>{{ who }}</b>',
+  'uses-setter.html': '{% include "setter.html" %}[{{ who }}]',
+  'macro.html': '{% macro m(x) %}<u>{{ x }}</u>{% endmacro %}{{ m(who) }}',
+  'uses-macro.html': '{% include "macro.html" %}',
+  'dynamic.html': '{% include name %}|{% include "missing.html" ignore missing %}|{% include "./cells.html" %}',
+  'raw.html': '{% raw %}{% include "cells.html" %}{% endraw %}{% verbatim %}{% include "cells.html" %}{% endverbatim %}',
+  'loop-a.html': 'a{% include "loop-b.html" %}',
+  'loop-b.html': 'b{% if deep %}{% include "loop-a.html" %}{% endif %}',
+  'faulty.html': '<p>{% include "faulty-part.html" %}</p>',
+  'faulty-part.html': 'line 1\nline 2 {{ nothing_here() }}\n',
+  'child.html': '{% extends "base.html" %}{% block body %}[{% include "cells.html" %}]{% endblock %}',
+  'base.html': '<body>{% block body %}{% endblock %}</body>',
+};
+
+let dir: string;
+const read = (name: string): string | undefined => FILES[name];
+
+test.before(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-inline-'));
+  for (const [name, text] of Object.entries(FILES)) fs.writeFileSync(path.join(dir, name), text);
+});
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const CONTEXT = {
+  who: 'Zoé & <co>',
+  rows: [
+    { id: 1, name: 'un' },
+    { id: 2, name: 'deux' },
+  ],
+  name: 'cells.html',
+  deep: false,
+};
+
+function both(template: string, context: Record<string, unknown> = CONTEXT): { inlined: string; plain: string } {
+  const inlined = new NunjucksRenderer({ searchPaths: [dir] }).render(template, context);
+  const plain = new NunjucksRenderer({ searchPaths: [dir], inlineIncludes: false }).render(template, context);
+  return { inlined, plain };
+}
+
+test('a static include is written in place, inside a wrapper that keeps both sides of whitespace control', () => {
+  const out = inlineIncludes(FILES['page.html']!, read);
+  assert.not.ok(out.includes('include "cells.html"'));
+  assert.not.ok(out.includes('include "row.html"'));
+  assert.not.ok(out.includes('include "nested.html"'), 'nested includes are inlined too');
+  assert.ok(out.includes('{%- if true %}{#- generated'), out);
+  assert.ok(out.includes('{% endif -%} C'), out);
+});
+
+test('the output is the same byte for byte: whitespace control, loop variables, nested includes, quotes holding %}', () => {
+  const { inlined, plain } = both('page.html');
+  assert.is(inlined, plain);
+  assert.ok(plain.includes('<td>2/2 deux last</td><i>4 %} not a tag end</i>'), plain);
+  assert.ok(plain.includes('Zoé &amp; &lt;co&gt;'), 'autoescape applies in place too');
+});
+
+test('what would behave differently in place stays an include, with the same output', () => {
+  for (const name of ['uses-setter.html', 'uses-macro.html', 'dynamic.html', 'raw.html', 'child.html']) {
+    const { inlined, plain } = both(name);
+    assert.is(inlined, plain, name);
+  }
+  assert.ok(inlineIncludes(FILES['uses-setter.html']!, read).includes('{% include "setter.html" %}'), 'a file with set keeps its own frame');
+  assert.ok(inlineIncludes(FILES['uses-macro.html']!, read).includes('{% include "macro.html" %}'));
+  assert.is(inlineIncludes(FILES['dynamic.html']!, read), FILES['dynamic.html']);
+  assert.is(inlineIncludes(FILES['raw.html']!, read), FILES['raw.html'], 'an include written in raw text is text');
+  assert.is(both('uses-setter.html').plain, '<b>changed</b>[Zoé &amp; &lt;co&gt;]');
+});
+
+test('a cycle of includes is left to nunjucks; the inlining itself ends', () => {
+  const out = inlineIncludes(FILES['loop-a.html']!, read);
+  assert.ok(out.includes('include "loop-b.html"'), 'the file that comes back stays an include');
+  const { inlined, plain } = both('loop-a.html');
+  assert.is(inlined, plain);
+  assert.is(plain, 'ab');
+});
+
+function renderError(renderer: NunjucksRenderer, template: string): Error | undefined {
+  try {
+    renderer.render(template, {});
+  } catch (err) {
+    return err as Error;
+  }
+  return undefined;
+}
+
+test('a failed render names the included file and its line, as without inlining', () => {
+  const error = renderError(new NunjucksRenderer({ searchPaths: [dir] }), 'faulty.html');
+  const plain = renderError(new NunjucksRenderer({ searchPaths: [dir], inlineIncludes: false }), 'faulty.html');
+  assert.ok(error && plain, 'the render fails');
+  assert.match(error.message, /faulty-part\.html\) \[Line \d+, Column \d+\]/);
+  assert.is(error.message, plain.message);
+});
+
+test('the generated CRUD views of the snapshots render the same with and without inlining', () => {
+  const views = path.join(REPO, 'snapshots', '2-make-crud-contact', 'mvc', 'views');
+  const framework = path.join(REPO, 'runtime', 'views');
+  const context = {
+    title: 'Contacts',
+    base: '/contacts',
+    layout: 'layouts/app.html',
+    rows: [
+      { id: 2, nom: 'Durand & fils', prenom: '<b>', email: 'a@b.fr', actif: true, ville_id_label: 'Lyon' },
+      { id: 1, nom: 'Martin', prenom: 'Zoé', email: null, actif: false, ville_id_label: null },
+    ],
+    pagination: {
+      pageCount: 3,
+      hasPrev: true,
+      hasNext: true,
+      prevUrl: '?page=1',
+      nextUrl: '?page=3',
+      links: [
+        { page: 1, url: '?page=1' },
+        { page: 2, url: '?page=2', current: true },
+        { page: null, url: null },
+      ],
+      total: 41,
+    },
+    total_label: '41 contacts',
+    q: 'a"b',
+    sort: 'nom',
+    direction: 'asc',
+    filters: { actif: '1' },
+    filter_choices: { ville_id: [{ value: '1', label: 'Lyon' }] },
+    sort_urls: { id: '/contacts?sort=id', nom: '/contacts?sort=nom&direction=desc' },
+    sort_states: { nom: 'asc' },
+    is_filtered: true,
+    state: { q: 'a"b', page: '2' },
+    allowed: { show: true, update: true, delete: true, export: true, create: true },
+    export_url: '/contacts/export.csv',
+    reset_url: '/contacts',
+    partial: false,
+  };
+  let compared = 0;
+  for (const entry of fs.readdirSync(views, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html') || entry.name.startsWith('_')) continue;
+    const name = path.relative(views, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (name.startsWith('errors/') || name.startsWith('layouts/') || name.startsWith('components/')) continue;
+    const inlined = new NunjucksRenderer({ searchPaths: [views, framework] }).render(name, context);
+    const plain = new NunjucksRenderer({ searchPaths: [views, framework], inlineIncludes: false }).render(name, context);
+    assert.is(inlined, plain, name);
+    compared++;
+  }
+  assert.ok(compared >= 4, `${compared} pages compared`);
+});
+
+test('formQuery writes what URLSearchParams writes, names sorted, empty values left out', () => {
+  // A fixed pseudo-random sequence: every code unit class (ASCII, Latin-1, BMP, lone and paired surrogates).
+  let seed = 42;
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 5000; i++) {
+    const text = String.fromCharCode(...Array.from({ length: 1 + Math.floor(next() * 6) }, () => Math.floor(next() * (next() < 0.5 ? 0x80 : 0x10000))));
+    const reference = new URLSearchParams();
+    reference.append('k', text);
+    assert.is(formQuery({ k: text }), reference.toString(), JSON.stringify(text));
+  }
+  assert.is(formQuery({ z: 'a b', a: ['1', 2], m: '', n: null, page: '3' }, 'page'), 'a=1&a=2&z=a+b');
+  assert.is(formQuery({ q: "!'()~*-._" }), 'q=%21%27%28%29%7E*-._');
+});
+
+test.run();
