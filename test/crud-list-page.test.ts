@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { LIST_COUNT_TTL_MS, forgetListCounts, listPage, type ListSpec } from '../runtime/crud/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { closeDatabase, execute, fetchAll, fetchOne, getDatabase, insert, openDatabase, transaction } from '../runtime/db/database.js';
-import { onlyReads, writeGeneration } from '../runtime/db/writes.js';
+import { onlyBookkeeping, onlyReads, writeGeneration } from '../runtime/db/writes.js';
 import type { DialectName } from '../runtime/db/dialect.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 
@@ -264,6 +264,27 @@ w('plain reads are reads; anything else, a comment first included, is a write', 
     'selected',
   ]) {
     assert.not.ok(onlyReads(sql), sql);
+  }
+});
+
+w('writes to the bookkeeping tables (sessions, counted attempts, the outbox) keep the counts; any other table does not', () => {
+  for (const sql of [
+    'UPDATE fw_sessions SET expires_at = ?, updated_at = ? WHERE session_id = ?',
+    'INSERT INTO fw_sessions (session_id) VALUES (?) ON DUPLICATE KEY UPDATE data = VALUES(data)',
+    'DELETE FROM fw_sessions WHERE expires_at <= ?',
+    'insert into auth_rate_limit_attempts (k) values (?)',
+    'UPDATE `mail_log` SET status = ?',
+  ]) {
+    assert.ok(onlyBookkeeping(sql), sql);
+  }
+  for (const sql of [
+    'UPDATE fw_sessions_copy SET a = 1',
+    'INSERT INTO contacts SELECT * FROM fw_sessions',
+    'DELETE FROM users',
+    'COMMIT',
+    'WITH x AS (SELECT 1) UPDATE fw_sessions SET a = 1',
+  ]) {
+    assert.not.ok(onlyBookkeeping(sql), sql);
   }
 });
 

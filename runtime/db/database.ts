@@ -12,7 +12,7 @@ import type { Dialect, DialectName, KyselyModule } from './dialect.js';
 import { mariadbDialect, type MariaDbOptions } from './mariadb.js';
 import { toDriverValues } from './params.js';
 import { sqliteDialect, type SqliteOptions } from './sqlite.js';
-import { noteWrite, onlyReads } from './writes.js';
+import { noteWrite, onlyBookkeeping, onlyReads } from './writes.js';
 
 /** A row as the driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -181,10 +181,14 @@ export class Database implements Queryable {
 
   /**
    * An `execute` / `insert` (the COMMIT and ROLLBACK of a transaction go through it too): the write generation grows
-   * once the statement has ended, so that a count read before it ended is not kept (runtime/db/writes.ts).
+   * once the statement has ended, so that a count read before it ended is not kept (runtime/db/writes.ts); a write
+   * to a bookkeeping table (a session's expiry, a counted attempt, the outbox) does not.
    */
   #write(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {
-    return this.#run(query, params, tx).finally(noteWrite);
+    const counted = !onlyBookkeeping(query);
+    return this.#run(query, params, tx).finally(() => {
+      if (counted) noteWrite();
+    });
   }
 
   async #run(query: string, params: Params, tx: Connection | undefined): Promise<QueryResult<unknown>> {

@@ -31,3 +31,15 @@ const WRITE_WORD = /\b(?:insert|update|delete|replace)\b/i;
 export function onlyReads(sql: string): boolean {
   return READ.test(sql) || (WITH.test(sql) && !WRITE_WORD.test(sql));
 }
+
+/**
+ * The framework's bookkeeping tables, written on the way of ordinary requests (the sliding expiry of a database
+ * session, a counted attempt, the outbox's claims): no generated list shows them, so their writes keep the counts.
+ */
+const BOOKKEEPING =
+  /^\s*(?:insert\s+(?:ignore\s+)?into|replace\s+into|update|delete\s+from)\s+[`"]?(?:fw_sessions|auth_rate_limit_attempts|mail_log)[`"]?(?:\s|$)/i;
+
+/** True when `sql` writes only to a bookkeeping table (above): it does not grow the write generation. */
+export function onlyBookkeeping(sql: string): boolean {
+  return BOOKKEEPING.test(sql);
+}
