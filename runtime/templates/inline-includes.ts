@@ -1,5 +1,5 @@
 /**
- * Static includes written into the including template when it is loaded (docs/views.md "Includes are inlined"):
+ * Static includes written into the including template when it is loaded (docs/runtime.md "Includes are written in place"):
  * `{% include "contact/_list_cells.html" %}` in a loop costs nunjucks a template lookup, a copy of the context and
  * a frame per row; the same markup written in place costs nothing more than its own expressions. The output is the
  * same byte for byte:
