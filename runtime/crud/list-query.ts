@@ -8,7 +8,7 @@ import type { DialectName } from '../db/dialect.js';
 import { SQLITE_CONTAINS_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
 import type { Request } from '../http/request.js';
 import type { PageLinkParam } from '../pagination.js';
-import { formQuery } from '../http/url-encoded.js';
+import { formPairs, formQuery, joinPairs } from '../http/url-encoded.js';
 
 /** How a filter reads its value: text input (text, int), All / Yes / No select (bool), select of target labels (relation). */
 export type FilterKind = 'text' | 'int' | 'bool' | 'relation';
@@ -83,6 +83,8 @@ export class ListQuery {
   readonly direction: 'asc' | 'desc';
   /** Active filters: key → the value as given (only allowed keys with a usable value). */
   readonly filters: Readonly<Record<string, string>>;
+  /** The encoded state without the sort, for the column headers' links (sortUrl). */
+  #unsorted: Array<readonly [string, string]> | undefined;
 
   private constructor(
     readonly spec: ListSpec,
@@ -246,7 +248,11 @@ export class ListQuery {
   /** The link of a column header: sorts by `key` (toggling the direction when it is already the sort), keeps `q` and filters, back to page 1. */
   sortUrl(base: string, key: string): string {
     const direction = this.sort === key && this.direction === 'asc' ? 'desc' : 'asc';
-    return withQuery(base, { ...this.linkParams({ sort: false }), sort: key, direction });
+    // The state without the sort is the same for every header: encoded once, then merged by name with the sort.
+    this.#unsorted ??= formPairs(this.linkParams({ sort: false })).filter(([name]) => name !== 'sort' && name !== 'direction');
+    const sorting = formPairs({ sort: key, direction });
+    const merged = [...this.#unsorted, ...sorting].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return `${base}?${joinPairs(merged)}`;
   }
 
   /** `asc`, `desc` or '' (not sorted by this key): for the arrow of a column header. */

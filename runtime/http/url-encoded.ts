@@ -31,17 +31,29 @@ export function formEncode(text: string): string {
     .replace(/%20/g, '+');
 }
 
-/** `a=1&b=2`: names sorted (the same state gives the same text), empty values left out, `except` skipped. */
-export function formQuery(params: Readonly<Record<string, QueryValue>>, except?: string): string {
-  let out = '';
+/** The `name=value` texts of `params`, by name (the same state gives the same text), empty values left out, `except` skipped. */
+export function formPairs(params: Readonly<Record<string, QueryValue>>, except?: string): Array<readonly [name: string, text: string]> {
+  const pairs: Array<readonly [string, string]> = [];
   for (const name of Object.keys(params).sort()) {
     if (name === except) continue;
     const value = params[name];
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {
       if (item === null || item === undefined || item === '') continue;
-      out += `${out ? '&' : ''}${formEncode(name)}=${formEncode(String(item))}`;
+      pairs.push([name, `${formEncode(name)}=${formEncode(String(item))}`]);
     }
   }
+  return pairs;
+}
+
+/** `a=1&b=2`: formPairs() joined. */
+export function formQuery(params: Readonly<Record<string, QueryValue>>, except?: string): string {
+  return joinPairs(formPairs(params, except));
+}
+
+/** The query text of pairs sorted by name. */
+export function joinPairs(pairs: ReadonlyArray<readonly [string, string]>): string {
+  let out = '';
+  for (const [, text] of pairs) out += out ? `&${text}` : text;
   return out;
 }
