@@ -9,7 +9,8 @@
  *   nunjucks page making the same queries (bench/servers/list.mjs); ratios printed (targets: ≥ 1.5× the previous
  *   path on page 1 and the search, ≥ 0.9× the hand-written page). Every server runs with the flags of a project's
  *   `npm start` (`--max-semi-space-size=8`).
- * The project is built by the CLI exactly as the HTTP tests build theirs (dist/test/helpers/crud-app.js).
+ * The project is built by the CLI exactly as the HTTP tests build theirs (dist/test/helpers/crud-app.js), then
+ * compiled and served as its `npm start` serves it (`node --max-semi-space-size=8 dist/app.js`).
  * Env: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL), BENCH_CRUD_RUNS (5 make:crud runs),
  * BENCH_CRUD_ROUNDS (3 load rounds), BENCH_CRUD_DURATION (5 s per load run), BENCH_CRUD_CONNECTIONS (4).
  */
@@ -135,22 +136,39 @@ async function load(url, pid, duration) {
   return { rps: result.requests.total / seconds, cpuMs: (serverCpu * 1000) / Math.max(1, result.requests.total) };
 }
 
-/** The three servers of the load section, started one at a time (one core each would be unfair on 2 cores). */
-async function withServer(kind, project, database, run) {
+/**
+ * Compiles the project as `npm start` does (its tsconfig.build.json): into dist/, and with the previous page() into
+ * dist-previous/ (config.ts takes the project root from the compiled file's parent folder, so both run alike).
+ */
+function compileProject(project) {
   const model = project.path('mvc/models/contact_model.ts');
   const current = fs.readFileSync(model, 'utf8');
-  let served;
+  const tsc = (extra) => {
+    const build = spawnSync(process.execPath, [cli.TSC, '-p', 'tsconfig.build.json', ...extra], { cwd: project.root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`tsc -p tsconfig.build.json a échoué :\n${build.stdout}${build.stderr}`);
+  };
   try {
-    if (kind === 'hand-written') {
-      const script = path.join(REPO, 'bench', 'servers', 'list.mjs');
-      served = await spawnHandWritten(script, database);
-    } else {
-      if (kind === 'previous') fs.writeFileSync(model, previousModel(current));
-      served = await helpers.serveWith(project.root, [...NODE_FLAGS, '--import', 'tsx', 'app.ts']);
-    }
-    return await run(served.url, served.child.pid);
+    fs.writeFileSync(model, previousModel(current));
+    tsc(['--outDir', 'dist-previous']);
   } finally {
     fs.writeFileSync(model, current);
+  }
+  tsc([]);
+}
+
+/** The compiled project served as `npm start` serves it: `node --max-semi-space-size=8 <dir>/app.js`. */
+function serveCompiled(project, dir = 'dist') {
+  return helpers.serveWith(project.root, [...NODE_FLAGS, `${dir}/app.js`]);
+}
+
+/** The three servers of the load section, started one at a time (one core each would be unfair on 2 cores). */
+async function withServer(kind, project, database, run) {
+  let served;
+  try {
+    if (kind === 'hand-written') served = await spawnHandWritten(path.join(REPO, 'bench', 'servers', 'list.mjs'), database);
+    else served = await serveCompiled(project, kind === 'previous' ? 'dist-previous' : 'dist');
+    return await run(served.url, served.child.pid);
+  } finally {
     if (served && served.child.exitCode === null) {
       const exited = new Promise((resolve) => served.child.once('exit', resolve));
       served.child.kill('SIGTERM');
@@ -245,7 +263,8 @@ export async function runCrudBench(log = console.log) {
        FROM seq_1_to_${ROWS}`,
       'ANALYZE TABLE contacts',
     ]);
-    const served = await helpers.serveProject(project);
+    compileProject(project);
+    const served = await serveCompiled(project);
     child = served.child;
     const cases = [
       ['page 1, sorted by the key', '/contacts', true],

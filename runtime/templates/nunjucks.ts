@@ -11,9 +11,9 @@ import { getUser } from '../session/session.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
 import { inlineIncludes } from './inline-includes.js';
-import { installFrameSet } from './nunjucks-frame.js';
+import { installHotPaths } from './nunjucks-hot-paths.js';
 
-installFrameSet();
+installHotPaths();
 import type { TemplateRenderer } from './manager.js';
 
 /** Context key under which the current request travels to the globals. */
