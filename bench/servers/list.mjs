@@ -2,8 +2,9 @@
  * The list page of the `crud` bench written by hand: node:http, mysql2 and nunjucks, the Contacts list's markup
  * (bench/views/list.html) and the queries the generated page makes (runtime/crud/list-page.ts): the cities of the
  * filter, then without a search the count (kept 5 s per query) and the rows, with a search the rows first and the
- * count only for a full page. What fw-mvc adds to this is its own cost. Reads BENCH_DB_* (host, port, user,
- * password, name) and listens on an ephemeral port of 127.0.0.1.
+ * count only for a full page; like the generated page, each row's delete form carries the list's state. What
+ * fw-mvc adds to this is its own cost. Reads BENCH_DB_* (host, port, user, password, name) and listens on an
+ * ephemeral port of 127.0.0.1.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -89,6 +90,10 @@ async function listPage(url) {
     rows = total === 0 ? [] : await rowsAt(page);
   }
   const state = { q, ...filters, ...(sort ? { sort, direction: direction.toLowerCase() } : {}) };
+  // The delete forms bring the list back as it was: its state, without empty values, and the page past the first.
+  const stateFields = Object.entries({ ...state, page: page > 1 ? String(page) : '' })
+    .filter(([, value]) => value !== '')
+    .map(([name, value]) => ({ name, value }));
   const pages =
     pageCount <= 7
       ? Array.from({ length: pageCount }, (_, i) => i + 1)
@@ -110,6 +115,7 @@ async function listPage(url) {
     next: page < pageCount ? link(state, { page: page + 1 }) : null,
     total,
     export_url: link(state, {}).replace('/contacts', '/contacts/export.csv'),
+    state_fields: stateFields,
   };
 }
 
