@@ -188,6 +188,8 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
         const row = await db.database.fetchOne<{ claimed_by: string | null }>('SELECT claimed_by FROM mail_log WHERE subject = ?', [first]);
         return row?.claimed_by;
       });
+      // Killed once the SMTP server has its data: a worker killed before would leave the 5 s delay to the next sender.
+      await waitFor('the first delivery under way at the SMTP server', () => delayedOnce);
       const victim = /:(\d+):[0-9a-f]+$/.exec(claim)![1]!;
       process.kill(Number(victim), 'SIGKILL');
       await waitFor('the replacement', () => server.output().includes(`Processus ${victim} arrêté (SIGKILL) : remplacé`));
@@ -204,17 +206,19 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
         [],
         'no row left claimed',
       );
+      // At least twice: on a loaded machine the second sender's attempt may itself outlast its 2 s claim.
+      const heldAttempts = rows.find((row) => row.subject === first)!.attempts;
       assert.equal(
-        rows.filter((row) => row.attempts !== (row.subject === first ? 2 : 1)).map((row) => [row.subject, row.attempts]),
+        rows.filter((row) => (row.subject === first ? row.attempts < 2 : row.attempts !== 1)).map((row) => [row.subject, row.attempts]),
         [],
-        'the held message was claimed a second time, after its claim expired; the others once',
+        'the held message was claimed again after its claim expired; the others once',
       );
       const counts = arrivals(prefix);
       assert.equal([...counts.keys()].sort(), [...tags].sort(), 'every message arrived at least once');
       assert.equal(
-        [...counts].filter(([subject, n]) => n > (subject === first ? 2 : 1)),
+        [...counts].filter(([subject, n]) => n > (subject === first ? heldAttempts : 1)),
         [],
-        'only the message the dead worker held may arrive twice',
+        'only the message the dead worker held may arrive more than once (at most once per attempt)',
       );
       const sentBy = (await senders([holding[0]!.id])).get(holding[0]!.id);
       assert.is.not(sentBy, victim, 'the held message recorded sent by another process');
