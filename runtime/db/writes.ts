@@ -35,11 +35,18 @@ export function onlyReads(sql: string): boolean {
 /**
  * The framework's bookkeeping tables, written on the way of ordinary requests (the sliding expiry of a database
  * session, a counted attempt, the outbox's claims): no generated list shows them, so their writes keep the counts.
+ * Each is named here by the module that owns it (bookkeepingTable), when that module loads.
  */
-const BOOKKEEPING =
-  /^\s*(?:insert\s+(?:ignore\s+)?into|replace\s+into|update|delete\s+from)\s+[`"]?(?:fw_sessions|auth_rate_limit_attempts|mail_log)[`"]?(?:\s|$)/i;
+const bookkeeping = new Set<string>();
+const WRITE_TARGET = /^\s*(?:insert\s+(?:ignore\s+)?into|replace\s+into|update|delete\s+from)\s+[`"]?([A-Za-z0-9_]+)[`"]?(?:\s|$)/i;
 
-/** True when `sql` writes only to a bookkeeping table (above): it does not grow the write generation. */
+/** Declares `table` a bookkeeping table (above). */
+export function bookkeepingTable(table: string): void {
+  bookkeeping.add(table.toLowerCase());
+}
+
+/** True when `sql` writes only to a bookkeeping table: it does not grow the write generation. */
 export function onlyBookkeeping(sql: string): boolean {
-  return BOOKKEEPING.test(sql);
+  const target = WRITE_TARGET.exec(sql)?.[1];
+  return target !== undefined && bookkeeping.has(target.toLowerCase());
 }

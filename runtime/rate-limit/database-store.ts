@@ -3,6 +3,7 @@
  * process on that database. Same contract and conformance suite as the memory store (stores.ts).
  */
 import { getDatabase, type Database } from '../db/database.js';
+import { bookkeepingTable } from '../db/writes.js';
 import { getLogger } from '../logger.js';
 import {
   DEFAULT_RETENTION_SECONDS,
@@ -27,6 +28,7 @@ export interface DatabaseRateLimitStoreOptions {
 }
 
 const TABLE = 'auth_rate_limit_attempts';
+bookkeepingTable(TABLE);
 const log = getLogger('fw.auth');
 
 /**

@@ -19,7 +19,7 @@ export type SourceReader = (name: string) => string | undefined;
 const MAX_DEPTH = 8;
 const INCLUDE = /^(-?)\s*include\s+(?:"([^"\\]+)"|'([^'\\]+)')\s*(-?)$/;
 const KEYWORD = /^-?\s*([a-zA-Z_]+)/;
-const NOT_INLINED_TAGS = new Set(['set', 'macro', 'import', 'from', 'extends', 'block', 'call', 'raw', 'verbatim', 'endset', 'endmacro']);
+const NOT_INLINED_TAGS = new Set(['set', 'macro', 'import', 'from', 'extends', 'block', 'call', 'raw', 'verbatim']);
 const RAW_START = /^-?\s*(raw|verbatim)\s*-?$/;
 const NOT_INLINED_CALLS = /\b(?:super|caller)\s*\(/;
 

@@ -52,7 +52,7 @@ const NEEDS_ESCAPE = /[&"'<>\\]/;
 const ESCAPED = /[&"'<>\\]/g;
 
 /** nunjucks' escape (the same six characters, the same entities), without a replace when there is nothing to escape. */
-export function escapeHtml(value: string): string {
+export function nunjucksEscape(value: string): string {
   return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, (ch) => ESCAPES[ch]!) : value;
 }
 
@@ -69,7 +69,7 @@ export function installHotPaths(): { frameSet: boolean; escape: boolean } {
   const frameSet = v3 && typeof currentSet === 'function' && currentSet.length === 3 && /name\.split\('\.'\)/.test(String(currentSet));
   const escape = v3 && typeof lib.escape === 'function' && /val\.replace\(escapeRegex, lookupEscape\)/.test(String(lib.escape));
   if (frameSet) Frame.prototype.set = set;
-  if (escape) lib.escape = escapeHtml;
+  if (escape) lib.escape = nunjucksEscape;
   installed = { frameSet, escape };
   return installed;
 }
