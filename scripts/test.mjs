@@ -1,60 +1,98 @@
 #!/usr/bin/env node
-// Runs the compiled uvu tests and fails when fewer tests passed than were declared: uvu reports a failing
-// before()/after() hook as "0 passed" with exit code 0, which would let a broken suite look green.
+// Runs the compiled uvu tests, one process per test file, several files at a time (FW_TEST_JOBS, default: the
+// machine's cores). Each file's output is printed whole when it ends, with its time; the slowest files and the
+// totals are printed at the end. A file fails when uvu exits non-zero or when fewer tests passed than were
+// declared: uvu reports a failing before()/after() hook as "0 passed" with exit code 0, which would let a broken
+// suite look green. `node scripts/test.mjs <pattern>` runs the files whose name matches the pattern.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const pattern = process.argv[2] ?? '\\.test\\.js$';
-const child = spawn(process.execPath, [path.join(root, 'node_modules', 'uvu', 'bin.js'), 'dist/test', pattern], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let output = '';
-// Each file's time: uvu prints a file's name on a line of its own before its suites; a file ends where the next
-// begins (or where the run ends). Each file's time is printed when it ends, and the slowest ten at the end.
-const times = [];
-let current = null;
-let pending = '';
-function mark(name) {
-  const now = performance.now();
-  if (current) {
-    const ms = now - current.start;
-    times.push({ file: current.file, ms });
-    process.stdout.write(`  (${current.file}: ${(ms / 1000).toFixed(1)} s)\n`);
-  }
-  current = name ? { file: name, start: now } : null;
+const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$');
+const jobs = Math.max(1, Number(process.env.FW_TEST_JOBS) || os.availableParallelism());
+const durationsFile = path.join(root, 'scripts', 'test-durations.json');
+const uvu = path.join(root, 'node_modules', 'uvu', 'bin.js');
+
+const files = fs.readdirSync(path.join(root, 'dist', 'test')).filter((name) => name.endsWith('.test.js') && pattern.test(name));
+if (files.length === 0) {
+  console.error(`Échec : aucun fichier de test ne correspond à ${pattern}.`);
+  process.exit(1);
 }
-child.stdout.on('data', (chunk) => {
-  output += chunk;
-  pending += chunk;
-  const lines = pending.split('\n');
-  pending = lines.pop() ?? '';
-  // Whole lines only, so that a file's time is printed on a line of its own just before the next file's name.
-  for (const line of lines) {
-    const name = /^([\w.-]+\.test\.js)$/.exec(line.replace(/\u001b\[[0-9;]*m/g, '').trim())?.[1];
-    if (name) mark(name);
-    process.stdout.write(line + '\n');
+
+// The longest files start first, so that the last ones to finish are short: the times of an earlier run, when
+// scripts/test-durations.json has them (FW_TEST_RECORD=1 writes it), else the order of the names.
+let known = {};
+try {
+  known = JSON.parse(fs.readFileSync(durationsFile, 'utf8'));
+} catch {
+  known = {};
+}
+const queue = [...files].sort((a, b) => (known[b] ?? 0) - (known[a] ?? 0) || a.localeCompare(b));
+
+const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [uvu, 'dist/test', `^${escape(file)}$`], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FW_TEST_FILE: file },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code, signal) => {
+      const ms = performance.now() - start;
+      const text = plain(output);
+      const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? NaN);
+      const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? NaN);
+      const skipped = Number(/Skipped:\s+(\d+)/.exec(text)?.[1] ?? 0);
+      let failure = null;
+      if (signal) failure = `arrêté par ${signal}`;
+      else if (code !== 0) failure = `code de sortie ${code}`;
+      else if (!(passed + skipped === total && total > 0))
+        failure = `${passed} test(s) réussi(s) sur ${total} déclaré(s) ; un hook before/after a probablement échoué`;
+      resolve({ file, ms, output, failure, total: total || 0, passed: passed || 0, skipped });
+    });
+  });
+}
+
+const started = performance.now();
+const results = [];
+async function worker() {
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    const result = await runFile(file);
+    results.push(result);
+    process.stdout.write(result.output.endsWith('\n') ? result.output : result.output + '\n');
+    const mark = result.failure ? `ÉCHEC (${result.failure})` : 'ok';
+    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s, ${mark}) [${results.length}/${files.length}]\n`);
   }
-});
-child.on('exit', (code, signal) => {
-  if (pending) process.stdout.write(pending + '\n');
-  mark(null);
-  if (times.length > 0) {
-    const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, 10);
-    const total = times.reduce((sum, t) => sum + t.ms, 0);
-    console.log(`\nSlowest test files (${times.length} files, ${(total / 1000).toFixed(1)} s in all):`);
-    for (const t of slowest) console.log(`  ${(t.ms / 1000).toFixed(1).padStart(7)} s  ${t.file}`);
-  }
-  if (signal) process.exit(1);
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
-  const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
-  const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
-  const skipped = Number(/Skipped:\s+(\d+)/.exec(plain)?.[1] ?? 0);
-  if (code === 0 && !(passed + skipped === total && total > 0)) {
-    console.error(`\nÉchec : ${passed} test(s) réussi(s) sur ${total} déclaré(s) ; un hook before/after a probablement échoué (voir plus haut).`);
-    process.exit(1);
-  }
-  process.exit(code ?? 1);
-});
+}
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+const wall = performance.now() - started;
+
+if (process.env.FW_TEST_RECORD === '1') {
+  const durations = Object.fromEntries([...results].sort((a, b) => a.file.localeCompare(b.file)).map((r) => [r.file, Math.round(r.ms)]));
+  fs.writeFileSync(durationsFile, JSON.stringify(durations, null, 2) + '\n');
+}
+
+const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
+const cpu = results.reduce((sum, r) => sum + r.ms, 0);
+console.log(`\nSlowest test files (${results.length} files, ${(cpu / 1000).toFixed(1)} s of file time):`);
+for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+const sum = (key) => results.reduce((n, r) => n + r[key], 0);
+console.log(
+  `\nTotal: ${sum('total')}  Passed: ${sum('passed')}  Skipped: ${sum('skipped')}  ` +
+    `files: ${results.length}, ${jobs} at a time, ${(wall / 1000).toFixed(1)} s`,
+);
+const failed = results.filter((r) => r.failure);
+if (failed.length > 0) {
+  console.error(`\nÉchec : ${failed.length} fichier(s) :`);
+  for (const r of failed) console.error(`  ${r.file} (${r.failure})`);
+  process.exit(1);
+}
