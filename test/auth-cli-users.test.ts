@@ -303,18 +303,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
       assert.is(disabled.status, 0, disabled.stderr);
       assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 3 (${where}).`]);
-      assert.equal(auditEvents(disabled), [
-        { level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
-      ]);
+      assert.equal(auditEvents(disabled), [{ level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
       assert.is((await user('alice@example.com')).is_active, 0);
       assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, false, true, true]);
       assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
       assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
       const enabled = fw(['auth:user:enable', '--id', '1']);
       assert.equal(lines(enabled.stdout), ['Utilisateur #1 alice@example.com réactivé.']);
-      assert.equal(auditEvents(enabled), [
-        { level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
-      ]);
+      assert.equal(auditEvents(enabled), [{ level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
       assert.equal(ok(['auth:user:enable', '--email', 'alice@example.com']), ["#1 alice@example.com est déjà actif : rien n'a changé."]);
       assert.is((await user('alice@example.com')).is_active, 1);
       await refused(

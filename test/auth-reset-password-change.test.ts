@@ -18,7 +18,8 @@ import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import { askReset, EMAIL, linkOf, NEW_PASSWORD, openResetDatabase, PASSWORD, pathOf, startResetWorld, type ResetWorld } from './helpers/auth-reset.js';
 
-const PROFILE_TEMPLATE = '<input type="hidden" name="csrf_token" value="{{ csrf_token() }}"><p id="email">{{ account.email }}</p>{% for name, message in errors %}<p class="error">{{ name }}: {{ message }}</p>{% endfor %}';
+const PROFILE_TEMPLATE =
+  '<input type="hidden" name="csrf_token" value="{{ csrf_token() }}"><p id="email">{{ account.email }}</p>{% for name, message in errors %}<p class="error">{{ name }}: {{ message }}</p>{% endfor %}';
 
 for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
   const test = suite<{ world: ResetWorld; data: AuthDatabase; aliceId: number }>(`password change ends the reset links (${dialect})`);

@@ -44,6 +44,7 @@ export {
   type MailSenderOptions,
   type SendMailNowOptions,
 } from './sender.js';
+export { SEALED_PREFIX, SealedMessageError, openPayload, sealPayload, type QueuedPayload } from './sealed.js';
 export {
   composeMessage,
   consoleTransport,

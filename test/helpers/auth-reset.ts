@@ -62,11 +62,7 @@ export interface ResetWorld {
 }
 
 /** The SMTP server, the app (links from its own address: `app_env` dev, no `app_url`) and a sender polling every 50 ms. */
-export async function startResetWorld(
-  data: AuthDatabase,
-  files?: Record<string, string | Buffer>,
-  moreRoutes?: (router: Router) => void,
-): Promise<ResetWorld> {
+export async function startResetWorld(data: AuthDatabase, files?: Record<string, string | Buffer>, moreRoutes?: (router: Router) => void): Promise<ResetWorld> {
   const smtp = await startSmtp({ tls: 'plain' });
   const app = await startApp({
     files,
