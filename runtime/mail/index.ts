@@ -19,7 +19,7 @@ export {
   type AddressInput,
   type MailAddress,
 } from './address.js';
-export { MailTemplateError, mailTemplateFolders, renderMail, type RenderedMail } from './render.js';
+export { MailTemplateError, mailTemplateFolders, missingMailVariables, renderMail, type RenderedMail } from './render.js';
 export {
   onMailQueued,
   prepareMail,
