@@ -1,10 +1,12 @@
 // `fw auth:user:*` and `fw auth:role:*` as real processes on SQLite and on MariaDB (one suite per dialect): users
 // created with --password and with the prompt on piped stdin, list, show, disable / enable and password (which
-// close the user's sessions in the file or database store), roles; every bad input refused with `Erreur :` and
+// close the user's sessions in the file or database store; password also ends the user's reset links), roles; the
+// audit records appended to storage/logs/auth-audit.log, never printed; every bad input refused with `Erreur :` and
 // `Conseil :`, exit 1 and the database unchanged; no hash or password ever printed.
 import argon2 from 'argon2';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createResetToken, findResetToken } from '../runtime/auth/password-reset-tokens.js';
 import { DatabaseSessionStore } from '../runtime/session/database-store.js';
 import { FileSessionStore } from '../runtime/session/file-store.js';
 import type { SessionStore } from '../runtime/session/store.js';
@@ -34,8 +36,15 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     await project?.cleanup();
   });
 
+  /** The lines of storage/logs/auth-audit.log. */
+  const auditLines = (): string[] => (project.exists('storage/logs/auth-audit.log') ? lines(project.read('storage/logs/auth-audit.log')) : []);
+  /** The audit lines each run appended. */
+  const appended = new WeakMap<Run, string[]>();
+
   function fw(args: string[], options: RunOptions = {}): Run {
+    const before = auditLines().length;
     const run = project.run(args, { ...options, env: { SESSION_STORE: STORE, ...options.env } });
+    appended.set(run, auditLines().slice(before));
     outputs.push(run.stdout, run.stderr);
     return run;
   }
@@ -95,11 +104,17 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     }
   }
 
-  /** The fw.auth.audit records of a stderr (`<time> <LEVEL> fw.auth.audit: <event> <json>`), with their level. */
-  function auditEvents(stderr: string): Array<Record<string, unknown>> {
-    return lines(stderr).flatMap((line) => {
+  /**
+   * The fw.auth.audit records a command appended to storage/logs/auth-audit.log (`<time> <LEVEL> fw.auth.audit:
+   * <event> <json>`), with their level; its stderr holds none of them (the terminal shows the messages only).
+   */
+  function auditEvents(run: Run): Array<Record<string, unknown>> {
+    assert.not.match(run.stderr, 'fw.auth.audit', 'no audit line on the terminal');
+    assert.not.match(run.stdout, 'fw.auth.audit', 'no audit line on the terminal');
+    return appended.get(run)!.map((line) => {
       const match = /^\d{4}-\d\d-\d\dT[\d:.]+Z (INFO|WARNING) fw\.auth\.audit: (\S+) (\{.*\})$/.exec(line);
-      return match ? [{ level: match[1], ...JSON.parse(match[3]!) }] : [];
+      assert.ok(match, line);
+      return { level: match![1], ...JSON.parse(match![3]!) };
     });
   }
 
@@ -288,18 +303,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       const disabled = fw(['auth:user:disable', '--email', 'alice@example.com']);
       assert.is(disabled.status, 0, disabled.stderr);
       assert.equal(lines(disabled.stdout), ['Utilisateur #1 alice@example.com désactivé.', `Sessions fermées : 3 (${where}).`]);
-      assert.equal(auditEvents(disabled.stderr), [
-        { level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
-      ]);
+      assert.equal(auditEvents(disabled), [{ level: 'WARNING', event: 'user.disabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
       assert.is((await user('alice@example.com')).is_active, 0);
       assert.equal(await withStore(async (store) => Promise.all(ids.map(async (id) => (await store.get(id)) !== null))), [false, false, false, true, true]);
       assert.equal(ok(['auth:user:disable', '--id', '1']), ["#1 alice@example.com est déjà inactif : rien n'a changé.", `Sessions fermées : 0 (${where}).`]);
       assert.match(ok(['auth:user:list'])[1]!, /^1 {3}alice@example\.com {2}non /);
       const enabled = fw(['auth:user:enable', '--id', '1']);
       assert.equal(lines(enabled.stdout), ['Utilisateur #1 alice@example.com réactivé.']);
-      assert.equal(auditEvents(enabled.stderr), [
-        { level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } },
-      ]);
+      assert.equal(auditEvents(enabled), [{ level: 'INFO', event: 'user.enabled', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli' } }]);
       assert.equal(ok(['auth:user:enable', '--email', 'alice@example.com']), ["#1 alice@example.com est déjà actif : rien n'a changé."]);
       assert.is((await user('alice@example.com')).is_active, 1);
       await refused(
@@ -349,10 +360,15 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       await store.create(sessionFor(before.id, 'alice@example.com')),
       await store.create(challengeFor(before.id)),
     ]);
+    // A reset link asked for before the change (docs/auth.md "Password reset") dies with it.
+    const tokenDb = project.open();
+    const resetToken = await createResetToken(before.id, tokenDb).finally(() => tokenDb.close());
     const changed = fw(['auth:user:password', '--email', 'alice@example.com', '--password-prompt'], { input: `${NEW_PASSWORD}\n${NEW_PASSWORD}\n` });
     assert.is(changed.status, 0, changed.stderr);
+    const afterDb = project.open();
+    assert.equal(await findResetToken(resetToken, afterDb).finally(() => afterDb.close()), { refusal: 'used' }, 'the reset link of before is ended');
     assert.equal(
-      auditEvents(changed.stderr).map((e) => [e.level, e.event, e.user_id]),
+      auditEvents(changed).map((e) => [e.level, e.event, e.user_id]),
       [['INFO', 'user.password_changed', before.id]],
     );
     const out = lines(changed.stdout);
@@ -384,7 +400,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
   t('auth:user:role:add / remove / roles, auth:role:list counts; unknown role or user refused', async () => {
     const added = fw(['auth:user:role:add', '--id', '1', '--role', 'admin']);
     assert.equal(lines(added.stdout), ['Rôle « admin » donné à #1 alice@example.com (effectif à sa prochaine connexion).']);
-    assert.equal(auditEvents(added.stderr), [
+    assert.equal(auditEvents(added), [
       { level: 'INFO', event: 'user_role.added', user_id: 1, ip: null, user_agent: null, metadata: { source: 'cli', role: 'admin' } },
     ]);
     assert.equal(ok(['auth:user:role:add', '--email', 'ALICE@example.com', '--role', 'admin']), [
@@ -398,7 +414,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     const removed = fw(['auth:user:role:remove', '--id', '2', '--role', 'editeur']);
     assert.equal(lines(removed.stdout), ['Rôle « editeur » retiré à #2 bob@example.com (effectif à sa prochaine connexion).']);
     assert.equal(
-      auditEvents(removed.stderr).map((e) => [e.event, e.user_id, e.metadata]),
+      auditEvents(removed).map((e) => [e.event, e.user_id, e.metadata]),
       [['user_role.removed', 2, { source: 'cli', role: 'editeur' }]],
     );
     assert.equal(ok(['auth:user:role:remove', '--id', '2', '--role', 'editeur']), ["#2 bob@example.com n'a pas le rôle « editeur » : rien n'a changé."]);

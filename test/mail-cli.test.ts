@@ -229,8 +229,36 @@ input('mail:render prints the subject, [TEXTE] and [HTML], with a JSON context; 
   const plain = q.run(['mail:render', 'court']);
   assert.is(plain.stdout, 'Sujet : Court\n\n[TEXTE]\nSans HTML.\n\n[HTML]\n(aucune partie HTML : mvc/views/mail/court_html.html absent)\n');
   const test = q.run(['mail:render', 'test']);
-  assert.match(test.stdout, /^Sujet : Message de test de l’application\n\n\[TEXTE\]\nBonjour,\n/);
+  // app_name is the configured one (APP_NAME, else fw-mvc), as sendMail gives it.
+  const appName = /^APP_NAME=(.+)$/m.exec(q.read('env/dev'))?.[1] ?? 'fw-mvc';
+  assert.match(test.stdout, new RegExp(`^Sujet : Message de test de ${appName}\\n\\n\\[TEXTE\\]\\nBonjour,\\n`));
   assert.is(smtp.dataCount(), 0, 'render sends nothing');
+});
+
+input('mail:render gives app_name as sendMail does, and names the variables the context lacks and the empty links', () => {
+  q.write('mvc/views/mail/lien_subject.txt', 'Lien pour {{ app_name }}\n');
+  q.write('mvc/views/mail/lien_text.txt', '{{ email }} : {{ reset_url }}{% for x in items %}{{ x }}{{ loop.index }}{% endfor %}{% set y = 1 %}{{ y }}\n');
+  q.write('mvc/views/mail/lien_html.html', '<a href="{{ reset_url }}">{{ email | upper }}</a> {{ trans("k", { n: 1 }) }}\n');
+  const bare = q.run(['mail:render', 'lien']);
+  assert.is(bare.status, 0, bare.stderr);
+  const appName = /^APP_NAME=(.+)$/m.exec(q.read('env/dev'))?.[1] ?? 'fw-mvc';
+  assert.match(bare.stdout, new RegExp(`^Sujet : Lien pour ${appName}\n`));
+  assert.match(bare.stdout, '<a href=""></a>');
+  assert.is(
+    bare.stderr,
+    'Attention : variables absentes du contexte, rendues vides : email, items, reset_url.\n' +
+      'Conseil : donnez-les dans un fichier JSON : « fw mail:render lien --context contexte.json » avec { "email": "…", "items": "…", "reset_url": "…" }.\n' +
+      'Attention : 1 lien(s) vide(s) (href="" ou src="") dans la partie [HTML].\n',
+  );
+  q.write('lien.json', JSON.stringify({ email: 'zoe@example.test', items: [] }));
+  const partial = q.run(['mail:render', 'lien', '--context', 'lien.json']);
+  assert.is(partial.stderr.split('\n')[0], 'Attention : variable absente du contexte, rendue vide : reset_url.');
+  assert.is(partial.stderr.split('\n')[1], 'Conseil : ajoutez-les à lien.json, par exemple { "reset_url": "…" }.');
+  q.write('lien.json', JSON.stringify({ email: 'zoe@example.test', items: ['a'], reset_url: 'https://example.test/r/1', app_name: 'Autre' }));
+  const full = q.run(['mail:render', 'lien', '--context', 'lien.json']);
+  assert.is(full.stderr, '', 'nothing to say when the context gives everything');
+  assert.match(full.stdout, /^Sujet : Lien pour Autre\n/);
+  assert.match(full.stdout, '<a href="https://example.test/r/1">ZOE@EXAMPLE.TEST</a>');
 });
 
 input('mail:render: an unknown template, a bad name, bad JSON, a context that is not an object, a missing file', () => {
@@ -291,6 +319,53 @@ input('mail:test with a broken configuration names the variables and sends nothi
     q.write('env/dev', good);
   }
   assert.is(smtp.dataCount(), 0);
+});
+
+input('mail:logs shows when a message that failed is tried again, and an expired one with its reason', async () => {
+  const db = q.open();
+  try {
+    const insert =
+      'INSERT INTO mail_log (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, created_at, sent_at, attempts, next_attempt_at, claimed_by, claimed_until, message) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?, ?, NULL, NULL, ?)';
+    await db.insert(insert, [
+      'password_reset',
+      'zoe@example.test',
+      'Lien',
+      'smtp',
+      'queued',
+      '451 : essayez plus tard',
+      '2030-01-02 03:00:00',
+      2,
+      '2030-01-02 03:06:00',
+      'fwmail1:x',
+    ]);
+    await db.insert(insert, [
+      'password_reset',
+      'bob@example.test',
+      'Lien',
+      'smtp',
+      'expired',
+      'contenu expiré le 2030-01-02T03:30:00.000Z avant son envoi',
+      '2030-01-02 03:00:00',
+      3,
+      null,
+      null,
+    ]);
+    await db.insert(insert, ['welcome', 'ana@example.test', 'Bienvenue', 'smtp', 'queued', null, '2030-01-02 03:00:00', 0, '2030-01-02 03:00:00', 'fwmail1:x']);
+  } finally {
+    await db.close();
+  }
+  const run = q.run(['mail:logs']);
+  assert.is(run.status, 0, run.stderr);
+  const out = run.stdout.split('\n');
+  const at = (id: number) => out.findIndex((line) => line.startsWith(`  n° ${id} `));
+  assert.match(out[at(3)]!, / queued {3}0 essai\(s\) {2}welcome /);
+  assert.not.match(out[at(3) + 1] ?? '', 'nouvel essai', 'a message never tried has no retry to show');
+  assert.match(out[at(2)]!, / expired {2}3 essai\(s\) /);
+  assert.is(out[at(2) + 1], '        erreur : contenu expiré le 2030-01-02T03:30:00.000Z avant son envoi');
+  assert.match(out[at(1)]!, / queued {3}2 essai\(s\) {2}password_reset /);
+  assert.equal(out.slice(at(1) + 1, at(1) + 3), ['        erreur : 451 : essayez plus tard', '        nouvel essai prévu le 2030-01-02 03:06:00 (essai n° 3)']);
+  assert.not.match(run.stdout, 'fwmail1', 'never the body');
 });
 
 input.run();

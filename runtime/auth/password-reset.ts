@@ -6,7 +6,9 @@
  *   unknown and a disabled address get the same page at the same time, because the work that depends on it (the
  *   user looked up, the token written and the message queued with `sendMail` in one transaction) runs after the
  *   answer is composed, beside the request (`settlePasswordResetRequests` waits for it; `serve()` does on SIGTERM).
- * - Requests are limited per client address and per typed address with the login's limit store.
+ * - Requests are limited per client address and per typed address with the login's limit store. A database that
+ *   cannot be reached when the request comes answers 503 with Retry-After, as every page (runtime/app/).
+ * - The message is queued with the token's expiry (`expiresAt`): the outbox never sends a dead link.
  * - A reset burns the token (one conditional UPDATE: of two concurrent uses one wins), stores the new hash in the
  *   same transaction, then ends every session of the user. Nobody is signed in by a reset: the user signs in with
  *   the new password, and a second factor, when the user has one, is asked as at every login.
@@ -101,6 +103,9 @@ export async function submitPasswordForgot(request: Request): Promise<Response> 
   const typed = field(request, 'email').trim();
   const email = normalizeEmail(typed);
   if (!isValidEmail(email)) return forgotPage(request, 422, { email: typed, error: trans('auth.password_reset.invalid_email') });
+  // A database that cannot be reached answers the 503 of every page (with Retry-After), not a confirmation for a
+  // request that would be dropped: the same query whatever the address, so the answer still says nothing of it.
+  await getDatabase().fetchOne('SELECT 1 AS up');
 
   const byIp = await reserveAttempt({
     action: PASSWORD_RESET_ACTION,
@@ -156,19 +161,20 @@ async function issueResetLink(email: string, origin: string | null, details: { i
   const event = (userId: number | null, metadata: Record<string, unknown>) => logAuthEvent('password_reset.requested', { userId, ...details, metadata });
   const user = await findUserByEmail(email);
   if (!user || !user.isActive) {
-    event(user?.id ?? null, { email, sent: false, reason: user ? 'disabled' : 'unknown_email' });
+    event(user?.id ?? null, { email, queued: false, reason: user ? 'disabled' : 'unknown_email' });
     return;
   }
   const base = resetBaseUrl(origin);
   if (base === null) {
     log.error('Réinitialisation du mot de passe : aucun lien envoyé, app_url (APP_URL) n’est pas configuré (obligatoire hors de app_env=dev).');
-    event(user.id, { sent: false, reason: 'no_app_url' });
+    event(user.id, { queued: false, reason: 'no_app_url' });
     return;
   }
   const { sendMail } = await import('../mail/outbox.js');
   const queued = await getDatabase().transaction(async (tx) => {
-    await purgeResetTokens(user.id, tx);
-    const token = await createResetToken(user.id, tx);
+    const now = new Date();
+    await purgeResetTokens(user.id, tx, now);
+    const token = await createResetToken(user.id, tx, now);
     return sendMail(
       {
         template: PASSWORD_RESET_MAIL,
@@ -180,11 +186,14 @@ async function issueResetLink(email: string, origin: string | null, details: { i
           ttl_minutes: PASSWORD_RESET_TTL_SECONDS / 60,
         },
         related: { entity: 'users', id: user.id },
+        // A link that dies in 30 minutes is never mailed after that (docs/mail.md "Messages that expire").
+        expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_SECONDS * 1000),
       },
       { tx },
     );
   });
-  event(user.id, { sent: true, mail_id: queued.id });
+  // Queued, not sent: the sender delivers it later, or records why it could not (mail_log, `fw mail:logs`).
+  event(user.id, { queued: queued.status === 'queued', status: queued.status, mail_id: queued.id });
 }
 
 const REFUSAL_MESSAGES: Record<ResetTokenRefusal, string> = {

@@ -8,6 +8,7 @@
  */
 import type { Queryable } from '../db/database.js';
 import { getSessionStore } from '../session/session.js';
+import { burnUserResetTokens } from './password-reset-tokens.js';
 import { hashPassword } from './passwords.js';
 import { authDb, dateTimeText as dateTime, utcNow } from './repository.js';
 
@@ -173,9 +174,24 @@ export async function disableUser(id: number, db?: Queryable): Promise<boolean> 
   return changed;
 }
 
-/** Hashes and stores a new password (the policy applies), then ends every session of the user; false when no user has that id. */
+/**
+ * A change of password (docs/auth.md "Passwords"): stores the new hash and ends the user's unused reset tokens in
+ * one transaction, so that a link asked for before the change no longer works after it. False when no user has that
+ * id. `updatePasswordHash` alone is for a new hash of the same password (a rehash at login).
+ */
+export async function changePasswordHash(id: number, hash: string, db?: Queryable): Promise<boolean> {
+  const work = async (q: Queryable): Promise<boolean> => {
+    const changed = await updatePasswordHash(id, hash, q);
+    if (changed) await burnUserResetTokens(id, q);
+    return changed;
+  };
+  const target = authDb(db) as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
+  return typeof target.transaction === 'function' ? target.transaction(work) : work(target);
+}
+
+/** Hashes and stores a new password (the policy applies; reset links end with it), then ends every session of the user; false when no user has that id. */
 export async function changeUserPassword(id: number, password: string, db?: Queryable): Promise<boolean> {
-  const changed = await updatePasswordHash(id, await hashPassword(password), db);
+  const changed = await changePasswordHash(id, await hashPassword(password), db);
   if (changed) await getSessionStore().deleteUser(id);
   return changed;
 }

@@ -19,7 +19,7 @@ export {
   type AddressInput,
   type MailAddress,
 } from './address.js';
-export { MailTemplateError, mailTemplateFolders, renderMail, type RenderedMail } from './render.js';
+export { MailTemplateError, mailTemplateFolders, missingMailVariables, renderMail, type RenderedMail } from './render.js';
 export {
   onMailQueued,
   prepareMail,
@@ -44,6 +44,7 @@ export {
   type MailSenderOptions,
   type SendMailNowOptions,
 } from './sender.js';
+export { SEALED_PREFIX, SealedMessageError, openPayload, sealPayload, type QueuedPayload } from './sealed.js';
 export {
   composeMessage,
   consoleTransport,

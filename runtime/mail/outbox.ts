@@ -1,14 +1,16 @@
 /**
  * The outbox (docs/mail.md "sendMail and the outbox"): `sendMail` checks and renders a message, writes it into
  * `mail_log` as `queued` (inside the caller's transaction when it passes one) and returns at once; a sender
- * (sender.ts) delivers it later. The rendered message is stored in the row (`message`, JSON) so that a restart
- * loses nothing, and emptied once the row is `sent`, `failed` or `skipped`.
+ * (sender.ts) delivers it later. The rendered message is stored in the row (`message`) so that a restart loses
+ * nothing, sealed with a key of the application's secret (sealed.ts: no link or code readable at rest) with its
+ * expiry, and emptied once the row is `sent`, `failed`, `skipped` or `expired`.
  */
 import { randomUUID } from 'node:crypto';
 import { get } from '../config.js';
 import { getDatabase, type Database, type Transaction } from '../db/database.js';
 import { MailAddressError, parseAddress, parseAddressList, refuseLineBreaks, type AddressInput, type MailAddress } from './address.js';
 import { renderMail } from './render.js';
+import { sealPayload } from './sealed.js';
 import { MAIL_LOG_LIMITS, MAIL_LOG_TABLE, type MailStatus } from './schema.js';
 import type { OutgoingMessage } from './transports.js';
 
@@ -28,6 +30,11 @@ interface MailEnvelope {
   /** `mail_log.message_type`; default: the template's name, or `message`. */
   readonly type?: string;
   readonly related?: MailRelated;
+  /**
+   * When the content stops being valid (a reset link, a code): the message is never sent after it, and a retry
+   * that would come after it ends the row `expired` (docs/mail.md "Messages that expire"). Default: never.
+   */
+  readonly expiresAt?: Date;
 }
 
 /** A message written by the caller. */
@@ -50,6 +57,7 @@ export interface PreparedMail {
   readonly message: OutgoingMessage;
   readonly type: string;
   readonly related: { readonly entity: string; readonly id: string } | null;
+  readonly expiresAt: Date | null;
 }
 
 export interface SendMailOptions {
@@ -113,8 +121,13 @@ export function prepareMail(input: MailInput): PreparedMail {
       id: checkLabel('related.id', String(input.related.id), MAIL_LOG_LIMITS.relatedId),
     };
   }
+  let expiresAt: Date | null = null;
+  if (input.expiresAt !== undefined) {
+    if (!(input.expiresAt instanceof Date) || Number.isNaN(input.expiresAt.getTime())) throw new TypeError('expiresAt : une date (Date) est attendue.');
+    expiresAt = input.expiresAt;
+  }
   const message: OutgoingMessage = { from, to, ...(replyTo ? { replyTo } : {}), ...content, messageId: messageId(from) };
-  return { message, type, related };
+  return { message, type, related, expiresAt };
 }
 
 /** Cuts a text to a column's size. */
@@ -144,7 +157,8 @@ function wakeSenders(): void {
  * that it is sent only if the caller's transaction commits), then the application's sender (`startMailSender`)
  * is woken once the row is committed. Nothing is sent here: the page never waits on SMTP. With `mail_enabled`
  * false the row is written `skipped` and never sent. Throws, writing nothing, when an address is invalid, a
- * header value holds a CR or LF (`MailAddressError`), or a template is missing (`MailTemplateError`).
+ * header value holds a CR or LF (`MailAddressError`), a template is missing (`MailTemplateError`), or `expiresAt`
+ * is already past. The body is stored sealed (sealed.ts), with `expiresAt`.
  *
  * @example
  * await transaction(async (tx) => {
@@ -157,6 +171,10 @@ export async function sendMail(input: MailInput, options: SendMailOptions = {}):
   const enabled = Boolean(get('mail_enabled'));
   const status = enabled ? 'queued' : 'skipped';
   const now = new Date();
+  if (prepared.expiresAt && prepared.expiresAt.getTime() <= now.getTime()) {
+    throw new TypeError(`expiresAt : ${prepared.expiresAt.toISOString()} est déjà passé ; le message ne serait jamais envoyé.`);
+  }
+  const body = enabled ? sealPayload({ message: prepared.message, expiresAt: prepared.expiresAt?.toISOString() ?? null }) : null;
   const target = options.tx ?? options.database ?? getDatabase();
   const id = await target.insert(
     `INSERT INTO ${MAIL_LOG_TABLE} (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, ` +
@@ -172,7 +190,7 @@ export async function sendMail(input: MailInput, options: SendMailOptions = {}):
       prepared.related?.id ?? null,
       now,
       enabled ? now : null,
-      enabled ? JSON.stringify(prepared.message) : null,
+      body,
     ],
   );
   if (enabled) {

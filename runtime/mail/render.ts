@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import nunjucks from 'nunjucks';
+import { get } from '../config.js';
 import { templateManager } from '../templates/manager.js';
 import { NunjucksRenderer } from '../templates/nunjucks.js';
 import { refuseLineBreaks } from './address.js';
@@ -76,9 +77,11 @@ function exists(relative: string): boolean {
  * Renders the template `name` with `context`. The subject is trimmed and must be one line (a CR or LF left after
  * trimming throws `MailAddressError` with code `header_injection`); the text is kept as rendered. Throws
  * `MailTemplateError` when the name is not a plain name (letters, digits, `_`, `-`, sub-folders with `/`) or when
- * the subject or text part is missing. Used by `sendMail({ template })` and by `fw mail:render`.
+ * the subject or text part is missing. `app_name` is the configuration's unless the context gives one, as for
+ * pages. Used by `sendMail({ template })` and by `fw mail:render`.
  */
-export function renderMail(name: string, context: Record<string, unknown> = {}): RenderedMail {
+export function renderMail(name: string, given: Record<string, unknown> = {}): RenderedMail {
+  const context = { app_name: get('app_name'), ...given };
   if (!NAME.test(name)) throw new MailTemplateError(`Nom de modèle de message invalide : « ${name} » (lettres, chiffres, _ et - ; sous-dossiers avec /).`);
   const base = `mail/${name}`;
   for (const part of ['_subject.txt', '_text.txt']) {
@@ -93,4 +96,66 @@ export function renderMail(name: string, context: Record<string, unknown> = {}):
   const body = text.render(`${base}_text.txt`, context);
   const htmlPart = exists(`${base}_html.html`) ? html.render(`${base}_html.html`, context) : undefined;
   return htmlPart === undefined ? { subject, text: body } : { subject, text: body, html: htmlPart };
+}
+
+interface TemplateNode {
+  typename?: string;
+  value?: unknown;
+  fields?: string[];
+  [field: string]: unknown;
+}
+
+/** The names a template reads and the names it binds itself (`for`, `set`, macro arguments), by walking its AST. */
+function templateNames(source: string): { read: Set<string>; bound: Set<string> } {
+  const read = new Set<string>();
+  const bound = new Set<string>(['loop', 'caller']);
+  const symbols = (node: unknown, into: Set<string>): void => {
+    if (Array.isArray(node)) return node.forEach((item) => symbols(item, into));
+    if (!node || typeof node !== 'object') return;
+    const n = node as TemplateNode;
+    if (n.typename === 'Symbol' && typeof n.value === 'string') into.add(n.value);
+    for (const field of n.fields ?? []) {
+      const child = n[field];
+      for (const item of Array.isArray(child) ? child : [child]) symbols(item, into);
+    }
+  };
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as TemplateNode;
+    const skip = new Set<string>();
+    if (n.typename === 'Symbol' && typeof n.value === 'string') read.add(n.value);
+    if (n.typename === 'For' || n.typename === 'AsyncEach' || n.typename === 'AsyncAll') (symbols(n.name, bound), skip.add('name'));
+    if (n.typename === 'Set') (symbols(n.targets, bound), skip.add('targets'));
+    if (n.typename === 'Macro') (symbols(n.name, bound), symbols(n.args, bound), skip.add('name'), skip.add('args'));
+    // A filter's name and a dict's key are not variables.
+    if (n.typename === 'Filter') skip.add('name');
+    if (n.typename === 'Pair' && (n.key as TemplateNode | undefined)?.typename === 'Symbol') skip.add('key');
+    for (const field of n.fields ?? []) {
+      if (skip.has(field)) continue;
+      const child = n[field];
+      for (const item of Array.isArray(child) ? child : [child]) walk(item);
+    }
+  };
+  walk((nunjucks as unknown as { parser: { parse(src: string): unknown } }).parser.parse(source));
+  return { read, bound };
+}
+
+/**
+ * The variables the parts of template `name` read that neither `context`, `app_name` nor the environment's
+ * globals (`trans`, `url_for`…) give, sorted: what would render empty (`fw mail:render` warns about them).
+ * Variables of included templates are not followed.
+ */
+export function missingMailVariables(name: string, context: Record<string, unknown> = {}): string[] {
+  const globals = (htmlEnvironment() as unknown as EnvironmentInternals).globals;
+  const missing = new Set<string>();
+  for (const part of ['_subject.txt', '_text.txt', '_html.html']) {
+    const relative = `mail/${name}${part}`;
+    const folder = mailTemplateFolders().find((candidate) => fs.existsSync(path.join(candidate, relative)));
+    if (!folder) continue;
+    const { read, bound } = templateNames(fs.readFileSync(path.join(folder, relative), 'utf8'));
+    for (const variable of read) {
+      if (!bound.has(variable) && !(variable in context) && variable !== 'app_name' && !(variable in globals)) missing.add(variable);
+    }
+  }
+  return [...missing].sort();
 }

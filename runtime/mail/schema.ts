@@ -3,8 +3,8 @@
  * outbox the sender reads, described once (runtime/db/ddl/table-spec.ts) and spelled per dialect by the shared
  * renderer. Statuses are short text (`queued`, `sent`, `failed`, `skipped`), not an ENUM, so both dialects hold
  * the same thing. Dates are UTC `YYYY-MM-DD HH:MM:SS` (TEXT on SQLite, as the runtime writes dates), compared as
- * text. `message` holds the rendered message (JSON) while the row waits to be sent, and is emptied once it is
- * `sent`, `failed` or `skipped`. `claimed_by` / `claimed_until` are the claim of the process that sends it.
+ * text. `message` holds the rendered message, sealed (sealed.ts), while the row waits to be sent, and is emptied
+ * once it is `sent`, `failed`, `skipped` or `expired`. `claimed_by` / `claimed_until` are the claim of the process that sends it.
  */
 import { ASCII_BIN, column, FRAMEWORK_TABLE, idColumn, UTF8MB4_BIN } from '../db/ddl/columns.js';
 import { renderCreateStatements, renderCreateTable } from '../db/ddl/render.js';
@@ -17,8 +17,8 @@ bookkeepingTable(MAIL_LOG_TABLE);
 /** What the table holds, written as the file's comment line. */
 export const MAIL_LOG_TABLE_PURPOSE = "Journal des messages envoyés et file d'envoi (outbox) de fw-mvc/mail.";
 
-/** The four statuses of a row. */
-export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+/** The statuses of a row (`expired`: its content's expiry came before it could be sent). */
+export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped', 'expired'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
 /** Column sizes; longer values are cut (subject, error) or refused (type, related entity and id). */

@@ -1,8 +1,9 @@
 /**
  * The sender of the outbox (docs/mail.md "sendMail and the outbox"), run in the application process: it claims
  * the due `queued` rows of `mail_log` one by one with an UPDATE that only one process can win (several processes
- * may share one outbox), sends each through the transport, and records `sent`, a retry (`queued` again, later) or
- * `failed`. Also `sendMailNow`, which sends at once without the outbox (`fw mail:test`).
+ * may share one outbox), opens its sealed body (sealed.ts), sends it through the transport, and records `sent`, a
+ * retry (`queued` again, later), `failed`, or `expired` when the content's expiry came (or would come before the
+ * next retry). Also `sendMailNow`, which sends at once without the outbox (`fw mail:test`).
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import { get } from '../config.js';
 import { getDatabase, type Database, type Queryable } from '../db/database.js';
 import { getLogger } from '../logger.js';
 import { clip, onMailQueued, prepareMail, toEmailColumn, type MailInput } from './outbox.js';
+import { openPayload, SealedMessageError, type QueuedPayload } from './sealed.js';
 import { MAIL_LOG_LIMITS, MAIL_LOG_TABLE } from './schema.js';
 import { isTemporaryFailure, transportFromConfig, type MailTransport, type OutgoingMessage, type SendResult } from './transports.js';
 
@@ -38,10 +40,12 @@ export interface MailSenderOptions {
    * `mail_claim_seconds`, else `6 × mail_timeout + 30`, longer than one attempt can last.
    */
   claimSeconds?: number;
+  /** The clock, in milliseconds as `Date.now` (default); tests move it to reach a retry or an expiry. */
+  now?: () => number;
 }
 
 /** How a row ended after one attempt. */
-export type AttemptOutcome = 'sent' | 'retry' | 'failed' | 'skipped';
+export type AttemptOutcome = 'sent' | 'retry' | 'failed' | 'skipped' | 'expired';
 
 interface ClaimedRow {
   id: number | string | bigint;
@@ -90,6 +94,10 @@ export class MailSender {
     this.#options = options;
   }
 
+  #now(): Date {
+    return new Date((this.#options.now ?? Date.now)());
+  }
+
   get running(): boolean {
     return this.#running;
   }
@@ -129,7 +137,7 @@ export class MailSender {
     let attempted = 0;
     for (;;) {
       const database = this.#options.database ?? getDatabase();
-      const now = new Date();
+      const now = this.#now();
       const due = await database.fetchAll<{ id: number | string | bigint }>(
         `SELECT id FROM ${MAIL_LOG_TABLE} WHERE status = 'queued' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ` +
           `ORDER BY next_attempt_at, id LIMIT ${Math.max(1, Math.trunc(this.#options.batchSize ?? 20))}`,
@@ -177,7 +185,7 @@ export class MailSender {
 
   /** Takes the row for this process; null when another one holds it or it is no longer due. */
   async #claim(database: Queryable, id: number | string | bigint): Promise<ClaimedRow | null> {
-    const now = new Date();
+    const now = this.#now();
     const until = new Date(now.getTime() + claimSecondsFor(this.#options.claimSeconds) * 1000);
     const claimed = await database.execute(
       `UPDATE ${MAIL_LOG_TABLE} SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
@@ -201,22 +209,37 @@ export class MailSender {
       log.info(`Message n° ${row.id} non envoyé (mail_enabled est faux).`);
       return 'skipped';
     }
-    let message: OutgoingMessage;
+    let payload: QueuedPayload;
     try {
-      message = JSON.parse(row.message ?? '') as OutgoingMessage;
-    } catch {
+      payload = openPayload(row.message);
+    } catch (error) {
+      const reason = error instanceof SealedMessageError ? error.message : 'Message illisible dans mail_log.';
       await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET status = 'failed', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`, [
-        'Message illisible dans mail_log.',
+        clip(reason, MAIL_LOG_LIMITS.errorMessage),
         row.id,
         this.owner,
       ]);
+      log.error(`Message n° ${row.id} en échec définitif : ${reason}`);
       return 'failed';
+    }
+    const message: OutgoingMessage = payload.message;
+    const expiresAt = payload.expiresAt === null ? null : new Date(payload.expiresAt);
+    const expire = async (reason: string): Promise<AttemptOutcome> => {
+      await database.execute(
+        `UPDATE ${MAIL_LOG_TABLE} SET status = 'expired', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`,
+        [clip(reason, MAIL_LOG_LIMITS.errorMessage), row.id, this.owner],
+      );
+      log.warning(`Message n° ${row.id} non envoyé : ${reason}`);
+      return 'expired';
+    };
+    if (expiresAt && this.#now().getTime() >= expiresAt.getTime()) {
+      return expire(`contenu expiré le ${expiresAt.toISOString()} avant son envoi (tentative ${attempts}) : message non envoyé.`);
     }
     try {
       await transport.send(message);
       await database.execute(
         `UPDATE ${MAIL_LOG_TABLE} SET status = 'sent', sent_at = ?, transport = ?, message = NULL, next_attempt_at = NULL, error_message = NULL, ${release} ${where}`,
-        [new Date(), clip(transport.name, MAIL_LOG_LIMITS.transport), row.id, this.owner],
+        [this.#now(), clip(transport.name, MAIL_LOG_LIMITS.transport), row.id, this.owner],
       );
       log.info(`Message n° ${row.id} envoyé (tentative ${attempts}).`);
       return 'sent';
@@ -226,8 +249,17 @@ export class MailSender {
       if (isTemporaryFailure(error) && attempts < maxAttempts) {
         const delays = this.#options.retryDelaysSeconds ?? DEFAULT_RETRY_DELAYS_SECONDS;
         const delay = delays[Math.min(attempts - 1, delays.length - 1)] ?? 60;
+        const next = new Date(this.#now().getTime() + delay * 1000);
+        if (expiresAt && next.getTime() >= expiresAt.getTime()) {
+          return expire(
+            clip(
+              `${reason} ; le contenu expire le ${expiresAt.toISOString()}, avant le prochain essai (dans ${delay} s) : message non envoyé.`,
+              MAIL_LOG_LIMITS.errorMessage,
+            ),
+          );
+        }
         await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET next_attempt_at = ?, error_message = ?, transport = ?, ${release} ${where}`, [
-          new Date(Date.now() + delay * 1000),
+          next,
           reason,
           clip(transport.name, MAIL_LOG_LIMITS.transport),
           row.id,

@@ -160,7 +160,11 @@ export function consoleTransport(write: (text: string) => void = (text) => proce
   };
 }
 
-/** The file transport: one `<UTC date>-<random>.eml` per message under `dir` (default `mail_dir`), mode 0600. */
+/**
+ * The file transport: one `<UTC date>-<random>.eml` per message under `dir` (default `mail_dir`), mode 0600. The
+ * message is written to a hidden `.tmp` file renamed once complete, so a full disk leaves no half-written `.eml`
+ * (the temporary file is removed) and the failure (`ENOSPC`…) is temporary: the sender tries again later.
+ */
 export function fileTransport(dir?: string): MailTransport {
   return {
     name: 'file',
@@ -171,8 +175,17 @@ export function fileTransport(dir?: string): MailTransport {
         .toISOString()
         .replace(/[-:]/g, '')
         .replace(/\.\d+Z$/, 'Z');
-      const file = path.join(folder, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-      fs.writeFileSync(file, await composeMessage(message), { mode: 0o600, flag: 'wx' });
+      const name = `${stamp}-${randomBytes(4).toString('hex')}.eml`;
+      const file = path.join(folder, name);
+      const partial = path.join(folder, `.${name}.tmp`);
+      const content = await composeMessage(message);
+      try {
+        fs.writeFileSync(partial, content, { mode: 0o600, flag: 'wx' });
+        fs.renameSync(partial, file);
+      } catch (error) {
+        fs.rmSync(partial, { force: true });
+        throw error;
+      }
       return { messageId: message.messageId, response: `file ${file}`, accepted: message.to.map((a) => a.address), rejected: [] };
     },
     close() {},
@@ -188,11 +201,29 @@ export function transportFromConfig(): MailTransport {
   throw new Error(`mail_transport doit valoir « smtp », « console » ou « file » (valeur : « ${String(name)} »).`);
 }
 
-const TEMPORARY_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETEMP']);
+const TEMPORARY_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'EDNS',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETEMP',
+  // The file transport's disk: full, over quota, read-only (remounted so after an error), out of descriptors, busy.
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EMFILE',
+  'ENFILE',
+  'EAGAIN',
+  'EBUSY',
+]);
 
 /**
- * True for a failure worth retrying: an SMTP reply 4xx, a time-out, a refused or cut connection. False for a 5xx
- * reply (refused address, wrong password), a TLS requirement the server does not meet, a bad configuration.
+ * True for a failure worth retrying: an SMTP reply 4xx, a time-out, a refused or cut connection, a disk of the
+ * file transport that is full, over quota or read-only. False for a 5xx reply (refused address, wrong password), a
+ * TLS requirement the server does not meet, a bad configuration, a folder the process may not write (`EACCES`).
  */
 export function isTemporaryFailure(error: unknown): boolean {
   const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };

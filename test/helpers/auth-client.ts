@@ -106,7 +106,7 @@ export interface AuthDatabase {
 }
 
 /** A database holding the auth tables: a SQLite file in a temporary folder, or a throw-away MariaDB database. */
-export async function openAuthDatabase(dialect: DialectName): Promise<AuthDatabase> {
+export async function openAuthDatabase(dialect: DialectName, prefix = 'fw_auth'): Promise<AuthDatabase> {
   let db: Database;
   let config: Parameters<typeof configure>[0];
   let drop: () => Promise<void>;
@@ -117,7 +117,7 @@ export async function openAuthDatabase(dialect: DialectName): Promise<AuthDataba
     config = { db_driver: 'sqlite', db_file: file };
     drop = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
-    const name = `fw_auth_${randomBytes(5).toString('hex')}`;
+    const name = `${prefix}_${randomBytes(5).toString('hex')}`;
     const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
     await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await server.close();

@@ -27,8 +27,8 @@ export async function createMailLog(db: Database, dialect: DialectName): Promise
 }
 
 /** The auth tables and `mail_log`; `reset()` empties both. */
-export async function openResetDatabase(dialect: DialectName): Promise<AuthDatabase> {
-  const data = await openAuthDatabase(dialect);
+export async function openResetDatabase(dialect: DialectName, prefix?: string): Promise<AuthDatabase> {
+  const data = await openAuthDatabase(dialect, prefix);
   await createMailLog(data.db, dialect);
   return {
     ...data,
@@ -62,11 +62,14 @@ export interface ResetWorld {
 }
 
 /** The SMTP server, the app (links from its own address: `app_env` dev, no `app_url`) and a sender polling every 50 ms. */
-export async function startResetWorld(data: AuthDatabase, files?: Record<string, string | Buffer>): Promise<ResetWorld> {
+export async function startResetWorld(data: AuthDatabase, files?: Record<string, string | Buffer>, moreRoutes?: (router: Router) => void): Promise<ResetWorld> {
   const smtp = await startSmtp({ tls: 'plain' });
   const app = await startApp({
     files,
-    routes,
+    routes: (router) => {
+      routes(router);
+      moreRoutes?.(router);
+    },
     config: {
       ...data.config,
       app_name: 'Démo',

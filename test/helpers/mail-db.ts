@@ -35,8 +35,8 @@ export async function sqliteMailDb(): Promise<MailDb> {
   };
 }
 
-export async function mariadbMailDb(): Promise<MailDb> {
-  const databaseName = `fw_test_mail_${process.pid}_${randomBytes(3).toString('hex')}`;
+export async function mariadbMailDb(prefix = 'fw_test_mail'): Promise<MailDb> {
+  const databaseName = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
   try {
     await admin.execute(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);

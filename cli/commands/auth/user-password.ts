@@ -1,6 +1,6 @@
 /**
  * `fw auth:user:password (--id <id> | --email <EMAIL>) (--password <valeur> | --password-prompt)`: a new Argon2id
- * hash for the user (`updatePasswordHash`), and the user's open sessions closed in the configured store (docs/decisions.md#session-stores;
+ * hash for the user and its unused reset links ended, in one transaction (`changePasswordHash`), and the user's open sessions closed in the configured store (docs/decisions.md#session-stores;
  * cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';
@@ -21,13 +21,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   await checkGivenPassword(source);
   const { withAuthDatabase, USER_TABLES } = await import('../../auth/database.js');
   const { selectUser } = await import('../../auth/select.js');
-  const { updatePasswordHash } = await import('../../../runtime/auth/users.js');
+  const { changePasswordHash } = await import('../../../runtime/auth/users.js');
   const lines = await withAuthDatabase(USER_TABLES, async (context) => {
     const user = await selectUser(context.db, selector);
     const sessions = await (await import('../../auth/sessions.js')).userSessions(context);
     const password = await obtainPassword(source);
     const { hashPassword } = await import('../../../runtime/auth/passwords.js');
-    await updatePasswordHash(user.id, await hashPassword(password), context.db);
+    await changePasswordHash(user.id, await hashPassword(password), context.db);
     await auditCli('user.password_changed', user.id);
     return [`Mot de passe de ${userLabel(user)} changé.`, await sessions.end(user.id)];
   });

@@ -1,6 +1,7 @@
 /**
  * `fw mail:logs [--limit N]` (docs/mail.md "Commands"): the last N rows of `mail_log` (default 20, N from 1 to
- * 1000), the most recent first: when, status, attempts, type, recipients, subject, transport and the last error.
+ * 1000), the most recent first: when, status, attempts, type, recipients, subject, transport, the last error and,
+ * for a message waiting for a retry, when it is due.
  * Never the message body (the `message` column is not even read). Read with the application account; a SQLite
  * file that does not exist is not created.
  */
@@ -35,6 +36,7 @@ interface LogRow {
   id: number | string;
   created_at: unknown;
   sent_at: unknown;
+  next_attempt_at: unknown;
   status: string;
   attempts: number | string;
   message_type: string;
@@ -71,7 +73,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     if (!(await tableExists(db, 'mail_log'))) throw new CliError(`table mail_log absente de la base (${describeTarget(settings)}).`, advice);
     return db.fetchAll<LogRow>(
-      'SELECT id, created_at, sent_at, status, attempts, message_type, to_email, subject, transport, error_message, related_entity, related_id ' +
+      'SELECT id, created_at, sent_at, next_attempt_at, status, attempts, message_type, to_email, subject, transport, error_message, related_entity, related_id ' +
         `FROM mail_log ORDER BY id DESC LIMIT ${limit}`,
     );
   });
@@ -88,6 +90,8 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
     if (row.sent_at) out.push(`        envoyé le ${when(row.sent_at)}`);
     if (row.error_message) out.push(`        erreur : ${flat(row.error_message)}`);
+    if (row.status === 'queued' && row.next_attempt_at && Number(row.attempts) > 0)
+      out.push(`        nouvel essai prévu le ${when(row.next_attempt_at)} (essai n° ${Number(row.attempts) + 1})`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;

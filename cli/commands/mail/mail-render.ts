@@ -1,8 +1,10 @@
 /**
  * `fw mail:render <template> [--context file.json]` (docs/mail.md "Commands"): renders the message `<template>` of
  * `mvc/views/mail/` as `sendMail` would (the project's views and translations; HTML autoescaped) and prints the
- * subject, then the `[TEXTE]` and `[HTML]` parts. The context is a JSON object read from the file. Sends nothing,
- * writes nothing.
+ * subject, then the `[TEXTE]` and `[HTML]` parts. The context is a JSON object read from the file; `app_name` is
+ * the configured one (`APP_NAME`) unless the context gives it, as for `sendMail`. The variables the templates read
+ * and the context does not give (they render empty), and an empty link (`href=""`) in the HTML part, are named
+ * on stderr with an `Attention :` and the way to give them. Sends nothing, writes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,7 +55,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const context = typeof options.context === 'string' ? readContext(options.context) : {};
   const { configureMailRuntime } = await import('../../mail/runtime-config.js');
   configureMailRuntime(root);
-  const { renderMail, MailTemplateError } = await import('../../../runtime/mail/render.js');
+  const { missingMailVariables, renderMail, MailTemplateError } = await import('../../../runtime/mail/render.js');
   const { MailAddressError } = await import('../../../runtime/mail/address.js');
   let rendered;
   try {
@@ -83,5 +85,20 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const out = [`Sujet : ${rendered.subject}`, '', '[TEXTE]', rendered.text.replace(/\n$/, ''), '', '[HTML]'];
   out.push(rendered.html === undefined ? `(aucune partie HTML : mvc/views/mail/${name}_html.html absent)` : rendered.html.replace(/\n$/, ''));
   process.stdout.write(`${out.join('\n')}\n`);
+  const warnings: string[] = [];
+  const missing = missingMailVariables(name, context);
+  if (missing.length > 0) {
+    const file = typeof options.context === 'string' ? options.context : 'contexte.json';
+    const example = `{ ${missing.map((variable) => `"${variable}": "…"`).join(', ')} }`;
+    warnings.push(
+      `Attention : ${missing.length > 1 ? 'variables absentes' : 'variable absente'} du contexte, ${missing.length > 1 ? 'rendues vides' : 'rendue vide'} : ${missing.join(', ')}.`,
+      typeof options.context === 'string'
+        ? `Conseil : ajoutez-les à ${file}, par exemple ${example}.`
+        : `Conseil : donnez-les dans un fichier JSON : « fw mail:render ${name} --context ${file} » avec ${example}.`,
+    );
+  }
+  const emptyLinks = (rendered.html?.match(/\b(?:href|src)=(""|'')/g) ?? []).length;
+  if (emptyLinks > 0) warnings.push(`Attention : ${emptyLinks} lien(s) vide(s) (href="" ou src="") dans la partie [HTML].`);
+  if (warnings.length > 0) process.stderr.write(`${warnings.join('\n')}\n`);
   return 0;
 }
