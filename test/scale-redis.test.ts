@@ -3,7 +3,8 @@
  * 503 with `Retry-After` and the security headers, as with an unavailable database, never a hang; once Redis is
  * back, the same session is served without a restart. Redis is reached through a TCP proxy that the test cuts
  * (nothing listens), stalls (connections accepted, nothing answered) and restores. The Redis limit store fails
- * the same way (a RedisUnavailableError, a DatabaseUnavailableError for the application).
+ * the same way (a RedisUnavailableError, a DatabaseUnavailableError for the application). During an outage, the
+ * log has one line per cause, however many requests fail.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -81,7 +82,8 @@ R('Redis cut (nothing listens): 503 with Retry-After and the headers; back: the 
   }
   assert.is(status, 200, 'served again once Redis is back');
   assert.equal(await store.get(cookie.slice('session_id='.length)), { seen: 1 }, 'the session survived');
-  assert.match(app.logs.text(), /Base de données indisponible sur GET \/page \(unreachable\) : Redis injoignable sur 127\.0\.0\.1:\d+/);
+  assert.match(app.logs.text(), /Redis indisponible sur GET \/page \(unreachable\) : Redis injoignable sur 127\.0\.0\.1:\d+/);
+  assert.not.match(app.logs.text(), 'Base de données', 'Redis is named Redis');
 });
 
 R('Redis stalled (connections accepted, nothing answered): 503 within the time-out, then served again', async () => {
@@ -113,3 +115,46 @@ R('the Redis limit store: an unreachable Redis is a RedisUnavailableError (a Dat
 });
 
 R.run();
+
+const Flood = suite('scale: Redis down under many requests, one log line per cause');
+
+Flood('300 requests while Redis is cut: each cause of failure is logged once, named Redis; 300 answers 503', async () => {
+  const cutProxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+  const cutConnection = new RedisConnection(`redis://127.0.0.1:${cutProxy.port}`);
+  const cutStore = new RedisSessionStore({ connection: cutConnection, prefix });
+  const flooded = await startApp({
+    config: { db_retry_after: 4, redis_timeout_ms: 700 },
+    sessionStore: cutStore,
+    routes: (router) => {
+      router.add('GET', '/page', () => new Response(200, '<p>page</p>'), { public: true });
+    },
+  });
+  try {
+    const session = `session_id=${await cutStore.create({ seen: 1 })}`;
+    assert.is((await flooded.fetch('/page', { signal: BOUND.signal(), headers: { cookie: session } })).status, 200);
+    await cutProxy.close();
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 15; batch++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => flooded.fetch('/page', { signal: BOUND.signal(), headers: { cookie: session } })));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    assert.equal(new Set(statuses), new Set([503]));
+    const lines = flooded.logs.records
+      .filter((record) => record.level === 'ERROR' || record.level === 'WARNING')
+      .map((record) => `${record.logger} ${record.message}`);
+    const unavailable = lines.filter((line) => line.includes('indisponible sur GET /page'));
+    assert.ok(unavailable.length >= 1, lines.join('\n'));
+    for (const line of unavailable)
+      assert.match(line, /^fw\.redis Redis indisponible sur GET \/page \(unreachable\) : Redis injoignable sur 127\.0\.0\.1:\d+ /);
+    // A cause is what failed and why, whatever the request: each at most once in an interval.
+    const causes = lines.map((line) => line.replace(/ sur GET \/page /, ' '));
+    assert.is(new Set(causes).size, causes.length, lines.join('\n'));
+    assert.ok(lines.length <= 5, `${lines.length} lignes pour 300 requêtes :\n${lines.join('\n')}`);
+  } finally {
+    await flooded.close();
+    await cutConnection.close();
+    await cutProxy.close();
+  }
+});
+
+Flood.run();

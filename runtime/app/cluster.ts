@@ -49,14 +49,28 @@ export function runPrimary(options: PrimaryOptions): Promise<void> {
   return supervisor.start();
 }
 
+/**
+ * Keeps exactly `workers` processes serving. One loop (reconcile) does every change, one at a time, so that a
+ * signal or a crash during a change never adds a process: a SIGHUP marks the processes serving as stale and the
+ * loop replaces them one by one (a new one listens, then a stale one stops); a process that dies is replaced only
+ * while fewer than `workers` serve; one too many (there should be none) is stopped.
+ */
 class Supervisor {
-  /** The workers serving (or starting), by id. */
+  /** The workers serving or starting (not asked to stop). */
   private readonly serving = new Set<Worker>();
   /** Workers asked to stop (a rolling restart or the shutdown): their exit is expected. */
   private readonly retiring = new Set<Worker>();
+  /** Serving workers a SIGHUP asked to replace. */
+  private readonly stale = new Set<Worker>();
   private crashes = 0;
+  /** When the next replacement of a crashed worker may start (the crash back-off). */
+  private nextForkAt = 0;
   private stopping = false;
-  private rolling = false;
+  /** A SIGHUP's restart is under way (its end is logged once). */
+  private restarting = false;
+  private reconciling = false;
+  /** Something changed while the loop ran: it looks again before it ends. */
+  private again = false;
   private address: { address: string; port: number } | undefined;
 
   constructor(private readonly options: PrimaryOptions) {}
@@ -68,7 +82,7 @@ class Supervisor {
     if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
     process.on('SIGTERM', () => this.stop('SIGTERM'));
     process.on('SIGINT', () => this.stop('SIGINT'));
-    process.on('SIGHUP', () => void this.roll());
+    process.on('SIGHUP', () => this.hangup());
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
     const started = Array.from({ length: this.options.workers }, () => this.listening(this.fork()));
     // Announced once every worker listens: the address printed means the whole pool serves.
@@ -103,6 +117,7 @@ class Supervisor {
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {
     this.serving.delete(worker);
+    this.stale.delete(worker);
     if (this.retiring.delete(worker) || this.stopping) {
       if (this.stopping && this.serving.size === 0 && this.retiring.size === 0) process.exit(0);
       return;
@@ -110,40 +125,84 @@ class Supervisor {
     const lived = Date.now() - (started.get(worker) ?? 0);
     this.crashes = lived > STABLE_MS ? 1 : this.crashes + 1;
     const delay = this.crashes <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 100 * 2 ** (this.crashes - 1));
-    log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`}) : remplacé${delay ? ` dans ${delay} ms` : ''}.`);
-    setTimeout(() => {
-      if (!this.stopping) this.fork();
-    }, delay).unref();
+    this.nextForkAt = Date.now() + delay;
+    const replaced = this.serving.size < this.options.workers;
+    log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`})${replaced ? ` : remplacé${delay ? ` dans ${delay} ms` : ''}` : ''}.`);
+    void this.reconcile();
   }
 
-  /** Restarts the workers one at a time: the new one listens, then the old one finishes its requests and stops. */
-  private async roll(): Promise<void> {
-    if (this.rolling || this.stopping) return;
-    this.rolling = true;
-    log.info(`SIGHUP reçu : redémarrage des ${this.serving.size} processus un par un.`);
-    try {
-      for (const old of [...this.serving]) {
-        if (this.stopping) break;
-        if (!this.serving.has(old)) continue;
-        const next = this.fork();
-        try {
-          await this.listening(next);
-        } catch (error) {
-          log.error(`Redémarrage interrompu : ${(error as Error).message} ; les processus en place continuent.`);
-          return;
-        }
-        await this.retire(old);
-      }
-      log.info('Redémarrage terminé.');
-    } finally {
-      this.rolling = false;
+  /** SIGHUP: every worker serving now (those a restart in progress started included) is to be replaced. */
+  private hangup(): void {
+    if (this.stopping) return;
+    const rolling = this.restarting;
+    this.restarting = true;
+    for (const worker of this.serving) this.stale.add(worker);
+    log.info(
+      rolling
+        ? `SIGHUP reçu pendant un redémarrage : les ${this.serving.size} processus seront tous remplacés.`
+        : `SIGHUP reçu : redémarrage des ${this.serving.size} processus un par un.`,
+    );
+    void this.reconcile();
+  }
+
+  /** Runs the loop, or has the running one look again. */
+  private async reconcile(): Promise<void> {
+    if (this.reconciling) {
+      this.again = true;
+      return;
     }
+    this.reconciling = true;
+    try {
+      do {
+        this.again = false;
+        while (!this.stopping && (await this.step()));
+      } while (this.again && !this.stopping);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  /** One change towards `workers` fresh workers serving; false when there is nothing to do. */
+  private async step(): Promise<boolean> {
+    const wanted = this.options.workers;
+    if (this.serving.size < wanted) {
+      // A crashed worker's replacement, after the back-off.
+      const wait = this.nextForkAt - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.stopping || this.serving.size >= wanted) return true;
+      await this.listening(this.fork()).catch(() => undefined);
+      return true;
+    }
+    const stale = [...this.stale].find((worker) => this.serving.has(worker));
+    if (stale && this.serving.size === wanted) {
+      // The new one listens before a stale one stops: the pool never serves with fewer than `wanted`.
+      try {
+        await this.listening(this.fork());
+      } catch (error) {
+        if (this.stopping) return false;
+        log.error(`Redémarrage interrompu : ${(error as Error).message} ; les processus en place continuent.`);
+        this.stale.clear();
+        this.restarting = false;
+      }
+      return true;
+    }
+    if (this.serving.size > wanted) {
+      // A stale worker first, else the most recent one.
+      await this.retire(stale ?? [...this.serving].at(-1)!);
+      if (this.restarting && this.stale.size === 0 && this.serving.size === wanted) {
+        this.restarting = false;
+        log.info(`Redémarrage terminé : ${this.serving.size} processus.`);
+      }
+      return true;
+    }
+    return false;
   }
 
   /** Asks a worker to finish its requests and stop; kills it past WORKER_STOP_MS. Resolves when it has exited. */
   private retire(worker: Worker): Promise<void> {
     this.retiring.add(worker);
     this.serving.delete(worker);
+    this.stale.delete(worker);
     return new Promise((resolve) => {
       if (worker.isDead()) return resolve();
       const timer = setTimeout(() => worker.process.kill('SIGKILL'), WORKER_STOP_MS);
@@ -165,6 +224,14 @@ class Supervisor {
     void Promise.all(all.map((worker) => this.retire(worker))).then(() => process.exit(0));
   }
 }
+
+/**
+ * In a worker, from the moment the runtime is loaded: SIGHUP is the primary's (a rolling restart). A signal sent
+ * to the whole group (`kill -HUP -PGID`, `systemctl kill -s HUP`, which signals every process of the unit) would
+ * otherwise end the worker at once, its requests in flight cut; it is ignored, and the primary replaces the worker
+ * as part of its restart.
+ */
+if (cluster.isWorker) process.on('SIGHUP', () => undefined);
 
 const STOP_PING = 'stopping';
 const STOP_ACK = 'stopping-ack';

@@ -10,6 +10,7 @@ import { declaredLengthError, type BodyLimits } from './body.js';
 import { clientErrorListener } from './client-error.js';
 import { NO_FIXED_HEADERS, type FixedHeaders } from './fixed-headers.js';
 import { encodeUrlHeader, isUrlHeader } from './header-values.js';
+import { lingerOnClose } from './linger.js';
 import { Request, peerAddress, type ClientIpResolver } from './request.js';
 import { Response } from './response.js';
 import { isPromise } from './promise.js';
@@ -137,11 +138,13 @@ export function requestListener(handler: HttpHandler, options: HttpServerOptions
       const request = Request.fromNodeDeferred(req, clientIp);
       const response = handler.respond(request);
       const server = this as object;
-      if (isPromise(response)) {
-        response.then((r) => writeResponse(res, request, r, stopping.has(server) || request.bodyUnread)).catch((err: unknown) => failed(res, err));
-      } else {
-        writeResponse(res, request, response, stopping.has(server) || request.bodyUnread);
-      }
+      const send = (r: Response): void => {
+        // A body sent and not read to its end: the connection closes, once what the client still sends is dropped.
+        if (request.bodyUnread) lingerOnClose(req, options.bodyLimits.multipart);
+        writeResponse(res, request, r, stopping.has(server) || request.bodyUnread);
+      };
+      if (isPromise(response)) response.then(send).catch((err: unknown) => failed(res, err));
+      else send(response);
     } catch (err) {
       failed(res, err);
     }
@@ -161,8 +164,9 @@ export function continueListener(handler: HttpHandler, options: HttpServerOption
   return function (this: unknown, req, res) {
     const tooLarge = declaredLengthError(req.headers, options.bodyLimits);
     if (tooLarge) {
-      // The rest of the body is not read, so the connection closes.
+      // The body is not read, so the connection closes (after dropping what a client that did not wait still sends).
       const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: clientIp(req) });
+      lingerOnClose(req, options.bodyLimits.multipart);
       writeResponse(res, partial, options.onError(tooLarge, partial), true);
       return;
     }

@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import { get } from '../config.js';
 import { DatabaseUnavailableError } from '../db/errors.js';
-import { getLogger } from '../logger.js';
+import { RepeatedLog, getLogger } from '../logger.js';
 
-const log = getLogger('fw.redis');
+/** The client's errors: once per cause and interval, whatever the number of clients that meet it. */
+const log = new RepeatedLog(getLogger('fw.redis'));
 
 /** Redis cannot be used right now (refused, cut, timed out): a 503, like a database that cannot be reached. */
 export class RedisUnavailableError extends DatabaseUnavailableError {
@@ -181,15 +182,13 @@ export class RedisConnection {
         reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** Math.min(retries, 6), 2000) : cause),
       },
     }) as unknown as OpenClient;
-    let warned = false;
     client.on('error', (error) => {
-      // Logged once per outage; the client keeps reconnecting.
-      if (!warned) log.warning(`Redis (${this.target}) : ${(error as Error)?.message ?? String(error)}`);
-      warned = true;
+      // The client keeps reconnecting, and every request of an outage opens one that fails: once per interval.
+      const message = (error as Error)?.message ?? String(error);
+      log.warning(`${this.target} ${message}`, `Redis (${this.target}) : ${message}`);
     });
     client.on('ready', () => {
       ready = true;
-      warned = false;
     });
     let timer: NodeJS.Timeout | undefined;
     try {
