@@ -29,8 +29,8 @@ function start(store) {
 /** GET /login then POST /login; returns the signed-in cookie and the POST's duration (ms). */
 export async function login(base) {
   const form = await fetch(`${base}/login`);
-  // An anonymous visitor gets the cookie of its CSRF token (csrf_id), not a session.
-  const cookie = /(?:session_id|csrf_id)=[0-9a-f]{64}/.exec(form.headers.get('set-cookie') ?? '')?.[0];
+  // An anonymous visitor gets a session_id its CSRF token is bound to, stored nowhere.
+  const cookie = /session_id=[0-9a-f]{64}/.exec(form.headers.get('set-cookie') ?? '')?.[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(await form.text())?.[1];
   if (!cookie || !token) throw new Error(`GET /login gave no session or token (${form.status})`);
   const body = new URLSearchParams({ csrf_token: token, login: USER.email, password: USER.password }).toString();

@@ -22,7 +22,6 @@ import { mayReadMedia } from './media/access.js';
 import { getLogger } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
-import { sendCsrfCookie } from './security/csrf.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
 import { existingSession, getSessionStore, loadRequestSession } from './session/session.js';
 import { templateManager } from './templates/manager.js';
@@ -185,7 +184,6 @@ export class Application {
       log.error(`Réponse de ${request.method} ${request.path} impossible à écrire (en-tête ${unwritable}) : la session n'est pas enregistrée, 500 à la place.`);
       return errorPage(500, request);
     }
-    sendCsrfCookie(request, response);
     const session = existingSession(request);
     return session ? session.persist(response).then(() => response) : response;
   }

@@ -169,8 +169,8 @@ function requests(tally) {
     if (kind === 'form') {
       // autocannon keeps the raw header names: Set-Cookie as the server wrote it.
       const setCookie = Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? '';
-      // The session cookie, or for an anonymous form the cookie its CSRF token is bound to (csrf_id).
-      const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((line) => /^(?:session_id|csrf_id)=[^;]*/.exec(String(line))?.[0]);
+      // The session cookie (for an anonymous form, the unstored id its CSRF token is bound to).
+      const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((line) => /^session_id=[^;]*/.exec(String(line))?.[0]);
       context.cookie = cookies.filter(Boolean).join('; ');
       context.token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? '';
     }
@@ -262,9 +262,9 @@ async function clientLoops(url, tally) {
         count('css', await send('GET', '/static/tailwind.css'));
         count('js', await send('GET', '/static/js/app.js'));
         const form = count('form', await send('GET', '/notes/new'));
-        // The session cookie, or for an anonymous form the cookie its CSRF token is bound to (csrf_id).
+        // The session cookie (for an anonymous form, the unstored id its CSRF token is bound to).
         const cookie = (form.headers['set-cookie'] ?? [])
-          .map((line) => /^(?:session_id|csrf_id)=[^;]*/.exec(line)?.[0])
+          .map((line) => /^session_id=[^;]*/.exec(line)?.[0])
           .filter(Boolean)
           .join('; ');
         const token = /name="csrf_token" value="([^"]+)"/.exec(form.body)?.[1] ?? '';

@@ -11,7 +11,17 @@ import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { addUserRole, createRole, createUser, grantPermission } from '../runtime/auth/users.js';
 import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
-import { BaseController, getUser, requireRole, requestSession, Response, type Request, type Router } from '../runtime/index.js';
+import {
+  BaseController,
+  getSessionStore,
+  getUser,
+  MemorySessionStore,
+  requireRole,
+  requestSession,
+  Response,
+  type Request,
+  type Router,
+} from '../runtime/index.js';
 import { htmxRedirect } from '../runtime/crud/htmx.js';
 import { requirePermission } from '../runtime/rbac/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
@@ -68,13 +78,18 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     await data.close();
   });
 
-  test('GET /login: the form and its CSRF cookie with exactly the documented attributes; no session stored', async ({ app }) => {
+  test('GET /login: the form and its session_id cookie with exactly the documented attributes; no session stored', async ({ app }) => {
+    const store = getSessionStore() as MemorySessionStore;
+    assert.instance(store, MemorySessionStore);
+    const before = store.size;
     const client = new SessionClient(app.base);
     const page = await client.get('/login');
     assert.is(page.status, 200);
     assert.is(page.cookies.length, 1);
-    assert.match(page.cookies[0]!, new RegExp(`^csrf_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
-    assert.is(client.sessionId, '');
+    assert.match(page.cookies[0]!, new RegExp(`^session_id=[0-9a-f]{64}; ${COOKIE_ATTRIBUTES}$`));
+    assert.match(client.sessionId, /^[0-9a-f]{64}$/);
+    for (let i = 0; i < 20; i++) await new SessionClient(app.base).get('/login');
+    assert.is(store.size, before, 'the id is not stored until the session holds something');
     assert.is(page.headers.get('cache-control'), 'no-store');
     for (const field of ['csrf_token', 'login', 'password']) assert.match(page.text, `name="${field}"`);
   });

@@ -203,8 +203,11 @@ const CASES: CorpusCase[] = [
     detail: '2 processus : sessions redis, limites de tentatives database',
     more: (_check, { report }) => {
       const redis = report.checks.find((c) => c.id === 'FW-ENV-006')!;
-      assert.is(redis.status, 'OK');
-      assert.is(redis.detail, '127.0.0.1:6379 (REDIS_URL absent : valeur par défaut) pour SESSION_STORE=redis');
+      assert.is(redis.status, 'WARN', 'the default key prefix');
+      assert.ok(
+        redis.detail.startsWith('127.0.0.1:6379 (REDIS_URL absent : valeur par défaut) pour SESSION_STORE=redis ; préfixe des clés fw: (celui par défaut)'),
+        redis.detail,
+      );
     },
   },
   {
@@ -241,13 +244,24 @@ const CASES: CorpusCase[] = [
     },
   },
   {
-    name: 'RATE_LIMIT_STORE=redis with a rediss:// REDIS_URL',
+    name: 'RATE_LIMIT_STORE=redis with a rediss:// REDIS_URL and a prefix of its own',
     command: 'doctor',
-    defect: appendEnv('RATE_LIMIT_STORE=redis', 'REDIS_URL=rediss://cache.internal:6380/2'),
+    defect: appendEnv('RATE_LIMIT_STORE=redis', 'REDIS_URL=rediss://cache.internal:6380/2', 'REDIS_PREFIX=facturation:'),
     id: 'FW-ENV-006',
     status: 'OK',
     exit: 0,
-    detail: 'cache.internal:6380 pour RATE_LIMIT_STORE=redis',
+    detail: 'cache.internal:6380 pour RATE_LIMIT_STORE=redis ; préfixe des clés facturation:',
+  },
+  {
+    name: 'SESSION_STORE=redis on the default prefix fw: (REDIS_PREFIX unset, or set to it)',
+    command: 'doctor',
+    defect: appendEnv('SESSION_STORE=redis', 'REDIS_PREFIX=fw:'),
+    id: 'FW-ENV-006',
+    status: 'WARN',
+    exit: 0,
+    detail:
+      'pour SESSION_STORE=redis ; préfixe des clés fw: (celui par défaut) : toute autre application de ce serveur Redis restée sur ce préfixe partage ces clés',
+    more: inEnvDev("REDIS_PREFIX=<nom de l'application>: dans env/dev, un préfixe par application"),
   },
   {
     name: 'an unreadable REDIS_URL no store uses',

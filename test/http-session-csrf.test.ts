@@ -1,12 +1,11 @@
 /** Session cookie, CSRF and flash messages over HTTP (docs/runtime.md "Sessions", "CSRF"; docs/decisions.md#session-cookie, #login-and-csrf-answers). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BaseController, Response, configure, escapeHtml, requestSession, trans, type Router } from '../runtime/index.js';
-import { assertSecurityHeaders, csrfCookie, sessionCookie, type CallResult } from './helpers/client.js';
+import { BaseController, MemorySessionStore, Response, configure, escapeHtml, getSessionStore, requestSession, trans, type Router } from '../runtime/index.js';
+import { assertSecurityHeaders, sessionCookie, type CallResult } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
 const COOKIE = /^session_id=([0-9a-f]{64}); HttpOnly; SameSite=Strict; Secure; Path=\/$/;
-const CSRF_COOKIE = /^csrf_id=([0-9a-f]{64}); HttpOnly; SameSite=Strict; Secure; Path=\/$/;
 
 function routes(router: Router): void {
   router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
@@ -26,6 +25,15 @@ function routes(router: Router): void {
   router.add('GET', '/show', (r) => BaseController.render('show.html', { request: r }), { public: true });
   router.add(
     'GET',
+    '/end-then-form',
+    (r) => {
+      requestSession(r).destroy();
+      return BaseController.render('form.html', { request: r });
+    },
+    { public: true },
+  );
+  router.add(
+    'GET',
     '/sign-in',
     (r) => {
       requestSession(r).set('user', { id: 1, login: 'a@example.test', roles: [], permissions: [] });
@@ -42,14 +50,18 @@ const files = {
   'mvc/views/show.html': '{% extends "layouts/base.html" %}{% block content %}<p>page</p>{% endblock %}',
 };
 
-/** GET /form, anonymous: the CSRF cookie to send back (no session is made) and the token printed in the page. */
+/** The sessions the application's memory store holds. */
+const stored = (): number => (getSessionStore() as MemorySessionStore).size;
+
+/** GET /form, anonymous: the session cookie to send back (nothing stored under it) and the token printed in the page. */
 async function openForm(t: TestApp): Promise<{ cookie: string; token: string; response: CallResult }> {
+  const before = stored();
   const response = await t.fetch('/form');
   assert.is(response.status, 200);
   const token = /name="csrf_token" value="([0-9a-f]{64})"/.exec(response.text)?.[1];
   assert.ok(token, 'token printed in the form');
-  assert.is(sessionCookie(response.cookies), undefined, 'no session for a token');
-  return { cookie: csrfCookie(response.cookies)!, token: token!, response };
+  assert.is(stored(), before, 'no session stored for a token');
+  return { cookie: sessionCookie(response.cookies)!, token: token!, response };
 }
 
 const post = (t: TestApp, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -62,11 +74,16 @@ S.before(async () => {
 });
 S.after(() => t.close());
 
-S('an anonymous page calling csrf_token() sets exactly csrf_id=<64 hex>; HttpOnly; SameSite=Strict; Secure; Path=/, and no session', async () => {
+S('an anonymous page calling csrf_token() sets exactly session_id=<64 hex>; HttpOnly; SameSite=Strict; Secure; Path=/, stored nowhere', async () => {
+  assert.instance(getSessionStore(), MemorySessionStore);
   const { response } = await openForm(t);
   assert.is(response.cookies.length, 1);
   const cookie = response.cookies[0]!;
-  assert.ok(CSRF_COOKIE.test(cookie), cookie);
+  assert.ok(COOKIE.test(cookie), cookie);
+  assert.not.ok(
+    response.cookies.some((c) => c.startsWith('csrf_id=')),
+    'no separate CSRF cookie',
+  );
   const attributes = cookie.split('; ').slice(1).sort();
   assert.equal(attributes, ['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
   assertSecurityHeaders(response.headers, 'form');
@@ -76,7 +93,7 @@ S('Secure is present whatever app_env', async () => {
   configure({ app_env: 'prod' });
   try {
     const { response } = await openForm(t);
-    assert.ok(CSRF_COOKIE.test(response.cookies[0]!));
+    assert.ok(COOKIE.test(response.cookies[0]!));
   } finally {
     configure({ app_env: 'dev' });
   }
@@ -92,26 +109,39 @@ S('pages that do not need a session set no cookie', async () => {
   assert.equal(r.cookies, []);
 });
 
-S('the CSRF cookie is reused without being sent again; the token is stable', async () => {
+S('the session cookie is reused without being sent again; the token is stable; nothing is stored', async () => {
   const first = await openForm(t);
   const again = await t.fetch('/form', { headers: { Cookie: first.cookie } });
   assert.equal(again.cookies, []);
   assert.ok(again.text.includes(`value="${first.token}"`));
 });
 
-S('a forged or malformed session id or CSRF id is ignored: no session, a new CSRF id', async () => {
+S('100 anonymous GETs of the form and their POSTs store no session', async () => {
+  const before = stored();
+  const forms = [];
+  for (let i = 0; i < 100; i++) forms.push(await openForm(t));
+  assert.is(new Set(forms.map((f) => f.cookie)).size, 100, 'a new id each');
+  for (const form of forms.slice(0, 10)) assert.is((await post(t, '/submit', { csrf_token: form.token }, { Cookie: form.cookie })).status, 200);
+  assert.is(stored(), before);
+});
+
+S('a malformed session id is ignored: a new one; a well-formed one the store does not hold is kept, still unstored', async () => {
   const forged = 'a'.repeat(64);
-  for (const cookie of [`session_id=${forged}`, 'session_id=abc', 'session_id=../../x', 'csrf_id=abc', 'csrf_id=../../x', `csrf_id=${forged.toUpperCase()}`]) {
+  for (const cookie of ['session_id=abc', 'session_id=../../x', `session_id=${forged.toUpperCase()}`, 'csrf_id=' + forged]) {
     const r = await t.fetch('/form', { headers: { Cookie: cookie } });
     assert.is(r.cookies.length, 1, cookie);
-    const id = CSRF_COOKIE.exec(r.cookies[0]!)?.[1];
+    const id = COOKIE.exec(r.cookies[0]!)?.[1];
     assert.ok(id && id !== forged, cookie);
   }
+  const before = stored();
+  const kept = await t.fetch('/form', { headers: { Cookie: `session_id=${forged}` } });
+  assert.equal(kept.cookies, [], 'the id the browser has is not sent again');
+  assert.is(stored(), before);
 });
 
 S("a token forged without the secret is refused: the HMAC of the id under another key, the id itself, another id's token", async () => {
   const { cookie, token } = await openForm(t);
-  const id = cookie.slice('csrf_id='.length);
+  const id = cookie.slice('session_id='.length);
   const { createHmac } = await import('node:crypto');
   const forgeries = [
     id,
@@ -120,19 +150,44 @@ S("a token forged without the secret is refused: the HMAC of the id under anothe
     (await openForm(t)).token,
   ];
   for (const forged of forgeries) assert.is((await post(t, '/submit', { csrf_token: forged }, { Cookie: cookie })).status, 403, forged);
-  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: 'csrf_id=' + 'b'.repeat(64) })).status, 403, 'the token of another cookie');
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: 'session_id=' + 'b'.repeat(64) })).status, 403, 'the token of another id');
   assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: cookie })).status, 200, 'the right pair passes');
 });
 
-S('a signed-in session refuses the anonymous token of its browser: it has a token of its own', async () => {
+S('a signed-in session refuses the anonymous token of its id: it has a token of its own', async () => {
   const { cookie, token } = await openForm(t);
   const signedIn = await t.fetch('/sign-in', { headers: { Cookie: cookie } });
-  const session = sessionCookie(signedIn.cookies)!;
-  const both = `${cookie}; ${session}`;
-  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: both })).status, 403);
-  const own = /value="([0-9a-f]{64})"/.exec((await t.fetch('/form', { headers: { Cookie: both } })).text)![1]!;
+  assert.equal(signedIn.cookies, [], 'the user is stored under the id the browser has (this route does not rotate, a login does)');
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: cookie })).status, 403);
+  const own = /value="([0-9a-f]{64})"/.exec((await t.fetch('/form', { headers: { Cookie: cookie } })).text)![1]!;
   assert.is.not(own, token);
-  assert.is((await post(t, '/submit', { csrf_token: own }, { Cookie: both })).status, 200);
+  assert.is((await post(t, '/submit', { csrf_token: own }, { Cookie: cookie })).status, 200);
+});
+
+S('a flash stored for an anonymous visitor goes under its id: the token of its open form still posts once the flash is read', async () => {
+  const { cookie, token } = await openForm(t);
+  const before = stored();
+  const redirect = await t.fetch('/flash/info', { headers: { Cookie: cookie } });
+  assert.equal(redirect.cookies, [], 'no new id');
+  assert.is(stored(), before + 1, 'the flash is stored');
+  const shown = await t.fetch('/show', { headers: { Cookie: cookie } });
+  assert.ok(shown.text.includes('Message info'));
+  assert.is(stored(), before, 'read, the empty session is deleted');
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: cookie })).status, 200);
+});
+
+S('a session ended by the page that prints a form: the form is bound to a new id that replaces the ended one', async () => {
+  const redirect = await t.fetch('/flash/success');
+  const old = sessionCookie(redirect.cookies)!;
+  const before = stored();
+  const page = await t.fetch('/end-then-form', { headers: { Cookie: old } });
+  assert.is(page.cookies.length, 1, page.cookies.join(' | '));
+  const fresh = sessionCookie(page.cookies)!;
+  assert.ok(COOKIE.test(page.cookies[0]!) && fresh !== old, 'a new session_id, not an expiry');
+  assert.is(stored(), before - 1, 'the ended session is deleted, the new one not stored');
+  const token = /value="([0-9a-f]{64})"/.exec(page.text)![1]!;
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: fresh })).status, 200);
+  assert.is((await post(t, '/submit', { csrf_token: token }, { Cookie: old })).status, 403);
 });
 
 S('POST without token: 403, the French "form expired, reload" page, no session created', async () => {

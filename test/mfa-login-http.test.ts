@@ -76,7 +76,9 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
       ['csrf_token', prePasswordToken],
       ['code', '123456'],
     ]);
-    assert.is(guess.status, 403, 'nor can it post codes');
+    // Its token is the anonymous one of that id (valid for an anonymous form), but the id holds no challenge.
+    assert.is(guess.status, 302, 'nor can it post codes to the challenge');
+    assert.is(guess.headers.get('location'), '/login');
     // The CSRF token of the password step was dropped: the challenge form has a new one.
     const challengeToken = await client.csrf('/login/mfa');
     assert.is.not(challengeToken, prePasswordToken, 'a new CSRF token after the password step');

@@ -21,6 +21,10 @@ import {
 import { fileBackend, mariadbBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 import { manualClock, rejection } from './helpers/clock.js';
 
+/** The stores key sessions by an HMAC under the application's secret: a configured one (nothing written in the working directory). */
+const withSecret = (): void => configure({ app_secret: 'session-stores-persistent-secret'.padEnd(48, 'x') });
+withSecret();
+
 const SECOND = 1000;
 const TTL = 3600;
 const T0 = 1_700_000_000_000;
@@ -84,6 +88,7 @@ F.before(() => {
 });
 F.after(() => {
   resetConfig();
+  withSecret();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -166,6 +171,7 @@ F('the default folder is session_dir from project_root; a relative dir is read f
     assert.throws(() => new DatabaseSessionStore({ ttlSeconds: -1 }), /^ttlSeconds doit être un nombre de secondes/);
   } finally {
     resetConfig();
+    withSecret();
   }
 });
 

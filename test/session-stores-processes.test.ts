@@ -11,9 +11,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fwSessionsDdl, openDatabase, sessionKey } from '../runtime/index.js';
+import { configure, fwSessionsDdl, openDatabase, sessionKey } from '../runtime/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 import { dropMariaDb } from './helpers/session-backends.js';
+
+/** The application secret of every process (sessions are keyed by it at rest); the test's own too, to read the keys. */
+const APP_SECRET = 'processes-test-secret-'.padEnd(48, 'x');
+configure({ app_secret: APP_SECRET });
 
 const RUNTIME = pathToFileURL(path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'runtime', 'index.js')).href;
 
@@ -122,7 +126,7 @@ function tempDir(): string {
 shared('file store', async () => {
   const root = tempDir();
   return {
-    config: { project_root: root, session_store: 'file' },
+    config: { project_root: root, session_store: 'file', app_secret: APP_SECRET },
     kind: 'FileSessionStore',
     atRest: async () => {
       const dir = path.join(root, 'storage', 'sessions');
@@ -141,7 +145,7 @@ shared('database store on a SQLite file', async () => {
   const db = openDatabase({ driver: 'sqlite', file });
   for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
   return {
-    config: { project_root: root, session_store: 'database', db_driver: 'sqlite', db_file: 'app.sqlite' },
+    config: { project_root: root, session_store: 'database', db_driver: 'sqlite', db_file: 'app.sqlite', app_secret: APP_SECRET },
     kind: 'DatabaseSessionStore',
     atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
     cleanup: async () => {
@@ -163,6 +167,7 @@ shared('database store on MariaDB', async () => {
   for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
   return {
     config: {
+      app_secret: APP_SECRET,
       session_store: 'database',
       db_driver: 'mariadb',
       db_host: MARIADB_ADMIN.host,

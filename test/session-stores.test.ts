@@ -7,9 +7,13 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sessionKey, type SessionStore } from '../runtime/index.js';
+import { configure, sessionKey, type SessionStore } from '../runtime/index.js';
 import { fileBackend, mariadbBackend, memoryBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
 import { manualClock, rejection } from './helpers/clock.js';
+
+// The stores key sessions by an HMAC under the application's secret: a configured one, so that nothing is written
+// into the working directory's storage/sessions.
+configure({ app_secret: 'session-stores-test-secret'.padEnd(48, 'x') });
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const TTL = 3600;

@@ -137,7 +137,7 @@ const server = http.createServer(async (req, res) => {
       'Content-Length',
       String(Buffer.byteLength(body)),
       'Set-Cookie',
-      `csrf_id=${id}; HttpOnly; SameSite=Strict; Secure; Path=/`,
+      `session_id=${id}; HttpOnly; SameSite=Strict; Secure; Path=/`,
     ]);
     res.end(body);
   } catch (err) {

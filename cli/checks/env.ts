@@ -234,12 +234,14 @@ export const processesCheck: CheckFunction = async (context) => {
 /**
  * FW-ENV-006: with SESSION_STORE or RATE_LIMIT_STORE on redis, REDIS_URL read as the server reads it at start
  * (runtime/redis/client.ts: unset is redis://127.0.0.1:6379; an address the client cannot read is refused). The
- * server is not contacted.
+ * server is not contacted. The default key prefix `fw:` is a WARN: every application of that Redis left on it
+ * shares its keys (sessions are bound to their application's secret, docs/decisions.md#session-stores, but the
+ * login-attempt counts are not).
  */
 export const redisCheck: CheckFunction = async (context) => {
   const file = await envFile(context);
   if (!file.values && file.result.status === 'FAIL') return [result(D.redis, 'SKIP', `env/${context.appEnv} illisible`)];
-  const [{ redisStores }, { checkedRedisUrl, redisTarget, redisUrl }] = await Promise.all([
+  const [{ redisStores }, { DEFAULT_REDIS_PREFIX, checkedRedisUrl, redisPrefix, redisTarget, redisUrl }] = await Promise.all([
     import('../../runtime/app/stores.js'),
     import('../../runtime/redis/client.js'),
   ]);
@@ -262,7 +264,21 @@ export const redisCheck: CheckFunction = async (context) => {
     ];
   }
   const given = process.env.REDIS_URL?.trim() ? '' : ' (REDIS_URL absent : valeur par défaut)';
-  return [result(D.redis, 'OK', `${redisTarget(redisUrl())}${given} pour ${users}`)];
+  const found = `${redisTarget(redisUrl())}${given} pour ${users}`;
+  if (redisPrefix() === DEFAULT_REDIS_PREFIX) {
+    return [
+      {
+        ...result(
+          D.redis,
+          'WARN',
+          `${found} ; préfixe des clés ${DEFAULT_REDIS_PREFIX} (celui par défaut) : toute autre application de ce serveur Redis restée sur ce préfixe partage ces clés (comptes de tentatives de connexion, index des sessions)`,
+          `REDIS_PREFIX=<nom de l'application>: dans env/${context.appEnv}, un préfixe par application`,
+        ),
+        file: `env/${context.appEnv}`,
+      },
+    ];
+  }
+  return [result(D.redis, 'OK', `${found} ; préfixe des clés ${redisPrefix()}`)];
 };
 
 export const ENV_CHECKS: readonly CheckFunction[] = [nodeVersionCheck, envFileCheck, envValuesCheck, envExampleCheck, processesCheck, redisCheck];

@@ -74,11 +74,14 @@ function redisUrlSource(): string {
   return typeof configured === 'string' && configured.trim() !== '' ? 'redis_url' : 'REDIS_URL';
 }
 
+/** The key prefix when none is set (`fw doctor` warns about it: FW-ENV-006). */
+export const DEFAULT_REDIS_PREFIX = 'fw:';
+
 /** The prefix of every key the stores write: `redis_prefix`, else REDIS_PREFIX, else `fw:`. */
 export function redisPrefix(): string {
   const configured = get('redis_prefix');
   if (typeof configured === 'string' && configured !== '') return configured;
-  return process.env.REDIS_PREFIX || 'fw:';
+  return process.env.REDIS_PREFIX || DEFAULT_REDIS_PREFIX;
 }
 
 /** The URL without its password, for messages. */

@@ -1,6 +1,7 @@
 /**
  * The application's secret (docs/runtime.md "CSRF"): the HMAC key that signs what the server must recognise
- * without storing it (the CSRF tokens of anonymous visitors). `app_secret` when configured, else `APP_SECRET`
+ * without storing it (the CSRF tokens of anonymous visitors), and that keys the sessions at rest (`sessionKey`,
+ * so that a session is valid only in the application that made it: docs/decisions.md#session-stores). `app_secret` when configured, else `APP_SECRET`
  * from the environment, at least 32 characters; else a random secret created once in `<session_dir>/.app_secret`
  * (mode 0600, in the sessions folder that is 0700 and kept out of git), so that every process of one machine
  * and every restart share it. Several machines must set APP_SECRET, the same on each.
@@ -74,7 +75,7 @@ function readSecretFile(file: string): Buffer {
 function processSecret(file: string, error: unknown): Buffer {
   log.warning(
     `Secret de l'application illisible et impossible à créer (${file} : ${(error as Error).message}) : un secret propre à ce processus est utilisé, ` +
-      'les formulaires ouverts par des visiteurs anonymes expireront au redémarrage. Définissez APP_SECRET (au moins 32 caractères).',
+      'les sessions et les formulaires ouverts par des visiteurs anonymes seront perdus au redémarrage. Définissez APP_SECRET (au moins 32 caractères).',
   );
   return randomBytes(32);
 }

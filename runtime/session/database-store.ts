@@ -1,7 +1,7 @@
 /**
  * Sessions in the `fw_sessions` table (docs/decisions.md#session-stores, docs/runtime.md "Sessions"), on SQLite or MariaDB:
  * shared by every process and machine that uses the same database. The table is created by `fw db:init`
- * (sessions-table.ts). Rows are keyed by the SHA-256 hex of the session id; expiry is UTC, to the second, and
+ * (sessions-table.ts). Rows are keyed by `sessionKey(id)`, the keyed hash of the session id; expiry is UTC, to the second, and
  * sliding (`expiryIsDue`: a read updates the row at most once per tenth of the TTL).
  */
 import type { Database, Queryable } from '../db/database.js';

@@ -2,7 +2,7 @@
  * Sessions as JSON files, one per session (docs/decisions.md#session-stores, docs/runtime.md "Sessions"): they survive a
  * restart and are shared by the processes of one machine that use the same folder.
  *
- * - A file is named by the SHA-256 hex of the session id (`<hash>.json`): the cookie value is never on disk.
+ * - A file is named by `sessionKey(id)`, the hash of the session id keyed by the app secret (`<hash>.json`): the cookie value is never on disk.
  * - Files are written whole to a temporary file of the same folder (`.<hash>.<random>.tmp`, mode 0600), then
  *   renamed over the old one. A rename is atomic: a reader sees the old file or the new one, never a mix, and
  *   concurrent writes of one session end with one of them whole (the last renamed wins).

@@ -4,15 +4,19 @@
  * stores (test/session-stores.test.ts). Each step is one Lua script, atomic on the server, one round trip.
  *
  * Keys, under the prefix (`redis_prefix`, default `fw:`):
- * - `sess:<sha256 of the id>`: a hash `d` (the data as JSON), `e` (the expiry, epoch ms), `u` (the user id or '');
- *   Redis drops it by itself after the TTL (PEXPIRE, pushed back on use like the database store's expiry);
- * - `sess-user:<user id>`: the set of that user's session keys, so that deleteUser() reads one set, never scans;
- * - `sess-exp`: the expiries as a sorted set, for purge() (sessions Redis has already dropped leave only this entry).
+ * - `sess:<key>`: a hash `d` (the data as JSON), `e` (the expiry, epoch ms), `u` (the user id or ''); the key is
+ *   `sessionKey(id)`, an HMAC under the application's secret, so that an application sharing the prefix with
+ *   another never finds its sessions (docs/decisions.md#session-stores); Redis drops it by itself after the TTL
+ *   (PEXPIRE, pushed back on use like the database store's expiry);
+ * - `sess-user:<application tag>:<user id>`: the set of that user's session keys, so that deleteUser() reads one
+ *   set, never scans (the tag, `applicationTag()`, keeps another application's user 7 out of it);
+ * - `sess-exp:<application tag>`: the expiries as a sorted set, for purge() (sessions Redis has already dropped
+ *   leave only this entry).
  */
 import { get } from '../config.js';
 import { getLogger } from '../logger.js';
 import { lua, sharedRedis, redisPrefix, type RedisConnection } from '../redis/client.js';
-import { checkedTtl, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore } from './store.js';
+import { applicationTag, checkedTtl, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore } from './store.js';
 
 const log = getLogger('fw.session');
 const PURGE_INTERVAL_MS = 60_000;
@@ -260,11 +264,11 @@ export class RedisSessionStore implements SessionStore {
   }
 
   private get userPrefix(): string {
-    return `${this.prefix}sess-user:`;
+    return `${this.prefix}sess-user:${applicationTag()}:`;
   }
 
   private get expiries(): string {
-    return `${this.prefix}sess-exp`;
+    return `${this.prefix}sess-exp:${applicationTag()}`;
   }
 }
 

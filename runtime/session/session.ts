@@ -93,12 +93,24 @@ export async function getFlash(sessionId: string): Promise<Flash | null> {
 
 // --- the per-request handle ---
 
+/**
+ * How a request's session began: `loaded` from the store under the client's id; `new`, an id the client does not
+ * have yet (sent with the response once the session holds something); `adopted`, the well-formed id the client
+ * sent that the store does not hold (an anonymous visitor's unstored id, docs/runtime.md "Sessions").
+ */
+export type SessionOrigin = 'loaded' | 'new' | 'adopted';
+
 /** The session of one request: loaded before the handler, persisted after it. */
 export class RequestSession {
   dirty = false;
   deleted = false;
   /** Set when the id is new for the client (created or rotated): the cookie must be sent. */
   issueCookie: boolean;
+  /**
+   * Set when an anonymous CSRF token was derived from this id during the request (docs/runtime.md "CSRF"): the
+   * client must keep the cookie even if nothing is stored under it.
+   */
+  tokenBound = false;
   /** The id the client sent, to delete when rotated. */
   private readonly previousIds: string[] = [];
   /** True while `id` is the id the session was loaded under: it exists in the store, and is only updated. */
@@ -107,11 +119,13 @@ export class RequestSession {
   constructor(
     public id: string,
     public data: SessionData,
-    isNew: boolean,
+    origin: boolean | SessionOrigin,
   ) {
-    this.issueCookie = isNew;
-    this.dirty = isNew;
-    this.loaded = !isNew;
+    // `true` / `false`: the former signature (new / loaded).
+    const kind = origin === true ? 'new' : origin === false ? 'loaded' : origin;
+    this.issueCookie = kind === 'new';
+    this.dirty = kind === 'new';
+    this.loaded = kind === 'loaded';
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -140,13 +154,27 @@ export class RequestSession {
     this.deleted = true;
     this.data = {};
   }
+  /**
+   * After destroy(): the request goes on as a new anonymous visitor, under a new id (the ended one is still
+   * deleted from the store, and the new cookie replaces the old one on the client).
+   */
+  restartAnonymous(): void {
+    this.previousIds.push(this.id);
+    this.id = newSessionId();
+    this.deleted = false;
+    this.data = {};
+    this.loaded = false;
+    this.issueCookie = true;
+    this.dirty = false;
+  }
 
   /**
    * Writes the session to the store and sets the cookie on the response, when it holds anything: an empty
-   * session is not stored (a loaded one that became empty is deleted and its cookie expired). A session loaded from the store under
+   * session is not stored (a loaded one that became empty is deleted and its cookie expired, unless an anonymous
+   * CSRF token was derived from its id). A session loaded from the store under
    * its id is written with `update()`, which never creates: if it was ended while the request ran (logout,
-   * `deleteUser()` on a disabled user or a changed password), it stays ended, and no cookie is sent. A new or
-   * rotated id is created with `set()`.
+   * `deleteUser()` on a disabled user or a changed password), it stays ended, and no cookie is sent. A new,
+   * adopted or rotated id is created with `set()`. A new id bound to a CSRF token is sent even when empty.
    */
   async persist(response: Response): Promise<void> {
     const store = getSessionStore();
@@ -157,11 +185,13 @@ export class RequestSession {
       return;
     }
     if (Object.keys(this.data).length === 0) {
-      // Nothing worth keeping (docs/runtime.md "Sessions"): a new session is never stored nor sent, and a stored
-      // one that became empty (its flash read) is ended.
+      // Nothing worth keeping (docs/runtime.md "Sessions"): a new session is never stored, and a stored one that
+      // became empty (its flash read) is ended. The cookie stays when a form of the page is bound to it.
       if (this.loaded) {
         await store.delete(this.id);
-        response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
+        if (!this.tokenBound) response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
+      } else if (this.issueCookie && this.tokenBound) {
+        response.addCookie(sessionCookie(this.id));
       }
       return;
     }
@@ -195,19 +225,36 @@ export async function loadRequestSession(request: Request): Promise<RequestSessi
   if (!id) return undefined;
   const data = await getSessionStore().get(id);
   if (!data) return undefined;
-  const session = new RequestSession(id, data, false);
+  const session = new RequestSession(id, data, 'loaded');
   request.state.session = session;
   return session;
 }
 
-/** The request's session, created on first need (a new id, sent as a cookie with the response). */
+/**
+ * The request's session, created on first need. Its id is the client's `session_id` when well-formed but not
+ * stored (an anonymous visitor's id, so that the CSRF tokens of its open pages stay valid), else a new id sent as
+ * a cookie with the response. Signing in and starting a second-factor challenge rotate it (docs/auth.md).
+ */
 export function requestSession(request: Request): RequestSession {
   let session = request.state.session as RequestSession | undefined;
   if (!session) {
-    session = new RequestSession(newSessionId(), {}, true);
+    const sent = getSessionId(request);
+    session = sent ? new RequestSession(sent, {}, 'adopted') : new RequestSession(newSessionId(), {}, 'new');
     request.state.session = session;
   }
   return session;
+}
+
+/**
+ * The id an anonymous CSRF token is derived from (docs/runtime.md "CSRF"): the request's session id (the
+ * client's, or a new one then sent as `session_id` with the response even though nothing is stored). A session
+ * ended during the request is replaced by a new anonymous one.
+ */
+export function tokenSessionId(request: Request): string {
+  const session = requestSession(request);
+  if (session.deleted) session.restartAnonymous();
+  session.tokenBound = true;
+  return session.id;
 }
 
 /** The request's session if one exists, without creating one. */

@@ -1,7 +1,7 @@
 /**
  * The `fw_sessions` table of the database session store (docs/decisions.md#framework-tables), created by `fw db:init` on both dialects, described once
  * (runtime/db/ddl/table-spec.ts) and spelled per dialect by the renderer of the entity tables. Columns:
- * `session_id` the SHA-256 hex of the cookie value (the id itself is never stored), `data` the session as JSON
+ * `session_id` the keyed hash of the cookie value (`sessionKey`) (the id itself is never stored), `data` the session as JSON
  * text, `user_id` the user it belongs to as text (`sessionUserId`: `data.user.id`, else the user of a pending
  * second-factor challenge; null for an anonymous session; text so that string ids work as well as numbers),
  * `expires_at`, `created_at`, `updated_at` in UTC (`YYYY-MM-DD HH:MM:SS`; TEXT on SQLite, as the runtime writes

@@ -1,6 +1,7 @@
 /** The session store contract (docs/runtime.md "Session stores") and the in-memory backend (docs/decisions.md#session-stores). */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { get } from '../config.js';
+import { appSecret } from '../security/app-secret.js';
 
 export type SessionData = Record<string, unknown>;
 
@@ -44,10 +45,26 @@ export function isValidSessionId(id: unknown): id is string {
   return typeof id === 'string' && ID_PATTERN.test(id);
 }
 
-/** The key a session is kept under at rest by the file and database stores: SHA-256 hex of the cookie value. */
+/**
+ * The key a session is kept under at rest by the file, database and Redis stores: the HMAC-SHA256 hex of the
+ * cookie value under the application's secret (docs/decisions.md#session-stores). The cookie value is never
+ * written, and a session is found only by the application that made it: another one, sharing the folder, the
+ * table or the Redis prefix but not the secret, looks under other keys.
+ */
 export function sessionKey(id: string): string {
-  return createHash('sha256').update(id).digest('hex');
+  return createHmac('sha256', appSecret()).update(`session:${id}`).digest('hex');
 }
+
+/**
+ * A short tag of the application's secret (16 hex), for the keys a store shares between sessions (the Redis
+ * store's per-user sets and expiry index): two applications on one prefix never touch each other's.
+ */
+export function applicationTag(): string {
+  const secret = appSecret();
+  if (tagged?.secret !== secret) tagged = { secret, tag: createHmac('sha256', secret).update('fw-application-tag').digest('hex').slice(0, 16) };
+  return tagged.tag;
+}
+let tagged: { readonly secret: Buffer; readonly tag: string } | undefined;
 
 /** The longest user id the stores keep (the width of `fw_sessions.user_id`). */
 export const SESSION_USER_ID_MAX = 255;

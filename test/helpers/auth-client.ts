@@ -21,12 +21,11 @@ export interface Page {
 }
 
 /**
- * Keeps the `session_id` cookie and the anonymous CSRF cookie `csrf_id`, like a browser; `cookie` may be set by
- * hand to replay an old session id (it replaces the session cookie only).
+ * Keeps the `session_id` cookie, like a browser (an anonymous visitor's one too: its CSRF token is bound to it);
+ * `cookie` may be set by hand to replay an old session id.
  */
 export class SessionClient {
   private session = '';
-  private csrfId = '';
   constructor(
     readonly base: string,
     readonly headers: Record<string, string> = {},
@@ -34,7 +33,7 @@ export class SessionClient {
 
   /** The Cookie header sent. */
   get cookie(): string {
-    return [this.csrfId, this.session].filter(Boolean).join('; ');
+    return this.session;
   }
   set cookie(value: string) {
     this.session = value;
@@ -51,11 +50,9 @@ export class SessionClient {
     const response = await fetch(this.base + url, { method, headers: all, body, redirect: 'manual' });
     const cookies = response.headers.getSetCookie();
     for (const cookie of cookies) {
-      const pair = /^(session_id|csrf_id)=([^;]*)/.exec(cookie);
+      const pair = /^session_id=([^;]*)/.exec(cookie);
       if (!pair) continue;
-      const kept = /Max-Age=0/i.test(cookie) || pair[2] === '' ? '' : `${pair[1]}=${pair[2]}`;
-      if (pair[1] === 'session_id') this.session = kept;
-      else this.csrfId = kept;
+      this.session = /Max-Age=0/i.test(cookie) || pair[1] === '' ? '' : `session_id=${pair[1]}`;
     }
     return { status: response.status, headers: response.headers, text: await response.text(), cookies };
   }

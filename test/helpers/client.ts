@@ -191,12 +191,6 @@ export function assertSecurityHeaders(source: HeaderSource, label: string, optio
 }
 
 /** The `session_id=<value>` pair to send back in a Cookie header, from the Set-Cookie list. */
-/** The `csrf_id=<id>` pair of an anonymous visitor's CSRF cookie, from Set-Cookie headers. */
-export function csrfCookie(setCookies: string[]): string | undefined {
-  const found = setCookies.find((c) => c.startsWith('csrf_id='));
-  return found?.split(';')[0];
-}
-
 export function sessionCookie(setCookies: string[]): string | undefined {
   const found = setCookies.find((c) => c.startsWith('session_id='));
   return found?.split(';')[0];

@@ -228,7 +228,7 @@ export class HttpClient {
     }
     const response = await fetch(this.base + url, { method, headers, body, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
-      const pair = /^(session_id|csrf_id)=([^;]*)/.exec(cookie);
+      const pair = /^(session_id)=([^;]*)/.exec(cookie);
       if (!pair) continue;
       if (/Max-Age=0/i.test(cookie) || pair[2] === '') this.cookies.delete(pair[1]!);
       else this.cookies.set(pair[1]!, `${pair[1]}=${pair[2]}`);

@@ -198,7 +198,7 @@ export interface Answer {
   readonly upstream: string;
 }
 
-/** A browser-like client of https://127.0.0.1:<port>: keeps `session_id` and `csrf_id`, follows nothing. */
+/** A browser-like client of https://127.0.0.1:<port>: keeps `session_id`, follows nothing. */
 export class Visitor {
   private readonly cookies = new Map<string, string>();
   private readonly agent: https.Agent;
@@ -229,7 +229,7 @@ export class Visitor {
     return new Promise((resolve, reject) => {
       const sent = https.request({ host: '127.0.0.1', port: this.port, path: url, method, headers, agent: this.agent }, (response) => {
         for (const cookie of response.headers['set-cookie'] ?? []) {
-          const pair = /^(session_id|csrf_id)=([^;]*)/.exec(cookie);
+          const pair = /^(session_id)=([^;]*)/.exec(cookie);
           if (!pair) continue;
           if (/Max-Age=0/i.test(cookie) || pair[2] === '') this.cookies.delete(pair[1]!);
           else this.cookies.set(pair[1]!, pair[2]!);
