@@ -31,6 +31,8 @@ export interface PlannedWrite {
   readonly fate: Fate;
   /** Why a file is skipped or forced. */
   readonly reason?: string;
+  /** The mode of a created file (PlannedFile.mode). */
+  readonly mode?: number;
 }
 
 export interface WritePlan {
@@ -152,7 +154,8 @@ export function planWrites(root: string, files: readonly WriterFile[], options: 
     const target = path.join(absoluteRoot, ...checkRelative(file.path));
     checkInside(realRoot, target, file.path);
     const { fate, reason } = fateOf(file, readExisting(target, file.path), options.force === true, options.forceManual === true);
-    entries.push({ path: file.path, target, kind: file.kind, content: file.content, fate, ...(reason ? { reason } : {}) });
+    const mode = 'mode' in file && file.mode !== undefined ? { mode: file.mode } : {};
+    entries.push({ path: file.path, target, kind: file.kind, content: file.content, fate, ...(reason ? { reason } : {}), ...mode });
   }
   return { root: absoluteRoot, entries };
 }
@@ -219,7 +222,7 @@ export function applyPlan(plan: WritePlan): void {
       current = entry;
       makeDirs(path.dirname(entry.target), madeDirs);
       const temp = sibling(entry.target, 'tmp');
-      fs.writeFileSync(temp, entry.content, { flag: 'wx' });
+      fs.writeFileSync(temp, entry.content, { flag: 'wx', ...(entry.mode !== undefined ? { mode: entry.mode } : {}) });
       staged.push({ entry, temp, placed: false });
       if (entry.fate !== 'created') fs.chmodSync(temp, fs.statSync(entry.target).mode & 0o7777);
     }

@@ -13,6 +13,8 @@ export interface PlannedFile {
   readonly path: string;
   readonly content: string;
   readonly kind: FileKind;
+  /** The mode of a created file (0o600 for `env/prod`, which holds secrets); the default (0o666 less the umask) otherwise. */
+  readonly mode?: number;
 }
 
 /**

@@ -45,6 +45,8 @@ function goodProd(root: string, certs: Certificates): void {
     SSL_CERTFILE: certs.valid.cert,
     SSL_KEYFILE: certs.valid.key,
   });
+  // Secret files are readable by their owner only (FW-SEC-011).
+  fs.chmodSync(path.join(root, 'env', 'prod'), 0o600);
 }
 
 test.before((context) => {
@@ -91,7 +93,7 @@ const prodEnv = (root: string, values: Record<string, string>): void => setEnv(p
 test('every definition has a unique FW-SEC id, numbered from 001, family sec, a French label', () => {
   assert.equal(
     SEC_DEFINITIONS.map((d) => d.id),
-    Array.from({ length: 10 }, (_, i) => `FW-SEC-${String(i + 1).padStart(3, '0')}`),
+    Array.from({ length: 11 }, (_, i) => `FW-SEC-${String(i + 1).padStart(3, '0')}`),
   );
   assert.ok(SEC_DEFINITIONS.every((d) => d.family === 'sec' && d.label.length > 0));
 });
@@ -122,7 +124,7 @@ test('OK: production set up (stores in the database, proxy listed, secrets, HTTP
     run.report.checks.every((check) => check.status === 'OK'),
     JSON.stringify(run.report.checks),
   );
-  assert.is(run.report.summary.ok, 10);
+  assert.is(run.report.summary.ok, 11);
   assert.match(byId(run.report, 'FW-SEC-007').detail!, /dans 36[45] jours/);
 });
 
@@ -327,7 +329,7 @@ const CASES: readonly Case[] = [
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
     text: true,
-    at: { file: 'env/example', line: 86 }, // the last line: setEnv moves the key there
+    at: { file: 'env/example', line: 89 }, // the last line: setEnv moves the key there
   },
   {
     name: "env/example gives production's API_TOKEN",
@@ -356,6 +358,34 @@ const CASES: readonly Case[] = [
     defect: (root) => prodEnv(root, { APP_SECRET: '' }),
     expect: { 'FW-SEC-010': 'WARN' },
     detail: /non défini en production/,
+  },
+  {
+    name: 'APP_SECRET of 40 × the same character',
+    env: 'prod',
+    defect: (root) => prodEnv(root, { APP_SECRET: 'a'.repeat(40) }),
+    expect: { 'FW-SEC-010': 'FAIL' },
+    detail: /n'a que 1 caractère\(s\) différent\(s\) sur 40, moins de 8/,
+    text: true,
+  },
+  {
+    name: 'env/prod readable by everyone',
+    env: 'prod',
+    defect: (root) => fs.chmodSync(path.join(root, 'env', 'prod'), 0o644),
+    expect: { 'FW-SEC-011': 'FAIL' },
+    detail: /env\/prod \(0644\).*chmod 600 env\/prod/,
+    text: true,
+    at: { file: 'env/prod', line: undefined },
+  },
+  {
+    name: 'the SQLite file readable by its group',
+    env: 'prod',
+    defect: (root) => {
+      fs.mkdirSync(path.join(root, 'storage'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'storage', 'database.sqlite'), '', { mode: 0o640 });
+      fs.chmodSync(path.join(root, 'storage', 'database.sqlite'), 0o640);
+    },
+    expect: { 'FW-SEC-011': 'FAIL' },
+    detail: /storage\/database\.sqlite \(0640\)/,
   },
 ];
 

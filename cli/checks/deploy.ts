@@ -6,14 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bodyLimit, appName, parseNginxSize, upstreamAddress, readEnvFile, NGINX_PROXY_ADDRESS } from '../deploy/settings.js';
+import { bodyLimit, appName, parseNginxSize, passwordResetInstalled, upstreamAddress, readEnvFile, NGINX_PROXY_ADDRESS } from '../deploy/settings.js';
 import { readSiteFacts, testSite } from '../deploy/nginx-inspect.js';
 import { unitSettings } from '../deploy/systemd.js';
 import { grantProblems, readDatabaseFacts, type DatabaseFacts } from '../deploy/database.js';
 import { result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
 import type { ProjectContext } from './context.js';
 import { readSource, walkFiles } from './files.js';
-import { storageWritableBy } from '../deploy/service-user.js';
+import { lookupAccount, storageWritableBy } from '../deploy/service-user.js';
+import { appUrlCheck, proxyAddressesCheck } from './deploy-env.js';
 
 const define = (n: number, label: string): CheckDefinition => ({ id: `FW-DEPLOY-${String(n).padStart(3, '0')}`, family: 'deploy', label });
 
@@ -26,6 +27,8 @@ export const DEPLOY = {
   nginx: define(6, 'Site nginx cohérent avec env/prod'),
   nginxTest: define(7, 'nginx -t'),
   unit: define(8, 'Service systemd (ExecStart, WorkingDirectory)'),
+  addresses: define(9, 'Adresses derrière nginx (HOST, TRUSTED_PROXIES)'),
+  appUrl: define(10, 'Adresse publique des liens (APP_URL)'),
 } as const;
 
 export const DEPLOY_DEFINITIONS: readonly CheckDefinition[] = Object.values(DEPLOY);
@@ -109,8 +112,26 @@ const storage: CheckFunction = async ({ root }) => {
   return [{ ...result(DEPLOY.storage, verdict.status, verdict.detail, verdict.hint ?? ''), file: unit!.file }];
 };
 
+/** Where a link at `relative` leads when that is outside the project; null when it stays inside (or is absent). */
+function outsideProject(root: string, relative: string): string | null {
+  let real: string;
+  try {
+    real = fs.realpathSync(path.join(root, relative));
+  } catch {
+    return null;
+  }
+  const base = fs.realpathSync(root);
+  return real === base || real.startsWith(base + path.sep) ? null : real;
+}
+
 const nginx: CheckFunction = async ({ root }) => {
   const file = `deploy/nginx/${appName(root)}.conf`;
+  const outside = outsideProject(root, file);
+  if (outside)
+    return [
+      result(DEPLOY.nginx, 'FAIL', `${file} mène hors du projet (${outside}) : il n'est pas lu`, 'remplacez le lien par le fichier lui-même'),
+      result(DEPLOY.nginxTest, 'SKIP', 'site non lu'),
+    ];
   const read = readSource(root, file);
   if (!read.ok)
     return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, '« fw deploy:init » l’écrit'), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
@@ -135,8 +156,18 @@ const nginx: CheckFunction = async ({ root }) => {
       ? { ...result(DEPLOY.nginx, 'OK', `upstream ${expected}, corps ${site.bodySize}, /media/ par l'application`), file }
       : { ...result(DEPLOY.nginx, 'FAIL', problems.join(' ; '), 'corrigez le fichier ou env/prod, ou « fw deploy:init --force »'), file },
   ];
-  const tested = testSite(path.join(root, file));
+  const tested = testSite(read.text, file);
   if (tested === null) out.push(result(DEPLOY.nginxTest, 'SKIP', 'nginx absent de cette machine'));
+  else if ('refused' in tested)
+    out.push({
+      ...result(
+        DEPLOY.nginxTest,
+        'WARN',
+        `nginx -t non lancé : le site inclut ${tested.refused}, que deploy:check ne lit pas`,
+        'mettez ces directives dans le site lui-même, ou lancez « nginx -t » sur le serveur une fois le site installé',
+      ),
+      file,
+    });
   else
     out.push(
       tested.ok
@@ -165,13 +196,30 @@ const unit: CheckFunction = async ({ root }) => {
   if (!script || !fs.existsSync(path.resolve(workdir || root, script))) problems.push(`ExecStart : « ${script} » introuvable depuis WorkingDirectory`);
   const home = /^\/(home|root)\//.test(executable) && found.settings.get('ProtectHome')?.at(-1) === 'yes';
   if (home) problems.push(`ExecStart sous /home ou /root, masqué par ProtectHome=yes`);
+  const user = found.settings.get('User')?.at(-1) ?? '';
+  if (user === '') problems.push('User= manque : le service tournerait en root');
+  else if (user === 'root' || user === '0' || lookupAccount(user)?.uid === 0) problems.push(`User=${user} : le service tournerait en root`);
   const env = found.settings.get('Environment') ?? [];
   if (!env.some((value) => /(^|\s)APP_ENV=prod(\s|$)/.test(value))) problems.push('Environment=APP_ENV=prod manque');
   return [
     problems.length === 0
       ? { ...result(DEPLOY.unit, 'OK', `${executable} ${script} dans ${workdir}`), file: found.file }
-      : { ...result(DEPLOY.unit, 'FAIL', problems.join(' ; ')), file: found.file },
+      : {
+          ...result(DEPLOY.unit, 'FAIL', problems.join(' ; '), 'corrigez le service, ou « fw deploy:init --force --user <utilisateur système dédié> »'),
+          file: found.file,
+        },
   ];
 };
 
-export const DEPLOY_CHECKS: readonly CheckFunction[] = [build, database, storage, nginx, unit];
+/** FW-DEPLOY-009 and 010: the addresses of env/prod (cli/checks/deploy-env.ts). */
+const addresses: CheckFunction = async ({ root }) => {
+  const prod = readEnvFile(root, 'env/prod');
+  if (!prod) return [result(DEPLOY.addresses, 'SKIP', 'env/prod absent ou illisible'), result(DEPLOY.appUrl, 'SKIP', 'env/prod absent ou illisible')];
+  const site = `deploy/nginx/${appName(root)}.conf`;
+  return [
+    proxyAddressesCheck(DEPLOY.addresses, prod, fs.existsSync(path.join(root, site)) ? site : null),
+    appUrlCheck(DEPLOY.appUrl, prod, passwordResetInstalled(root)),
+  ];
+};
+
+export const DEPLOY_CHECKS: readonly CheckFunction[] = [build, database, storage, nginx, unit, addresses];

@@ -1,8 +1,9 @@
 /**
- * FW-SEC-008 to FW-SEC-010: the secrets of the environment. API_TOKEN (the token `requireApiToken` compares,
+ * FW-SEC-008 to FW-SEC-011: the secrets of the environment. API_TOKEN (the token `requireApiToken` compares,
  * runtime/security/api-token.ts) must be long enough to resist guessing; `env/example`, the versioned model of the
  * environment files, must not hold a real secret; APP_SECRET (runtime/security/app-secret.ts) must have the length
- * the runtime demands, and be set in production. Values are never printed. Files are read bounded; nothing is written.
+ * the runtime demands, and be set in production; the files that hold secrets are readable by their owner only
+ * (cli/checks/sec-files.ts). Values are never printed. Files are read bounded; nothing is written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,11 @@ import type { ProjectContext } from './context.js';
 
 /** An API token shorter than this is a FAIL: `openssl rand -hex 32` gives 64 characters. */
 export const API_TOKEN_MIN_LENGTH = 32;
+/**
+ * An APP_SECRET with fewer different characters than this is a FAIL (40 × `a`, `abab…`): 32 random hexadecimal
+ * digits show about 14 of the 16, and fewer than 8 happens less than once in 25 million draws.
+ */
+export const APP_SECRET_MIN_DISTINCT = 8;
 /** An environment file larger than this is not read. */
 const MAX_ENV_BYTES = 1024 * 1024;
 export const EXAMPLE_FILE = 'env/example';
@@ -131,7 +137,8 @@ export function apiTokenCheck(definition: CheckDefinition): CheckResult {
 
 /**
  * FW-SEC-010: APP_SECRET as runtime/security/app-secret.ts reads it (trimmed; empty is unset). Shorter than the
- * runtime's minimum is a FAIL (the runtime throws when it signs the first anonymous form); unset is a WARN in
+ * runtime's minimum is a FAIL (the runtime throws when it signs the first anonymous form), and so is one made of
+ * fewer than APP_SECRET_MIN_DISTINCT different characters; unset is a WARN in
  * production, where the secret would be the one the server creates in its sessions folder, another one on each
  * machine or container.
  */
@@ -143,6 +150,15 @@ export function appSecretCheck(definition: CheckDefinition, context: ProjectCont
       definition,
       'FAIL',
       `APP_SECRET compte ${secret.length} caractère(s), moins de ${APP_SECRET_MIN_LENGTH} : le serveur le refuse et les formulaires des visiteurs anonymes échouent`,
+      generate,
+    );
+  }
+  const distinct = new Set(secret).size;
+  if (secret !== '' && distinct < APP_SECRET_MIN_DISTINCT) {
+    return result(
+      definition,
+      'FAIL',
+      `APP_SECRET n'a que ${distinct} caractère(s) différent(s) sur ${secret.length}, moins de ${APP_SECRET_MIN_DISTINCT} : ce n'est pas un secret tiré au hasard`,
       generate,
     );
   }

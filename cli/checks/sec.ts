@@ -1,7 +1,7 @@
 /**
- * The security checks of the environment a command is run for (family `sec`, ids FW-SEC-001 to FW-SEC-010):
+ * The security checks of the environment a command is run for (family `sec`, ids FW-SEC-001 to FW-SEC-011):
  * `env/dev` and `env/prod` out of git, the session and attempt-limit stores in production, TRUSTED_PROXIES behind a
- * proxy, the HTTPS certificate and key, API_TOKEN, the secrets of `env/example`, APP_SECRET. The environment is
+ * proxy, the HTTPS certificate and key, API_TOKEN, the secrets of `env/example`, APP_SECRET, the modes of the secret files. The environment is
  * the one the context loaded (`env/<APP_ENV>` under the process's own variables, as the server reads it); the
  * values are read by the runtime's own functions where it has them, so that a check cannot drift from what the
  * server does. Read-only, never runs project code; docs/diagnostics.md (« Security of the environment ») describes
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
 import type { ProjectContext } from './context.js';
 import { gitEnvironmentCheck } from './sec-git.js';
+import { secretFileModesCheck } from './sec-files.js';
 import { apiTokenCheck, appSecretCheck, exampleSecretsCheck } from './sec-secrets.js';
 import { tlsChecks } from './sec-tls.js';
 
@@ -30,6 +31,7 @@ export const SEC_CHECK_DEFINITIONS = {
   apiToken: sec(8, "Jeton d'API (API_TOKEN)"),
   exampleSecrets: sec(9, 'Secrets dans env/example'),
   appSecret: sec(10, "Secret de l'application (APP_SECRET)"),
+  secretFileModes: sec(11, 'Droits des fichiers secrets'),
 } as const;
 
 const D = SEC_CHECK_DEFINITIONS;
@@ -191,6 +193,9 @@ export const exampleSecretsFileCheck: CheckFunction = async (context) => [exampl
 /** FW-SEC-010: APP_SECRET. */
 export const appSecretLengthCheck: CheckFunction = async (context) => [appSecretCheck(D.appSecret, context)];
 
+/** FW-SEC-011: the modes of the files that hold secrets (cli/checks/sec-files.ts). */
+export const secretFileModesFileCheck: CheckFunction = async (context) => [secretFileModesCheck(D.secretFileModes, context, PROD_ONLY)];
+
 /** The security checks in report order. */
 export const SEC_CHECKS: readonly CheckFunction[] = [
   envFilesInGitCheck,
@@ -201,4 +206,5 @@ export const SEC_CHECKS: readonly CheckFunction[] = [
   apiTokenLengthCheck,
   exampleSecretsFileCheck,
   appSecretLengthCheck,
+  secretFileModesFileCheck,
 ];

@@ -1,13 +1,14 @@
 /**
  * The nginx site file as `fw deploy:check` reads it (the directives it compares with env/prod), and `nginx -t` over
- * it: a throw-away main configuration in a temporary folder includes the site, with its own pid, logs and temporary
- * paths, so that the test needs neither root nor the system's nginx.conf (the test of the deployment starts nginx
- * the same way).
+ * a copy of it: a throw-away main configuration in a temporary folder includes the copy, with its own pid, logs and
+ * temporary paths, so that the test needs neither root nor the system's nginx.conf (the test of the deployment
+ * starts nginx the same way), and writes nothing outside that folder.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sandboxSite } from './nginx-sandbox.js';
 
 export interface NginxSiteFacts {
   readonly upstreams: string[];
@@ -83,15 +84,28 @@ export function mainConfig(prefix: string, site: string): string {
     .join('\n');
 }
 
-/** `nginx -t` over `site`: null when nginx is absent, else whether it passed and what it said. */
-export function testSite(site: string): { ok: boolean; output: string } | null {
+/** What `nginx -t` said over a site: null when nginx is absent. */
+export type SiteTest = { readonly ok: boolean; readonly output: string } | { readonly refused: string } | null;
+
+/**
+ * `nginx -t` over the text of a site (`name`, the project-relative path its messages are given under): a copy of
+ * it in a temporary folder, every path it would write pointed into that folder (cli/deploy/nginx-sandbox.ts), the
+ * error log given on the command line (`-e`) so that nginx does not open its own before reading the configuration.
+ * A site with an `include` is not tested: nginx would read that file, and quote it in its errors.
+ */
+export function testSite(text: string, name: string): SiteTest {
   const binary = nginxBinary();
   if (!binary) return null;
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-nginx-t-'));
   try {
+    const sandboxed = sandboxSite(text, prefix);
+    if (sandboxed.includes.length > 0) return { refused: sandboxed.includes.join(', ') };
+    const site = path.join(prefix, 'site.conf');
+    fs.writeFileSync(site, sandboxed.text);
     fs.writeFileSync(path.join(prefix, 'nginx.conf'), mainConfig(prefix, site));
-    const run = spawnSync(binary, ['-t', '-q', '-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { encoding: 'utf8', timeout: 10_000 });
-    const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
+    const args = ['-t', '-q', '-e', path.join(prefix, 'error.log'), '-p', prefix, '-c', path.join(prefix, 'nginx.conf')];
+    const run = spawnSync(binary, args, { encoding: 'utf8', timeout: 10_000 });
+    const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split(site).join(name).split(prefix).join('<test>');
     return { ok: run.status === 0, output: output || (run.error ? run.error.message : '') };
   } finally {
     fs.rmSync(prefix, { recursive: true, force: true });

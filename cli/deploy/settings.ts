@@ -119,3 +119,13 @@ export function authInstalled(root: string): boolean {
     return false;
   }
 }
+
+/** True when the project sends password-reset links (`registerPasswordResetRoutes` called in mvc/routes.ts). */
+export function passwordResetInstalled(root: string): boolean {
+  try {
+    const code = fs.readFileSync(path.join(root, 'mvc', 'routes.ts'), 'utf8').replace(/\/\/.*$/gm, '');
+    return /\bregisterPasswordResetRoutes\s*\(/.test(code);
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,5 @@
 /** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (docs/decisions.md#two-database-dialects). */
+import fs from 'node:fs';
 import type { Dialect } from './dialect.js';
 import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
 import { registerUnicodeFunctions } from './unicode-ci.js';
@@ -37,6 +38,20 @@ async function useWal(db: PragmaRunner, busyTimeoutMs: number): Promise<void> {
   }
 }
 
+/**
+ * Creates a database file that does not exist yet with mode 0600: it holds password hashes, TOTP secrets and
+ * sessions (docs/deploy.md "Secret files"). SQLite gives its -wal and -shm files the mode of the database file.
+ * An existing file keeps its mode; a failure here (a missing folder) is left for SQLite to report.
+ */
+function createPrivate(file: string): void {
+  if (file === ':memory:' || file === '' || file.startsWith('file:')) return;
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+  } catch {
+    // Exists already, or cannot be created: SQLite opens it or says why.
+  }
+}
+
 /** Builds the SQLite dialect; better-sqlite3 is imported when the file is first opened. */
 export function sqliteDialect(options: SqliteOptions): Dialect {
   const busyTimeout = options.busyTimeoutMs ?? 5000;
@@ -51,6 +66,7 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
       return new kysely.SqliteDialect({
         database: async () => {
           const { default: Database } = await import('better-sqlite3');
+          createPrivate(options.file);
           const db = new Database(options.file, { timeout: busyTimeout });
           try {
             db.pragma(`busy_timeout = ${Math.trunc(busyTimeout)}`);

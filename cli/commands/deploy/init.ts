@@ -31,6 +31,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   const user = typeof options.user === 'string' ? options.user : app.replace(/[^a-z0-9_-]/g, '_').slice(0, 32);
   if (!USER.test(user))
     throw new CliError(`nom d'utilisateur système invalide : « ${user} ».`, 'par exemple « --user monapp » (minuscules, chiffres, _ et -).');
+  const { lookupAccount } = await import('../../deploy/service-user.js');
+  if (user === 'root' || lookupAccount(user)?.uid === 0) {
+    throw new CliError(
+      `le service ne tourne pas en root (« --user ${user} ») : une faille de l'application donnerait toute la machine.`,
+      `un utilisateur système dédié, par exemple « --user ${app.replace(/[^a-z0-9_-]/g, '_').slice(0, 32) || 'monapp'} » (README_DEPLOY.md : adduser --system --group).`,
+    );
+  }
   const { nginxSite } = await import('../../deploy/nginx.js');
   const { systemdUnit } = await import('../../deploy/systemd.js');
   const { envProdText } = await import('../../deploy/env-prod.js');
@@ -40,7 +47,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const prodExists = fs.existsSync(path.join(root, 'env', 'prod'));
   const example = fs.existsSync(path.join(root, 'env', 'example')) ? fs.readFileSync(path.join(root, 'env', 'example'), 'utf8') : '';
   const auth = settings.authInstalled(root);
-  const envProd = prodExists ? null : envProdText(example, auth);
+  const envProd = prodExists ? null : envProdText(example, auth, domain);
   // The values nginx needs come from env/prod, or from the one about to be written.
   const { parseEnv } = await import('../../../runtime/env.js');
   const prod = envProd === null ? settings.readEnvFile(root, 'env/prod') : parseEnv(envProd, 'env/prod');
@@ -63,7 +70,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const force = options.force === true;
   const dryRun = options.dryRun === true;
   const deployPlan = planWrites(root, files, { force, forceManual: force });
-  const envPlan = planWrites(root, envProd === null ? [] : [{ path: 'env/prod', kind: 'manual' as const, content: envProd }]);
+  const envPlan = planWrites(root, envProd === null ? [] : [{ path: 'env/prod', kind: 'manual' as const, content: envProd, mode: 0o600 }]);
   const plan = { root: deployPlan.root, entries: [...deployPlan.entries, ...envPlan.entries] };
   if (!dryRun) applyPlan(plan);
   const out = [formatPlan(plan, { dryRun })];
