@@ -237,7 +237,7 @@ const cases: Case[] = [
   {
     name: 'table with the framework prefix',
     edit: (f) => (note(f).table = 'fw_notes'),
-    want: [{ file: NOTE, pointer: '#/table', code: 'naming', says: ['« fw_notes »', 'préfixe fw_'] }],
+    want: [{ file: NOTE, pointer: '#/table', code: 'framework_table', says: ['« fw_notes »', 'préfixe fw_', '« notes »'] }],
   },
   // ---- labels ----
   {
