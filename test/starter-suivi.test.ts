@@ -173,7 +173,7 @@ async function teacherJourney(url: string): Promise<void> {
     order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
     'latest first',
   );
-  assert.match(latest, '11/03/2025 à 10:05');
+  assert.match(latest, '11/03/2025 10:05');
   assert.match(latest, /Arrivé en retard, sans cahier\./);
   assert.match(latest, /<li class="[^"]*bg-green-100[^"]*">Participation<\/li>/);
   assert.match(latest, /<li class="[^"]*bg-amber-100[^"]*">Oubli de matériel<\/li>/);

@@ -62,7 +62,7 @@ function passwordInput(name: string, label: string, autocomplete: string): strin
 
 export function emitProfileView(command: string): string {
   return `{#- The profile (GET /profile, behind login) and the password form (POST /profile/password). Variables: account
-    (email, last_login_at, created_at: moments in UTC, shown in the application's time zone by format_instant), roles,
+    (email, last_login_at, created_at: moments in UTC, shown in the application's time zone by format_date), roles,
     errors (status 422). This file is yours: \`${command}\` created it
     and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
@@ -74,8 +74,8 @@ ${NAV}
     <dl class="space-y-4 text-sm">
       <div><dt class="text-gray-500">Adresse e-mail</dt><dd class="mt-1 font-medium text-gray-900" id="profile-email">{{ account.email }}</dd></div>
       <div><dt class="text-gray-500">Rôles</dt><dd class="mt-1 font-medium text-gray-900" id="profile-roles">{{ roles | join(', ') if roles.length else 'aucun' }}</dd></div>
-      <div><dt class="text-gray-500">Dernière connexion</dt><dd class="mt-1 font-medium text-gray-900" id="profile-last-login">{{ account.last_login_at | format_instant if account.last_login_at else 'jamais' }}</dd></div>
-      <div><dt class="text-gray-500">Compte créé le</dt><dd class="mt-1 font-medium text-gray-900" id="profile-created-at">{{ account.created_at | format_instant }}</dd></div>
+      <div><dt class="text-gray-500">Dernière connexion</dt><dd class="mt-1 font-medium text-gray-900" id="profile-last-login">{{ account.last_login_at | format_date if account.last_login_at else 'jamais' }}</dd></div>
+      <div><dt class="text-gray-500">Compte créé le</dt><dd class="mt-1 font-medium text-gray-900" id="profile-created-at">{{ account.created_at | format_date }}</dd></div>
     </dl>
   </section>
   <section class="${CARD}">
