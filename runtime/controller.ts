@@ -68,12 +68,13 @@ export function pageContext(request: Request | undefined, context: Context, base
 }
 
 /**
- * The layout of the framework's pages for a signed-in user (the second factor's account pages): the application's
- * own `layouts/app.html` (made by `fw make:crud` and the starters, with its navigation and logout button) when it
- * has one, else `layouts/base.html`.
+ * The layout of the framework's own pages (login, password reset, the second factor's pages, the error pages), so
+ * that they carry the application's header: its own `layouts/app.html` (made by `fw make:crud` and the starters,
+ * with its menu and logout button) when it has one, else `layouts/public.html` (the application's name and a link
+ * home). docs/runtime.md "Templates and i18n".
  */
 export function appLayout(): string {
-  return fs.existsSync(path.join(getPath('views_dir'), 'layouts', 'app.html')) ? 'layouts/app.html' : 'layouts/base.html';
+  return fs.existsSync(path.join(getPath('views_dir'), 'layouts', 'app.html')) ? 'layouts/app.html' : 'layouts/public.html';
 }
 
 export class BaseController {
@@ -217,7 +218,7 @@ export function errorPage(
     return apiError(options.message ?? defaultMessage(status), status, options.code ?? ERROR_CODES[status] ?? 'error');
   }
   try {
-    return html(`errors/${status}.html`, status, pageContext(request, context, 'layouts/base.html'));
+    return html(`errors/${status}.html`, status, pageContext(request, context, appLayout()));
   } catch {
     const text = defaultMessage(status);
     return new Response(

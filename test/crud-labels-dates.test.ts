@@ -1,7 +1,9 @@
 // What French users read on generated pages, through the real CLI and a served project (SQLite): the entity's
-// `label` / `label_plural` as titles (CRUD and public pages), DATE and DATETIME values shown as 10/03/2025 08:40 in
-// lists and details but kept ISO in the edit form and raw in the CSV, and the input kinds taken from whole words of
-// a field's name (`hotel` is a text input, `tel_fixe` a telephone one). docs/entities.md, docs/crud.md.
+// `label` / `label_plural` as titles (CRUD and public pages), DATE values shown as stored (04/05/2012) and DATETIME
+// values, moments stored in UTC, shown in the application's time zone (APP_TIMEZONE, here America/Montreal:
+// `2025-03-10 08:40:00` → 10/03/2025 04:40) in lists, details and public pages, ISO in the zone in the edit form (a
+// time typed there is stored in UTC), raw in the CSV; and the input kinds taken from whole words of a field's name
+// (`hotel` is a text input, `tel_fixe` a telephone one). docs/decisions.md "Dates and times on pages", docs/crud.md.
 import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -78,7 +80,7 @@ test.before(async () => {
     "INSERT INTO evenements (Titre, CommenceLe, Jour) VALUES ('Sortie au musée', '2025-03-10 08:40:00', '2025-03-11')",
   ]);
   linkFramework(project);
-  const served = await serveProject(project);
+  const served = await serveProject(project, { APP_TIMEZONE: 'America/Montreal' });
   child = served.child;
   client = new HttpClient(served.url);
 });
@@ -100,7 +102,7 @@ test('the CRUD list: the label_plural as heading and tab title, dates as French 
   assert.match(res.text, /<a href="\/eleves\/new"[^>]*>Ajouter<\/a>/);
   const cells = listCells(res.text);
   // Columns: nom, hotel, tel_fixe, telephone, phone, ne_le, arrive_le.
-  assert.equal(cells.get('1'), ['Durand', 'Hôtel du Lac', '01 02 03 04 05', '', '', '04/05/2012', '10/03/2025 08:40']);
+  assert.equal(cells.get('1'), ['Durand', 'Hôtel du Lac', '01 02 03 04 05', '', '', '04/05/2012', '10/03/2025 04:40']);
   assert.equal(cells.get('2'), ['Martin', '', '', '', '', '', '']);
   assert.not.match(res.text, '2025-03-10');
 });
@@ -112,18 +114,18 @@ test('the CRUD detail: the label as heading, the dates formatted', async () => {
   const details = [...res.text.matchAll(/<dt[^>]*>([\s\S]*?)<\/dt>\s*<dd[^>]*>([\s\S]*?)<\/dd>/g)].map((m) => [decode(m[1]!), decode(m[2]!)]);
   assert.equal(details.slice(-2), [
     ['Ne le', '04/05/2012'],
-    ['Arrive le', '10/03/2025 08:40'],
+    ['Arrive le', '10/03/2025 04:40'],
   ]);
   const empty = await client.get('/eleves/2');
   assert.ok(/<dt[^>]*>Arrive le<\/dt>\s*<dd[^>]*><\/dd>/.test(empty.text), 'a null date stays empty');
 });
 
-test('the CRUD forms: the label in the heading, ISO values in the date inputs, the input kinds from whole words', async () => {
+test('the CRUD forms: the label in the heading, ISO values in the date inputs (a DATETIME in the zone), the input kinds from whole words', async () => {
   const res = await client.get('/eleves/1/edit');
   assert.is(res.status, 200);
   assert.is(textOf(res.text, 'h1'), 'Élève · Modifier l’enregistrement');
   assert.is(inputValue(res.text, 'ne_le'), '2012-05-04');
-  assert.match(inputValue(res.text, 'arrive_le') ?? '', /^2025-03-10T08:40(:00)?$/);
+  assert.match(inputValue(res.text, 'arrive_le') ?? '', /^2025-03-10T04:40(:00)?$/);
   const types = Object.fromEntries(
     tags(res.text, 'input')
       .filter((tag) => tag.attrs['name'])
@@ -151,18 +153,41 @@ test('the CSV keeps the stored values', async () => {
   assert.match(line ?? '', '"2012-05-04","2025-03-10 08:40:00"');
 });
 
+test('a time typed in the form is read in the application zone and stored in UTC; the pages show it back as typed', async () => {
+  const edit = await client.get('/eleves/2/edit');
+  const token = /name="csrf_token" value="([^"]+)"/.exec(edit.text)?.[1] ?? '';
+  // 30 March 2025, 23:15 in Montreal (UTC−4) is 31 March, 03:15 UTC: the day changes too.
+  const saved = await client.post('/eleves/2', [
+    ['csrf_token', token],
+    ['nom', 'Martin'],
+    ['arrive_le', '2025-03-30T23:15'],
+  ]);
+  assert.ok(saved.status === 302 || saved.status === 303, `saved (${saved.status}): ${saved.text.slice(0, 300)}`);
+  const line = csvLines((await client.get('/eleves/export.csv')).text).find((l) => l.includes('Martin'));
+  assert.match(line ?? '', '"2025-03-31 03:15:00"');
+  assert.equal(
+    listCells((await client.get('/eleves')).text)
+      .get('2')
+      ?.at(-1),
+    '30/03/2025 23:15',
+  );
+  const details = (await client.get('/eleves/2')).text;
+  assert.ok(/<dt[^>]*>Arrive le<\/dt>\s*<dd[^>]*>30\/03\/2025 23:15<\/dd>/.test(details), 'the detail in the zone');
+  assert.match(inputValue((await client.get('/eleves/2/edit')).text, 'arrive_le') ?? '', /^2025-03-30T23:15(:00)?$/);
+});
+
 test('the public pages: label_plural on the list and as the detail breadcrumb, label on the form, dates formatted', async () => {
   const list = await client.get('/evenements');
   assert.is(list.status, 200);
   assert.is(textOf(list.text, 'h1'), 'Événements');
   assert.match(textOf(list.text, 'title'), /^Événements/);
-  assert.match(list.text, />10\/03\/2025 08:40</);
+  assert.match(list.text, />10\/03\/2025 04:40</);
   assert.match(list.text, />11\/03\/2025</);
   const show = await client.get('/evenements/1');
   assert.is(show.status, 200);
   assert.is(textOf(show.text, 'h1'), 'Sortie au musée');
   assert.match(show.text, /<p class="mb-2 text-sm text-gray-500">Événements<\/p>/);
-  assert.match(show.text, />10\/03\/2025 08:40</);
+  assert.match(show.text, />10\/03\/2025 04:40</);
   assert.not.match(show.text, '2025-03-10');
   const form = await client.get('/evenements/new');
   assert.is(form.status, 200);

@@ -70,15 +70,16 @@ test('DateField: strict YYYY-MM-DD, a real calendar date, cleaned unchanged', ()
   assert.is(field.format(null), '');
 });
 
-test('DateTimeField: YYYY-MM-DDTHH:MM[:SS] with real values, cleaned to YYYY-MM-DD HH:MM:SS', () => {
+test('DateTimeField: YYYY-MM-DDTHH:MM[:SS] with real values, typed in the application zone (Europe/Paris), cleaned to YYYY-MM-DD HH:MM:SS in UTC', () => {
   const invalid = 'Le champ « Début » doit être une date et une heure valides au format AAAA-MM-JJTHH:MM.';
   table(
     new DateTimeField({ label: 'Début' }),
     'Début',
     [
-      ['2024-03-01T09:05', '2024-03-01 09:05:00'],
-      ['2024-03-01T23:59:59', '2024-03-01 23:59:59'],
-      ['2024-02-29T00:00', '2024-02-29 00:00:00'],
+      ['2024-03-01T09:05', '2024-03-01 08:05:00'],
+      ['2024-03-01T23:59:59', '2024-03-01 22:59:59'],
+      ['2024-02-29T00:00', '2024-02-28 23:00:00'],
+      ['2024-07-01T00:30', '2024-06-30 22:30:00'],
     ],
     [
       ['', 'Le champ « Début » est obligatoire.'],
@@ -94,8 +95,8 @@ test('DateTimeField: YYYY-MM-DDTHH:MM[:SS] with real values, cleaned to YYYY-MM-
     ],
   );
   const field = new DateTimeField({ required: false });
-  assert.is(field.format('2024-03-01 09:05:00'), '2024-03-01T09:05:00');
-  assert.is(field.format(new Date(Date.UTC(2024, 2, 1, 9, 5, 7))), '2024-03-01T09:05:07');
+  assert.is(field.format('2024-03-01 09:05:00'), '2024-03-01T10:05:00');
+  assert.is(field.format(new Date(Date.UTC(2024, 2, 1, 9, 5, 7))), '2024-03-01T10:05:07');
 });
 
 const file = (filename: string, contentType: string, size = 10): UploadedFile => new UploadedFile(filename, contentType, Buffer.alloc(size, 1), 'doc');

@@ -165,7 +165,7 @@ test('clean() runs once after the fields, adds field and non-field errors, may e
 
   const ok = new InscriptionForm({ email: 'a@b.fr', mot_de_passe: 'secret123', confirmation: 'secret123', montant: '0', debut: '2024-05-01T08:30' });
   assert.is(ok.isValid(), true);
-  assert.equal(ok.cleanedData, { email: 'a@b.fr', mot_de_passe: 'secret123', confirmation: 'secret123', debut: '2024-05-01 08:30:00', montant: null });
+  assert.equal(ok.cleanedData, { email: 'a@b.fr', mot_de_passe: 'secret123', confirmation: 'secret123', debut: '2024-05-01 06:30:00', montant: null });
 
   // Validation also runs lazily when errors are read first.
   const lazy = new InscriptionForm({});
@@ -272,7 +272,7 @@ test('context(): one entry per field, the ordered list, errors and non_field_err
 test('context() of an unbound form formats stored values for the inputs', () => {
   const form = new InscriptionForm(null, { initial: { debut: '2024-05-01 08:30:00', montant: '12.50' } });
   const ctx = form.context();
-  assert.is((ctx.debut as FieldContext).value, '2024-05-01T08:30:00');
+  assert.is((ctx.debut as FieldContext).value, '2024-05-01T10:30:00', 'the stored UTC moment in Europe/Paris (summer: +2)');
   assert.is((ctx.debut as FieldContext).type, 'datetime-local');
   assert.is((ctx.mot_de_passe as FieldContext).type, 'password');
   assert.is(ctx.is_bound, false);

@@ -203,7 +203,7 @@ test('run time: the cleaned values have the types tsc was told', () => {
     stock: -4,
     actif: true,
     ne_le: null,
-    cree_le: '2024-02-29 08:05:00',
+    cree_le: '2024-02-29 07:05:00',
     heure: '07:30:00',
     ville_id: 12,
   });

@@ -129,7 +129,7 @@ P("render('errors/404.html', { base: 'layouts/admin.html' }): the page in the ad
   assert.not.ok(pub.text.includes('<aside'));
   const plain = await t.fetch('/no/such/page');
   assertErrorPage(plain, 404, { title: 'errors.404.title', message: 'errors.404.message' });
-  assert.not.ok(plain.text.includes('<aside') || plain.text.includes('<header'), 'the base layout by default');
+  assert.ok(plain.text.includes('<header') && !plain.text.includes('<aside'), 'the public layout by default: the application header');
 });
 
 P('a layout that does not exist: the error names it', () => {

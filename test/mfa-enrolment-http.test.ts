@@ -78,6 +78,8 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.is(state.headers.get('cache-control'), 'no-store');
     assert.match(state.text, /id="mfa-state">Désactivée</);
     assert.match(state.text, 'action="/account/mfa/setup"');
+    // A way back: no route named profile or dashboard here, so the home page.
+    assert.match(state.text, /<a href="\/" id="mfa-back"[^>]*>← Retour à l’accueil<\/a>/);
   });
 
   test('setup: a pending factor; QR code as inline SVG of the otpauth URI, secret in fours, nothing the CSP blocks', async ({ app, data, aliceId }) => {

@@ -97,7 +97,7 @@ test('a teacher signs in, adds a pupil and a course, records an observation and 
     assert.is(await page.textContent(`#count-${id}`), count, id);
   const latest = page.locator('#latest-observations > li').first();
   assert.match(await latest.innerText(), /Alice Durand \(4e B\)/);
-  assert.match(await latest.innerText(), '10/03/2025 à 08:35');
+  assert.match(await latest.innerText(), '10/03/2025 08:35');
   assert.equal(await latest.locator('ul[aria-label="Comportements observés"] li').allInnerTexts(), ['Bavardage', 'Oubli de matériel']);
   assert.match(await latest.innerText(), 'Trousse oubliée, bavarde avec son voisin.');
   const row = page.locator('#pupil-totals tr[data-eleve="1"]');

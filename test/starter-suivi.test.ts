@@ -173,7 +173,7 @@ async function teacherJourney(url: string): Promise<void> {
     order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
     'latest first',
   );
-  assert.match(latest, '11/03/2025 à 10:05');
+  assert.match(latest, '11/03/2025 10:05');
   assert.match(latest, /Arrivé en retard, sans cahier\./);
   assert.match(latest, /<li class="[^"]*bg-green-100[^"]*">Participation<\/li>/);
   assert.match(latest, /<li class="[^"]*bg-amber-100[^"]*">Oubli de matériel<\/li>/);
@@ -256,7 +256,17 @@ sqlite('the entities are make:entity JSON with French labels and the route plura
     ['observation_eleve CASCADE', 'observation_cours CASCADE'],
   );
   assert.match(project.read('mvc/routes.ts'), "router.add('GET', '/dashboard', DashboardController.index, { name: 'dashboard' });");
-  assert.match(fwOk(project, ['make:crud', 'ObservationCours']), /Résumé : \d+ inchangés\.\n/);
+  // Everything in place; the layout, whose menu lists the starter's pages, is the user's file make:crud leaves alone.
+  const crudAgain = fwOk(project, ['make:crud', 'ObservationCours']);
+  assert.match(crudAgain, /Résumé : \d+ inchangés, 1 ignoré\.\n/);
+  assert.match(crudAgain, /\n {2}ignoré +mvc\/views\/layouts\/app\.html/);
+  const menu = /\{% block nav %\}([\s\S]*?)\{% endblock %\}/.exec(project.read('mvc/views/layouts/app.html'))?.[1] ?? '';
+  assert.equal(
+    [...menu.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]),
+    ['/dashboard', '/observations', '/eleves', '/cours', '/profile'],
+    'the one menu, in the layout',
+  );
+  assert.not.match(project.read('mvc/views/dashboard/index.html'), 'block nav');
   assert.match(fwOk(project, ['auth:init']), /Rien à faire/);
 });
 

@@ -157,8 +157,11 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
     { name: 'email', label: 'E-mail', sql_type: 'VARCHAR(190)', nullable: false, unique: true, constraints: { not_empty: true, max_length: 190 } },
     { name: 'telephone', label: 'Téléphone', sql_type: 'VARCHAR(30)', nullable: true, unique: false, constraints: { not_empty: false, max_length: 30 } },
   ]);
-  // The generators agree: make:crud and auth:init find everything in place.
-  assert.match(ok(project, ['make:crud', 'Contact']), /Résumé : \d+ inchangés\.\n/);
+  // The generators agree: make:crud and auth:init find everything in place; the layout, whose menu now lists the
+  // starter's pages, is the user's file that make:crud leaves alone.
+  const crudAgain = ok(project, ['make:crud', 'Contact']);
+  assert.match(crudAgain, /Résumé : \d+ inchangés, 1 ignoré\.\n/);
+  assert.match(crudAgain, /\n {2}ignoré +mvc\/views\/layouts\/app\.html/);
   assert.match(ok(project, ['auth:init']), /Rien à faire/);
 
   const afterBuild = project.snapshot();
@@ -201,8 +204,17 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
 test('starters build on each other: auth after contacts adds its pages and keeps the links; mfa after auth only adds files', () => {
   const project = fresh();
   ok(project, ['starter:build', 'contacts']);
+  /** The hrefs of the links in the layout's nav block: the application's one menu. */
+  const menu = (): string[] => {
+    const block = /\{% block nav %\}([\s\S]*?)\{% endblock %\}/.exec(project.read('mvc/views/layouts/app.html'))?.[1] ?? '';
+    return [...block.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!);
+  };
+  assert.equal(menu(), ['/contacts']);
   const auth = ok(project, ['starter:build', 'auth']);
   assert.not.match(auth, /écrasé/);
+  // The layout the generators wrote gets the new pages; the pages themselves leave the nav block to it.
+  assert.equal(menu(), ['/dashboard', '/contacts', '/profile']);
+  for (const view of ['mvc/views/dashboard/index.html', 'mvc/views/profile/show.html']) assert.not.match(project.read(view), 'block nav', view);
   const home = project.read('mvc/views/home/index.html');
   for (const href of ['/contacts', '/dashboard', '/profile']) assert.match(home, `<a href="${href}"`);
   assert.not.match(home, '/account/mfa');
@@ -210,6 +222,7 @@ test('starters build on each other: auth after contacts adds its pages and keeps
 
   const mfa = ok(project, ['starter:build', 'mfa']);
   assert.not.match(mfa, /écrasé|ignoré/);
+  assert.equal(menu(), ['/dashboard', '/contacts', '/profile'], 'the second factor is reached from the profile');
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
   assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
   assert.match(project.read('mvc/routes.ts'), /\n  registerAuthRoutes\(router\);\n[\s\S]*\n  registerMfaRoutes\(router\);\n\}\n$/);
@@ -223,6 +236,19 @@ test('starters build on each other: auth after contacts adds its pages and keeps
     ['starter:build', 'mfa'],
     /^Erreur : le projet a déjà 1 fichier\(s\) que l'application de démarrage « mfa » écrirait, avec un autre contenu : mvc\/views\/home\/index\.html ; rien n'a été écrit\.$/,
     /--force/,
+  );
+});
+
+test('a layout the user changed stays theirs: the build names the menu links to add to its nav block', () => {
+  const project = fresh();
+  ok(project, ['starter:build', 'contacts']);
+  const mine = project.read('mvc/views/layouts/app.html').replace('{% block nav %}', '{% block nav %}<a href="/aide">Aide</a>');
+  project.write('mvc/views/layouts/app.html', mine);
+  const out = ok(project, ['starter:build', 'auth']);
+  assert.is(project.read('mvc/views/layouts/app.html'), mine);
+  assert.match(
+    out,
+    'Attention : mvc/views/layouts/app.html est à vous, il n\'est pas modifié ; ajoutez à son bloc nav les liens <a href="/dashboard">Tableau de bord</a>, <a href="/profile">Mon profil</a>.\n',
   );
 });
 

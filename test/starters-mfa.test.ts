@@ -42,7 +42,14 @@ async function enrolThenLoginWithCode(url: string): Promise<void> {
   assert.match(dashboard.text, /id="mfa-card"[\s\S]*<a href="\/account\/mfa"/);
   assert.match((await client.get('/profile')).text, 'id="mfa-card"');
   assert.match((await client.get('/')).text, '<a href="/account/mfa"');
-  assert.match((await client.get('/account/mfa')).text, /id="mfa-state">[^<]*</);
+  const mfaPage = (await client.get('/account/mfa')).text;
+  assert.match(mfaPage, /id="mfa-state">[^<]*</);
+  // The way back to the profile, and the application's menu in the header.
+  assert.match(mfaPage, /<a href="\/profile" id="mfa-back"[^>]*>← Retour à mon profil<\/a>/);
+  assert.match(
+    /<header[\s\S]*?<\/header>/.exec(mfaPage)?.[0] ?? '',
+    /<a href="\/dashboard"[^>]*>Tableau de bord<\/a>[\s\S]*<a href="\/profile"[^>]*>Mon profil<\/a>/,
+  );
 
   const { secret } = await enrol(client);
   const account = await client.get('/account/mfa');

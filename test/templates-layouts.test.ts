@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BaseController, NunjucksRenderer, configure, escapeHtml, requestSession, templateManager, trans, type Router } from '../runtime/index.js';
 import { FRAMEWORK_I18N, FRAMEWORK_VIEWS, PACKAGE_ROOT } from '../runtime/paths.js';
+import { emitAppLayout } from '../emitters/crud/views-record.js';
+import { showLogin } from '../runtime/auth/index.js';
 import { sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
@@ -151,6 +153,70 @@ L('the English catalogue: locale en gives the English texts, pages included', as
 });
 
 L.run();
+
+// --- the framework's own pages carry the application's header ---
+
+const H = suite("templates-layouts: login and error pages in the application's layout");
+let h: TestApp;
+const MENU = [
+  { href: '/dashboard', label: 'Tableau de bord' },
+  { href: '/profile', label: 'Mon profil' },
+];
+
+function frameworkPages(router: Router): void {
+  router.add('GET', '/login', showLogin, { public: true });
+  router.add('GET', '/interdit', (r) => BaseController.forbidden({}, r), { public: true });
+  router.add('GET', '/dashboard', (r) => BaseController.render('dash.html', { request: r }), { public: true });
+}
+
+/** The header of a page, or '' when it has none. */
+const header = (html: string): string => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '';
+
+H('with layouts/app.html: login, 403 and 404 show its header and menu, as the pages that extend it do', async () => {
+  h = await startApp({
+    files: { 'mvc/views/layouts/app.html': emitAppLayout(MENU), 'mvc/views/dash.html': '{% extends "layouts/app.html" %}{% block content %}D{% endblock %}' },
+    routes: frameworkPages,
+    config: { app_name: 'Carnet' },
+  });
+  try {
+    const dashboard = header((await h.fetch('/dashboard')).text);
+    assert.match(dashboard, '<a href="/dashboard" class="font-semibold text-gray-900" aria-current="page">Tableau de bord</a>');
+    for (const [path, status] of [
+      ['/login', 200],
+      ['/interdit', 403],
+      ['/nulle-part', 404],
+    ] as const) {
+      const page = await h.fetch(path);
+      assert.is(page.status, status, path);
+      const top = header(page.text);
+      assert.match(top, '>Carnet</a>', `${path}: the application's name`);
+      assert.match(top, '<a href="/dashboard" class="text-gray-700 hover:text-gray-900">Tableau de bord</a>', `${path}: the menu`);
+      assert.match(top, '<a href="/profile" class="text-gray-700 hover:text-gray-900">Mon profil</a>', `${path}: the menu`);
+      assert.is(
+        top.replace(/ aria-current="page"| class="[^"]*"/g, ''),
+        dashboard.replace(/ aria-current="page"| class="[^"]*"/g, ''),
+        `${path}: the same header`,
+      );
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+H('without layouts/app.html: login, 403 and 404 show the public layout header (name and home link)', async () => {
+  h = await startApp({ routes: frameworkPages, config: { app_name: 'Carnet' } });
+  try {
+    for (const path of ['/login', '/interdit', '/nulle-part']) {
+      const top = header((await h.fetch(path)).text);
+      assert.match(top, '>Carnet</a>', path);
+      assert.match(top, `<a href="/" class="text-gray-600 hover:text-gray-900">${escapeHtml(trans('app.home'))}</a>`, path);
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+H.run();
 
 // --- catalogues and the project template's home page ---
 

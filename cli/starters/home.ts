@@ -6,6 +6,7 @@ import { AUTH_ROUTES, MFA_ROUTES } from '../../emitters/auth/routes-edit.js';
 import { addModuleRoutes, type ModuleRoutesSpec } from '../../emitters/codemods/module-routes.js';
 import { declaredRoutes, parse } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
+import { emitAppLayout, type NavLink } from '../../emitters/crud/views-record.js';
 import { emitStarterHome, HOME_VIEW, type HomeLink } from '../../emitters/starters/home.js';
 
 /** The starters' pages, by the route that serves them, in the order the home lists them. */
@@ -56,4 +57,32 @@ export function homeFile(routes: string, existing: string | null, pristine: stri
   const last = mfa ? 'mfa' : (pages[pages.length - 1]?.starter ?? 'contacts');
   const content = emitStarterHome({ command: `fw starter:build ${last}`, login: isLoginWired(routes), links });
   return { path: HOME_VIEW, content, kind: existing === null || existing === pristine ? 'canonical' : 'regenerable' };
+}
+
+/** The application's menu: the starters' pages that `mvc/routes.ts` declares, the dashboard first, the profile last. */
+export function navLinks(routes: string): NavLink[] {
+  const declared = declaredRoutes(parse(routes));
+  const links = PAGES.filter((page) => declared.has(page.key)).map((page) => ({ href: page.link.href, label: page.link.label }));
+  const at = (href: string) => links.filter((link) => link.href === href);
+  return [...at('/dashboard'), ...links.filter((link) => link.href !== '/dashboard' && link.href !== '/profile'), ...at('/profile')];
+}
+
+const LAYOUT_PATH = 'mvc/views/layouts/app.html';
+
+/**
+ * `layouts/app.html` with the starters' pages in its `nav` block (docs/starters.md "The menu"): created when absent;
+ * rewritten while it is still the one a generator wrote (make:crud's, or a starter's for the routes before this
+ * build); otherwise the user's, left alone, with a note naming the links to add.
+ */
+export function layoutFile(routesBefore: string, routes: string, existing: string | null): { file?: PlannedFile; note?: string } {
+  const links = navLinks(routes);
+  const content = emitAppLayout(links);
+  if (existing === null) return { file: { path: LAYOUT_PATH, content, kind: 'manual' } };
+  if (existing === content) return {};
+  if (existing === emitAppLayout() || existing === emitAppLayout(navLinks(routesBefore))) return { file: { path: LAYOUT_PATH, content, kind: 'canonical' } };
+  const missing = links.filter((link) => !existing.includes(`href="${link.href}"`));
+  if (missing.length === 0) return {};
+  return {
+    note: `Attention : ${LAYOUT_PATH} est à vous, il n'est pas modifié ; ajoutez à son bloc nav les liens ${missing.map((link) => `<a href="${link.href}">${link.label}</a>`).join(', ')}.\n`,
+  };
 }

@@ -19,7 +19,8 @@ import { starterName, type Starter, type StarterOptions, type StarterPiece } fro
 export const ROUTES_FILE = 'mvc/routes.ts';
 const MODULES_FILE = 'fw_modules.json';
 /** Files that several generators create and the user adapts: created when absent, otherwise used as they are. */
-const SHARED_FILES = new Set(['mvc/views/layouts/app.html']);
+const APP_LAYOUT = 'mvc/views/layouts/app.html';
+const SHARED_FILES = new Set([APP_LAYOUT]);
 
 export interface StarterPlan {
   readonly starter: Starter;
@@ -223,12 +224,20 @@ export async function planStarter(root: string, starter: Starter, options: Start
     files.push({ path: MODULES_FILE, content: modulesWithMfa(root), kind: 'canonical' });
     addModule(modules.MFA_ROUTES);
   }
-  const { homeFile, isLoginWired } = await import('./home.js');
+  const { homeFile, isLoginWired, layoutFile } = await import('./home.js');
   files.push(homeFile(routes, read(root, 'mvc/views/home/index.html'), pristineHome()));
   files.push({ path: ROUTES_FILE, content: routes, kind: 'canonical' });
+  // One layout, whose nav block is the application's one menu: the starters' pages are its links.
+  if (files.some((file) => file.path === APP_LAYOUT)) {
+    const layout = layoutFile(routesText, routes, read(root, APP_LAYOUT));
+    files.splice(0, files.length, ...files.filter((file) => file.path !== APP_LAYOUT));
+    if (layout.file) files.push(layout.file);
+    if (layout.note) routeNotes.push(layout.note);
+  }
 
-  // A shared file the project already has is the user's: the starter's pages use it as it is.
-  const kept = files.filter((file) => !(SHARED_FILES.has(file.path) && read(root, file.path) !== null));
+  // A shared file the project already has is the user's: the starter's pages use it as it is (the layout is
+  // rewritten above only while it is the one a generator wrote).
+  const kept = files.filter((file) => !(SHARED_FILES.has(file.path) && file.kind !== 'canonical' && read(root, file.path) !== null));
   return {
     starter,
     command,

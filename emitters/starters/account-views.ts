@@ -2,7 +2,8 @@
  * The views of the `auth` and `mfa` starters (docs/starters.md): the dashboard, the profile page with its password
  * form, and `account/_mfa.html`, the card that links to the second factor's pages. The dashboard and the profile
  * include that card when it exists (`ignore missing`): the `mfa` starter adds it, so building `mfa` on top of `auth`
- * only adds files. Manual files.
+ * only adds files. Manual files. Their links are in the menu of `layouts/app.html` (its `nav` block, which these pages
+ * leave to the layout: cli/starters/home.ts).
  */
 import { CSRF, INPUT, PRIMARY, SECONDARY } from '../crud/views-common.js';
 
@@ -10,12 +11,6 @@ import { CSRF, INPUT, PRIMARY, SECONDARY } from '../crud/views-common.js';
 export const MFA_CARD_VIEW = 'account/_mfa.html';
 
 const CARD = 'rounded-lg border border-gray-200 bg-white p-6 shadow-xs';
-
-/** The links of the signed-in pages, in the layout's `nav` block. */
-const NAV = `{% block nav %}
-<a href="/dashboard" class="text-gray-700 hover:text-gray-900">Tableau de bord</a>
-<a href="/profile" class="text-gray-700 hover:text-gray-900">Mon profil</a>
-{% endblock %}`;
 
 /** The dashboards' "Votre compte" card (link to the profile) and, when the MFA starter wrote it, the second factor's card. */
 export function accountCards(card: string): string {
@@ -31,7 +26,6 @@ export function emitDashboardView(command: string): string {
   return `{#- The dashboard (GET /dashboard, behind login). Variables: user (the session user: login, roles). This file is
     yours: \`${command}\` created it and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
-${NAV}
 {% block content %}
 <h1 class="text-2xl font-semibold text-gray-900">Tableau de bord</h1>
 <p class="mt-2 text-gray-700">Bonjour <strong id="dashboard-user">{{ user.login }}</strong>, vous êtes connecté.</p>
@@ -62,11 +56,10 @@ function passwordInput(name: string, label: string, autocomplete: string): strin
 
 export function emitProfileView(command: string): string {
   return `{#- The profile (GET /profile, behind login) and the password form (POST /profile/password). Variables: account
-    (email, last_login_at, created_at: moments in UTC, shown in the application's time zone by format_instant), roles,
+    (email, last_login_at, created_at: moments in UTC, shown in the application's time zone by format_date), roles,
     errors (status 422). This file is yours: \`${command}\` created it
     and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
-${NAV}
 {% block content %}
 <h1 class="text-2xl font-semibold text-gray-900">Mon profil</h1>
 <div class="mt-6 grid gap-6 md:grid-cols-2">
@@ -74,8 +67,8 @@ ${NAV}
     <dl class="space-y-4 text-sm">
       <div><dt class="text-gray-500">Adresse e-mail</dt><dd class="mt-1 font-medium text-gray-900" id="profile-email">{{ account.email }}</dd></div>
       <div><dt class="text-gray-500">Rôles</dt><dd class="mt-1 font-medium text-gray-900" id="profile-roles">{{ roles | join(', ') if roles.length else 'aucun' }}</dd></div>
-      <div><dt class="text-gray-500">Dernière connexion</dt><dd class="mt-1 font-medium text-gray-900" id="profile-last-login">{{ account.last_login_at | format_instant if account.last_login_at else 'jamais' }}</dd></div>
-      <div><dt class="text-gray-500">Compte créé le</dt><dd class="mt-1 font-medium text-gray-900" id="profile-created-at">{{ account.created_at | format_instant }}</dd></div>
+      <div><dt class="text-gray-500">Dernière connexion</dt><dd class="mt-1 font-medium text-gray-900" id="profile-last-login">{{ account.last_login_at | format_date if account.last_login_at else 'jamais' }}</dd></div>
+      <div><dt class="text-gray-500">Compte créé le</dt><dd class="mt-1 font-medium text-gray-900" id="profile-created-at">{{ account.created_at | format_date }}</dd></div>
     </dl>
   </section>
   <section class="${CARD}">

@@ -10,7 +10,6 @@ const CARD = 'rounded-lg border border-gray-200 bg-white p-5 shadow-xs';
 const BADGE = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium';
 const POSITIVE = `${BADGE} bg-green-100 text-green-800`;
 const NEGATIVE = `${BADGE} bg-amber-100 text-amber-800`;
-const LINK = 'text-gray-700 hover:text-gray-900';
 const STAT = 'block rounded-lg border border-gray-200 bg-white p-3 shadow-xs hover:border-blue-300 hover:bg-blue-50 sm:p-5';
 
 export function emitSuiviDashboardView(spec: SuiviDashboardSpec, command: string): string {
@@ -26,15 +25,6 @@ export function emitSuiviDashboardView(spec: SuiviDashboardSpec, command: string
     pupil: observations and each flag), classes, classe (the class chosen, or ''). This file is yours: \`${command}\`
     created it and never overwrites it (unless --force). -#}
 {% extends "layouts/app.html" %}
-{% block nav %}
-<div class="contents">
-  <a href="/dashboard" class="${LINK}" aria-current="page">Tableau de bord</a>
-  <a href="${observations}" class="${LINK}">Observations</a>
-  <a href="${pupils}" class="${LINK}">Élèves</a>
-  <a href="${courses}" class="${LINK}">Cours</a>
-  <a href="/profile" class="${LINK}">Mon profil</a>
-</div>
-{% endblock %}
 {% block content %}
 <div class="flex flex-wrap items-center justify-between gap-4">
   <div>

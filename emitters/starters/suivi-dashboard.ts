@@ -71,7 +71,7 @@ export function emitSuiviDashboardModel(spec: SuiviDashboardSpec, command: strin
   const flagCounts = flags.map((f) => `COUNT(CASE WHEN o.${f.column} <> 0 THEN 1 END) AS ${f.name}`).join(',\n    ');
   return `// The queries of the dashboard (GET /dashboard). This file is yours: \`${command}\` created it and never
 // overwrites it (unless --force). Plain SQL that SQLite and MariaDB both run; every value goes through a \`?\`.
-import { fetchAll, fetchOne, textOrder, type Row } from 'fw-mvc';
+import { fetchAll, fetchOne, formatDate, textOrder, type Row } from 'fw-mvc';
 
 /** The behaviour flags of an observation (boolean columns), in the order of the form. */
 export const FLAGS = [
@@ -90,7 +90,7 @@ export interface Counts {
 /** One of the latest observations, with its pupil and course. */
 export interface LatestObservation {
   id: number;
-  /** \`12/03/2025 à 08:30\`. */
+  /** \`12/03/2025 09:30\`: the stored UTC moment in the application's time zone (formatDate). */
   when: string;
   eleve: string;
   classe: string;
@@ -105,12 +105,6 @@ export type PupilTotals = { id: number; eleve: string; classe: string; observati
 
 /** The pupils' totals shown at most (a bigger school filters by class). */
 export const TOTALS_MAX = 200;
-
-/** \`2025-03-12 08:30:00\` or \`2025-03-12T08:30\` (as stored) → \`12/03/2025 à 08:30\`. */
-export function frenchDateTime(value: unknown): string {
-  const match = /^(\\d{4})-(\\d\\d)-(\\d\\d)[T ](\\d\\d):(\\d\\d)/.exec(String(value ?? ''));
-  return match ? \`\${match[3]}/\${match[2]}/\${match[1]} à \${match[4]}:\${match[5]}\` : String(value ?? '');
-}
 
 /** The flags as the latest observations show them: positive first. */
 const SHOWN_FLAGS = [...FLAGS].sort((a, b) => Number(b.positive) - Number(a.positive));
@@ -142,7 +136,7 @@ export class ${DASHBOARD_MODEL} {
     );
     return rows.map((row: Row) => ({
       id: Number(row['id']),
-      when: frenchDateTime(row['observe_le']),
+      when: formatDate(row['observe_le']),
       eleve: \`\${String(row['prenom'])} \${String(row['nom'])}\`,
       classe: String(row['classe']),
       cours: String(row['cours']),

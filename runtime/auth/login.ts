@@ -4,7 +4,7 @@
  * `fw auth:user:create` wrote in `users`, and the session user it stores (`{ id, login, roles, permissions }`)
  * is what `AuthMiddleware`, `requireRole`, `requirePermission` and the template `can()` read.
  */
-import { BaseController, errorPage } from '../controller.js';
+import { appLayout, BaseController, errorPage } from '../controller.js';
 import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
@@ -76,7 +76,7 @@ function auditDetails(request: Request, userId: number | null, metadata?: Record
 function loginPage(request: Request, status: number, login = '', error = ''): Response {
   // csrf_token() in the template creates the session (and its cookie) on this response.
   const context = { login, error, next: requestedNext(request) ?? '', forgot_url: passwordForgotUrl() ?? '' };
-  const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context });
+  const response = BaseController.render(LOGIN_TEMPLATE, { status, request, context, base: appLayout() });
   return noStore(response);
 }
 

@@ -14,7 +14,7 @@
  *   the new password, and a second factor, when the user has one, is asked as at every login.
  */
 import { get } from '../config.js';
-import { BaseController, errorPage } from '../controller.js';
+import { appLayout, BaseController, errorPage } from '../controller.js';
 import { onServe } from '../app/background.js';
 import { getDatabase } from '../db/database.js';
 import { noStore } from '../http/helpers.js';
@@ -79,7 +79,9 @@ function field(request: Request, name: string): string {
 }
 
 function forgotPage(request: Request, status: number, context: Record<string, unknown>): Response {
-  return privatePage(BaseController.render(PASSWORD_FORGOT_TEMPLATE, { status, request, context: { email: '', error: '', sent: false, ...context } }));
+  return privatePage(
+    BaseController.render(PASSWORD_FORGOT_TEMPLATE, { status, request, context: { email: '', error: '', sent: false, ...context }, base: appLayout() }),
+  );
 }
 
 /** `GET /password/forgot`: the form. */
@@ -208,7 +210,12 @@ const REFUSAL_MESSAGES: Record<ResetTokenRefusal, string> = {
 function refused(request: Request, reason: ResetTokenRefusal, userId: number | null, step: 'show' | 'submit'): Response {
   audit(request, 'password_reset.refused', userId, { reason, step });
   return privatePage(
-    BaseController.render(PASSWORD_RESET_TEMPLATE, { status: 410, request, context: { invalid: true, error: trans(REFUSAL_MESSAGES[reason]), errors: {} } }),
+    BaseController.render(PASSWORD_RESET_TEMPLATE, {
+      status: 410,
+      request,
+      context: { invalid: true, error: trans(REFUSAL_MESSAGES[reason]), errors: {} },
+      base: appLayout(),
+    }),
   );
 }
 
@@ -229,6 +236,7 @@ function resetForm(request: Request, status: number, errors: Record<string, stri
       status,
       request,
       context: { invalid: false, error: '', errors, action: request.path, ttl_minutes: PASSWORD_RESET_TTL_SECONDS / 60 },
+      base: appLayout(),
     }),
   );
 }

@@ -1,7 +1,9 @@
 /**
  * Date fields: DateField, DateTimeField and TimeField. Cleaned values are strings, not Date objects: a calendar date has
- * no time zone, and a string is what both database dialects take and give back (times are UTC: docs/decisions.md#two-database-dialects).
+ * no time zone, and a string is what both database dialects take and give back. A DATETIME is a moment stored in UTC,
+ * typed and shown in the application's time zone (docs/decisions.md "Dates and times on pages").
  */
+import { appTimeZone, momentOfWallClock, utcDateTimeText, wallClockIn } from '../templates/time-zone.js';
 import { FormValidationError } from './errors.js';
 import { TextInputField, type FieldOptions, type HtmlAttrs } from './field.js';
 import { messages } from './messages.js';
@@ -28,6 +30,12 @@ function utcParts(date: Date): [string, string] {
     `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`,
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`,
   ];
+}
+
+/** A moment as the `datetime-local` input's text in the application's time zone: `YYYY-MM-DDTHH:MM:SS`. */
+function zoned(moment: Date): string {
+  const w = wallClockIn(moment, appTimeZone());
+  return `${w.year}-${w.month}-${w.day}T${w.hour}:${w.minute}:${w.second}`;
 }
 
 /** A date typed strictly as `YYYY-MM-DD` that exists in the calendar (`2023-02-29` is refused). Cleaned unchanged. */
@@ -67,15 +75,20 @@ export class DateTimeField<R extends boolean = true> extends TextInputField<stri
     if (!isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) || hours > 23 || minutes > 59 || seconds > 59) {
       throw new FormValidationError(messages.dateTime(label));
     }
-    return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6] ?? '00'}`;
+    // Typed in the application's time zone, stored in UTC.
+    const moment = momentOfWallClock(Number(m[1]), Number(m[2]), Number(m[3]), hours, minutes, seconds, appTimeZone());
+    return utcDateTimeText(moment);
   }
 
-  /** A Date (UTC) or a stored `YYYY-MM-DD HH:MM:SS` string → `YYYY-MM-DDTHH:MM:SS` for the input. */
+  /** A Date or a stored `YYYY-MM-DD HH:MM:SS` string (UTC) → `YYYY-MM-DDTHH:MM:SS` in the application's time zone, for the input. */
   override format(value: unknown): string {
-    if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : utcParts(value).join('T');
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : zoned(value);
     if (typeof value === 'string') {
-      const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)/.exec(value);
-      if (m) return `${m[1]}T${m[2]}`;
+      const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/.exec(value);
+      if (m) {
+        const moment = new Date(`${m[1]}T${m[2]}:${m[3] ?? '00'}Z`);
+        if (!Number.isNaN(moment.getTime())) return zoned(moment);
+      }
     }
     return super.format(value);
   }

@@ -8,6 +8,7 @@
 import { appLayout, BaseController, errorPage } from '../controller.js';
 import { get } from '../config.js';
 import type { Request } from '../http/request.js';
+import type { Router } from '../http/router.js';
 import type { Response } from '../http/response.js';
 import { trans } from '../i18n.js';
 import { logAuthEvent } from '../auth/audit.js';
@@ -46,6 +47,22 @@ function code(request: Request): string {
   return request.body.code?.[0] ?? '';
 }
 
+/**
+ * The way back from the second factor's page: the route named `profile` (the auth starter's), else `dashboard`, else
+ * the home page.
+ */
+function backLink(): { url: string; label: string } {
+  const router = get('router') as Router | null;
+  for (const name of ['profile', 'dashboard']) {
+    try {
+      if (router) return { url: router.urlFor(name), label: trans(`mfa.account.back_${name}`) };
+    } catch {
+      // No route of that name: the next one.
+    }
+  }
+  return { url: '/', label: trans('mfa.account.back_home') };
+}
+
 /** `GET /account/mfa`, or that page again with an error on one of its forms. */
 async function accountPage(request: Request, status = 200, errors: { regenerate?: string; disable?: string } = {}): Promise<Response> {
   const user = sessionUser(request);
@@ -57,6 +74,7 @@ async function accountPage(request: Request, status = 200, errors: { regenerate?
     recovery_left: factor ? await countUnusedRecoveryCodes(user.id) : 0,
     regenerate_error: errors.regenerate ?? '',
     disable_error: errors.disable ?? '',
+    back: backLink(),
   };
   return BaseController.render('mfa/account.html', { status, request, context, base: appLayout() });
 }

@@ -4,7 +4,7 @@
  * code. A valid code signs the user in on a new session id; a wrong one answers 401 and the form; five wrong
  * codes in five minutes answer 429 (counted before the check); a challenge older than ten minutes sends back to `/login` with a warning.
  */
-import { BaseController, errorPage } from '../controller.js';
+import { appLayout, BaseController, errorPage } from '../controller.js';
 import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -36,7 +36,7 @@ export const mfaSecondFactor: SecondFactor = {
 };
 
 function challengePage(request: Request, status: number, error = ''): Response {
-  return noStore(BaseController.render(MFA_CHALLENGE_TEMPLATE, { status, request, context: { error } }));
+  return noStore(BaseController.render(MFA_CHALLENGE_TEMPLATE, { status, request, context: { error }, base: appLayout() }));
 }
 
 /**
