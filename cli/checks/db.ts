@@ -103,7 +103,7 @@ export const driftCheck: CheckFunction = async (context) => {
       const advice =
         read[0]!.status === 'TABLE_MISSING'
           ? '« fw db:apply » crée la table'
-          : `remettez la colonne (« fw migration:make <nom> --from-diff ${entity.name} » prépare la migration qui l’ajoute, « fw migration:apply » l’applique), ou retirez le champ de ${entity.file} puis « fw sync:entity ${entity.name} »`;
+          : `remettez la colonne (« fw migration:make <nom> --from-diff ${entity.name} » prépare la migration qui l'ajoute, « fw migration:apply » l'applique), ou retirez le champ de ${entity.file} puis « fw sync:entity ${entity.name} »`;
       failures.push(
         result(
           D.read,
@@ -115,7 +115,8 @@ export const driftCheck: CheckFunction = async (context) => {
     }
     if (rest.length === 0) continue;
     const advice = `« fw migration:diff --entity ${entity.name} » les détaille, « fw migration:make <nom> --from-diff ${entity.name} » prépare la migration`;
-    if (rest[0]!.status === 'TABLE_MISSING') warnings.push(result(D.drift, 'WARN', `${entity.name} (${entity.table}) : ${summarize(rest)}`, '« fw db:apply » crée la table'));
+    if (rest[0]!.status === 'TABLE_MISSING')
+      warnings.push(result(D.drift, 'WARN', `${entity.name} (${entity.table}) : ${summarize(rest)}`, '« fw db:apply » crée la table'));
     else warnings.push(result(D.drift, 'WARN', `${entity.name} (${entity.table}) : ${summarize(rest)}`, advice));
   }
   const count = reads.model.entities.length;

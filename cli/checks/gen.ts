@@ -91,7 +91,7 @@ export const generatedFilesCheck: CheckFunction = async (context) => {
         D.stale,
         'WARN',
         `${entry.path} : fichier généré qui diffère de ce que donnent les entités (modifié à la main, ou entité changée depuis), « fw build:model --check » le refuse`,
-        `pour garder une modification faite à la main, reportez-la dans ${manualHome(entry.path, entity)} (jamais réécrit) ; ensuite, ou si rien n’est à garder, ${regenerate} le régénère (et efface ce qui a été écrit à la main)`,
+        `pour garder une modification faite à la main, reportez-la dans ${manualHome(entry.path, entity)} (jamais réécrit) ; ensuite, ou si rien n'est à garder, ${regenerate} le régénère (et efface ce qui a été écrit à la main)`,
       ),
       file: entry.path,
     });
