@@ -70,7 +70,7 @@ test('the inventory counts the entities, not mvc/entities/relations.json', ({ ba
     defect: (c) => {
       for (const name of ['Ville', 'Contact', 'Pays']) assert.is(fw(c.root, ['make:entity', name, '--no-input']).status, 0);
       assert.is(fw(c.root, ['build:model']).status, 0);
-      c.write('mvc/entities/relations.json', '{ "relations": [] }\n');
+      c.write('mvc/entities/relations.json', '{ "format_version": 1, "relations": [] }\n');
     },
     id: 'FW-AUDIT-004',
     status: 'INFO',

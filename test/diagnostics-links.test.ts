@@ -11,8 +11,8 @@ import { copyOf, corpusBase, diagnose, resultsOf, type Copy, type DiagnosticComm
 const test = suite<{ base: ReturnType<typeof corpusBase>; outside: string }>('diagnostics: links out of the project');
 
 const SECRET = 'sk_live_h4_5e3b9c1d7a';
-/** Breaks nunjucks, JSON and TypeScript alike: a parser's message would quote it. */
-const LEAKY = `{{ ${SECRET} }\n{"cle": ${SECRET}\nconst = ${SECRET};\n`;
+/** Breaks nunjucks, JSON, TypeScript and an env file alike: a parser's message would quote it. */
+const LEAKY = `{{ ${SECRET} }\n{"cle": ${SECRET}\nconst = ${SECRET};\nA="x" ${SECRET}\n`;
 const COMMANDS: readonly DiagnosticCommand[] = ['doctor', 'project:check', 'project:audit'];
 
 test.before((context) => {
