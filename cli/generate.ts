@@ -24,7 +24,7 @@ export function generateOptions(command: Command): Command {
 
 /** Declares `--check` (build:model, make:crud). */
 export function checkOption(command: Command): Command {
-  return command.option('--check', 'n’écrit rien ; code 2 et la liste des fichiers générés périmés (CI)');
+  return command.option('--check', "n'écrit rien ; code 2 et la liste des fichiers générés périmés (CI)");
 }
 
 export function readGenerateOptions(options: Readonly<Record<string, unknown>>): GenerateOptions {

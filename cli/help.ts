@@ -27,6 +27,18 @@ export function formatHelp(version: string): string {
   return lines.join('\n');
 }
 
+/** `fw help help`: the help of `help` itself, which is not in the command table. */
+export function formatHelpHelp(): string {
+  return [
+    'Usage : fw help [<commande>]',
+    '',
+    "Sans argument, affiche la liste des commandes ; avec un nom de commande, affiche l'aide de cette commande (comme « fw <commande> --help »).",
+    '',
+    'Exemple : fw help make:crud',
+    '',
+  ].join('\n');
+}
+
 /** The help of one command: its usage and summary. */
 export function formatCommandHelp(entry: CommandEntry): string {
   const lines = [`Usage : ${usageLine(entry)}`, '', entry.summary];

@@ -4,7 +4,7 @@
  */
 import { COMMANDS, findCommand } from './commands-table.js';
 import { CliError, formatCliError, notAvailable } from './errors.js';
-import { formatCommandHelp, formatHelp } from './help.js';
+import { formatCommandHelp, formatHelp, formatHelpHelp } from './help.js';
 import { installInterruptHandler } from './interrupt.js';
 import { packageInfo } from './package-root.js';
 import { nearest } from './suggest.js';
@@ -34,6 +34,11 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 function printCommandHelp(name: string): number {
+  if (HELP.has(name)) {
+    // `fw help help` (or `fw help --help`): the help of help.
+    process.stdout.write(formatHelpHelp());
+    return 0;
+  }
   const entry = findCommand(name);
   if (!entry) throw unknownCommand(name);
   process.stdout.write(formatCommandHelp(entry));

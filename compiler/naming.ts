@@ -39,16 +39,28 @@ export function humanLabel(name: string): string {
 }
 
 /**
+ * Letters with accents as their base letter, and the French ligatures spelt out: `prénom` → `prenom`,
+ * `Écrou` → `Ecrou`, `cœur` → `coeur`, `Straße` → `Strasse`. Anything else is left as it is.
+ */
+export function transliterate(text: string): string {
+  return text
+    .replace(/œ/g, 'oe')
+    .replace(/Œ/g, 'Oe')
+    .replace(/æ/g, 'ae')
+    .replace(/Æ/g, 'Ae')
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '');
+}
+
+/**
  * The valid entity name (PascalCase) for what a user typed, accents and punctuation dropped: `produit` → `Produit`,
  * `ligne_commande` → `LigneCommande`, `ligne-commande` → `LigneCommande`, `Écrou` → `Ecrou`, `LigneCommande`
  * unchanged. Null when nothing usable is left (`123`, `_`).
  */
 export function entityNameFrom(typed: string): string | null {
   // An entity name starts with a letter: whatever comes before the first one is dropped (`2fa_code` → `FaCode`).
-  const ascii = typed
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/^[^A-Za-z]+/, '');
+  const ascii = transliterate(typed).replace(/^[^A-Za-z]+/, '');
   const words = ascii.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
   return PASCAL_CASE.test(name) ? name : null;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv as AjvInstance, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import { fromInstancePath, pointerTo } from './diagnostics.js';
-import { closest, MAX_IDENTIFIER_LENGTH, pascalCase, PASCAL_CASE, snakeCase, SNAKE_CASE } from './naming.js';
+import { closest, MAX_IDENTIFIER_LENGTH, pascalCase, PASCAL_CASE, snakeCase, SNAKE_CASE, transliterate } from './naming.js';
 
 export type SchemaName = 'entity' | 'relations' | 'module' | 'module-routes';
 
@@ -233,12 +233,13 @@ function namedThing(instancePath: string): string {
 function namingProblem(instancePath: string, value: string, pattern: string, pointer: string): SchemaProblem {
   const what = namedThing(instancePath);
   if (pattern === PASCAL_CASE.source) {
-    const suggestion = pascalCase(snakeCase(value.replace(/[^A-Za-z0-9_\s-]/g, '')));
+    // Accents transliterated, not dropped: `Prénom` → `Prenom`, not `Prnom`.
+    const suggestion = pascalCase(snakeCase(transliterate(value).replace(/[^A-Za-z0-9_\s-]/g, '')));
     const hint = PASCAL_CASE.test(suggestion) ? `, par exemple « ${suggestion} »` : '';
     return { pointer, code: 'naming', message: `${what} « ${value} » invalide : PascalCase attendu (lettres et chiffres, initiale majuscule)${hint}` };
   }
   if (pattern === SNAKE_CASE.source) {
-    const suggestion = snakeCase(value.replace(/[^A-Za-z0-9_\s-]/g, ''));
+    const suggestion = snakeCase(transliterate(value).replace(/[^A-Za-z0-9_\s-]/g, ''));
     const hint = SNAKE_CASE.test(suggestion) ? `, par exemple « ${suggestion} »` : '';
     return { pointer, code: 'naming', message: `${what} « ${value} » invalide : snake_case attendu (minuscules, chiffres et _, initiale lettre)${hint}` };
   }

@@ -260,6 +260,15 @@ test('fw <command> --help and fw help <command> print the usage of that command'
   assert.match(unknown.stderr, /^Erreur : commande inconnue « nope »\.\nConseil : /);
 });
 
+test('fw help help (and fw help --help) print the help of help, exit 0', () => {
+  for (const args of [['help', 'help'], ['help', '--help']]) {
+    const run = fw(...args);
+    assert.is(run.status, 0, run.stderr);
+    assert.is(run.stderr, '');
+    assert.ok(run.stdout.startsWith('Usage : fw help [<commande>]\n'), run.stdout);
+  }
+});
+
 test('an unexpected exception prints Erreur : <message>, with the stack only under FW_DEBUG=1', () => {
   // A copy of the CLI with no package.json above it: reading the version fails unexpectedly.
   const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-broken-'));

@@ -204,6 +204,16 @@ const cases: Case[] = [
     want: [{ file: NOTE, pointer: '#/fields/0/name', code: 'naming', says: ['nom de champ « TitreCourt »', 'snake_case', '« titre_court »'] }],
   },
   {
+    name: 'a field name with an accent: the suggestion transliterates it (prenom, not prnom)',
+    edit: (f) => (note(f).fields[0].name = 'prénom'),
+    want: [{ file: NOTE, pointer: '#/fields/0/name', code: 'naming', says: ['nom de champ « prénom »', 'snake_case', '« prenom »'] }],
+  },
+  {
+    name: 'a column with accents and a ligature: Prenom, Coeur',
+    edit: (f) => (note(f).fields[0].sql = 'Prénom_cœur'),
+    want: [{ file: NOTE, pointer: '#/fields/0/sql', code: 'naming', says: ['nom de colonne « Prénom_cœur »', 'PascalCase', '« PrenomCoeur »'] }],
+  },
+  {
     name: 'column in snake_case instead of PascalCase',
     edit: (f) => (note(f).fields[0].sql = 'titre_court'),
     want: [{ file: NOTE, pointer: '#/fields/0/sql', code: 'naming', says: ['nom de colonne « titre_court »', 'PascalCase', '« TitreCourt »'] }],

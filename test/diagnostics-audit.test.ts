@@ -1,6 +1,7 @@
 // Corpus of the `audit` family (project:audit only): README, tests, modules not recorded, and the inventory (INFO).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fw } from './helpers/cli.js';
 import { corpusBase, corpusTests, expectCase, type CorpusCase } from './helpers/diagnostics.js';
 
 const test = suite<{ base: ReturnType<typeof corpusBase> }>('diagnostics: audit');
@@ -60,6 +61,23 @@ test('tests present: AUDIT-002 OK; the inventory is an INFO; doctor and project:
     const other = expectCase(base.project.root, base.scratch, { name: command, command, defect: () => {}, id: 'FW-ENV-001', status: 'OK', exit: 0 });
     assert.ok(!other.report.checks.some((c) => c.family === 'audit'), command);
   }
+});
+
+test('the inventory counts the entities, not mvc/entities/relations.json', ({ base }) => {
+  const { report } = expectCase(base.project.root, base.scratch, {
+    name: 'three entities and a relations file',
+    command: 'project:audit',
+    defect: (c) => {
+      for (const name of ['Ville', 'Contact', 'Pays']) assert.is(fw(c.root, ['make:entity', name, '--no-input']).status, 0);
+      assert.is(fw(c.root, ['build:model']).status, 0);
+      c.write('mvc/entities/relations.json', '{ "format_version": 1, "relations": [] }\n');
+    },
+    id: 'FW-AUDIT-004',
+    status: 'INFO',
+    exit: 0,
+  });
+  const [inventory] = report.checks.filter((c) => c.id === 'FW-AUDIT-004');
+  assert.ok(inventory!.detail.startsWith('3 entité(s), '), inventory!.detail);
 });
 
 test.run();

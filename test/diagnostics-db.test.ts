@@ -12,7 +12,8 @@ import { projectContext, type ProjectContext } from '../cli/checks/context.js';
 import { DB_CHECKS, DB_DEFINITIONS } from '../cli/checks/db.js';
 import { MIGR_CHECKS } from '../cli/checks/migr.js';
 import { ROUTE_CHECKS } from '../cli/checks/route.js';
-import type { CliProject } from './helpers/cli.js';
+import { openDatabase } from '../runtime/db/index.js';
+import { fw, type CliProject } from './helpers/cli.js';
 import { assertProblems, byId, Copies, diagnoseInert } from './helpers/diagnostics-families.js';
 import { CONTACT_FILE, newVilleContactProject } from './helpers/migrations.js';
 
@@ -94,6 +95,7 @@ test('FW-DB-001 FAIL: a SQLite file that is not a database, named by its path in
 });
 
 test('FW-DB-002 WARN: an entity whose table differs (SQLite), as migration:diff --all shows it', ({ copies }) => {
+  // The field is in the entity file only: the generated code does not read its column yet, so it is a difference.
   const diagnosis = diagnoseInert(copies.make(addField), ['db'], 'doctor');
   assertProblems(diagnosis, ['FW-DB-002 WARN']);
   const [warn] = byId(diagnosis, 'FW-DB-002');
@@ -149,8 +151,53 @@ test('FW-DB-001 SKIP: MariaDB not configured (no application account), with the 
   assertProblems(diagnosis, []);
   assert.equal(
     diagnosis.checks.map((c) => `${c.id} ${c.status} ${c.detail}`),
-    ['FW-DB-001 SKIP base non configurée : DB_APP_LOGIN est vide dans env/dev', 'FW-DB-002 SKIP base non lue (voir FW-DB-001)'],
+    ['FW-DB-001 SKIP base non configurée : DB_APP_LOGIN est vide dans env/dev', 'FW-DB-002 SKIP base non lue (voir FW-DB-001)', 'FW-DB-003 SKIP base non lue (voir FW-DB-001)'],
   );
+});
+
+/** The SQLite copy at `root` given `statements` (the application would see the same database). */
+async function alter(root: string, statements: readonly string[]): Promise<void> {
+  const db = openDatabase({ driver: 'sqlite', file: path.join(root, SQLITE) });
+  try {
+    for (const statement of statements) await db.execute(statement);
+  } finally {
+    await db.close();
+  }
+}
+
+test('FW-DB-003 FAIL: a column the generated code reads, dropped by hand; an extra column stays a WARN (FW-DB-002)', async ({ copies }) => {
+  const root = copies.make();
+  await alter(root, ['ALTER TABLE contact DROP COLUMN nom', 'ALTER TABLE ville ADD COLUMN note TEXT']);
+  const diagnosis = diagnoseInert(root, ['db'], 'doctor');
+  assertProblems(diagnosis, ['FW-DB-002 WARN', 'FW-DB-003 FAIL']);
+  const [fail] = byId(diagnosis, 'FW-DB-003');
+  assert.is(
+    fail!.detail,
+    'Contact (contact) : colonne Nom absente de SQLite storage/database.sqlite, alors que le code généré la lit : ses pages répondent 500',
+  );
+  assert.match(fail!.hint!, /« fw migration:make <nom> --from-diff Contact »/);
+  assert.is(byId(diagnosis, 'FW-DB-002')[0]!.detail, 'Ville (ville) : 1 écart(s) : COLUMN_EXTRA note');
+});
+
+test('FW-DB-003 FAIL: a table dropped by hand; fw doctor and fw project:check exit 1 and count the error', async ({ copies }) => {
+  const root = copies.make();
+  await alter(root, ['DROP TABLE contact']);
+  const diagnosis = diagnoseInert(root, ['db'], 'project:check');
+  assertProblems(diagnosis, ['FW-DB-003 FAIL']);
+  assert.match(byId(diagnosis, 'FW-DB-003')[0]!.detail!, /^Contact \(contact\) : table contact absente de SQLite storage\/database\.sqlite/);
+  for (const command of ['doctor', 'project:check']) {
+    const run = fw(root, [command]);
+    assert.is(run.status, 1, `${command} : ${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /\[FAIL\]\s+FW-DB-003 /);
+    assert.not.match(run.stdout, / 0 erreur\(s\)/);
+  }
+});
+
+test('project:check: a database that does not answer is a SKIP (the schema is compared only when one answers)', ({ mariaCopies }) => {
+  const diagnosis = diagnoseInert(mariaCopies.make(), ['db'], 'project:check', { DB_APP_PORT: '1' });
+  assertProblems(diagnosis, []);
+  assert.is(byId(diagnosis, 'FW-DB-001')[0]!.status, 'SKIP');
+  assert.match(byId(diagnosis, 'FW-DB-001')[0]!.detail!, /^base injoignable : impossible de joindre le serveur MariaDB 127\.0\.0\.1:1/);
 });
 
 test.run();

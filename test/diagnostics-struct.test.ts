@@ -107,7 +107,7 @@ test('the good project: structure OK; fw.config.json absent gives no result', ({
   });
   assert.equal(
     report.checks.filter((c) => c.family === 'struct').map((c) => `${c.id} ${c.status}`),
-    ['FW-STRUCT-001 OK', 'FW-STRUCT-002 OK', 'FW-STRUCT-003 OK', 'FW-STRUCT-004 OK', 'FW-STRUCT-005 OK', 'FW-STRUCT-006 OK'],
+    ['FW-STRUCT-001 OK', 'FW-STRUCT-002 OK', 'FW-STRUCT-003 OK', 'FW-STRUCT-004 OK', 'FW-STRUCT-005 OK', 'FW-STRUCT-006 OK', 'FW-STRUCT-008 OK'],
   );
 });
 

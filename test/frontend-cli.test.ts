@@ -57,7 +57,7 @@ test('js:init: a package.json that is not JSON is refused, nothing written', () 
   const original = project.read('package.json');
   project.write('package.json', '{ "name": ');
   try {
-    refused(['js:init', 'htmx'], /package\.json n'est pas un JSON valide/, /rien n’a été écrit/);
+    refused(['js:init', 'htmx'], /package\.json n'est pas un JSON valide/, /rien n'a été écrit/);
   } finally {
     project.write('package.json', original);
   }

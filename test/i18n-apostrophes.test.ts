@@ -3,6 +3,9 @@
  * catalogues (the framework's fr.json and the project template's), the framework's views, the views `fw new` writes,
  * the generated views kept as snapshots and the views of the starters. A straight ' after an elided word (l', d', n',
  * qu', s'…) followed by a letter fails, naming the file, the line and the text.
+ *
+ * The messages of the `fw` command (its sources under cli/ and compiler/, the project template aside) write the
+ * straight ', as most of them always have: a ’ after an elided word fails there, so that one message does not mix both.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,6 +77,32 @@ test('views: the framework\u2019s, the project template\u2019s, the generated on
     }),
   };
   for (const [label, text] of Object.entries(generated)) found.push(...problems(label, text));
+  assert.equal(found, []);
+});
+
+/** An elided French word, then a typographic apostrophe, then a letter: the CLI's messages write `'` instead. */
+const TYPOGRAPHIC = /(?<![\p{L}\p{N}_$.\\])(?:[ldnsjcmt]|qu|jusqu|lorsqu|puisqu|aujourd)’(?=\p{L})/giu;
+
+test('the pattern of the CLI finds a typographic apostrophe after an elided word', () => {
+  assert.is([..."rien n’a été écrit, l’entité, qu’il".matchAll(TYPOGRAPHIC)].length, 3);
+  assert.is([..."rien n'a été écrit ; le site’s".matchAll(TYPOGRAPHIC)].length, 0);
+});
+
+test('CLI messages (cli/ and compiler/ sources, the project template aside) write the straight apostrophe', () => {
+  const templates = path.join(PACKAGE_ROOT, 'cli', 'templates');
+  const files = [
+    ...filesUnder(path.join(PACKAGE_ROOT, 'cli'), '.ts').filter((file) => !file.startsWith(templates + path.sep)),
+    ...filesUnder(path.join(PACKAGE_ROOT, 'compiler'), '.ts'),
+  ];
+  assert.ok(files.length > 100, `${files.length} sources`);
+  const found: string[] = [];
+  for (const file of files) {
+    fs.readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        for (const match of line.matchAll(TYPOGRAPHIC)) found.push(`${relative(file)}:${i + 1} : « ${line.slice(Math.max(0, match.index - 20), match.index + 20).trim()} »`);
+      });
+  }
   assert.equal(found, []);
 });
 

@@ -292,7 +292,13 @@ function conformance(dialect: DialectName): void {
       const status = fw(project.root, ['migration:status']);
       assert.is(status.status, 1);
       assert.match(status.stderr, /^Erreur : mvc\/migrations\/notes\.sql : nom invalide/);
+      assert.match(status.stderr, /\nConseil : renommez ces fichiers/);
       assert.not.match(status.stderr, /README/);
+      // No table nor count over a folder it refuses (« 0 APPLIED… » before the error was misleading).
+      assert.is(status.stdout, '');
+      const json = fw(project.root, ['migration:status', '--json']);
+      assert.is(json.status, 1);
+      assert.is(json.stdout, '');
       const apply = fw(project.root, ['migration:apply']);
       assert.is(apply.status, 1);
       assert.match(apply.stderr, /notes\.sql/);

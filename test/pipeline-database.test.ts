@@ -34,7 +34,7 @@ function makeMigration(project: CliProject, args: string[]): string {
   assert.equal(lines(run.stdout), [
     fateLine('créé', `${MIGRATIONS}/${file}`),
     'Résumé : 1 créé.',
-    'Relisez le fichier, puis « fw migration:apply » l’appliquera (« fw migration:status » montre l’état).',
+    "Relisez le fichier, puis « fw migration:apply » l'appliquera (« fw migration:status » montre l'état).",
   ]);
   return file;
 }

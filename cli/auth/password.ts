@@ -12,7 +12,7 @@ import { CliError } from '../errors.js';
 export function passwordOptions(command: Command): Command {
   return command
     .option('--password <valeur>', 'le mot de passe (visible dans la liste des processus : préférez --password-prompt)')
-    .option('--password-prompt', 'saisie masquée, deux fois (ou deux lignes sur l’entrée standard)');
+    .option('--password-prompt', "saisie masquée, deux fois (ou deux lignes sur l'entrée standard)");
 }
 
 export type PasswordSource = { readonly kind: 'value'; readonly value: string } | { readonly kind: 'prompt' };

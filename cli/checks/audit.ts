@@ -70,7 +70,8 @@ export const undeclaredCheck: CheckFunction = async ({ root }) => {
 /** FW-AUDIT-004: what the project holds (INFO). */
 export const inventoryCheck: CheckFunction = async ({ root }) => {
   const count = (folder: string, pattern: RegExp): number => walkFiles(root, folder).files.filter((file) => pattern.test(file)).length;
-  const entities = count('mvc/entities', /\/[^/]+\/[^/]+\.json$/);
+  // An entity is `mvc/entities/<entite>/<entite>.json`; `mvc/entities/relations.json` is not one.
+  const entities = count('mvc/entities', /^mvc\/entities\/[^/]+\/[^/]+\.json$/);
   const controllers = count('mvc/controllers', /\.ts$/);
   const views = count('mvc/views', /\.html$/);
   const migrations = count('mvc/migrations', /\.sql$/);

@@ -5,6 +5,7 @@
  */
 import { readDbSettings, type DbSettings } from '../db/connection.js';
 import { CliError } from '../errors.js';
+import { OUTSIDE_REASON, outsideProject } from './files.js';
 
 /** The command a context is gathered for: a check whose verdict depends on it reads it (a missing env/dev…). */
 export type DiagnosticCommand = 'doctor' | 'project:check' | 'project:audit' | 'auth:doctor' | 'mail:doctor';
@@ -29,12 +30,16 @@ export interface ProjectContext {
 export function projectContext(root: string, command: DiagnosticCommand = 'auth:doctor'): ProjectContext {
   let settings: DbSettings | null = null;
   let settingsError: CliError | null = null;
-  try {
-    settings = readDbSettings(root);
-  } catch (error) {
-    // A bad env file (an unclosed quote, a folder in its place, no read permission) is reported, never thrown.
-    settingsError = error instanceof CliError ? error : new CliError((error as Error).message ?? String(error), '');
-  }
+  const envFile = `env/${process.env.APP_ENV || 'dev'}`;
+  // An env file reached by a link out of the project is not loaded: its syntax errors quote it (FW-STRUCT-008).
+  if (outsideProject(root, envFile)) settingsError = new CliError(`${envFile} : ${OUTSIDE_REASON}`, '');
+  else
+    try {
+      settings = readDbSettings(root);
+    } catch (error) {
+      // A bad env file (an unclosed quote, a folder in its place, no read permission) is reported, never thrown.
+      settingsError = error instanceof CliError ? error : new CliError((error as Error).message ?? String(error), '');
+    }
   const appEnv = (process.env.APP_ENV || 'dev').trim();
   const reads = new Map<string, Promise<unknown>>();
   return {

@@ -58,6 +58,9 @@ function relativeFile(settings: DbSettings): string {
 /** The model the drift needs: compiled once per context; null when the entities do not compile (their own check says why). */
 export function compiledModel(context: ProjectContext): Promise<ModelNode | null> {
   return context.once('model.compiled', async () => {
+    // The compiler reads mvc/entities/ itself: an entity reached by a link out of the project is not read (FW-STRUCT-008).
+    const { walkFiles } = await import('./files.js');
+    if (walkFiles(context.root, 'mvc/entities').outside.length > 0) return null;
     try {
       const { compileProject } = await import('../../compiler/index.js');
       const compiled = compileProject(context.root);

@@ -134,7 +134,7 @@ const nginx: CheckFunction = async ({ root }) => {
     ];
   const read = readSource(root, file);
   if (!read.ok)
-    return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, '« fw deploy:init » l’écrit'), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
+    return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, "« fw deploy:init » l'écrit"), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
   const site = readSiteFacts(read.text);
   const prod = readEnvFile(root, 'env/prod');
   const problems: string[] = [];
@@ -179,7 +179,7 @@ const nginx: CheckFunction = async ({ root }) => {
 
 const unit: CheckFunction = async ({ root }) => {
   const found = readUnit(root);
-  if (!found) return [result(DEPLOY.unit, 'SKIP', 'pas de service systemd', '« fw deploy:init » l’écrit')];
+  if (!found) return [result(DEPLOY.unit, 'SKIP', 'pas de service systemd', "« fw deploy:init » l'écrit")];
   const problems: string[] = [];
   const workdir = found.settings.get('WorkingDirectory')?.at(-1) ?? '';
   const [executable = '', ...args] = (found.settings.get('ExecStart')?.at(-1) ?? '').replace(/^[-@:+!]+/, '').split(/\s+/);

@@ -2,7 +2,9 @@
  * Reading a project's files for the checks without ever throwing and without following them anywhere dangerous:
  * a file that is absent, a folder where a file is expected, a symbolic link loop, a file that cannot be read
  * (permissions), a file too large to be a source file, or a binary file each come back as a reason naming it, which
- * the check reports as a FAIL. Reads only: no write, no cache.
+ * the check reports as a FAIL. A file or folder whose real path (links resolved) lies outside the project is never
+ * read nor walked into: its content would otherwise reach the report (a parse error quotes it); FW-STRUCT-008
+ * reports the link (docs/diagnostics.md). Reads only: no write, no cache.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,38 @@ export type SourceRead = { readonly ok: true; readonly text: string } | { readon
 /** `root`-relative posix path → absolute path. */
 export function absolute(root: string, relative: string): string {
   return path.join(root, ...relative.split('/'));
+}
+
+/** The reason given for a file reached by a link that leaves the project (it is not read). */
+export const OUTSIDE_REASON = 'lien symbolique qui mène hors du projet : non lu (voir FW-STRUCT-008)';
+
+/** True when `real` (a resolved path) is `realRoot` or lies below it. */
+function within(realRoot: string, real: string): boolean {
+  const relative = path.relative(realRoot, real);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The project's root with its links resolved (the root itself may be reached through a link). */
+export function realRoot(root: string): string {
+  try {
+    return fs.realpathSync(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+/**
+ * True when `relative` exists and its real path (every link on the way resolved) lies outside the project: a check
+ * must not read it. False when it is absent or cannot be resolved (a loop: the read reports that).
+ */
+export function outsideProject(root: string, relative: string): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(absolute(root, relative));
+  } catch {
+    return false;
+  }
+  return !within(realRoot(root), real);
 }
 
 /** Why a filesystem call failed, in French, from its error code. */
@@ -48,6 +82,7 @@ export function readSource(root: string, relative: string, maxBytes = MAX_SOURCE
   }
   if (stat.isDirectory()) return { ok: false, reason: 'un dossier se trouve là où un fichier est attendu' };
   if (!stat.isFile()) return { ok: false, reason: "ce n'est pas un fichier ordinaire" };
+  if (outsideProject(root, relative)) return { ok: false, reason: OUTSIDE_REASON };
   if (stat.size > maxBytes) {
     return { ok: false, reason: `fichier trop volumineux (${stat.size} octets, au plus ${maxBytes}) : ce n'est pas un fichier source` };
   }
@@ -96,18 +131,30 @@ export interface WalkProblem {
 
 /**
  * Every plain file under the folder `relative` (posix paths from the root, sorted), following symbolic links to
- * files and folders but never twice into the same real folder; a loop, a dangling link or an unreadable folder is
- * a problem naming it, never an exception. `skip` names folders left out (`node_modules`).
+ * files and folders inside the project but never twice into the same real folder; a loop, a dangling link or an
+ * unreadable folder is a problem naming it, never an exception. A link whose target lies outside the project is
+ * neither listed nor followed: it is in `outside` (FW-STRUCT-008 reports it). `skip` names folders left out
+ * (`node_modules`).
  */
-export function walkFiles(root: string, relative: string, skip: ReadonlySet<string> = new Set()): { files: string[]; problems: WalkProblem[] } {
+export function walkFiles(
+  root: string,
+  relative: string,
+  skip: ReadonlySet<string> = new Set(),
+): { files: string[]; problems: WalkProblem[]; outside: string[] } {
   const files: string[] = [];
   const problems: WalkProblem[] = [];
+  const outside: string[] = [];
   const seen = new Set<string>();
+  const top = realRoot(root);
   const walk = (dir: string): void => {
     let real: string;
     let entries: fs.Dirent[];
     try {
       real = fs.realpathSync(absolute(root, dir));
+      if (!within(top, real)) {
+        outside.push(dir);
+        return;
+      }
       if (seen.has(real)) {
         problems.push({ file: dir, reason: 'boucle de liens symboliques (ce dossier est déjà parcouru)' });
         return;
@@ -125,7 +172,8 @@ export function walkFiles(root: string, relative: string, skip: ReadonlySet<stri
       else if (entry.isFile()) files.push(child);
       else if (entry.isSymbolicLink()) {
         const kind = entryKind(root, child);
-        if (kind === 'dir') walk(child);
+        if ((kind === 'dir' || kind === 'file') && outsideProject(root, child)) outside.push(child);
+        else if (kind === 'dir') walk(child);
         else if (kind === 'file') files.push(child);
         else if (kind === 'absent') problems.push({ file: child, reason: 'lien symbolique vers une cible absente' });
         else if (typeof kind === 'object') problems.push({ file: child, reason: kind.reason });
@@ -133,5 +181,5 @@ export function walkFiles(root: string, relative: string, skip: ReadonlySet<stri
     }
   };
   if (isDirectory(root, relative)) walk(relative);
-  return { files, problems };
+  return { files, problems, outside };
 }

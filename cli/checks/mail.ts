@@ -101,7 +101,7 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
         D.templates,
         'WARN',
         `${list.length} modèle(s) analysé(s) (${list.join(', ')}), mais pas « ${TEST_TEMPLATE} »`,
-        '« fw mail:init » l’écrit ; « fw mail:test » l’envoie',
+        "« fw mail:init » l'écrit ; « fw mail:test » l'envoie",
       ),
     ];
   }
@@ -115,7 +115,7 @@ export const sqlFilesCheck: CheckFunction = async (context) => {
   const absent = states.filter((s) => s.state === 'absent');
   const stale = states.filter((s) => s.state === 'stale');
   if (absent.length > 0)
-    return [result(D.sqlFiles, 'WARN', `absent : ${absent.map((s) => s.file).join(', ')}`, '« fw mail:init » l’écrit, « fw db:apply » crée la table')];
+    return [result(D.sqlFiles, 'WARN', `absent : ${absent.map((s) => s.file).join(', ')}`, "« fw mail:init » l'écrit, « fw db:apply » crée la table")];
   if (stale.length > 0) return [result(D.sqlFiles, 'WARN', `périmé : ${stale.map((s) => s.file).join(', ')}`, '« fw mail:init » le réécrit')];
   const owned = states.filter((s) => s.state === 'owned').length;
   return [result(D.sqlFiles, 'OK', `${states.map((s) => s.file).join(', ')}${owned > 0 ? ' (modifié à la main)' : ''}`)];

@@ -148,7 +148,7 @@ export const changedMigrationsCheck: CheckFunction = stateCheck(D.changed, 'CHAN
       D.changed,
       'FAIL',
       `${FOLDER}/${status.filename} a changé depuis son application à ${target}`,
-      'remettez le fichier tel qu’il a été appliqué et écrivez le changement dans une nouvelle migration',
+      "remettez le fichier tel qu'il a été appliqué et écrivez le changement dans une nouvelle migration",
     ),
     file: `${FOLDER}/${status.filename}`,
   })),

@@ -6,7 +6,7 @@
  */
 import { CliError } from '../errors.js';
 import { result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
-import { entryKind, fsReason } from './files.js';
+import { entryKind, fsReason, OUTSIDE_REASON, outsideProject } from './files.js';
 
 function mod(id: number, label: string): CheckDefinition {
   return { id: `FW-MOD-${String(id).padStart(3, '0')}`, family: 'mod', label };
@@ -27,6 +27,8 @@ export async function registryModules(root: string): Promise<{ names: string[]; 
     const reason = typeof kind === 'object' ? kind.reason : "ce n'est pas un fichier";
     return { ...result(D.registry, 'FAIL', `${REGISTRY_FILE} : ${reason}`), file: REGISTRY_FILE };
   }
+  // A registry reached by a link out of the project is not read: its parse error would quote the target (FW-STRUCT-008).
+  if (outsideProject(root, REGISTRY_FILE)) return { ...result(D.registry, 'FAIL', `${REGISTRY_FILE} : ${OUTSIDE_REASON}`), file: REGISTRY_FILE };
   try {
     const registry = readRegistry(root);
     return {
@@ -49,6 +51,12 @@ export const modulesCheck: CheckFunction = async ({ root }) => {
   const { checkModule } = await import('../modules/manifest.js');
   const problems: CheckResult[] = [];
   for (const entry of registry.local) {
+    const folder = entry.path.replace(/\/+$/, '');
+    const out = [folder, `${folder}/module.json`].find((file) => outsideProject(root, file));
+    if (out) {
+      problems.push({ ...result(D.modules, 'FAIL', `${out} : ${OUTSIDE_REASON}`, 'gardez le module dans le projet (docs/modules.md)'), file: out });
+      continue;
+    }
     let found: ReturnType<typeof checkModule>;
     try {
       found = checkModule(root, entry.path.replace(/\/+$/, ''));

@@ -11,6 +11,7 @@ import { result, type CheckDefinition, type CheckFunction, type CheckResult } fr
 import type { DiagnosticCommand, ProjectContext } from './context.js';
 import { ENTITY_CHECKS, ENTITY_DEFINITIONS } from './entity.js';
 import { ENV_CHECKS, ENV_DEFINITIONS } from './env.js';
+import { GEN_CHECKS, GEN_DEFINITIONS } from './gen.js';
 import { entryKind, fsReason, readSource, walkFiles } from './files.js';
 import { I18N_CHECKS, I18N_DEFINITIONS } from './i18n.js';
 import { mailFilesPresent } from '../mail/inspect.js';
@@ -71,9 +72,10 @@ export const FAMILIES: readonly CheckFamily[] = [
   { family: 'env', checks: ENV_CHECKS, definitions: ENV_DEFINITIONS, commands: ALL },
   { family: 'struct', checks: STRUCT_CHECKS, definitions: STRUCT_DEFINITIONS, commands: ALL },
   { family: 'entity', checks: ENTITY_CHECKS, definitions: ENTITY_DEFINITIONS, commands: ALL },
+  { family: 'gen', checks: GEN_CHECKS, definitions: GEN_DEFINITIONS, commands: ALL },
   { family: 'route', checks: ROUTE_CHECKS, definitions: ROUTE_DEFINITIONS, commands: ALL },
   { family: 'migr', checks: MIGR_CHECKS, definitions: MIGR_DEFINITIONS, commands: ALL },
-  { family: 'db', checks: DB_CHECKS, definitions: DB_DEFINITIONS, commands: ['doctor', 'project:audit'] },
+  { family: 'db', checks: DB_CHECKS, definitions: DB_DEFINITIONS, commands: ALL },
   { family: 'tpl', checks: TPL_CHECKS, definitions: TPL_DEFINITIONS, commands: ALL },
   { family: 'i18n', checks: I18N_CHECKS, definitions: I18N_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'mod', checks: MOD_CHECKS, definitions: MOD_DEFINITIONS, commands: ALL },

@@ -156,7 +156,7 @@ export class HandlerResolver {
       return {
         kind: 'handler',
         reason: `${label} : le fichier importé n'exporte pas la classe ${handler.object}`,
-        hint: 'exportez la classe ou corrigez l’import',
+        hint: "exportez la classe ou corrigez l'import",
       };
     }
     if (!('declaration' in found)) return { kind: 'file', problem: found };

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { OUTSIDE_REASON, outsideProject } from './files.js';
 
 /** Larger than any hand-written routes or controller file: beyond it a file is refused rather than parsed. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
@@ -23,6 +24,8 @@ export function readSourceFile(root: string, relative: string, maxBytes = MAX_SO
     return { ok: false, missing: false, reason: `${relative} ne se lit pas (${code ?? (error as Error).message})` };
   }
   if (!stat.isFile()) return { ok: false, missing: false, reason: `${relative} n'est pas un fichier` };
+  // A link that leaves the project is not read: its content would reach the report (docs/diagnostics.md, FW-STRUCT-008).
+  if (outsideProject(root, relative)) return { ok: false, missing: false, reason: `${relative} : ${OUTSIDE_REASON}` };
   if (stat.size > maxBytes) {
     return { ok: false, missing: false, reason: `${relative} est trop volumineux (${stat.size} octets, au plus ${maxBytes})` };
   }

@@ -1,11 +1,14 @@
 /**
- * Family `struct` (FW-STRUCT-001 to FW-STRUCT-007): the MVC structure (`mvc/`, `mvc/controllers/`, `mvc/views/`,
+ * Family `struct` (FW-STRUCT-001 to FW-STRUCT-008): the MVC structure (`mvc/`, `mvc/controllers/`, `mvc/views/`,
  * `mvc/routes.ts`), the entry point `app.ts`, a walk of `mvc/` that reports symbolic link loops and unreadable
- * folders, and the diagnostics' own configuration `fw.config.json` (its FAIL is produced by the runner,
- * cli/checks/registry.ts, which reads the file). Read-only.
+ * folders, the diagnostics' own configuration `fw.config.json` (its FAIL is produced by the runner,
+ * cli/checks/registry.ts, which reads the file), and the symbolic links that lead out of the project, which no check
+ * reads (cli/checks/files.ts). Read-only.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
-import { entryKind, walkFiles } from './files.js';
+import { absolute, entryKind, outsideProject, walkFiles } from './files.js';
 
 function struct(id: number, label: string): CheckDefinition {
   return { id: `FW-STRUCT-${String(id).padStart(3, '0')}`, family: 'struct', label };
@@ -19,6 +22,7 @@ const D = {
   entry: struct(5, "Point d'entrée app.ts"),
   tree: struct(6, 'Arborescence de mvc/'),
   config: struct(7, 'Configuration des diagnostics (fw.config.json)'),
+  outside: struct(8, 'Liens symboliques hors du projet'),
 } as const;
 
 export const STRUCT_DEFINITIONS: readonly CheckDefinition[] = Object.values(D);
@@ -58,4 +62,51 @@ export const treeCheck: CheckFunction = async ({ root }) => {
   }));
 };
 
-export const STRUCT_CHECKS: readonly CheckFunction[] = [structureCheck, treeCheck];
+/** Folders whose links out are the deployment's business, never read by a check (the database file is copied, not read as text). */
+const NOT_READ = new Set(['node_modules', '.git', 'dist', 'storage']);
+/** Beyond it the walk stops (a project's own files are far fewer; node_modules is left out). */
+const MAX_ENTRIES = 50_000;
+
+/** Every symbolic link under the project (links not followed) whose real target lies outside it, sorted. */
+export function linksOutOfProject(root: string): string[] {
+  const found: string[] = [];
+  let entries = 0;
+  const walk = (dir: string): void => {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir ? absolute(root, dir) : root, { withFileTypes: true });
+    } catch {
+      return; // An unreadable folder: FW-STRUCT-006 (under mvc/) or the check that needs it says so.
+    }
+    for (const entry of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (++entries > MAX_ENTRIES) return;
+      const child = dir ? `${dir}/${entry.name}` : entry.name;
+      if (!dir && NOT_READ.has(entry.name)) continue;
+      if (entry.isSymbolicLink()) {
+        if (outsideProject(root, child)) found.push(child);
+      } else if (entry.isDirectory() && entry.name !== 'node_modules') walk(child);
+    }
+  };
+  walk('');
+  return found;
+}
+
+/**
+ * FW-STRUCT-008: a symbolic link whose target lies outside the project (a template, an entity, `fw_modules.json`,
+ * an env file pointing elsewhere). The checks never read it, so that nothing of the target reaches the report.
+ */
+export const outsideLinksCheck: CheckFunction = async ({ root }) => {
+  const found = linksOutOfProject(root);
+  if (found.length === 0) return [result(D.outside, 'OK', 'aucun lien ne sort du projet')];
+  return found.map((file) => ({
+    ...result(
+      D.outside,
+      'WARN',
+      `${file} : lien symbolique qui mène hors du projet (${path.posix.basename(file)} n'est pas lu par les diagnostics)`,
+      'remplacez le lien par le fichier ou le dossier lui-même, dans le projet',
+    ),
+    file,
+  }));
+};
+
+export const STRUCT_CHECKS: readonly CheckFunction[] = [structureCheck, treeCheck, outsideLinksCheck];

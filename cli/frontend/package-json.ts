@@ -16,7 +16,7 @@ export function readPackageJson(root: string): { text: string; data: PackageData
   if (!fs.existsSync(file)) {
     throw new CliError(
       `package.json introuvable dans ${root}.`,
-      'lancez la commande à la racine d’un projet créé par « fw new » (ou créez package.json avec « npm init »).',
+      "lancez la commande à la racine d'un projet créé par « fw new » (ou créez package.json avec « npm init »).",
     );
   }
   const text = fs.readFileSync(file, 'utf8');
@@ -26,11 +26,11 @@ export function readPackageJson(root: string): { text: string; data: PackageData
   } catch (error) {
     throw new CliError(
       `package.json n'est pas un JSON valide : ${(error as Error).message}`,
-      'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.',
+      "corrigez le fichier, puis relancez la commande ; rien n'a été écrit.",
     );
   }
   if (!data || typeof data !== 'object' || Array.isArray(data))
-    throw new CliError('package.json doit contenir un objet JSON.', 'corrigez le fichier, puis relancez la commande ; rien n’a été écrit.');
+    throw new CliError('package.json doit contenir un objet JSON.', "corrigez le fichier, puis relancez la commande ; rien n'a été écrit.");
   return { text, data: data as PackageData };
 }
 
@@ -121,7 +121,7 @@ function insertDependency(text: string, name: string, range: string): string {
   if (text[dependencies.valueStart] !== '{') {
     throw new CliError(
       "package.json : « dependencies » n'est pas un objet.",
-      'corrigez le fichier (« "dependencies": { … } »), puis relancez la commande ; rien n’a été écrit.',
+      'corrigez le fichier (« "dependencies": { … } »), puis relancez la commande ; rien n\'a été écrit.',
     );
   }
   const { members, close } = objectMembers(text, dependencies.valueStart);

@@ -77,7 +77,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const plan = planWrites(root, [{ path: file, content, kind: 'manual' }], {});
   applyPlan(plan);
   process.stdout.write(formatPlan(plan, { dryRun: false }));
-  process.stdout.write('Relisez le fichier, puis « fw migration:apply » l’appliquera (« fw migration:status » montre l’état).\n');
+  process.stdout.write("Relisez le fichier, puis « fw migration:apply » l'appliquera (« fw migration:status » montre l'état).\n");
   await warnEmptySections(file, content);
   return 0;
 }

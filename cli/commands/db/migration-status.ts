@@ -16,6 +16,15 @@ export async function run({ options }: CommandInput): Promise<number> {
     settings.driver === 'sqlite' && !fs.existsSync(settings.file)
       ? noDatabaseYet(root) // read-only: opening the file would create it
       : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), (db) => migrationStatuses(db, root));
+  // A folder migration:apply refuses has no reliable state: the problems alone, never a table that would count
+  // those files out (« 0 APPLIED… » over a broken folder).
+  if (report.problems.length > 0) {
+    for (const problem of report.problems) {
+      process.stderr.write(`Erreur : mvc/migrations/${problem.filename} : ${problem.reason}.\n`);
+    }
+    process.stderr.write('Conseil : renommez ces fichiers en YYYYMMDDHHMMSS_<nom>.sql (contenu non vide, une version par fichier) ou sortez-les du dossier.\n');
+    return 1;
+  }
   const out = process.stdout;
   if (options.json) {
     out.write(`${JSON.stringify(report.statuses.map(toJson), null, 2)}\n`);
@@ -25,13 +34,6 @@ export async function run({ options }: CommandInput): Promise<number> {
       out.write("(la table fw_migrations n'existe pas encore : « fw db:init » ou « fw migration:apply » la crée.)\n");
     }
     out.write(`${summary(report.statuses)}\n`);
-  }
-  for (const problem of report.problems) {
-    process.stderr.write(`Erreur : mvc/migrations/${problem.filename} : ${problem.reason}.\n`);
-  }
-  if (report.problems.length > 0) {
-    process.stderr.write('Conseil : renommez ces fichiers en YYYYMMDDHHMMSS_<nom>.sql (contenu non vide, une version par fichier) ou sortez-les du dossier.\n');
-    return 1;
   }
   return 0;
 }

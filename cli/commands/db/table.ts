@@ -13,7 +13,7 @@ export const DB_COMMANDS: readonly CommandEntry[] = [
     name: 'db:apply',
     family: 'Base de données',
     usage: '[--dry-run]',
-    summary: 'Applique le SQL généré (tables puis relations, dans l’ordre des dépendances).',
+    summary: "Applique le SQL généré (tables puis relations, dans l'ordre des dépendances).",
     load: () => import('./db-apply.js'),
   },
   {

@@ -6,7 +6,7 @@ export const DEPLOY_COMMANDS: readonly CommandEntry[] = [
     name: 'deploy:init',
     family: 'Déploiement',
     usage: '[--domain <nom>] [--user <nom>] [--force] [--dry-run]',
-    summary: 'Écrit le site nginx (HTTPS), le service systemd, env/prod s’il manque et README_DEPLOY.md.',
+    summary: "Écrit le site nginx (HTTPS), le service systemd, env/prod s'il manque et README_DEPLOY.md.",
     load: () => import('./init.js'),
   },
   {

@@ -20,7 +20,7 @@ export function configure(command: Command): void {
     .argument('<Entité>', "nom de l'entité (PascalCase)")
     .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
     .option('--public', 'routes publiques (sans connexion ; le jeton CSRF reste exigé)')
-    .option('--media', 'pages des médias de l’entité');
+    .option('--media', "pages des médias de l'entité");
 }
 
 export async function run({ args, options }: CommandInput): Promise<number> {

@@ -14,7 +14,7 @@ export function configure(command: Command): void {
     .option('--name <nom>', 'nom de la relation (snake_case ; table pivot pour many_to_many)')
     .option('--type <type>', 'many_to_one ou many_to_many')
     .option('--from <Entité.champ>', "origine : l'entité qui porte la clé étrangère (many_to_one)")
-    .option('--to <Entité.champ>', 'cible : en général la clé primaire de l’entité référencée')
+    .option('--to <Entité.champ>', "cible : en général la clé primaire de l'entité référencée")
     .option('--on-delete <action>', ACTIONS.join(', '))
     .option('--on-update <action>', ACTIONS.join(', '))
     .option('--fk-name <nom>', 'nom de la contrainte de clé étrangère')

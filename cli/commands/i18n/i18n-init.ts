@@ -35,7 +35,7 @@ export async function run(_input: CommandInput): Promise<number> {
     lines.push(
       `${toAdd.length} clé(s) ajoutée(s) à ${file} avec une valeur vide, à traduire :`,
       ...toAdd.map((key) => `  ${key}`),
-      '« fw i18n:check » les signale tant qu’elles sont vides.',
+      "« fw i18n:check » les signale tant qu'elles sont vides.",
     );
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

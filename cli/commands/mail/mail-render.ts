@@ -27,8 +27,8 @@ function readContext(file: string): Record<string, unknown> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
-      `contexte illisible « ${file} » : ${code === 'ENOENT' ? 'fichier introuvable' : code === 'EISDIR' ? 'c’est un dossier' : (error as Error).message}.`,
-      'donnez le chemin d’un fichier JSON, par exemple « --context contexte.json » contenant { "nom": "Zoé" }.',
+      `contexte illisible « ${file} » : ${code === 'ENOENT' ? 'fichier introuvable' : code === 'EISDIR' ? "c'est un dossier" : (error as Error).message}.`,
+      'donnez le chemin d\'un fichier JSON, par exemple « --context contexte.json » contenant { "nom": "Zoé" }.',
     );
   }
   let data: unknown;

@@ -25,7 +25,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const out = [formatPlan(plan, { dryRun }), `Dossiers des images et de leurs variantes :\n${lines.join('\n')}\n`];
   const writes = plan.entries.filter((entry) => entry.fate === 'created' || entry.fate === 'updated' || entry.fate === 'forced');
   if (writes.length === 0 && created === 0) out.push('Rien à faire : les fichiers SQL de la table media et les dossiers des variantes sont déjà en place.\n');
-  else if (!dryRun && writes.length > 0) out.push('Ensuite : « fw db:apply » crée la table media ; le module s’importe depuis « fw-mvc/media ».\n');
+  else if (!dryRun && writes.length > 0) out.push("Ensuite : « fw db:apply » crée la table media ; le module s'importe depuis « fw-mvc/media ».\n");
   process.stdout.write(out.join(''));
   return 0;
 }

@@ -12,6 +12,7 @@ import type { CommandInput } from '../../command-module.js';
 import { CliError, missingOptionValue } from '../../errors.js';
 import { packageInfo, PACKAGE_NAME } from '../../package-root.js';
 import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project-template.js';
+import { startAddress } from '../../start-address.js';
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const PROFILES: readonly Profile[] = ['standard', 'auth-mfa'];
@@ -70,10 +71,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const database = profile === 'auth-mfa' ? ['fw db:init', 'fw db:apply', 'fw auth:user:create --email vous@example.com --password-prompt'] : [];
   const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), ...database, 'npm start'];
   out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
+  // The address env/dev of the new project gives (the process's HOST and PORT winning, as for the server).
+  const address = startAddress(target);
   if (profile === 'auth-mfa') {
-    out.write(`puis ouvrez ${startAddress()}, connectez-vous et activez le second facteur sur ${startAddress()}/account/mfa (voir README.md)\n`);
+    out.write(`puis ouvrez ${address}, connectez-vous et activez le second facteur sur ${address}/account/mfa (voir README.md)\n`);
   } else {
-    out.write(`puis ouvrez ${startAddress()}\n`);
+    out.write(`puis ouvrez ${address}\n`);
   }
   return 0;
 }
@@ -83,14 +86,6 @@ async function buildMfaStarter(root: string): Promise<string[]> {
   const [{ findStarter }, { buildIntoNewProject }] = await Promise.all([import('../../starters/registry.js'), import('../../starters/build.js')]);
   const plan = await buildIntoNewProject(root, findStarter('mfa')!);
   return plan.entries.filter((entry) => entry.fate === 'created').map((entry) => entry.path);
-}
-
-/**
- * The address `npm start` will listen on: HOST and PORT of this environment win over the project's env/dev
- * (127.0.0.1 and 8000), as they do for the server (docs/runtime.md "Environment files").
- */
-function startAddress(): string {
-  return `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || '8000'}`;
 }
 
 /**

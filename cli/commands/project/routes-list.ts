@@ -98,7 +98,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     } catch (err) {
       throw new CliError(
         `mvc/routes.ts ne se charge pas : ${describe(err)}`,
-        'corrigez l’erreur indiquée (« npm run typecheck » dans le projet la localise), puis relancez la commande.',
+        "corrigez l'erreur indiquée (« npm run typecheck » dans le projet la localise), puis relancez la commande.",
       );
     }
     if (typeof mod.registerRoutes !== 'function') {

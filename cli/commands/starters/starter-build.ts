@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
 import { projectRoot } from '../../project.js';
+import { startAddress } from '../../start-address.js';
 
 export function configure(command: Command): void {
   command
@@ -82,7 +83,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   if (options.initDb === true) await initDatabase(name);
-  out.write(nextSteps(starter.entryPath, options.initDb === true, plan.login, starter.id === '6'));
+  out.write(nextSteps(startAddress(root), starter.entryPath, options.initDb === true, plan.login, starter.id === '6'));
   return 0;
 }
 
@@ -107,13 +108,13 @@ async function initDatabase(name: string): Promise<void> {
   }
 }
 
-function nextSteps(entryPath: string, databaseReady: boolean, login: boolean, mfa: boolean): string {
+/** `address`: what env/dev of the project gives (cli/start-address.ts). */
+function nextSteps(address: string, entryPath: string, databaseReady: boolean, login: boolean, mfa: boolean): string {
   const steps = [
     ...(databaseReady ? [] : ['fw db:init', 'fw db:apply']),
     ...(login ? ['fw auth:user:create --email vous@example.com --password-prompt'] : []),
     'npm run dev',
   ];
-  const address = `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || '8000'}`;
   const then = mfa
     ? `puis ouvrez ${address}, connectez-vous et activez le second facteur sur ${address}${entryPath}`
     : `puis ouvrez ${address}${entryPath}${login ? ' (connectez-vous avec cet utilisateur)' : ''}`;
