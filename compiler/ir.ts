@@ -41,6 +41,8 @@ export interface FieldNode {
   readonly filter: boolean;
   /** JSON pointer of the field in its file (for messages). */
   readonly pointer: string;
+  /** `renamed_from`: the column the field had before (docs/entities.md "Renaming a field"); absent when not given. */
+  readonly renamedFrom?: string;
 }
 
 export interface MediaNode {
