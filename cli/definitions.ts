@@ -85,6 +85,9 @@ export interface RelationDefinition {
   on_delete: string;
   on_update: string;
   foreign_key_name?: string;
+  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations"). */
+  from_name?: string;
+  to_name?: string;
 }
 
 /** The relations file that holds nothing yet. */

@@ -227,7 +227,34 @@ function checkFields(data: Json, file: string, diags: DiagnosticList): { primary
       byColumn.set(columnKey, field);
     }
   }
+  checkRenames(fields, file, diags);
   return { primaryKey, fields };
+}
+
+/** `renamed_from` names a column no other field has now, and that no other field was renamed from (docs/entities.md "Renaming a field"). */
+function checkRenames(fields: readonly FieldDraft[], file: string, diags: DiagnosticList): void {
+  const from = new Map<string, FieldDraft>();
+  for (const field of fields) {
+    if (field.renamedFrom === undefined) continue;
+    const key = field.renamedFrom.toLowerCase();
+    const current = fields.find((other) => other !== field && other.column.toLowerCase() === key);
+    const twice = from.get(key);
+    if (current) {
+      diags.add(
+        file,
+        pointerTo(field.pointer, 'renamed_from'),
+        'renamed_from',
+        `champ « ${field.name} » : « renamed_from » donne la colonne ${field.renamedFrom}, qui est celle du champ « ${current.name} » ; une colonne renommée n'est plus celle d'un autre champ : corrigez « renamed_from » ou retirez-le`,
+      );
+    } else if (twice) {
+      diags.add(
+        file,
+        pointerTo(field.pointer, 'renamed_from'),
+        'renamed_from',
+        `champ « ${field.name} » : la colonne ${field.renamedFrom} est déjà l'ancienne colonne du champ « ${twice.name} » ; une colonne ne se renomme qu'en un champ : retirez l'un des deux « renamed_from »`,
+      );
+    } else from.set(key, field);
+  }
 }
 
 function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], diags: DiagnosticList): MediaNode[] | undefined {

@@ -63,6 +63,8 @@ export interface FieldDraft {
   readonly nullable: boolean;
   readonly unique: boolean;
   readonly primaryKey: boolean;
+  /** The column named by `renamed_from`, when given and valid. */
+  readonly renamedFrom?: string;
   /** Null when the field has a problem of its own. */
   readonly node: FieldNode | null;
 }
@@ -227,6 +229,8 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
     );
   }
 
+  const renamedFrom = checkRenamedFrom(raw, { name, column, primaryKey, role, label }, file, at('renamed_from'), diags);
+
   const ownErrors = diags.countFor(file) > errorsBefore;
   const node =
     sqlType && logicalType && !ownErrors
@@ -244,7 +248,46 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
           maxLength: maxLengthGiven ?? declaredLength,
           filter,
           pointer,
+          ...(renamedFrom === undefined ? {} : { renamedFrom }),
         })
       : null;
-  return { name, pointer, column, sqlType, nullable, unique, primaryKey, node };
+  return { name, pointer, column, sqlType, nullable, unique, primaryKey, ...(renamedFrom === undefined ? {} : { renamedFrom }), node };
+}
+
+/**
+ * `renamed_from` (docs/entities.md "Renaming a field"): the field's former name in snake_case (its column was that
+ * name in PascalCase) or its former column in PascalCase (when it had « sql »). The column it gives; undefined when
+ * absent or refused. The checks against the entity's other fields are in entity-check.ts.
+ */
+function checkRenamedFrom(
+  raw: Json,
+  field: { name: string; column: string; primaryKey: boolean; role: FieldRole; label: string },
+  file: string,
+  pointer: string,
+  diags: DiagnosticList,
+): string | undefined {
+  const given = stringAt(raw, 'renamed_from');
+  if (given === undefined) return undefined;
+  const { name, column, label } = field;
+  if (field.role === 'pivot_field' || field.primaryKey) {
+    const what = field.role === 'pivot_field' ? 'un champ pivot' : 'la clé primaire';
+    diags.add(
+      file,
+      pointer,
+      'renamed_from',
+      `${label} « ${name} » : « renamed_from » ne s'applique pas à ${what} ; retirez-le (renommez la colonne par une migration écrite à la main)`,
+    );
+    return undefined;
+  }
+  const old = /^[a-z][a-z0-9_]*$/.test(given) ? pascalCase(given) : given;
+  if (old.toLowerCase() === column.toLowerCase()) {
+    diags.add(
+      file,
+      pointer,
+      'renamed_from',
+      `${label} « ${name} » : « renamed_from » donne la colonne actuelle du champ (${column}) ; retirez-le, ou écrivez l'ancien nom du champ`,
+    );
+    return undefined;
+  }
+  return old;
 }

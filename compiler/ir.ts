@@ -41,6 +41,8 @@ export interface FieldNode {
   readonly filter: boolean;
   /** JSON pointer of the field in its file (for messages). */
   readonly pointer: string;
+  /** `renamed_from`: the column the field had before (docs/entities.md "Renaming a field"); absent when not given. */
+  readonly renamedFrom?: string;
 }
 
 export interface MediaNode {
@@ -103,6 +105,19 @@ export interface RelationNode {
   readonly pivotTable: string | null;
   readonly pivotFields: readonly FieldNode[];
   readonly pointer: string;
+  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations"); absent otherwise. */
+  readonly sides?: RelationSides;
+}
+
+/** One side of a self many-to-many: `name` (snake_case) gives the pivot column and the form field, `label` what users read. */
+export interface RelationSide {
+  readonly name: string;
+  readonly label: string;
+}
+
+export interface RelationSides {
+  readonly from: RelationSide;
+  readonly to: RelationSide;
 }
 
 export interface ModelNode {

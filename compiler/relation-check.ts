@@ -10,6 +10,7 @@ import { frenchNumber, MAX_PIVOT_FIELDS, MAX_RELATIONS, MAX_ROW_BYTES, rowBytes 
 import { arrayAt, checkField, isObject, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { relationNode, type FieldNode, type ReferentialAction, type RelationNode, type RelationType } from './ir.js';
 import { closest, MAX_IDENTIFIER_LENGTH, snakeCase } from './naming.js';
+import { checkSides, pivotSideColumn, pivotSideSuffix } from './relation-sides.js';
 import { isReservedTableName } from './reserved-words.js';
 import { sameSqlType } from './sql-types.js';
 
@@ -90,10 +91,12 @@ function checkRelation(raw: Json, pointer: string, context: Context): RelationNo
   let foreignKeyName: string | undefined;
   let pivotTable: string | null = null;
   let pivotFields: FieldNode[] = [];
+  const self = type === 'many_to_many' && from !== undefined && to !== undefined && from.entity.name === to.entity.name;
+  const sides = checkSides(raw, pointer, self, from?.entity.name ?? '', file, diags);
   if (type === 'many_to_one') {
     foreignKeyName = checkManyToOne(raw, pointer, from, to, onDelete, onUpdate, context);
   } else {
-    const pivot = checkManyToMany(raw, name, pointer, from, to, onDelete, onUpdate, context);
+    const pivot = checkManyToMany(raw, name, pointer, from, to, onDelete, onUpdate, context, sides);
     foreignKeyName = pivot.foreignKeyName;
     pivotTable = name;
     pivotFields = pivot.fields ?? [];
@@ -113,6 +116,7 @@ function checkRelation(raw: Json, pointer: string, context: Context): RelationNo
     pivotTable,
     pivotFields,
     pointer,
+    ...(sides ? { sides } : {}),
   });
 }
 
@@ -246,6 +250,7 @@ function checkManyToMany(
   onDelete: ReferentialAction,
   onUpdate: ReferentialAction,
   context: Context,
+  sides: RelationNode['sides'],
 ): { foreignKeyName: string | undefined; fields: FieldNode[] | undefined } {
   const { file, entities, diags } = context;
   const at = (key: string): string => pointerTo(pointer, key);
@@ -261,14 +266,6 @@ function checkManyToMany(
         `${key} « ${end.entity.name}.${end.field.name} » : une relation many_to_many relie les clés primaires ; écrivez « ${end.entity.primaryKey?.name ?? 'id'} »`,
       );
     }
-  }
-  if (from && to && from.entity.name === to.entity.name) {
-    diags.add(
-      file,
-      at('to_entity'),
-      'pivot',
-      `relation many_to_many de « ${from.entity.name} » vers elle-même non prise en charge : les deux colonnes de la table pivot porteraient le même nom`,
-    );
   }
   for (const [key, value] of [
     ['on_delete', onDelete],
@@ -311,8 +308,12 @@ function checkManyToMany(
   const seen = new Map<string, string>();
   // The pivot's own columns, one per side, are named <EntityName><KeyColumn> (emitters/sql-table-spec.ts).
   const sideColumns = new Map<string, string>();
-  for (const end of [from, to]) {
-    if (end?.entity.primaryKey) sideColumns.set(`${end.entity.name}${end.entity.primaryKey.column}`.toLowerCase(), end.entity.name);
+  for (const [end, side] of [
+    [from, 'from'],
+    [to, 'to'],
+  ] as const) {
+    const described = sides ? `${end?.entity.name ?? ''} (${sides[side].name})` : (end?.entity.name ?? '');
+    if (end?.entity.primaryKey) sideColumns.set(pivotSideColumn({ sides }, side, end.entity.name, end.entity.primaryKey.column).toLowerCase(), described);
   }
   const pivotCount = arrayAt(raw, 'pivot_fields')?.length ?? 0;
   if (pivotCount > MAX_PIVOT_FIELDS) {
@@ -363,10 +364,13 @@ function checkManyToMany(
   const given = stringAt(raw, 'foreign_key_name');
   const base = given ?? `fk_${name}`;
   // The emitter names one constraint per side: <base>_<side table>.
-  for (const end of [from, to]) {
+  for (const [end, side] of [
+    [from, 'from'],
+    [to, 'to'],
+  ] as const) {
     const table = end?.entity.table;
     if (table === undefined) continue;
-    const constraint = `${base}_${table}`.toLowerCase();
+    const constraint = `${base}_${pivotSideSuffix({ sides }, side, table)}`.toLowerCase();
     if (constraint.length > MAX_IDENTIFIER_LENGTH) {
       diags.add(
         file,

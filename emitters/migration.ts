@@ -77,6 +77,7 @@ export type ChangeStatus =
   | 'COLUMN_MISSING'
   | 'COLUMN_CHANGED'
   | 'COLUMN_EXTRA'
+  | 'COLUMN_RENAMED'
   | 'TABLE_MISSING'
   | 'INDEX_MISSING'
   | 'INDEX_CHANGED'
@@ -91,6 +92,8 @@ export interface DiffChange {
   /** The column, key or table concerned. */
   readonly column: string;
   readonly field?: FieldNode;
+  /** COLUMN_RENAMED: the real column the field's `renamed_from` names, renamed to `column`. */
+  readonly from?: string;
   /** COLUMN_EXTRA: the real column's type and nullability. */
   readonly actual?: { readonly type: string; readonly nullable: boolean };
   /** INDEX_*: the entity's key (MISSING, CHANGED) and the table's (CHANGED, EXTRA). */
@@ -226,6 +229,9 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
       let definition = renderColumn(column, dialect);
       if (dialect === 'sqlite' && !column.nullable) definition += ` DEFAULT ${sqliteDefault(change.field)}`;
       lines.push(`ALTER TABLE ${table} ADD COLUMN ${definition};`);
+    } else if (change.status === 'COLUMN_RENAMED' && change.from !== undefined) {
+      // The same statement on both dialects (MariaDB 10.5.2, SQLite 3.25): the values, the keys and the foreign keys follow the column.
+      lines.push(`ALTER TABLE ${table} RENAME COLUMN ${quoteIdentifier(change.from, dialect)} TO ${quoteIdentifier(change.column, dialect)};`);
     } else if (change.status === 'COLUMN_CHANGED' && column && dialect === 'mariadb') {
       lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
     } else if (change.status === 'COLUMN_EXTRA') {
@@ -287,7 +293,7 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
   };
   // The rebuild re-creates every key: of the lines written so far, only the added columns and the comments stay,
   // and a kept UNIQUE constraint, now an index of its own, can be dropped by name.
-  const added = lines.filter((line) => line.startsWith('ALTER TABLE') && line.includes(' ADD COLUMN '));
+  const added = lines.filter((line) => line.startsWith('ALTER TABLE') && (line.includes(' RENAME COLUMN ') || line.includes(' ADD COLUMN ')));
   const renamed = extraKeys.filter((key) => key.constraint).map((key) => ({ key, name: keptKey(key).name }));
   const comments = lines.flatMap((line) => {
     if (!line.startsWith('--')) return [];

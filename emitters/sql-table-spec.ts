@@ -7,6 +7,7 @@ import { manyToOneFrom, type Dialect, type EntityNode, type FieldNode, type Mode
 import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { EmitError, requireEntity, requireField } from './ir-lookup.js';
+import { pivotSideColumn, pivotSideSuffix } from '../compiler/relation-sides.js';
 import { byCodeUnits } from './text.js';
 
 export type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
@@ -78,18 +79,21 @@ export function pivotTableSpec(model: ModelNode, relation: RelationNode): TableS
   const context = `relation « ${relation.name} »`;
   if (relation.type !== 'many_to_many' || !relation.pivotTable)
     throw new EmitError(`${context} : une table pivot demande une relation many_to_many avec pivot_table.`);
-  if (relation.fromEntity === relation.toEntity) {
-    throw new EmitError(
-      `${context} : une relation many_to_many d'une entité vers elle-même n'est pas prise en charge (les deux colonnes du pivot porteraient le même nom).`,
-    );
+  if (relation.fromEntity === relation.toEntity && !relation.sides) {
+    throw new EmitError(`${context} : une relation many_to_many d'une entité vers elle-même demande « from_name » et « to_name ».`);
   }
   const table = relation.pivotTable;
-  const side = (entityName: string, fieldName: string) => {
+  const side = (entityName: string, fieldName: string, which: 'from' | 'to') => {
     const entity = requireEntity(model, entityName, context);
     const key = requireField(entity, fieldName, context);
-    const column: ColumnSpec = { name: `${entity.name}${key.column}`, type: columnType(key.sqlType), nullable: false, autoIncrement: false };
+    const column: ColumnSpec = {
+      name: pivotSideColumn(relation, which, entity.name, key.column),
+      type: columnType(key.sqlType),
+      nullable: false,
+      autoIncrement: false,
+    };
     const foreignKey: ForeignKeySpec = {
-      name: shortenIdentifier(`${relation.foreignKeyName}_${entity.table}`),
+      name: shortenIdentifier(`${relation.foreignKeyName}_${pivotSideSuffix(relation, which, entity.table)}`),
       columns: [column.name],
       refTable: entity.table,
       refColumns: [key.column],
@@ -98,8 +102,8 @@ export function pivotTableSpec(model: ModelNode, relation: RelationNode): TableS
     };
     return { column, foreignKey };
   };
-  const from = side(relation.fromEntity, relation.fromField);
-  const to = side(relation.toEntity, relation.toField);
+  const from = side(relation.fromEntity, relation.fromField, 'from');
+  const to = side(relation.toEntity, relation.toField, 'to');
   const extra = relation.pivotFields.map((f) => ({ ...fieldColumn(f), autoIncrement: false }));
   const names = new Set<string>();
   for (const column of [from.column, to.column, ...extra]) {

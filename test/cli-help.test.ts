@@ -103,9 +103,10 @@ function sections(help: string): Map<string, string[]> {
 
 /**
  * Commands beyond that list (docs/decisions.md#commands-beyond-the-original-list: `auth:role:create` makes the
- * roles auth:user:role:add needs; `build:css` runs the project's `build:css` script without npm: docs/frontend.md).
+ * roles auth:user:role:add needs; `build:css` runs the project's `build:css` script without npm: docs/frontend.md;
+ * `migration:lint` lists the destructive steps of the pending migrations: docs/entities.md).
  */
-const BEYOND_SPEC = ['auth:role:create', 'auth:role:list', 'build:css'];
+const BEYOND_SPEC = ['auth:role:create', 'auth:role:list', 'build:css', 'migration:lint'];
 
 test('the command table holds exactly the original commands and those added beyond them, each once', () => {
   const names = COMMANDS.map((entry) => entry.name);

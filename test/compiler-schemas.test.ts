@@ -90,6 +90,7 @@ Schemas('entity keys are those of format_version 1', () => {
   assert.equal(Object.keys(entity.definitions.field.properties), [
     'name',
     'sql',
+    'renamed_from',
     'label',
     'python_type',
     'sql_type',

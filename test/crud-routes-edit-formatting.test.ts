@@ -2,6 +2,8 @@
 // its line ends, indentation, parameter name, empty bodies and where the import goes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { addAuthRoutes } from '../emitters/auth/routes-edit.js';
+import { addToController } from '../emitters/codemods/controller-edit.js';
 import { COMMENT, IMPORT_LINE, TEMPLATE, assertEachRouteOnce, edit, routeLines } from './helpers/crud-routes-edit.js';
 
 // --- layout of the file ---
@@ -14,6 +16,29 @@ L('a CRLF file keeps CRLF everywhere', () => {
   assert.not.match(result.text, /[^\r]\n/);
   assert.is(result.text, edit(TEMPLATE).text.replace(/\n/g, '\r\n'));
   assert.is(edit(result.text).text, result.text);
+});
+
+L('a CRLF file with a byte order mark keeps both: no bare LF, the mark first, the same edit as without it', () => {
+  const crlf = TEMPLATE.replace(/\n/g, '\r\n');
+  const result = edit(`\uFEFF${crlf}`);
+  assert.not.match(result.text, /[^\r]\n/);
+  assert.not.match(result.text, /\r\r/);
+  assert.is(result.text, `\uFEFF${edit(crlf).text}`);
+  assert.is(edit(result.text).text, result.text);
+  assertEachRouteOnce(result.text.slice(1));
+});
+
+L('the module routes and the controller edits keep the mark and CRLF too', () => {
+  const crlf = TEMPLATE.replace(/\n/g, '\r\n');
+  const auth = addAuthRoutes(`\uFEFF${crlf}`, 'mvc/routes.ts');
+  assert.is(auth.text, `\uFEFF${addAuthRoutes(crlf, 'mvc/routes.ts').text}`);
+  assert.not.match(auth.text, /[^\r]\n/);
+  const controller = 'export class HomeController {\r\n  static index(): null {\r\n    return null;\r\n  }\r\n}\r\n';
+  const part = { imports: [], before: [], methods: [{ name: 'about', text: '  static about(): null {\n    return null;\n  }' }], after: [] };
+  const withMark = addToController(`\uFEFF${controller}`, 'mvc/controllers/home_controller.ts', 'HomeController', part);
+  assert.is(withMark.text, `\uFEFF${addToController(controller, 'mvc/controllers/home_controller.ts', 'HomeController', part).text}`);
+  assert.not.match(withMark.text, /[^\r]\n/);
+  assert.ok(withMark.text.includes('static about()'), withMark.text);
 });
 
 L('an empty body {} on one line gets the routes on their own lines, indented by two', () => {

@@ -29,17 +29,34 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
   if (table === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
   const rows: DiffRow[] = [];
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
+  // `renamed_from` (docs/entities.md "Renaming a field"): the old column, when the new one is not there, is the field's.
+  const renames = new Map<string, string>();
+  for (const field of entity.fields) {
+    const old = field.renamedFrom === undefined ? undefined : byName.get(field.renamedFrom.toLowerCase());
+    if (old && !byName.has(field.column.toLowerCase())) renames.set(old.name.toLowerCase(), field.column);
+  }
   for (const field of entity.fields) {
     // SQLite declares DECIMAL columns TEXT (runtime/db/ddl/render.ts): that is the type to find there.
     const expectedType = dialect === 'sqlite' ? sqliteColumnType(field.sqlType.text) : field.sqlType.text;
     const wanted = expectedType === field.sqlType.text ? field.sqlType : parseSqlType(expectedType);
     const expected = describe(expectedType, field.nullable && !field.primaryKey);
-    const actual = byName.get(field.column.toLowerCase());
+    const from = [...renames].find(([, to]) => to === field.column)?.[0];
+    const actual = byName.get(from ?? field.column.toLowerCase());
+    if (from !== undefined && actual) {
+      rows.push({
+        status: 'COLUMN_RENAMED',
+        column: field.column,
+        detail: `renommée depuis ${actual.name} (« renamed_from »), valeurs gardées`,
+        field,
+        from: actual.name,
+      });
+      byName.delete(from);
+    }
     if (!actual) {
       rows.push({ status: 'COLUMN_MISSING', column: field.column, detail: `attendu ${expected}`, field });
       continue;
     }
-    byName.delete(field.column.toLowerCase());
+    if (from === undefined) byName.delete(field.column.toLowerCase());
     const parsed = parseSqlType(actual.type);
     // MariaDB reports a JSON column as LONGTEXT (JSON is an alias there).
     const jsonAlias = field.sqlType.base === 'JSON' && parsed?.base === 'LONGTEXT';
@@ -57,7 +74,11 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
       actual: { type: extra.type, nullable: extra.nullable },
     });
   }
-  return [...rows, ...diffIndexes(model, entity, table.indexes), ...diffForeignKeys(model, entity, table.foreignKeys)];
+  // The keys of a renamed column are compared as they will be once it is renamed (RENAME COLUMN carries them).
+  const renamed = (columns: readonly string[]): string[] => columns.map((c) => renames.get(c.toLowerCase()) ?? c);
+  const indexes = table.indexes.map((index) => ({ ...index, columns: renamed(index.columns) }));
+  const foreignKeys = table.foreignKeys.map((fk) => ({ ...fk, columns: renamed(fk.columns) }));
+  return [...rows, ...diffIndexes(model, entity, indexes), ...diffForeignKeys(model, entity, foreignKeys)];
 }
 
 /** True when a diff has anything else than OK rows. */

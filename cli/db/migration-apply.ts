@@ -15,6 +15,7 @@ import {
   type MigrationFile,
 } from './migrations.js';
 import type { SqlStatement } from './sql-split.js';
+import { refuseRisks, risksBefore } from './migration-guard.js';
 
 export interface AppliedMigration {
   readonly filename: string;
@@ -27,6 +28,8 @@ export interface ApplyOptions {
   readonly onApplied?: (migration: AppliedMigration) => void;
   /** Seconds to wait for another run's lock (MariaDB GET_LOCK), 60 by default. */
   readonly lockTimeoutSeconds?: number;
+  /** `--allow-destructive`: lets dropped tables and columns and narrowed types through (docs/entities.md "Destructive steps"). */
+  readonly allowDestructive?: boolean;
 }
 
 /**
@@ -60,8 +63,11 @@ async function applyOnMariaDb(connection: Connection, files: MigrationFile[], op
   try {
     await ensureMigrationsTable(connection);
     const pending = plan(await pendingOrRefuse(connection, files), 'mariadb');
+    await refuseRisks(connection, pending, options.allowDestructive === true);
     const applied: AppliedMigration[] = [];
-    for (const { file, statements } of pending) {
+    for (const [position, { file, statements }] of pending.entries()) {
+      // The earlier files of the run changed the tables: this one is checked again on what they left.
+      if (position > 0) await risksBefore(connection, file, statements, applied.length);
       const started = performance.now();
       for (const [index, statement] of statements.entries()) {
         try {
@@ -109,8 +115,19 @@ async function applyOnSqlite(connection: Connection, files: MigrationFile[], opt
   try {
     await ensureMigrationsTable(connection);
     const pending = plan(await pendingOrRefuse(connection, files), 'sqlite');
+    await refuseRisks(connection, pending, options.allowDestructive === true);
     const applied: AppliedMigration[] = [];
-    for (const { file, statements } of pending) {
+    for (const [position, { file, statements }] of pending.entries()) {
+      if (position > 0) {
+        try {
+          await risksBefore(connection, file, statements, applied.length);
+        } catch (error) {
+          // The migrations applied before this one stay applied.
+          await connection.execute('COMMIT');
+          open = false;
+          throw error;
+        }
+      }
       const rebuild = turnsForeignKeysOff(statements);
       if (rebuild) {
         // PRAGMA foreign_keys is a no-op inside a transaction: this file gets one of its own, the ones before it

@@ -6,7 +6,7 @@
  */
 import { Node, type ClassDeclaration, type SourceFile } from 'ts-morph';
 import { boundNames } from './routes-import.js';
-import { parse, parseErrors } from './routes-edit.js';
+import { keepingBom, parse, parseErrors } from './routes-edit.js';
 
 /** A named import: `{ from: 'fw-mvc', name: 'fetchAll' }`, `{ …, name: 'Request', typeOnly: true }`. */
 export interface NamedImport {
@@ -124,6 +124,10 @@ function importEdits(source: SourceFile, imports: readonly NamedImport[], newlin
  * as they are, even when they differ (`differing` names the declarations before the class that do). Throws ControllerEditError when the file does not parse or has no such class.
  */
 export function addToController(text: string, file: string, className: string, part: ControllerPart): ControllerEdit {
+  return keepingBom(text, (bare) => addToControllerText(bare, file, className, part));
+}
+
+function addToControllerText(text: string, file: string, className: string, part: ControllerPart): ControllerEdit {
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new ControllerEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`);

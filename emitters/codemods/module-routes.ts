@@ -7,7 +7,7 @@
  * functions: text in, text out.
  */
 import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
-import { declaredRoutes, findAnchor, parse, parseErrors, RoutesEditError, ROUTES_FUNCTION, spliceIntoBody } from './routes-edit.js';
+import { declaredRoutes, findAnchor, keepingBom, parse, parseErrors, RoutesEditError, ROUTES_FUNCTION, spliceIntoBody } from './routes-edit.js';
 import { boundNames } from './routes-import.js';
 
 /** What an opt-in module's routes function is, and how the edit speaks of it. */
@@ -100,6 +100,10 @@ function manualLines(spec: ModuleRoutesSpec, withImport: boolean, variable: stri
  * something else.
  */
 export function addModuleRoutes(text: string, file: string, spec: ModuleRoutesSpec): ModuleRoutesEdit {
+  return keepingBom(text, (bare) => addModuleRoutesTo(bare, file, spec));
+}
+
+function addModuleRoutesTo(text: string, file: string, spec: ModuleRoutesSpec): ModuleRoutesEdit {
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new RoutesEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`, '');

@@ -279,6 +279,21 @@ export function findAnchor(source: SourceFile): Anchor {
  * the name is free; a name bound to something else, or imported as a type only, is refused (RoutesEditError).
  */
 export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string): RoutesEdit {
+  return keepingBom(text, (bare) => addRoutesTo(bare, file, imp, routes, comment));
+}
+
+/**
+ * Runs an edit on the text without its byte order mark and puts the mark back: the syntax tree counts its positions
+ * from after the mark, so the splices would land one character early (docs/crud.md "Routes": the file's line ends
+ * and its mark are kept).
+ */
+export function keepingBom<T extends { text: string }>(text: string, edit: (text: string) => T): T {
+  if (!text.startsWith('\uFEFF')) return edit(text);
+  const result = edit(text.slice(1));
+  return { ...result, text: `\uFEFF${result.text}` };
+}
+
+function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string): RoutesEdit {
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new RoutesEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`, '');

@@ -3,7 +3,7 @@
  * list's columns and allow-lists, the form's fields, the many-to-one targets and their labels, the routes. The
  * shapes of the plan are in plan-types.ts.
  */
-import { manyToOneFrom, type EntityNode, type FieldNode, type MediaNode, type ModelNode } from '../../compiler/ir.js';
+import { manyToOneFrom, type EntityNode, type FieldNode, type MediaNode, type ModelNode, type RelationNode } from '../../compiler/ir.js';
 import { requireEntity, requireField } from '../ir-lookup.js';
 import { pivotTableSpec } from '../sql-table-spec.js';
 import type { CrudField, CrudLink, CrudMedia, CrudPlan, CrudReference, CrudRelation, CrudRoute, InputKind } from './plan-types.js';
@@ -95,32 +95,39 @@ function crudLinks(model: ModelNode, entity: EntityNode, taken: ReadonlySet<stri
   const links: CrudLink[] = [];
   const names = new Set(taken);
   for (const relation of model.relations) {
-    if (relation.type !== 'many_to_many' || !relation.pivotTable || relation.fromEntity === relation.toEntity) continue;
-    const isFrom = relation.fromEntity === entity.name;
-    if (!isFrom && relation.toEntity !== entity.name) continue;
-    const target = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
-    const targetKey = requireField(target, isFrom ? relation.toField : relation.fromField, `relation ${relation.name}`);
-    const spec = pivotTableSpec(model, relation);
-    const [fromColumn, toColumn] = spec.primaryKey as [string, string];
-    // Two relations to the same entity, or a field already named so: the relation's name tells them apart.
-    let name = `${target.snake}_ids`;
-    if (names.has(name)) name = `${relation.name}_ids`;
-    names.add(name);
-    links.push({
-      relation,
-      name,
-      label: target.labelPlural,
-      target,
-      targetKey,
-      targetLabel: labelField(target),
-      pivotTable: relation.pivotTable,
-      ownColumn: isFrom ? fromColumn : toColumn,
-      otherColumn: isFrom ? toColumn : fromColumn,
-      pivotFields: relation.pivotFields,
-      choicesMethod: `${camel(name)}Choices`,
-    });
+    if (relation.type !== 'many_to_many' || !relation.pivotTable) continue;
+    for (const isFrom of ownSides(relation, entity)) {
+      const target = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
+      const targetKey = requireField(target, isFrom ? relation.toField : relation.fromField, `relation ${relation.name}`);
+      const spec = pivotTableSpec(model, relation);
+      const [fromColumn, toColumn] = spec.primaryKey as [string, string];
+      // A self relation: the field is named after the other side (the students of a mentor, `eleve_ids`).
+      const otherSide = relation.sides ? (isFrom ? relation.sides.to : relation.sides.from) : null;
+      // Two relations to the same entity, or a field already named so: the relation's name tells them apart.
+      let name = `${otherSide?.name ?? target.snake}_ids`;
+      if (names.has(name)) name = `${relation.name}_${otherSide ? `${otherSide.name}_` : ''}ids`;
+      names.add(name);
+      links.push({
+        relation,
+        name,
+        label: otherSide?.label ?? target.labelPlural,
+        target,
+        targetKey,
+        targetLabel: labelField(target),
+        pivotTable: relation.pivotTable,
+        ownColumn: isFrom ? fromColumn : toColumn,
+        otherColumn: isFrom ? toColumn : fromColumn,
+        pivotFields: relation.pivotFields,
+        choicesMethod: `${camel(name)}Choices`,
+      });
+    }
   }
   return links;
+}
+
+/** The sides of a many-to-many that `entity` is on: true for the from side, false for the to side (both on a self relation). */
+function ownSides(relation: RelationNode, entity: EntityNode): boolean[] {
+  return [relation.fromEntity === entity.name ? [true] : [], relation.toEntity === entity.name ? [false] : []].flat();
 }
 
 /** `Animaux` → `animaux` inside a sentence; an acronym (`TVA`, `PDFs`) keeps its capitals. */
@@ -147,21 +154,22 @@ function crudReferences(model: ModelNode, entity: EntityNode): CrudReference[] {
         one: inSentence(from.label),
         many: inSentence(from.labelPlural),
       });
-    } else if (relation.type === 'many_to_many' && relation.pivotTable && relation.fromEntity !== relation.toEntity) {
-      const isFrom = relation.fromEntity === entity.name;
-      if (!isFrom && relation.toEntity !== entity.name) continue;
-      // A pivot row is a link to the other side's record: it is named after that side.
-      const other = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
-      const [fromColumn, toColumn] = pivotTableSpec(model, relation).primaryKey as [string, string];
-      const target = requireField(entity, isFrom ? relation.fromField : relation.toField, `relation ${relation.name}`).column;
-      references.push({
-        table: relation.pivotTable,
-        column: isFrom ? fromColumn : toColumn,
-        target,
-        selfKey: null,
-        one: inSentence(other.label),
-        many: inSentence(other.labelPlural),
-      });
+    } else if (relation.type === 'many_to_many' && relation.pivotTable) {
+      for (const isFrom of ownSides(relation, entity)) {
+        // A pivot row is a link to the other side's record: it is named after that side.
+        const other = requireEntity(model, isFrom ? relation.toEntity : relation.fromEntity, `relation ${relation.name}`);
+        const otherSide = relation.sides ? (isFrom ? relation.sides.to : relation.sides.from) : null;
+        const [fromColumn, toColumn] = pivotTableSpec(model, relation).primaryKey as [string, string];
+        const target = requireField(entity, isFrom ? relation.fromField : relation.toField, `relation ${relation.name}`).column;
+        references.push({
+          table: relation.pivotTable,
+          column: isFrom ? fromColumn : toColumn,
+          target,
+          selfKey: null,
+          one: inSentence(otherSide?.label ?? other.label),
+          many: inSentence(otherSide?.label ?? other.labelPlural),
+        });
+      }
     }
   }
   return references;

@@ -7,9 +7,11 @@ import { applyMigrations } from '../../db/migration-apply.js';
 /** How long a second run waits for the first one's lock: MariaDB GET_LOCK and SQLite busy timeout. */
 const LOCK_WAIT_SECONDS = 60;
 
-export function configure(_command: Command): void {}
+export function configure(command: Command): void {
+  command.option('--allow-destructive', 'applique aussi les suppressions de tables et de colonnes et les types rétrécis (« fw migration:lint » les liste)');
+}
 
-export async function run(_input: CommandInput): Promise<number> {
+export async function run({ options }: CommandInput): Promise<number> {
   const root = findProjectRoot();
   const settings = readDbSettings(root);
   const out = process.stdout;
@@ -17,6 +19,7 @@ export async function run(_input: CommandInput): Promise<number> {
   const applied = await usingHandle(handle, (db) =>
     applyMigrations(db, root, {
       lockTimeoutSeconds: LOCK_WAIT_SECONDS,
+      allowDestructive: options.allowDestructive === true,
       onApplied: (migration) => out.write(`  appliquée  ${migration.filename}  (${migration.executionMs} ms)\n`),
     }),
   );

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
+import { pendingRiskLine, pendingRisks, type PendingRisk } from '../../db/migration-guard.js';
 import { computeStatuses, migrationStatuses, readMigrationFiles, type MigrationStatus, type StatusReport } from '../../db/migrations.js';
 
 export function configure(command: Command): void {
@@ -12,10 +13,15 @@ export function configure(command: Command): void {
 export async function run({ options }: CommandInput): Promise<number> {
   const root = findProjectRoot();
   const settings = readDbSettings(root);
+  let risks: PendingRisk[] = [];
   const report: StatusReport =
     settings.driver === 'sqlite' && !fs.existsSync(settings.file)
       ? noDatabaseYet(root) // read-only: opening the file would create it
-      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), (db) => migrationStatuses(db, root));
+      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
+          const read = await migrationStatuses(db, root);
+          if (read.tableExists) risks = await pendingRisks(db, read.statuses);
+          return read;
+        });
   // A folder migration:apply refuses has no reliable state: the problems alone, never a table that would count
   // those files out (« 0 APPLIED… » over a broken folder).
   if (report.problems.length > 0) {
@@ -27,12 +33,20 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
   const out = process.stdout;
   if (options.json) {
-    out.write(`${JSON.stringify(report.statuses.map(toJson), null, 2)}\n`);
+    out.write(
+      `${JSON.stringify(
+        report.statuses.map((status) => toJson(status, risks)),
+        null,
+        2,
+      )}\n`,
+    );
   } else {
     out.write(formatStatusTable(report.statuses));
     if (!report.tableExists) {
       out.write("(la table fw_migrations n'existe pas encore : « fw db:init » ou « fw migration:apply » la crée.)\n");
     }
+    // docs/entities.md "Destructive steps": what migration:apply would refuse, before the summary line.
+    for (const risk of risks) out.write(`Étape destructive : ${pendingRiskLine(risk)}\n`);
     out.write(`${summary(report.statuses)}\n`);
   }
   return 0;
@@ -57,7 +71,7 @@ function summary(statuses: readonly MigrationStatus[]): string {
   return `${count('APPLIED')} APPLIED, ${count('PENDING')} PENDING, ${count('CHANGED')} CHANGED, ${count('MISSING')} MISSING.`;
 }
 
-function toJson(status: MigrationStatus) {
+function toJson(status: MigrationStatus, risks: readonly PendingRisk[]) {
   return {
     status: status.status,
     version: status.version,
@@ -67,5 +81,8 @@ function toJson(status: MigrationStatus) {
     appliedChecksum: status.record?.checksum ?? null,
     appliedAt: status.record?.appliedAt ?? null,
     executionMs: status.record?.executionMs ?? null,
+    risks: risks
+      .filter((risk) => risk.migration === status.filename)
+      .map((r) => ({ line: r.line, kind: r.kind, table: r.table, column: r.column, rows: r.rows, keys: r.keys, blocking: r.blocking, detail: r.detail })),
   };
 }

@@ -41,8 +41,15 @@ export const DB_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'migration:apply',
     family: 'Base de données',
-    usage: '',
-    summary: "Applique les migrations PENDING dans l'ordre des versions.",
+    usage: '[--allow-destructive]',
+    summary: "Applique les migrations PENDING dans l'ordre des versions (refuse les étapes destructives sans --allow-destructive).",
     load: () => import('./migration-apply.js'),
+  },
+  {
+    name: 'migration:lint',
+    family: 'Base de données',
+    usage: '[--json]',
+    summary: 'Étapes destructives des migrations PENDING et lignes touchées, en lecture seule (code 2 s’il y en a).',
+    load: () => import('./migration-lint.js'),
   },
 ];

@@ -18,6 +18,8 @@ export function configure(command: Command): void {
     .option('--on-delete <action>', ACTIONS.join(', '))
     .option('--on-update <action>', ACTIONS.join(', '))
     .option('--fk-name <nom>', 'nom de la contrainte de clé étrangère')
+    .option('--from-name <nom>', "many_to_many d'une entité vers elle-même : nom du côté --from (snake_case, ex. mentor)")
+    .option('--to-name <nom>', "many_to_many d'une entité vers elle-même : nom du côté --to (snake_case, ex. eleve)")
     .option('--no-input', 'ne pose aucune question : toutes les valeurs viennent des options');
 }
 
@@ -49,6 +51,8 @@ export async function run({ options }: CommandInput): Promise<number> {
     on_update: answers.onUpdate.toUpperCase(),
   };
   if (answers.fkName) relation.foreign_key_name = answers.fkName;
+  if (typeof options.fromName === 'string') relation.from_name = options.fromName;
+  if (typeof options.toName === 'string') relation.to_name = options.toName;
   const text = relationsJsonText(current, [relation]);
 
   // The whole model is compiled with the new relation before anything is written.
