@@ -220,6 +220,11 @@ export function errorPage(
   try {
     return html(`errors/${status}.html`, status, pageContext(request, context, appLayout()));
   } catch {
+    // The application's layout failed (a template of its own): the bare layout, which needs nothing.
+  }
+  try {
+    return html(`errors/${status}.html`, status, pageContext(request, context, 'layouts/base.html'));
+  } catch {
     const text = defaultMessage(status);
     return new Response(
       status,

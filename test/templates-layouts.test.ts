@@ -216,6 +216,19 @@ H('without layouts/app.html: login, 403 and 404 show the public layout header (n
   }
 });
 
+H('an application layout that fails to render: the error page falls back to the bare layout', async () => {
+  h = await startApp({ files: { 'mvc/views/layouts/app.html': `{% extends "layouts/base.html" %}{% block body %}{{ url_for('absente') }}{% endblock %}` } });
+  try {
+    const page = await h.fetch('/nulle-part');
+    assert.is(page.status, 404);
+    assert.match(page.text, escapeHtml(trans('errors.404.title')));
+    assert.match(page.text, `>${escapeHtml(trans('errors.back_home'))}</a>`, 'the template, not the built-in fallback');
+    assert.not.match(page.text, '<header');
+  } finally {
+    await h.close();
+  }
+});
+
 H.run();
 
 // --- catalogues and the project template's home page ---
