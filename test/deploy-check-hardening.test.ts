@@ -12,6 +12,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nginxBinary } from '../cli/deploy/nginx-inspect.js';
+import { openDatabase } from '../runtime/db/index.js';
 import { newProject, type CliProject } from './helpers/cli.js';
 
 interface Check {
@@ -94,6 +95,29 @@ test('env/prod and the SQLite file are created 0600; a secret file readable by o
   fs.chmodSync(project.path('env/prod'), 0o600);
   fs.chmodSync(sqlite, 0o600);
   assert.is(deployCheck(project).checks.get('FW-SEC-011')!.status, 'OK');
+});
+
+test('the runtime creates a SQLite file 0600, and SQLite its -wal and -shm alike; an existing file keeps its mode', async ({ outside }) => {
+  const file = path.join(outside, 'nouvelle.sqlite');
+  const db = openDatabase({ driver: 'sqlite', file });
+  try {
+    await db.execute('CREATE TABLE t (x INTEGER)');
+    await db.execute('INSERT INTO t (x) VALUES (1)');
+    for (const one of [file, `${file}-wal`, `${file}-shm`]) assert.is(mode(one), 0o600, one);
+  } finally {
+    await db.close();
+  }
+  const existing = path.join(outside, 'ancienne.sqlite');
+  fs.writeFileSync(existing, '', { mode: 0o640 });
+  fs.chmodSync(existing, 0o640);
+  const old = openDatabase({ driver: 'sqlite', file: existing });
+  try {
+    await old.execute('CREATE TABLE t (x INTEGER)');
+  } finally {
+    await old.close();
+  }
+  assert.is(mode(existing), 0o640, 'not changed behind its owner: FW-SEC-011 reports it');
+  for (const name of fs.readdirSync(outside)) fs.rmSync(path.join(outside, name));
 });
 
 test('TRUSTED_PROXIES with 0.0.0.0/0 fails, HOST=0.0.0.0 behind nginx warns (FW-DEPLOY-009)', ({ project }) => {
