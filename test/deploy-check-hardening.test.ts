@@ -152,6 +152,8 @@ test('APP_SECRET of 40 × a fails FW-SEC-010; APP_URL missing or http:// fails F
 
   assert.is(deployCheck(project).checks.get('FW-DEPLOY-010')!.status, 'OK');
   setProd(project, { APP_URL: '' });
+  const again = project.run(['deploy:init', '--domain', 'rempart.example.org']);
+  assert.match(again.stdout, "À faire : env/prod n'a pas d'APP_URL ; ajoutez-y APP_URL=https://rempart.example.org");
   found = deployCheck(project).checks.get('FW-DEPLOY-010')!;
   assert.is(found.status, 'FAIL');
   assert.match(found.detail, "aucun lien n'est envoyé");
@@ -215,6 +217,17 @@ test('nginx -t over a hostile site writes nothing outside its temporary folder, 
   const shadow = fs.readFileSync('/etc/shadow', 'utf8').split('\n')[0]!;
   assert.not.match(check.stdout, shadow, 'nor /etc/shadow');
   assert.equal(fs.readdirSync(outside), ['secret.conf']);
+
+  // Certificate files are read by nginx (that is what it tests), never shown.
+  project.write(
+    site,
+    ['server {', '    listen 127.0.0.1:9 ssl;', '    ssl_certificate /etc/shadow;', '    ssl_certificate_key /etc/shadow;', '}', ''].join('\n'),
+  );
+  const certificate = deployCheck(project);
+  found = certificate.checks.get('FW-DEPLOY-007')!;
+  assert.is(found.status, 'FAIL');
+  assert.match(found.detail, '/etc/shadow');
+  assert.not.match(certificate.stdout, shadow, 'the file nginx read is not shown');
 
   fs.rmSync(project.path(site));
   fs.symlinkSync(secret, project.path(site));
