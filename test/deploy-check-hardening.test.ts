@@ -12,6 +12,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nginxBinary } from '../cli/deploy/nginx-inspect.js';
+import { openDatabase } from '../runtime/db/index.js';
 import { newProject, type CliProject } from './helpers/cli.js';
 
 interface Check {
@@ -96,6 +97,29 @@ test('env/prod and the SQLite file are created 0600; a secret file readable by o
   assert.is(deployCheck(project).checks.get('FW-SEC-011')!.status, 'OK');
 });
 
+test('the runtime creates a SQLite file 0600, and SQLite its -wal and -shm alike; an existing file keeps its mode', async ({ outside }) => {
+  const file = path.join(outside, 'nouvelle.sqlite');
+  const db = openDatabase({ driver: 'sqlite', file });
+  try {
+    await db.execute('CREATE TABLE t (x INTEGER)');
+    await db.execute('INSERT INTO t (x) VALUES (1)');
+    for (const one of [file, `${file}-wal`, `${file}-shm`]) assert.is(mode(one), 0o600, one);
+  } finally {
+    await db.close();
+  }
+  const existing = path.join(outside, 'ancienne.sqlite');
+  fs.writeFileSync(existing, '', { mode: 0o640 });
+  fs.chmodSync(existing, 0o640);
+  const old = openDatabase({ driver: 'sqlite', file: existing });
+  try {
+    await old.execute('CREATE TABLE t (x INTEGER)');
+  } finally {
+    await old.close();
+  }
+  assert.is(mode(existing), 0o640, 'not changed behind its owner: FW-SEC-011 reports it');
+  for (const name of fs.readdirSync(outside)) fs.rmSync(path.join(outside, name));
+});
+
 test('TRUSTED_PROXIES with 0.0.0.0/0 fails, HOST=0.0.0.0 behind nginx warns (FW-DEPLOY-009)', ({ project }) => {
   assert.is(deployCheck(project).checks.get('FW-DEPLOY-009')!.status, 'OK');
   setProd(project, { TRUSTED_PROXIES: '127.0.0.1,0.0.0.0/0' });
@@ -128,6 +152,8 @@ test('APP_SECRET of 40 × a fails FW-SEC-010; APP_URL missing or http:// fails F
 
   assert.is(deployCheck(project).checks.get('FW-DEPLOY-010')!.status, 'OK');
   setProd(project, { APP_URL: '' });
+  const again = project.run(['deploy:init', '--domain', 'rempart.example.org']);
+  assert.match(again.stdout, "À faire : env/prod n'a pas d'APP_URL ; ajoutez-y APP_URL=https://rempart.example.org");
   found = deployCheck(project).checks.get('FW-DEPLOY-010')!;
   assert.is(found.status, 'FAIL');
   assert.match(found.detail, "aucun lien n'est envoyé");
@@ -191,6 +217,17 @@ test('nginx -t over a hostile site writes nothing outside its temporary folder, 
   const shadow = fs.readFileSync('/etc/shadow', 'utf8').split('\n')[0]!;
   assert.not.match(check.stdout, shadow, 'nor /etc/shadow');
   assert.equal(fs.readdirSync(outside), ['secret.conf']);
+
+  // Certificate files are read by nginx (that is what it tests), never shown.
+  project.write(
+    site,
+    ['server {', '    listen 127.0.0.1:9 ssl;', '    ssl_certificate /etc/shadow;', '    ssl_certificate_key /etc/shadow;', '}', ''].join('\n'),
+  );
+  const certificate = deployCheck(project);
+  found = certificate.checks.get('FW-DEPLOY-007')!;
+  assert.is(found.status, 'FAIL');
+  assert.match(found.detail, '/etc/shadow');
+  assert.not.match(certificate.stdout, shadow, 'the file nginx read is not shown');
 
   fs.rmSync(project.path(site));
   fs.symlinkSync(secret, project.path(site));

@@ -44,6 +44,7 @@ test('a good production set-up: the tree (with .git, mtimes included) is the sam
       SSL_CERTFILE: certs.valid.cert,
       SSL_KEYFILE: certs.valid.key,
     });
+    fs.chmodSync(path.join(root, 'env', 'prod'), 0o600);
     const before = treeDigest(root);
     const certBefore = treeDigest(certs.dir);
     for (const appEnv of ['dev', 'prod']) {

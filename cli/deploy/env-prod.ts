@@ -17,7 +17,11 @@ export function productionValues(auth: boolean, domain?: string): Array<readonly
     ['HOST', '127.0.0.1', 'nginx seul joint le serveur'],
     ['TRUSTED_PROXIES', NGINX_PROXY_ADDRESS, "nginx, dont l'en-tête X-Forwarded-For donne l'adresse du client"],
     ['APP_SECRET', randomBytes(32).toString('hex'), ''],
-    ['APP_URL', domain ? `https://${domain}` : '', domain ? 'la base des liens envoyés par mail' : 'https://<votre-domaine> : la base des liens envoyés par mail'],
+    [
+      'APP_URL',
+      domain ? `https://${domain}` : '',
+      domain ? 'la base des liens envoyés par mail' : 'https://<votre-domaine> : la base des liens envoyés par mail',
+    ],
     ['SESSION_STORE', 'database', ''],
   ];
   if (auth) values.push(['RATE_LIMIT_STORE', 'database', '']);

@@ -81,6 +81,9 @@ export async function run({ options }: CommandInput): Promise<number> {
     if (!trusted.includes(settings.NGINX_PROXY_ADDRESS)) {
       out.push(`À faire : env/prod existe et n'est pas modifié ; ajoutez-y TRUSTED_PROXIES=${settings.NGINX_PROXY_ADDRESS} (l'adresse de nginx).\n`);
     }
+    if (settings.passwordResetInstalled(root) && !(prod?.APP_URL ?? '').trim()) {
+      out.push(`À faire : env/prod n'a pas d'APP_URL ; ajoutez-y APP_URL=https://${domain ?? '<votre-domaine>'} (la base des liens de réinitialisation).\n`);
+    }
   }
   if (plan.entries.some((entry) => entry.fate === 'skipped'))
     out.push('Les fichiers modifiés sont gardés ; « fw deploy:init --force » les réécrit (jamais env/prod).\n');
