@@ -130,32 +130,38 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     });
   });
 
-  t('auth:doctor: every line in the doctor format, three warnings (memory sessions with auth tables), exit 0; an active user turns one OK', () => {
-    const expected = [
-      `  [OK]   Fichiers SQL d'authentification — 10 fichiers (${dialect})`,
-      "  [OK]   Routes d'authentification — registerAuthRoutes(router) appelé dans mvc/routes.ts",
-      `  [OK]   Tables d'authentification — 10 tables présentes (${target()})`,
-      '  [WARN] Utilisateur actif — aucun : personne ne peut se connecter ; « fw auth:user:create --email <EMAIL> --password-prompt »',
-      '  [WARN] Stockage des sessions — SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)',
-      '  [OK]   Limites de connexion — RATE_LIMIT_STORE=memory',
-      "  [OK]   Proxys de confiance (TRUSTED_PROXIES) — aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré",
-      '  [OK]   Argon2 — module argon2 chargé (hachages Argon2id)',
-      '  [WARN] Secrets TOTP — auth_mfa_factors.totp_secret est stocké en clair : protégez la base et ses sauvegardes',
-      '3 avertissement(s), 0 erreur(s).',
-    ];
-    assert.equal(run(['auth:doctor']), { out: expected, err: [] });
-    const created = project.run(['auth:user:create', '--email', 'admin@example.com', '--password-prompt'], { input: 'correct horse\ncorrect horse\n' });
-    assert.is(created.status, 0, created.stderr);
-    const after = run(['auth:doctor']).out;
-    assert.is(after[3], '  [OK]   Utilisateur actif — 1 sur 1');
-    assert.is(after.at(-1), '2 avertissement(s), 0 erreur(s).');
-    const file = run(['auth:doctor'], 0, { SESSION_STORE: 'file' }).out;
-    assert.is(file[4], '  [OK]   Stockage des sessions — SESSION_STORE=file');
-  });
+  t(
+    'auth:doctor: every line in the doctor format, two warnings (the file sessions of env/dev are OK), exit 0; an active user turns one OK; memory sessions with auth tables warn',
+    () => {
+      const expected = [
+        `  [OK]   Fichiers SQL d'authentification — 10 fichiers (${dialect})`,
+        "  [OK]   Routes d'authentification — registerAuthRoutes(router) appelé dans mvc/routes.ts",
+        `  [OK]   Tables d'authentification — 10 tables présentes (${target()})`,
+        '  [WARN] Utilisateur actif — aucun : personne ne peut se connecter ; « fw auth:user:create --email <EMAIL> --password-prompt »',
+        '  [OK]   Stockage des sessions — SESSION_STORE=file',
+        '  [OK]   Limites de connexion — RATE_LIMIT_STORE=memory',
+        "  [OK]   Proxys de confiance (TRUSTED_PROXIES) — aucun : l'adresse du client est celle de la connexion, X-Forwarded-For est ignoré",
+        '  [OK]   Argon2 — module argon2 chargé (hachages Argon2id)',
+        '  [WARN] Secrets TOTP — auth_mfa_factors.totp_secret est stocké en clair : protégez la base et ses sauvegardes',
+        '2 avertissement(s), 0 erreur(s).',
+      ];
+      assert.equal(run(['auth:doctor']), { out: expected, err: [] });
+      const created = project.run(['auth:user:create', '--email', 'admin@example.com', '--password-prompt'], { input: 'correct horse\ncorrect horse\n' });
+      assert.is(created.status, 0, created.stderr);
+      const after = run(['auth:doctor']).out;
+      assert.is(after[3], '  [OK]   Utilisateur actif — 1 sur 1');
+      assert.is(after.at(-1), '1 avertissement(s), 0 erreur(s).');
+      const memory = run(['auth:doctor'], 0, { SESSION_STORE: 'memory' }).out;
+      assert.is(
+        memory[4],
+        '  [WARN] Stockage des sessions — SESSION_STORE=memory : les sessions vivent dans le processus du serveur, « fw auth:user:disable » et « fw auth:user:password » ne peuvent pas les fermer ; redémarrez le serveur après ces commandes, ou SESSION_STORE=file (ou database)',
+      );
+    },
+  );
 
   t('auth:doctor in production with memory stores: WARN; bad TRUSTED_PROXIES or SESSION_STORE: FAIL, exit 1; --json', () => {
     project.write('env/prod', project.read('env/dev').replace(/^APP_ENV=.*$/m, 'APP_ENV=prod'));
-    const prod = run(['auth:doctor'], 0, { APP_ENV: 'prod', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).out;
+    const prod = run(['auth:doctor'], 0, { APP_ENV: 'prod', SESSION_STORE: 'memory', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).out;
     assert.is(
       prod[4],
       '  [WARN] Stockage des sessions — SESSION_STORE=memory avec APP_ENV=prod : les sessions sont perdues au redémarrage et ne sont pas partagées entre processus : SESSION_STORE=database (ou file)',
@@ -188,7 +194,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     };
     assert.is(json.ok, false);
     assert.is(json.errors, 1);
-    assert.is(json.warnings, 2, 'the memory session store, the TOTP secrets');
+    assert.is(json.warnings, 1, 'the TOTP secrets (the sessions of env/dev are in files)');
     assert.equal(
       json.checks.map((c) => c.code),
       ['sql_files', 'routes', 'tables', 'active_user', 'session_store', 'rate_limit_store', 'trusted_proxies', 'argon2', 'totp_secrets'],

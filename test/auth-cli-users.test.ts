@@ -11,6 +11,10 @@ import { DatabaseSessionStore } from '../runtime/session/database-store.js';
 import { FileSessionStore } from '../runtime/session/file-store.js';
 import type { SessionStore } from '../runtime/session/store.js';
 import { lines, newProject, type CliProject, type Run, type RunOptions } from './helpers/cli.js';
+import { configure } from '../runtime/config.js';
+
+// This process keys the sessions it writes with a secret of its own (never a file in the working directory).
+configure({ app_secret: 'auth-cli-users-test-secret'.padEnd(48, 'x') });
 
 const PASSWORD = 'correct horse battery';
 const PROMPTED = 'staple-2-Battery';

@@ -161,7 +161,7 @@ const CASES: CorpusCase[] = [
   {
     name: 'WEB_CONCURRENCY=2 with the memory stores',
     command: 'project:check',
-    defect: appendEnv('WEB_CONCURRENCY=2'),
+    defect: appendEnv('WEB_CONCURRENCY=2', 'SESSION_STORE=memory'),
     id: 'FW-ENV-005',
     status: 'FAIL',
     exit: 1,

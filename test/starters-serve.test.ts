@@ -179,6 +179,20 @@ auth('the dashboard and the profile show the signed-in user, roles and last logi
   );
 });
 
+auth('a signed-in session survives a restart of the server: env/dev of a new project keeps sessions in storage/sessions', async (context) => {
+  assert.match(context.project.read('env/dev'), /^SESSION_STORE=file$/m, 'the file store in env/dev');
+  const client = new SessionClient(context.served.url);
+  assert.is((await client.login(EMAIL, PASSWORD)).status, 302);
+  assert.is((await client.get('/dashboard')).status, 200);
+  await stopServer(context.served);
+  context.served = await serveProject(context.project);
+  const restarted = new SessionClient(context.served.url);
+  restarted.cookie = client.cookie;
+  const dashboard = await restarted.get('/dashboard');
+  assert.is(dashboard.status, 200, 'still signed in after the restart');
+  assert.match(dashboard.text, `<strong id="dashboard-user">${EMAIL}</strong>`);
+});
+
 auth('the change of password: 422 on a wrong field; success ends the other sessions and keeps this browser signed in', async ({ served }) => {
   const browser = new SessionClient(served.url);
   const other = new SessionClient(served.url);
