@@ -92,7 +92,7 @@ export class UploadStorageUnavailableError extends UploadStorageError {
   ) {
     super(
       `Le fichier « ${displayName(filename)} » n'a pas pu être enregistré : l'espace de stockage des fichiers est plein ou protégé en écriture. ` +
-        'Vos saisies sont conservées : réessayez plus tard, ou prévenez l’administrateur du site.',
+        "Vos saisies sont conservées : réessayez plus tard, ou prévenez l'administrateur du site.",
       options,
       'upload_storage_unavailable',
       507,
