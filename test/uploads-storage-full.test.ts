@@ -12,13 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configure, resetConfig } from '../runtime/index.js';
+import { Response, configure, resetConfig } from '../runtime/index.js';
 import { UploadStorageError, UploadStorageUnavailableError, saveUpload } from '../runtime/uploads/index.js';
 import { UploadedFile } from '../runtime/http/uploaded-file.js';
 import { decode, inputValue } from './helpers/crud-html.js';
 import { jpeg, PDF } from './helpers/crud-media.js';
 import { startMediaApp, type MediaApp } from './helpers/crud-media-app.js';
-import { listFiles } from './helpers/uploads.js';
+import { startApp } from './helpers/server.js';
+import { listFiles, multipart } from './helpers/uploads.js';
 
 /** Mounts a tmpfs of `size` on `dir`; false when this machine does not let the test mount. */
 function mountTmpfs(dir: string, size: string): boolean {
@@ -109,6 +110,38 @@ Chain('a full upload folder (ENOSPC), then a read-only one (EROFS): 507, no file
   run(['mount', '-o', 'remount,rw', uploads]);
   const saved = await saveUpload(photo, { category: 'images', variants: true });
   assert.equal(listFiles(uploads), [saved.path, saved.variants!.medium, saved.variants!.thumbnail].sort());
+});
+
+Chain('thrown out of a handler that does not catch it: the 507 page with the message (or the envelope), the disk in the log', async () => {
+  fs.writeFileSync(path.join(dir, 'fichier'), 'pas un dossier');
+  const t = await startApp({
+    config: { upload_root: path.join(dir, 'fichier', 'uploads') },
+    routes: (router) =>
+      router.add(
+        'POST',
+        '/depot',
+        async (request) => {
+          await saveUpload(request.files.photo!, { category: 'documents' });
+          return new Response(201, 'ok');
+        },
+        { public: true, csrf: false },
+      ),
+  });
+  try {
+    const { body, contentType } = multipart([{ name: 'photo', filename: 'photo.jpg', type: 'image/jpeg', data: await jpeg(60, 40, { r: 1, g: 2, b: 3 }) }]);
+    const page = await t.fetch('/depot', { method: 'POST', headers: { 'Content-Type': contentType }, body });
+    assert.is(page.status, 507, page.text.slice(0, 300));
+    assert.match(page.text, 'Stockage des fichiers impossible');
+    assert.match(decode(page.text), "Le fichier « photo.jpg » n'a pas pu être enregistré");
+    assert.not.match(page.text, 'Erreur interne du serveur');
+    assert.not.match(page.text, dir, 'no folder on the page');
+    const api = await t.fetch('/depot', { method: 'POST', headers: { 'Content-Type': contentType, Accept: 'application/json' }, body });
+    assert.is(api.status, 507);
+    assert.is(api.json().error.code, 'upload_storage_unavailable');
+    assert.match(t.logs.text(), /Stockage impossible sur POST \/depot : Impossible de créer le dossier de dépôt « documents » sous .*ENOTDIR/);
+  } finally {
+    await t.close();
+  }
 });
 
 Chain.run();
