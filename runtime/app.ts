@@ -221,11 +221,17 @@ export class Application {
     return route.handler(request);
   }
 
-  /** An error of a handler or a middleware: its page for an HttpError below 500, else logged and a 500. */
+  /**
+   * An error of a handler or a middleware: its page for an HttpError below 500 or a 507 (the upload folder full or
+   * read-only, docs/uploads.md "Errors"), else logged and a 500.
+   */
   private failure(request: Request, route: RouteEntry, err: unknown): Response {
     // An HttpError's message is written for the user (it names the limit or the culprit, never a secret): shown on the page too.
-    if (err instanceof HttpError && err.status < 500)
+    if (err instanceof HttpError && (err.status < 500 || err.status === 507)) {
+      // The disk's own words (which name folders) are for the log only.
+      if (err.status === 507) log.error(`Stockage impossible sur ${request.method} ${request.path} : ${(err as { detail?: string }).detail ?? err.message}`);
       return errorPage(err.status, request, { detail: err.message }, { api: route.api, code: err.code, message: err.message });
+    }
     const unavailable = databaseUnavailableResponse(err, request, route.api);
     if (unavailable) return unavailable;
     log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });

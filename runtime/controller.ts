@@ -202,6 +202,7 @@ const ERROR_CODES: Record<number, string> = {
   429: 'rate_limited',
   500: 'server_error',
   503: 'database_unavailable',
+  507: 'upload_storage_unavailable',
 };
 
 /**
@@ -253,6 +254,8 @@ function defaultMessage(status: number): string {
       return 'Trop de requêtes : réessayez plus tard.';
     case 503:
       return 'Service momentanément indisponible : réessayez plus tard.';
+    case 507:
+      return 'Stockage des fichiers impossible : réessayez plus tard.';
     default:
       return 'Erreur interne du serveur.';
   }

@@ -244,10 +244,16 @@ Http('a dead database (nothing listening) answers 503, not 500; requests succeed
     assert503(await app.fetch('/page', { signal: BOUND.signal() }), 'page');
     assert503(await app.fetch('/page', { signal: BOUND.signal() }), 'page again');
     assert503(await app.fetch('/api/count', { signal: BOUND.signal() }), 'api');
+    // Every request of an outage fails the same way: the cause is logged once in the interval, not per request.
+    for (let batch = 0; batch < 5; batch++) {
+      for (const result of await Promise.all(Array.from({ length: 20 }, () => app.fetch('/page', { signal: BOUND.signal() })))) assert503(result, 'flood');
+    }
   } finally {
     await proxy.reopen();
   }
   assert.match(app.logs.text(), /\(unreachable\) : Impossible de joindre le serveur MariaDB 127\.0\.0\.1:\d+ \(/);
+  const lines = app.logs.records.filter((record) => record.message.includes('(unreachable) : Impossible de joindre le serveur MariaDB'));
+  assert.ok(lines.length <= 2, `${lines.length} lignes pour 103 requêtes`);
   assert.equal((await app.fetch('/count', { signal: BOUND.signal() })).json(), { n: 2 });
 });
 

@@ -148,14 +148,14 @@ P('400 shows the detail it is given; 500 never does (an unexpected error may nam
 
 P.run();
 
-// --- One frame for the nine pages ---
+// --- One frame for the ten pages ---
 
 const ERRORS_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'runtime', 'views', 'errors');
 const F = suite('http-error-pages: the pages share errors/_page.html');
 
 F('each page of runtime/views/errors extends the frame and keeps only its own words', () => {
   const pages = fs.readdirSync(ERRORS_DIR).filter((name) => /^\d{3}\.html$/.test(name));
-  assert.equal(pages.sort(), ['400.html', '403.html', '404.html', '405.html', '413.html', '422.html', '429.html', '500.html', '503.html']);
+  assert.equal(pages.sort(), ['400.html', '403.html', '404.html', '405.html', '413.html', '422.html', '429.html', '500.html', '503.html', '507.html']);
   for (const page of pages) {
     const text = fs.readFileSync(path.join(ERRORS_DIR, page), 'utf8');
     assert.ok(text.startsWith('{% extends "errors/_page.html" %}'), page);

@@ -326,8 +326,9 @@ function storeWithMedia(plan: CrudPlan): string {
     if (media.refusal) return errorPage(media.refusal, request);
     const record = validRecord(form);
     if (!record || !media.isValid) return formPage(request, form, null, 422, media);
-    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
-    if (!(await media.store())) return formPage(request, form, null, 422, media);
+    // A file that cannot be stored comes back with its message, nothing stays: 422 (an image that cannot be read),
+    // 507 (the upload folder full or read-only).
+    if (!(await media.store())) return formPage(request, form, null, media.failureStatus, media);
     try {
       await ${modelClass}.create(record, form.cleanedData, media);
     } catch (err) {
@@ -363,8 +364,9 @@ function updateWithMedia(plan: CrudPlan): string {
     const form = ${formClass}.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record || !media.isValid) return formPage(request, form, row, 422, media);
-    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
-    if (!(await media.store())) return formPage(request, form, row, 422, media);
+    // A file that cannot be stored comes back with its message, nothing stays: 422 (an image that cannot be read),
+    // 507 (the upload folder full or read-only).
+    if (!(await media.store())) return formPage(request, form, row, media.failureStatus, media);
     try {
       await ${modelClass}.update(id, record, form.cleanedData, media);
     } catch (err) {

@@ -189,11 +189,12 @@ class Supervisor {
     if (this.serving.size > wanted) {
       // A stale worker first, else the most recent one.
       await this.retire(stale ?? [...this.serving].at(-1)!);
-      if (this.restarting && this.stale.size === 0 && this.serving.size === wanted) {
-        this.restarting = false;
-        log.info(`Redémarrage terminé : ${this.serving.size} processus.`);
-      }
       return true;
+    }
+    // Nothing left to change: a restart under way has replaced every worker (or they were replaced after a crash).
+    if (this.restarting) {
+      this.restarting = false;
+      log.info(`Redémarrage terminé : ${this.serving.size} processus.`);
     }
     return false;
   }

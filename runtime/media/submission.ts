@@ -5,7 +5,7 @@
  */
 import type { Transaction } from '../db/database.js';
 import { getLogger } from '../logger.js';
-import { UploadError } from '../uploads/errors.js';
+import { UploadError, UploadStorageUnavailableError } from '../uploads/errors.js';
 import { deleteUpload, saveUpload } from '../uploads/storage.js';
 import { deleteOwnedMediaRows, updateOwnedMedia, type MediaRemoval } from './owned.js';
 import { baseName, type MediaEntry, type MediaOwner, type NewMediaFile } from './page-types.js';
@@ -30,6 +30,11 @@ export class MediaSubmission {
   readonly altTexts = new Map<number, string | null>();
   readonly positions = new Map<number, number>();
   readonly files: NewMediaFile[] = [];
+  /**
+   * The status of the form sent back when `store` returned false: 422 (a file refused), 507 (the upload folder full
+   * or read-only: the form comes back with what was typed, docs/uploads.md "Errors").
+   */
+  failureStatus: 422 | 507 = 422;
   /** The rows removed by `apply`, whose files `finish` deletes once the transaction committed. */
   private readonly removals: MediaRemoval[] = [];
 
@@ -48,8 +53,9 @@ export class MediaSubmission {
   }
 
   /**
-   * Stores the new files (after every check passed). A file that cannot be stored (an image sharp cannot read) puts
-   * its message on its entry and returns false, with every file of this submission removed; any other failure too.
+   * Stores the new files (after every check passed). A file that cannot be stored (an image sharp cannot read, the
+   * upload folder full or read-only: `failureStatus` 507) puts its message on its entry and returns false, with every
+   * file of this submission removed; any other failure too.
    */
   async store(): Promise<boolean> {
     for (const item of this.files) {
@@ -57,7 +63,12 @@ export class MediaSubmission {
         item.stored = await saveUpload(item.file, { category: item.entry.kind === 'image' ? 'images' : 'documents', variants: item.entry.variants });
       } catch (err) {
         await this.discard();
-        if (!(err instanceof UploadError) || err.status >= 500) throw err;
+        if (err instanceof UploadStorageUnavailableError) {
+          log.error(`Dépôt de « ${item.file.filename} » impossible, formulaire renvoyé (507) : ${err.detail}`);
+          this.failureStatus = 507;
+        } else if (!(err instanceof UploadError) || err.status >= 500) {
+          throw err;
+        }
         this.addError(item.entry, err.message);
         item.refused = true;
         return false;

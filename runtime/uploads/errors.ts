@@ -69,11 +69,42 @@ export class UploadInvalidMimeTypeError extends UploadError {
 
 /** The disk refused: a folder that cannot be created, a write or a deletion that failed. Nothing is left half-written. */
 export class UploadStorageError extends UploadError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, 'upload_storage_error', 500);
+  constructor(message: string, options?: { cause?: unknown }, code = 'upload_storage_error', status = 500) {
+    super(message, code, status);
     this.name = 'UploadStorageError';
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
+}
+
+/** The errors of a disk that refuses to store: full, over quota, read-only, not writable, a folder that is not one. */
+const STORAGE_REFUSED = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EIO']);
+
+/**
+ * The upload folder refuses to store the file (full, read-only, not writable): 507 `upload_storage_unavailable`
+ * (docs/uploads.md "Errors"). Its message is the user's (it names the file and says the entries are kept, never a
+ * folder); `detail` is the disk's, for the log. Nothing of the file is left.
+ */
+export class UploadStorageUnavailableError extends UploadStorageError {
+  constructor(
+    readonly filename: string,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Le fichier « ${displayName(filename)} » n'a pas pu être enregistré : l'espace de stockage des fichiers est plein ou protégé en écriture. ` +
+        "Vos saisies sont conservées : réessayez plus tard, ou prévenez l'administrateur du site.",
+      options,
+      'upload_storage_unavailable',
+      507,
+    );
+    this.name = 'UploadStorageUnavailableError';
+  }
+}
+
+/** The error for a failed write or folder creation: UploadStorageUnavailableError when the disk refused, else `fallback`. */
+export function storageFailure(err: unknown, filename: string, detail: string, fallback: () => UploadStorageError): UploadStorageError {
+  if (err instanceof UploadStorageError) return err;
+  return STORAGE_REFUSED.has(String((err as NodeJS.ErrnoException)?.code)) ? new UploadStorageUnavailableError(filename, detail, { cause: err }) : fallback();
 }
 
 /**

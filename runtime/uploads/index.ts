@@ -5,6 +5,7 @@ export {
   UploadInvalidExtensionError,
   UploadInvalidMimeTypeError,
   UploadStorageError,
+  UploadStorageUnavailableError,
   UploadPathError,
   UploadInvalidImageError,
   UploadTooManyPixelsError,

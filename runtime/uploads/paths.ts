@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { getPath } from '../config.js';
-import { UploadPathError, UploadStorageError } from './errors.js';
+import { UploadPathError, UploadStorageError, storageFailure } from './errors.js';
 
 /** Category names (docs/uploads.md "Paths and categories"). */
 const CATEGORY_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -161,7 +161,8 @@ export function makeDirInside(root: string, relative: string): string {
     fs.mkdirSync(root, { recursive: true, mode: DIR_MODE });
     fs.mkdirSync(target, { recursive: true, mode: DIR_MODE });
   } catch (err) {
-    throw new UploadStorageError(`Impossible de créer le dossier de dépôt « ${relative} » sous ${root} : ${(err as Error).message}`, { cause: err });
+    const detail = `Impossible de créer le dossier de dépôt « ${relative} » sous ${root} : ${(err as Error).message}`;
+    throw storageFailure(err, relative, detail, () => new UploadStorageError(detail, { cause: err }));
   }
   assertContained(root, target, relative);
   if (!fs.statSync(target).isDirectory()) throw new UploadStorageError(`« ${relative} » existe sous ${root} mais n'est pas un dossier.`);

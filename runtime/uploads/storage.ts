@@ -9,7 +9,15 @@ import path from 'node:path';
 import { get } from '../config.js';
 import { lastExtension } from '../forms/fields-file.js';
 import type { UploadedFile } from '../http/request.js';
-import { UploadError, UploadInvalidExtensionError, UploadInvalidMimeTypeError, UploadStorageError, UploadTooLargeError, displayName } from './errors.js';
+import {
+  UploadError,
+  UploadInvalidExtensionError,
+  UploadInvalidMimeTypeError,
+  UploadStorageError,
+  UploadStorageUnavailableError,
+  UploadTooLargeError,
+  displayName,
+} from './errors.js';
 import { categoryDir, generateUniqueFilename, mediaPathToStoragePath, normalizeMediaPath, safeCategory, uploadRoot } from './paths.js';
 import { prepareImage, type ImageFormat } from './image-jobs.js';
 import { writeNewFile } from './write.js';
@@ -115,7 +123,9 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
   const storedExtension = original ? extensionOf(original.format, extension, file.filename) : extension;
   const buffers = prepared?.variants ?? null;
   const storedName = storedExtension === extension ? file.filename : `${stemOf(file.filename)}.${storedExtension}`;
-  const relative = await saveBytes(data, storedName, category);
+  const relative = await saveBytes(data, storedName, category).catch((err: unknown) => {
+    throw namingTheFile(err, file.filename);
+  });
   const saved: SavedUpload = { filename: path.posix.basename(relative), path: relative, size: data.length };
   if (!buffers) return saved;
   try {
@@ -123,8 +133,13 @@ export async function saveUpload(file: UploadedFile, options: SaveUploadOptions 
     return saved;
   } catch (err) {
     await removeQuietly(relative);
-    throw err;
+    throw namingTheFile(err, file.filename);
   }
+}
+
+/** A disk that refused, said of the file the client sent (not of the folder or the stored name). */
+function namingTheFile(err: unknown, filename: string): unknown {
+  return err instanceof UploadStorageUnavailableError ? new UploadStorageUnavailableError(filename, err.detail, { cause: err.cause }) : err;
 }
 
 /** The extensions that name each decoded image format, the usual one first. */

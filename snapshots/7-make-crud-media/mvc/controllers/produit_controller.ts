@@ -48,8 +48,9 @@ export class ProduitController extends BaseController {
     if (media.refusal) return errorPage(media.refusal, request);
     const record = validRecord(form);
     if (!record || !media.isValid) return formPage(request, form, null, 422, media);
-    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
-    if (!(await media.store())) return formPage(request, form, null, 422, media);
+    // A file that cannot be stored comes back with its message, nothing stays: 422 (an image that cannot be read),
+    // 507 (the upload folder full or read-only).
+    if (!(await media.store())) return formPage(request, form, null, media.failureStatus, media);
     try {
       await ProduitModel.create(record, form.cleanedData, media);
     } catch (err) {
@@ -98,8 +99,9 @@ export class ProduitController extends BaseController {
     const form = ProduitForm.fromRequest(request, { choices: await crud.formChoices(request.body) });
     const record = validRecord(form);
     if (!record || !media.isValid) return formPage(request, form, row, 422, media);
-    // A file that cannot be stored (an image that cannot be read) comes back with its message; nothing stays.
-    if (!(await media.store())) return formPage(request, form, row, 422, media);
+    // A file that cannot be stored comes back with its message, nothing stays: 422 (an image that cannot be read),
+    // 507 (the upload folder full or read-only).
+    if (!(await media.store())) return formPage(request, form, row, media.failureStatus, media);
     try {
       await ProduitModel.update(id, record, form.cleanedData, media);
     } catch (err) {
