@@ -19,7 +19,7 @@ const OVERRIDABLE_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'DELET
 import { serveStatic } from './http/static.js';
 import { MEDIA_PREFIX, isPublicMediaCategory, mediaPathFromUrl, serveMediaFile } from './uploads/serve.js';
 import { mayReadMedia } from './media/access.js';
-import { getLogger } from './logger.js';
+import { getLogger, pathForLog } from './logger.js';
 import { AuthMiddleware, CsrfMiddleware, type Middleware } from './middleware.js';
 import { FRAMEWORK_STATIC } from './paths.js';
 import { generateNonce, isNonceEnabled, runWithNonce } from './security/headers.js';
@@ -181,7 +181,9 @@ export class Application {
   private persistSession(request: Request, response: Response): Response | Promise<Response> {
     const unwritable = unwritableHeader(response.headers);
     if (unwritable !== null) {
-      log.error(`Réponse de ${request.method} ${request.path} impossible à écrire (en-tête ${unwritable}) : la session n'est pas enregistrée, 500 à la place.`);
+      log.error(
+        `Réponse de ${request.method} ${pathForLog(request.path)} impossible à écrire (en-tête ${unwritable}) : la session n'est pas enregistrée, 500 à la place.`,
+      );
       return errorPage(500, request);
     }
     const session = existingSession(request);
@@ -229,12 +231,13 @@ export class Application {
     // An HttpError's message is written for the user (it names the limit or the culprit, never a secret): shown on the page too.
     if (err instanceof HttpError && (err.status < 500 || err.status === 507)) {
       // The disk's own words (which name folders) are for the log only.
-      if (err.status === 507) log.error(`Stockage impossible sur ${request.method} ${request.path} : ${(err as { detail?: string }).detail ?? err.message}`);
+      if (err.status === 507)
+        log.error(`Stockage impossible sur ${request.method} ${pathForLog(request.path)} : ${(err as { detail?: string }).detail ?? err.message}`);
       return errorPage(err.status, request, { detail: err.message }, { api: route.api, code: err.code, message: err.message });
     }
     const unavailable = databaseUnavailableResponse(err, request, route.api);
     if (unavailable) return unavailable;
-    log.error(`Erreur non gérée sur ${request.method} ${request.path}`, { stack: (err as Error)?.stack ?? String(err) });
+    log.error(`Erreur non gérée sur ${request.method} ${pathForLog(request.path)}`, { stack: (err as Error)?.stack ?? String(err) });
     return errorPage(500, request, {}, { api: route.api });
   }
 

@@ -62,6 +62,14 @@ export class Logger {
 }
 
 const loggers = new Map<string, Logger>();
+/**
+ * A request path as the logs write it: the token of a password-reset link (`/password/reset/<token>`) is replaced by
+ * `…`, since whoever reads a log could use the link (docs/runtime.md "Logs").
+ */
+export function pathForLog(path: string): string {
+  return path.replace(/^(\/password\/reset\/)[^/?#]+/, '$1…');
+}
+
 export function getLogger(name: string): Logger {
   let logger = loggers.get(name);
   if (!logger) loggers.set(name, (logger = new Logger(name)));

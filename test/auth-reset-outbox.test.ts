@@ -172,6 +172,13 @@ for (const [name, config] of [
   Down(`${name}: POST /password/forgot answers the same 503 with Retry-After as every page`, async () => {
     const app = await startApp({ routes, config: { ...config, app_secret: SECRET, rate_limit_store: 'memory', db_retry_after: 7, mail_from: MAIL_FROM } });
     try {
+      // First, so that its log line is the outage's first (later ones are counted): the link's page meets the
+      // outage too, and its line names the path without the token.
+      const token = 'Zq7' + 'x'.repeat(40);
+      const link = await app.fetch(`/password/reset/${token}`);
+      assert.is(link.status, 503);
+      assert.match(app.logs.text(), '/password/reset/…');
+      assert.not.match(app.logs.text(), token, 'no reset token in any log line');
       const other = await app.fetch('/count');
       assert.is(other.status, 503);
       const page = await new SessionClient(app.base).post('/password/forgot', [['email', EMAIL]], '/password/forgot');

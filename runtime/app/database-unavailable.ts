@@ -6,7 +6,7 @@
 import { get } from '../config.js';
 import { errorPage } from '../controller.js';
 import { DatabaseUnavailableError } from '../db/errors.js';
-import { RepeatedLog, getLogger } from '../logger.js';
+import { RepeatedLog, getLogger, pathForLog } from '../logger.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { RedisUnavailableError } from '../redis/client.js';
@@ -23,7 +23,7 @@ export function databaseUnavailableResponse(err: unknown, request: Request, api?
   const redis = err instanceof RedisUnavailableError;
   (redis ? redisLog : databaseLog).error(
     `${err.reason} ${err.message}`,
-    `${redis ? 'Redis' : 'Base de données'} indisponible sur ${request.method} ${request.path} (${err.reason}) : ${err.message}`,
+    `${redis ? 'Redis' : 'Base de données'} indisponible sur ${request.method} ${pathForLog(request.path)} (${err.reason}) : ${err.message}`,
   );
   const response = errorPage(
     503,
