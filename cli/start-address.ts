@@ -7,12 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEnv } from '../runtime/env.js';
 
-export function startAddress(root: string): string {
+export async function startAddress(root: string): Promise<string> {
   let values: Record<string, string> = {};
   const name = process.env.APP_ENV || 'dev';
   try {
+    // Loaded here, once the project is written: `fw new` must say clearly when the framework's runtime is missing.
+    const { parseEnv } = await import('../runtime/env.js');
     values = parseEnv(fs.readFileSync(path.join(root, 'env', name), 'utf8'), `env/${name}`);
   } catch {
     values = {};

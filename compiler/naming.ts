@@ -43,14 +43,7 @@ export function humanLabel(name: string): string {
  * `Écrou` → `Ecrou`, `cœur` → `coeur`, `Straße` → `Strasse`. Anything else is left as it is.
  */
 export function transliterate(text: string): string {
-  return text
-    .replace(/œ/g, 'oe')
-    .replace(/Œ/g, 'Oe')
-    .replace(/æ/g, 'ae')
-    .replace(/Æ/g, 'Ae')
-    .replace(/ß/g, 'ss')
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '');
+  return text.replace(/œ/g, 'oe').replace(/Œ/g, 'Oe').replace(/æ/g, 'ae').replace(/Æ/g, 'Ae').replace(/ß/g, 'ss').normalize('NFD').replace(/\p{M}/gu, '');
 }
 
 /**

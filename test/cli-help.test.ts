@@ -262,7 +262,10 @@ test('fw <command> --help and fw help <command> print the usage of that command'
 });
 
 test('fw help help (and fw help --help) print the help of help, exit 0', () => {
-  for (const args of [['help', 'help'], ['help', '--help']]) {
+  for (const args of [
+    ['help', 'help'],
+    ['help', '--help'],
+  ]) {
     const run = fw(...args);
     assert.is(run.status, 0, run.stderr);
     assert.is(run.stderr, '');

@@ -151,7 +151,11 @@ test('FW-DB-001 SKIP: MariaDB not configured (no application account), with the 
   assertProblems(diagnosis, []);
   assert.equal(
     diagnosis.checks.map((c) => `${c.id} ${c.status} ${c.detail}`),
-    ['FW-DB-001 SKIP base non configurée : DB_APP_LOGIN est vide dans env/dev', 'FW-DB-002 SKIP base non lue (voir FW-DB-001)', 'FW-DB-003 SKIP base non lue (voir FW-DB-001)'],
+    [
+      'FW-DB-001 SKIP base non configurée : DB_APP_LOGIN est vide dans env/dev',
+      'FW-DB-002 SKIP base non lue (voir FW-DB-001)',
+      'FW-DB-003 SKIP base non lue (voir FW-DB-001)',
+    ],
   );
 });
 

@@ -114,7 +114,11 @@ test('a link inside the project is followed as before, and no link at all is OK'
     resultsOf(run.report, 'FW-STRUCT-008').map((check) => `${check.status} ${check.detail}`),
     ['OK aucun lien ne sort du projet'],
   );
-  assert.ok(resultsOf(run.report, 'FW-TPL-001')[0]!.detail.startsWith(`${fs.readdirSync(c.path('mvc/views'), { recursive: true }).filter((f) => String(f).endsWith('.html')).length} gabarit(s)`));
+  assert.ok(
+    resultsOf(run.report, 'FW-TPL-001')[0]!.detail.startsWith(
+      `${fs.readdirSync(c.path('mvc/views'), { recursive: true }).filter((f) => String(f).endsWith('.html')).length} gabarit(s)`,
+    ),
+  );
 });
 
 test.run();

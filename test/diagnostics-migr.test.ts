@@ -94,7 +94,7 @@ test('FW-MIGR-004 WARN: a migration not applied yet, and every one when the SQLi
   assertProblems(pending, ['FW-MIGR-004 WARN']);
   assert.is(byId(pending, 'FW-MIGR-004')[0]!.detail, '1 non appliquée(s) à SQLite storage/database.sqlite : 20990101000000_carte.sql');
   const root = copies.make((r) => fs.rmSync(path.join(r, 'storage/database.sqlite')));
-  const noFile = diagnoseInert(root, ['migr', 'db']);
+  const noFile = diagnoseInert(root, ['migr', 'db'], 'doctor');
   assertProblems(noFile, ['FW-DB-001 WARN', 'FW-MIGR-004 WARN']);
   assert.is(byId(noFile, 'FW-MIGR-004')[0]!.detail, `1 non appliquée(s) à SQLite storage/database.sqlite, pas encore créé : ${init}`);
   assert.not.ok(fs.existsSync(path.join(root, 'storage/database.sqlite')));

@@ -84,7 +84,7 @@ test('views: the framework\u2019s, the project template\u2019s, the generated on
 const TYPOGRAPHIC = /(?<![\p{L}\p{N}_$.\\])(?:[ldnsjcmt]|qu|jusqu|lorsqu|puisqu|aujourd)’(?=\p{L})/giu;
 
 test('the pattern of the CLI finds a typographic apostrophe after an elided word', () => {
-  assert.is([..."rien n’a été écrit, l’entité, qu’il".matchAll(TYPOGRAPHIC)].length, 3);
+  assert.is([...'rien n’a été écrit, l’entité, qu’il'.matchAll(TYPOGRAPHIC)].length, 3);
   assert.is([..."rien n'a été écrit ; le site’s".matchAll(TYPOGRAPHIC)].length, 0);
 });
 
@@ -100,7 +100,8 @@ test('CLI messages (cli/ and compiler/ sources, the project template aside) writ
     fs.readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        for (const match of line.matchAll(TYPOGRAPHIC)) found.push(`${relative(file)}:${i + 1} : « ${line.slice(Math.max(0, match.index - 20), match.index + 20).trim()} »`);
+        for (const match of line.matchAll(TYPOGRAPHIC))
+          found.push(`${relative(file)}:${i + 1} : « ${line.slice(Math.max(0, match.index - 20), match.index + 20).trim()} »`);
       });
   }
   assert.equal(found, []);

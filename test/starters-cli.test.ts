@@ -203,10 +203,19 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
 
 test('starter:build mfa prints the address env/dev gives (its HOST and PORT), not 127.0.0.1:8000', () => {
   const project = fresh();
-  project.write('env/dev', project.read('env/dev').replace(/^PORT=.*$/m, 'PORT=18123').replace(/^HOST=.*$/m, 'HOST=0.0.0.0'));
+  project.write(
+    'env/dev',
+    project
+      .read('env/dev')
+      .replace(/^PORT=.*$/m, 'PORT=18123')
+      .replace(/^HOST=.*$/m, 'HOST=0.0.0.0'),
+  );
   const built = ok(project, ['starter:build', 'mfa']);
   assert.not.match(built, ':8000');
-  assert.match(built, /\npuis ouvrez http:\/\/127\.0\.0\.1:18123, connectez-vous et activez le second facteur sur http:\/\/127\.0\.0\.1:18123\/account\/mfa\n$/);
+  assert.match(
+    built,
+    /\npuis ouvrez http:\/\/127\.0\.0\.1:18123, connectez-vous et activez le second facteur sur http:\/\/127\.0\.0\.1:18123\/account\/mfa\n$/,
+  );
 });
 
 test('starters build on each other: auth after contacts adds its pages and keeps the links; mfa after auth only adds files', () => {

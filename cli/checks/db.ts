@@ -70,6 +70,13 @@ function readByGeneratedCode(root: string, entity: EntityNode, rows: readonly Di
   });
 }
 
+/** `table contact absente`, `colonne Nom absente`, `colonnes Nom, Code absentes`. */
+function missingText(rows: readonly DiffRow[]): string {
+  if (rows[0]!.status === 'TABLE_MISSING') return `table ${rows[0]!.column} absente`;
+  const names = rows.map((row) => row.column).join(', ');
+  return rows.length > 1 ? `colonnes ${names} absentes` : `colonne ${names} absente`;
+}
+
 const summarize = (rows: readonly DiffRow[]): string => {
   const shown = rows.slice(0, 3).map((row) => `${row.status} ${row.column}`);
   return `${rows.length} écart(s) : ${shown.join(', ')}${rows.length > 3 ? `, et ${rows.length - 3} autre(s)` : ''}`;
@@ -108,7 +115,7 @@ export const driftCheck: CheckFunction = async (context) => {
         result(
           D.read,
           'FAIL',
-          `${entity.name} (${entity.table}) : ${read.map((row) => (row.status === 'TABLE_MISSING' ? `table ${row.column} absente` : `colonne ${row.column} absente`)).join(', ')} de ${reads.target}, alors que le code généré la lit : ses pages répondent 500`,
+          `${entity.name} (${entity.table}) : ${missingText(read)} de ${reads.target}, alors que le code généré ${read.length > 1 ? 'les' : 'la'} lit : ses pages répondent 500`,
           advice,
         ),
       );

@@ -96,7 +96,7 @@ export const generatedFilesCheck: CheckFunction = async (context) => {
       file: entry.path,
     });
   }
-  return out.length > 0 ? out : [result(D.stale, 'OK', `${plan.entries.length} fichier(s) générés à jour`)];
+  return out.length > 0 ? out : [result(D.stale, 'OK', `${plan.entries.length} fichier(s) généré(s) à jour`)];
 };
 
 export const GEN_CHECKS: readonly CheckFunction[] = [generatedFilesCheck];

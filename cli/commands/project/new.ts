@@ -72,7 +72,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const steps = [`cd ${name}`, ...(options.install === false ? ['npm install'] : []), ...database, 'npm start'];
   out.write(`\nProchaines étapes :\n${steps.map((step) => `  ${step}\n`).join('')}`);
   // The address env/dev of the new project gives (the process's HOST and PORT winning, as for the server).
-  const address = startAddress(target);
+  const address = await startAddress(target);
   if (profile === 'auth-mfa') {
     out.write(`puis ouvrez ${address}, connectez-vous et activez le second facteur sur ${address}/account/mfa (voir README.md)\n`);
   } else {

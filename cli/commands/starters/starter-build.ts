@@ -83,7 +83,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     );
   }
   if (options.initDb === true) await initDatabase(name);
-  out.write(nextSteps(startAddress(root), starter.entryPath, options.initDb === true, plan.login, starter.id === '6'));
+  out.write(nextSteps(await startAddress(root), starter.entryPath, options.initDb === true, plan.login, starter.id === '6'));
   return 0;
 }
 
