@@ -321,8 +321,16 @@ export async function runAcceptedOn(accepted: AcceptedProject, dialect: 'sqlite'
     pages.push(await get(`/${plural}`));
     await get(`/${plural}/export.csv`);
     const texts = pages.map(pageText);
-    for (const text of row.pages?.contains ?? []) assert.ok(texts.some((html) => html.includes(text)), where(name, `« ${text} » absent des pages`));
-    for (const text of row.pages?.absent ?? []) assert.not.ok(texts.some((html) => html.includes(text)), where(name, `« ${text} » présent dans une page`));
+    for (const text of row.pages?.contains ?? [])
+      assert.ok(
+        texts.some((html) => html.includes(text)),
+        where(name, `« ${text} » absent des pages`),
+      );
+    for (const text of row.pages?.absent ?? [])
+      assert.not.ok(
+        texts.some((html) => html.includes(text)),
+        where(name, `« ${text} » présent dans une page`),
+      );
     if (row.check) await row.check({ project, client, dialect });
   }
   const home = await client.get('/');
