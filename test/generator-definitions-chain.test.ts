@@ -130,10 +130,10 @@ export const CASES: ChainCase[] = [
         'Note',
         [
           { name: 'calcul', sql_type: 'VARCHAR(50)', label: 'Calcul {{ 7*7 }}', list: { filter: true } },
-          { name: 'commentaire', sql_type: 'VARCHAR(50)', label: 'Commentaire {# pas fini' },
+          { name: 'commentaire', sql_type: 'VARCHAR(50)', label: 'Commentaire {# pas fini */ `${y}`' },
           { name: 'bloc', sql_type: 'VARCHAR(50)', label: 'Bloc {% if %} ouvert' },
         ],
-        { label: 'Note {{ 6*7 }}', label_plural: 'Notes {% raw %}', description: 'Une {# description' },
+        { label: 'Note {{ 6*7 }} */ `${x}` \\', label_plural: 'Notes {% raw %} */', description: 'Une {# description */' },
       ),
     ),
     expect: 'passes',
