@@ -102,6 +102,21 @@ export const CASES: ChainCase[] = [
     expect: 'passes',
   },
   {
+    name: 'an entity with media (make:crud --media, media:init) passes the whole chain',
+    files: entityFiles(
+      entity('Album', [TITRE], {
+        media: [
+          { name: 'photo', field: 'image', role: 'cover', label: 'Photo {{ 1+1 }}', variants: true },
+          { name: 'pieces', field: 'file', label: 'Pièces', multiple: true },
+        ],
+      }),
+    ),
+    entities: [{ name: 'Album', flags: ['--media'] }],
+    commands: [['upload:init'], ['media:init']],
+    expect: 'passes',
+    pages: { contains: ['Photo {{ 1+1 }}'], absent: ['Photo 2'] },
+  },
+  {
     name: 'item 5: VARCHAR(16383), the largest in utf8mb4, beside a TINYINT key (65,535 bytes) applies on MariaDB',
     files: entityFiles(
       entity('Ample', [], {
