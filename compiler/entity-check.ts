@@ -134,7 +134,12 @@ function checkCounts(data: Json, file: string, diags: DiagnosticList): boolean {
     );
   }
   if (mediaCount > MAX_MEDIA) {
-    diags.add(file, '#/media', 'limit', `${frenchNumber(mediaCount)} médias : une entité en a au plus ${MAX_MEDIA} ; regroupez-les (un média « multiple » en tient plusieurs)`);
+    diags.add(
+      file,
+      '#/media',
+      'limit',
+      `${frenchNumber(mediaCount)} médias : une entité en a au plus ${MAX_MEDIA} ; regroupez-les (un média « multiple » en tient plusieurs)`,
+    );
   }
   return fieldCount <= MAX_FIELDS && mediaCount <= MAX_MEDIA;
 }

@@ -58,6 +58,8 @@ export const GENERATED_DECLARATIONS: readonly string[] = [
   // The crud module of each entity (emitters/crud/crud-module.ts) and its controller:
   'BASE', 'COUNT', 'CSV_FILE', 'CSV_HEADER', 'INSERT', 'KEY', 'KEY_COLUMN', 'LABEL', 'LINKS', 'LIST', 'Links', 'ListRow',
   'REFERENCES', 'ROLES', 'SELECT', 'TABLE', 'TITLE', 'UNIQUE_KEYS', 'UPDATE',
+  // The media pages of a crud module (emitters/crud/media-views.ts) and the suivi starter's dashboard model:
+  'MEDIA', 'FLAGS', 'TOTALS_MAX', 'Counts', 'FlagName', 'LatestObservation', 'PupilTotals',
 ];
 
 /** TypeScript's global types that are not JavaScript values (the values are read from globalThis below). */

@@ -317,7 +317,12 @@ function checkManyToMany(
   }
   const pivotCount = arrayAt(raw, 'pivot_fields')?.length ?? 0;
   if (pivotCount > MAX_PIVOT_FIELDS) {
-    diags.add(file, at('pivot_fields'), 'limit', `${frenchNumber(pivotCount)} champs pivot : une relation en a au plus ${MAX_PIVOT_FIELDS} ; faites de la table pivot une entité`);
+    diags.add(
+      file,
+      at('pivot_fields'),
+      'limit',
+      `${frenchNumber(pivotCount)} champs pivot : une relation en a au plus ${MAX_PIVOT_FIELDS} ; faites de la table pivot une entité`,
+    );
     return { foreignKeyName: `fk_${name}`, fields: undefined };
   }
   (arrayAt(raw, 'pivot_fields') ?? []).forEach((item, j) => {

@@ -24,7 +24,23 @@ const path = (name: string): string => {
 const TITRE = { name: 'titre', sql_type: 'VARCHAR(100)' };
 
 /** Item 1: names of the framework, of TypeScript and of Node, and names whose generated classes would be theirs. */
-const FRAMEWORK_NAMES = ['Transaction', 'Request', 'Response', 'Permission', 'Choice', 'Pagination', 'Base', 'Record', 'Readonly', 'Partial', 'Promise', 'Object', 'String', 'Home', 'Pages'];
+const FRAMEWORK_NAMES = [
+  'Transaction',
+  'Request',
+  'Response',
+  'Permission',
+  'Choice',
+  'Pagination',
+  'Base',
+  'Record',
+  'Readonly',
+  'Partial',
+  'Promise',
+  'Object',
+  'String',
+  'Home',
+  'Pages',
+];
 
 /** Item 2: the keys a form gives its template, and the CSRF input. */
 const FORM_NAMES = ['errors', 'fields', 'non_field_errors', 'is_bound', 'csrf_token'];
@@ -69,7 +85,15 @@ export const CASES: ChainCase[] = [
       'mvc/entities/relations.json': {
         format_version: 1,
         relations: [
-          { name: 'contact_document', type: 'many_to_one', from_entity: 'Contact', from_field: 'document_id', to_entity: 'Document', to_field: 'id', on_delete: 'SET NULL' },
+          {
+            name: 'contact_document',
+            type: 'many_to_one',
+            from_entity: 'Contact',
+            from_field: 'document_id',
+            to_entity: 'Document',
+            to_field: 'id',
+            on_delete: 'SET NULL',
+          },
           { name: 'contact_etiquette', type: 'many_to_many', from_entity: 'Contact', from_field: 'id', to_entity: 'Etiquette', to_field: 'id' },
         ],
       },
@@ -78,13 +102,40 @@ export const CASES: ChainCase[] = [
     expect: 'passes',
   },
   {
+    name: 'an entity with media (make:crud --media, media:init) passes the whole chain',
+    files: entityFiles(
+      entity('Album', [TITRE], {
+        media: [
+          { name: 'photo', field: 'image', role: 'cover', label: 'Photo {{ 1+1 }}', variants: true },
+          { name: 'pieces', field: 'file', label: 'Pièces', multiple: true },
+        ],
+      }),
+    ),
+    entities: [{ name: 'Album', flags: ['--media'] }],
+    commands: [['upload:init'], ['media:init']],
+    expect: 'passes',
+    pages: { contains: ['Photo {{ 1+1 }}'], absent: ['Photo 2'] },
+  },
+  {
     name: 'item 5: VARCHAR(16383), the largest in utf8mb4, beside a TINYINT key (65,535 bytes) applies on MariaDB',
-    files: entityFiles(entity('Ample', [], { fields: [{ ...ID, sql_type: 'TINYINT' }, { name: 'texte', sql_type: 'VARCHAR(16383)' }] })),
+    files: entityFiles(
+      entity('Ample', [], {
+        fields: [
+          { ...ID, sql_type: 'TINYINT' },
+          { name: 'texte', sql_type: 'VARCHAR(16383)' },
+        ],
+      }),
+    ),
     expect: 'passes',
   },
   {
     name: 'item 5: a row of exactly 65,535 bytes (INT 4 + VARCHAR(16382) 65,530 + TINYINT 1) applies on MariaDB',
-    files: entityFiles(entity('Plein', [{ name: 'texte', sql_type: 'VARCHAR(16382)' }, { name: 'petit', sql_type: 'TINYINT' }])),
+    files: entityFiles(
+      entity('Plein', [
+        { name: 'texte', sql_type: 'VARCHAR(16382)' },
+        { name: 'petit', sql_type: 'TINYINT' },
+      ]),
+    ),
     expect: 'passes',
   },
   {
@@ -94,10 +145,10 @@ export const CASES: ChainCase[] = [
         'Note',
         [
           { name: 'calcul', sql_type: 'VARCHAR(50)', label: 'Calcul {{ 7*7 }}', list: { filter: true } },
-          { name: 'commentaire', sql_type: 'VARCHAR(50)', label: 'Commentaire {# pas fini' },
+          { name: 'commentaire', sql_type: 'VARCHAR(50)', label: 'Commentaire {# pas fini */ `${y}`' },
           { name: 'bloc', sql_type: 'VARCHAR(50)', label: 'Bloc {% if %} ouvert' },
         ],
-        { label: 'Note {{ 6*7 }}', label_plural: 'Notes {% raw %}', description: 'Une {# description' },
+        { label: 'Note {{ 6*7 }} */ `${x}` \\', label_plural: 'Notes {% raw %} */', description: 'Une {# description */' },
       ),
     ),
     expect: 'passes',
@@ -105,27 +156,21 @@ export const CASES: ChainCase[] = [
   },
 
   // ---- refused ----
-  ...FRAMEWORK_NAMES.map(
-    (name): ChainCase => ({
-      name: `item 1: an entity named ${name} is refused`,
-      files: entityFiles(entity(name, [TITRE])),
-      expect: { file: path(name), pointer: '#/entity', message: /framework, TypeScript ou Node/ },
-    }),
-  ),
-  ...FORM_NAMES.map(
-    (field): ChainCase => ({
-      name: `item 2: a field named ${field} is refused`,
-      files: entityFiles(entity('Fiche', [TITRE, { name: field, sql_type: 'VARCHAR(20)' }])),
-      expect: { file: path('Fiche'), pointer: '#/fields/2/name', message: 'réservé par les formulaires générés' },
-    }),
-  ),
-  ...FRAMEWORK_TABLES.map(
-    (table): ChainCase => ({
-      name: `item 3: an entity table named ${table} is refused`,
-      files: entityFiles(entity('Fiche', [TITRE], { table })),
-      expect: { file: path('Fiche'), pointer: '#/table', message: /du framework|est réservé/ },
-    }),
-  ),
+  ...FRAMEWORK_NAMES.map((name): ChainCase => ({
+    name: `item 1: an entity named ${name} is refused`,
+    files: entityFiles(entity(name, [TITRE])),
+    expect: { file: path(name), pointer: '#/entity', message: /framework, TypeScript ou Node/ },
+  })),
+  ...FORM_NAMES.map((field): ChainCase => ({
+    name: `item 2: a field named ${field} is refused`,
+    files: entityFiles(entity('Fiche', [TITRE, { name: field, sql_type: 'VARCHAR(20)' }])),
+    expect: { file: path('Fiche'), pointer: '#/fields/2/name', message: 'réservé par les formulaires générés' },
+  })),
+  ...FRAMEWORK_TABLES.map((table): ChainCase => ({
+    name: `item 3: an entity table named ${table} is refused`,
+    files: entityFiles(entity('Fiche', [TITRE], { table })),
+    expect: { file: path('Fiche'), pointer: '#/table', message: /du framework|est réservé/ },
+  })),
   {
     name: 'item 3: a pivot table (many-to-many relation) named user_roles is refused',
     files: {
@@ -137,13 +182,11 @@ export const CASES: ChainCase[] = [
     },
     expect: { file: 'mvc/entities/relations.json', pointer: '#/relations/0/name', message: 'module auth' },
   },
-  ...FRAMEWORK_PATHS.map(
-    (plural): ChainCase => ({
-      name: `item 4: the plural ${plural} is refused`,
-      files: entityFiles(entity('Fiche', [TITRE], { plural })),
-      expect: { file: path('Fiche'), pointer: '#/plural', message: `les routes /${plural}… ne seraient jamais atteintes` },
-    }),
-  ),
+  ...FRAMEWORK_PATHS.map((plural): ChainCase => ({
+    name: `item 4: the plural ${plural} is refused`,
+    files: entityFiles(entity('Fiche', [TITRE], { plural })),
+    expect: { file: path('Fiche'), pointer: '#/plural', message: `les routes /${plural}… ne seraient jamais atteintes` },
+  })),
   {
     name: 'item 5: VARCHAR(16384) is refused, the utf8mb4 limit named',
     files: entityFiles(entity('Fiche', [{ name: 'texte', sql_type: 'VARCHAR(16384)' }])),
@@ -151,12 +194,22 @@ export const CASES: ChainCase[] = [
   },
   {
     name: 'item 5: 70 × VARCHAR(255) is refused, the row size named',
-    files: entityFiles(entity('Fiche', Array.from({ length: 70 }, (_, i) => ({ name: `texte_${i}`, sql_type: 'VARCHAR(255)' })))),
+    files: entityFiles(
+      entity(
+        'Fiche',
+        Array.from({ length: 70 }, (_, i) => ({ name: `texte_${i}`, sql_type: 'VARCHAR(255)' })),
+      ),
+    ),
     expect: { file: path('Fiche'), pointer: '#/fields', message: /ligne de 71\u202f544 octets : MariaDB limite une ligne à 65\u202f535 octets/ },
   },
   {
     name: 'item 5: a row of 65,536 bytes (one byte over) is refused',
-    files: entityFiles(entity('Fiche', [{ name: 'texte', sql_type: 'VARCHAR(16382)' }, { name: 'petit', sql_type: 'SMALLINT' }])),
+    files: entityFiles(
+      entity('Fiche', [
+        { name: 'texte', sql_type: 'VARCHAR(16382)' },
+        { name: 'petit', sql_type: 'SMALLINT' },
+      ]),
+    ),
     expect: { file: path('Fiche'), pointer: '#/fields', message: 'ligne de 65\u202f536 octets' },
   },
   {
@@ -166,7 +219,12 @@ export const CASES: ChainCase[] = [
   },
   {
     name: 'item 6: 201 fields are refused',
-    files: entityFiles(entity('Fiche', Array.from({ length: 200 }, (_, i) => ({ name: `champ_${i}`, sql_type: 'INT' })))),
+    files: entityFiles(
+      entity(
+        'Fiche',
+        Array.from({ length: 200 }, (_, i) => ({ name: `champ_${i}`, sql_type: 'INT' })),
+      ),
+    ),
     expect: { file: path('Fiche'), pointer: '#/fields', message: '201 champs : une entité en a au plus 200' },
   },
   {

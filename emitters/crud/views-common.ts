@@ -17,11 +17,5 @@ export const CSRF = `<input type="hidden" name="csrf_token" value="{{ csrf_token
  * shown as written, never run (docs/entities.md "Limits and reserved names").
  */
 export function escape(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\{/g, '&#123;')
-    .replace(/\}/g, '&#125;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\{/g, '&#123;').replace(/\}/g, '&#125;');
 }

@@ -57,7 +57,9 @@ export interface ChainCase {
    * Default: every entity of the case's files, values derived. Give the value of a foreign key (an id of an entity
    * served before, `'1'`: the first record each entity gets).
    */
-  readonly entities?: ReadonlyArray<{ readonly name: string; readonly values?: Readonly<Record<string, string>> }>;
+  readonly entities?: ReadonlyArray<{ readonly name: string; readonly values?: Readonly<Record<string, string>>; readonly flags?: readonly string[] }>;
+  /** Accepted cases: `fw` commands run once after the CRUDs are generated (e.g. `['upload:init']`, `['media:init']`). */
+  readonly commands?: ReadonlyArray<readonly string[]>;
   /** Accepted cases: what the entity pages must (not) show. */
   readonly pages?: PageChecks;
   /** Accepted cases: a check of its own, run on each dialect once the pages were served. */
@@ -68,6 +70,7 @@ interface EntityFile {
   readonly entity: string;
   readonly plural?: string;
   readonly fields?: ReadonlyArray<{ name: string; sql_type: string; primary_key?: boolean; nullable?: boolean }>;
+  readonly media?: readonly unknown[];
   readonly primary_key?: { name: string; sql_type: string };
 }
 
@@ -154,7 +157,7 @@ function matches(text: string, expected: string | RegExp): boolean {
   return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
 }
 
-function entitiesOf(row: ChainCase): Array<{ name: string; values?: Readonly<Record<string, string>> }> {
+function entitiesOf(row: ChainCase): Array<{ name: string; values?: Readonly<Record<string, string>>; flags?: readonly string[] }> {
   if (row.entities) return [...row.entities];
   const names: string[] = [];
   for (const [relative, content] of Object.entries(row.files)) {
@@ -230,10 +233,11 @@ export function buildAccepted(rows: readonly ChainCase[]): AcceptedProject {
   for (const row of rows) {
     for (const entity of entitiesOf(row)) {
       const definition = JSON.parse(project.read(entityPath(entity.name))) as EntityFile;
-      mustRun(project, ['make:crud', entity.name, '--public']);
+      mustRun(project, ['make:crud', entity.name, '--public', ...(entity.flags ?? [])]);
       entities.push({ row, name: entity.name, definition, ...(entity.values ? { values: entity.values } : {}) });
     }
   }
+  for (const row of rows) for (const command of row.commands ?? []) mustRun(project, [...command]);
   mustRun(project, ['sync:relations']);
   linkFramework(project);
   const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
@@ -305,7 +309,9 @@ export async function runAcceptedOn(accepted: AcceptedProject, dialect: 'sqlite'
     const blank = await get(`/${plural}/new`);
     pages.push(blank);
     const token = inputValue(blank, 'csrf_token') ?? '';
-    const created = await client.post(`/${plural}`, [['csrf_token', token], ...formValues(definition, values, 0)]);
+    // A form with media is sent as the browser sends it, multipart (no file chosen).
+    const send = (url: string, form: Array<[string, string]>) => (definition.media?.length ? client.postMultipart(url, form) : client.post(url, form));
+    const created = await send(`/${plural}`, [['csrf_token', token], ...formValues(definition, values, 0)]);
     const location = created.headers.get('location') ?? '';
     assert.ok([302, 303].includes(created.status), where(name, `POST /${plural} ${created.status} ${created.text.slice(0, 2000)}`));
     assert.match(location, new RegExp(`^/${plural}(/\\d+)?$`), where(name, `POST /${plural} → ${location}`));
@@ -315,14 +321,22 @@ export async function runAcceptedOn(accepted: AcceptedProject, dialect: 'sqlite'
     pages.push(await get(`/${plural}/${id}`));
     const edit = await get(`/${plural}/${id}/edit`);
     pages.push(edit);
-    const updated = await client.post(`/${plural}/${id}`, [['csrf_token', inputValue(edit, 'csrf_token') ?? token], ...formValues(definition, values, 1)]);
+    const updated = await send(`/${plural}/${id}`, [['csrf_token', inputValue(edit, 'csrf_token') ?? token], ...formValues(definition, values, 1)]);
     assert.ok([302, 303].includes(updated.status), where(name, `POST /${plural}/${id} ${updated.status} ${updated.text.slice(0, 2000)}`));
     assert.match(updated.headers.get('location') ?? '', new RegExp(`^/${plural}(/${id})?$`), where(name, `POST /${plural}/${id}`));
     pages.push(await get(`/${plural}`));
     await get(`/${plural}/export.csv`);
     const texts = pages.map(pageText);
-    for (const text of row.pages?.contains ?? []) assert.ok(texts.some((html) => html.includes(text)), where(name, `« ${text} » absent des pages`));
-    for (const text of row.pages?.absent ?? []) assert.not.ok(texts.some((html) => html.includes(text)), where(name, `« ${text} » présent dans une page`));
+    for (const text of row.pages?.contains ?? [])
+      assert.ok(
+        texts.some((html) => html.includes(text)),
+        where(name, `« ${text} » absent des pages`),
+      );
+    for (const text of row.pages?.absent ?? [])
+      assert.not.ok(
+        texts.some((html) => html.includes(text)),
+        where(name, `« ${text} » présent dans une page`),
+      );
     if (row.check) await row.check({ project, client, dialect });
   }
   const home = await client.get('/');

@@ -31,7 +31,11 @@ function isReference(node: ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
   if (ts.isQualifiedName(parent) && parent.right === node) return false;
-  if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertySignature(parent)) && parent.name === node) return false;
+  if (
+    (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertySignature(parent)) &&
+    parent.name === node
+  )
+    return false;
   if ((ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent) || ts.isMethodSignature(parent)) && parent.name === node) return false;
   if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
   if ((ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) && parent.propertyName === node) return false;
@@ -55,7 +59,15 @@ function namesOf(file: string): { imported: string[]; declared: string[]; used: 
       if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) imported.push(element.name.text);
     }
     const named = statement as ts.Statement & { name?: ts.Node };
-    if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && named.name && ts.isIdentifier(named.name)) {
+    if (
+      (ts.isClassDeclaration(statement) ||
+        ts.isFunctionDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      named.name &&
+      ts.isIdentifier(named.name)
+    ) {
       declared.push(named.name.text);
     }
     if (ts.isVariableStatement(statement)) {
@@ -64,7 +76,20 @@ function namesOf(file: string): { imported: string[]; declared: string[]; used: 
   }
   const visit = (node: ts.Node): void => {
     const name = (node as { name?: ts.Node }).name;
-    if (name && ts.isIdentifier(name) && (ts.isDeclarationStatement(node) || ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isTypeParameterDeclaration(node) || ts.isBindingElement(node) || ts.isClassExpression(node) || ts.isFunctionExpression(node) || ts.isImportSpecifier(node) || ts.isNamespaceImport(node) || ts.isImportClause(node))) {
+    if (
+      name &&
+      ts.isIdentifier(name) &&
+      (ts.isDeclarationStatement(node) ||
+        ts.isVariableDeclaration(node) ||
+        ts.isParameter(node) ||
+        ts.isTypeParameterDeclaration(node) ||
+        ts.isBindingElement(node) ||
+        ts.isClassExpression(node) ||
+        ts.isFunctionExpression(node) ||
+        ts.isImportSpecifier(node) ||
+        ts.isNamespaceImport(node) ||
+        ts.isImportClause(node))
+    ) {
       bound.add(name.text);
     }
     if (ts.isIdentifier(node) && /^[A-Z]/.test(node.text) && isReference(node)) used.add(node.text);

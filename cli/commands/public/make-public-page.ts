@@ -32,7 +32,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `par exemple « fw make:public-page ${pages.PAGE_NAME.test(suggestion) ? suggestion : 'a-propos'} ».`,
     );
   }
-  const owner = frameworkPathOwner(name);
+  const owner = frameworkPathOwner(name, true);
   if (owner !== undefined) {
     throw new CliError(`« ${name} » est réservé : ${owner}, la page ne serait jamais atteinte.`, 'choisissez un autre nom.');
   }
