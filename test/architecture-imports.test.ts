@@ -161,6 +161,16 @@ t('emitters never read or write the disk: no emitter imports node:fs', () => {
   );
 });
 
+t('inside cli/, a helper never imports a command: only the command table and other commands do', () => {
+  const isCommand = (file: string): boolean => /^cli\/commands\/[^/]+\/[^/]+\.ts$/.test(file) && !file.endsWith('/table.ts');
+  none(
+    EDGES.filter(
+      (edge) => folderOf(edge.from) === 'cli' && !edge.from.startsWith('cli/commands/') && edge.kind !== 'type' && edge.file && isCommand(edge.file),
+    ).map(where),
+    'cli/: a helper never imports a command',
+  );
+});
+
 t('runtime/ never imports cli/, emitters/ or compiler/, not even a type', () => {
   none(
     EDGES.filter((edge) => folderOf(edge.from) === 'runtime' && edge.file && folderOf(edge.file) !== 'runtime').map(where),
