@@ -17,7 +17,7 @@ export const PASSWORD_RESET_MAIL_FILES: readonly string[] = ['password_reset_sub
 export function passwordResetMailFiles(templates: Readonly<Record<string, string>>): PlannedFile[] {
   return PASSWORD_RESET_MAIL_FILES.map((name) => {
     const content = templates[name];
-    if (content === undefined) throw new Error(`passwordResetMailFiles: the text of ${name} is missing`);
+    if (content === undefined) throw new Error(`passwordResetMailFiles : texte de ${name} manquant`);
     return { path: `${MAIL_VIEWS_DIR}/${name}`, content, kind: 'manual' as const };
   });
 }
