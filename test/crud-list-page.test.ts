@@ -16,7 +16,7 @@ import { configure, resetConfig } from '../runtime/config.js';
 import { closeDatabase, execute, fetchAll, fetchOne, getDatabase, insert, openDatabase, transaction } from '../runtime/db/database.js';
 import { onlyBookkeeping, onlyReads, writeGeneration } from '../runtime/db/writes.js';
 import type { DialectName } from '../runtime/db/dialect.js';
-import '../runtime/mail/schema.js';
+import '../runtime/mail/outbox.js';
 import '../runtime/rate-limit/database-store.js';
 import { DatabaseSessionStore } from '../runtime/session/database-store.js';
 import { fwSessionsDdl } from '../runtime/session/sessions-table.js';

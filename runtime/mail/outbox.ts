@@ -8,11 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { get } from '../config.js';
 import { getDatabase, type Database, type Transaction } from '../db/database.js';
+import { bookkeepingTable } from '../db/writes.js';
 import { MailAddressError, parseAddress, parseAddressList, refuseLineBreaks, type AddressInput, type MailAddress } from './address.js';
 import { renderMail } from './render.js';
 import { sealPayload } from './sealed.js';
 import { MAIL_LOG_LIMITS, MAIL_LOG_TABLE, type MailStatus } from './schema.js';
 import type { OutgoingMessage } from './transports.js';
+
+// The outbox's writes (a queued message, a claim, a status) keep the list counts (runtime/db/writes.ts). Declared
+// here, by the module that writes the table, not in schema.ts: the emitters import that one (docs/architecture.md).
+bookkeepingTable(MAIL_LOG_TABLE);
 
 /** What a message is about, written in `related_entity` / `related_id` (e.g. `{ entity: 'users', id: 42 }`). */
 export interface MailRelated {

@@ -10,10 +10,8 @@ import { ASCII_BIN, column, FRAMEWORK_TABLE, idColumn, UTF8MB4_BIN } from '../db
 import { renderCreateStatements, renderCreateTable } from '../db/ddl/render.js';
 import type { TableSpec } from '../db/ddl/table-spec.js';
 import type { DialectName } from '../db/dialect.js';
-import { bookkeepingTable } from '../db/writes.js';
 
 export const MAIL_LOG_TABLE = 'mail_log';
-bookkeepingTable(MAIL_LOG_TABLE);
 /** What the table holds, written as the file's comment line. */
 export const MAIL_LOG_TABLE_PURPOSE = "Journal des messages envoyés et file d'envoi (outbox) de fw-mvc/mail.";
 

@@ -7,10 +7,15 @@
 import type { Database, Queryable } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { getDatabase } from '../db/database.js';
+import { bookkeepingTable } from '../db/writes.js';
 import { get } from '../config.js';
 import { getLogger } from '../logger.js';
 import { SESSIONS_TABLE } from './sessions-table.js';
 import { checkedTtl, expiryIsDue, newSessionId, sessionKey, sessionUserId, userIdKey, type SessionData, type SessionStore } from './store.js';
+
+// A session's sliding expiry is a write of every request: it keeps the list counts (runtime/db/writes.ts). Declared
+// here, by the module that writes the table, so that sessions-table.ts imports only db/ddl/ and db/dialect.ts.
+bookkeepingTable(SESSIONS_TABLE);
 
 const log = getLogger('fw.session');
 const PURGE_INTERVAL_MS = 60_000;

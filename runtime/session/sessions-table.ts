@@ -11,10 +11,8 @@ import { ASCII_BIN, column, FRAMEWORK_TABLE, UTF8MB4_BIN } from '../db/ddl/colum
 import { renderCreateStatements } from '../db/ddl/render.js';
 import type { TableSpec } from '../db/ddl/table-spec.js';
 import type { DialectName } from '../db/dialect.js';
-import { bookkeepingTable } from '../db/writes.js';
 
 export const SESSIONS_TABLE = 'fw_sessions';
-bookkeepingTable(SESSIONS_TABLE);
 
 const datetime = (name: string) => column(name, 'DATETIME', { sqliteType: 'TEXT' });
 

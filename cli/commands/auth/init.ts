@@ -50,7 +50,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
 
   const routesAfter = reset?.text ?? edit.text;
-  const mailFiles = passwordReset ? (await import('../../../emitters/auth/password-reset-files.js')).passwordResetMailFiles() : [];
+  const mailFiles = passwordReset ? (await import('../../auth/password-reset-mail.js')).passwordResetMailPlan() : [];
   const files = [...authSqlFiles(), ...mailFiles, { path: ROUTES_FILE, content: routesAfter, kind: 'canonical' as const }];
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const plan = planWrites(root, files);
