@@ -120,11 +120,13 @@ C('SIGHUP restarts the workers one at a time: no failed request under a steady l
     }
   };
   const loops = Array.from({ length: 4 }, () => loop());
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The loop under way before the signal, and still after the restart: counted answers, not a pause.
+  await waitFor('20 answers before the restart', () => ok + failures.length >= 20, 30_000);
   const marks = cluster.output().split('Redémarrage terminé').length;
   cluster.child.kill('SIGHUP');
   await waitFor('the end of the restart', () => cluster.output().split('Redémarrage terminé').length > marks, 30_000);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const done = ok + failures.length;
+  await waitFor('20 answers after the restart', () => ok + failures.length >= done + 20, 30_000);
   running = false;
   await Promise.all(loops);
   assert.equal(failures, [], `${failures.length} failed of ${ok + failures.length}`);
