@@ -1,10 +1,10 @@
 /**
  * Password reset over HTTP on a real server, on SQLite and on MariaDB, with the messages delivered by the outbox's
  * sender to a real SMTP server on 127.0.0.1: the same answer for a known and an unknown address (the times are
- * compared by `npm run bench`, section reset), the
- * link received, the token stored only hashed, an expired link, a used link, two parallel uses of one link (one
- * success), the user's sessions ended, the limits per address and per client, the second factor still asked,
- * the policy of the new password, and audit records without the token.
+ * compared by the reset section of `npm run bench`), the link received, the token stored only hashed, an expired
+ * link, a used link, two parallel uses of one link (one success), the user's sessions ended, the limits per
+ * address and per client, the second factor still asked, the policy of the new password, and audit records
+ * without the token.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
