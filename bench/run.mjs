@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the HTTP section (fw-mvc against raw node:http and fastify), the CLI section (wall time of
  * `fw` commands), the CRUD section (`fw make:crud` wall time and the generated list page over 100,000 MariaDB
- * rows), the auth section (the login POST and a signed-in page per session store), the scale section (the
+ * rows), the auth section (the login POST and a signed-in page per session store), the reset section (the answer
+ * time of the forgotten-password form for a known and an unknown address, medians side by side), the scale section (the
  * signed-in generated list page with WEB_CONCURRENCY=1 and 2, Redis sessions, wrk as load generator), then the uploads section (a 5 MiB
  * JPEG stored with its variants: time per upload, server peak RSS; ten 100-megapixel PNGs at once: peak RSS and RSS
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
@@ -10,7 +11,7 @@
  * at 8, 16, 32 and Node's default on /page and the signed-in page with WEB_CONCURRENCY=1 and 2: req/s and RSS); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=reset`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -19,7 +20,8 @@
  * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
  * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode), BENCH_CRUD_ROUNDS (3 load rounds of the list page; 1 in short
  * mode), BENCH_CRUD_DURATION (5 s per load run; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag:
- * BENCH_CLI_RUNS too; needs MariaDB on 127.0.0.1:3306. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
+ * BENCH_CLI_RUNS too; needs MariaDB on 127.0.0.1:3306. Reset: BENCH_RESET_ROUNDS (200 requests of each kind; 40 in
+ * short mode), after 10 warm-up rounds. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
  * 200 in short mode). Scale: BENCH_SCALE_ROWS (10000 contacts on SQLite), BENCH_ROUNDS (4; 2 in short mode),
  * BENCH_DURATION (5 s; 2 in short mode), BENCH_LOADGEN (wrk or autocannon; default wrk when /usr/bin/wrk exists); needs
  * Redis on 127.0.0.1:6379.
@@ -31,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'scale', 'uploads', 'diag', 'mail', 'semispace'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'uploads', 'diag', 'mail', 'semispace'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -96,6 +98,12 @@ async function main() {
       duration: positive('BENCH_DURATION', short ? 2 : 3),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });
+  }
+
+  if (only.includes('reset')) {
+    console.log('\n== Reset: POST /password/forgot, a known against an unknown address\n');
+    const { runResetBench } = await import('./reset.mjs');
+    report.sections.reset = await runResetBench({ rounds: positive('BENCH_RESET_ROUNDS', short ? 40 : 200), warmup: 10 });
   }
 
   if (only.includes('scale')) {

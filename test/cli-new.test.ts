@@ -406,7 +406,9 @@ test('a failed npm install keeps the project, exits 1 and says to run npm instal
 
 test('Ctrl+C exits with 130', async () => {
   const cwd = workdir();
-  const bin = fakeNpm('sleep 20');
+  // The fake npm says when it runs (a file written), then waits: the signal is sent once npm is running.
+  const started = path.join(workdir(), 'npm-started');
+  const bin = fakeNpm(`: > '${started}'\nsleep 20`);
   const child = spawn(process.execPath, [FW, 'new', 'Demo'], {
     cwd,
     env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` },
@@ -415,19 +417,14 @@ test('Ctrl+C exits with 130', async () => {
   });
   let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm install never started: ${stdout}`)), 10_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('npm install')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const deadline = Date.now() + 10_000;
+  while (!fs.existsSync(started)) {
+    assert.ok(Date.now() < deadline, `npm install never started: ${stdout}${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   process.kill(-child.pid!, 'SIGINT');
   assert.is(await exited, 130);
   assert.match(stderr, /Erreur : opération interrompue\./);

@@ -17,6 +17,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STATIC_SECURITY_HEADERS } from '../runtime/security/headers.js';
 import { launchChromium } from './helpers/crud-browser.js';
+import { waitFor } from './helpers/cluster.js';
 import { jpeg } from './helpers/crud-media.js';
 import { EMAIL, PASSWORD, startDeployStack, type DeployStack } from './helpers/deploy-stack.js';
 
@@ -147,6 +148,12 @@ test("the client's address, not nginx's, reaches the audit log", async ({ stack 
   const token = /name="csrf_token" value="([^"]+)"/.exec(form.body)?.[1];
   assert.ok(cookie && token, 'a session and a CSRF token');
   const body = new URLSearchParams({ csrf_token: token!, login: EMAIL, password: 'pas-le-bon-mot-de-passe' }).toString();
+  const failures = (): string[] =>
+    stack
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('login.failed'));
+  const before = failures().length;
   const failed = await request(`${base}/login`, {
     method: 'POST',
     headers: {
@@ -159,15 +166,11 @@ test("the client's address, not nginx's, reaches the audit log", async ({ stack 
   });
   assert.is(failed.status, 401);
   assert.equal(missingHeaders(failed.headers), []);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const audit = stack
-    .output()
-    .split('\n')
-    .filter((line) => line.includes('login.failed'));
-  assert.ok(audit.length > 0, stack.output());
+  // The server's audit line and nginx's access-log line may come just after the answer: waited for, 10 s at most.
+  const audit = await waitFor('the audit line of the failed login', () => failures().length > before && failures(), 10_000);
   assert.match(audit.at(-1)!, '127.0.0.2');
   assert.not.match(audit.at(-1)!, '203.0.113.9', 'an address the client made up is not believed');
-  assert.match(stack.accessLog(), /^127\.0\.0\.2 /m);
+  await waitFor("127.0.0.2 in nginx's access log", () => /^127\.0\.0\.2 /m.test(stack.accessLog()), 10_000);
 });
 
 test('a body over client_max_body_size gets 413 from nginx, with the six headers', async ({ stack }) => {

@@ -8,7 +8,8 @@ import { assertSecurityHeaders, sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
 const ACCENTS = 'Prénom : Zoë, façade ✓ 🎉';
-const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 5));
+// A value given on a later turn of the event loop: the handler is truly asynchronous, without a fixed delay.
+const later = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(() => resolve(value)));
 
 function routes(router: Router): void {
   router.add('GET', '/sync', () => new Response(200, ACCENTS, 'text/plain; charset=utf-8'), { public: true });

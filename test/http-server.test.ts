@@ -77,17 +77,20 @@ G('the slow request in flight completes with 200, then the process exits 0 and r
     'server.mjs',
     `import { Application, Response, Router, configure, serve } from '${RUNTIME_URL}';
 configure({ project_root: ${JSON.stringify(project.root)} });
+// The slow requests end when the test closes this process's stdin: not before it has checked the refusal.
+const released = new Promise((resolve) => process.stdin.once('end', resolve));
+process.stdin.resume();
 const router = new Router();
 router.add('GET', '/slow', async () => {
   process.stdout.write('slow-started\\n');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await released;
   return new Response(200, 'slow done');
 }, { public: true });
 router.add('GET', '/fast', () => new Response(200, 'fast'), { public: true });
 await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host: '127.0.0.1' });
 `,
   );
-  child = spawn(process.execPath, [script], { cwd: project.root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FW_LOG_LEVEL: 'INFO' } });
+  child = spawn(process.execPath, [script], { cwd: project.root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FW_LOG_LEVEL: 'INFO' } });
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   const announced = await waitForOutput(child, 'stdout', (text) => /http:\/\/127\.0\.0\.1:(\d+)/.exec(text), 10_000);
   const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(announced)![1]);
@@ -111,14 +114,13 @@ await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host:
     () => (slowDone = true),
     () => (slowDone = true),
   );
-  // The listener closes right after the log line; allow the child a moment to get there.
+  // The listener closes right after the log line; allow the child a moment to get there (10 s at most).
   let refused: string | undefined;
-  for (let i = 0; i < 20 && refused !== 'ECONNREFUSED'; i++) {
-    refused = await connectError(port);
-    if (refused !== 'ECONNREFUSED') await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const deadline = Date.now() + 10_000;
+  while ((refused = await connectError(port)) !== 'ECONNREFUSED' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.is(refused, 'ECONNREFUSED', 'no new connection while draining');
   assert.not.ok(slowDone, 'refused while the slow request was still running');
+  child.stdin!.end();
 
   assert.equal(await slow, { status: 200, body: 'slow done' });
   // The keep-alive connection is told to close, so the process need not wait for the keep-alive timeout.

@@ -61,7 +61,8 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
 
   test('in a transaction that commits: queued, then sent once the commit wakes the sender (no tick needed)', async () => {
     sender = startMailSender({ database: db.database, transport: fileTransport(dir), intervalMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Its first look is over: the next one, before a minute, can only come from the commit's wake-up.
+    await sender.idle();
     const queued = await db.database.transaction(async (tx) => {
       const result = await sendMail(
         {

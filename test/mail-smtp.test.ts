@@ -7,7 +7,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
-import { MailSendError, sendMail, sendMailNow, smtpTransport, startMailSender, type MailSender, type MailSenderOptions } from '../runtime/mail/index.js';
+import { MailSendError, MailSender, sendMail, sendMailNow, smtpTransport, startMailSender, type MailSenderOptions } from '../runtime/mail/index.js';
+import { manualClockMs } from './helpers/clock.js';
 import { mailRow, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
 import { closedPort, startSilentServer, startSmtp, testCertificate, type SmtpHandle } from './helpers/smtp.js';
 
@@ -189,15 +190,24 @@ test('a 4xx then success: sent on the second attempt, received once', async () =
   assert.is(server.received[0]!.parsed.subject, 'retry');
 });
 
-test('a 5xx: failed without retry', async () => {
+test('a 5xx: failed without retry, even once every retry delay has passed', async () => {
   const server = await smtp({ tls: 'plain', dataReplies: [550] });
-  sender({ transport: smtpTransport({ host: '127.0.0.1', port: server.port }), retryDelaysSeconds: [0] });
+  // No loop: the test drives the sender pass by pass, on a clock of its own.
+  const clock = manualClockMs(Date.now());
+  const transport = smtpTransport({ host: '127.0.0.1', port: server.port });
+  toClose.push({ close: async () => transport.close() });
+  const s = new MailSender({ database: db.database, transport, retryDelaysSeconds: [0], now: clock.now });
   const queued = await sendMail({ to: 'x@example.test', subject: 'no', text: 't' }, { database: db.database });
-  const row = await waitForStatus(db.database, queued.id, 'failed');
+  assert.is(await s.runOnce(), 1, 'one attempt in the first pass (a retry due at once would be made in it too)');
+  const row = await mailRow(db.database, queued.id);
+  assert.is(row.status, 'failed');
   assert.is(row.attempts, 1);
   assert.match(row.error_message ?? '', /550/);
   assert.is(row.message, null);
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.is(row.next_attempt_at, null);
+  clock.advance(24 * 3600 * 1000);
+  assert.is(await s.runOnce(), 0, 'a day later, nothing is due');
+  assert.is((await mailRow(db.database, queued.id)).attempts, 1);
   assert.is(server.dataCount(), 1);
 });
 

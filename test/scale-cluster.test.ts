@@ -15,7 +15,8 @@ import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-ba
 
 const RUNTIME_URL = pathToFileURL(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../runtime/index.js')).href;
 
-const SERVER = `import { Application, Response, Router, configure, serve } from '${RUNTIME_URL}';
+const SERVER = `import fs from 'node:fs';
+import { Application, Response, Router, configure, serve } from '${RUNTIME_URL}';
 configure({ project_root: process.cwd() });
 const router = new Router();
 router.add('GET', '/pid', () => new Response(200, String(process.pid)), { public: true });
@@ -26,9 +27,11 @@ router.add('GET', '/busy', () => {
   while (Date.now() < until);
   return new Response(200, String(process.pid));
 }, { public: true });
+// Slow until the test writes release-slow in the project (at most 10 s): it is still in flight at the SIGTERM.
 router.add('GET', '/slow', async () => {
   process.stdout.write('slow-started\\n');
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  const until = Date.now() + 10000;
+  while (!fs.existsSync('release-slow') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
   return new Response(200, 'slow done ' + process.pid);
 }, { public: true });
 await serve(new Application(router, { apiRoutesModule: null }), { port: 0, host: '127.0.0.1' });
@@ -120,11 +123,13 @@ C('SIGHUP restarts the workers one at a time: no failed request under a steady l
     }
   };
   const loops = Array.from({ length: 4 }, () => loop());
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The loop under way before the signal, and still after the restart: counted answers, not a pause.
+  await waitFor('20 answers before the restart', () => ok + failures.length >= 20, 30_000);
   const marks = cluster.output().split('Redémarrage terminé').length;
   cluster.child.kill('SIGHUP');
   await waitFor('the end of the restart', () => cluster.output().split('Redémarrage terminé').length > marks, 30_000);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const done = ok + failures.length;
+  await waitFor('20 answers after the restart', () => ok + failures.length >= done + 20, 30_000);
   running = false;
   await Promise.all(loops);
   assert.equal(failures, [], `${failures.length} failed of ${ok + failures.length}`);
@@ -138,7 +143,11 @@ C('SIGTERM: the request in flight completes, then every process exits 0', async 
   const marks = cluster.output().split('slow-started').length;
   const slow = get(`${cluster.base}/slow`);
   await waitFor('the slow request', () => cluster.output().split('slow-started').length > marks);
+  const draining = (): number => cluster.output().split('SIGTERM reçu : arrêt après les requêtes en cours.').length - 1;
   cluster.child.kill('SIGTERM');
+  // Both workers told to stop, the slow request still waiting: only then is it let to finish.
+  await waitFor('both workers told to stop', () => draining() >= 2);
+  project.write('release-slow', '');
   const answer = await slow;
   assert.is(answer.status, 200);
   assert.match(answer.body, /^slow done \d+$/);

@@ -9,6 +9,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
+import { waitFor } from './helpers/cluster.js';
 import { filesUnder, jpeg } from './helpers/crud-media.js';
 import { EMAIL, PASSWORD, Visitor, startMachinesStack, type Answer, type MachinesStack } from './helpers/machines-stack.js';
 import { multipart } from './helpers/uploads.js';
@@ -169,10 +170,15 @@ test('one instance killed under a steady GET load: no error seen by the client, 
     }
   });
   try {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Counted answers before and after the kill, and nginx meeting the dead instance: events, not pauses.
+    await waitFor('21 answers before the kill', () => outcomes.ok > 20, 30_000);
     const before = outcomes.ok;
     await doomed.kill();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await waitFor(
+      'nginx meeting the dead instance, then 21 answers after the kill',
+      () => stack.errorLog().includes(`upstream: "http://${doomed.address}/`) && outcomes.ok - before > 20,
+      30_000,
+    );
     running = false;
     await Promise.all(load);
     assert.equal(outcomes.wrong, [], 'every GET answered 200, signed in');

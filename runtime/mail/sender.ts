@@ -89,6 +89,8 @@ export class MailSender {
   #woken = false;
   #wake: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
+  #waiting = false;
+  #idleWaiters: Array<() => void> = [];
 
   constructor(options: MailSenderOptions = {}) {
     this.#options = options;
@@ -118,6 +120,19 @@ export class MailSender {
   wake(): void {
     this.#woken = true;
     this.#wake?.();
+  }
+
+  /**
+   * Resolves once the loop has finished its look at the outbox and waits for a wake-up or `intervalMs` (at once
+   * when it already waits or does not run). Tests use it to know that a later delivery came from a wake-up.
+   */
+  idle(): Promise<void> {
+    if (!this.#running || this.#waiting) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #settleIdle(): void {
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   /** Stops after the message being sent, if any, and closes the transport. */
@@ -178,9 +193,13 @@ export class MailSender {
           clearTimeout(timer);
           resolve();
         };
+        this.#waiting = true;
+        this.#settleIdle();
       });
+      this.#waiting = false;
       this.#wake = undefined;
     }
+    this.#settleIdle();
   }
 
   /** Takes the row for this process; null when another one holds it or it is no longer due. */

@@ -35,16 +35,36 @@ export async function openResetDatabase(dialect: DialectName, prefix?: string): 
     async reset() {
       // A message the sender has claimed is sent even when its row is deleted: wait until none is left queued (at
       // most 10 s), so that no message of one test reaches the SMTP server during the next one.
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const row = await data.db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM mail_log WHERE status = 'queued'");
-        if (Number(row?.n ?? 0) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await queuedLeft(data.db, 10_000);
       await data.db.execute('DELETE FROM mail_log');
       await data.reset();
     },
   };
+}
+
+/** Polls `mail_log` until no row is `queued` or `timeoutMs` passed; returns how many are still queued. */
+async function queuedLeft(db: Database, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM mail_log WHERE status = 'queued'");
+    const left = Number(row?.n ?? 0);
+    if (left === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Waits until the outbox is drained: no row of `mail_log` left `queued` (fails after `timeoutMs`), and returns the
+ * rows' statuses in order. After `askReset` (which waits for the request's work), every message the requests made
+ * so far will ever queue is in `mail_log`; once none is queued, the sender has finished with all of them, and the
+ * SMTP server holds every message it will ever receive from them (it stores one before its 250 reply, which the
+ * sender awaits before writing `sent`). So "no other message" is asserted on a finished state, not after a pause.
+ */
+export async function outboxDrained(db: Database, timeoutMs = 10_000): Promise<string[]> {
+  const left = await queuedLeft(db, timeoutMs);
+  assert.is(left, 0, `${left} message(s) still queued after ${timeoutMs} ms`);
+  const rows = await db.fetchAll<{ status: string }>('SELECT status FROM mail_log ORDER BY id');
+  return rows.map((row) => row.status);
 }
 
 function routes(router: Router): void {

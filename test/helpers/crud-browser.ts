@@ -175,11 +175,31 @@ export function queryOf(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
 }
 
-/** Marks the current document; a full page load loses the mark, a partial update keeps it. */
+/**
+ * Marks the current document; a full page load loses the mark, a partial update keeps it. Also notes, from now
+ * on, every click on a link and every form submission whose default action (a navigation) nobody prevented: the
+ * listeners are on `window`, so they run after htmx's own, which prevent the default of what htmx takes.
+ */
 export async function mark(page: Page): Promise<void> {
   await page.evaluate(() => {
-    (globalThis as any).__marker = 1;
+    const g = globalThis as any;
+    g.__marker = 1;
+    g.__unprevented = [];
+    if (g.__watching) return;
+    g.__watching = true;
+    g.addEventListener('click', (event: any) => {
+      const link = event.target?.closest?.('a[href]');
+      if (link && !event.defaultPrevented) g.__unprevented.push(`click ${link.getAttribute('href')}`);
+    });
+    g.addEventListener('submit', (event: any) => {
+      if (!event.defaultPrevented) g.__unprevented.push(`submit ${event.target.getAttribute('action')}`);
+    });
   });
+}
+
+/** The navigations started since `mark` by a click or a submission that nobody prevented. */
+export async function unprevented(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...((globalThis as any).__unprevented ?? [])]);
 }
 
 export async function marked(page: Page): Promise<boolean> {
@@ -204,8 +224,9 @@ export async function checkNavigation(
   await action();
   await until(`${what} : URL attendue (actuelle ${page.url()})`, async () => url(queryOf(page), new URL(page.url()).pathname));
   if (htmx) {
-    // Let any stray navigation show up before checking that there was none.
-    await page.waitForTimeout(100);
+    // No stray navigation to wait for: htmx's request is over, and every click and submission was taken by htmx.
+    await until(`${what} : fin de la requête htmx`, async () => page.evaluate(() => (globalThis as any).document.querySelector('.htmx-request') === null));
+    assert.equal(await unprevented(page), [], `${what} : une navigation que htmx n'a pas prise`);
     assert.ok(await marked(page), `${what} : la page a été rechargée alors que htmx est chargé`);
     assert.is(loads(), before, `${what} : chargement complet de la page alors que htmx est chargé`);
   } else {
