@@ -85,7 +85,7 @@ export interface RelationDefinition {
   on_delete: string;
   on_update: string;
   foreign_key_name?: string;
-  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations"). */
+  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations (`mvc/entities/relations.json`)"). */
   from_name?: string;
   to_name?: string;
 }

@@ -105,7 +105,7 @@ export interface RelationNode {
   readonly pivotTable: string | null;
   readonly pivotFields: readonly FieldNode[];
   readonly pointer: string;
-  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations"); absent otherwise. */
+  /** A many-to-many from an entity to itself: what each side is called (docs/entities.md "Relations (`mvc/entities/relations.json`)"); absent otherwise. */
   readonly sides?: RelationSides;
 }
 

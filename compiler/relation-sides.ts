@@ -1,5 +1,5 @@
 /**
- * The two sides of a many-to-many from an entity to itself (docs/entities.md "Relations"): `from_name` and
+ * The two sides of a many-to-many from an entity to itself (docs/entities.md "Relations (`mvc/entities/relations.json`)"): `from_name` and
  * `to_name` say what each side's record is (a mentor and a student, a page and the page it points to), and give
  * the pivot's columns and the form's fields; `from_label` / `to_label` what users read. Required on such a relation,
  * refused on the others (their sides are named after their entities).

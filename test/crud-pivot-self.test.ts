@@ -1,4 +1,4 @@
-// A many-to-many from an entity to itself (docs/entities.md "Relations"): a person's mentors and students, the two
+// A many-to-many from an entity to itself (docs/entities.md "Relations (`mvc/entities/relations.json`)"): a person's mentors and students, the two
 // sides named by `from_name` / `to_name` (pivot columns MentorId and EleveId, form fields mentor_ids and eleve_ids,
 // their labels), through the real CLI and a served application on SQLite and MariaDB; the project type-checks;
 // without the names it is refused with the pointer and nothing written.

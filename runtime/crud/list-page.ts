@@ -55,7 +55,7 @@ let clock: () => number = Date.now;
 
 /**
  * The clock of the count windows, in milliseconds as `Date.now` (null: `Date.now` again). Not exported by
- * fw-mvc: a test moves it past LIST_COUNT_TTL_MS instead of waiting (docs/decisions.md "Clocks the tests move").
+ * fw-mvc: a test moves it past LIST_COUNT_TTL_MS instead of waiting (docs/decisions.md "Clocks the tests move, and what a test waits for").
  */
 export function setListCountClock(now: (() => number) | null): void {
   clock = now ?? Date.now;

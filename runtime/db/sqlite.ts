@@ -40,7 +40,7 @@ async function useWal(db: PragmaRunner, busyTimeoutMs: number): Promise<void> {
 
 /**
  * Creates a database file that does not exist yet with mode 0600: it holds password hashes, TOTP secrets and
- * sessions (docs/deploy.md "Secret files"). SQLite gives its -wal and -shm files the mode of the database file.
+ * sessions (docs/deploy.md "deploy:check"). SQLite gives its -wal and -shm files the mode of the database file.
  * An existing file keeps its mode; a failure here (a missing folder) is left for SQLite to report.
  */
 function createPrivate(file: string): void {

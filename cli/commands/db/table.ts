@@ -49,7 +49,7 @@ export const DB_COMMANDS: readonly CommandEntry[] = [
     name: 'migration:lint',
     family: 'Base de données',
     usage: '[--json]',
-    summary: 'Étapes destructives des migrations PENDING et lignes touchées, en lecture seule (code 2 s’il y en a).',
+    summary: "Étapes destructives des migrations PENDING et lignes touchées, en lecture seule (code 2 s'il y en a).",
     load: () => import('./migration-lint.js'),
   },
 ];
