@@ -27,6 +27,14 @@ import {
   type SecRun,
 } from './helpers/sec-checks.js';
 
+// The line setEnv gives a key it adds to the template's env/example: the line after the template's last one.
+const EXAMPLE_LAST_LINE =
+  fs
+    .readFileSync(path.join(process.cwd(), 'cli', 'templates', 'project', 'env', 'example'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.startsWith('DB_APP_PWD=')).length + 1;
+
 const LONG = 'a3f9c2e1b7d4058e6f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70';
 const OTHER_LONG = '5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70a3f9c2e1b7d4058e6f1a2b3c4d';
 
@@ -329,7 +337,7 @@ const CASES: readonly Case[] = [
     expect: { 'FW-SEC-009': 'WARN' },
     detail: /donne une valeur à DB_APP_PWD/,
     text: true,
-    at: { file: 'env/example', line: 89 }, // the last line: setEnv moves the key there
+    at: { file: 'env/example', line: EXAMPLE_LAST_LINE }, // the last line: setEnv moves the key there
   },
   {
     name: "env/example gives production's API_TOKEN",

@@ -179,7 +179,7 @@ export async function startMachinesStack(): Promise<MachinesStack> {
       instances: [instances[0]!, instances[1]!],
       redisPrefix,
       mediaRoot,
-      cliEnv: { SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_PREFIX: redisPrefix, UPLOAD_ROOT: mediaRoot },
+      cliEnv: { APP_SECRET: shared.APP_SECRET, SESSION_STORE: 'redis', RATE_LIMIT_STORE: 'redis', REDIS_PREFIX: redisPrefix, UPLOAD_ROOT: mediaRoot },
       accessLog: () => fs.readFileSync(path.join(prefix, 'access.log'), 'utf8'),
       errorLog: () => fs.readFileSync(path.join(prefix, 'error.log'), 'utf8'),
       stop: cleanup,
