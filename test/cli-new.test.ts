@@ -279,7 +279,16 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   }
 
   const example = envLines(path.join(project, 'env', 'example'));
-  assert.equal(envLines(path.join(project, 'env', 'dev')), example);
+  // env/dev is env/example's active lines, with the file session store that survives `npm run dev`'s restarts.
+  assert.equal(
+    envLines(path.join(project, 'env', 'dev')).filter((line) => line !== 'SESSION_STORE=file'),
+    example,
+  );
+  assert.ok(envLines(path.join(project, 'env', 'dev')).includes('SESSION_STORE=file'));
+  assert.not.ok(
+    example.some((line) => line.startsWith('SESSION_STORE=')),
+    'the runtime default stays memory in env/example',
+  );
   assert.equal(
     example.map((line) => line.split('=')[0]),
     ENV_KEYS,
