@@ -110,7 +110,7 @@ export const entityCheck: CheckFunction = async ({ root }) => {
 async function removedResults(root: string, known: readonly string[]): Promise<CheckResult[]> {
   const { describeRemoved, removedEntities } = await import('../removed-entities.js');
   const left = removedEntities(root, known).filter((r) => describeRemoved(r, true).length > 0);
-  if (left.length === 0) return [result(D.removed, 'OK', 'aucun fichier ni route d’une entité supprimée')];
+  if (left.length === 0) return [result(D.removed, 'OK', "aucun fichier ni route d'une entité supprimée")];
   return left.map((removed) => ({
     ...result(
       D.removed,
