@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { checkOption, existingCrud, generate, generateOptions, readGenerateOptions } from '../../generate.js';
+import { checkOption, existingCrud, generate, generateOptions, readGenerateOptions, reportStale, staleFiles } from '../../generate.js';
 import { compileOrFail, projectRoot } from '../../project.js';
 import { describeRemoved, removedEntities, type RemovedEntity } from '../../removed-entities.js';
 import { legacyRoleMaps } from '../../role-maps.js';
@@ -35,9 +35,16 @@ export async function run({ options }: CommandInput): Promise<number> {
     root,
     model.entities.map((e) => e.name),
   );
-  const code = await generate(root, [...modelFiles(model), ...crud.flatMap((c) => c.files)], generateWith, 'fw build:model', legacy);
+  const files = [...modelFiles(model), ...crud.flatMap((c) => c.files)];
+  const left = removed.filter((r) => describeRemoved(r, true).length > 0);
+  if (generateWith.check && left.length > 0) {
+    // Not « à jour » while a removed entity left files behind: the stale files, if any, then what is left.
+    const { planWrites } = await import('../../writer.js');
+    const plan = planWrites(root, files, { force: generateWith.force });
+    if (staleFiles(plan).length > 0 || legacy.some((m) => m.differs)) reportStale(plan, 'fw build:model', legacy);
+  }
+  const code = generateWith.check && left.length > 0 ? 2 : await generate(root, files, generateWith, 'fw build:model', legacy);
   if (generateWith.check) {
-    const left = removed.filter((r) => describeRemoved(r, true).length > 0);
     for (const entity of left) {
       process.stdout.write(
         `Entité supprimée « ${entity.name} » : ces fichiers et ces routes la référencent encore :\n${describeRemoved(entity, true).join('\n')}\n`,
