@@ -94,11 +94,7 @@ Cli('the mark and CRLF are kept on every line, and a second run changes no byte'
   try {
     const routes = project.read('mvc/routes.ts');
     project.write('mvc/routes.ts', `\uFEFF${routes.replace(/\n/g, '\r\n')}`);
-    for (const args of [
-      ['make:entity', 'Contact', '--no-input'],
-      ['build:model'],
-      ['make:crud', 'Contact'],
-    ]) {
+    for (const args of [['make:entity', 'Contact', '--no-input'], ['build:model'], ['make:crud', 'Contact']]) {
       const run = project.run(args);
       assert.is(run.status, 0, run.stderr);
     }
