@@ -34,6 +34,11 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.is(diff.status, 2, diff.stdout);
       assert.match(diff.stdout, /^COLUMN_RENAMED\s+PetitNom\s+renommée depuis Prenom/m);
       assert.not.match(diff.stdout, /COLUMN_MISSING|COLUMN_EXTRA|INDEX_/);
+      const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{ rows: Array<Record<string, unknown>> }>;
+      assert.equal(
+        json[0]!.rows.filter((r) => r.status === 'COLUMN_RENAMED').map((r) => [r.column, r.from]),
+        [['PetitNom', 'Prenom']],
+      );
 
       const file = make(project, ['renommage', '--from-diff', 'Contact']);
       const text = project.read(`${MIGRATIONS}/${file}`);

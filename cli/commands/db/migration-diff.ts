@@ -48,11 +48,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   const orphanDetail = (rows: number): string => `table sans entité ni relation (${rows} ligne(s)) : supprimez-la par une migration ou recréez son entité`;
   const drift = results.some((r) => hasDrift(r.rows)) || orphans.length > 0;
   if (options.json === true) {
-    const json: Array<{ entity: string | null; table: string; rows: Array<{ status: string; column: string; detail: string }> }> = results.map((r) => ({
-      entity: r.entity.name,
-      table: r.entity.table,
-      rows: r.rows.map(({ status, column, detail }) => ({ status, column, detail })),
-    }));
+    const json: Array<{ entity: string | null; table: string; rows: Array<{ status: string; column: string; detail: string; from?: string }> }> = results.map(
+      (r) => ({
+        entity: r.entity.name,
+        table: r.entity.table,
+        rows: r.rows.map(({ status, column, detail, from }) => ({ status, column, detail, ...(from === undefined ? {} : { from }) })),
+      }),
+    );
     for (const orphan of orphans) {
       json.push({ entity: null, table: orphan.table, rows: [{ status: 'TABLE_EXTRA', column: orphan.table, detail: orphanDetail(orphan.rows) }] });
     }
