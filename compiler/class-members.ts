@@ -34,3 +34,18 @@ export function classMemberConflict(name: string, baseFile = '<entité>_base.ts'
   if ((INHERITED_MEMBERS as readonly string[]).includes(name)) return `la méthode ${name}() que tout objet JavaScript hérite`;
   return undefined;
 }
+
+/**
+ * Names a form field cannot take (docs/entities.md "Limits and reserved names"): the keys a form gives its template
+ * beside its fields (the runtime refuses such a form: `FormDefinitionError`), and the CSRF input every generated
+ * form carries, whose value would be taken for the field's. test/compiler-framework-names.test.ts compares it
+ * with the runtime's lists.
+ */
+export const FORM_RESERVED_NAMES: readonly string[] = ['fields', 'errors', 'non_field_errors', 'is_bound', 'csrf_token'];
+
+/** What already holds `name` in a generated form (a French phrase), or undefined when a field may take it. */
+export function formNameConflict(name: string): string | undefined {
+  if (name === 'csrf_token') return 'le champ caché du jeton CSRF que porte chaque formulaire';
+  if (FORM_RESERVED_NAMES.includes(name)) return `la clé « ${name} » que le formulaire donne à son gabarit`;
+  return undefined;
+}

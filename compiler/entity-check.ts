@@ -7,6 +7,10 @@ import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
 import { defaultPlural, humanLabel, PASCAL_CASE, pascalCase, snakeCase, toEntityFileName } from './naming.js';
+import { frameworkNameClash } from './framework-names.js';
+import { columnBytes, frenchNumber, MAX_FIELDS, MAX_MEDIA, MAX_ROW_BYTES, rowBytes } from './limits.js';
+import { frameworkPathOwner } from './framework-paths.js';
+import { frameworkTableConflict } from './framework-tables.js';
 import { isReservedTableName, isReservedWord } from './reserved-words.js';
 
 /** What the checks know of an entity, even an invalid one (relations are checked against it). */
@@ -23,9 +27,6 @@ export interface EntityDraft {
   /** Null when the entity has a problem of its own. */
   readonly node: EntityNode | null;
 }
-
-/** Tables whose name starts with this belong to the framework (`fw_migrations`, `fw_sessions`). */
-export const FRAMEWORK_TABLE_PREFIX = 'fw_';
 
 /** `mvc/entities/<folder>/<base>.json` → its folder and base name, else undefined. */
 export function entityFileParts(file: string): { folder: string; base: string } | undefined {
@@ -55,6 +56,16 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
       `nom d'entité « ${name} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(`${name}Client`)}`,
     );
   }
+  const clash = PASCAL_CASE.test(name) ? frameworkNameClash(name, snakeCase(name)) : undefined;
+  if (clash !== undefined) {
+    const what = clash === name ? `« ${name} » est un nom` : `« ${clash} », que le code généré tire de ce nom, est un nom`;
+    diags.add(
+      file,
+      '#/entity',
+      'framework_name',
+      `nom d'entité « ${name} » : ${what} que le framework, TypeScript ou Node emploient déjà (le code généré ne compilerait pas) ; choisissez un autre nom${nameExample(name)}`,
+    );
+  }
   const table = stringAt(data, 'table');
   if (table !== undefined) {
     if (isReservedTableName(table)) {
@@ -65,19 +76,27 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
         `table « ${table} » : mot réservé SQL (MariaDB ou MySQL 8), refusé ; choisissez un autre nom${example(defaultPlural(table))}`,
       );
     }
-    if (table.startsWith(FRAMEWORK_TABLE_PREFIX)) {
-      diags.add(
-        file,
-        '#/table',
-        'naming',
-        `table « ${table} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; choisissez un autre nom`,
-      );
+    const owned = frameworkTableConflict(table);
+    if (owned !== undefined) {
+      diags.add(file, '#/table', 'framework_table', `table « ${table} » : ${owned} ; choisissez un autre nom${tableExample(table)}`);
     }
   }
   const plural = stringAt(data, 'plural') ?? defaultPlural(snakeCase(name));
+  const pathOwner = frameworkPathOwner(plural);
+  if (pathOwner !== undefined) {
+    const derived = stringAt(data, 'plural') === undefined ? ' (déduit du nom)' : '';
+    diags.add(
+      file,
+      stringAt(data, 'plural') !== undefined ? '#/plural' : '#/entity',
+      'framework_path',
+      `pluriel « ${plural} »${derived} : les routes /${plural}… ne seraient jamais atteintes, car ${pathOwner} ; donnez un autre « plural » (par exemple « ${snakeCase(name)}_fiches »)`,
+    );
+  }
 
-  const { primaryKey, fields } = checkFields(data, file, diags);
-  const media = checkMedia(data, file, fields, diags);
+  const countsOk = checkCounts(data, file, diags);
+  const { primaryKey, fields } = countsOk ? checkFields(data, file, diags) : { primaryKey: undefined, fields: [] };
+  if (countsOk) checkRowSize(fields, file, diags);
+  const media = countsOk ? checkMedia(data, file, fields, diags) : undefined;
   const rbac = readRbac(data);
 
   const complete = primaryKey?.node && table !== undefined && fields.every((f) => f.node) && media !== undefined;
@@ -100,6 +119,46 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
       : null;
   const pluralPointer = stringAt(data, 'plural') !== undefined ? '#/plural' : '#/entity';
   return { name, file, table, plural, pluralPointer, fields: new Map(fields.map((f) => [f.name, f])), primaryKey, node };
+}
+
+/** At most MAX_FIELDS fields and MAX_MEDIA media (compiler/limits.ts); false when over, and nothing else is read. */
+function checkCounts(data: Json, file: string, diags: DiagnosticList): boolean {
+  const fieldCount = (arrayAt(data, 'fields')?.length ?? 0) + (objectAt(data, 'primary_key') ? 1 : 0);
+  const mediaCount = arrayAt(data, 'media')?.length ?? 0;
+  if (fieldCount > MAX_FIELDS) {
+    diags.add(
+      file,
+      '#/fields',
+      'limit',
+      `${frenchNumber(fieldCount)} champs : une entité en a au plus ${MAX_FIELDS}, clé primaire comprise (au-delà, la classe générée et la table deviennent inutilisables) ; découpez l'entité en plusieurs, reliées par des relations`,
+    );
+  }
+  if (mediaCount > MAX_MEDIA) {
+    diags.add(
+      file,
+      '#/media',
+      'limit',
+      `${frenchNumber(mediaCount)} médias : une entité en a au plus ${MAX_MEDIA} ; regroupez-les (un média « multiple » en tient plusieurs)`,
+    );
+  }
+  return fieldCount <= MAX_FIELDS && mediaCount <= MAX_MEDIA;
+}
+
+/** The row of the table fits MariaDB's 65,535 bytes (compiler/limits.ts), else one diagnostic naming the largest columns. */
+function checkRowSize(fields: readonly FieldDraft[], file: string, diags: DiagnosticList): void {
+  const typed = fields.filter((f): f is FieldDraft & { sqlType: NonNullable<FieldDraft['sqlType']> } => f.sqlType !== null);
+  const size = rowBytes(typed.map((f) => ({ type: f.sqlType, nullable: f.nullable && !f.primaryKey })));
+  if (size <= MAX_ROW_BYTES) return;
+  const largest = [...typed]
+    .sort((a, b) => columnBytes(b.sqlType) - columnBytes(a.sqlType))
+    .slice(0, 3)
+    .map((f) => `« ${f.name} » ${f.sqlType.text} : ${frenchNumber(columnBytes(f.sqlType))} octets`);
+  diags.add(
+    file,
+    '#/fields',
+    'sql_limit',
+    `ligne de ${frenchNumber(size)} octets : MariaDB limite une ligne à ${frenchNumber(MAX_ROW_BYTES)} octets (utf8mb4 : 4 octets par caractère de VARCHAR et CHAR, TEXT compté 10) ; plus grandes colonnes : ${largest.join(', ')} ; passez de longs VARCHAR en TEXT, ou raccourcissez-les`,
+  );
 }
 
 /** Fields and the single simple primary key (the `primary_key` object, or one field with `primary_key: true`). */
@@ -258,6 +317,19 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
     );
   });
   return complete ? nodes : undefined;
+}
+
+/** ` (par exemple « notes »)` for `fw_notes`, ` (par exemple « app_users »)` for `users`, when that table is allowed. */
+function tableExample(table: string): string {
+  const stripped = table.replace(/^(fw_|auth_|sqlite_)/i, '').replace(/__fw_new$/i, '');
+  const suggestion = stripped !== table && stripped !== '' ? stripped : `app_${table}`;
+  return frameworkTableConflict(suggestion) === undefined && !isReservedTableName(suggestion) ? ` (par exemple « ${suggestion} »)` : '';
+}
+
+/** ` (par exemple « <Name>Fiche »)` when that name is itself allowed, else nothing. */
+function nameExample(name: string): string {
+  const suggestion = `${name}Fiche`;
+  return frameworkNameClash(suggestion, snakeCase(suggestion)) === undefined && !isReservedWord(suggestion) ? ` (par exemple « ${suggestion} »)` : '';
 }
 
 /** ` (par exemple « x »)` when the suggestion is itself allowed, else nothing. */

@@ -3,9 +3,10 @@
  * constraints, filter, auto-increment, reserved words. Reads the parsed JSON defensively: a value of the
  * wrong type was already reported by the schema and is treated here as absent.
  */
-import { classMemberConflict } from './class-members.js';
+import { classMemberConflict, formNameConflict } from './class-members.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { fieldNode, type FieldNode, type LogicalType, type SqlTypeNode } from './ir.js';
+import { frenchNumber, MAX_VARCHAR_LENGTH } from './limits.js';
 import { humanLabel, pascalCase } from './naming.js';
 import { isReservedWord } from './reserved-words.js';
 import {
@@ -92,6 +93,15 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
       `${label} « ${name} » : ce nom est pris par ${member}, que la propriété du champ masquerait ; renommez le champ (par exemple « ${name}_valeur »), et gardez la colonne voulue avec « sql »`,
     );
   }
+  const formSlot = role === 'pivot_field' ? undefined : formNameConflict(name);
+  if (formSlot) {
+    diags.add(
+      file,
+      at('name'),
+      'form_name',
+      `${label} « ${name} » : ce nom est réservé par les formulaires générés (${formSlot}) ; renommez le champ (par exemple « ${name}_valeur »), et gardez la colonne voulue avec « sql »`,
+    );
+  }
   const explicitColumn = stringAt(raw, 'sql');
   const column = explicitColumn ?? pascalCase(name);
   if (isReservedWord(column) && (explicitColumn !== undefined || !nameReserved)) {
@@ -106,6 +116,15 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
     const analysis = analyseSqlType(sqlText);
     if (analysis.ok) sqlType = analysis.type;
     else diags.add(file, at('sql_type'), 'sql_type', `${label} « ${name} » : ${analysis.error}`);
+    if (sqlType?.base === 'VARCHAR' && (sqlType.args[0] ?? 0) > MAX_VARCHAR_LENGTH) {
+      diags.add(
+        file,
+        at('sql_type'),
+        'sql_limit',
+        `${label} « ${name} » : ${sqlType.text} dépasse la limite de MariaDB en utf8mb4, VARCHAR(${MAX_VARCHAR_LENGTH}) (4 octets par caractère, ${frenchNumber(MAX_VARCHAR_LENGTH * 4)} octets) ; pour un texte plus long, utilisez TEXT ou MEDIUMTEXT`,
+      );
+      sqlType = null;
+    }
   }
 
   let logicalType: LogicalType | null = sqlType ? logicalTypeOf(sqlType) : null;

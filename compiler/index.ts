@@ -9,7 +9,8 @@ import path from 'node:path';
 import { DiagnosticList, sortDiagnostics } from './diagnostics.js';
 import { checkEntity, entityFileParts, type EntityDraft } from './entity-check.js';
 import { modelNode, type Diagnostic, type EntityNode, type ModelNode, type RelationNode } from './ir.js';
-import { readJson } from './json-source.js';
+import { byteLineColumn, invalidUtf8Offset, readJson } from './json-source.js';
+import { frenchBytes, MAX_DEFINITION_BYTES, MAX_FIELDS, MAX_RELATIONS } from './limits.js';
 import { checkRelations } from './relation-check.js';
 import { validateStructure, type SchemaName } from './schema-validation.js';
 
@@ -39,6 +40,8 @@ export * from './ir.js';
 export interface CompileSource {
   readonly file: string;
   readonly text: string;
+  /** The file's bytes, when it was read from disk: they are checked to be UTF-8 (`text` is their decoding). */
+  readonly bytes?: Uint8Array;
 }
 
 export interface CompileResult {
@@ -67,10 +70,18 @@ export function compileSources(sources: readonly CompileSource[]): CompileResult
   const drafts: EntityDraft[] = [];
   const unreadable = new Set<string>();
   let relations: { file: string; value: unknown } | undefined;
-  const ordered = sources.map((s) => ({ file: s.file.replace(/\\/g, '/'), text: s.text })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const ordered = sources
+    .map((s) => ({ file: s.file.replace(/\\/g, '/'), text: s.text, bytes: s.bytes }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
-  for (const { file, text } of ordered) {
+  for (const { file, text, bytes } of ordered) {
     const kind = kindOf(file);
+    const unread = kind === 'misplaced' ? undefined : unreadableSource(text, bytes);
+    if (unread !== undefined) {
+      diags.add(file, '#', unread.code, unread.message);
+      if (kind === 'entity') unreadable.add(entityFileParts(file)?.folder ?? '');
+      continue;
+    }
     if (kind === 'misplaced') {
       const name = path.posix.basename(file, '.json');
       diags.add(
@@ -128,6 +139,27 @@ export function compileSources(sources: readonly CompileSource[]): CompileResult
   return Object.freeze({ model, diagnostics: Object.freeze([]) });
 }
 
+/** Why a definition file is not read at all: larger than the limit, or not UTF-8; undefined when it may be read. */
+function unreadableSource(text: string, bytes: Uint8Array | undefined): { code: string; message: string } | undefined {
+  const size = bytes?.length ?? Buffer.byteLength(text, 'utf8');
+  if (size > MAX_DEFINITION_BYTES) {
+    return {
+      code: 'limit',
+      message: `fichier de ${frenchBytes(size)} : un fichier de définitions fait au plus ${frenchBytes(MAX_DEFINITION_BYTES)} (au plus ${MAX_FIELDS} champs par entité, ${MAX_RELATIONS} relations) ; découpez l'entité`,
+    };
+  }
+  const offset = bytes ? invalidUtf8Offset(bytes) : -1;
+  if (bytes && offset >= 0) {
+    const { line, column } = byteLineColumn(bytes, offset);
+    const hex = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0');
+    return {
+      code: 'encoding',
+      message: `le fichier n'est pas en UTF-8 : octet 0x${hex} invalide à la position ${offset} (ligne ${line}, colonne ${column} en octets) ; enregistrez le fichier en UTF-8`,
+    };
+  }
+  return undefined;
+}
+
 /** Entity names, tables and route plurals are unique across the project; the later file is the one reported. */
 function registerEntities(drafts: readonly EntityDraft[], diags: DiagnosticList): Map<string, EntityDraft> {
   const byName = new Map<string, EntityDraft>();
@@ -175,7 +207,8 @@ export function readProjectSources(root: string): { sources: CompileSource[]; un
   const unreadable: Diagnostic[] = [];
   const read = (relative: string): void => {
     try {
-      sources.push({ file: relative, text: fs.readFileSync(path.join(root, relative), 'utf8') });
+      const bytes = fs.readFileSync(path.join(root, relative));
+      sources.push({ file: relative, text: bytes.toString('utf8'), bytes });
     } catch (error) {
       unreadable.push({ file: relative, pointer: '#', code: 'io', message: `lecture impossible : ${(error as Error).message}` });
     }

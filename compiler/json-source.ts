@@ -230,3 +230,47 @@ class Reader {
     return Number(match[0]);
   }
 }
+
+/**
+ * The offset of the first byte that is not valid UTF-8 (a stray byte, a cut or overlong sequence, a surrogate, a
+ * code point past U+10FFFF), or -1 when every byte is. A definition file is UTF-8: a decoder would turn such a byte
+ * into U+FFFD, silently, in every message and generated file.
+ */
+export function invalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let length: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [length, min] = [2, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [length, min] = [3, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [length, min] = [4, 0x10000];
+    else return i;
+    let code = b & (0xff >> (length + 1));
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+      code = (code << 6) | (next & 0x3f);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
+    i += length;
+  }
+  return -1;
+}
+
+/** Line and column (1-based, in bytes) of a byte offset. */
+export function byteLineColumn(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

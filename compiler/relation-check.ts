@@ -4,7 +4,9 @@
  * tables are valid and free names, constraint names are unique and fit in 64 characters.
  */
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
-import { FRAMEWORK_TABLE_PREFIX, type EntityDraft } from './entity-check.js';
+import type { EntityDraft } from './entity-check.js';
+import { frameworkTableConflict } from './framework-tables.js';
+import { frenchNumber, MAX_PIVOT_FIELDS, MAX_RELATIONS, MAX_ROW_BYTES, rowBytes } from './limits.js';
 import { arrayAt, checkField, isObject, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { relationNode, type FieldNode, type ReferentialAction, type RelationNode, type RelationType } from './ir.js';
 import { closest, MAX_IDENTIFIER_LENGTH, snakeCase } from './naming.js';
@@ -48,6 +50,11 @@ export function checkRelations(
   const names = new Map<string, string>();
   const nodes: RelationNode[] = [];
   let complete = true;
+  const count = arrayAt(data, 'relations')?.length ?? 0;
+  if (count > MAX_RELATIONS) {
+    diags.add(file, '#/relations', 'limit', `${frenchNumber(count)} relations : un projet en a au plus ${MAX_RELATIONS} ; regroupez les entités`);
+    return undefined;
+  }
   (arrayAt(data, 'relations') ?? []).forEach((raw, i) => {
     const pointer = pointerTo('#/relations', i);
     if (!isObject(raw)) return void (complete = false);
@@ -282,13 +289,9 @@ function checkManyToMany(
       `table pivot « ${name} » (nom de la relation) : mot réservé SQL (MariaDB ou MySQL 8), refusé ; renommez la relation`,
     );
   }
-  if (name.startsWith(FRAMEWORK_TABLE_PREFIX)) {
-    diags.add(
-      file,
-      at('name'),
-      'naming',
-      `table pivot « ${name} » : le préfixe ${FRAMEWORK_TABLE_PREFIX} est réservé aux tables du framework ; renommez la relation`,
-    );
+  const owned = frameworkTableConflict(name);
+  if (owned !== undefined) {
+    diags.add(file, at('name'), 'framework_table', `table pivot « ${name} » (nom de la relation) : ${owned} ; renommez la relation`);
   }
   const owner = [...entities.values()].find((e) => e.table === name);
   if (owner) {
@@ -311,6 +314,16 @@ function checkManyToMany(
   ] as const) {
     const described = sides ? `${end?.entity.name ?? ''} (${sides[side].name})` : (end?.entity.name ?? '');
     if (end?.entity.primaryKey) sideColumns.set(pivotSideColumn({ sides }, side, end.entity.name, end.entity.primaryKey.column).toLowerCase(), described);
+  }
+  const pivotCount = arrayAt(raw, 'pivot_fields')?.length ?? 0;
+  if (pivotCount > MAX_PIVOT_FIELDS) {
+    diags.add(
+      file,
+      at('pivot_fields'),
+      'limit',
+      `${frenchNumber(pivotCount)} champs pivot : une relation en a au plus ${MAX_PIVOT_FIELDS} ; faites de la table pivot une entité`,
+    );
+    return { foreignKeyName: `fk_${name}`, fields: undefined };
   }
   (arrayAt(raw, 'pivot_fields') ?? []).forEach((item, j) => {
     const fieldPointer = pointerTo(at('pivot_fields'), j);
@@ -340,6 +353,19 @@ function checkManyToMany(
     if (field.node) fields.push(field.node);
   });
 
+  const keyTypes = [from, to].map((end) => end?.entity.primaryKey?.sqlType ?? null);
+  if (complete && keyTypes.every((t) => t !== null)) {
+    const size = rowBytes([...keyTypes.map((type) => ({ type: type!, nullable: false })), ...fields.map((f) => ({ type: f.sqlType, nullable: f.nullable }))]);
+    if (size > MAX_ROW_BYTES) {
+      diags.add(
+        file,
+        at('pivot_fields'),
+        'sql_limit',
+        `table pivot « ${name} » : ligne de ${frenchNumber(size)} octets ; MariaDB limite une ligne à ${frenchNumber(MAX_ROW_BYTES)} octets (utf8mb4 : 4 octets par caractère) ; passez de longs VARCHAR en TEXT`,
+      );
+      complete = false;
+    }
+  }
   const given = stringAt(raw, 'foreign_key_name');
   const base = given ?? `fk_${name}`;
   // The emitter names one constraint per side: <base>_<side table>.

@@ -244,7 +244,7 @@ const cases: Case[] = [
   {
     name: 'table with the framework prefix',
     edit: (f) => (note(f).table = 'fw_notes'),
-    want: [{ file: NOTE, pointer: '#/table', code: 'naming', says: ['« fw_notes »', 'préfixe fw_'] }],
+    want: [{ file: NOTE, pointer: '#/table', code: 'framework_table', says: ['« fw_notes »', 'préfixe fw_', '« notes »'] }],
   },
   // ---- labels ----
   {
@@ -487,6 +487,56 @@ const cases: Case[] = [
       note(f).plural = 'tags';
     },
     want: [{ file: TAG, pointer: '#/entity', code: 'duplicate_plural', says: ['pluriel « tags » (déduit du nom)', '« Note »', '« plural »'] }],
+  },
+  // ---- what the framework owns, and the limits (docs/entities.md "Limits and reserved names") ----
+  {
+    name: 'an entity whose controller would be the framework’s (Base → BaseController)',
+    edit: (f) => {
+      delete f[NOTE];
+      f['mvc/entities/base/base.json'] = { format_version: 1, entity: 'Base', table: 'bases', primary_key: key(), fields: [] };
+    },
+    want: [{ file: 'mvc/entities/base/base.json', pointer: '#/entity', code: 'framework_name', says: ['« BaseController »', 'choisissez un autre nom'] }],
+  },
+  {
+    name: 'a table with SQLite’s prefix, and one with the suffix of the SQLite rebuild',
+    edit: (f) => {
+      note(f).table = 'sqlite_notes';
+      doc(f, TAG).table = 'tags__fw_new';
+    },
+    want: [
+      { file: NOTE, pointer: '#/table', code: 'framework_table', says: ['préfixe sqlite_', '« notes »'] },
+      { file: TAG, pointer: '#/table', code: 'framework_table', says: ['suffixe __fw_new', '« tags »'] },
+    ],
+  },
+  {
+    name: 'the plural `account` (the auth module answers /account/…)',
+    edit: (f) => (note(f).plural = 'account'),
+    want: [{ file: NOTE, pointer: '#/plural', code: 'framework_path', says: ['pluriel « account »', 'module'] }],
+  },
+  {
+    name: 'a pivot whose row is over 65,535 bytes',
+    edit: (f) => {
+      relation(f, 1).pivot_fields = [
+        { name: 'a', sql_type: 'VARCHAR(10000)' },
+        { name: 'b', sql_type: 'VARCHAR(10000)' },
+      ];
+    },
+    want: [
+      { file: RELATIONS, pointer: '#/relations/1/pivot_fields', code: 'sql_limit', says: ['table pivot « contact_tag »', '80\u202f012 octets', '65\u202f535'] },
+    ],
+  },
+  {
+    name: 'more than 200 relations',
+    edit: (f) => {
+      const one = relation(f, 0);
+      doc(f, RELATIONS).relations = Array.from({ length: 201 }, (_, i) => ({ ...one, name: `r_${i}` }));
+    },
+    want: [{ file: RELATIONS, pointer: '#/relations', code: 'limit', says: ['201 relations', 'au plus 200'] }],
+  },
+  {
+    name: 'more than 20 media',
+    edit: (f) => (note(f).media = Array.from({ length: 21 }, (_, i) => ({ name: `photo_${i}`, field: 'image' }))),
+    want: [{ file: NOTE, pointer: '#/media', code: 'limit', says: ['21 médias', 'au plus 20'] }],
   },
   // ---- relations ----
   {

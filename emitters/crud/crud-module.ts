@@ -269,7 +269,7 @@ export const UNIQUE_KEYS: Readonly<Record<string, string>> = {${uniqueEntries.le
  */
 export const REFERENCES: readonly ReferenceSpec[] = [${references.length ? `\n${references.join('\n')}\n` : ''}];
 
-/** The list's total as users read it: \`1 ${inSentence(plan.label)}\`, \`2 ${inSentence(plan.title)}\`. */
+/** The list's total as users read it: \`1 ${commentText(inSentence(plan.label))}\`, \`2 ${commentText(inSentence(plan.title))}\`. */
 export function countLabel(count: number): string {
   return \`\${count} \${count === 1 ? ${tsString(inSentence(plan.label))} : ${tsString(inSentence(plan.title))}}\`;
 }
@@ -340,4 +340,9 @@ function options(choices: readonly Choice[]): Array<{ value: string; label: stri
 `
     : ''
 }${[...relations.map(relationChoices), ...links.map(linkChoices)].join('')}`;
+}
+
+/** A definition's text inside a generated comment: a star and a slash would end it, and the file would no longer compile. */
+function commentText(text: string): string {
+  return text.replace(/\*\//g, '*\\/').replace(/[\r\n]+/g, ' ');
 }

@@ -11,6 +11,11 @@ export const INPUT =
   'block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600';
 export const CSRF = `<input type="hidden" name="csrf_token" value="{{ csrf_token() }}">`;
 
+/**
+ * A definition's text (a label, a title) as HTML text of a generated template: HTML-escaped, and its braces written
+ * as character references, so that Nunjucks never reads `{{`, `{%` or `{#` in it as its own syntax: the text is
+ * shown as written, never run (docs/entities.md "Limits and reserved names").
+ */
 export function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\{/g, '&#123;').replace(/\}/g, '&#125;');
 }

@@ -61,8 +61,9 @@ export interface FormContext {
   readonly [name: string]: FieldContext | FieldContext[] | Record<string, string[]> | string[] | boolean;
 }
 
-/** Keys of FormContext that no field may take. */
-const RESERVED = new Set(['fields', 'errors', 'non_field_errors', 'is_bound']);
+/** Keys of FormContext that no field may take (the compiler keeps the same list: compiler/class-members.ts). */
+export const RESERVED_FIELD_NAMES: readonly string[] = ['fields', 'errors', 'non_field_errors', 'is_bound'];
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_FIELD_NAMES);
 
 /**
  * A form: fields declared as a static map on the subclass, bound to submitted data or not.

@@ -11,9 +11,11 @@ import { getUser } from '../session/session.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
 import { inlineIncludes } from './inline-includes.js';
+import { installCompileErrors } from './nunjucks-compile-errors.js';
 import { installHotPaths } from './nunjucks-hot-paths.js';
 
 installHotPaths();
+installCompileErrors();
 import type { TemplateRenderer } from './manager.js';
 
 /** Context key under which the current request travels to the globals. */
@@ -71,11 +73,11 @@ export class NunjucksRenderer implements TemplateRenderer {
 
   render(template: string, context: Record<string, unknown>): string {
     try {
-      return this.environment().render(template, context);
+      return rendered(template, this.environment().render(template, context));
     } catch (err) {
       if (this.options.inlineIncludes === false) throw err;
       this.plainEnv ??= withAdditions(this.build(false), this.environment());
-      return this.plainEnv.render(template, context);
+      return rendered(template, this.plainEnv.render(template, context));
     }
   }
 
@@ -113,6 +115,12 @@ export class NunjucksRenderer implements TemplateRenderer {
     env.addFilter('format_instant', (value: unknown) => formatInstant(value));
     return env;
   }
+}
+
+/** The text of a synchronous render; nunjucks answers null when a part of it did not finish (a template bug). */
+function rendered(template: string, text: string | null): string {
+  if (typeof text !== 'string') throw new Error(`gabarit « ${template} » : le rendu n'a rien produit (une partie ne s'est pas terminée)`);
+  return text;
 }
 
 interface EnvironmentInternals {

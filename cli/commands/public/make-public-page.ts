@@ -5,12 +5,10 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
+import { frameworkPathOwner } from '../../../compiler/framework-paths.js';
 import { CliError } from '../../errors.js';
 import { projectRoot } from '../../project.js';
 import { generatePublic, publicOptions } from '../../public/generate.js';
-
-/** Paths the Application serves before routing: a page there would never be reached. */
-const RESERVED = new Set(['static', 'media']);
 
 export function configure(command: Command): void {
   command
@@ -34,11 +32,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `par exemple « fw make:public-page ${pages.PAGE_NAME.test(suggestion) ? suggestion : 'a-propos'} ».`,
     );
   }
-  if (RESERVED.has(name)) {
-    throw new CliError(
-      `« ${name} » est réservé : l'application sert /${name}/… avant les routes, la page ne serait jamais atteinte.`,
-      'choisissez un autre nom.',
-    );
+  const owner = frameworkPathOwner(name, true);
+  if (owner !== undefined) {
+    throw new CliError(`« ${name} » est réservé : ${owner}, la page ne serait jamais atteinte.`, 'choisissez un autre nom.');
   }
   const title = typeof options.title === 'string' ? options.title : undefined;
   const problem = title === undefined ? null : pages.titleProblem(title);
