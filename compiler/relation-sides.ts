@@ -31,19 +31,21 @@ export function checkSides(raw: Json, pointer: string, self: boolean, entity: st
   const fromName = stringAt(raw, 'from_name');
   const toName = stringAt(raw, 'to_name');
   let ok = true;
+  const missing = [fromName === undefined ? '« from_name »' : null, toName === undefined ? '« to_name »' : null].filter((k) => k !== null);
+  if (missing.length > 0) {
+    diags.add(
+      file,
+      pointer,
+      'pivot',
+      `relation many_to_many de « ${entity} » vers elle-même : nommez ses deux côtés avec « from_name » et « to_name » (par exemple « mentor » et « eleve ») : ils donnent les colonnes de la table pivot et les champs du formulaire ; ${missing.join(' et ')} ${missing.length > 1 ? 'manquent' : 'manque'}`,
+    );
+    ok = false;
+  }
   for (const [key, value] of [
     ['from_name', fromName],
     ['to_name', toName],
   ] as const) {
-    if (value === undefined) {
-      diags.add(
-        file,
-        pointer,
-        'pivot',
-        `relation many_to_many de « ${entity} » vers elle-même : nommez ses deux côtés avec « from_name » et « to_name » (par exemple « mentor » et « eleve ») : ils donnent les colonnes de la table pivot et les champs du formulaire ; « ${key} » manque`,
-      );
-      ok = false;
-    } else if (isReservedWord(pascalCase(value))) {
+    if (value !== undefined && isReservedWord(pascalCase(value))) {
       diags.add(file, at(key), 'reserved_word', `${key} « ${value} » : mot réservé SQL (MariaDB ou MySQL 8) ; choisissez un autre nom`);
       ok = false;
     }

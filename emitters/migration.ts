@@ -79,6 +79,7 @@ export type ChangeStatus =
   | 'COLUMN_EXTRA'
   | 'COLUMN_RENAMED'
   | 'TABLE_MISSING'
+  | 'TABLE_EXTRA'
   | 'INDEX_MISSING'
   | 'INDEX_CHANGED'
   | 'INDEX_EXTRA'

@@ -85,7 +85,14 @@ const cases: Case[] = [
   {
     name: 'unknown key in a field',
     edit: (f) => (note(f).fields[0].filtre = true),
-    want: [{ file: NOTE, pointer: '#/fields/0/filtre', code: 'schema', says: ['clé inconnue « filtre »', 'clés permises : name, sql, label, python_type'] }],
+    want: [
+      {
+        file: NOTE,
+        pointer: '#/fields/0/filtre',
+        code: 'schema',
+        says: ['clé inconnue « filtre »', 'clés permises : name, sql, renamed_from, label, python_type'],
+      },
+    ],
   },
   {
     name: 'misspelt top-level key, with a suggestion',
@@ -659,9 +666,21 @@ const cases: Case[] = [
     want: [{ file: RELATIONS, pointer: '#/relations/1/name', code: 'pivot', says: ['table pivot « notes »', '« Note »'] }],
   },
   {
-    name: 'many_to_many of an entity with itself',
+    name: 'many_to_many of an entity with itself, its sides not named',
     edit: (f) => Object.assign(relation(f, 1), { to_entity: 'Contact' }),
-    want: [{ file: RELATIONS, pointer: '#/relations/1/to_entity', code: 'pivot', says: ['« Contact » vers elle-même'] }],
+    want: [{ file: RELATIONS, pointer: '#/relations/1', code: 'pivot', says: ['« Contact » vers elle-même', '« from_name » et « to_name »'] }],
+  },
+  {
+    name: 'side names on a relation between two entities',
+    edit: (f) => Object.assign(relation(f, 1), { from_name: 'source' }),
+    want: [
+      {
+        file: RELATIONS,
+        pointer: '#/relations/1/from_name',
+        code: 'pivot',
+        says: ["ne s'applique qu'à une relation many_to_many d'une entité vers elle-même"],
+      },
+    ],
   },
   {
     name: 'pivot_fields on a many_to_one',

@@ -116,6 +116,10 @@ Schemas('entity keys are those of format_version 1', () => {
     'on_delete',
     'on_update',
     'pivot_fields',
+    'from_name',
+    'to_name',
+    'from_label',
+    'to_label',
   ]);
 });
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
+import { rowIds } from './helpers/crud-html.js';
 import { TSC, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { query } from './helpers/migrations.js';
@@ -103,6 +104,11 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
         const show = (await client.get('/personnes/4')).text;
         assert.match(show, /<dt[^>]*>Mentors<\/dt>\s*<dd[^>]*>Ada<\/dd>/);
         assert.match(show, /<dt[^>]*>Élèves<\/dt>\s*<dd[^>]*>Alan<\/dd>/);
+        // The list page filters by each side: the people whose students include Alan (3), whose mentors include Ada (1).
+        const list = await client.get('/personnes');
+        assert.is(list.status, 200);
+        assert.equal(rowIds((await client.get('/personnes?eleve_ids=3')).text), [4]);
+        assert.equal(rowIds((await client.get('/personnes?mentor_ids=1')).text), [4]);
         // Seen from Ada: Barbara is her student.
         const ada = (await client.get('/personnes/1')).text;
         assert.match(ada, /<dt[^>]*>Élèves<\/dt>\s*<dd[^>]*>Barbara<\/dd>/);

@@ -43,6 +43,15 @@ const CASES: CorpusCase[] = [
     detail: ENTITY,
   },
   {
+    name: 'a generated file of an entity whose definition is gone',
+    command: 'project:check',
+    defect: (c) => c.write('mvc/models/fantome_crud.ts', '// fw-mvc: generated file, do not edit (regenerate with: fw sync:entity Fantome)\nexport {};\n'),
+    id: 'FW-ENTITY-004',
+    status: 'FAIL',
+    exit: 1,
+    detail: "l'entité « Fantome » n'a plus de définition, mais mvc/models/fantome_crud.ts (généré)",
+  },
+  {
     name: 'relations.json naming an unknown entity',
     command: 'project:check',
     defect: (c) =>
@@ -123,7 +132,7 @@ test('the good project with one entity: ENTITY OK', ({ base }) => {
   });
   assert.equal(
     report.checks.filter((c) => c.family === 'entity').map((c) => c.status),
-    ['OK', 'OK', 'OK'],
+    ['OK', 'OK', 'OK', 'OK'],
   );
 });
 

@@ -334,9 +334,9 @@ const errorCases: Array<{ name: string; relation: RelationNode; message: RegExp 
   { name: 'unknown entity', relation: manyToOne('x', 'Contact.ville_id', 'Region.id', { foreignKeyName: 'fk_x' }), message: /entité inconnue « Region »/ },
   { name: 'unknown field', relation: manyToOne('x', 'Contact.pays_id', 'Ville.id', { foreignKeyName: 'fk_x' }), message: /n'a pas de champ « pays_id »/ },
   {
-    name: 'many-to-many of an entity with itself',
+    name: 'many-to-many of an entity with itself without its sides named',
     relation: manyToMany('amis', 'Contact.id', 'Contact.id', { pivotTable: 'contact_ami', foreignKeyName: 'fk_ami' }),
-    message: /vers elle-même/,
+    message: /vers elle-même demande « from_name » et « to_name »/,
   },
   {
     name: 'pivot field named like a side column',

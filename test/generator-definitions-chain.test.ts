@@ -4,8 +4,10 @@
 // accepted rows share one project, so that tsc runs once. Last, the names the generated files import, declare or
 // take from the globals are all in the compiler's list of framework names (compiler/framework-names.ts).
 import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
 import { buildAccepted, cleanupChain, entityFiles, runAcceptedOn, runRefusedCase, type AcceptedProject, type ChainCase } from './helpers/definitions-chain.js';
 import { assertGeneratedNamesReserved } from './helpers/generated-names.js';
+import { query } from './helpers/migrations.js';
 
 const ID = { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true };
 
@@ -22,6 +24,20 @@ const path = (name: string): string => {
 };
 
 const TITRE = { name: 'titre', sql_type: 'VARCHAR(100)' };
+
+/** Item 13: a tutor's mentors and students, a many-to-many from Tuteur to itself. */
+const SELF_RELATION = {
+  name: 'tutorat',
+  type: 'many_to_many',
+  from_entity: 'Tuteur',
+  from_field: 'id',
+  to_entity: 'Tuteur',
+  to_field: 'id',
+  from_name: 'mentor',
+  to_name: 'eleve',
+  from_label: 'Mentors',
+  to_label: 'Élèves',
+};
 
 /** Item 1: names of the framework, of TypeScript and of Node, and names whose generated classes would be theirs. */
 const FRAMEWORK_NAMES = [
@@ -154,8 +170,55 @@ export const CASES: ChainCase[] = [
     expect: 'passes',
     pages: { contains: ['Calcul {{ 7*7 }}', 'Note {{ 6*7 }}'], absent: ['Calcul 49', 'Note 42'] },
   },
+  {
+    name: 'item 9: a field that says what it was called (renamed_from) passes; a new database gets the new column',
+    files: entityFiles(entity('Fichier', [TITRE, { name: 'petit_nom', sql_type: 'VARCHAR(40)', nullable: true, renamed_from: 'prenom' }])),
+    expect: 'passes',
+  },
+  {
+    name: 'item 13: a many-to-many from an entity to itself, its two sides named (mentors, students), passes',
+    files: {
+      ...entityFiles(entity('Tuteur', [TITRE])),
+      'mvc/entities/relations.json': { format_version: 1, relations: [SELF_RELATION] },
+    },
+    expect: 'passes',
+    check: async ({ project, client }) => {
+      const form = (await client.get('/tuteurs/new')).text;
+      for (const label of ['Mentors', 'Élèves']) assert.ok(form.includes(`>${label}</label>`), label);
+      const columns = await query<Record<string, unknown>>(project, 'SELECT * FROM tutorat');
+      assert.equal(columns, []);
+      await project.sql(['INSERT INTO tutorat (MentorId, EleveId) VALUES (1, 1)']);
+      assert.ok((await client.get('/tuteurs/1')).text.includes('Mentors'));
+    },
+  },
 
   // ---- refused ----
+  {
+    name: 'item 13: a many-to-many from an entity to itself without from_name / to_name is refused',
+    files: {
+      ...entityFiles(entity('Tuteur', [TITRE])),
+      'mvc/entities/relations.json': { format_version: 1, relations: [{ ...SELF_RELATION, from_name: undefined, to_name: undefined }] },
+    },
+    expect: { file: 'mvc/entities/relations.json', pointer: '#/relations/0', message: 'nommez ses deux côtés avec « from_name » et « to_name »' },
+  },
+  {
+    name: 'item 13: side names on a relation between two entities are refused',
+    files: {
+      ...entityFiles(entity('Membre', [TITRE]), entity('Groupe', [TITRE])),
+      'mvc/entities/relations.json': {
+        format_version: 1,
+        relations: [
+          { name: 'membre_groupe', type: 'many_to_many', from_entity: 'Membre', from_field: 'id', to_entity: 'Groupe', to_field: 'id', from_name: 'membre' },
+        ],
+      },
+    },
+    expect: { file: 'mvc/entities/relations.json', pointer: '#/relations/0/from_name', message: "d'une entité vers elle-même" },
+  },
+  {
+    name: "item 9: renamed_from naming another field's column is refused",
+    files: entityFiles(entity('Fiche', [TITRE, { name: 'sous_titre', sql_type: 'VARCHAR(40)', renamed_from: 'titre' }])),
+    expect: { file: path('Fiche'), pointer: '#/fields/2/renamed_from', message: 'celle du champ « titre »' },
+  },
   ...FRAMEWORK_NAMES.map((name): ChainCase => ({
     name: `item 1: an entity named ${name} is refused`,
     files: entityFiles(entity(name, [TITRE])),

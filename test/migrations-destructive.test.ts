@@ -71,6 +71,14 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.ok(
         lines(project.run(['migration:status']).stdout).some((l) => l.startsWith(`Étape destructive : ${narrow}, ligne `) && l.endsWith('[bloquante]')),
       );
+      const status = JSON.parse(project.run(['migration:status', '--json']).stdout) as Array<{ status: string; risks: Array<Record<string, unknown>> }>;
+      assert.equal(
+        status.map((s) => [s.status, s.risks.map((r) => `${String(r.kind)} ${String(r.rows)} ${String(r.blocking)}`)]),
+        [
+          ['APPLIED', []],
+          ['PENDING', ['NARROW 1 true']],
+        ],
+      );
 
       // Once the value fits, the narrowing is still a destructive step: refused without the flag, applied with it.
       await project.sql(["UPDATE contact SET Nom = 'Marie Curie' WHERE Id = 2"]);

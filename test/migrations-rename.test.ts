@@ -34,6 +34,11 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.is(diff.status, 2, diff.stdout);
       assert.match(diff.stdout, /^COLUMN_RENAMED\s+PetitNom\s+renommée depuis Prenom/m);
       assert.not.match(diff.stdout, /COLUMN_MISSING|COLUMN_EXTRA|INDEX_/);
+      const json = JSON.parse(project.run(['migration:diff', '--entity', 'Contact', '--json']).stdout) as Array<{ rows: Array<Record<string, unknown>> }>;
+      assert.equal(
+        json[0]!.rows.filter((r) => r.status === 'COLUMN_RENAMED').map((r) => [r.column, r.from]),
+        [['PetitNom', 'Prenom']],
+      );
 
       const file = make(project, ['renommage', '--from-diff', 'Contact']);
       const text = project.read(`${MIGRATIONS}/${file}`);
@@ -41,7 +46,12 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.equal(renames, ['ALTER TABLE `contact` RENAME COLUMN `Prenom` TO `PetitNom`;', 'ALTER TABLE "contact" RENAME COLUMN "Prenom" TO "PetitNom";']);
       assert.not.match(text, /DROP COLUMN|ADD COLUMN/);
 
-      ok(project, ['migration:apply']);
+      // The rename loses nothing; the narrowed type is the one destructive step (all values fit): it needs the flag.
+      const refused = project.run(['migration:apply']);
+      assert.is(refused.status, 1);
+      assert.match(refused.stderr, /^Erreur : 1 étape\(s\) destructive\(s\) dans les migrations PENDING :$/m);
+      assert.match(refused.stderr, /contact\.PetitNom VARCHAR\(50\) → VARCHAR\(40\)|contact\.Prenom VARCHAR\(50\) → VARCHAR\(40\)/i);
+      ok(project, ['migration:apply', '--allow-destructive']);
       const after = project.run(['migration:diff', '--entity', 'Contact', '--check']);
       assert.is(after.status, 0, after.stdout);
       const rows = await query<{ Nom: string; PetitNom: string }>(project, 'SELECT Nom, PetitNom FROM contact ORDER BY Id');

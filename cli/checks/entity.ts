@@ -18,6 +18,7 @@ const D = {
   files: entity(1, "Fichiers d'entités lisibles"),
   entities: entity(2, 'Définitions des entités'),
   relations: entity(3, 'Relations (mvc/entities/relations.json)'),
+  removed: entity(4, 'Entités supprimées'),
 } as const;
 
 export const ENTITY_DEFINITIONS: readonly CheckDefinition[] = Object.values(D);
@@ -95,7 +96,32 @@ export const entityCheck: CheckFunction = async ({ root }) => {
       ? relationResults
       : [result(D.relations, 'OK', relationsSource ? `${relationCount} relation(s) valide(s)` : `aucun fichier ${RELATIONS_FILE}`)]),
   );
+  if (compiled.model)
+    out.push(
+      ...(await removedResults(
+        root,
+        compiled.model.entities.map((e) => e.name),
+      )),
+    );
   return out;
 };
+
+/** FW-ENTITY-004: the files and routes an entity whose definition is gone left behind (docs/entities.md "Removing an entity"). */
+async function removedResults(root: string, known: readonly string[]): Promise<CheckResult[]> {
+  const { describeRemoved, removedEntities } = await import('../removed-entities.js');
+  const left = removedEntities(root, known).filter((r) => describeRemoved(r, true).length > 0);
+  if (left.length === 0) return [result(D.removed, 'OK', "aucun fichier ni route d'une entité supprimée")];
+  return left.map((removed) => ({
+    ...result(
+      D.removed,
+      'FAIL',
+      `l'entité « ${removed.name} » n'a plus de définition, mais ${describeRemoved(removed, true)
+        .map((line) => line.trim())
+        .join(' ; ')}`,
+      '« fw build:model » supprime ses fichiers générés ; retirez ses fichiers manuels et ses routes, ou recréez sa définition',
+    ),
+    file: removed.manual[0] ?? removed.regenerable[0] ?? 'mvc/routes.ts',
+  }));
+}
 
 export const ENTITY_CHECKS: readonly CheckFunction[] = [entityCheck];

@@ -160,7 +160,11 @@ export function migrationSteps(statements: readonly SqlStatement[]): MigrationSt
       }
       const change = changeColumn.exec(clause);
       if (change) {
-        steps.push({ kind: 'COLUMN_DEFINITION', table, column: original(table, bare(change[1]!)), ...definition(change[3]!), line });
+        const from = original(table, bare(change[1]!));
+        steps.push({ kind: 'COLUMN_DEFINITION', table, column: from, ...definition(change[3]!), line });
+        const map = renamed.get(table.toLowerCase()) ?? new Map<string, string>();
+        map.set(bare(change[2]!).toLowerCase(), from);
+        renamed.set(table.toLowerCase(), map);
         continue;
       }
       const addKey = addUnique.exec(clause);

@@ -2,6 +2,7 @@
  * `fw migration:lint [--json]`: read-only; the destructive steps of the PENDING migrations, with the rows each one
  * touches read from the database (docs/entities.md "Destructive steps"). Exit 2 when there is any (for CI).
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
@@ -26,11 +27,15 @@ export function formatRisks(risks: readonly PendingRisk[]): string {
 export async function run({ options }: CommandInput): Promise<number> {
   const root = findProjectRoot();
   const settings = readDbSettings(root);
-  const risks = await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
-    const report = await migrationStatuses(db, root);
-    if (report.problems.length > 0) throw invalidFilesError(report.problems);
-    return pendingRisks(db, report.statuses);
-  });
+  // Read-only: a SQLite file that does not exist yet is not created (no table, so no row to lose).
+  const risks =
+    settings.driver === 'sqlite' && !fs.existsSync(settings.file)
+      ? []
+      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
+          const report = await migrationStatuses(db, root);
+          if (report.problems.length > 0) throw invalidFilesError(report.problems);
+          return pendingRisks(db, report.statuses);
+        });
   const out = process.stdout;
   if (options.json) {
     out.write(
