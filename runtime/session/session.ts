@@ -170,8 +170,8 @@ export class RequestSession {
 
   /**
    * Writes the session to the store and sets the cookie on the response, when it holds anything: an empty
-   * session is not stored (a loaded one that became empty is deleted and its cookie expired, unless an anonymous
-   * CSRF token was derived from its id). A session loaded from the store under
+   * session is not stored (a loaded one that became empty is deleted from the store; its cookie stays, as the
+   * anonymous CSRF tokens of the visitor's open pages are derived from it). A session loaded from the store under
    * its id is written with `update()`, which never creates: if it was ended while the request ran (logout,
    * `deleteUser()` on a disabled user or a changed password), it stays ended, and no cookie is sent. A new,
    * adopted or rotated id is created with `set()`. A new id bound to a CSRF token is sent even when empty.
@@ -186,10 +186,10 @@ export class RequestSession {
     }
     if (Object.keys(this.data).length === 0) {
       // Nothing worth keeping (docs/runtime.md "Sessions"): a new session is never stored, and a stored one that
-      // became empty (its flash read) is ended. The cookie stays when a form of the page is bound to it.
+      // became empty (its flash read) is deleted from the store. Its cookie stays: the forms of the visitor's open
+      // pages carry the anonymous token of that id, and an id the store does not know is an anonymous visitor's.
       if (this.loaded) {
         await store.delete(this.id);
-        if (!this.tokenBound) response.addCookie(`${SESSION_COOKIE}=; Max-Age=0; ${COOKIE_ATTRIBUTES}`);
       } else if (this.issueCookie && this.tokenBound) {
         response.addCookie(sessionCookie(this.id));
       }
