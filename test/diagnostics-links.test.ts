@@ -90,13 +90,14 @@ test('fw_modules.json linked outside the project: a FAIL of FW-MOD-001 that does
   }
 });
 
-test('an entity, mvc/routes.ts and env/dev linked outside the project: refused, never quoted', ({ base, outside }) => {
+test('an entity, mvc/routes.ts, env/dev and env/example linked outside the project: refused, never quoted', ({ base, outside }) => {
   const c = copy(base);
   const secret = path.join(outside, 'secret.txt');
   link(c, 'mvc/entities/fuite/fuite.json', secret);
   link(c, 'mvc/routes.ts', secret);
   link(c, 'env/dev', secret);
-  const runs = assertReportedNotRead(c.root, ['env/dev', 'mvc/entities/fuite/fuite.json', 'mvc/routes.ts']);
+  link(c, 'env/example', secret);
+  const runs = assertReportedNotRead(c.root, ['env/dev', 'env/example', 'mvc/entities/fuite/fuite.json', 'mvc/routes.ts']);
   for (const [command, run] of runs) {
     assert.is(run.json.status, 1, command);
     const entity = resultsOf(run.report, 'FW-ENTITY-001').find((check) => check.file === 'mvc/entities/fuite/fuite.json');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { APP_SECRET_MIN_LENGTH } from '../../runtime/security/app-secret.js';
 import { EnvSyntaxError, parseEnv } from '../../runtime/env.js';
 import { result, type CheckDefinition, type CheckResult } from './check.js';
+import { OUTSIDE_REASON, outsideProject } from './files.js';
 import type { ProjectContext } from './context.js';
 
 /** An API token shorter than this is a FAIL: `openssl rand -hex 32` gives 64 characters. */
@@ -61,6 +62,8 @@ function readEnvFile(root: string, relative: string): EnvRead {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (!stat) return null;
     if (!stat.isFile()) return { problem: `${relative} n'est pas un fichier` };
+    // A link out of the project is not read: a parse error would quote its target (docs/diagnostics.md).
+    if (outsideProject(root, relative)) return { problem: `${relative} : ${OUTSIDE_REASON}` };
     if (stat.size > MAX_ENV_BYTES) return { problem: `${relative} pèse ${stat.size} octets : trop gros pour un fichier d'environnement` };
     const bytes = fs.readFileSync(file);
     if (bytes.includes(0)) return { problem: `${relative} est un fichier binaire` };
