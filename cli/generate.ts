@@ -62,7 +62,9 @@ export function reportStale(plan: WritePlan, command: string, legacy: readonly L
     return 0;
   }
   if (stale.length > 0) {
-    process.stdout.write(`Fichiers générés périmés (${stale.length}) :\n${stale.map((file) => `  ${file}\n`).join('')}Régénérez-les avec « ${command} ».\n`);
+    process.stdout.write(
+      `Fichiers générés périmés (${stale.length}) :\n${stale.map((file) => `  ${file}\n`).join('')}Régénérez-les avec « ${command} » ; une modification faite à la main y serait perdue : déplacez-la d'abord dans le fichier manuel (docs/diagnostics.md, FW-GEN-001).\n`,
+    );
   }
   process.stdout.write(notes);
   return 2;

@@ -34,7 +34,8 @@ function setRoles(project: CliProject, permissions: Record<string, string[]> | n
   });
 }
 
-const STALE_CRUD = 'Fichiers générés périmés (1) :\n  mvc/models/fiche_crud.ts\nRégénérez-les avec « fw make:crud Fiche ».\n';
+const STALE_CRUD =
+  "Fichiers générés périmés (1) :\n  mvc/models/fiche_crud.ts\nRégénérez-les avec « fw make:crud Fiche » ; une modification faite à la main y serait perdue : déplacez-la d'abord dans le fichier manuel (docs/diagnostics.md, FW-GEN-001).\n";
 
 test('a role block added after make:crud: --check reports fiche_crud.ts, sync:entity brings it, the controller is untouched', () => {
   const project = fresh();
