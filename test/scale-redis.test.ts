@@ -60,6 +60,9 @@ async function assert503(label: string): Promise<void> {
   const result = await app.fetch('/page', { signal: BOUND.signal(), headers: { cookie } });
   assert.is(result.status, 503, `${label}: ${result.text.slice(0, 200)}`);
   assert.is(result.headers.get('retry-after'), '4', label);
+  // Redis is away, not the database: the page says a service does not answer.
+  assert.ok(result.text.includes('Un service dont l’application a besoin ne répond pas'), `${label}: ${result.text.slice(0, 400)}`);
+  assert.not.ok(result.text.includes('La base de données ne répond pas'), label);
   assertSecurityHeaders(result.headers, label);
   assert.ok(Date.now() - started < 5000, `${label}: answered in ${Date.now() - started} ms`);
 }

@@ -28,7 +28,8 @@ export function databaseUnavailableResponse(err: unknown, request: Request, api?
   const response = errorPage(
     503,
     request,
-    { retry_after: retryAfter },
+    // The page names what is away in words for a visitor: the database, or a service (Redis).
+    { retry_after: retryAfter, unavailable: redis ? 'service' : 'database' },
     {
       api,
       code: 'database_unavailable',
