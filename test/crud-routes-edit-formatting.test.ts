@@ -1,11 +1,10 @@
 // `addRoutes`, the edit of `mvc/routes.ts` behind `fw make:crud` (docs/architecture.md "Codemods: one recipe"): the layout of the edited file,
-// its line ends, indentation, parameter name, empty bodies and where the import goes.
-import fs from 'node:fs';
+// its line ends, indentation, parameter name, empty bodies and where the import goes. `fw make:crud` itself on a CRLF routes.ts with
+// a byte order mark is a row of the "changes over time" table of test/generator-definitions-chain.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAuthRoutes } from '../emitters/auth/routes-edit.js';
 import { addToController } from '../emitters/codemods/controller-edit.js';
-import { newProject } from './helpers/cli.js';
 import { COMMENT, IMPORT_LINE, TEMPLATE, assertEachRouteOnce, edit, routeLines } from './helpers/crud-routes-edit.js';
 
 // --- layout of the file ---
@@ -86,29 +85,3 @@ L('a comment after the last import stays on its line', () => {
 });
 
 L.run();
-
-const Cli = suite('crud-routes-edit: fw make:crud on a CRLF routes.ts with a byte order mark');
-
-Cli('the mark and CRLF are kept on every line, and a second run changes no byte', async () => {
-  const project = newProject('Marque');
-  try {
-    const routes = project.read('mvc/routes.ts');
-    project.write('mvc/routes.ts', `\uFEFF${routes.replace(/\n/g, '\r\n')}`);
-    for (const args of [['make:entity', 'Contact', '--no-input'], ['build:model'], ['make:crud', 'Contact']]) {
-      const run = project.run(args);
-      assert.is(run.status, 0, run.stderr);
-    }
-    const edited = fs.readFileSync(project.path('mvc/routes.ts'));
-    assert.equal([...edited.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
-    const text = edited.toString('utf8');
-    assert.not.match(text, /[^\r]\n/);
-    assert.match(text, /\r\n {2}router\.add\('GET', '\/contacts', ContactController\.index/);
-    const again = project.run(['make:crud', 'Contact']);
-    assert.is(again.status, 0, again.stderr);
-    assert.ok(fs.readFileSync(project.path('mvc/routes.ts')).equals(edited));
-  } finally {
-    await project.cleanup();
-  }
-});
-
-Cli.run();

@@ -2,10 +2,13 @@
 // type-checks, applies on SQLite and MariaDB and serves every page; what it refuses is refused with `Erreur :`, the
 // file and the JSON pointer, and nothing written. One row per case (test/helpers/definitions-chain.ts); the
 // accepted rows share one project, so that tsc runs once. Last, the names the generated files import, declare or
-// take from the globals are all in the compiler's list of framework names (compiler/framework-names.ts).
+// take from the globals are all in the compiler's list of framework names (compiler/framework-names.ts). A second
+// table, "changes over time", runs what happens when definitions change after a first build (test/helpers/
+// changes-over-time.ts), each row in a project of its own, on SQLite and MariaDB where a database is involved.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildAccepted, cleanupChain, entityFiles, runAcceptedOn, runRefusedCase, type AcceptedProject, type ChainCase } from './helpers/definitions-chain.js';
+import { crlfBomRoutesScenario, destructiveScenario, removedEntityScenario, type Dialect } from './helpers/changes-over-time.js';
 import { assertGeneratedNamesReserved } from './helpers/generated-names.js';
 import { query } from './helpers/migrations.js';
 
@@ -298,6 +301,36 @@ export const CASES: ChainCase[] = [
   },
 ];
 
+/** A row of the "changes over time" table: its issue items, what it shows, and its scenario on each of `dialects`. */
+interface ChangeCase {
+  readonly items: readonly number[];
+  readonly name: string;
+  /** The dialects the scenario runs on, one test each; `'both'`: one run that uses SQLite then MariaDB; `'none'`: no database. */
+  readonly dialects: readonly Dialect[] | 'both' | 'none';
+  readonly run: (dialect?: Dialect) => Promise<void>;
+}
+
+export const CHANGES: ChangeCase[] = [
+  {
+    items: [10],
+    name: 'a removed entity (Ville): build:model --check names what is left, build:model deletes its generated files, migration:diff names its table, then the project type-checks',
+    dialects: 'both',
+    run: () => removedEntityScenario(),
+  },
+  {
+    items: [11, 12],
+    name: 'VARCHAR(50) → VARCHAR(20) over a 47-character value, NOT NULL over NULL, a unique key over duplicates refused before any change, the rows named; destructive steps listed by migration:lint / migration:status and refused without --allow-destructive',
+    dialects: ['sqlite', 'mariadb'],
+    run: (dialect) => destructiveScenario(dialect!),
+  },
+  {
+    items: [14],
+    name: 'make:crud on a CRLF routes.ts with a byte order mark keeps both on every line, and a second run changes no byte',
+    dialects: 'none',
+    run: () => crlfBomRoutesScenario(),
+  },
+];
+
 const t = suite('generator-definitions-chain');
 let accepted: AcceptedProject;
 
@@ -325,5 +358,11 @@ t('accepted: db:apply on SQLite, every page served and posted', async () => {
 t('accepted: db:apply on MariaDB, every page served and posted', async () => {
   await runAcceptedOn(accepted, 'mariadb');
 });
+
+for (const row of CHANGES) {
+  const label = `changes over time: item${row.items.length > 1 ? 's' : ''} ${row.items.join(', ')}: ${row.name}`;
+  if (Array.isArray(row.dialects)) for (const dialect of row.dialects) t(`${label} (${dialect})`, () => row.run(dialect));
+  else t(`${label}${row.dialects === 'both' ? ' (SQLite then MariaDB)' : ''}`, () => row.run());
+}
 
 t.run();
