@@ -8,7 +8,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildAccepted, cleanupChain, entityFiles, runAcceptedOn, runRefusedCase, type AcceptedProject, type ChainCase } from './helpers/definitions-chain.js';
-import { crlfBomRoutesScenario, destructiveScenario, removedEntityScenario, type Dialect } from './helpers/changes-over-time.js';
+import {
+  crlfBomRoutesScenario,
+  destructiveStepsListedScenario,
+  refusedBeforeAnyChangeScenario,
+  removedEntityScenario,
+  type Dialect,
+} from './helpers/changes-over-time.js';
 import { assertGeneratedNamesReserved } from './helpers/generated-names.js';
 import { query } from './helpers/migrations.js';
 
@@ -301,9 +307,9 @@ export const CASES: ChainCase[] = [
   },
 ];
 
-/** A row of the "changes over time" table: its issue items, what it shows, and its scenario on each of `dialects`. */
+/** A row of the "changes over time" table: its issue item, what it shows, and its scenario on each of `dialects`. */
 interface ChangeCase {
-  readonly items: readonly number[];
+  readonly item: number;
   readonly name: string;
   /** The dialects the scenario runs on, one test each; `'both'`: one run that uses SQLite then MariaDB; `'none'`: no database. */
   readonly dialects: readonly Dialect[] | 'both' | 'none';
@@ -312,19 +318,25 @@ interface ChangeCase {
 
 export const CHANGES: ChangeCase[] = [
   {
-    items: [10],
+    item: 10,
     name: 'a removed entity (Ville): build:model --check names what is left, build:model deletes its generated files, migration:diff names its table, then the project type-checks',
     dialects: 'both',
     run: () => removedEntityScenario(),
   },
   {
-    items: [11, 12],
-    name: 'VARCHAR(50) → VARCHAR(20) over a 47-character value, NOT NULL over NULL, a unique key over duplicates refused before any change, the rows named; destructive steps listed by migration:lint / migration:status and refused without --allow-destructive',
+    item: 11,
+    name: 'VARCHAR(50) → VARCHAR(20) over a 47-character value, NOT NULL over NULL and a unique key over duplicates are refused before any change, the rows named',
     dialects: ['sqlite', 'mariadb'],
-    run: (dialect) => destructiveScenario(dialect!),
+    run: (dialect) => refusedBeforeAnyChangeScenario(dialect!),
   },
   {
-    items: [14],
+    item: 12,
+    name: 'a narrowed type and a dropped column are listed by migration:lint / migration:status with their rows and refused by migration:apply without --allow-destructive',
+    dialects: ['sqlite', 'mariadb'],
+    run: (dialect) => destructiveStepsListedScenario(dialect!),
+  },
+  {
+    item: 14,
     name: 'make:crud on a CRLF routes.ts with a byte order mark keeps both on every line, and a second run changes no byte',
     dialects: 'none',
     run: () => crlfBomRoutesScenario(),
@@ -360,7 +372,7 @@ t('accepted: db:apply on MariaDB, every page served and posted', async () => {
 });
 
 for (const row of CHANGES) {
-  const label = `changes over time: item${row.items.length > 1 ? 's' : ''} ${row.items.join(', ')}: ${row.name}`;
+  const label = `changes over time: item ${row.item}: ${row.name}`;
   if (Array.isArray(row.dialects)) for (const dialect of row.dialects) t(`${label} (${dialect})`, () => row.run(dialect));
   else t(`${label}${row.dialects === 'both' ? ' (SQLite then MariaDB)' : ''}`, () => row.run());
 }

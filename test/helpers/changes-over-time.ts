@@ -128,13 +128,8 @@ function pendingCount(project: CliProject): string {
   return ok(project, ['migration:status']).at(-1)!;
 }
 
-/**
- * On `dialect`: a narrowed VARCHAR(50) → VARCHAR(20) over a 47-character value, NOT NULL over a NULL and a unique key
- * over duplicates are refused by `migration:apply` before any statement, the rows named, the schema and rows read
- * back unchanged; the narrowing and a dropped column are listed by `migration:lint` / `migration:status` with the
- * rows they touch and refused without `--allow-destructive`, applied with it.
- */
-export async function destructiveScenario(dialect: Dialect): Promise<void> {
+/** The Contact table on `dialect`: Nom VARCHAR(50) holding a 47-character value (Id 2), Ville and Note; a PENDING migration narrows Nom to VARCHAR(20). */
+async function narrowedProject(dialect: Dialect): Promise<{ project: CliProject; narrow: string; before: string }> {
   const project = newProject('Carnet');
   try {
     ok(project, ['make:entity', 'Contact', '--no-input']);
@@ -153,13 +148,28 @@ export async function destructiveScenario(dialect: Dialect): Promise<void> {
     const before = 'varchar(50)';
     assert.is(await nomType(project), before);
 
-    // 1. VARCHAR(50) -> VARCHAR(20) with one value of 47 characters (Id 2).
+    // VARCHAR(50) -> VARCHAR(20) with one value of 47 characters (Id 2).
     project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT_FILE, (data) => {
       data.fields[0]!.sql_type = 'VARCHAR(20)';
       data.fields[0]!.constraints = { not_empty: true, max_length: 20 };
     });
     ok(project, ['sync:entity', 'Contact']);
     const narrow = make(project, ['nom_court', '--from-diff', 'Contact']);
+    return { project, narrow, before };
+  } catch (error) {
+    await project.cleanup();
+    throw error;
+  }
+}
+
+/**
+ * Item 11, on `dialect`: `migration:apply --allow-destructive` refuses the narrowing VARCHAR(50) → VARCHAR(20) over a
+ * 47-character value before any statement, the row named, the schema and the row read back unchanged; once the value
+ * fits it applies; then NOT NULL over a NULL and a unique key over duplicates are refused the same way, the rows named.
+ */
+export async function refusedBeforeAnyChangeScenario(dialect: Dialect): Promise<void> {
+  const { project, narrow, before } = await narrowedProject(dialect);
+  try {
     const refused = project.run(['migration:apply', '--allow-destructive']);
     assert.is(refused.status, 1, refused.stdout);
     assert.equal(lines(refused.stderr).slice(0, 3), [
@@ -172,6 +182,51 @@ export async function destructiveScenario(dialect: Dialect): Promise<void> {
     assert.equal(await query(project, 'SELECT Nom FROM contact WHERE Id = 2'), [{ Nom: LONG }]);
     assert.is(pendingCount(project), '1 APPLIED, 1 PENDING, 0 CHANGED, 0 MISSING.');
 
+    // Once the value fits, the narrowing applies with the flag.
+    await project.sql(["UPDATE contact SET Nom = 'Marie Curie' WHERE Id = 2"]);
+    ok(project, ['migration:apply', '--allow-destructive']);
+    assert.is(await nomType(project), 'varchar(20)');
+    assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
+
+    // NOT NULL over a NULL (Id 2) and a unique key over duplicates (Ids 1 and 3), in one migration.
+    project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT_FILE, (data) => {
+      data.fields[1]!.nullable = false;
+      data.fields[1]!.unique = true;
+    });
+    ok(project, ['sync:entity', 'Contact']);
+    const strict = make(project, ['ville_stricte', '--from-diff', 'Contact']);
+    const refusedAgain = project.run(['migration:apply', '--allow-destructive']);
+    assert.is(refusedAgain.status, 1);
+    const reasons = lines(refusedAgain.stderr).filter((l) => l.startsWith(`  ${strict}`));
+    assert.equal(
+      reasons.map((l) => l.replace(/ligne \d+/, 'ligne L')),
+      [
+        `  ${strict}, ligne L : contact.Ville devient NOT NULL : valeur NULL : 1 ligne(s) (Id 2)`,
+        `  ${strict}, ligne L : clé unique sur contact (Ville) : valeur en double : 2 ligne(s) (Id 1, Id 3)`,
+      ],
+    );
+    const schema = await readSchema(project);
+    assert.is(schema.tables.contact!.find((c) => c.name === 'Ville')!.nullable, true);
+    assert.equal(
+      schema.indexes.filter((i) => i.table === 'contact'),
+      [],
+    );
+    await project.sql(["UPDATE contact SET Ville = 'Berlin' WHERE Id = 2", "UPDATE contact SET Ville = 'Vienne' WHERE Id = 3"]);
+    ok(project, ['migration:apply']);
+    assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
+  } finally {
+    await project.cleanup();
+  }
+}
+
+/**
+ * Item 12, on `dialect`: the narrowing and a column dropped by hand are listed by `migration:lint` and
+ * `migration:status` (text and JSON) with the rows they touch, refused by `migration:apply` without
+ * `--allow-destructive` (nothing changed) and applied with it.
+ */
+export async function destructiveStepsListedScenario(dialect: Dialect): Promise<void> {
+  const { project, narrow, before } = await narrowedProject(dialect);
+  try {
     // migration:lint and migration:status list it, with the row, for CI too.
     const lint = project.run(['migration:lint']);
     assert.is(lint.status, 2, lint.stdout);
@@ -202,34 +257,7 @@ export async function destructiveScenario(dialect: Dialect): Promise<void> {
     assert.is(await nomType(project), 'varchar(20)');
     assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
 
-    // 2. NOT NULL over a NULL (Id 2) and 3. a unique key over duplicates (Ids 1 and 3), in one migration.
-    project.editJson<{ fields: Array<Record<string, unknown>> }>(CONTACT_FILE, (data) => {
-      data.fields[1]!.nullable = false;
-      data.fields[1]!.unique = true;
-    });
-    ok(project, ['sync:entity', 'Contact']);
-    const strict = make(project, ['ville_stricte', '--from-diff', 'Contact']);
-    const refusedAgain = project.run(['migration:apply', '--allow-destructive']);
-    assert.is(refusedAgain.status, 1);
-    const reasons = lines(refusedAgain.stderr).filter((l) => l.startsWith(`  ${strict}`));
-    assert.equal(
-      reasons.map((l) => l.replace(/ligne \d+/, 'ligne L')),
-      [
-        `  ${strict}, ligne L : contact.Ville devient NOT NULL : valeur NULL : 1 ligne(s) (Id 2)`,
-        `  ${strict}, ligne L : clé unique sur contact (Ville) : valeur en double : 2 ligne(s) (Id 1, Id 3)`,
-      ],
-    );
-    const schema = await readSchema(project);
-    assert.is(schema.tables.contact!.find((c) => c.name === 'Ville')!.nullable, true);
-    assert.equal(
-      schema.indexes.filter((i) => i.table === 'contact'),
-      [],
-    );
-    await project.sql(["UPDATE contact SET Ville = 'Berlin' WHERE Id = 2", "UPDATE contact SET Ville = 'Vienne' WHERE Id = 3"]);
-    ok(project, ['migration:apply']);
-    assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
-
-    // 4. A column dropped by hand: listed with the values it holds, refused without the flag.
+    // A column dropped by hand: listed with the values it holds, refused without the flag.
     project.write(
       `${MIGRATIONS}/29990101000000_sans_note.sql`,
       '-- fw:dialect mariadb\nALTER TABLE `contact` DROP COLUMN `Note`;\n-- fw:dialect sqlite\nALTER TABLE "contact" DROP COLUMN "Note";\n',
