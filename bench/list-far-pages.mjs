@@ -23,7 +23,7 @@ const dist = (file) => import(pathToFileURL(path.join(REPO, 'dist', file)).href)
 const helpers = await dist('test/helpers/crud-app.js');
 const { keysFirstSql } = await dist('runtime/crud/list-page.js');
 const { ListQuery } = await dist('runtime/crud/list-query.js');
-const { registerUnicodeFunctions } = await dist('runtime/db/unicode-ci.js');
+const { registerUnicodeFunctions } = await dist('runtime/db/dialects/sqlite/unicode-ci.js');
 
 const ROWS = Number(process.env.BENCH_FAR_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_FAR_RUNS ?? 7);

@@ -3,8 +3,6 @@
  * emitter consumes. Nodes are plain data with a `kind`, made by the factory functions below and deeply frozen.
  */
 
-export type Dialect = 'mariadb' | 'sqlite';
-
 /** The logical type of a value (`python_type` in entity files, read as a hint; deduced from sql_type when absent). */
 export type LogicalType = 'int' | 'str' | 'bool' | 'float' | 'decimal' | 'date' | 'datetime' | 'time' | 'bytes';
 

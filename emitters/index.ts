@@ -4,8 +4,8 @@
  *
  * | emitter | file |
  * |---|---|
- * | emitTableSql(model, entity, 'mariadb' / 'sqlite') | `mvc/entities/<snake>/<snake>.sql` / `<snake>.sqlite.sql` |
- * | emitRelationsSql(model, 'mariadb' / 'sqlite') | `mvc/entities/relations.sql` / `relations.sqlite.sql` |
+ * | emitTableSql(model, entity, dialect), for each of DIALECT_NAMES | `mvc/entities/<snake>/<snake>.sql` / `<snake>.sqlite.sql` (the dialect's `fileSuffix`) |
+ * | emitRelationsSql(model, dialect), for each of DIALECT_NAMES | `mvc/entities/relations.sql` / `relations.sqlite.sql` |
  * | emitBaseClass(model, entity) | `mvc/entities/<snake>/<snake>_base.ts` |
  * | emitEntityClass(model, entity) | `mvc/entities/<snake>/<snake>.ts` (manual) |
  * | emitEntityIndex(model, entity) | `mvc/entities/<snake>/index.ts` (manual) |

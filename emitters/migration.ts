@@ -1,14 +1,15 @@
 /**
- * Migration files (`fw migration:make`): one file holds both dialects in `-- fw:dialect <name>` sections, so
+ * Migration files (`fw migration:make`): one file holds every dialect in `-- fw:dialect <name>` sections, so
  * a version means the same change on MariaDB and SQLite. Pure functions; the command picks the name and time.
+ * Each dialect's statements come from its spelling (runtime/db/dialect.ts): whether it alters a table in place or
+ * rebuilds it, where its foreign keys go.
  */
-import type { Dialect, EntityNode, FieldNode, ModelNode, ReferentialAction } from '../compiler/ir.js';
+import type { EntityNode, FieldNode, ModelNode, ReferentialAction } from '../compiler/ir.js';
 import { emitRelationsSql } from './sql-relations.js';
-import { renderAddForeignKey, renderColumn, renderCreateTable, renderSqliteRebuild } from '../runtime/db/ddl/render.js';
-import { quoteIdentifier, shortenIdentifier } from '../runtime/db/ddl/names.js';
+import { renderColumn, renderCreateTable } from '../runtime/db/ddl/render.js';
+import { shortenIdentifier } from '../runtime/db/ddl/names.js';
+import { DIALECT_NAMES, spellingOf, type DialectName as Dialect, type DialectSpelling } from '../runtime/db/dialect.js';
 import { entityTableSpec, keyName, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec, type TableSpec } from './sql-table-spec.js';
-
-const DIALECTS: readonly Dialect[] = ['mariadb', 'sqlite'];
 
 /** A generated SQL file without its marker line (a migration is the user's file once written). */
 function withoutMarker(sql: string): string {
@@ -19,14 +20,14 @@ function header(name: string, origin: string): string {
   return `-- Migration ${name} (${origin}).\n-- Relisez-la avant « fw migration:apply » : une fois appliquée, ne la modifiez plus.\n`;
 }
 
-function sections(parts: Record<Dialect, string[]>): string {
-  return DIALECTS.map((d) => `-- fw:dialect ${d}\n${parts[d].filter(Boolean).join('\n\n')}\n`).join('\n');
+/** One section per dialect, in the order of DIALECT_NAMES, each with the parts `of` gives it. */
+function sections(of: (dialect: Dialect) => string[]): string {
+  return DIALECT_NAMES.map((d) => `-- fw:dialect ${d}\n${of(d).filter(Boolean).join('\n\n')}\n`).join('\n');
 }
 
 /** An empty migration to fill by hand. */
 export function emitEmptyMigration(name: string): string {
-  const blank = { mariadb: ['-- SQL pour MariaDB ici.'], sqlite: ['-- SQL pour SQLite ici.'] };
-  return `${header(name, 'écrite à la main')}\n${sections(blank)}`;
+  return `${header(name, 'écrite à la main')}\n${sections((dialect) => [`-- SQL pour ${spellingOf(dialect).product} ici.`])}`;
 }
 
 /**
@@ -34,22 +35,21 @@ export function emitEmptyMigration(name: string): string {
  * foreign keys of their many-to-one relations; `withRelations` adds the whole relations SQL (pivots) instead.
  */
 export function emitCreateMigration(name: string, model: ModelNode, entities: readonly EntityNode[], withRelations: boolean): string {
-  const parts: Record<Dialect, string[]> = { mariadb: [], sqlite: [] };
-  for (const dialect of DIALECTS) {
-    for (const entity of entities) parts[dialect].push(renderCreateTable(entityTableSpec(model, entity, dialect), dialect).join('\n'));
-    if (withRelations) {
-      parts[dialect].push(withoutMarker(emitRelationsSql(model, dialect)));
-    } else if (dialect === 'mariadb') {
-      for (const entity of entities) {
-        for (const relation of manyToOneOf(model, entity)) {
-          const { table, foreignKey } = manyToOneForeignKey(model, relation);
-          parts.mariadb.push(renderAddForeignKey(table, foreignKey));
-        }
-      }
-    }
-  }
+  const parts = (dialect: Dialect): string[] => [
+    ...entities.map((entity) => renderCreateTable(entityTableSpec(model, entity, dialect), dialect).join('\n')),
+    ...(withRelations ? [withoutMarker(emitRelationsSql(model, dialect))] : entities.flatMap((entity) => addedForeignKeys(model, entity, spellingOf(dialect)))),
+  ];
   const origin = withRelations ? 'fw migration:make --from-entities' : `fw migration:make --from-entity ${entities.map((e) => e.name).join(', ')}`;
   return `${header(name, origin)}\n${sections(parts)}`;
+}
+
+/** The `ALTER TABLE … ADD CONSTRAINT` of an entity's many-to-one keys where the dialect adds them so (none where they are inline). */
+function addedForeignKeys(model: ModelNode, entity: EntityNode, spelling: DialectSpelling): string[] {
+  if (spelling.foreignKeys !== 'alter') return [];
+  return manyToOneOf(model, entity).flatMap((relation) => {
+    const { table, foreignKey } = manyToOneForeignKey(model, relation);
+    return spelling.addForeignKey(table, foreignKey) ?? [];
+  });
 }
 
 /** An index or unique key as `migration:diff` compares it: by columns and uniqueness, not by name. */
@@ -109,10 +109,10 @@ export interface DiffChange {
  * commit it while PRAGMA foreign_key_check reports a row: SQLite's documented procedure, steps 1 and 10
  * (cli/db/migration-apply.ts).
  */
-const SQLITE_FOREIGN_KEYS_OFF = 'PRAGMA foreign_keys = OFF;';
+const FOREIGN_KEYS_OFF = 'PRAGMA foreign_keys = OFF;';
 
-/** A default SQLite accepts when adding a NOT NULL column to a table that may hold rows. */
-function sqliteDefault(field: FieldNode): string {
+/** A default SQLite accepts when adding a NOT NULL column to a table that may hold rows (`addedNotNullNeedsDefault`). */
+function notNullDefault(field: FieldNode): string {
   switch (field.logicalType) {
     case 'int':
     case 'float':
@@ -124,31 +124,15 @@ function sqliteDefault(field: FieldNode): string {
   }
 }
 
-function keyColumns(columns: readonly string[], dialect: Dialect): string {
-  return `(${columns.map((c) => quoteIdentifier(c, dialect)).join(', ')})`;
-}
-
-/** Adds a key: `ALTER TABLE … ADD [UNIQUE] KEY` on MariaDB, `CREATE [UNIQUE] INDEX IF NOT EXISTS` on SQLite. */
-function addKey(table: string, key: KeyShape, dialect: Dialect): string {
-  const name = quoteIdentifier(key.name, dialect);
-  const unique = key.unique ? 'UNIQUE ' : '';
-  return dialect === 'mariadb'
-    ? `ALTER TABLE ${quoteIdentifier(table, dialect)} ADD ${unique}KEY ${name} ${keyColumns(key.columns, dialect)};`
-    : `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${quoteIdentifier(table, dialect)} ${keyColumns(key.columns, dialect)};`;
-}
-
-function dropKey(table: string, name: string, dialect: Dialect): string {
-  return dialect === 'mariadb'
-    ? `ALTER TABLE ${quoteIdentifier(table, dialect)} DROP INDEX ${quoteIdentifier(name, dialect)};`
-    : `DROP INDEX ${quoteIdentifier(name, dialect)};`;
-}
-
 function describeForeignKey(fk: ForeignKeyShape | ForeignKeySpec): string {
   return `(${fk.columns.join(', ')}) → ${fk.refTable} (${fk.refColumns.join(', ')})`;
 }
 
-/** SQLite cannot add, change or drop a foreign key, nor drop the index of a UNIQUE constraint: only a rebuild does. */
-function needsSqliteRebuild(change: DiffChange): boolean {
+/**
+ * A dialect that rebuilds tables (SQLite) cannot add, change or drop a foreign key, nor drop the index of a UNIQUE
+ * constraint: only a rebuild does.
+ */
+function needsRebuild(change: DiffChange): boolean {
   return (
     change.status === 'COLUMN_CHANGED' ||
     change.status === 'FK_MISSING' ||
@@ -157,49 +141,52 @@ function needsSqliteRebuild(change: DiffChange): boolean {
   );
 }
 
+/** The statements a dialect writes (null: one it cannot write, which a rebuild replaces). */
+function written(...statements: Array<string | null>): string[] {
+  return statements.filter((statement): statement is string => statement !== null);
+}
+
 /** The statements of an index or foreign-key change (extras are only commented: dropping them is the user's choice). */
-function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect): string[] {
+function keyStatements(entity: EntityNode, change: DiffChange, spelling: DialectSpelling): string[] {
   const table = entity.table;
+  const rebuilds = spelling.tableChanges === 'rebuild';
   const { expected, actual } = change.index ?? {};
   switch (change.status) {
     case 'INDEX_MISSING':
-      return expected ? [addKey(table, expected, dialect)] : [];
+      return expected ? [spelling.addKey(table, expected)] : [];
     case 'INDEX_CHANGED':
       if (!expected || !actual) return [];
-      if (dialect === 'sqlite') return [dropKey(table, actual.name, dialect), addKey(table, expected, dialect)];
-      // One statement: the old key may be the one a foreign key needs, and MariaDB refuses to drop it alone.
-      return [addKey(table, expected, dialect).replace(' ADD ', ` DROP INDEX ${quoteIdentifier(actual.name, dialect)}, ADD `)];
+      return spelling.replaceKey(table, actual.name, expected);
     case 'INDEX_EXTRA':
       if (!actual) return [];
-      if (dialect === 'sqlite' && actual.constraint) {
-        return [`-- ${actual.name} (contrainte UNIQUE de CREATE TABLE) n'est plus dans l'entité : SQLite ne la retire qu'en reconstruisant la table.`];
+      if (rebuilds && actual.constraint) {
+        return [
+          `-- ${actual.name} (contrainte UNIQUE de CREATE TABLE) n'est plus dans l'entité : ${spelling.product} ne la retire qu'en reconstruisant la table.`,
+        ];
       }
-      return [`-- ${actual.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${dropKey(table, actual.name, dialect)}`];
+      return [`-- ${actual.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${spelling.dropKey(table, actual.name)}`];
     default:
       break;
   }
   const fk = change.foreignKey ?? {};
-  if (dialect === 'sqlite') {
-    // FK_MISSING and FK_CHANGED rebuild the table (sqliteRebuild); an extra key stays until the user rebuilds it away.
+  if (rebuilds) {
+    // FK_MISSING and FK_CHANGED rebuild the table (rebuild); an extra key stays until the user rebuilds it away.
     return change.status === 'FK_EXTRA' && fk.actual
-      ? [`-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité : SQLite ne la retire qu'en reconstruisant la table.`]
+      ? [`-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité : ${spelling.product} ne la retire qu'en reconstruisant la table.`]
       : [];
   }
-  const alter = `ALTER TABLE ${quoteIdentifier(table, dialect)}`;
   switch (change.status) {
     case 'FK_MISSING':
-      return fk.expected ? [renderAddForeignKey(table, fk.expected)] : [];
+      return fk.expected ? written(spelling.addForeignKey(table, fk.expected)) : [];
     case 'FK_CHANGED':
       // A diff read on SQLite has no constraint name: the key is the one fw names on MariaDB.
-      return fk.expected
-        ? [`${alter} DROP FOREIGN KEY ${quoteIdentifier(fk.actual?.name ?? fk.expected.name, dialect)};`, renderAddForeignKey(table, fk.expected)]
-        : [];
+      return fk.expected ? written(spelling.dropForeignKey(table, fk.actual?.name ?? fk.expected.name), spelling.addForeignKey(table, fk.expected)) : [];
     case 'FK_EXTRA':
       return fk.actual
         ? [
             `-- La clé étrangère ${describeForeignKey(fk.actual)} n'est plus dans l'entité. Pour la supprimer, décommentez :`,
-            // A diff read on SQLite has no constraint name: SHOW CREATE TABLE gives it.
-            `-- ${alter} DROP FOREIGN KEY ${fk.actual.name === null ? `<nom> (SHOW CREATE TABLE ${quoteIdentifier(table, dialect)})` : quoteIdentifier(fk.actual.name, dialect)};`,
+            // A diff read on SQLite has no constraint name: the dialect says where to find it.
+            ...written(spelling.dropForeignKey(table, fk.actual.name)).map((statement) => `-- ${statement}`),
           ]
         : [];
     default:
@@ -209,64 +196,65 @@ function keyStatements(entity: EntityNode, change: DiffChange, dialect: Dialect)
 
 /**
  * The statements of one dialect that bring the table of `entity` to its definition. The diff (read on one
- * database) only says what differs; what each column and key should be comes from the entity, so both dialects
+ * database) only says what differs; what each column and key should be comes from the entity, so every dialect
  * can be written.
  */
 function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly DiffChange[], dialect: Dialect): string[] {
+  const spelling = spellingOf(dialect);
   const spec = entityTableSpec(model, entity, dialect);
-  const table = quoteIdentifier(entity.table, dialect);
+  const table = spelling.quote(entity.table);
   const lines: string[] = [];
   for (const change of changes) {
     if (change.status === 'TABLE_MISSING') {
       lines.push(renderCreateTable(spec, dialect).join('\n'));
       // As --from-entity: MariaDB gets the table's many-to-one keys by ALTER TABLE (SQLite has them inline).
-      if (dialect === 'mariadb')
-        for (const relation of manyToOneOf(model, entity)) lines.push(renderAddForeignKey(entity.table, manyToOneForeignKey(model, relation).foreignKey));
+      lines.push(...addedForeignKeys(model, entity, spelling));
       continue;
     }
     const column = spec.columns.find((c) => c.name === change.field?.column);
+    const modified = change.status === 'COLUMN_CHANGED' && column ? spelling.modifyColumn(entity.table, column) : null;
     if (change.status === 'COLUMN_MISSING' && column && change.field) {
       // Its key, if any, is an INDEX_MISSING change of the same diff.
       let definition = renderColumn(column, dialect);
-      if (dialect === 'sqlite' && !column.nullable) definition += ` DEFAULT ${sqliteDefault(change.field)}`;
+      if (spelling.addedNotNullNeedsDefault && !column.nullable) definition += ` DEFAULT ${notNullDefault(change.field)}`;
       lines.push(`ALTER TABLE ${table} ADD COLUMN ${definition};`);
     } else if (change.status === 'COLUMN_RENAMED' && change.from !== undefined) {
       // The same statement on both dialects (MariaDB 10.5.2, SQLite 3.25): the values, the keys and the foreign keys follow the column.
-      lines.push(`ALTER TABLE ${table} RENAME COLUMN ${quoteIdentifier(change.from, dialect)} TO ${quoteIdentifier(change.column, dialect)};`);
-    } else if (change.status === 'COLUMN_CHANGED' && column && dialect === 'mariadb') {
-      lines.push(`ALTER TABLE ${table} MODIFY COLUMN ${renderColumn(column, dialect)};`);
+      lines.push(`ALTER TABLE ${table} RENAME COLUMN ${spelling.quote(change.from)} TO ${spelling.quote(change.column)};`);
+    } else if (modified !== null) {
+      lines.push(modified);
     } else if (change.status === 'COLUMN_EXTRA') {
       lines.push(
         `-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`,
-        `-- ALTER TABLE ${table} DROP COLUMN ${quoteIdentifier(change.column, dialect)};`,
+        `-- ALTER TABLE ${table} DROP COLUMN ${spelling.quote(change.column)};`,
       );
     } else {
-      lines.push(...keyStatements(entity, change, dialect));
+      lines.push(...keyStatements(entity, change, spelling));
     }
   }
-  if (dialect === 'sqlite' && changes.some(needsSqliteRebuild)) return sqliteRebuild(spec, changes, lines);
+  if (spelling.tableChanges === 'rebuild' && changes.some(needsRebuild)) return rebuild(spelling, spec, changes, lines);
   return lines.length > 0 ? lines : ['-- Aucun écart.'];
 }
 
-/** Why a SQLite table is rebuilt, for the comment above the rebuild. */
-function rebuildReasons(changes: readonly DiffChange[]): string {
-  const of = (statuses: readonly ChangeStatus[]): string[] => changes.filter((c) => statuses.includes(c.status) && needsSqliteRebuild(c)).map((c) => c.column);
+/** Why a table is rebuilt, for the comment above the rebuild. */
+function rebuildReasons(product: string, changes: readonly DiffChange[]): string {
+  const of = (statuses: readonly ChangeStatus[]): string[] => changes.filter((c) => statuses.includes(c.status) && needsRebuild(c)).map((c) => c.column);
   const reasons: string[] = [];
   const columns = of(['COLUMN_CHANGED']);
   const foreignKeys = of(['FK_MISSING', 'FK_CHANGED']);
   const constraints = of(['INDEX_CHANGED']);
-  if (columns.length > 0) reasons.push(`${columns.join(', ')} : SQLite ne sait pas modifier une colonne`);
-  if (foreignKeys.length > 0) reasons.push(`${foreignKeys.join(', ')} : SQLite ne sait pas ajouter ni modifier une clé étrangère`);
-  if (constraints.length > 0) reasons.push(`${constraints.join(', ')} : SQLite ne sait pas retirer une contrainte UNIQUE de CREATE TABLE`);
+  if (columns.length > 0) reasons.push(`${columns.join(', ')} : ${product} ne sait pas modifier une colonne`);
+  if (foreignKeys.length > 0) reasons.push(`${foreignKeys.join(', ')} : ${product} ne sait pas ajouter ni modifier une clé étrangère`);
+  if (constraints.length > 0) reasons.push(`${constraints.join(', ')} : ${product} ne sait pas retirer une contrainte UNIQUE de CREATE TABLE`);
   return reasons.join(' ; ');
 }
 
 /**
- * SQLite cannot modify a column or a foreign key: the table is rebuilt after the missing columns were added (so
- * that every column of the entity is copied), keeping the extra columns with their real type, and the extra
- * indexes and foreign keys, so that nothing is lost without the user's decision (the commented DROP stays).
+ * A dialect that cannot modify a column or a foreign key (SQLite): the table is rebuilt after the missing columns
+ * were added (so that every column of the entity is copied), keeping the extra columns with their real type, and the
+ * extra indexes and foreign keys, so that nothing is lost without the user's decision (the commented DROP stays).
  */
-function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: readonly string[]): string[] {
+function rebuild(spelling: DialectSpelling, spec: TableSpec, changes: readonly DiffChange[], lines: readonly string[]): string[] {
   const extras = changes.flatMap((c) =>
     c.status === 'COLUMN_EXTRA' && c.actual ? [{ name: c.column, type: c.actual.type, nullable: c.actual.nullable, autoIncrement: false }] : [],
   );
@@ -299,20 +287,18 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
   const comments = lines.flatMap((line) => {
     if (!line.startsWith('--')) return [];
     const kept = renamed.find(({ key }) => line.startsWith(`-- ${key.name} (contrainte UNIQUE`));
-    return kept
-      ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- DROP INDEX ${quoteIdentifier(kept.name, 'sqlite')};`]
-      : [line];
+    return kept ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${spelling.dropKey(spec.table, kept.name)}`] : [line];
   });
   return [
-    `-- ${rebuildReasons(changes)}, la table ${spec.table} est reconstruite`,
+    `-- ${rebuildReasons(spelling.product, changes)}, la table ${spec.table} est reconstruite`,
     '-- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration',
     '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.',
-    SQLITE_FOREIGN_KEYS_OFF,
+    FOREIGN_KEYS_OFF,
     ...added,
-    ...renderSqliteRebuild(
+    ...(spelling.rebuildTable(
       rebuilt,
       rebuilt.columns.map((c) => c.name),
-    ),
+    ) ?? []),
     ...comments,
   ];
 }
@@ -323,9 +309,5 @@ function sqliteRebuild(spec: TableSpec, changes: readonly DiffChange[], lines: r
  * table rebuild on SQLite; so is a missing or changed foreign key (ALTER TABLE … ADD / DROP FOREIGN KEY on MariaDB).
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
-  const parts = Object.fromEntries(DIALECTS.map((dialect) => [dialect, [diffStatements(model, entity, changes, dialect).join('\n')]])) as Record<
-    Dialect,
-    string[]
-  >;
-  return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections(parts)}`;
+  return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections((dialect) => [diffStatements(model, entity, changes, dialect).join('\n')])}`;
 }

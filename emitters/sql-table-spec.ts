@@ -3,8 +3,9 @@
  * what a table holds, and the runtime's renderer (runtime/db/ddl/render.ts) only spells it, as it spells the
  * framework's own tables. The shape itself is runtime/db/ddl/table-spec.ts.
  */
-import { manyToOneFrom, type Dialect, type EntityNode, type FieldNode, type ModelNode, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
+import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
 import { shortenIdentifier } from '../runtime/db/ddl/names.js';
+import { spellingOf, type DialectName } from '../runtime/db/dialect.js';
 import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { EmitError, requireEntity, requireField } from './ir-lookup.js';
 import { pivotSideColumn, pivotSideSuffix } from '../compiler/relation-sides.js';
@@ -53,10 +54,10 @@ export function manyToOneForeignKey(model: ModelNode, relation: RelationNode): {
 
 /**
  * An entity's table: every field, the primary key, a unique key per unique field, an index per filter field
- * (not unique) and per many-to-one key column. Foreign keys are inline only for SQLite, which cannot add one
- * to an existing table; MariaDB gets them from relations.sql once every table exists.
+ * (not unique) and per many-to-one key column. Foreign keys are inline only where the dialect writes them so
+ * (SQLite, which cannot add one to an existing table); MariaDB gets them from relations.sql once every table exists.
  */
-export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: Dialect): TableSpec {
+export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: DialectName): TableSpec {
   const relations = manyToOneOf(model, entity);
   const foreignKeyFields = new Set(relations.map((r) => r.fromField));
   const indexed = (field: FieldNode): boolean => !field.primaryKey && !field.unique && (field.filter || foreignKeyFields.has(field.name));
@@ -66,7 +67,7 @@ export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: D
     primaryKey: [entity.primaryKey.column],
     uniques: entity.fields.filter((f) => f.unique && !f.primaryKey).map((f) => ({ name: keyName('uq', entity.table, f.column), columns: [f.column] })),
     indexes: entity.fields.filter(indexed).map((f) => ({ name: keyName('ix', entity.table, f.column), columns: [f.column] })),
-    foreignKeys: dialect === 'sqlite' ? relations.map((r) => manyToOneForeignKey(model, r).foreignKey) : [],
+    foreignKeys: spellingOf(dialect).foreignKeys === 'inline' ? relations.map((r) => manyToOneForeignKey(model, r).foreignKey) : [],
   };
 }
 

@@ -1,5 +1,6 @@
 /** Configuration registry (docs/api-mapping.md "Configuration (`core.forge`)"). */
 import path from 'node:path';
+import type { DialectName } from './db/dialect.js';
 
 /** Thrown when a configuration key is unknown (a `KeyError` under the old Python name; docs/api-mapping.md). */
 export class ConfigKeyError extends Error {
@@ -58,7 +59,7 @@ const DEFAULTS = {
   mail_transport: 'smtp' as 'smtp' | 'console' | 'file',
   /** The folder of the `file` transport. */
   mail_dir: 'storage/mail',
-  db_driver: 'sqlite' as 'sqlite' | 'mariadb',
+  db_driver: 'sqlite' as DialectName,
   db_file: 'storage/database.sqlite',
   db_host: 'localhost',
   db_port: 3306,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes runtime/db/unicode-ci-data.ts from a MariaDB server: the primary weights that utf8mb4_unicode_ci gives
+// Writes runtime/db/dialects/sqlite/unicode-ci-data.ts from a MariaDB server: the primary weights that utf8mb4_unicode_ci gives
 // the characters of the Latin, Greek and Cyrillic blocks (WEIGHT_STRING), so that SQLite can search and sort
 // like MariaDB (docs/crud.md "Search and sort on SQLite"). Run it against MariaDB 10.6+:
 //   DB_HOST=127.0.0.1 DB_PORT=3306 DB_USER=root node scripts/unicode-ci-data.mjs
@@ -18,7 +18,7 @@ const RANGES = [
   [0xfb00, 0xfb06],
 ];
 
-/** The same generic fold as runtime/db/unicode-ci.ts (`foldChar`), without its exception table. */
+/** The same generic fold as runtime/db/dialects/sqlite/unicode-ci.ts (`foldChar`), without its exception table. */
 function genericFold(c) {
   const lower = c.toLowerCase();
   if ([...lower].length !== 1) return c;
@@ -96,5 +96,5 @@ const lines = [
   '];',
   '',
 ];
-writeFileSync(path.join(root, 'runtime/db/unicode-ci-data.ts'), lines.join('\n'));
+writeFileSync(path.join(root, 'runtime/db/dialects/sqlite/unicode-ci-data.ts'), lines.join('\n'));
 console.log(`${exceptions.length} exceptions, ${table.length} classes.`);

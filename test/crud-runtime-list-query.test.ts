@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ListQuery, UnknownFilterError, escapeLike, textOrder, withQuery, type ListSpec } from '../runtime/crud/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
-import { registerUnicodeFunctions } from '../runtime/db/unicode-ci.js';
+import { registerUnicodeFunctions } from '../runtime/db/dialects/sqlite/unicode-ci.js';
 
 /** The allow-lists `fw make:crud` would write for a Contact with filters of every kind. */
 const SPEC: ListSpec = {

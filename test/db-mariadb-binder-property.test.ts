@@ -1,4 +1,4 @@
-// A property test of the MariaDB `?` binder (runtime/db/mariadb-binding.ts) on the real server: seeded random
+// A property test of the MariaDB `?` binder (runtime/db/dialects/mariadb/binding.ts) on the real server: seeded random
 // values (strings of any code point, lone surrogates, hostile quote / backslash / NUL / Ctrl-Z mixes, texts
 // past 64 KB, Buffers of every byte up to 1 MB, doubles and bigints at the edges, booleans, null, Dates) go
 // through the runtime's own `execute` / `fetchAll` under the default sql_mode and under NO_BACKSLASH_ESCAPES.
@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { MARIADB_ADMIN as MARIADB } from './helpers/cli.js';
 import { fixedSamples, Random, randomSample, readBack, type Sample } from './helpers/binder-values.js';
 import { openDatabase, QueryParameterError, type Connection, type Database } from '../runtime/db/index.js';
-import { bindParameters } from '../runtime/db/mariadb-binding.js';
+import { bindParameters } from '../runtime/db/dialects/mariadb/binding.js';
 
 const SEED = process.env.FW_SEED ? Number(process.env.FW_SEED) : randomInt(2 ** 31);
 const RANDOM_PER_MODE = 12_000;

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { dialectSection, splitSqlStatements } from '../cli/db/sql-split.js';
 import { computeStatuses, migrationChecksum, type MigrationFile, type MigrationRecord } from '../cli/db/migrations.js';
 import { CliError } from '../cli/errors.js';
-import { bindParameters } from '../runtime/db/mariadb-binding.js';
+import { bindParameters } from '../runtime/db/dialects/mariadb/binding.js';
 import { placeholderPositions } from '../runtime/db/sql-lexer.js';
 import { clearQueryCache, loadQueries, parseQueries, QueryFileError, QueryParameterError } from '../runtime/db/index.js';
 import { configure, resetConfig } from '../runtime/config.js';

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ListQuery, type ListSpec } from '../runtime/crud/index.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
-import { unicodeFold, unicodeSortKey } from '../runtime/db/unicode-ci.js';
+import { unicodeFold, unicodeSortKey } from '../runtime/db/dialects/sqlite/unicode-ci.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 
 const WORDS = [

@@ -1,7 +1,8 @@
 // Table-driven given/want cases for the SQL emitters: one entity or relation in, the exact statements out.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { modelNode, sqlTypeNode, fieldNode, type Dialect, type EntityNode, type FieldNode, type RelationNode } from '../compiler/ir.js';
+import { modelNode, sqlTypeNode, fieldNode, type EntityNode, type FieldNode, type RelationNode } from '../compiler/ir.js';
+import type { DialectName as Dialect } from '../runtime/db/dialect.js';
 import { EmitError, emitRelationsSql, emitTableSql, GENERATED_MARKER } from '../emitters/index.js';
 import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { entity, field, idField, manyToMany, manyToOne } from './emitters-fixture.js';

@@ -3,10 +3,9 @@
  * with the APPLICATION account (DB_APP_*), the one `POST /login` uses: these commands read and write rows, they
  * never change the schema. A SQLite file that does not exist yet is never created by them.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../runtime/db/index.js';
-import { openHandle, readDbSettings, usingHandle, type DbSettings } from '../db/connection.js';
+import { databaseFileMissing, openHandle, readDbSettings, usingHandle, type DbSettings } from '../db/connection.js';
 import { tableExists } from '../db/schema.js';
 import { CliError } from '../errors.js';
 import { projectRoot } from '../project.js';
@@ -42,7 +41,7 @@ function missingTables(settings: DbSettings, missing: readonly string[]): CliErr
 export async function withAuthDatabase<T>(tables: readonly string[], fn: (context: AuthContext) => Promise<T>): Promise<T> {
   const root = projectRoot();
   const settings = readDbSettings(root);
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) throw missingTables(settings, tables);
+  if (databaseFileMissing(settings)) throw missingTables(settings, tables);
   return usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     const missing: string[] = [];
     for (const table of tables) if (!(await tableExists(db, table))) missing.push(table);

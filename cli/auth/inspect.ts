@@ -7,12 +7,11 @@ import path from 'node:path';
 import { hasGeneratedMarker } from '../../emitters/marker.js';
 import { authSqlContent, authSqlPath } from '../../emitters/auth/sql-files.js';
 import { AUTH_TABLES } from '../../runtime/auth/schema.js';
-import { DatabaseUnavailableError, type DialectName } from '../../runtime/db/index.js';
-import { openHandle, type DbSettings } from '../db/connection.js';
+import { DatabaseUnavailableError, DIALECT_NAMES, type DialectName } from '../../runtime/db/index.js';
+import { databaseFileMissing, openHandle, type DbSettings } from '../db/connection.js';
 import { tableExists } from '../db/schema.js';
 import { CliError } from '../errors.js';
 
-export const DIALECTS: readonly DialectName[] = ['mariadb', 'sqlite'];
 export const ROUTES_FILE = 'mvc/routes.ts';
 
 /**
@@ -28,9 +27,9 @@ export interface SqlFileInfo {
   readonly state: SqlFileState;
 }
 
-/** Every auth SQL file of both dialects, in AUTH_TABLES order, with its state on disk. */
+/** Every auth SQL file of every dialect, in AUTH_TABLES order, with its state on disk. */
 export function sqlFileStates(root: string): SqlFileInfo[] {
-  return DIALECTS.flatMap((dialect) =>
+  return DIALECT_NAMES.flatMap((dialect) =>
     AUTH_TABLES.map((table) => {
       const file = authSqlPath(table.name, dialect);
       const absolute = path.join(root, file);
@@ -107,7 +106,7 @@ export async function databaseState(settings: DbSettings): Promise<DatabaseInfo>
     activeUsers: null,
     roles: null,
   });
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) {
+  if (databaseFileMissing(settings)) {
     return unread(
       `le fichier SQLite ${path.relative(settings.root, settings.file) || settings.file} n'existe pas encore`,
       '« fw db:init » ou « fw db:apply » le crée.',

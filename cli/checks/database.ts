@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ModelNode } from '../../compiler/ir.js';
-import type { Database } from '../../runtime/db/index.js';
-import { openHandle, type DbSettings } from '../db/connection.js';
+import type { Database, DialectName } from '../../runtime/db/index.js';
+import { databaseFileMissing, openHandle, type DbSettings } from '../db/connection.js';
 import type { MigrationRecord } from '../db/migrations.js';
 import type { TableInfo } from '../db/schema.js';
 import { CliError } from '../errors.js';
@@ -41,7 +41,7 @@ export type DatabaseReads =
       /** The compiled model and each entity's table (null: absent), or why it could not be compiled. */
       readonly model: ModelNode | null;
       readonly tables: ReadonlyMap<string, TableInfo | null>;
-      readonly dialect: 'sqlite' | 'mariadb';
+      readonly dialect: DialectName;
     };
 
 /** `MariaDB 127.0.0.1:3306/base` or `SQLite storage/database.sqlite`. */
@@ -112,7 +112,7 @@ async function read(context: ProjectContext): Promise<DatabaseReads> {
   if (settings.driver === 'mariadb' && (!settings.app.user || !settings.name)) {
     return { state: 'unconfigured', reason: `${!settings.app.user ? 'DB_APP_LOGIN' : 'DB_NAME'} est vide dans env/${settings.envName}` };
   }
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) return { state: 'no-file', file: relativeFile(settings) };
+  if (databaseFileMissing(settings)) return { state: 'no-file', file: relativeFile(settings) };
   const model = await compiledModel(context);
   const started = Date.now();
   let copy: { file: string; remove: () => void } | null = null;

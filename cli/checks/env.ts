@@ -5,6 +5,7 @@
  * stores, APP_TIMEZONE), the keys `env/example` documents that `env/<env>` lacks, and what serve() refuses of the
  * processes and their stores (WEB_CONCURRENCY, REDIS_URL), judged by the runtime's own functions. Read-only.
  */
+import { isDialectName } from '../../runtime/db/dialect.js';
 import { parseEnv } from '../../runtime/env.js';
 import { problem, result, type CheckDefinition, type CheckFunction, type CheckResult } from './check.js';
 import { entryKind, readSource } from './files.js';
@@ -106,7 +107,7 @@ const PORT = /^\s*\d{1,5}\s*$/;
 function valueProblems(values: Record<string, string | undefined>, settingsError: string | null, stores: ReadonlyArray<[string, readonly string[]]>): string[] {
   const problems: string[] = [];
   const driver = (values.DB_DRIVER ?? 'sqlite').trim() || 'sqlite';
-  if (driver !== 'sqlite' && driver !== 'mariadb') problems.push(`DB_DRIVER vaut « ${driver} » : sqlite ou mariadb`);
+  if (!isDialectName(driver)) problems.push(`DB_DRIVER vaut « ${driver} » : sqlite ou mariadb`);
   for (const key of ['PORT', 'DB_APP_PORT', 'DB_ADMIN_PORT']) {
     const value = values[key];
     if (value === undefined || value.trim() === '') continue;

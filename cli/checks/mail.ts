@@ -5,12 +5,12 @@
  * MAIL_TIMEOUT. Nothing is written and no message is sent: the dialogue ends with QUIT before any MAIL FROM.
  * `fw doctor` runs them when the project uses mail (cli/checks/registry.ts). See docs/diagnostics.md.
  */
-import fs from 'node:fs';
 import { mailSqlPath } from '../../emitters/mail/sql-files.js';
 import { MAIL_VIEWS_DIR, TEST_TEMPLATE } from '../../emitters/mail/templates.js';
+import { DIALECT_NAMES } from '../../runtime/db/dialect.js';
 import { MAIL_LOG_TABLE } from '../../runtime/mail/schema.js';
 import { describeTarget } from '../auth/database.js';
-import { openHandle } from '../db/connection.js';
+import { databaseFileMissing, openHandle } from '../db/connection.js';
 import { tableExists } from '../db/schema.js';
 import { CliError } from '../errors.js';
 import { mailSqlState } from '../mail/inspect.js';
@@ -110,7 +110,7 @@ export const templatesCheck: CheckFunction = async ({ root }) => {
 
 /** FW-MAIL-003: the mail_log SQL file of the configured dialect (of both when the settings cannot be read). */
 export const sqlFilesCheck: CheckFunction = async (context) => {
-  const dialects = context.settings ? [context.settings.driver] : (['mariadb', 'sqlite'] as const);
+  const dialects = context.settings ? [context.settings.driver] : DIALECT_NAMES;
   const states = dialects.map((dialect) => ({ file: mailSqlPath(dialect), state: mailSqlState(context.root, dialect) }));
   const absent = states.filter((s) => s.state === 'absent');
   const stale = states.filter((s) => s.state === 'stale');
@@ -125,7 +125,7 @@ export const sqlFilesCheck: CheckFunction = async (context) => {
 export const tableCheck: CheckFunction = async (context) => {
   const settings = context.settings;
   if (!settings) return [result(D.table, 'SKIP', `base non lue : ${context.settingsError?.message ?? 'réglages illisibles'}`)];
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) {
+  if (databaseFileMissing(settings)) {
     return [
       result(
         D.table,

@@ -10,8 +10,9 @@
  *   SELECT, INSERT, UPDATE, DELETE (docs/entities.md "Which account"); otherwise the application account.
  * - The running application and read-only tools use the APPLICATION account (`DB_APP_*`).
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseUnavailableError, openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
+import { DatabaseUnavailableError, isDialectName, openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
 import { loadEnv } from '../../runtime/env.js';
 import { CliError } from '../errors.js';
 
@@ -57,7 +58,7 @@ export function readDbSettings(root: string): DbSettings {
   const envName = env.APP_ENV || 'dev';
   const envFile = `env/${envName}`;
   const driver = (env.DB_DRIVER || 'sqlite').trim();
-  if (driver !== 'sqlite' && driver !== 'mariadb') {
+  if (!isDialectName(driver)) {
     throw new CliError(`DB_DRIVER doit valoir « sqlite » ou « mariadb » (valeur lue : « ${driver} »).`, `corrigez DB_DRIVER dans ${envFile}.`);
   }
   const port = (variable: string, fallback: string | undefined): number => {
@@ -95,6 +96,11 @@ export function readDbSettings(root: string): DbSettings {
     appAccountHosts: env.DB_APP_ACCOUNT_HOSTS ?? '',
     appPrivileges: env.DB_APP_PRIVILEGES ?? '',
   };
+}
+
+/** True when the database is a file (SQLite) that does not exist yet: read-only commands report it rather than create it. */
+export function databaseFileMissing(settings: DbSettings): boolean {
+  return settings.driver === 'sqlite' && !fs.existsSync(settings.file);
 }
 
 /** The credentials of a role: `schema` is the admin account when configured, else the application one. */

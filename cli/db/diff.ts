@@ -3,12 +3,12 @@
  * COLUMN_MISSING, COLUMN_CHANGED, COLUMN_EXTRA, then one per index or unique key (INDEX_*) and per foreign key
  * (FK_*), or a single TABLE_MISSING row. Types are compared after normalisation (`INT(11)` equals `INT`, `BOOLEAN`
  * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
- * SQLite DDL writes every auto-increment key that way (runtime/db/ddl/render.ts). Keys are compared by meaning (diff-keys.ts).
+ * SQLite DDL writes every auto-increment key that way (runtime/db/dialects/sqlite/spelling.ts). Keys are compared by meaning (diff-keys.ts).
  */
-import type { Dialect, EntityNode, ModelNode } from '../../compiler/ir.js';
+import type { EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
 import type { DiffChange } from '../../emitters/migration.js';
-import { sqliteColumnType } from '../../runtime/db/ddl/render.js';
+import { spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { diffForeignKeys, diffIndexes } from './diff-keys.js';
 import type { DiffRow } from './diff-row.js';
 import type { TableInfo } from './schema.js';
@@ -25,7 +25,7 @@ function describe(type: string, nullable: boolean): string {
 }
 
 /** Compares an entity with its table read from the database (`null`: the table does not exist). */
-export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInfo | null, dialect: Dialect): DiffRow[] {
+export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInfo | null, dialect: DialectName): DiffRow[] {
   if (table === null) return [{ status: 'TABLE_MISSING', column: entity.table, detail: `table « ${entity.table} » absente de la base` }];
   const rows: DiffRow[] = [];
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
@@ -36,8 +36,8 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
     if (old && !byName.has(field.column.toLowerCase())) renames.set(old.name.toLowerCase(), field.column);
   }
   for (const field of entity.fields) {
-    // SQLite declares DECIMAL columns TEXT (runtime/db/ddl/render.ts): that is the type to find there.
-    const expectedType = dialect === 'sqlite' ? sqliteColumnType(field.sqlType.text) : field.sqlType.text;
+    // SQLite declares DECIMAL columns TEXT (its spelling's `declaredType`): that is the type to find there.
+    const expectedType = spellingOf(dialect).declaredType(field.sqlType.text);
     const wanted = expectedType === field.sqlType.text ? field.sqlType : parseSqlType(expectedType);
     const expected = describe(expectedType, field.nullable && !field.primaryKey);
     const from = [...renames].find(([, to]) => to === field.column)?.[0];

@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../../runtime/db/index.js';
+import type { Database, DialectName } from '../../runtime/db/index.js';
 import { fwSessionsDdl, SESSIONS_TABLE } from '../../runtime/session/sessions-table.js';
 import { CliError } from '../errors.js';
 import { checkDatabaseName, credentialsFor, IDENTIFIER, openHandle, usingHandle, type DbSettings } from './connection.js';
@@ -86,7 +86,7 @@ export interface InitStep {
 
 /** Runs db:init for the project's settings and returns the steps, in order. */
 export async function initDatabase(settings: DbSettings, options: InitOptions = {}): Promise<InitStep[]> {
-  return settings.driver === 'sqlite' ? initSqlite(settings) : initMariaDb(settings, options);
+  return INIT[settings.driver](settings, options);
 }
 
 async function initSqlite(settings: DbSettings): Promise<InitStep[]> {
@@ -225,3 +225,9 @@ async function showGrants(server: Database, login: string, host: string): Promis
     throw error;
   }
 }
+
+/** What db:init prepares on each dialect: a server's database, account and grants, or a file. */
+const INIT: Readonly<Record<DialectName, (settings: DbSettings, options: InitOptions) => Promise<InitStep[]>>> = {
+  mariadb: initMariaDb,
+  sqlite: initSqlite,
+};

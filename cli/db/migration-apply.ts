@@ -2,6 +2,7 @@
  * `migration:apply` (docs/decisions.md#migrations): the PENDING migrations in ascending
  * version order, under a lock, each recorded in `fw_migrations` once it succeeded.
  */
+import { spellingOf } from '../../runtime/db/dialect.js';
 import { formatUtcDateTime, type Connection, type Database, type DialectName } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';
 import { plan } from './migration-plan.js';
@@ -47,7 +48,8 @@ export interface ApplyOptions {
 export async function applyMigrations(db: Database, root: string, options: ApplyOptions = {}): Promise<AppliedMigration[]> {
   const { files, problems } = readMigrationFiles(root);
   if (problems.length > 0) throw invalidFilesError(problems);
-  return db.withConnection((connection) => (db.driver === 'sqlite' ? applyOnSqlite(connection, files, options) : applyOnMariaDb(connection, files, options)));
+  const apply = APPLY[db.driver];
+  return db.withConnection((connection) => apply(connection, files, options));
 }
 
 async function applyOnMariaDb(connection: Connection, files: MigrationFile[], options: ApplyOptions): Promise<AppliedMigration[]> {
@@ -227,19 +229,26 @@ async function record(connection: Connection, file: MigrationFile, executionMs: 
   ]);
 }
 
+/** How each dialect applies a run: its lock, and whether a file runs in a transaction (docs/decisions.md#migrations). */
+const APPLY: Readonly<Record<DialectName, (connection: Connection, files: MigrationFile[], options: ApplyOptions) => Promise<AppliedMigration[]>>> = {
+  mariadb: applyOnMariaDb,
+  sqlite: applyOnSqlite,
+};
+
 const SHOWN_STATEMENT = 300;
 
 function statementFailure(file: MigrationFile, statements: readonly SqlStatement[], index: number, error: unknown, dialect: DialectName): CliError {
   const statement = statements[index]!;
   const text = statement.text.length > SHOWN_STATEMENT ? `${statement.text.slice(0, SHOWN_STATEMENT)}…` : statement.text;
   const reason = error instanceof Error ? error.message : String(error);
+  const spelling = spellingOf(dialect);
   let consequence: string;
-  if (dialect === 'sqlite') {
+  if (spelling.transactionalDdl) {
     consequence = "cette migration a été annulée en entier (transaction) et n'est pas enregistrée";
   } else if (index > 0) {
     consequence =
       `cette migration n'est pas enregistrée, mais ses instructions précédentes (${index === 1 ? 'la 1re' : `1 à ${index}`}) ` +
-      'ont peut-être déjà été validées : MariaDB valide le DDL implicitement';
+      `ont peut-être déjà été validées : ${spelling.product} valide le DDL implicitement`;
   } else {
     consequence = "cette migration n'est pas enregistrée ; aucune de ses instructions n'a été exécutée";
   }
@@ -248,7 +257,7 @@ function statementFailure(file: MigrationFile, statements: readonly SqlStatement
       `  ${text.replace(/\n/g, '\n  ')}\n` +
       `  → ${reason}\n` +
       `${consequence} ; les migrations suivantes n'ont pas été appliquées.`,
-    dialect === 'mariadb' && index > 0
+    !spelling.transactionalDdl && index > 0
       ? "vérifiez la base (les instructions déjà passées), corrigez le fichier pour qu'il reparte de cet état, puis relancez « fw migration:apply »."
       : 'corrigez le fichier (il est encore PENDING, il peut donc être modifié), puis relancez « fw migration:apply ».',
   );

@@ -1,7 +1,7 @@
 /**
  * What each pending migration file runs on the current dialect, decided before anything runs (docs/decisions.md#migrations), so that a malformed file stops `migration:apply` before the first migration, not in the middle.
  */
-import type { DialectName } from '../../runtime/db/index.js';
+import { spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { CliError } from '../errors.js';
 import type { MigrationFile } from './migrations.js';
 import { dialectSection, splitSqlStatements, type SqlStatement } from './sql-split.js';
@@ -17,10 +17,11 @@ const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 export function plan(files: readonly MigrationFile[], dialect: DialectName): Array<{ file: MigrationFile; statements: SqlStatement[] }> {
   return files.map((file) => {
     const statements = splitSqlStatements(dialectSection(file.text, dialect, file.filename), dialect, file.filename);
-    const control = dialect === 'sqlite' ? statements.find((statement) => TRANSACTION_CONTROL.test(statement.text)) : undefined;
+    const spelling = spellingOf(dialect);
+    const control = spelling.transactionalDdl ? statements.find((statement) => TRANSACTION_CONTROL.test(statement.text)) : undefined;
     if (control) {
       throw new CliError(
-        `${file.filename}, ligne ${control.line} : « ${control.text.split(/\s+/)[0]} » — fw exécute déjà chaque migration SQLite dans une transaction ; aucune migration n'a été appliquée.`,
+        `${file.filename}, ligne ${control.line} : « ${control.text.split(/\s+/)[0]} » — fw exécute déjà chaque migration ${spelling.product} dans une transaction ; aucune migration n'a été appliquée.`,
         'retirez BEGIN / COMMIT / ROLLBACK du fichier, puis relancez « fw migration:apply ».',
       );
     }

@@ -8,7 +8,7 @@
 import type { SqlTypeNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType } from '../../compiler/sql-types.js';
 import { quoteIdentifier } from '../../runtime/db/ddl/names.js';
-import type { DialectName } from '../../runtime/db/index.js';
+import { spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { migrationSteps, type MigrationStep } from './migration-steps.js';
 import { dialectOf, readColumns, readIndexes, type ColumnInfo, type Handle } from './schema.js';
 import type { SqlStatement } from './sql-split.js';
@@ -49,7 +49,7 @@ function narrowing(column: string, from: ColumnInfo, to: SqlTypeNode, dialect: D
     const length = to.args[0] ?? 1;
     const before = old && (old.base === 'VARCHAR' || old.base === 'CHAR') ? (old.args[0] ?? 1) : Infinity;
     if (before <= length) return null;
-    const chars = dialect === 'mariadb' ? `CHAR_LENGTH(${name})` : `LENGTH(${name})`;
+    const chars = spellingOf(dialect).charLength(name);
     return { where: `${chars} > ${length}`, detail: `valeur de plus de ${length} caractères` };
   }
   if (isInteger(to) && old && isInteger(old) && !from.rowid) {

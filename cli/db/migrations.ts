@@ -126,10 +126,9 @@ export function computeStatuses(files: readonly MigrationFile[], records: readon
   return statuses.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
 }
 
-/** `CREATE TABLE IF NOT EXISTS fw_migrations` for a dialect (docs/decisions.md#framework-tables). */
-export function migrationsTableDdl(dialect: DialectName): string {
-  if (dialect === 'mariadb') {
-    return `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+/** `CREATE TABLE IF NOT EXISTS fw_migrations` in each dialect (docs/decisions.md#framework-tables). */
+const MIGRATIONS_TABLE_DDL: Readonly<Record<DialectName, string>> = {
+  mariadb: `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
   id INT UNSIGNED NOT NULL AUTO_INCREMENT,
   version CHAR(14) NOT NULL,
   name VARCHAR(255) NOT NULL,
@@ -140,9 +139,8 @@ export function migrationsTableDdl(dialect: DialectName): string {
   PRIMARY KEY (id),
   UNIQUE KEY uq_fw_migrations_version (version),
   UNIQUE KEY uq_fw_migrations_filename (filename)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`;
-  }
-  return `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+  sqlite: `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   version CHAR(14) NOT NULL UNIQUE,
   name VARCHAR(255) NOT NULL,
@@ -150,7 +148,12 @@ export function migrationsTableDdl(dialect: DialectName): string {
   checksum CHAR(64) NOT NULL,
   applied_at DATETIME NOT NULL,
   execution_ms INTEGER NOT NULL
-)`;
+)`,
+};
+
+/** `CREATE TABLE IF NOT EXISTS fw_migrations` for a dialect. */
+export function migrationsTableDdl(dialect: DialectName): string {
+  return MIGRATIONS_TABLE_DDL[dialect];
 }
 
 /** Creates `fw_migrations` when absent; resolves to true when it was created. */

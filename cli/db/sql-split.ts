@@ -5,7 +5,7 @@
  * The body of a trigger, procedure, function or event (`CREATE … BEGIN … END;`) stays one statement.
  * The mysql client's `DELIMITER` command is not SQL and is refused with a clear message.
  */
-import type { DialectName } from '../../runtime/db/dialect.js';
+import { DIALECT_NAMES, isDialectName, type DialectName } from '../../runtime/db/dialect.js';
 import { maskSql } from '../../runtime/db/sql-lexer.js';
 import { CliError } from '../errors.js';
 
@@ -70,8 +70,8 @@ export function splitSqlStatements(sql: string, dialect: DialectName, fileName =
 const MARKER = /^\s*--\s*fw:dialect\s+(\S+)\s*$/i;
 
 /**
- * The part of a migration file meant for `dialect`. Marker lines `-- fw:dialect mariadb`, `-- fw:dialect sqlite`
- * and `-- fw:dialect all` open a section; text before any marker applies to both. Lines of other sections
+ * The part of a migration file meant for `dialect`. Marker lines `-- fw:dialect <name>` (`mariadb`, `sqlite`)
+ * and `-- fw:dialect all` open a section; text before any marker applies to every dialect. Lines of other sections
  * become empty, so line numbers stay those of the file.
  */
 export function dialectSection(text: string, dialect: DialectName, fileName = 'script SQL'): string {
@@ -82,10 +82,10 @@ export function dialectSection(text: string, dialect: DialectName, fileName = 's
       const marker = MARKER.exec(line);
       if (marker) {
         const value = marker[1]!.toLowerCase();
-        if (value !== 'all' && value !== 'mariadb' && value !== 'sqlite') {
+        if (value !== 'all' && !isDialectName(value)) {
           throw new CliError(
             `${fileName}, ligne ${index + 1} : dialecte inconnu « ${marker[1]} » dans le marqueur fw:dialect.`,
-            'valeurs acceptées : mariadb, sqlite, all.',
+            `valeurs acceptées : ${DIALECT_NAMES.join(', ')}, all.`,
           );
         }
         current = value;

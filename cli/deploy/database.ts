@@ -3,7 +3,6 @@
  * whether it answers, the migrations' statuses, and on MariaDB the account's grants. Read-only; a SQLite file that
  * does not exist is reported, never created.
  */
-import fs from 'node:fs';
 import type { DbSettings } from '../db/connection.js';
 
 export interface DatabaseFacts {
@@ -17,10 +16,10 @@ export interface DatabaseFacts {
 }
 
 export async function readDatabaseFacts(settings: DbSettings, root: string): Promise<DatabaseFacts> {
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) {
+  const { databaseFileMissing, openHandle } = await import('../db/connection.js');
+  if (databaseFileMissing(settings)) {
     return { error: `le fichier ${settings.file} n'existe pas (« fw db:init » le crée)`, migrations: null, migrationTable: false, grants: null };
   }
-  const { openHandle } = await import('../db/connection.js');
   const { migrationStatuses } = await import('../db/migrations.js');
   let db;
   try {

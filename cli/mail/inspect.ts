@@ -8,7 +8,7 @@ import path from 'node:path';
 import { hasGeneratedMarker } from '../../emitters/marker.js';
 import { MAIL_SQL_DIR, mailSqlContent, mailSqlPath } from '../../emitters/mail/sql-files.js';
 import { MAIL_VIEWS_DIR } from '../../emitters/mail/templates.js';
-import type { DialectName } from '../../runtime/db/index.js';
+import { DIALECT_NAMES, type DialectName } from '../../runtime/db/dialect.js';
 
 /** `absent`, `current` (what mail:init writes), `stale` (still marked as generated, but different), `owned` (marker removed). */
 export type MailSqlState = 'absent' | 'current' | 'stale' | 'owned';
@@ -33,7 +33,7 @@ export function mailSqlState(root: string, dialect: DialectName): MailSqlState {
  * is applied.
  */
 export function mailFilesToApply(root: string, dialect: DialectName): { files: Array<{ path: string; text: string }>; problems: string[] } {
-  const present = (['mariadb', 'sqlite'] as const).filter((d) => isFile(root, mailSqlPath(d)));
+  const present = DIALECT_NAMES.filter((d) => isFile(root, mailSqlPath(d)));
   if (present.length === 0) return { files: [], problems: [] };
   const file = mailSqlPath(dialect);
   const state = mailSqlState(root, dialect);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hasGeneratedMarker } from '../../emitters/marker.js';
 import { mediaSqlContent, mediaSqlPath } from '../../emitters/media/sql-files.js';
-import type { DialectName } from '../../runtime/db/index.js';
+import { DIALECT_NAMES, type DialectName } from '../../runtime/db/dialect.js';
 import { loadEnv } from '../../runtime/env.js';
 
 /** The default upload root of a project, relative to its root (the `upload_root` configuration key's default). */
@@ -26,7 +26,7 @@ export function projectUploadRoot(root: string): string {
  * one still marked as generated that differs from what `media:init` writes, is a problem: nothing is applied.
  */
 export function mediaFilesToApply(root: string, dialect: DialectName): { files: Array<{ path: string; text: string }>; problems: string[] } {
-  const present = (['mariadb', 'sqlite'] as const).filter((d) => fs.statSync(path.join(root, mediaSqlPath(d)), { throwIfNoEntry: false })?.isFile());
+  const present = DIALECT_NAMES.filter((d) => fs.statSync(path.join(root, mediaSqlPath(d)), { throwIfNoEntry: false })?.isFile());
   if (present.length === 0) return { files: [], problems: [] };
   const file = mediaSqlPath(dialect);
   const absolute = path.join(root, file);

@@ -5,7 +5,7 @@
  * keeps its marker line; a user who removes that line owns the file, and `fw db:apply` then applies it as written.
  */
 import { AUTH_TABLES, authTableSql, type AuthTable } from '../../runtime/auth/schema.js';
-import type { DialectName } from '../../runtime/db/dialect.js';
+import { DIALECT_NAMES, spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { sqlMarkerLine } from '../marker.js';
 import type { PlannedFile } from '../planned-file.js';
 
@@ -15,28 +15,26 @@ export const AUTH_SQL_DIR = 'mvc/models/sql/auth';
 /** The command that writes (and rewrites) them. */
 export const AUTH_INIT_COMMAND = 'fw auth:init';
 
-const DIALECT_LABELS: Readonly<Record<DialectName, string>> = { mariadb: 'MariaDB / MySQL', sqlite: 'SQLite' };
-
 /** `mvc/models/sql/auth/users.sql` (MariaDB) or `mvc/models/sql/auth/users.sqlite.sql`. */
 export function authSqlPath(table: string, dialect: DialectName): string {
-  return `${AUTH_SQL_DIR}/${table}${dialect === 'sqlite' ? '.sqlite.sql' : '.sql'}`;
+  return `${AUTH_SQL_DIR}/${table}${spellingOf(dialect).fileSuffix}`;
 }
 
 /** The whole file: marker line, what the table holds, the dialect, then the statements. */
 export function authSqlContent(table: AuthTable, dialect: DialectName): string {
   return [
     sqlMarkerLine(AUTH_INIT_COMMAND),
-    `-- Table ${table.name} (${DIALECT_LABELS[dialect]}) : ${table.purpose}`,
+    `-- Table ${table.name} (${spellingOf(dialect).label}) : ${table.purpose}`,
     '',
     authTableSql(table, dialect),
     '',
   ].join('\n');
 }
 
-/** Every auth SQL file, table by table in dependency order, the MariaDB file then the SQLite one. */
+/** Every auth SQL file, table by table in dependency order, one per dialect in the order of DIALECT_NAMES. */
 export function authSqlFiles(): PlannedFile[] {
   return AUTH_TABLES.flatMap((table) =>
-    (['mariadb', 'sqlite'] as const).map((dialect) => ({
+    DIALECT_NAMES.map((dialect) => ({
       path: authSqlPath(table.name, dialect),
       content: authSqlContent(table, dialect),
       kind: 'regenerable' as const,

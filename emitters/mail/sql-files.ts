@@ -5,7 +5,7 @@
  * removes that line owns the file, and `fw db:apply` then applies it as written.
  */
 import { MAIL_LOG_TABLE, MAIL_LOG_TABLE_PURPOSE, mailLogTableSql } from '../../runtime/mail/schema.js';
-import type { DialectName } from '../../runtime/db/dialect.js';
+import { DIALECT_NAMES, spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { sqlMarkerLine } from '../marker.js';
 import type { PlannedFile } from '../planned-file.js';
 
@@ -15,25 +15,23 @@ export const MAIL_SQL_DIR = 'mvc/models/sql/mail';
 /** The command that writes (and rewrites) them. */
 export const MAIL_INIT_COMMAND = 'fw mail:init';
 
-const DIALECT_LABELS: Readonly<Record<DialectName, string>> = { mariadb: 'MariaDB / MySQL', sqlite: 'SQLite' };
-
 /** `mvc/models/sql/mail/mail_log.sql` (MariaDB) or `mvc/models/sql/mail/mail_log.sqlite.sql`. */
 export function mailSqlPath(dialect: DialectName): string {
-  return `${MAIL_SQL_DIR}/${MAIL_LOG_TABLE}${dialect === 'sqlite' ? '.sqlite.sql' : '.sql'}`;
+  return `${MAIL_SQL_DIR}/${MAIL_LOG_TABLE}${spellingOf(dialect).fileSuffix}`;
 }
 
 /** The whole file: marker line, what the table holds, the dialect, then the statements. */
 export function mailSqlContent(dialect: DialectName): string {
   return [
     sqlMarkerLine(MAIL_INIT_COMMAND),
-    `-- Table ${MAIL_LOG_TABLE} (${DIALECT_LABELS[dialect]}) : ${MAIL_LOG_TABLE_PURPOSE}`,
+    `-- Table ${MAIL_LOG_TABLE} (${spellingOf(dialect).label}) : ${MAIL_LOG_TABLE_PURPOSE}`,
     '',
     mailLogTableSql(dialect),
     '',
   ].join('\n');
 }
 
-/** Both mail SQL files, the MariaDB one then the SQLite one. */
+/** The mail SQL files, one per dialect in the order of DIALECT_NAMES. */
 export function mailSqlFiles(): PlannedFile[] {
-  return (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: mailSqlPath(dialect), content: mailSqlContent(dialect), kind: 'regenerable' as const }));
+  return DIALECT_NAMES.map((dialect) => ({ path: mailSqlPath(dialect), content: mailSqlContent(dialect), kind: 'regenerable' as const }));
 }

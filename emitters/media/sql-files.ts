@@ -5,7 +5,7 @@
  * `fw db:apply` then applies it as written.
  */
 import { MEDIA_TABLE, MEDIA_TABLE_PURPOSE, mediaTableSql } from '../../runtime/media/schema.js';
-import type { DialectName } from '../../runtime/db/dialect.js';
+import { DIALECT_NAMES, spellingOf, type DialectName } from '../../runtime/db/dialect.js';
 import { sqlMarkerLine } from '../marker.js';
 import type { PlannedFile } from '../planned-file.js';
 
@@ -15,25 +15,23 @@ export const MEDIA_SQL_DIR = 'mvc/models/sql/media';
 /** The command that writes (and rewrites) them. */
 export const MEDIA_INIT_COMMAND = 'fw media:init';
 
-const DIALECT_LABELS: Readonly<Record<DialectName, string>> = { mariadb: 'MariaDB / MySQL', sqlite: 'SQLite' };
-
 /** `mvc/models/sql/media/media.sql` (MariaDB) or `mvc/models/sql/media/media.sqlite.sql`. */
 export function mediaSqlPath(dialect: DialectName): string {
-  return `${MEDIA_SQL_DIR}/${MEDIA_TABLE}${dialect === 'sqlite' ? '.sqlite.sql' : '.sql'}`;
+  return `${MEDIA_SQL_DIR}/${MEDIA_TABLE}${spellingOf(dialect).fileSuffix}`;
 }
 
 /** The whole file: marker line, what the table holds, the dialect, then the statements. */
 export function mediaSqlContent(dialect: DialectName): string {
   return [
     sqlMarkerLine(MEDIA_INIT_COMMAND),
-    `-- Table ${MEDIA_TABLE} (${DIALECT_LABELS[dialect]}) : ${MEDIA_TABLE_PURPOSE}`,
+    `-- Table ${MEDIA_TABLE} (${spellingOf(dialect).label}) : ${MEDIA_TABLE_PURPOSE}`,
     '',
     mediaTableSql(dialect),
     '',
   ].join('\n');
 }
 
-/** Both media SQL files, the MariaDB one then the SQLite one. */
+/** The media SQL files, one per dialect in the order of DIALECT_NAMES. */
 export function mediaSqlFiles(): PlannedFile[] {
-  return (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: mediaSqlPath(dialect), content: mediaSqlContent(dialect), kind: 'regenerable' as const }));
+  return DIALECT_NAMES.map((dialect) => ({ path: mediaSqlPath(dialect), content: mediaSqlContent(dialect), kind: 'regenerable' as const }));
 }

@@ -13,7 +13,7 @@ export function utcNow(): string {
 }
 
 /**
- * A DATETIME value as `YYYY-MM-DD HH:MM:SS`: mysql2 gives strings here (`dateStrings`, runtime/db/mariadb.ts),
+ * A DATETIME value as `YYYY-MM-DD HH:MM:SS`: mysql2 gives strings here (`dateStrings`, runtime/db/dialects/mariadb/driver.ts),
  * SQLite the text that was stored; a Date (another driver setting) is formatted in UTC; fractions are dropped.
  */
 export function dateTimeText(value: unknown): string | null {

@@ -6,6 +6,7 @@
  */
 import { getDatabase, type Database, type Row as DbRow } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
+import { queriesOf } from '../db/dialects/index.js';
 import { writeGeneration } from '../db/writes.js';
 import type { Request } from '../http/request.js';
 import { Pagination } from '../pagination.js';
@@ -202,6 +203,6 @@ export function keysFirstSql(sql: Pick<ListPageSql, 'select' | 'count'>, key: st
   const rest = at < 0 ? '' : sql.select.slice(at + from.length);
   if (at < 0 || (rest !== '' && !rest.startsWith(' ')) || sql.select.indexOf(from, at + 1) >= 0) return null;
   const keys = `SELECT ${key} AS fw_key${from} ${where} ${orderBy} LIMIT ? OFFSET ?`;
-  const join = dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const join = queriesOf(dialect).keysJoin;
   return `${sql.select.slice(0, at)} FROM (${keys}) fw_k ${join}${from.slice(' FROM'.length)} ON ${key} = fw_k.fw_key${rest} ${orderBy}`;
 }

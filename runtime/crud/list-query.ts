@@ -5,7 +5,7 @@
  */
 import { getDatabase } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import { SQLITE_CONTAINS_FUNCTION, SQLITE_SORT_KEY_FUNCTION, unicodeFold } from '../db/unicode-ci.js';
+import { queriesOf } from '../db/dialects/index.js';
 import type { Request } from '../http/request.js';
 import type { PageLinkParam } from '../pagination.js';
 import { formPairs, formQuery, joinPairs } from '../http/url-encoded.js';
@@ -149,12 +149,8 @@ export class ListQuery {
   filterClause(key: string, value: string, dialect: DialectName = currentDialect()): SqlFragment {
     const filter = Object.hasOwn(this.spec.filters, key) ? this.spec.filters[key] : undefined;
     if (!filter) throw new UnknownFilterError(key, Object.keys(this.spec.filters));
-    if (filter.kind === 'text' && !filter.match && dialect === 'sqlite') {
-      return {
-        sql: `${SQLITE_SORT_KEY_FUNCTION}(RTRIM(${filter.column}, ' ')) = ${SQLITE_SORT_KEY_FUNCTION}(?)`,
-        params: [value.replace(/ +$/, '')],
-      };
-    }
+    const text = filter.kind === 'text' && !filter.match ? queriesOf(dialect).textEquals(filter.column, value) : null;
+    if (text) return text;
     return { sql: filter.match ?? `${filter.column} = ?`, params: [filterValue(filter.kind, value)] };
   }
 
@@ -166,10 +162,10 @@ export class ListQuery {
   where(dialect: DialectName = currentDialect()): SqlFragment {
     const parts: string[] = [];
     const params: unknown[] = [];
-    if (this.q !== '' && this.spec.searchable.length > 0 && dialect === 'sqlite') {
-      // One call per row whatever the number of columns; a substring test, hence `%` and `_` literal as below.
-      parts.push(`${SQLITE_CONTAINS_FUNCTION}(?, ${this.spec.searchable.join(', ')})`);
-      params.push(unicodeFold(this.q));
+    const search = this.q !== '' && this.spec.searchable.length > 0 ? queriesOf(dialect).textSearch(this.q, this.spec.searchable) : null;
+    if (search) {
+      parts.push(search.sql);
+      params.push(...search.params);
     } else if (this.q !== '' && this.spec.searchable.length > 0) {
       const pattern = `%${escapeLike(this.q)}%`;
       parts.push(`(${this.spec.searchable.map((column) => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
@@ -199,8 +195,8 @@ export class ListQuery {
     const direction = this.direction.toUpperCase();
     // The primary key breaks ties as stored: two keys equal for the collation (`A`, `a`) may both exist on SQLite.
     const tieBreak = `${primary} ${direction}`;
-    if (dialect === 'sqlite' && this.#isText(key)) return `ORDER BY ${SQLITE_SORT_KEY_FUNCTION}(${column}) ${direction}, ${tieBreak}`;
-    if (dialect === 'sqlite' && this.spec.decimalSorts?.includes(key)) return `ORDER BY CAST(${column} AS REAL) ${direction}, ${tieBreak}`;
+    const sortKey = this.#sortKey(key, column, dialect);
+    if (sortKey !== column) return `ORDER BY ${sortKey} ${direction}, ${tieBreak}`;
     return key === this.spec.defaultSort ? `ORDER BY ${tieBreak}` : `ORDER BY ${column} ${direction}, ${tieBreak}`;
   }
 
@@ -212,9 +208,16 @@ export class ListQuery {
   sortFollowsIndex(dialect: DialectName = currentDialect()): boolean {
     const key = this.sort ?? this.spec.defaultSort;
     if (key === this.spec.defaultSort) return true;
-    if (dialect === 'sqlite' && (this.#isText(key) || this.spec.decimalSorts?.includes(key))) return false;
     const column = this.spec.sortable[key];
+    if (column !== undefined && this.#sortKey(key, column, dialect) !== column) return false;
     return Object.values(this.spec.filters).some((filter) => filter.match === undefined && filter.column === column);
+  }
+
+  /** What orders the rows by `key`: its column, or on SQLite a function of it for a text or DECIMAL column. */
+  #sortKey(key: string, column: string, dialect: DialectName): string {
+    if (this.#isText(key)) return queriesOf(dialect).textSortKey(column);
+    if (this.spec.decimalSorts?.includes(key)) return queriesOf(dialect).decimalSortKey(column);
+    return column;
   }
 
   #isText(sortKey: string): boolean {
@@ -272,7 +275,7 @@ export class ListQuery {
  * generated code, never from a request.
  */
 export function textOrder(column: string, dialect: DialectName = currentDialect()): string {
-  return dialect === 'sqlite' ? `${SQLITE_SORT_KEY_FUNCTION}(${column})` : column;
+  return queriesOf(dialect).textSortKey(column);
 }
 
 /** The driver of the default database (the generated models query it through `fetchAll`). */

@@ -7,11 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { get, getPath, onConfigChange } from '../config.js';
-import type { Dialect, DialectName, KyselyModule } from './dialect.js';
-import { mariadbDialect, type MariaDbOptions } from './mariadb.js';
+import { get, onConfigChange } from '../config.js';
+import { isDialectName, type Dialect, type DialectName, type KyselyModule } from './dialect.js';
+import { driverOf, type DialectOptions } from './dialects/index.js';
 import { toDriverValues } from './params.js';
-import { sqliteDialect, type SqliteOptions } from './sqlite.js';
 import { noteWrite, onlyBookkeeping, onlyReads } from './writes.js';
 
 /** A row as the driver returns it: column name → value. */
@@ -20,8 +19,8 @@ export type Row = Record<string, unknown>;
 /** Values bound to the `?` placeholders, in order. */
 export type Params = readonly unknown[];
 
-/** What `openDatabase` takes: the driver and its settings. */
-export type DatabaseOptions = ({ readonly driver: 'sqlite' } & SqliteOptions) | ({ readonly driver: 'mariadb' } & MariaDbOptions);
+/** What `openDatabase` takes: the driver and its settings (`SqliteOptions`, `MariaDbOptions`). */
+export type DatabaseOptions = { readonly [Name in DialectName]: { readonly driver: Name } & DialectOptions[Name] }[DialectName];
 
 /** The four helpers, as offered by a `Database` and by a `Connection` / `Transaction`. */
 export interface Queryable {
@@ -87,7 +86,7 @@ export class Database implements Queryable {
     internals.set(this, { dialect, current: this.#current });
   }
 
-  /** `sqlite` or `mariadb`. */
+  /** The dialect's name: `mariadb`, `sqlite`. */
   get driver(): DialectName {
     return this.#dialect.name;
   }
@@ -299,29 +298,17 @@ function endConnection(connection: Connection): void {
 
 /** Opens an independent handle (the CLI uses one per set of credentials); close it with `close()`. */
 export function openDatabase(options: DatabaseOptions): Database {
-  const dialect = options.driver === 'sqlite' ? sqliteDialect(options) : mariadbDialect(options);
-  return new Database(dialect);
+  return new Database(connect(options));
 }
 
-/** The options of the default handle, from the registry: `db_driver`, `db_file` (resolved), `db_host`… */
+function connect<Name extends DialectName>(options: { readonly driver: Name } & DialectOptions[Name]): Dialect {
+  return driverOf(options.driver).connect(options);
+}
+
+/** The options of the default handle, from the registry: `db_driver`, then the driver's own (`db_file` resolved, `db_host`…). */
 export function databaseOptionsFromConfig(): DatabaseOptions {
   const driver = get('db_driver');
-  if (driver === 'sqlite') return { driver, file: getPath('db_file'), busyTimeoutMs: Number(get('db_busy_timeout_ms')) };
-  if (driver === 'mariadb') {
-    return {
-      driver,
-      host: get('db_host'),
-      port: Number(get('db_port')),
-      database: get('db_name'),
-      user: get('db_user'),
-      password: get('db_password'),
-      poolSize: Number(get('db_pool_size')),
-      connectTimeoutMs: Number(get('db_connect_timeout_ms')),
-      poolWaitMs: Number(get('db_pool_wait_ms')),
-      queryTimeoutMs: Number(get('db_query_timeout_ms')),
-      envPrefix: 'DB_APP',
-    };
-  }
+  if (isDialectName(driver)) return { driver, ...driverOf(driver).optionsFromConfig() } as DatabaseOptions;
   throw new Error(`db_driver doit valoir « sqlite » ou « mariadb » (valeur : « ${String(driver)} »).`);
 }
 

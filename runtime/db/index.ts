@@ -20,9 +20,9 @@ export {
   type Params,
   type DatabaseOptions,
 } from './database.js';
-export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect.js';
-export { mariadbDialect, type MariaDbOptions } from './mariadb.js';
-export { sqliteDialect, type SqliteOptions } from './sqlite.js';
+export { DIALECT_NAMES, isDialectName, type Dialect, type DialectName } from './dialect.js';
+export { mariadbDialect, type MariaDbOptions } from './dialects/mariadb/driver.js';
+export { sqliteDialect, type SqliteOptions } from './dialects/sqlite/driver.js';
 export { DuplicateError, ForeignKeyError, DatabaseUnavailableError, QueryFileError, QueryParameterError, type UnavailableReason } from './errors.js';
 export { formatUtcDateTime, type DriverValue } from './params.js';
 export { loadQueries, loadQueryFile, clearQueryCache, parseQueries, type QueryMap } from './queries.js';

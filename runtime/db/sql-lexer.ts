@@ -3,7 +3,7 @@
  * from string literals, quoted identifiers and comments, so that a `?` or a `;` inside a literal or a comment
  * is never taken for a placeholder or a statement end.
  */
-import type { DialectName } from './dialect.js';
+import { spellingOf, type DialectName } from './dialect.js';
 
 export interface LexOptions {
   /** MariaDB only: whether `\` escapes inside string literals (true unless the session has NO_BACKSLASH_ESCAPES). */
@@ -15,14 +15,15 @@ export interface LexOptions {
  * literals are blanked (spaces), and `;` / `?` inside quoted identifiers too. Code keeps its characters, so a
  * position found in the mask is the same position in `sql`.
  *
- * Rules per dialect: MariaDB strings take `'…'` and `"…"` with backslash escapes and doubled quotes, comments
- * are `#…`, `-- …` (a space or control character after the dashes) and `/* … *\/`; SQLite strings take `'…'`
- * with doubled quotes only, `"…"` and `[…]` are identifiers, comments are `--…` and `/* … *\/`. Backticks quote
- * identifiers in both. `backslashEscapes: false` reads MariaDB strings as a session with NO_BACKSLASH_ESCAPES
- * does (a backslash is an ordinary character).
+ * Rules per dialect, from its `lexicon` (runtime/db/dialect.ts): MariaDB strings take `'…'` and `"…"` with
+ * backslash escapes and doubled quotes, comments are `#…`, `-- …` (a space or control character after the dashes)
+ * and `/* … *\/`; SQLite strings take `'…'` with doubled quotes only, `"…"` and `[…]` are identifiers, comments
+ * are `--…` and `/* … *\/`. Backticks quote identifiers in both. `backslashEscapes: false` reads MariaDB strings
+ * as a session with NO_BACKSLASH_ESCAPES does (a backslash is an ordinary character).
  */
 export function maskSql(sql: string, dialect: DialectName, options: LexOptions = {}): string {
-  const backslashEscapes = dialect === 'mariadb' && options.backslashEscapes !== false;
+  const lexicon = spellingOf(dialect).lexicon;
+  const backslashEscapes = lexicon.backslashEscapes && options.backslashEscapes !== false;
   const out: string[] = [];
   const n = sql.length;
   let i = 0;
@@ -35,7 +36,7 @@ export function maskSql(sql: string, dialect: DialectName, options: LexOptions =
   while (i < n) {
     const ch = sql[i]!;
     const next = sql[i + 1];
-    if (ch === "'" || (ch === '"' && dialect === 'mariadb')) {
+    if (ch === "'" || (ch === '"' && lexicon.doubleQuotedStrings)) {
       const { end, closed } = stringEnd(sql, i, ch, backslashEscapes);
       out.push(ch);
       if (closed) {
@@ -45,7 +46,7 @@ export function maskSql(sql: string, dialect: DialectName, options: LexOptions =
         blank(i + 1, end);
       }
       i = end;
-    } else if (ch === '`' || (ch === '"' && dialect === 'sqlite') || (ch === '[' && dialect === 'sqlite')) {
+    } else if (ch === '`' || (ch === '"' && !lexicon.doubleQuotedStrings) || (ch === '[' && lexicon.bracketIdentifiers)) {
       const close = ch === '[' ? ']' : ch;
       const end = identifierEnd(sql, i, close);
       for (let k = i; k < end; k++) {
@@ -53,11 +54,11 @@ export function maskSql(sql: string, dialect: DialectName, options: LexOptions =
         out.push(c === ';' || c === '?' ? ' ' : c);
       }
       i = end;
-    } else if (ch === '#' && dialect === 'mariadb') {
+    } else if (ch === '#' && lexicon.hashComments) {
       const end = lineEnd(sql, i);
       blank(i, end);
       i = end;
-    } else if (ch === '-' && next === '-' && (dialect === 'sqlite' || isDashCommentStart(sql[i + 2]))) {
+    } else if (ch === '-' && next === '-' && (!lexicon.dashCommentsNeedSpace || isDashCommentStart(sql[i + 2]))) {
       const end = lineEnd(sql, i);
       blank(i, end);
       i = end;

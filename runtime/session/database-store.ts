@@ -6,6 +6,7 @@
  */
 import type { Database, Queryable } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
+import { queriesOf } from '../db/dialects/index.js';
 import { getDatabase } from '../db/database.js';
 import { bookkeepingTable } from '../db/writes.js';
 import { get } from '../config.js';
@@ -114,9 +115,10 @@ export class DatabaseSessionStore implements SessionStore {
     await this.run((db) =>
       db.transaction(async (tx) => {
         const oldKey = sessionKey(oldId);
-        // FOR UPDATE: two regenerations of one id do not both copy it (SQLite's transaction already locks the file).
-        const lock = db.driver === 'mariadb' ? ' FOR UPDATE' : '';
-        const row = await tx.fetchOne<SessionRow>(`SELECT data, expires_at FROM ${SESSIONS_TABLE} WHERE session_id = ?${lock}`, [oldKey]);
+        // The row is locked (FOR UPDATE on MariaDB): two regenerations of one id do not both copy it (SQLite's transaction already locks the file).
+        const row = await tx.fetchOne<SessionRow>(`SELECT data, expires_at FROM ${SESSIONS_TABLE} WHERE session_id = ?${queriesOf(db.driver).lockRows}`, [
+          oldKey,
+        ]);
         const data = row && parseUtc(row.expires_at) > this.now() ? parseData(row.data) : null;
         await this.upsert(tx, db.driver, sessionKey(next), data ? row!.data : '{}', data ? sessionUserId(data) : null);
         await tx.execute(`DELETE FROM ${SESSIONS_TABLE} WHERE session_id = ?`, [oldKey]);
@@ -144,12 +146,7 @@ export class DatabaseSessionStore implements SessionStore {
     const now = new Date(this.now());
     const params = [key, json, userId, this.expiry(now.getTime()), now, now];
     const insert = `INSERT INTO ${SESSIONS_TABLE} (session_id, data, user_id, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`;
-    await db.execute(
-      driver === 'mariadb'
-        ? `${insert} ON DUPLICATE KEY UPDATE data = VALUES(data), user_id = VALUES(user_id), expires_at = VALUES(expires_at), updated_at = VALUES(updated_at)`
-        : `${insert} ON CONFLICT (session_id) DO UPDATE SET data = excluded.data, user_id = excluded.user_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-      params,
-    );
+    await db.execute(queriesOf(driver).upsert(insert, ['session_id'], ['data', 'user_id', 'expires_at', 'updated_at']), params);
   }
 
   /** Runs `fn` on the store's database; a missing table becomes an error that says how to create it. */

@@ -1,5 +1,5 @@
 /**
- * `fw auth:list-sql`: the auth SQL files of both dialects, present or missing, in the order `fw db:apply` applies
+ * `fw auth:list-sql`: the auth SQL files of every dialect, present or missing, in the order `fw db:apply` applies
  * them; read-only. The dialect of the project's database (DB_DRIVER) is marked.
  */
 import type { Command } from 'commander';
@@ -22,7 +22,8 @@ export const STATE_LABELS: Readonly<Record<SqlFileState, string>> = {
 
 export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
-  const { sqlFileStates, DIALECTS } = await import('../../auth/inspect.js');
+  const { sqlFileStates } = await import('../../auth/inspect.js');
+  const { DIALECT_NAMES, spellingOf } = await import('../../../runtime/db/dialect.js');
   const { AUTH_SQL_DIR } = await import('../../../emitters/auth/sql-files.js');
   loadEnv(root);
   const configured = (process.env.DB_DRIVER || 'sqlite').trim();
@@ -33,8 +34,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   }
   const width = Math.max(...Object.values(STATE_LABELS).map((label) => label.length));
   const out: string[] = [];
-  for (const dialect of DIALECTS) {
-    const title = dialect === 'mariadb' ? 'MariaDB / MySQL (<table>.sql)' : 'SQLite (<table>.sqlite.sql)';
+  for (const dialect of DIALECT_NAMES) {
+    const title = `${spellingOf(dialect).label} (<table>${spellingOf(dialect).fileSuffix})`;
     out.push(`${title}${dialect === configured ? ' — dialecte de la base (DB_DRIVER)' : ''} :`);
     for (const file of files.filter((f) => f.dialect === dialect)) out.push(`  ${STATE_LABELS[file.state].padEnd(width)}  ${file.path}`);
   }

@@ -25,7 +25,8 @@ export async function run({ options }: CommandInput): Promise<number> {
   const { entityFiles, relationFiles } = await import('../../../emitters/index.js');
   // A foreign-key cycle is applied like anything else: neither dialect needs the referenced table first.
   const order = dependencyOrder(model);
-  const suffix = dialect === 'sqlite' ? '.sqlite.sql' : '.sql';
+  const { spellingOf } = await import('../../../runtime/db/dialect.js');
+  const suffix = spellingOf(dialect).fileSuffix;
   const relations = relationFiles(model).find((f) => f.path.endsWith(`/relations${suffix}`))!;
   // A project without any relation (entities made by make:crud alone, or auth tables only) needs no relations file.
   const noRelations = model.relations.length === 0 && !fs.existsSync(path.join(root, relations.path));
@@ -91,8 +92,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   const failed = report.files.find((f) => f.fate === 'failed');
   if (failed?.failure) {
     const f = failed.failure;
-    const partial =
-      dialect === 'mariadb' ? ' Sur MariaDB, les instructions précédentes de ce fichier sont peut-être déjà validées (le DDL valide implicitement).' : '';
+    const { spellingOf } = await import('../../../runtime/db/dialect.js');
+    const spelling = spellingOf(dialect);
+    const partial = spelling.transactionalDdl
+      ? ''
+      : ` Sur ${spelling.product}, les instructions précédentes de ce fichier sont peut-être déjà validées (le DDL valide implicitement).`;
     throw new CliError(
       `${failed.path}, instruction ${f.statement} (ligne ${f.line}) : ${sentence(f.message)}${partial}`,
       'corrigez la définition puis « fw build:model » et relancez « fw db:apply ».',

@@ -2,10 +2,9 @@
  * `fw migration:lint [--json]`: read-only; the destructive steps of the PENDING migrations, with the rows each one
  * touches read from the database (docs/entities.md "Destructive steps"). Exit 2 when there is any (for CI).
  */
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
+import { databaseFileMissing, findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
 import { pendingRisks, type PendingRisk } from '../../db/migration-guard.js';
 import { describeRisk } from '../../db/migration-risks.js';
 import { invalidFilesError, migrationStatuses } from '../../db/migrations.js';
@@ -28,14 +27,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = findProjectRoot();
   const settings = readDbSettings(root);
   // Read-only: a SQLite file that does not exist yet is not created (no table, so no row to lose).
-  const risks =
-    settings.driver === 'sqlite' && !fs.existsSync(settings.file)
-      ? []
-      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
-          const report = await migrationStatuses(db, root);
-          if (report.problems.length > 0) throw invalidFilesError(report.problems);
-          return pendingRisks(db, report.statuses);
-        });
+  const risks = databaseFileMissing(settings)
+    ? []
+    : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
+        const report = await migrationStatuses(db, root);
+        if (report.problems.length > 0) throw invalidFilesError(report.problems);
+        return pendingRisks(db, report.statuses);
+      });
   const out = process.stdout;
   if (options.json) {
     out.write(

@@ -1,8 +1,7 @@
 /** `fw migration:status [--json]`: read-only; APPLIED, PENDING, CHANGED, MISSING (docs/entities.md "Migration files"). */
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
+import { databaseFileMissing, findProjectRoot, openHandle, readDbSettings, usingHandle } from '../../db/connection.js';
 import { pendingRiskLine, pendingRisks, type PendingRisk } from '../../db/migration-guard.js';
 import { computeStatuses, migrationStatuses, readMigrationFiles, type MigrationStatus, type StatusReport } from '../../db/migrations.js';
 
@@ -14,14 +13,13 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = findProjectRoot();
   const settings = readDbSettings(root);
   let risks: PendingRisk[] = [];
-  const report: StatusReport =
-    settings.driver === 'sqlite' && !fs.existsSync(settings.file)
-      ? noDatabaseYet(root) // read-only: opening the file would create it
-      : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
-          const read = await migrationStatuses(db, root);
-          if (read.tableExists) risks = await pendingRisks(db, read.statuses);
-          return read;
-        });
+  const report: StatusReport = databaseFileMissing(settings)
+    ? noDatabaseYet(root) // read-only: opening the file would create it
+    : await usingHandle(openHandle(settings, 'schema', { poolSize: 1 }), async (db) => {
+        const read = await migrationStatuses(db, root);
+        if (read.tableExists) risks = await pendingRisks(db, read.statuses);
+        return read;
+      });
   // A folder migration:apply refuses has no reliable state: the problems alone, never a table that would count
   // those files out (« 0 APPLIED… » over a broken folder).
   if (report.problems.length > 0) {

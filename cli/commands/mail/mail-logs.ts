@@ -5,7 +5,6 @@
  * Never the message body (the `message` column is not even read). Read with the application account; a SQLite
  * file that does not exist is not created.
  */
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
@@ -63,13 +62,12 @@ function flat(value: string): string {
 export async function run({ options }: CommandInput): Promise<number> {
   const limit = parseLimit(options.limit);
   const root = projectRoot();
-  const { readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
+  const { databaseFileMissing, readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
   const { tableExists } = await import('../../db/schema.js');
   const { describeTarget } = await import('../../auth/database.js');
   const settings = readDbSettings(root);
   const advice = 'lancez « fw mail:init » puis « fw db:apply ».';
-  if (settings.driver === 'sqlite' && !fs.existsSync(settings.file))
-    throw new CliError(`table mail_log absente : la base ${describeTarget(settings)} n'existe pas encore.`, advice);
+  if (databaseFileMissing(settings)) throw new CliError(`table mail_log absente : la base ${describeTarget(settings)} n'existe pas encore.`, advice);
   const rows = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     if (!(await tableExists(db, 'mail_log'))) throw new CliError(`table mail_log absente de la base (${describeTarget(settings)}).`, advice);
     return db.fetchAll<LogRow>(

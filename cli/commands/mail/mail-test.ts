@@ -4,7 +4,6 @@
  * server answered. A failure prints `Erreur :` with the server's reason and exits 1. The attempt is recorded in
  * `mail_log` (`sent` or `failed`, no body) when the table exists; a SQLite file is never created for it.
  */
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import type { Database } from '../../../runtime/db/index.js';
@@ -19,12 +18,12 @@ export function configure(command: Command): void {
 
 /** The project's database when `mail_log` exists in it, else why the attempt will not be recorded. */
 async function mailLogDatabase(root: string): Promise<{ db: Database } | { reason: string }> {
-  const { readDbSettings, openHandle } = await import('../../db/connection.js');
+  const { databaseFileMissing, readDbSettings, openHandle } = await import('../../db/connection.js');
   const { tableExists } = await import('../../db/schema.js');
   let db: Database | undefined;
   try {
     const settings = readDbSettings(root);
-    if (settings.driver === 'sqlite' && !fs.existsSync(settings.file)) return { reason: 'base SQLite absente' };
+    if (databaseFileMissing(settings)) return { reason: 'base SQLite absente' };
     db = openHandle(settings, 'app', { poolSize: 1 });
     if (await tableExists(db, 'mail_log')) return { db };
     await db.close();

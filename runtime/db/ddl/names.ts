@@ -1,7 +1,8 @@
-/** Identifier spelling shared by both dialects. */
+/** Identifier names shared by every dialect; each dialect quotes them its own way (its `spelling.ts`). */
 import { createHash } from 'node:crypto';
+import { spellingOf, type DialectName } from '../dialect.js';
 
-/** MariaDB refuses identifiers longer than 64 characters; SQLite has no limit, but both get the same names. */
+/** MariaDB refuses identifiers longer than 64 characters; SQLite has no limit, but every dialect gets the same names. */
 export const MAX_IDENTIFIER_LENGTH = 64;
 
 /** The name itself when it fits, else its first 55 characters, `_` and 8 hex digits of its SHA-1 (stable). */
@@ -12,6 +13,6 @@ export function shortenIdentifier(name: string): string {
 }
 
 /** Every identifier is quoted, so a column that is a reserved word (`Order`, `Group`) still works. */
-export function quoteIdentifier(name: string, dialect: 'mariadb' | 'sqlite'): string {
-  return dialect === 'mariadb' ? `\`${name.replace(/`/g, '``')}\`` : `"${name.replace(/"/g, '""')}"`;
+export function quoteIdentifier(name: string, dialect: DialectName): string {
+  return spellingOf(dialect).quote(name);
 }

@@ -16,8 +16,8 @@
  */
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from 'kysely';
 import type { Pool, PoolConnection } from 'mysql2';
-import { bindParameters } from './mariadb-binding.js';
-import type { DriverValue } from './params.js';
+import type { DriverValue } from '../../params.js';
+import { bindParameters } from './binding.js';
 
 type Callback = (error: unknown, result: MysqlQueryResult) => void;
 

@@ -1,8 +1,12 @@
-/** The MariaDB / MySQL dialect: a mysql2 pool carried by Kysely's `MysqlDialect` (docs/decisions.md#two-database-dialects). */
+/**
+ * The MariaDB / MySQL driver: a mysql2 pool carried by Kysely's `MysqlDialect`, its transactions, its errors translated
+ * (docs/decisions.md#two-database-dialects), and its options read from the configuration registry.
+ */
 import type { Pool, PoolOptions, TypeCastField, TypeCastNext } from 'mysql2';
-import type { Dialect } from './dialect.js';
-import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
-import { bindingPool, POOL_WAIT_TIMEOUT, QUERY_TIMEOUT } from './mariadb-pool.js';
+import { get } from '../../../config.js';
+import type { Dialect, DialectDriver } from '../../dialect.js';
+import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from '../../errors.js';
+import { bindingPool, POOL_WAIT_TIMEOUT, QUERY_TIMEOUT } from './pool.js';
 
 export interface MariaDbOptions {
   readonly host: string;
@@ -56,7 +60,7 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
 
     createKyselyDialect(kysely) {
       return new kysely.MysqlDialect({
-        // Parameters are written into the SQL by each connection, which knows its session's sql_mode (mariadb-pool.ts).
+        // Parameters are written into the SQL by each connection, which knows its session's sql_mode (pool.ts).
         pool: async () => bindingPool(await createPool(options), { poolWaitMs: options.poolWaitMs, queryTimeoutMs: options.queryTimeoutMs }),
         // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
         onCreateConnection: async (connection) => {
@@ -183,3 +187,21 @@ function driverError(error: unknown): DriverErrorInfo | null {
     message: error.message,
   };
 }
+
+/** The MariaDB driver: the dialect of one server and account, and its options from `db_host`, `db_port`, `db_name`… */
+export const mariadbDriver: DialectDriver<MariaDbOptions> = {
+  name: 'mariadb',
+  connect: mariadbDialect,
+  optionsFromConfig: () => ({
+    host: get('db_host'),
+    port: Number(get('db_port')),
+    database: get('db_name'),
+    user: get('db_user'),
+    password: get('db_password'),
+    poolSize: Number(get('db_pool_size')),
+    connectTimeoutMs: Number(get('db_connect_timeout_ms')),
+    poolWaitMs: Number(get('db_pool_wait_ms')),
+    queryTimeoutMs: Number(get('db_query_timeout_ms')),
+    envPrefix: 'DB_APP',
+  }),
+};

@@ -1,7 +1,11 @@
-/** The SQLite dialect: better-sqlite3 carried by Kysely's `SqliteDialect` (docs/decisions.md#two-database-dialects). */
+/**
+ * The SQLite driver: better-sqlite3 carried by Kysely's `SqliteDialect`, its transactions, its errors translated
+ * (docs/decisions.md#two-database-dialects), and its options read from the configuration registry.
+ */
 import fs from 'node:fs';
-import type { Dialect } from './dialect.js';
-import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from './errors.js';
+import { get, getPath } from '../../../config.js';
+import type { Dialect, DialectDriver } from '../../dialect.js';
+import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from '../../errors.js';
 import { registerUnicodeFunctions } from './unicode-ci.js';
 
 export interface SqliteOptions {
@@ -119,3 +123,10 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
     },
   };
 }
+
+/** The SQLite driver: the dialect of one file, and its options from `db_file` (resolved) and `db_busy_timeout_ms`. */
+export const sqliteDriver: DialectDriver<SqliteOptions> = {
+  name: 'sqlite',
+  connect: sqliteDialect,
+  optionsFromConfig: () => ({ file: getPath('db_file'), busyTimeoutMs: Number(get('db_busy_timeout_ms')) }),
+};

@@ -1,13 +1,13 @@
 /**
- * `?` parameters written into MariaDB SQL as literals (the text protocol; see mariadb-pool.ts for why). Unlike
+ * `?` parameters written into MariaDB SQL as literals (the text protocol; see pool.ts for why). Unlike
  * mysql2's own formatting, a `?` inside a literal or a comment stays (sql-lexer.ts) and `??` is not an
  * identifier. How a value is spelt depends on the session: with NO_BACKSLASH_ESCAPES a backslash is an
  * ordinary character inside quotes and only the quote is doubled; without it, backslash, NUL and Ctrl-Z are
  * escaped with a backslash too.
  */
-import { QueryParameterError } from './errors.js';
-import type { DriverValue } from './params.js';
-import { placeholderPositions } from './sql-lexer.js';
+import { QueryParameterError } from '../../errors.js';
+import type { DriverValue } from '../../params.js';
+import { placeholderPositions } from '../../sql-lexer.js';
 
 /** Placeholder positions of the statements seen last, per escaping mode: an application runs the same few texts again and again. */
 const POSITIONS_KEPT = 1000;
