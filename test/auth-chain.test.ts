@@ -8,18 +8,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
-import type { DialectName } from '../runtime/db/index.js';
 import type { CliProject } from './helpers/cli.js';
 import { serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { buildAuthProject, fwOk as fw, PASSWORD, stopServer as stop } from './helpers/auth-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 interface Served {
   url: string;
   child: ChildProcess;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ project: CliProject; one: Served; two: Served }>(`auth chain through the CLI (${dialect})`);
 
   test.before(async (context) => {

@@ -7,11 +7,12 @@ import { authSqlPath } from '../emitters/auth/sql-files.js';
 import { AUTH_TABLES } from '../runtime/auth/schema.js';
 import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 import { ID, writeEntity } from './helpers/crud-cli-project.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const NAMES = AUTH_TABLES.map((table) => table.name);
 const NOTE = { format_version: 1, entity: 'Note', table: 'notes', fields: [ID, { name: 'titre', sql_type: 'VARCHAR(100)' }] };
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`db:apply, auth:status, auth:doctor (${dialect})`);
   const sqlite = dialect === 'sqlite';
   const suffix = sqlite ? '.sqlite.sql' : '.sql';

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { authSqlContent, authSqlPath } from '../emitters/auth/sql-files.js';
 import { AUTH_TABLES } from '../runtime/auth/schema.js';
 import { fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const ROUTES = 'mvc/routes.ts';
 const TEMPLATE_ROUTES = `// Application routes. Generators (fw make:crud, fw make:public-*) add their routes to this function.
@@ -30,9 +31,7 @@ export function registerRoutes(router: Router): void {
 `;
 
 /** Every auth SQL file, in the order auth:init lists them. */
-const FILES = AUTH_TABLES.flatMap((table) =>
-  (['mariadb', 'sqlite'] as const).map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect) })),
-);
+const FILES = AUTH_TABLES.flatMap((table) => DIALECTS.map((dialect) => ({ path: authSqlPath(table.name, dialect), content: authSqlContent(table, dialect) })));
 
 const t = suite('auth:init and auth:list-sql');
 let project: CliProject;

@@ -12,6 +12,7 @@ import { FileSessionStore } from '../runtime/session/file-store.js';
 import type { SessionStore } from '../runtime/session/store.js';
 import { lines, newProject, type CliProject, type Run, type RunOptions } from './helpers/cli.js';
 import { configure } from '../runtime/config.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 // This process keys the sessions it writes with a secret of its own (never a file in the working directory).
 configure({ app_secret: 'auth-cli-users-test-secret'.padEnd(48, 'x') });
@@ -24,7 +25,7 @@ const PASSWORD_WARNING = [
   'Conseil : préférez --password-prompt (saisie masquée).',
 ];
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`auth:user:* and auth:role:* (${dialect})`);
   const sqlite = dialect === 'sqlite';
   /** SQLite runs with the file store, MariaDB with the database store. */

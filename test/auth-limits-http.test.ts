@@ -10,10 +10,11 @@ import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser, findUserByEmail } from '../runtime/auth/users.js';
 import { configure } from '../runtime/config.js';
-import { closeDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase, type Page } from './helpers/auth-client.js';
 import { EMAIL, enrol, PASSWORD, passwordStep, signIn, signOut, startMfaApp, totpCode } from './helpers/mfa.js';
 import type { TestApp } from './helpers/server.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 /** How many pages have each status. */
 function statuses(pages: Page[]): Record<number, number> {
@@ -30,7 +31,7 @@ async function wrongCodes(secret: string, count: number): Promise<string[]> {
   return codes;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ app: TestApp; data: AuthDatabase; aliceId: number }>(`attempt limits under attack (${dialect})`);
 
   test.before(async (context) => {

@@ -10,7 +10,7 @@ import { registerAuthRoutes } from '../runtime/auth/index.js';
 import { hashPassword, legacyPbkdf2Hash } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { addUserRole, createRole, createUser, grantPermission } from '../runtime/auth/users.js';
-import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase, getDatabase } from '../runtime/db/index.js';
 import {
   BaseController,
   getSessionStore,
@@ -26,6 +26,7 @@ import { htmxRedirect } from '../runtime/crud/htmx.js';
 import { requirePermission } from '../runtime/rbac/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import { startApp, type TestApp } from './helpers/server.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const PASSWORD = 'correct horse battery';
 const COOKIE_ATTRIBUTES = 'HttpOnly; SameSite=Strict; Secure; Path=/';
@@ -57,7 +58,7 @@ function routes(router: Router): void {
 
 const FILES = { 'mvc/views/account.html': '<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="{{ csrf_token() }}"></form>' };
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ app: TestApp; data: AuthDatabase; aliceId: number }>(`login over HTTP (${dialect})`);
 
   test.before(async (context) => {

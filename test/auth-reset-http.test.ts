@@ -13,7 +13,7 @@ import { hashResetToken, PASSWORD_RESET_MAX_PER_EMAIL, PASSWORD_RESET_MAX_PER_IP
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser } from '../runtime/auth/users.js';
 import { configure } from '../runtime/config.js';
-import { closeDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase } from '../runtime/db/index.js';
 import { activateTotpFactor, createTotpFactor } from '../runtime/mfa/index.js';
 import { SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import {
@@ -32,10 +32,11 @@ import {
   startResetWorld,
   type ResetWorld,
 } from './helpers/auth-reset.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const SENT = 'Si un compte correspond à cette adresse, un message vient de lui être envoyé.';
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ world: ResetWorld; data: AuthDatabase; aliceId: number }>(`password reset over HTTP (${dialect})`);
 
   test.before(async (context) => {

@@ -12,7 +12,7 @@ import { hashResetToken, registerAuthRoutes, registerPasswordResetRoutes, settle
 import { hashPassword } from '../runtime/auth/passwords.js';
 import { createUser } from '../runtime/auth/users.js';
 import { configure } from '../runtime/config.js';
-import { closeDatabase, getDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase, getDatabase } from '../runtime/db/index.js';
 import { Response, type Router } from '../runtime/index.js';
 import { MailSender, openPayload, SealedMessageError, smtpTransport } from '../runtime/mail/index.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
@@ -21,6 +21,7 @@ import { askReset, auditRecords, EMAIL, linkOf, MAIL_FROM, openResetDatabase, PA
 import { manualClock } from './helpers/clock.js';
 import { startApp, type TestApp } from './helpers/server.js';
 import { startSmtp, type SmtpHandle } from './helpers/smtp.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const SECRET = 'h2-outbox-secret-0123456789abcdef-0123456789';
 const LINK = /\/password\/reset\/[A-Za-z0-9_-]{43}/;
@@ -43,7 +44,7 @@ interface Row {
   error_message: string | null;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ data: AuthDatabase; app: TestApp; smtp: SmtpHandle }>(`password reset: the message in the outbox (${dialect})`);
 
   test.before(async (context) => {

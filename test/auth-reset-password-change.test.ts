@@ -12,16 +12,17 @@ import { hashPassword, verifyPassword } from '../runtime/auth/passwords.js';
 import { changePasswordHash, createUser, findUserById } from '../runtime/auth/users.js';
 import { settlePasswordResetRequests } from '../runtime/auth/index.js';
 import { configure } from '../runtime/config.js';
-import { closeDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase } from '../runtime/db/index.js';
 import type { Request } from '../runtime/index.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import { askReset, EMAIL, linkOf, NEW_PASSWORD, openResetDatabase, PASSWORD, pathOf, startResetWorld, type ResetWorld } from './helpers/auth-reset.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const PROFILE_TEMPLATE =
   '<input type="hidden" name="csrf_token" value="{{ csrf_token() }}"><p id="email">{{ account.email }}</p>{% for name, message in errors %}<p class="error">{{ name }}: {{ message }}</p>{% endfor %}';
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ world: ResetWorld; data: AuthDatabase; aliceId: number }>(`password change ends the reset links (${dialect})`);
 
   test.before(async (context) => {

@@ -14,6 +14,7 @@ import * as users from '../runtime/auth/users.js';
 import { configure, resetConfig } from '../runtime/config.js';
 import { closeDatabase, DuplicateError, openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
@@ -108,7 +109,7 @@ async function makeTarget(dialect: DialectName): Promise<Target> {
   };
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`auth users repository (${dialect})`);
   let target: Target;
   let db: Database;

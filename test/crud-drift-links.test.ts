@@ -9,6 +9,7 @@ import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { newProject, type CliProject } from './helpers/cli.js';
 import { ok, writeEntity } from './helpers/crud-cli-project.js';
 import type { DialectName } from '../runtime/db/index.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const ID = { name: 'id', sql_type: 'INT', primary_key: true, auto_increment: true };
 const ETIQUETTE = { format_version: 1, entity: 'Etiquette', table: 'etiquette', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(60)' }] };
@@ -89,7 +90,7 @@ async function serve<T>(project: CliProject, fn: (client: HttpClient) => Promise
   }
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   test(`${dialect}: many-to-many links in the form, saved with the record, shown on the detail page`, async () => {
     const project = build(dialect);
     try {

@@ -7,6 +7,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { forms, hiddenFields } from './helpers/crud-html.js';
 import { FLASH, dbContacts, seededApp } from './helpers/crud-seed.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const TOO_MANY = "Trop d'identifiants : 40000 reçus, 1000 au plus.";
 const JSON_ACCEPT = { Accept: 'application/json' };
@@ -87,5 +88,4 @@ function limitsSuite(dialect: DialectName): void {
   t.run();
 }
 
-limitsSuite('sqlite');
-limitsSuite('mariadb');
+for (const dialect of DIALECTS) limitsSuite(dialect);

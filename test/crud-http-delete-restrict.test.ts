@@ -8,6 +8,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import type { HttpClient } from './helpers/crud-app.js';
 import { decode, rowIds } from './helpers/crud-html.js';
 import { startRestrictApp, type RestrictApp } from './helpers/crud-restrict-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const HX = { 'HX-Request': 'true' };
 
@@ -135,5 +136,4 @@ function restrictSuite(dialect: DialectName): void {
   return void t.run();
 }
 
-restrictSuite('sqlite');
-restrictSuite('mariadb');
+for (const dialect of DIALECTS) restrictSuite(dialect);

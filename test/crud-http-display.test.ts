@@ -9,6 +9,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import type { HttpClient } from './helpers/crud-app.js';
 import { csvLines, decode, inputValue, tags, textareaValue } from './helpers/crud-html.js';
 import { startRestrictApp, type RestrictApp } from './helpers/crud-restrict-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const BULK = 'Supprimer la sélection';
 
@@ -144,5 +145,4 @@ function displaySuite(dialect: DialectName): void {
   return void t.run();
 }
 
-displaySuite('sqlite');
-displaySuite('mariadb');
+for (const dialect of DIALECTS) displaySuite(dialect);

@@ -10,6 +10,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { rowIds } from './helpers/crud-html.js';
 import { HttpClient, buildCrudApp, serveProject } from './helpers/crud-app.js';
 import type { CliProject } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 /** The project's routes that write by hand, as a user would add them to mvc/routes.ts. */
 const HAND_WRITTEN = `import { Response, getDatabase, transaction, type Request } from 'fw-mvc';
@@ -156,5 +157,4 @@ function crudSuite(dialect: DialectName): void {
   t.run();
 }
 
-crudSuite('sqlite');
-crudSuite('mariadb');
+for (const dialect of DIALECTS) crudSuite(dialect);

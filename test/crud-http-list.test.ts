@@ -7,6 +7,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { emptyState, inputValue, parseAttrs, parseLink, rowIds, selectOptions, tags, csvLines } from './helpers/crud-html.js';
 import { CSV_HEADER, EMPTY, HX, compare, dbContacts, dbCount, searchIds, seededApp, sorted, type ContactRow } from './helpers/crud-seed.js';
 import type { HttpResult } from './helpers/crud-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 /** The sorted column's header: its `aria-sort` (on the <th>) and the link inside it. */
 function sortedHeader(html: string): { sort: string; href: string } | undefined {
@@ -368,5 +369,4 @@ function crudSuite(dialect: DialectName): void {
   t.run();
 }
 
-crudSuite('sqlite');
-crudSuite('mariadb');
+for (const dialect of DIALECTS) crudSuite(dialect);

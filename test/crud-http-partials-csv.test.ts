@@ -8,6 +8,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { csvCells, csvLines, forms, hiddenFields, hxAttrs, parseLink, rowIds, tags, type Tag } from './helpers/crud-html.js';
 import { CONFIRM_DELETE, CSV_HEADER, HX, VILLES, dbContacts, dbCount, insertContacts, seededApp, withDb } from './helpers/crud-seed.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 function crudSuite(dialect: DialectName): void {
   const t = suite(`crud-http-partials-csv: ${dialect}`);
@@ -270,5 +271,4 @@ function crudSuite(dialect: DialectName): void {
   t.run();
 }
 
-crudSuite('sqlite');
-crudSuite('mariadb');
+for (const dialect of DIALECTS) crudSuite(dialect);

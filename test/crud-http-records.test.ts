@@ -22,6 +22,7 @@ import {
   textareaValue,
 } from './helpers/crud-html.js';
 import { CONFIRM_DELETE, EMPTY, FLASH, HX, MSG, dbContact, dbContacts, dbCount, seededApp } from './helpers/crud-seed.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 function crudSuite(dialect: DialectName): void {
   const t = suite(`crud-http-records: ${dialect}`);
@@ -556,5 +557,4 @@ function crudSuite(dialect: DialectName): void {
   t.run();
 }
 
-crudSuite('sqlite');
-crudSuite('mariadb');
+for (const dialect of DIALECTS) crudSuite(dialect);

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { insertContacts, seededApp, type NewContact } from './helpers/crud-seed.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const ACCENTED: NewContact[] = [
   ['Écrou', 901],
@@ -70,8 +71,7 @@ function listSuite(dialect: DialectName): void {
   t.run();
 }
 
-listSuite('sqlite');
-listSuite('mariadb');
+for (const dialect of DIALECTS) listSuite(dialect);
 
 const same = suite('crud-http-unicode: SQLite answers as MariaDB');
 

@@ -13,6 +13,7 @@ import { configure, resetConfig } from '../runtime/config.js';
 import { closeDatabase, openDatabase, type Database } from '../runtime/db/database.js';
 import type { DialectName } from '../runtime/db/dialect.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const SPEC: ListSpec = {
   sortable: { id: 't.Id', nom: 't.Nom', prix: 't.Prix', actif: 't.Actif', town_id: 't.TownId' },
@@ -114,7 +115,7 @@ async function makeDatabase(dialect: DialectName): Promise<() => Promise<void>> 
   return cleanup;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`crud list page: far pages keys first (${dialect})`);
   let cleanup: () => Promise<void>;
 
@@ -189,7 +190,7 @@ k('which pages read keys first: from KEYS_FIRST_OFFSET on, and a sort no index o
   const sql = { select: SELECT, count: COUNT, perPage: PER_PAGE };
   const keysFirst = (params: Params, offset: number, dialect: DialectName, forced?: boolean): boolean =>
     listRowsQuery({ ...sql, keysFirst: forced }, ListQuery.fromRequest(request(params), SPEC), offset, dialect).sql.includes(' fw_k ');
-  for (const dialect of ['sqlite', 'mariadb'] as const) {
+  for (const dialect of DIALECTS) {
     for (const params of [{}, { sort: 'town_id' }, { actif: '1' }, { q: 'e' }, { q: 'e', sort: 'prix' }] as Params[]) {
       assert.is(keysFirst(params, 0, dialect), false, `${dialect} ${JSON.stringify(params)} page 1`);
       assert.is(keysFirst(params, KEYS_FIRST_OFFSET - PER_PAGE, dialect), false, `${dialect} ${JSON.stringify(params)} before`);

@@ -23,6 +23,7 @@ import { DatabaseSessionStore } from '../runtime/session/database-store.js';
 import { fwSessionsDdl } from '../runtime/session/sessions-table.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
 import { manualClockMs } from './helpers/clock.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const SPEC: ListSpec = {
   sortable: { id: 't.Id', nom: 't.Nom', actif: 't.Actif' },
@@ -107,7 +108,7 @@ async function insertRows(db: Outside, from: number, to: number): Promise<void> 
   await db.execute(`INSERT INTO items (Id, Nom, Actif) VALUES ${values.join(', ')}`, params);
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`crud list page: rows, count and its cache (${dialect})`);
   let target: Target;
 

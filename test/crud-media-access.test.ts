@@ -16,6 +16,7 @@ import { PASSWORD, fwOk as fw, stopServer } from './helpers/auth-app.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { PDF, jpeg } from './helpers/crud-media.js';
 import { ID } from './helpers/crud-cli-project.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const DOSSIER = {
   format_version: 1,
@@ -68,7 +69,7 @@ async function createDossier(client: SessionClient, titre: string, files: Array<
   assert.is(response.status, 302, await response.text());
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ project: CliProject; served: { url: string; child: ChildProcess }; db: Database; doc: string; image: string; id: string }>(
     `a record's private files follow its page's read rule (${dialect})`,
   );

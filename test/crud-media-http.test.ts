@@ -11,6 +11,7 @@ import type { HttpClient, HttpResult } from './helpers/crud-app.js';
 import { decode, forms, inputValue, tags } from './helpers/crud-html.js';
 import { PDF, jpeg, png, type FilePart } from './helpers/crud-media.js';
 import { startMediaApp, type MediaApp } from './helpers/crud-media-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 interface MediaRow {
   id: number;
@@ -541,5 +542,4 @@ function mediaSuite(dialect: DialectName): void {
   t.run();
 }
 
-mediaSuite('sqlite');
-mediaSuite('mariadb');
+for (const dialect of DIALECTS) mediaSuite(dialect);

@@ -11,6 +11,7 @@ import { TSC, newProject, type CliProject } from './helpers/cli.js';
 import { fieldError, inputValue, selectOptions } from './helpers/crud-html.js';
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import type { DialectName } from '../runtime/db/index.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const VACCIN = { format_version: 1, entity: 'Vaccin', table: 'vaccins', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(60)' }] };
 const ANIMAL = { format_version: 1, entity: 'Animal', table: 'animaux', plural: 'animaux', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }] };
@@ -92,7 +93,7 @@ async function serve<T>(project: CliProject, fn: (client: HttpClient) => Promise
 /** The value of the option selected in a select, '' when none. */
 const selected = (html: string, id: string): string => selectOptions(html, id).find((o) => o.selected)?.value ?? '';
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   test(`${dialect}: pivot fields edited per link, validated, saved in one transaction and shown on the detail page`, async () => {
     const project = build(dialect);
     try {

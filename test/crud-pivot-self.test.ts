@@ -11,6 +11,7 @@ import { TSC, lines, newProject, readSchema, type CliProject } from './helpers/c
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { query } from './helpers/migrations.js';
 import type { DialectName } from '../runtime/db/index.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const PERSONNE = { format_version: 1, entity: 'Personne', table: 'personnes', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(60)' }] };
 const MENTORAT = {
@@ -61,7 +62,7 @@ async function links(project: CliProject): Promise<Array<[number, number]>> {
   return rows.map((r) => [Number(r.m), Number(r.e)]);
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   test(`${dialect}: mentors and students of a person, both sides in the form, saved in the pivot, shown on the detail page`, async () => {
     const project = build(dialect);
     try {

@@ -6,11 +6,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
-import type { DialectName } from '../runtime/db/index.js';
 import { newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { PASSWORD, fwOk, stopServer } from './helpers/auth-app.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const CONTACT = {
   format_version: 1,
@@ -58,7 +58,7 @@ const LIST: Record<Role, Record<string, boolean>> = {
   lecteur: { create: false, export: false, bulkDelete: false, checkboxes: false, show: true, edit: false, delete: false },
 };
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ project: CliProject; served: { url: string; child: ChildProcess } }>(`CRUD pages and roles (${dialect})`);
 
   test.before(async (context) => {

@@ -14,6 +14,7 @@ import { ForeignKeyError, openDatabase, type Database, type DialectName } from '
 import { InUseError, findReferences, inUseError, inUseMessage, type ReferenceSpec } from '../runtime/crud/references.js';
 import { entity, field, idField, manyToMany, manyToOne } from './emitters-fixture.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 test('plan: RESTRICT and NO ACTION many-to-one and pivot sides are counted, CASCADE and SET NULL are not; a self-reference is marked', () => {
   const categorie = entity('Categorie', [idField(), field('nom', 'VARCHAR(100)'), field('parent_id', 'INT', { nullable: true })], 'categories');
@@ -142,5 +143,4 @@ function dialectSuite(dialect: DialectName): void {
   return void t.run();
 }
 
-dialectSuite('sqlite');
-dialectSuite('mariadb');
+for (const dialect of DIALECTS) dialectSuite(dialect);

@@ -10,6 +10,7 @@ import type { DialectName } from '../runtime/db/index.js';
 import { HttpClient, startCrudApp, type CrudApp } from './helpers/crud-app.js';
 import { fieldError, forms, inputValue, isChecked, rowIds, selectOptions, textareaValue } from './helpers/crud-html.js';
 import { dbContact, dbCount, withDb } from './helpers/crud-seed.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const K = suite('crud-relation-choices: missingChoiceKeys');
 
@@ -157,5 +158,4 @@ function choicesSuite(dialect: DialectName): void {
   t.run();
 }
 
-choicesSuite('sqlite');
-choicesSuite('mariadb');
+for (const dialect of DIALECTS) choicesSuite(dialect);

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 interface Field {
   name: string;
@@ -183,5 +184,4 @@ function conformance(dialect: DialectName): void {
   t.run();
 }
 
-conformance('sqlite');
-conformance('mariadb');
+for (const dialect of DIALECTS) conformance(dialect);

@@ -9,6 +9,7 @@ import { ASCII_BIN, cascadeForeignKey, column, FRAMEWORK_TABLE, idColumn, refCol
 import { renderColumn, renderCreateStatements, renderCreateTable } from '../runtime/db/ddl/render.js';
 import type { ColumnSpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { fwSessionsDdl } from '../runtime/session/sessions-table.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const columnCases: Array<{ name: string; given: ColumnSpec; mariadb: string; sqlite: string }> = [
   {
@@ -122,7 +123,7 @@ test('an entity table (no sqliteTextCollation) keeps NOCASE on its text columns 
 });
 
 test('the statements one by one are the same text, cut at each statement, without the final semicolon', () => {
-  for (const dialect of ['mariadb', 'sqlite'] as const) {
+  for (const dialect of DIALECTS) {
     const statements = renderCreateStatements(notes, dialect);
     assert.is(statements.length, dialect === 'mariadb' ? 1 : 3);
     assert.ok(statements.every((s) => !s.endsWith(';')));

@@ -15,6 +15,7 @@ import {
   removedEntityScenario,
   type Dialect,
 } from './helpers/changes-over-time.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 import { assertGeneratedNamesReserved } from './helpers/generated-names.js';
 import { query } from './helpers/migrations.js';
 
@@ -326,13 +327,13 @@ export const CHANGES: ChangeCase[] = [
   {
     item: 11,
     name: 'VARCHAR(50) → VARCHAR(20) over a 47-character value, NOT NULL over NULL and a unique key over duplicates are refused before any change, the rows named',
-    dialects: ['sqlite', 'mariadb'],
+    dialects: DIALECTS,
     run: (dialect) => refusedBeforeAnyChangeScenario(dialect!),
   },
   {
     item: 12,
     name: 'a narrowed type and a dropped column are listed by migration:lint / migration:status with their rows and refused by migration:apply without --allow-destructive',
-    dialects: ['sqlite', 'mariadb'],
+    dialects: DIALECTS,
     run: (dialect) => destructiveStepsListedScenario(dialect!),
   },
   {
@@ -364,12 +365,11 @@ t('the names the generated files import, declare or take from the globals are th
     accepted.entities.map((e) => e.name),
   );
 });
-t('accepted: db:apply on SQLite, every page served and posted', async () => {
-  await runAcceptedOn(accepted, 'sqlite');
-});
-t('accepted: db:apply on MariaDB, every page served and posted', async () => {
-  await runAcceptedOn(accepted, 'mariadb');
-});
+for (const dialect of DIALECTS) {
+  t(`accepted: db:apply on ${productOf(dialect)}, every page served and posted`, async () => {
+    await runAcceptedOn(accepted, dialect);
+  });
+}
 
 for (const row of CHANGES) {
   const label = `changes over time: item ${row.item}: ${row.name}`;

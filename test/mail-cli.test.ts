@@ -13,10 +13,11 @@ import { mailTemplateFiles } from '../emitters/mail/templates.js';
 import { fateLine, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 import { fwAsync, setMailEnv, trustTestCertificate } from './helpers/mail-cli.js';
 import { startSmtp, type SmtpHandle } from './helpers/smtp.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const TEMPLATES = ['mvc/views/mail/test_subject.txt', 'mvc/views/mail/test_text.txt', 'mvc/views/mail/test_html.html'];
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`fw mail:* (${dialect})`);
   let p: CliProject;
   let server: SmtpHandle;
@@ -51,7 +52,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
       assert.ok(out.includes(fateLine('créé', file)), `${file}\n${first.stdout}`);
     assert.ok(out.includes(fateLine('créé', 'storage/mail/')));
     assert.ok(fs.statSync(p.path('storage/mail')).isDirectory());
-    for (const d of ['mariadb', 'sqlite'] as const) assert.is(p.read(mailSqlPath(d)), mailSqlContent(d));
+    for (const d of DIALECTS) assert.is(p.read(mailSqlPath(d)), mailSqlContent(d));
     for (const file of mailTemplateFiles()) assert.is(p.read(file.path), file.content);
     assert.match(p.read(mailSqlPath('sqlite')), /^-- fw-mvc: generated file, do not edit \(regenerate with: fw mail:init\)\n/);
     const edited = p.read(TEMPLATES[0]!).replace('Message de test', 'Essai');

@@ -13,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { plainRequest, startServerProcess, stopServerProcess, waitFor, waitListening, type ClusterProcess } from './helpers/cluster.js';
-import { mariadbMailDb, sqliteMailDb, type MailDb } from './helpers/mail-db.js';
+import { mailDb, type MailDb } from './helpers/mail-db.js';
+import { DIALECTS } from './helpers/dialects.js';
 import { makeProject, type TempProject } from './helpers/project.js';
 import { startSmtp, type SmtpHandle } from './helpers/smtp.js';
 
@@ -55,8 +56,7 @@ interface Row {
   message: string | null;
 }
 
-for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
-  const dialect = makeDb === sqliteMailDb ? 'sqlite' : 'mariadb';
+for (const dialect of DIALECTS) {
   const test = suite(`mail: the outbox under WEB_CONCURRENCY=2 (${dialect})`);
   let db: MailDb;
   let smtp: SmtpHandle;
@@ -64,7 +64,7 @@ for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
   let server: ClusterProcess;
 
   test.before(async () => {
-    db = await makeDb();
+    db = await mailDb(dialect);
     smtp = await startSmtp({ tls: 'plain' });
     project = makeProject();
     server = startServerProcess(project, SERVER, {

@@ -18,7 +18,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig } from '../runtime/index.js';
 import { fileTransport, isTemporaryFailure, MailSender, sendMail } from '../runtime/mail/index.js';
-import { mailRow, sqliteMailDb, type MailDb } from './helpers/mail-db.js';
+import { mailDb, mailRow, type MailDb } from './helpers/mail-db.js';
 
 const DIST = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'runtime');
 const RUNTIME = pathToFileURL(path.join(DIST, 'index.js')).href;
@@ -55,7 +55,7 @@ let db: MailDb;
 let dir: string;
 
 test.before(async () => {
-  db = await sqliteMailDb();
+  db = await mailDb('sqlite');
 });
 test.after(async () => {
   await db.close();

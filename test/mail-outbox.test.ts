@@ -12,17 +12,18 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
 import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender, type MailTransport } from '../runtime/mail/index.js';
-import { mailRow, mariadbMailDb, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
+import { mailDb, mailRow, waitForStatus, type MailDb } from './helpers/mail-db.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 
-for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
-  const test = suite(`mail: outbox (${makeDb === sqliteMailDb ? 'SQLite' : 'MariaDB'})`);
+for (const dialect of DIALECTS) {
+  const test = suite(`mail: outbox (${productOf(dialect)})`);
   let db: MailDb;
   let dir: string;
   let sender: MailSender | undefined;
   const logs: LogRecord[] = [];
 
   test.before(async () => {
-    db = await makeDb();
+    db = await mailDb(dialect);
   });
   test.after(async () => {
     await db.close();
@@ -242,7 +243,7 @@ table.run();
 const commit = suite('mail: afterCommit (the wake-up after a commit)');
 
 commit('runs after the outermost COMMIT, never after a rollback, and a rolled-back savepoint drops its own', async () => {
-  const db = await sqliteMailDb();
+  const db = await mailDb('sqlite');
   try {
     const calls: string[] = [];
     await db.database.transaction(async (tx) => {

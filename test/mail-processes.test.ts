@@ -11,7 +11,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendMail } from '../runtime/mail/index.js';
 import { configure, resetConfig } from '../runtime/index.js';
-import { mariadbMailDb, sqliteMailDb, type MailDb } from './helpers/mail-db.js';
+import { mailDb, type MailDb } from './helpers/mail-db.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 import { startSmtp, type SmtpHandle } from './helpers/smtp.js';
 
 const DIST = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'runtime');
@@ -63,13 +64,13 @@ function child(payload: Record<string, unknown>): { process: ChildProcess; first
   return { process: proc, firstLine, exit };
 }
 
-for (const makeDb of [sqliteMailDb, mariadbMailDb]) {
-  const test = suite(`mail: outbox across processes (${makeDb === sqliteMailDb ? 'SQLite' : 'MariaDB'})`);
+for (const dialect of DIALECTS) {
+  const test = suite(`mail: outbox across processes (${productOf(dialect)})`);
   let db: MailDb;
   let smtp: SmtpHandle;
 
   test.before.each(async () => {
-    db = await makeDb();
+    db = await mailDb(dialect);
     smtp = await startSmtp({ tls: 'plain' });
   });
   test.after.each(async () => {

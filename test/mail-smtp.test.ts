@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
 import { MailSendError, MailSender, sendMail, sendMailNow, smtpTransport, startMailSender, type MailSenderOptions } from '../runtime/mail/index.js';
 import { manualClockMs } from './helpers/clock.js';
-import { mailRow, sqliteMailDb, waitForStatus, type MailDb } from './helpers/mail-db.js';
+import { mailDb, mailRow, waitForStatus, type MailDb } from './helpers/mail-db.js';
 import { closedPort, startSilentServer, startSmtp, testCertificate, type SmtpHandle } from './helpers/smtp.js';
 
 const test = suite('mail: SMTP');
@@ -22,7 +22,7 @@ test.before.each(async () => {
   configure({ mail_from: 'Mon Appli <app@example.test>', mail_timeout: 2 });
   logs.length = 0;
   setLogSink((record) => logs.push(record));
-  db = await sqliteMailDb();
+  db = await mailDb('sqlite');
 });
 
 test.after.each(async () => {

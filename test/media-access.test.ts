@@ -15,6 +15,7 @@ import type { AuthDatabase } from './helpers/auth-client.js';
 import { assertSecurityHeaders, sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 import { openMediaDatabase } from './helpers/uploads.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 /** `/as/<email>?roles=a,b&permissions=c`: signs in as that user. */
 function routes(router: Router): void {
@@ -42,7 +43,7 @@ const FILES = {
   medium: 'images/medium/plan.jpg',
 };
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`/media follows the read rules of the owning record (${dialect})`);
   let database: AuthDatabase;
   let app: TestApp;

@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mediaSqlContent, mediaSqlPath } from '../emitters/media/sql-files.js';
 import { fateLine, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const FOLDERS = ['images', 'images/medium', 'images/thumbnail', 'documents', 'tmp'];
 
@@ -73,7 +74,7 @@ folders('UPLOAD_ROOT from env/dev moves the root; a folder that is a link leadin
 
 folders.run();
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`fw media:init and db:apply (${dialect})`);
   let p: CliProject;
   t.before(() => {
@@ -92,7 +93,7 @@ for (const dialect of ['sqlite', 'mariadb'] as const) {
     assert.ok(out.includes(fateLine('créé', 'mvc/models/sql/media/media.sqlite.sql')));
     for (const dir of ['images', 'images/medium', 'images/thumbnail']) assert.ok(out.includes(fateLine('créé', `storage/uploads/${dir}/`)), dir);
     assert.match(first.stdout, /Ensuite : « fw db:apply » crée la table media/);
-    for (const d of ['mariadb', 'sqlite'] as const) assert.is(p.read(mediaSqlPath(d)), mediaSqlContent(d));
+    for (const d of DIALECTS) assert.is(p.read(mediaSqlPath(d)), mediaSqlContent(d));
     assert.match(p.read('mvc/models/sql/media/media.sql'), /^-- fw-mvc: generated file, do not edit \(regenerate with: fw media:init\)\n/);
     const second = p.run(['media:init']);
     assert.is(second.status, 0);

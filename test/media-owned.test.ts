@@ -35,6 +35,7 @@ import {
 } from '../runtime/media/index.js';
 import type { AuthDatabase } from './helpers/auth-client.js';
 import { listFiles, makeJpeg, openMediaDatabase } from './helpers/uploads.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -46,7 +47,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   return undefined;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`fw-mvc/media, many records and owned changes (${dialect})`);
   let database: AuthDatabase;
   let dir: string;

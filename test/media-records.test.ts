@@ -28,6 +28,7 @@ import {
 } from '../runtime/media/index.js';
 import type { AuthDatabase } from './helpers/auth-client.js';
 import { listFiles, makeJpeg, openMediaDatabase } from './helpers/uploads.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -39,7 +40,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   return undefined;
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`fw-mvc/media (${dialect})`);
   let database: AuthDatabase;
   let dir: string;

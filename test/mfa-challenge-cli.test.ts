@@ -6,12 +6,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { DialectName } from '../runtime/db/index.js';
 import { newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { fwOk, stopServer } from './helpers/auth-app.js';
 import { EMAIL, PASSWORD, enrol, passwordStep, signIn, signOut, stepMargin, totpCode } from './helpers/mfa.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const NEW_PASSWORD = 'another correct horse';
 
@@ -20,7 +20,7 @@ interface Context {
   served: { url: string; child: ChildProcess };
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const store = dialect === 'sqlite' ? 'file' : 'database';
   const test = suite<Context>(`pending MFA challenges end with the user's sessions (${dialect}, ${store} store)`);
 

@@ -9,7 +9,6 @@ import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hashPassword } from '../runtime/auth/passwords.js';
 import { createUser } from '../runtime/auth/users.js';
-import type { DialectName } from '../runtime/db/index.js';
 import {
   activateTotpFactor,
   consumeRecoveryCode,
@@ -31,6 +30,7 @@ import {
   RECOVERY_CODE_ALPHABET,
 } from '../runtime/mfa/index.js';
 import { openAuthDatabase, type AuthDatabase } from './helpers/auth-client.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 // RFC 6238 appendix B: the SHA-1 key is the ASCII "12345678901234567890"; 6-digit codes are the last six digits.
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
@@ -99,7 +99,7 @@ test('normalisation and hash: spaces and dashes removed, upper-cased; SHA-256 he
 
 test.run();
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const model = suite<{ data: AuthDatabase; userId: number }>(`MFA model (${dialect})`);
 
   model.before(async (context) => {

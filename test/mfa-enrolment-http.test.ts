@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { hashPassword } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser } from '../runtime/auth/users.js';
-import { closeDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import {
   auditEvents,
@@ -30,6 +30,7 @@ import {
   whoAmI,
 } from './helpers/mfa.js';
 import type { TestApp } from './helpers/server.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const ISSUER = 'Démo MFA';
 
@@ -42,7 +43,7 @@ function unescapeHtml(text: string): string {
     .replace(/&gt;/g, '>');
 }
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ app: TestApp; data: AuthDatabase; aliceId: number }>(`second factor enrolment (${dialect})`);
 
   test.before(async (context) => {

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { hashPassword } from '../runtime/auth/passwords.js';
 import { setRateLimitStore } from '../runtime/rate-limit/index.js';
 import { createUser } from '../runtime/auth/users.js';
-import { closeDatabase, type DialectName } from '../runtime/db/index.js';
+import { closeDatabase } from '../runtime/db/index.js';
 import { openAuthDatabase, SessionClient, type AuthDatabase } from './helpers/auth-client.js';
 import {
   ageChallenge,
@@ -27,10 +27,11 @@ import {
   whoAmI,
 } from './helpers/mfa.js';
 import type { TestApp } from './helpers/server.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const COOKIE = /^session_id=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Secure; Path=\/$/;
 
-for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
+for (const dialect of DIALECTS) {
   const test = suite<{ app: TestApp; data: AuthDatabase; aliceId: number }>(`second factor at login (${dialect})`);
 
   test.before(async (context) => {

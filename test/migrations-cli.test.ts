@@ -11,6 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
 import { query } from './helpers/migrations.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -311,12 +312,11 @@ function conformance(dialect: DialectName): void {
   t.run();
 }
 
-conformance('sqlite');
-conformance('mariadb');
+for (const dialect of DIALECTS) conformance(dialect);
 
 const Concurrent = suite('migrations-cli: two migration:apply processes at once');
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   Concurrent(`${dialect}: each migration is applied exactly once`, async () => {
     const project = await makeProject(dialect);
     try {

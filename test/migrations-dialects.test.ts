@@ -8,15 +8,14 @@ import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { okLines as ok, makeMigration as make, migrationFiles, MIGRATIONS } from './helpers/migrations.js';
 import { lines, newProject, readSchema } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const CONTACT = 'mvc/entities/contact/contact.json';
 
 const Cross = suite('migrations-dialects: a --from-diff migration made on one dialect applies on the other');
 
-for (const [dev, prod] of [
-  ['sqlite', 'mariadb'],
-  ['mariadb', 'sqlite'],
-] as const) {
+// Every ordered pair of two dialects.
+for (const [dev, prod] of DIALECTS.flatMap((dev) => DIALECTS.filter((prod) => prod !== dev).map((prod) => [dev, prod] as const))) {
   Cross(`made on ${dev}, applied on ${prod}: the same columns and keys, no drift`, async () => {
     const project = newProject('Carnet');
     try {
@@ -37,7 +36,7 @@ for (const [dev, prod] of [
       const text = project.read(`${MIGRATIONS}/${change}`);
       assert.equal(
         lines(text).filter((line) => line.startsWith('-- fw:dialect')),
-        ['-- fw:dialect mariadb', '-- fw:dialect sqlite'],
+        DIALECTS.map((d) => `-- fw:dialect ${d}`),
       );
       ok(project, ['migration:apply']);
       assert.is(project.run(['migration:diff', '--all', '--check']).status, 0);
@@ -71,7 +70,7 @@ Cross.run();
 
 function refusal(dialect: DialectName): void {
   const t = suite(`migrations-dialects: ${dialect}: a file without a statement for the dialect is refused, not recorded`);
-  const other = dialect === 'sqlite' ? 'mariadb' : 'sqlite';
+  const other = DIALECTS.find((d) => d !== dialect)!;
 
   t('refused with the file named and a Conseil; nothing after it runs; SELECT 1 in the section lets it through', async () => {
     const project = newProject('Vide');
@@ -97,10 +96,14 @@ function refusal(dialect: DialectName): void {
       const made = project.run(['migration:make', 'a_remplir']);
       assert.is(made.status, 0, made.stderr);
       const template = migrationFiles(project).find((f) => f.endsWith('_a_remplir.sql'))!;
-      assert.equal(lines(made.stderr), [
-        `Attention : ${MIGRATIONS}/${template} n'a encore aucune instruction pour sqlite : « fw migration:apply » la refusera sur sqlite tant que sa section « -- fw:dialect sqlite » est vide.`,
-        `Attention : ${MIGRATIONS}/${template} n'a encore aucune instruction pour mariadb : « fw migration:apply » la refusera sur mariadb tant que sa section « -- fw:dialect mariadb » est vide.`,
-      ]);
+      // One line per dialect, in the order of the file's sections.
+      assert.equal(
+        lines(made.stderr),
+        DIALECTS.map(
+          (d) =>
+            `Attention : ${MIGRATIONS}/${template} n'a encore aucune instruction pour ${d} : « fw migration:apply » la refusera sur ${d} tant que sa section « -- fw:dialect ${d} » est vide.`,
+        ),
+      );
       fs.rmSync(project.path(`${MIGRATIONS}/${template}`));
 
       project.write(`${MIGRATIONS}/${only}`, `-- fw:dialect ${other}\nCREATE TABLE ailleurs (id INT);\n-- fw:dialect ${dialect}\nSELECT 1;\n`);
@@ -115,5 +118,4 @@ function refusal(dialect: DialectName): void {
   t.run();
 }
 
-refusal('sqlite');
-refusal('mariadb');
+for (const dialect of DIALECTS) refusal(dialect);

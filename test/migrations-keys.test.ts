@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { CONTACT_FILE, okLines as ok, newVilleContactProject, query } from './helpers/migrations.js';
 import { lines, readSchema, type CliProject } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const DRIFT = 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entité> » prépare la migration.';
 const FK = 'FOREIGN KEY (VilleId) → ville (Id)';
@@ -220,7 +221,7 @@ function conformance(dialect: DialectName): void {
     // Nothing but comments on either side: both sections are announced as empty.
     assert.equal(
       lines(made.stderr),
-      ['sqlite', 'mariadb'].map(
+      DIALECTS.map(
         (d) =>
           `Attention : ${file} n'a encore aucune instruction pour ${d} : « fw migration:apply » la refusera sur ${d} tant que sa section « -- fw:dialect ${d} » est vide.`,
       ),
@@ -293,5 +294,4 @@ function conformance(dialect: DialectName): void {
   t.run();
 }
 
-conformance('sqlite');
-conformance('mariadb');
+for (const dialect of DIALECTS) conformance(dialect);

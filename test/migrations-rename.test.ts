@@ -5,10 +5,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CONTACT_FILE, MIGRATIONS, makeMigration as make, okLines as ok, query } from './helpers/migrations.js';
 import { lines, newProject, readSchema } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const Rename = suite('migrations-rename: renamed_from writes a rename, the values are kept');
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   Rename(`${dialect}: prenom renamed petit_nom (type narrowed too on the way): the values stay, the key follows, no drift`, async () => {
     const project = newProject('Carnet');
     try {

@@ -5,8 +5,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrationSteps } from '../cli/db/migration-steps.js';
 import { splitSqlStatements } from '../cli/db/sql-split.js';
+import type { DialectName } from '../runtime/db/dialect.js';
 
-const steps = (sql: string, dialect: 'mariadb' | 'sqlite') => migrationSteps(splitSqlStatements(sql, dialect, 'x.sql')).map(({ line: _line, ...step }) => step);
+const steps = (sql: string, dialect: DialectName) => migrationSteps(splitSqlStatements(sql, dialect, 'x.sql')).map(({ line: _line, ...step }) => step);
 
 test('MariaDB: DROP TABLE, DROP COLUMN, MODIFY, CHANGE, ADD UNIQUE; DROP INDEX and DROP FOREIGN KEY are not columns', () => {
   const sql = [

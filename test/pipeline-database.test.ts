@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
 import { MIGRATIONS, migrationFiles } from './helpers/migrations.js';
 import { fateLine, lines, newProject, readSchema, type CliProject, type Schema } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const C = 'mvc/entities/contact';
 const DRIFT = 'Écarts trouvés : « fw migration:make <nom> --from-diff <Entité> » prépare la migration.';
@@ -385,5 +386,4 @@ function conformance(dialect: DialectName): void {
   t.run();
 }
 
-conformance('sqlite');
-conformance('mariadb');
+for (const dialect of DIALECTS) conformance(dialect);

@@ -11,6 +11,7 @@ import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { decode, fieldError, inputValue, isChecked, tags, textareaValue } from './helpers/crud-html.js';
 import { generatePublicSite } from './helpers/public-project.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const SECRET = 'hash-secret-a-ne-pas-montrer';
 
@@ -333,5 +334,4 @@ function publicSuite(dialect: DialectName): void {
   t.run();
 }
 
-publicSuite('sqlite');
-publicSuite('mariadb');
+for (const dialect of DIALECTS) publicSuite(dialect);

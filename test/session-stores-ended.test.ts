@@ -11,7 +11,8 @@ import { Response, type Router, type SessionStore } from '../runtime/index.js';
 import { requestSession, setRequestFlash } from '../runtime/session/session.js';
 import { sessionCookie } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
-import { fileBackend, mariadbBackend, memoryBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, memoryBackend, redisBackend, databaseStoreBackend, type Backend } from './helpers/session-backends.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 
 /** A request handler held until the test lets it go: `reached` resolves when the handler runs. */
 class Gate {
@@ -146,6 +147,5 @@ function endedSuite(label: string, open: () => Promise<Backend> | Backend): void
 
 endedSuite('memory', memoryBackend);
 endedSuite('file', fileBackend);
-endedSuite('database on SQLite', sqliteBackend);
-endedSuite('database on MariaDB', mariadbBackend);
+for (const dialect of DIALECTS) endedSuite(`database on ${productOf(dialect)}`, () => databaseStoreBackend(dialect));
 endedSuite('redis', redisBackend);

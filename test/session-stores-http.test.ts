@@ -18,15 +18,13 @@ import {
   closeDatabase,
   fwSessionsDdl,
   getSessionStore,
-  openDatabase,
   requestSession,
   sessionKey,
   type Router,
 } from '../runtime/index.js';
 import { sessionCookie } from './helpers/client.js';
-import { MARIADB_ADMIN } from './helpers/cli.js';
 import { startApp, type AppSetup, type TestApp } from './helpers/server.js';
-import { dropMariaDb } from './helpers/session-backends.js';
+import { DIALECTS, freshDatabase, productOf } from './helpers/dialects.js';
 
 function routes(router: Router): void {
   router.add('GET', '/form', (r) => BaseController.render('form.html', { request: r }), { public: true });
@@ -138,49 +136,19 @@ httpSuite('file', FileSessionStore, async () => {
   };
 });
 
-httpSuite('database (SQLite)', DatabaseSessionStore, async () => {
-  const dir = tempDir();
-  const file = path.join(dir, 'app.sqlite');
-  const db = openDatabase({ driver: 'sqlite', file });
-  for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
-  return {
-    storeName: 'database',
-    config: { db_driver: 'sqlite', db_file: file, session_dir: path.join(dir, 'sessions') },
-    atRest: async () => (await db.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
-    cleanup: async () => {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-httpSuite('database (MariaDB)', DatabaseSessionStore, async () => {
-  const name = `fw_test_sessions_${process.pid}_http_${Date.now().toString(36)}`;
-  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  try {
-    await admin.execute(`CREATE DATABASE \`${name}\``);
-  } finally {
-    await admin.close();
-  }
-  const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name });
-  for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
-  const dir = tempDir();
-  return {
-    storeName: 'database',
-    config: {
-      db_driver: 'mariadb',
-      db_host: MARIADB_ADMIN.host,
-      db_port: MARIADB_ADMIN.port,
-      db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password,
-      db_name: name,
-      session_dir: path.join(dir, 'sessions'),
-    },
-    atRest: async () => (await db.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
-    cleanup: async () => {
-      await db.close();
-      await dropMariaDb(name);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+for (const dialect of DIALECTS) {
+  httpSuite(`database (${productOf(dialect)})`, DatabaseSessionStore, async () => {
+    const fresh = await freshDatabase(dialect, { prefix: 'fw_test_sessions_http' });
+    for (const statement of fwSessionsDdl(dialect)) await fresh.database.execute(statement);
+    const dir = tempDir();
+    return {
+      storeName: 'database',
+      config: { ...fresh.config, session_dir: path.join(dir, 'sessions') },
+      atRest: async () => (await fresh.database.fetchAll('SELECT * FROM fw_sessions')).map((row) => JSON.stringify(row)),
+      cleanup: async () => {
+        await fresh.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+}

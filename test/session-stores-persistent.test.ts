@@ -18,7 +18,8 @@ import {
   sessionKey,
   type SessionStore,
 } from '../runtime/index.js';
-import { fileBackend, mariadbBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, redisBackend, databaseStoreBackend, type Backend } from './helpers/session-backends.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 import { manualClock, rejection } from './helpers/clock.js';
 
 /** The stores key sessions by an HMAC under the application's secret: a configured one (nothing written in the working directory). */
@@ -75,8 +76,7 @@ function tenthRule(label: string, open: () => Promise<Backend> | Backend): void 
 }
 
 tenthRule('file', fileBackend);
-tenthRule('database on SQLite', sqliteBackend);
-tenthRule('database on MariaDB', mariadbBackend);
+for (const dialect of DIALECTS) tenthRule(`database on ${productOf(dialect)}`, () => databaseStoreBackend(dialect));
 tenthRule('redis', redisBackend);
 
 // --- the file store ---
@@ -303,5 +303,4 @@ function databaseSpecifics(label: string, open: () => Promise<Backend & { databa
   D.run();
 }
 
-databaseSpecifics('SQLite', async () => sqliteBackend());
-databaseSpecifics('MariaDB', mariadbBackend);
+for (const dialect of DIALECTS) databaseSpecifics(productOf(dialect), () => databaseStoreBackend(dialect));

@@ -11,9 +11,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configure, fwSessionsDdl, openDatabase, sessionKey } from '../runtime/index.js';
-import { MARIADB_ADMIN } from './helpers/cli.js';
-import { dropMariaDb } from './helpers/session-backends.js';
+import { configure, fwSessionsDdl, sessionKey } from '../runtime/index.js';
+import { DIALECTS, freshDatabase, productOf } from './helpers/dialects.js';
 
 /** The application secret of every process (sessions are keyed by it at rest); the test's own too, to read the keys. */
 const APP_SECRET = 'processes-test-secret-'.padEnd(48, 'x');
@@ -139,48 +138,15 @@ shared('file store', async () => {
   };
 });
 
-shared('database store on a SQLite file', async () => {
-  const root = tempDir();
-  const file = path.join(root, 'app.sqlite');
-  const db = openDatabase({ driver: 'sqlite', file });
-  for (const statement of fwSessionsDdl('sqlite')) await db.execute(statement);
-  return {
-    config: { project_root: root, session_store: 'database', db_driver: 'sqlite', db_file: 'app.sqlite', app_secret: APP_SECRET },
-    kind: 'DatabaseSessionStore',
-    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
-    cleanup: async () => {
-      await db.close();
-      fs.rmSync(root, { recursive: true, force: true });
-    },
-  };
-});
-
-shared('database store on MariaDB', async () => {
-  const name = `fw_test_sessions_${process.pid}_proc_${Date.now().toString(36)}`;
-  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  try {
-    await admin.execute(`CREATE DATABASE \`${name}\``);
-  } finally {
-    await admin.close();
-  }
-  const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name });
-  for (const statement of fwSessionsDdl('mariadb')) await db.execute(statement);
-  return {
-    config: {
-      app_secret: APP_SECRET,
-      session_store: 'database',
-      db_driver: 'mariadb',
-      db_host: MARIADB_ADMIN.host,
-      db_port: MARIADB_ADMIN.port,
-      db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password,
-      db_name: name,
-    },
-    kind: 'DatabaseSessionStore',
-    atRest: async () => JSON.stringify(await db.fetchAll('SELECT * FROM fw_sessions')),
-    cleanup: async () => {
-      await db.close();
-      await dropMariaDb(name);
-    },
-  };
-});
+for (const dialect of DIALECTS) {
+  shared(`database store on ${productOf(dialect)}`, async () => {
+    const fresh = await freshDatabase(dialect, { prefix: 'fw_test_sessions_proc' });
+    for (const statement of fwSessionsDdl(dialect)) await fresh.database.execute(statement);
+    return {
+      config: { app_secret: APP_SECRET, session_store: 'database', ...fresh.config },
+      kind: 'DatabaseSessionStore',
+      atRest: async () => JSON.stringify(await fresh.database.fetchAll('SELECT * FROM fw_sessions')),
+      cleanup: () => fresh.close(),
+    };
+  });
+}

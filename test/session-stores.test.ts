@@ -8,7 +8,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, sessionKey, type SessionStore } from '../runtime/index.js';
-import { fileBackend, mariadbBackend, memoryBackend, redisBackend, sqliteBackend, type Backend } from './helpers/session-backends.js';
+import { fileBackend, memoryBackend, redisBackend, databaseStoreBackend, type Backend } from './helpers/session-backends.js';
+import { DIALECTS, productOf } from './helpers/dialects.js';
 import { manualClock, rejection } from './helpers/clock.js';
 
 // The stores key sessions by an HMAC under the application's secret: a configured one, so that nothing is written
@@ -248,6 +249,5 @@ function conformance(label: string, open: () => Promise<Backend> | Backend): voi
 
 conformance('memory', memoryBackend);
 conformance('file', fileBackend);
-conformance('database on SQLite', sqliteBackend);
-conformance('database on MariaDB', mariadbBackend);
+for (const dialect of DIALECTS) conformance(`database on ${productOf(dialect)}`, () => databaseStoreBackend(dialect));
 conformance('redis', redisBackend);

@@ -32,6 +32,7 @@ import {
 } from '../runtime/forms/index.js';
 import { entity, idField, pascal } from './emitters-fixture.js';
 import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 interface Case {
   /** The field name (one field per case). */
@@ -491,8 +492,7 @@ function dialectSuite(dialect: DialectName): void {
   t.run();
 }
 
-dialectSuite('sqlite');
-dialectSuite('mariadb');
+for (const dialect of DIALECTS) dialectSuite(dialect);
 
 const across = suite('types-round-trip: both dialects');
 across('SQLite and MariaDB give back the same values', () => {

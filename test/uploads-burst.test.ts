@@ -20,6 +20,7 @@ import {
 import type { CallResult } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 import { listFiles, multipart, openMediaDatabase, uploadRoutes } from './helpers/uploads.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const BURST = 30;
 const PDF = Buffer.from('%PDF-1.4\n% burst\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
@@ -101,7 +102,7 @@ test('memory store answering on a later turn of the event loop (as a store over 
   await burstScenario(answeringLater(new MemoryRateLimitStore()));
 });
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   test(`database store (${dialect}): 10 × 201, 20 × 429, 10 rows of auth_rate_limit_attempts`, async () => {
     const database = await openMediaDatabase(dialect);
     try {

@@ -21,6 +21,7 @@ import {
 } from '../runtime/index.js';
 import { startApp, type TestApp } from './helpers/server.js';
 import { listFiles, makeJpeg, multipart, openMediaDatabase, uploadRoutes, type Part } from './helpers/uploads.js';
+import { DIALECTS } from './helpers/dialects.js';
 
 const PDF = Buffer.from('%PDF-1.4\n% test\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
@@ -225,7 +226,7 @@ memory('the 11th upload within 60 s is a 429 with Retry-After; the window slides
 });
 memory.run();
 
-for (const dialect of ['sqlite', 'mariadb'] as const) {
+for (const dialect of DIALECTS) {
   const t = suite(`upload limit: database store (${dialect})`);
   t('the 11th upload is a 429; the attempts are rows of auth_rate_limit_attempts, action upload', async () => {
     const database = await openMediaDatabase(dialect);

@@ -3,14 +3,10 @@
  * fresh CSRF token from the page it is given, and a database for the auth tables on SQLite or on a throw-away
  * MariaDB database.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
+import type { Database, DialectName } from '../../runtime/db/index.js';
 import { AUTH_TABLES, authTableSql } from '../../runtime/auth/schema.js';
 import { configure } from '../../runtime/config.js';
-import { MARIADB_ADMIN } from './cli.js';
+import { freshDatabase } from './dialects.js';
 
 export interface Page {
   readonly status: number;
@@ -102,37 +98,10 @@ export interface AuthDatabase {
   close(): Promise<void>;
 }
 
-/** A database holding the auth tables: a SQLite file in a temporary folder, or a throw-away MariaDB database. */
+/** A database holding the auth tables: a fresh database of `dialect` (helpers/dialects.ts), removed by `close()`. */
 export async function openAuthDatabase(dialect: DialectName, prefix = 'fw_auth'): Promise<AuthDatabase> {
-  let db: Database;
-  let config: Parameters<typeof configure>[0];
-  let drop: () => Promise<void>;
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-auth-'));
-    const file = path.join(dir, 'auth.sqlite');
-    db = openDatabase({ driver: 'sqlite', file });
-    config = { db_driver: 'sqlite', db_file: file };
-    drop = async () => fs.rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-    const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-    await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await server.close();
-    db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 2 });
-    config = {
-      db_driver: 'mariadb',
-      db_host: MARIADB_ADMIN.host,
-      db_port: MARIADB_ADMIN.port,
-      db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password,
-      db_name: name,
-    };
-    drop = async () => {
-      const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-      await admin.execute(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.close();
-    };
-  }
+  const fresh = await freshDatabase(dialect, { prefix, poolSize: 2 });
+  const { database: db, config } = fresh;
   for (const table of AUTH_TABLES) {
     for (const statement of authTableSql(table, dialect).split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
   }
@@ -143,9 +112,6 @@ export async function openAuthDatabase(dialect: DialectName, prefix = 'fw_auth')
     async reset() {
       for (const table of [...AUTH_TABLES].reverse()) await db.execute(`DELETE FROM ${table.name}`);
     },
-    async close() {
-      await db.close();
-      await drop();
-    },
+    close: () => fresh.close(),
   };
 }

@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import * as assert from 'uvu/assert';
 import { TSC, lines, newProject, readSchema, type CliProject } from './cli.js';
 import { linkFramework } from './crud-app.js';
+import type { DialectName } from './dialects.js';
 import { CONTACT_FILE, MIGRATIONS, makeMigration as make, okLines as ok, query } from './migrations.js';
 
-export type Dialect = 'sqlite' | 'mariadb';
+export type Dialect = DialectName;
 
 // ---------------------------------------------------------------------------------------------------------------
 // A removed entity

@@ -15,6 +15,7 @@ import * as assert from 'uvu/assert';
 import { TSC, newProject, type CliProject, type Run } from './cli.js';
 import { HttpClient, linkFramework, serveProject } from './crud-app.js';
 import { inputValue, rowIds } from './crud-html.js';
+import type { DialectName } from './dialects.js';
 
 /** A definition file's content: a JSON value (written with 2-space indentation), text, or raw bytes. */
 export type DefinitionContent = string | Buffer | Record<string, unknown> | unknown[];
@@ -41,7 +42,7 @@ export interface PageChecks {
 export interface ChainContext {
   readonly project: CliProject;
   readonly client: HttpClient;
-  readonly dialect: 'sqlite' | 'mariadb';
+  readonly dialect: DialectName;
 }
 
 export interface ChainCase {
@@ -287,7 +288,7 @@ function pageText(html: string): string {
  * POSTs a record, GETs its show and edit pages, POSTs an update, GETs the CSV; every answer below 400, the pages'
  * checks of its row, the row's own check; the server still answers `/` at the end.
  */
-export async function runAcceptedOn(accepted: AcceptedProject, dialect: 'sqlite' | 'mariadb'): Promise<void> {
+export async function runAcceptedOn(accepted: AcceptedProject, dialect: DialectName): Promise<void> {
   const { project } = accepted;
   await stopServer();
   project.useDialect(dialect);

@@ -1,66 +1,24 @@
 /**
- * A `mail_log` on a fresh database for the mail tests: a SQLite file in a temporary folder, or a MariaDB database
- * with a random name (dropped by `close()`). `waitForStatus` polls a row until it reaches a status.
+ * A `mail_log` on a fresh database for the mail tests, of any dialect (a SQLite file in a temporary folder, a MariaDB
+ * database with a random name), removed by `close()`. `waitForStatus` polls a row until it reaches a status.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openDatabase, type Database } from '../../runtime/index.js';
+import type { Database } from '../../runtime/index.js';
 import { mailLogTableStatements } from '../../runtime/mail/index.js';
-import { MARIADB_ADMIN } from './cli.js';
-import { dropMariaDb } from './session-backends.js';
+import { freshDatabase, type DialectName } from './dialects.js';
 
 export interface MailDb {
-  readonly name: 'sqlite' | 'mariadb';
+  readonly name: DialectName;
   readonly database: Database;
   /** What another process passes to `openDatabase` / `configure` to reach the same database. */
   readonly config: Record<string, unknown>;
   close(): Promise<void>;
 }
 
-export async function sqliteMailDb(): Promise<MailDb> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-mail-db-'));
-  const file = path.join(dir, 'mail.sqlite');
-  const database = openDatabase({ driver: 'sqlite', file });
-  for (const statement of mailLogTableStatements('sqlite')) await database.execute(statement);
-  return {
-    name: 'sqlite',
-    database,
-    config: { db_driver: 'sqlite', db_file: file },
-    async close() {
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-export async function mariadbMailDb(prefix = 'fw_test_mail'): Promise<MailDb> {
-  const databaseName = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  try {
-    await admin.execute(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  } finally {
-    await admin.close();
-  }
-  const database = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: databaseName, poolSize: 5 });
-  for (const statement of mailLogTableStatements('mariadb')) await database.execute(statement);
-  return {
-    name: 'mariadb',
-    database,
-    config: {
-      db_driver: 'mariadb',
-      db_host: MARIADB_ADMIN.host,
-      db_port: MARIADB_ADMIN.port,
-      db_user: MARIADB_ADMIN.user,
-      db_password: MARIADB_ADMIN.password,
-      db_name: databaseName,
-    },
-    async close() {
-      await database.close();
-      await dropMariaDb(databaseName);
-    },
-  };
+/** `mail_log` on a fresh database of `dialect` (helpers/dialects.ts), removed by `close()`. */
+export async function mailDb(dialect: DialectName, prefix = 'fw_test_mail'): Promise<MailDb> {
+  const fresh = await freshDatabase(dialect, { prefix });
+  for (const statement of mailLogTableStatements(dialect)) await fresh.database.execute(statement);
+  return { name: dialect, database: fresh.database, config: fresh.config, close: () => fresh.close() };
 }
 
 export interface MailRow {

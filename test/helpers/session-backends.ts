@@ -1,8 +1,7 @@
 /**
  * The session stores under test, each behind the same small interface so that one conformance suite runs on
- * all of them (test/session-stores.test.ts): memory, file, database on SQLite, database on MariaDB, redis. Each
- * backend owns its resources (a temporary folder, a SQLite file, a MariaDB database named after the process)
- * and removes them in `close()`.
+ * all of them (test/session-stores.test.ts): memory, file, database on each dialect, redis. Each backend owns its
+ * resources (a temporary folder, a fresh database of helpers/dialects.ts) and removes them in `close()`.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,11 +14,10 @@ import {
   RedisConnection,
   RedisSessionStore,
   fwSessionsDdl,
-  openDatabase,
   type Database,
   type SessionStore,
 } from '../../runtime/index.js';
-import { MARIADB_ADMIN } from './cli.js';
+import { freshDatabase, productOf, type DialectName } from './dialects.js';
 
 export interface StoreOptions {
   readonly now: () => number;
@@ -81,8 +79,8 @@ export function fileBackend(): Backend & { readonly dir: string } {
   };
 }
 
-/** The database store on a database that holds `fw_sessions` (emptied for each new store). */
-function databaseBackend(name: string, database: Database, cleanup: () => Promise<void>): Backend & { readonly database: Database } {
+/** The database store on a database that holds `fw_sessions` (emptied for each new store); `close` closes and removes it. */
+function databaseBackend(name: string, database: Database, close: () => Promise<void>): Backend & { readonly database: Database } {
   let created = false;
   return {
     name,
@@ -100,42 +98,17 @@ function databaseBackend(name: string, database: Database, cleanup: () => Promis
       corrupt: async (key, text) => void (await database.execute('UPDATE fw_sessions SET data = ? WHERE session_id = ?', [text, key])),
     },
     settle: async () => {},
-    close: async () => {
-      await database.close();
-      await cleanup();
-    },
+    close,
   };
 }
 
-export function sqliteBackend(): Backend & { readonly database: Database; readonly file: string } {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sessions-sqlite-')));
-  const file = path.join(dir, 'sessions.sqlite');
-  const backend = databaseBackend('database (SQLite)', openDatabase({ driver: 'sqlite', file }), async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return Object.assign(backend, { file });
+/** The database store on a fresh database of `dialect` (`database` exposes the handle). */
+export async function databaseStoreBackend(dialect: DialectName): Promise<Backend & { readonly database: Database }> {
+  const fresh = await freshDatabase(dialect, { prefix: 'fw_test_sessions' });
+  return databaseBackend(`database (${productOf(dialect)})`, fresh.database, () => fresh.close());
 }
 
-/** A MariaDB database of its own, `fw_test_sessions_<pid>_<random>`, dropped by `close()`. */
-export async function mariadbBackend(): Promise<Backend & { readonly database: Database; readonly databaseName: string }> {
-  const databaseName = `fw_test_sessions_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  try {
-    await admin.execute(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  } finally {
-    await admin.close();
-  }
-  const database = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: databaseName, poolSize: 5 });
-  const backend = databaseBackend('database (MariaDB)', database, () => dropMariaDb(databaseName));
-  return Object.assign(backend, { databaseName });
-}
-
-export async function dropMariaDb(databaseName: string): Promise<void> {
-  const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-  try {
-    await admin.execute(`DROP DATABASE IF EXISTS \`${databaseName}\``);
-  } finally {
-    await admin.close();
-  }
-}
+export { dropMariaDb } from './dialects.js';
 
 /** A raw client to the test Redis (127.0.0.1:6379, or REDIS_URL), for what the tests read or break at rest. */
 export async function rawRedis(): Promise<import('redis').RedisClientType> {
