@@ -1,9 +1,8 @@
-// One conformance suite for the database layer, run against SQLite and against MariaDB (docs/architecture.md "Conformance suites"):
+// One conformance suite for the database layer, run against each dialect (SQLite, MariaDB) (docs/architecture.md "Conformance suites"):
 // helpers, `?` parameters, conversions, DuplicateError, transactions, the default handle from the registry,
 // introspection and idempotent SQL files. Then unreachable and unopenable databases, and lazy driver loading.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,8 @@ import {
   type DialectName,
 } from '../runtime/db/index.js';
 
+import { DIALECTS, freshDatabase, type FreshDatabase } from './helpers/dialects.js';
+
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
@@ -42,54 +43,26 @@ interface Target {
   readonly bool: string;
 }
 
-function sqliteTarget(): Target {
-  let dir = '';
-  return {
-    name: 'sqlite',
-    autoId: 'INTEGER PRIMARY KEY AUTOINCREMENT',
-    bool: 'BOOLEAN',
-    async setup() {
-      dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-db-')));
-      return openDatabase({ driver: 'sqlite', file: path.join(dir, 'test.sqlite') });
-    },
-    async teardown() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-    config: () => ({ db_driver: 'sqlite', db_file: path.join(dir, 'test.sqlite') }),
-  };
-}
+/** The DDL of the suite's table in each dialect: an auto-increment key and a boolean. */
+const DDL: Readonly<Record<DialectName, Pick<Target, 'autoId' | 'bool'>>> = {
+  mariadb: { autoId: 'INT AUTO_INCREMENT PRIMARY KEY', bool: 'TINYINT(1)' },
+  sqlite: { autoId: 'INTEGER PRIMARY KEY AUTOINCREMENT', bool: 'BOOLEAN' },
+};
 
-function mariadbTarget(): Target {
-  const name = `fw_test_${randomBytes(5).toString('hex')}`;
+/** A dialect's target: a fresh database of helpers/dialects.ts. */
+function target(dialect: DialectName): Target {
+  let fresh: FreshDatabase | undefined;
   return {
-    name: 'mariadb',
-    autoId: 'INT AUTO_INCREMENT PRIMARY KEY',
-    bool: 'TINYINT(1)',
+    name: dialect,
+    ...DDL[dialect],
     async setup() {
-      const server = openDatabase({ driver: 'mariadb', ...MARIADB });
-      try {
-        await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
-      } finally {
-        await server.close();
-      }
-      return openDatabase({ driver: 'mariadb', ...MARIADB, database: name });
+      fresh = await freshDatabase(dialect, { prefix: 'fw_test_db' });
+      return fresh.database;
     },
     async teardown() {
-      const server = openDatabase({ driver: 'mariadb', ...MARIADB });
-      try {
-        await server.execute(`DROP DATABASE IF EXISTS \`${name}\``);
-      } finally {
-        await server.close();
-      }
+      await fresh?.remove();
     },
-    config: () => ({
-      db_driver: 'mariadb',
-      db_host: MARIADB.host,
-      db_port: MARIADB.port,
-      db_name: name,
-      db_user: MARIADB.user,
-      db_password: '',
-    }),
+    config: () => fresh!.config,
   };
 }
 
@@ -341,8 +314,7 @@ function conformance(target: Target): void {
   t.run();
 }
 
-conformance(sqliteTarget());
-conformance(mariadbTarget());
+for (const dialect of DIALECTS) conformance(target(dialect));
 
 const Unavailable = suite('db-dialects: unavailable databases');
 

@@ -30,6 +30,8 @@ export interface FreshDatabase {
   readonly config: Parameters<typeof configure>[0];
   /** Closes the handle and removes the database. */
   close(): Promise<void>;
+  /** Removes the database, for a test that closes the handle itself. */
+  remove(): Promise<void>;
 }
 
 export interface FreshOptions {
@@ -75,6 +77,7 @@ const FRESH: Readonly<Record<DialectName, (options: FreshOptions) => Promise<Fre
         await database.close();
         await dropMariaDb(name);
       },
+      remove: () => dropMariaDb(name),
     };
   },
 
@@ -91,6 +94,7 @@ const FRESH: Readonly<Record<DialectName, (options: FreshOptions) => Promise<Fre
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
       },
+      remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   },
 };
