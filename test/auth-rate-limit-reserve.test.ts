@@ -1,14 +1,10 @@
 /**
  * Attempts counted before their check (docs/auth.md "Login limits"): `reserveAttempt` / `settleAttempt` on the
- * memory store, the database store on SQLite and on MariaDB, and the Redis store. A burst of concurrent reservations lets exactly
+ * memory store, the database store on each dialect (SQLite, MariaDB), and the Redis store. A burst of concurrent reservations lets exactly
  * `max` through, counting failures or every attempt (hits); refused reservations are withdrawn; a success stops
  * counting and clears the keys asked for.
  * Then the client address as counted: IPv4-mapped IPv6 as IPv4, IPv6 by its /64.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
@@ -23,9 +19,8 @@ import {
   settleAttempt,
   type RateLimitStore,
 } from '../runtime/rate-limit/index.js';
-import { openDatabase } from '../runtime/db/index.js';
 import { RedisConnection } from '../runtime/redis/client.js';
-import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS, freshDatabase, productOf } from './helpers/dialects.js';
 import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-backends.js';
 
 const S = 1000;
@@ -44,39 +39,14 @@ const targets: Target[] = [
       return { store: () => new MemoryRateLimitStore(), close: async () => {} };
     },
   },
-  {
-    name: 'database (SQLite)',
+  ...DIALECTS.map((dialect): Target => ({
+    name: `database (${productOf(dialect)})`,
     async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-reserve-'));
-      const db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'app.sqlite') });
-      for (const statement of authTableSql(TABLE, 'sqlite').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
-      return {
-        store: () => new DatabaseRateLimitStore({ database: db }),
-        close: async () => {
-          await db.close();
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      const fresh = await freshDatabase(dialect, { prefix: 'fw_reserve' });
+      for (const statement of authTableSql(TABLE, dialect).split(/;\s*(?:\n|$)/)) if (statement.trim()) await fresh.database.execute(statement);
+      return { store: () => new DatabaseRateLimitStore({ database: fresh.database }), close: () => fresh.close() };
     },
-  },
-  {
-    name: 'database (MariaDB)',
-    async open() {
-      const name = `fw_reserve_${randomBytes(5).toString('hex')}`;
-      const admin = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-      await admin.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-      const db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 5 });
-      for (const statement of authTableSql(TABLE, 'mariadb').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
-      return {
-        store: () => new DatabaseRateLimitStore({ database: db }),
-        close: async () => {
-          await db.close();
-          await admin.execute(`DROP DATABASE IF EXISTS \`${name}\``);
-          await admin.close();
-        },
-      };
-    },
-  },
+  })),
   {
     name: 'redis',
     async open() {

@@ -1,14 +1,10 @@
 /**
  * Attempt limits (docs/auth.md "Login limits"): one conformance suite run against the memory store, the database
- * store on SQLite, the database store on MariaDB (table `auth_rate_limit_attempts` from AUTH_TABLES) and the Redis store, on an
+ * store on each dialect (SQLite, MariaDB; table `auth_rate_limit_attempts` from AUTH_TABLES) and the Redis store, on an
  * injected clock: the sliding window, 5 failures → limited, Retry-After values, a login's success clearing the account's
  * counter and not the per-address one, hits, purge, keys kept apart, and two store instances sharing counts.
  * Then the choice of store by configuration.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AUTH_TABLES, authTableSql } from '../runtime/auth/schema.js';
@@ -28,9 +24,9 @@ import {
   type RateLimitStore,
 } from '../runtime/rate-limit/index.js';
 import { configure, resetConfig } from '../runtime/config.js';
-import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
+import type { Database, DialectName } from '../runtime/db/index.js';
 import { RedisConnection } from '../runtime/redis/client.js';
-import { MARIADB_ADMIN } from './helpers/cli.js';
+import { DIALECTS, freshDatabase, productOf, type FreshDatabase } from './helpers/dialects.js';
 import { dropRedisPrefix, rawRedis, redisTestPrefix } from './helpers/session-backends.js';
 
 const S = 1000;
@@ -65,68 +61,33 @@ function memoryTarget(): Target {
   };
 }
 
-function sqliteTarget(): Target {
-  let dir = '';
-  let db: Database;
+/** The database store on a fresh database of `dialect`; `another` is a second handle, as a second process would have. */
+function databaseTarget(dialect: DialectName): Target {
+  let fresh: FreshDatabase;
   let store: DatabaseRateLimitStore;
   const others: Database[] = [];
   return {
-    name: 'database (SQLite)',
+    name: `database (${productOf(dialect)})`,
     setup: async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-rate-'));
-      db = openDatabase({ driver: 'sqlite', file: path.join(dir, 'app.sqlite') });
-      await createTable(db, 'sqlite');
-      store = new DatabaseRateLimitStore({ database: db });
+      fresh = await freshDatabase(dialect, { prefix: 'fw_test_rate', poolSize: 2 });
+      await createTable(fresh.database, dialect);
+      store = new DatabaseRateLimitStore({ database: fresh.database });
     },
     teardown: async () => {
-      await Promise.all([db, ...others].map((handle) => handle.close()));
-      fs.rmSync(dir, { recursive: true, force: true });
+      await Promise.all(others.map((handle) => handle.close()));
+      await fresh.close();
     },
     reset: async () => {
-      await db.execute('DELETE FROM auth_rate_limit_attempts');
-      store = new DatabaseRateLimitStore({ database: db });
-    },
-    store: () => store,
-    // Another handle on the same file: what a second process would have.
-    another: () => {
-      const handle = openDatabase({ driver: 'sqlite', file: path.join(dir, 'app.sqlite') });
-      others.push(handle);
-      return new DatabaseRateLimitStore({ database: handle });
-    },
-    database: () => db,
-  };
-}
-
-function mariadbTarget(): Target {
-  const name = `fw_test_rate_${randomBytes(5).toString('hex')}`;
-  let db: Database;
-  let store: DatabaseRateLimitStore;
-  const others: Database[] = [];
-  return {
-    name: 'database (MariaDB)',
-    setup: async () => {
-      const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-      await server.execute(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`).finally(() => server.close());
-      db = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 2 });
-      await createTable(db, 'mariadb');
-      store = new DatabaseRateLimitStore({ database: db });
-    },
-    teardown: async () => {
-      await Promise.all([db, ...others].map((handle) => handle.close()));
-      const server = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, poolSize: 1 });
-      await server.execute(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => server.close());
-    },
-    reset: async () => {
-      await db.execute('DELETE FROM auth_rate_limit_attempts');
-      store = new DatabaseRateLimitStore({ database: db });
+      await fresh.database.execute('DELETE FROM auth_rate_limit_attempts');
+      store = new DatabaseRateLimitStore({ database: fresh.database });
     },
     store: () => store,
     another: () => {
-      const handle = openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 });
+      const handle = fresh.another();
       others.push(handle);
       return new DatabaseRateLimitStore({ database: handle });
     },
-    database: () => db,
+    database: () => fresh.database,
   };
 }
 
@@ -192,7 +153,7 @@ async function loginStatus(ip: string, login: string, userId: number | null, at:
   return { limited, retryAfter };
 }
 
-for (const target of [memoryTarget(), sqliteTarget(), mariadbTarget(), redisTarget()]) {
+for (const target of [memoryTarget(), ...DIALECTS.map(databaseTarget), redisTarget()]) {
   const test = suite(`rate limits: ${target.name}`);
   test.before(() => target.setup());
   test.after(async () => {

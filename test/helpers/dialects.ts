@@ -32,6 +32,8 @@ export interface FreshDatabase {
   close(): Promise<void>;
   /** Removes the database, for a test that closes the handle itself. */
   remove(): Promise<void>;
+  /** A second handle on the same database, as a second process would have (the caller closes it). */
+  another(): Database;
 }
 
 export interface FreshOptions {
@@ -78,6 +80,7 @@ const FRESH: Readonly<Record<DialectName, (options: FreshOptions) => Promise<Fre
         await dropMariaDb(name);
       },
       remove: () => dropMariaDb(name),
+      another: () => openDatabase({ driver: 'mariadb', ...MARIADB_ADMIN, database: name, poolSize: 1 }),
     };
   },
 
@@ -95,6 +98,7 @@ const FRESH: Readonly<Record<DialectName, (options: FreshOptions) => Promise<Fre
         fs.rmSync(dir, { recursive: true, force: true });
       },
       remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
+      another: () => openDatabase({ driver: 'sqlite', file }),
     };
   },
 };
