@@ -1,10 +1,11 @@
 /**
- * The database dialects (docs/architecture.md "Dialects", after Kysely's `Dialect`): their names, in one list, and
- * what each one's folder `dialects/<name>/` gives behind the same interfaces. This file and each dialect's
- * `spelling.ts` run nothing and load no package (emitters import them); the pieces that talk to a server or read
- * its catalogue are joined in `dialects/index.ts`. Kysely itself (about a thousand modules, 140 ms and 12 MB to load)
- * and the native driver are imported only when the first query runs: an application that has not touched its
- * database yet carries neither, and one on one dialect never loads the other's driver.
+ * The database dialects (docs/architecture.md "Dialects", docs/decisions.md#one-folder-per-dialect, after Kysely's
+ * `Dialect`): their names, in one list, and what each one's folder `dialects/<name>/` gives behind the same
+ * interfaces. This file and each dialect's `spelling.ts` run nothing and load no package (emitters import them); the
+ * pieces that talk to a server or read its catalogue are joined in `dialects/index.ts`. Kysely itself (about a
+ * thousand modules, 140 ms and 12 MB to load) and the native driver are imported only when the first query runs: an
+ * application that has not touched its database yet carries neither, and one on one dialect never loads the other's
+ * driver.
  */
 import type { Dialect as KyselyDialect } from 'kysely';
 import type { ColumnSpec, ForeignKeySpec, TableSpec } from './ddl/table-spec.js';
