@@ -203,8 +203,10 @@ test('built, then installed with npm ci --omit=dev: the runtime alone, no fw, co
     assert.is(installed.get(name), undefined, `npm ls --omit=dev lists ${name}`);
     assert.not.ok(fs.existsSync(path.join(project, 'node_modules', ...name.split('/'))), `node_modules/${name} is installed`);
   }
-  // nunjucks's own command (its template precompiler) depends on commander 5: that one stays, ours is gone.
+  // nunjucks's own command (its template precompiler) depends on commander 5: that one stays, under nunjucks; the
+  // CLI's, at the top of node_modules in development, is gone.
   assert.equal(installed.get('commander'), ['fw-mvc > nunjucks > commander']);
+  assert.not.ok(fs.existsSync(path.join(project, 'node_modules', 'commander')), 'node_modules/commander is installed');
   const runtime = path.join(project, 'node_modules', 'fw-mvc');
   for (const folder of ['bin', 'dist/cli', 'dist/compiler', 'dist/emitters', 'cli']) {
     assert.not.ok(fs.existsSync(path.join(runtime, ...folder.split('/'))), `node_modules/fw-mvc/${folder} is installed`);
