@@ -147,7 +147,12 @@ const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/
 function ranges(repository: Manifest, names: readonly string[]): Record<string, string> {
   const declared = repository.dependencies ?? {};
   const missing = names.filter((name) => typeof declared[name] !== 'string');
-  if (missing.length > 0) throw new Error(`package.json du dépôt : « dependencies » ne donne pas la version de ${missing.join(', ')}`);
+  if (missing.length > 0) {
+    throw new CliError(
+      `package.json du dépôt de fw-mvc : « dependencies » ne donne pas la version de ${missing.join(', ')}.`,
+      'ajoutez-les à « dependencies » (cli/framework-packages.ts dit de quels paquets dépend chacun des deux paquets du framework).',
+    );
+  }
   return Object.fromEntries(names.map((name) => [name, declared[name]!]));
 }
 

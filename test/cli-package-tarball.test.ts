@@ -236,6 +236,22 @@ test('from an installed fw-mvc-cli, each package is packed again as installed; a
   assert.throws(() => frameworkPackages(cliRoot), /^fw-mvc-cli 2\.0\.0 et fw-mvc 1\.9\.0 n'ont pas la même version\.$/);
 });
 
+test("a repository whose package.json lacks the version of a package's dependency is refused, naming them", () => {
+  const repository = workdir();
+  const dependencies = Object.fromEntries(
+    Object.entries(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).dependencies as Record<string, string>).filter(
+      ([name]) => name !== 'kysely' && name !== 'tsx',
+    ),
+  );
+  writeTree(repository, { 'package.json': JSON.stringify({ name: 'fw-mvc', version: '1.0.0', dependencies }) });
+  assert.throws(
+    () => frameworkPackages(repository),
+    (error: Error) =>
+      error.message === 'package.json du dépôt de fw-mvc : « dependencies » ne donne pas la version de kysely.' &&
+      /cli\/framework-packages\.ts/.test((error as Error & { advice: string }).advice),
+  );
+});
+
 test('long and accented paths, readme and licence files, and what npm always leaves out', () => {
   const root = workdir();
   const deep = `lib/${'dossier-très-long/'.repeat(8)}fichier-à-la-fin.js`;
