@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as assert from 'uvu/assert';
 import type { CheckResult } from '../../cli/checks/check.js';
-import { REPO } from './cli.js';
+import { fwWithEnvironment, REPO } from './cli.js';
 
 export interface SecReport {
   readonly command: string;
@@ -78,14 +78,7 @@ export function doctor(
 ): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
-  const run = spawnSync(process.execPath, [path.join(REPO, 'bin', 'fw.js'), 'doctor', '--env', appEnv, ...(json ? ['--json'] : [])], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...env, ...extra },
-    timeout: 60_000,
-  });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return fwWithEnvironment(root, ['doctor', '--env', appEnv, ...(json ? ['--json'] : [])], { ...env, ...extra } as Record<string, string>);
 }
 
 /** `fw doctor --env <appEnv> --json` in `root`: its exit code and its report (every family, sec included). */
