@@ -146,7 +146,7 @@ test("the packed package.json files: no script, no development field; the runtim
 
 test("the CLI's relative imports of the runtime become fw-mvc/internal/ imports; nothing else changes", () => {
   const cases: [file: string, before: string, after: string][] = [
-    ['dist/cli/project.js', "import { loadEnv } from '../runtime/env.js';", "import { loadEnv } from 'fw-mvc/internal/env.js';"],
+    ['dist/cli/current-project.js', "import { loadEnv } from '../runtime/env.js';", "import { loadEnv } from 'fw-mvc/internal/env.js';"],
     ['dist/cli/commands/project/routes-list.js', "import('../../../runtime/http/router.js')", "import('fw-mvc/internal/http/router.js')"],
     ['dist/emitters/auth/sql.js', "export { AUTH } from '../../runtime/auth/schema.js';", "export { AUTH } from 'fw-mvc/internal/auth/schema.js';"],
     ['dist/cli/db/connect.d.ts', 'x: import("../../runtime/db/index.js").Database;', 'x: import("fw-mvc/internal/db/index.js").Database;'],
@@ -160,7 +160,7 @@ test("the CLI's relative imports of the runtime become fw-mvc/internal/ imports;
     ['dist/cli/main.js', "import { help } from './help.js'; import { compileProject } from '../compiler/index.js';"],
     ['dist/emitters/public/pages.js', "const code = `import { BaseController } from 'fw-mvc';\nimport x from '${from}';`;"],
     ['dist/cli/templates.json', '{ "from": "../runtime/x.js" }'],
-    ['cli/templates/project/app.ts', "import { serve } from '../runtime/app.js';"],
+    ['cli/templates/project/app.ts', "import { serve } from '../runtime/application.js';"],
   ];
   for (const [file, text] of untouched) assert.is(runtimeImportsThroughPackage(file, Buffer.from(text)).toString(), text, file);
 });

@@ -12,7 +12,7 @@ import type { CommandInput } from '../../command-module.js';
 import { CliError, missingOptionValue } from '../../errors.js';
 import { frameworkPackages } from '../../framework-packages.js';
 import { CLI_PACKAGE_NAME, packageInfo, PACKAGE_NAME } from '../../package-root.js';
-import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project-template.js';
+import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project/project-template.js';
 import { startAddress } from '../../start-address.js';
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

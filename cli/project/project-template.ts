@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError } from './errors.js';
-import type { FrameworkPackages, PackageSource } from './framework-packages.js';
-import { packPackage } from './package-tarball.js';
+import { CliError } from '../errors.js';
+import type { FrameworkPackages, PackageSource } from '../framework-packages.js';
+import { packPackage } from '../package-tarball.js';
 
 export type Profile = 'standard' | 'auth-mfa';
 
