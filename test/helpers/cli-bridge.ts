@@ -29,10 +29,20 @@ function open(): Bridge {
   return { worker, flag: new Int32Array(shared), port: port1 };
 }
 
-/** Runs `fw <args>` in the file's command runner and waits for its answer (at most `timeoutMs`). */
-export function runInRunner(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, input: string, timeoutMs: number): BridgeRun {
+/**
+ * Runs `fw <args>` in the file's command runner (or the `run(args)` of `module`, a URL) and waits for its answer (at
+ * most `timeoutMs`).
+ */
+export function runInRunner(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  input: string,
+  timeoutMs: number,
+  module?: string,
+): BridgeRun {
   bridge ??= open();
-  const request: CliRequest = { id: nextId++, cwd, args, env, input };
+  const request: CliRequest = { id: nextId++, cwd, args, env, input, ...(module ? { module } : {}) };
   Atomics.store(bridge.flag, 0, 0);
   bridge.worker.postMessage(request);
   if (Atomics.wait(bridge.flag, 0, 0, timeoutMs) === 'timed-out') {

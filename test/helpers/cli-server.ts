@@ -5,7 +5,8 @@
  * directory, its environment, its standard input, and its own standard output, error and exit code.
  *
  * Started by `cli-bridge.ts` with `fork()`; a request is `{ id, cwd, args, env, input }` on the IPC channel, the
- * answer `{ id, status, stdout, stderr }`.
+ * answer `{ id, status, stdout, stderr }`. With `module`, the request runs that module's `run(args)` (a test's
+ * stand-in for a command, such as `diagnostics-runner.ts`) instead of `fw`.
  */
 import { Readable } from 'node:stream';
 import { runFw } from '../../cli/main.js';
@@ -16,6 +17,8 @@ export interface CliRequest {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly input: string;
+  /** The URL of a module whose `run(args): Promise<number>` runs instead of `fw <args>`. */
+  readonly module?: string;
 }
 
 export interface CliAnswer {
@@ -43,6 +46,12 @@ function capture(chunks: string[]): Write {
   }) as Write;
 }
 
+async function runModule(url: string, args: readonly string[]): Promise<number> {
+  const { run } = (await import(url)) as { run?: (args: readonly string[]) => Promise<number> };
+  if (typeof run !== 'function') throw new Error(`${url} n'exporte pas run(args)`);
+  return run(args);
+}
+
 async function runOne(request: CliRequest): Promise<CliAnswer> {
   const out: string[] = [];
   const err: string[] = [];
@@ -58,7 +67,7 @@ async function runOne(request: CliRequest): Promise<CliAnswer> {
   Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, get: () => input });
   let status: number;
   try {
-    status = await runFw(request.args);
+    status = request.module ? await runModule(request.module, request.args) : await runFw(request.args);
   } finally {
     process.stdout.write = writeOut;
     process.stderr.write = writeErr;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
 import { runInRunner } from './cli-bridge.js';
 
@@ -77,6 +77,19 @@ export function fwWithEnvironment(cwd: string, args: readonly string[], env: Rea
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   }
   return runInRunner(cwd, args, env, input, 120_000);
+}
+
+/**
+ * The `run(args)` of the module at `file` (a test's stand-in for a command) in the file's command runner, with exactly
+ * `env`; with FW_TEST_CLI=process, `node <file> <args>` as a process of its own.
+ */
+export function inRunner(cwd: string, file: string, args: readonly string[], env: Readonly<Record<string, string>>): Run {
+  if (ALWAYS_PROCESS) {
+    const result = spawnSync(process.execPath, [file, ...args], { cwd, encoding: 'utf8', env, timeout: 120_000 });
+    if (result.error) throw result.error;
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+  return runInRunner(cwd, args, env, '', 120_000, pathToFileURL(file).href);
 }
 
 /** Runs `node bin/fw.js <args>` in `cwd` as a child process and waits for it. */
