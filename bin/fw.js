@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import { runFw } from '../dist/cli/main.js';
+
+process.exitCode = await runFw(process.argv.slice(2), { interrupt: true });

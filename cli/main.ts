@@ -1,6 +1,8 @@
 /**
- * Entry point of the `fw` command (bin/fw.js imports this file). Kept light on purpose: help and version come
+ * Entry point of the `fw` command (bin/fw.js calls `runFw`). Kept light on purpose: help and version come
  * from the command table and package.json; commander and the command modules load only for the command that runs.
+ * Importing this file runs nothing, so that a long-lived process (the tests' command runner) can run several
+ * commands one after another.
  */
 import { COMMANDS, findCommand } from './commands-table.js';
 import { CliError, formatCliError, notAvailable } from './errors.js';
@@ -70,5 +72,11 @@ function report(error: unknown): number {
   return 1;
 }
 
-installInterruptHandler();
-process.exitCode = await main(process.argv.slice(2)).catch(report);
+/**
+ * Runs `fw <argv>` and resolves to its exit code; an error is printed on stderr as `report` says. `interrupt`
+ * installs the Ctrl+C handler (exit 130), which only the `fw` process itself wants.
+ */
+export async function runFw(argv: readonly string[], options: { readonly interrupt?: boolean } = {}): Promise<number> {
+  if (options.interrupt) installInterruptHandler();
+  return main(argv).catch(report);
+}

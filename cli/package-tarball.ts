@@ -1,7 +1,7 @@
 /**
- * Packs the running fw-mvc package into the tarball `npm pack` would make (same file list, `package/` prefix,
- * fixed modification time), in memory and without npm: `fw new` puts it in the project's vendor/ folder so that
- * the project installs from any folder (docs/install.md).
+ * Packs a package into the tarball `npm pack` would make (same file list, `package/` prefix, fixed modification
+ * time), in memory and without npm: `fw new` puts the framework's two packages in the project's vendor/ folder so
+ * that the project installs from any folder (docs/install.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,20 +37,29 @@ const IGNORED_AT_ROOT = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.ya
 /** Root files npm always packs, whatever `files` says. */
 const ALWAYS_AT_ROOT = /^(readme|copying|license|licence)(\..*[^~$])?$/i;
 
-/** Packs `root` (a folder holding a package.json with a name and a version). */
-export function packPackage(root: string): PackedPackage {
-  const manifest = readManifest(root);
+export interface PackOptions {
+  /** The text of the packed package.json, when it is not the folder's own (the file list is read from it). */
+  readonly manifest?: string;
+  /** Turns a file's content into the packed one (`file` relative, with `/`); package.json is never given to it. */
+  readonly transform?: (file: string, content: Buffer) => Buffer;
+}
+
+/** Packs `root` (a folder holding a package.json, or given one, with a name and a version). */
+export function packPackage(root: string, options: PackOptions = {}): PackedPackage {
+  const manifestText = options.manifest ?? fs.readFileSync(path.join(root, PACKAGE_JSON), 'utf8');
+  const manifest = parseManifest(manifestText, options.manifest === undefined ? path.join(root, PACKAGE_JSON) : PACKAGE_JSON);
   const name = String(manifest.name);
   const version = String(manifest.version);
   const files = packageFiles(root, manifest);
   const packed = new Set(files);
   const missing = exportTargets(manifest.exports).filter((target) => !packed.has(target));
   if (missing.length > 0) throw new Error(`fichiers annoncés par « exports » absents (paquet non compilé ?) : ${missing.join(', ')}`);
+  const transform = options.transform ?? ((_: string, original: Buffer) => original);
   const blocks: Buffer[] = [];
   for (const file of files) {
     const source = path.join(root, ...file.split('/'));
-    const content = file === PACKAGE_JSON ? Buffer.from(installedManifest(fs.readFileSync(source, 'utf8'))) : fs.readFileSync(source);
-    const executable = (fs.statSync(source).mode & 0o111) !== 0;
+    const content = file === PACKAGE_JSON ? Buffer.from(manifestText) : transform(file, fs.readFileSync(source));
+    const executable = file !== PACKAGE_JSON && (fs.statSync(source).mode & 0o111) !== 0;
     blocks.push(tarHeader(`package/${file}`, content.length, executable ? 0o755 : 0o644), content, padding(content.length));
   }
   blocks.push(Buffer.alloc(1024));
@@ -59,47 +68,11 @@ export function packPackage(root: string): PackedPackage {
 }
 
 /**
- * Scripts of the framework's own development (building it from a clone: `prepare` runs `npm run build`) that npm
- * would list as install scripts of the package in a project ("npm warn install-scripts … not yet covered by
- * allowScripts") although a packed package is already built; they are left out of the packed package.json.
- */
-const DEVELOPMENT_LIFECYCLE = [
-  'preinstall',
-  'install',
-  'postinstall',
-  'preprepare',
-  'prepare',
-  'postprepare',
-  'prepublish',
-  'prepublishOnly',
-  'prepack',
-  'postpack',
-];
-
-/**
- * The package.json that goes into the tarball: the original text, less the lifecycle scripts above (docs/install.md);
- * byte for byte the original when it has none.
- */
-export function installedManifest(text: string): string {
-  const manifest = JSON.parse(text) as Record<string, unknown>;
-  const scripts = manifest.scripts;
-  if (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts)) return text;
-  const kept = Object.fromEntries(Object.entries(scripts).filter(([name]) => !DEVELOPMENT_LIFECYCLE.includes(name)));
-  if (Object.keys(kept).length === Object.keys(scripts).length) return text;
-  const packed: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(manifest)) {
-    if (key !== 'scripts') packed[key] = value;
-    else if (Object.keys(kept).length > 0) packed[key] = kept;
-  }
-  return `${JSON.stringify(packed, null, 2)}\n`;
-}
-
-/**
  * The files npm pack takes from `root`, sorted: package.json, the readme and licence files, the `bin` and `main`
  * files, and everything under the entries of `files` (the whole folder when there is no `files`), less what npm
  * always leaves out. Entries of `files` are plain paths (no glob patterns); symbolic links are skipped as npm does.
  */
-export function packageFiles(root: string, manifest: PackageManifest = readManifest(root)): string[] {
+export function packageFiles(root: string, manifest: PackageManifest): string[] {
   const found = new Set<string>([PACKAGE_JSON]);
   const rootEntries = fs.readdirSync(root, { withFileTypes: true });
   for (const entry of rootEntries) if (entry.isFile() && ALWAYS_AT_ROOT.test(entry.name)) found.add(entry.name);
@@ -125,12 +98,12 @@ export function packageFiles(root: string, manifest: PackageManifest = readManif
   return [...found].sort();
 }
 
-function readManifest(root: string): PackageManifest {
-  const parsed: unknown = JSON.parse(fs.readFileSync(path.join(root, PACKAGE_JSON), 'utf8'));
-  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${path.join(root, PACKAGE_JSON)} n'est pas un objet JSON`);
+function parseManifest(text: string, where: string): PackageManifest {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${where} n'est pas un objet JSON`);
   const manifest = parsed as PackageManifest;
   if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string') {
-    throw new Error(`${path.join(root, PACKAGE_JSON)} : « name » et « version » sont requis pour empaqueter`);
+    throw new Error(`${where} : « name » et « version » sont requis pour empaqueter`);
   }
   return manifest;
 }

@@ -10,7 +10,7 @@ export { jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, noSto
 export { html } from './app/html.js';
 export { createServer, serve, stopGracefully, type ServeOptions } from './app/serve.js';
 export { contentTypeFor } from './http/static.js';
-export { Application, ApiRoutesImportError, loadApiRoutes, type ApplicationOptions } from './app.js';
+export { Application, ApiRoutesImportError, loadApiRoutes, type ApplicationOptions } from './application.js';
 export { BaseController, errorPage, registerContextProvider, renderFlashHtml, type Context } from './controller.js';
 export { AuthMiddleware, CsrfMiddleware, requireAuth, requireCsrf, requireRole, type Middleware } from './middleware.js';
 export { buildCspHeader, generateNonce, getRequestNonce, setRequestNonce, STATIC_SECURITY_HEADERS } from './security/headers.js';
@@ -85,7 +85,7 @@ export { templateManager, TemplateManager, TemplateError, type TemplateRenderer 
 export { NunjucksRenderer, userCan } from './templates/nunjucks.js';
 export { appTimeZone, formatDate, formatInstant } from './templates/format-date.js';
 export { formatNumber } from './templates/format-number.js';
-export { trans, clearTranslations } from './i18n.js';
+export { trans, clearTranslations } from './translations.js';
 export * from './db/index.js';
 
 // --- Forms, validator, pagination (docs/api-mapping.md "Forms, validator, pagination (`core.forms`, Validator,

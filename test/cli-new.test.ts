@@ -39,6 +39,7 @@ const LAYOUT = [
   'tsconfig.build.json',
   'tsconfig.json',
   `vendor/fw-mvc-${VERSION}.tgz`,
+  `vendor/fw-mvc-cli-${VERSION}.tgz`,
 ];
 
 const ENV_KEYS = [
@@ -251,8 +252,10 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.name, 'demo');
   assert.is(manifest.type, 'module');
   assert.is(manifest.private, true);
-  // The framework comes from the project's own vendor/ folder: no path outside the project (docs/decisions.md#projects-install-from-any-folder).
+  // The framework comes from the project's own vendor/ folder: no path outside the project (docs/decisions.md#projects-install-from-any-folder);
+  // the runtime is a dependency, the fw command a development one (docs/decisions.md#the-runtime-ships-alone).
   assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
+  assert.is(manifest.devDependencies['fw-mvc-cli'], `file:vendor/fw-mvc-cli-${VERSION}.tgz`);
   assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
   // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.
   assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json');
@@ -262,10 +265,11 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.scripts.typecheck, 'tsc --noEmit');
   // npm run check: what CI verifies (docs/ci.md), a script of the project that needs only its own dependencies.
   assert.is(manifest.scripts.check, 'node scripts/check.mjs');
+  // A deployed project installs the runtime alone (npm ci --omit=dev).
+  assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc']);
+  // The stylesheet is rebuilt by the Tailwind CLI of the project's devDependencies (never npx: docs/styles.md);
   // tsx serves the app in development (npm run dev) and runs the project's code for fw (routes:list).
-  assert.equal(Object.keys(manifest.dependencies).sort(), ['fw-mvc', 'tsx']);
-  // The stylesheet is rebuilt by the Tailwind CLI of the project's devDependencies (never npx: docs/styles.md).
-  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@tailwindcss/cli', '@types/node', 'tailwindcss', 'typescript']);
+  assert.equal(Object.keys(manifest.devDependencies).sort(), ['@tailwindcss/cli', '@types/node', 'fw-mvc-cli', 'tailwindcss', 'tsx', 'typescript']);
   assert.is(manifest.scripts['build:css'], 'tailwindcss -i static/src/input.css -o static/tailwind.css --minify');
 
   assert.equal(JSON.parse(fs.readFileSync(path.join(project, 'fw_modules.json'), 'utf8')), {
@@ -439,10 +443,13 @@ test('Ctrl+C exits with 130', async () => {
   assert.match(stderr, /Erreur : opération interrompue\./);
 });
 
-/** A copy of the framework package whose template is given, with the compiled CLI and commander. */
+/** The repository's dependencies, whose ranges the packed manifests take. */
+const DEPENDENCIES: Record<string, string> = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).dependencies;
+
+/** A copy of the framework's repository whose template is given, with the compiled CLI and commander. */
 function fakeFramework(template: Record<string, string>, views: Record<string, string> | undefined): string {
   const root = workdir();
-  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'fw-mvc', version: VERSION, type: 'module' }));
+  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'fw-mvc', version: VERSION, type: 'module', dependencies: DEPENDENCIES }));
   fs.cpSync(path.join(REPO, 'bin'), path.join(root, 'bin'), { recursive: true });
   fs.cpSync(path.join(REPO, 'dist', 'cli'), path.join(root, 'dist', 'cli'), { recursive: true });
   fs.mkdirSync(path.join(root, 'node_modules'));
@@ -473,7 +480,7 @@ test('without the framework views, fw new fails clearly and writes nothing', () 
 test('a framework whose compiled runtime is missing is not packed: fw new fails clearly and writes nothing', () => {
   const views = { 'layouts/base.html': 'base', 'components/button.html': 'b', 'errors/404.html': '404' };
   const framework = fakeFramework({ 'app.ts': '// __PROJECT_NAME__\n' }, views);
-  const manifest = { name: 'fw-mvc', version: VERSION, type: 'module', exports: { '.': { default: './dist/runtime/index.js' } } };
+  const manifest = { name: 'fw-mvc', version: VERSION, type: 'module', dependencies: DEPENDENCIES, exports: { '.': { default: './dist/runtime/index.js' } } };
   fs.writeFileSync(path.join(framework, 'package.json'), JSON.stringify(manifest));
   const cwd = workdir();
   const run = fw(cwd, ['new', 'Demo', '--no-install'], {}, path.join(framework, 'bin', 'fw.js'));

@@ -3,18 +3,15 @@
 // name is unknown), and what those privileges allow: the default four let the application work but not migrate,
 // the documented schema list lets `fw migration:apply` run with the application account alone. Every account
 // and database made here is dropped afterwards.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fw as runFw } from './helpers/cli.js';
 import { openDatabase, type Database } from '../runtime/db/index.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const FW = path.join(REPO, 'bin', 'fw.js');
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
 interface Run {
@@ -24,12 +21,7 @@ interface Run {
 }
 
 function fw(cwd: string, args: string[], extra: Record<string, string> = {}): Run {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') env[key] = value;
-  }
-  const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env: { ...env, ...extra }, timeout: 60_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFw(cwd, args, { env: extra });
 }
 
 async function withServer<T>(fn: (server: Database) => Promise<T>): Promise<T> {

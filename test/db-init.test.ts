@@ -2,29 +2,17 @@
 // only whose grants are exactly SELECT, INSERT, UPDATE, DELETE on that database, fw_migrations and fw_sessions
 // (hosts and privileges set by hand: db-init-accounts.test.ts); on SQLite the folder,
 // the file, fw_migrations and fw_sessions. A second run finds everything present.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fw } from './helpers/cli.js';
 import { openDatabase, type Database } from '../runtime/db/index.js';
 import { readColumns, readIndexes } from '../cli/db/schema.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const FW = path.join(REPO, 'bin', 'fw.js');
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-
-function fw(cwd: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') env[key] = value;
-  }
-  const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env, timeout: 60_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 function project(env: string): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-init-')));

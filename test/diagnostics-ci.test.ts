@@ -24,7 +24,7 @@ test.before((context) => {
   linkPackages(project);
   fs.symlinkSync(path.join(REPO, 'node_modules', 'typescript'), project.path('node_modules/typescript'), 'dir');
   fs.mkdirSync(project.path('node_modules/.bin'));
-  fs.symlinkSync('../fw-mvc/bin/fw.js', project.path('node_modules/.bin/fw'));
+  fs.symlinkSync('../fw-mvc-cli/bin/fw.js', project.path('node_modules/.bin/fw'));
   writeEntity(project, CONTACT);
   ok(project, ['sync:entity', 'Contact']);
   ok(project, ['make:crud', 'Contact']);
@@ -90,7 +90,7 @@ test('without its dependencies installed: exit 1 and the advice, no stack trace'
     assert.is(run.stdout, '');
     assert.is(
       run.stderr,
-      'Erreur : fw-mvc/package.json introuvable : les dépendances du projet ne sont pas installées.\nConseil : lancez « npm install » (ou « npm ci »).\n',
+      'Erreur : fw-mvc-cli/package.json introuvable : les dépendances du projet ne sont pas installées.\nConseil : lancez « npm install » (ou « npm ci »).\n',
     );
   } finally {
     fs.renameSync(project.path('node_modules.off'), project.path('node_modules'));

@@ -1,7 +1,7 @@
 // `fw migration:status` and `fw migration:apply` run as real processes in throw-away projects, against SQLite
 // and against MariaDB (one shared suite): statuses, CRLF, refusal while CHANGED or MISSING, stop at the first
 // failure, two concurrent runs, output formats, unreachable server, outside a project.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fw as runFw } from './helpers/cli.js';
 import { openDatabase, type Database, type DialectName } from '../runtime/db/index.js';
 import { query } from './helpers/migrations.js';
 import { DIALECTS } from './helpers/dialects.js';
@@ -33,8 +34,7 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function fw(cwd: string, args: string[], extra: Record<string, string> = {}): Run {
-  const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env: childEnv(extra), timeout: 120_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFw(cwd, args, { env: extra });
 }
 
 function fwAsync(cwd: string, args: string[]): Promise<Run> {

@@ -1,6 +1,8 @@
 // A project made by `fw new` installs from any folder (docs/decisions.md#projects-install-from-any-folder): copied elsewhere, the framework's folder
-// out of sight, a real `npm install` takes fw-mvc from the project's vendor/ tarball; the project type-checks,
-// serves its home page, runs its own `fw`, and the entity `$schema` paths reach the installed schemas.
+// out of sight, a real `npm install` takes fw-mvc and fw-mvc-cli from the project's vendor/ tarballs; the project
+// type-checks, serves its home page, runs its own `fw` and `npm run check`, and the entity `$schema` paths reach the
+// installed schemas. Built, then installed with `npm ci --omit=dev`, it holds the runtime alone and serves
+// (docs/decisions.md#the-runtime-ships-alone).
 //
 // The install runs with --ignore-scripts: better-sqlite3's install script compiles SQLite (one to three minutes),
 // which says nothing about portability; the addon already built for this repository (same version, same machine)
@@ -14,10 +16,29 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnApp, stopApp } from './helpers/app-process.js';
+import { serveWith } from './helpers/crud-app.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const FW = path.join(REPO, 'bin', 'fw.js');
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
+const TARBALLS = [`fw-mvc-${VERSION}.tgz`, `fw-mvc-cli-${VERSION}.tgz`];
+/** What only development needs: the fw command and its packages, TypeScript, tsx. */
+const DEVELOPMENT_ONLY = ['fw-mvc-cli', 'ts-morph', '@ts-morph/common', 'ajv', 'typescript', 'tsx', 'esbuild'];
+
+/** The tree `npm ls --json` prints. */
+interface NpmTree {
+  readonly dependencies?: Record<string, NpmTree>;
+}
+
+/** Every package of the tree, with the chains that lead to it (`fw-mvc > nunjucks > commander`). */
+function packagesOf(tree: NpmTree, chain: readonly string[] = [], found = new Map<string, string[]>()): Map<string, string[]> {
+  for (const [name, child] of Object.entries(tree.dependencies ?? {})) {
+    const here = [...chain, name];
+    found.set(name, [...(found.get(name) ?? []), here.join(' > ')]);
+    packagesOf(child, here, found);
+  }
+  return found;
+}
 
 let first = '';
 let elsewhere = '';
@@ -57,22 +78,35 @@ test('a project made in one folder and moved to another names no path outside it
     assert.not.ok(text.includes(first), `${file} names the folder the project was made in`);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
-  assert.is(manifest.dependencies['fw-mvc'], `file:vendor/fw-mvc-${VERSION}.tgz`);
-  assert.ok(fs.statSync(path.join(project, 'vendor', `fw-mvc-${VERSION}.tgz`)).isFile());
+  assert.is(manifest.dependencies['fw-mvc'], `file:vendor/${TARBALLS[0]}`);
+  assert.is(manifest.devDependencies['fw-mvc-cli'], `file:vendor/${TARBALLS[1]}`);
+  for (const tarball of TARBALLS) assert.ok(fs.statSync(path.join(project, 'vendor', tarball)).isFile(), tarball);
 });
 
-test('npm install takes fw-mvc from vendor/ as a real folder, and the lockfile keeps the relative path', () => {
+test('npm install takes both packages from vendor/ as real folders; the lockfile keeps the relative paths and marks the CLI side dev', () => {
   const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']);
   assert.is(install.status, 0, install.out);
-  const installed = path.join(project, 'node_modules', 'fw-mvc');
-  assert.ok(fs.lstatSync(installed).isDirectory(), 'node_modules/fw-mvc should be a folder, not a link');
-  assert.is(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).version, VERSION);
-  const lock = JSON.parse(fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8'));
-  assert.is(lock.packages['node_modules/fw-mvc'].resolved, `file:vendor/fw-mvc-${VERSION}.tgz`);
+  assert.not.match(install.out, /install-scripts|ERESOLVE|peer dep/i, install.out);
+  const lock = JSON.parse(fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { resolved?: string; dev?: boolean }>;
+  };
+  for (const [name, tarball] of [
+    ['fw-mvc', TARBALLS[0]],
+    ['fw-mvc-cli', TARBALLS[1]],
+  ] as const) {
+    const installed = path.join(project, 'node_modules', name);
+    assert.ok(fs.lstatSync(installed).isDirectory(), `node_modules/${name} should be a folder, not a link`);
+    assert.is(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).version, VERSION);
+    assert.is(lock.packages[`node_modules/${name}`]?.resolved, `file:vendor/${tarball}`);
+  }
+  assert.is(lock.packages['node_modules/fw-mvc']?.dev, undefined, 'the runtime is a production dependency');
+  for (const name of ['fw-mvc-cli', 'ts-morph', 'ajv', 'commander']) assert.is(lock.packages[`node_modules/${name}`]?.dev, true, `${name} is not dev only`);
+  assert.is(fs.realpathSync(path.join(project, 'node_modules', '.bin', 'fw')), path.join(project, 'node_modules', 'fw-mvc-cli', 'bin', 'fw.js'));
   assert.not.ok(fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8').includes(REPO));
 });
 
-test("the project's better-sqlite3 loads with the addon built for this repository", () => {
+/** Copies the addon built for this repository into the project's better-sqlite3 (installed with --ignore-scripts) and loads it. */
+function useRepositoryAddon(): void {
   const ours = path.join(project, 'node_modules', 'better-sqlite3');
   const theirs = path.join(REPO, 'node_modules', 'better-sqlite3');
   const version = (dir: string): string => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
@@ -83,6 +117,15 @@ test("the project's better-sqlite3 loads with the addon built for this repositor
   const result = run(process.execPath, ['-e', probe]);
   assert.is(result.status, 0, result.out);
   assert.is(result.out, '42');
+}
+
+/** The project's own fw, from its installed fw-mvc-cli. */
+function projectFw(args: string[], cwd = project) {
+  return run(process.execPath, [path.join(project, 'node_modules', 'fw-mvc-cli', 'bin', 'fw.js'), ...args], cwd);
+}
+
+test("the project's better-sqlite3 loads with the addon built for this repository", () => {
+  useRepositoryAddon();
 });
 
 test('the moved project type-checks with its own TypeScript', () => {
@@ -91,7 +134,7 @@ test('the moved project type-checks with its own TypeScript', () => {
 });
 
 test('its own fw writes an entity whose $schema, like the editor settings, reaches the installed schemas', () => {
-  const made = run(process.execPath, [path.join(project, 'node_modules', 'fw-mvc', 'bin', 'fw.js'), 'make:entity', 'Produit', '--no-input']);
+  const made = projectFw(['make:entity', 'Produit', '--no-input']);
   assert.is(made.status, 0, made.out);
   const entityFile = path.join(project, 'mvc', 'entities', 'produit', 'produit.json');
   const schema: string = JSON.parse(fs.readFileSync(entityFile, 'utf8')).$schema;
@@ -103,22 +146,31 @@ test('its own fw writes an entity whose $schema, like the editor settings, reach
   const settings = JSON.parse(fs.readFileSync(path.join(project, '.vscode', 'settings.json'), 'utf8'));
   for (const { url } of settings['json.schemas'] as { url: string }[]) assert.ok(fs.existsSync(path.join(project, url)), url);
 
-  const check = run(process.execPath, [path.join(project, 'node_modules', 'fw-mvc', 'bin', 'fw.js'), 'check:model']);
+  const check = projectFw(['check:model']);
   assert.is(check.status, 0, check.out);
 });
 
-test('the installed fw packs itself into the next project it makes', () => {
+test("npm run check passes, and fw routes:list runs the project's routes on the runtime the project installed", () => {
+  const built = projectFw(['build:model']);
+  assert.is(built.status, 0, built.out);
+  const check = run('npm', ['run', 'check']);
+  assert.is(check.status, 0, check.out);
+  assert.match(check.out, /\[OK\] +fw project:check/);
+  assert.match(check.out, / 0 en échec\.\n/);
+  const routes = projectFw(['routes:list']);
+  assert.is(routes.status, 0, routes.out);
+  assert.match(routes.out, /^GET +\/ +home +oui +oui +non +HomeController\.index$/m);
+});
+
+test('the installed fw packs both installed packages into the next project it makes, the same bytes as from the repository', () => {
   const next = path.join(elsewhere, 'suivant');
   fs.mkdirSync(next);
-  const made = run(process.execPath, [path.join(project, 'node_modules', 'fw-mvc', 'bin', 'fw.js'), 'new', 'Suivant', '--no-install'], next);
+  const made = projectFw(['new', 'Suivant', '--no-install'], next);
   assert.is(made.status, 0, made.out);
-  const list = (tarball: string): string[] => {
-    const result = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
-    assert.is(result.status, 0, result.stderr);
-    return result.stdout.split('\n').filter(Boolean).sort();
-  };
-  const tarball = `fw-mvc-${VERSION}.tgz`;
-  assert.equal(list(path.join(next, 'Suivant', 'vendor', tarball)), list(path.join(project, 'vendor', tarball)));
+  for (const tarball of TARBALLS) {
+    const again = fs.readFileSync(path.join(next, 'Suivant', 'vendor', tarball));
+    assert.ok(again.equals(fs.readFileSync(path.join(project, 'vendor', tarball))), `${tarball} differs`);
+  }
 });
 
 test('app.ts under tsx (as npm run dev) serves the home page from the moved project', async () => {
@@ -132,6 +184,39 @@ test('app.ts under tsx (as npm run dev) serves the home page from the moved proj
   assert.is(css.status, 200);
 
   assert.is(await stopApp(server), 0);
+  server = undefined;
+});
+
+test('built, then installed with npm ci --omit=dev: the runtime alone, no fw, compiler or emitters, and node dist/app.js serves', async () => {
+  const build = run('npm', ['run', 'build']);
+  assert.is(build.status, 0, build.out);
+  const install = run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']);
+  assert.is(install.status, 0, install.out);
+  const top = run('npm', ['ls', '--omit=dev', '--json']);
+  assert.is(top.status, 0, top.out);
+  assert.equal(Object.keys((JSON.parse(top.out) as NpmTree).dependencies ?? {}), ['fw-mvc']);
+  const all = run('npm', ['ls', '--omit=dev', '--all', '--json']);
+  assert.is(all.status, 0, all.out);
+  const installed = packagesOf(JSON.parse(all.out) as NpmTree);
+  assert.ok(installed.has('kysely') && installed.has('sharp'), [...installed.keys()].join(' '));
+  for (const name of DEVELOPMENT_ONLY) {
+    assert.is(installed.get(name), undefined, `npm ls --omit=dev lists ${name}`);
+    assert.not.ok(fs.existsSync(path.join(project, 'node_modules', ...name.split('/'))), `node_modules/${name} is installed`);
+  }
+  // nunjucks's own command (its template precompiler) depends on commander 5: that one stays, under nunjucks; the
+  // CLI's, at the top of node_modules in development, is gone.
+  assert.equal(installed.get('commander'), ['fw-mvc > nunjucks > commander']);
+  assert.not.ok(fs.existsSync(path.join(project, 'node_modules', 'commander')), 'node_modules/commander is installed');
+  const runtime = path.join(project, 'node_modules', 'fw-mvc');
+  for (const folder of ['bin', 'dist/cli', 'dist/compiler', 'dist/emitters', 'cli']) {
+    assert.not.ok(fs.existsSync(path.join(runtime, ...folder.split('/'))), `node_modules/fw-mvc/${folder} is installed`);
+  }
+  useRepositoryAddon();
+  const app = await serveWith(project, ['dist/app.js'], { APP_ENV: 'dev' }, (child) => (server = child));
+  const home = await fetch(`${app.url}/`);
+  assert.is(home.status, 200);
+  assert.match(await home.text(), /fw make:crud Contact/);
+  assert.is(await stopApp(app.child), 0);
   server = undefined;
 });
 

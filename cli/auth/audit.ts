@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../project.js';
+import { projectRoot } from '../current-project.js';
 
 /** The file, relative to the project's root. */
 export const CLI_AUDIT_LOG = 'storage/logs/auth-audit.log';

@@ -8,7 +8,7 @@ import type { Database } from '../../runtime/db/index.js';
 import { databaseFileMissing, openHandle, readDbSettings, usingHandle, type DbSettings } from '../db/connection.js';
 import { tableExists } from '../db/schema.js';
 import { CliError } from '../errors.js';
-import { projectRoot } from '../project.js';
+import { projectRoot } from '../current-project.js';
 
 /** What a command needs: `users` alone, or the role tables too. */
 export const USER_TABLES = ['users'] as const;

@@ -108,7 +108,7 @@ export const entityCheck: CheckFunction = async ({ root }) => {
 
 /** FW-ENTITY-004: the files and routes an entity whose definition is gone left behind (docs/entities.md "Removing an entity"). */
 async function removedResults(root: string, known: readonly string[]): Promise<CheckResult[]> {
-  const { describeRemoved, removedEntities } = await import('../removed-entities.js');
+  const { describeRemoved, removedEntities } = await import('../entities/removed-entities.js');
   const left = removedEntities(root, known).filter((r) => describeRemoved(r, true).length > 0);
   if (left.length === 0) return [result(D.removed, 'OK', "aucun fichier ni route d'une entité supprimée")];
   return left.map((removed) => ({

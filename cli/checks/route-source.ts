@@ -369,7 +369,7 @@ export async function analyseRoutes(root: string): Promise<RoutesAnalysis> {
     for (const called of found.called) read(called, false);
   };
   read([ROUTES_FILE], true);
-  // The server adds the routes of mvc/api_routes.ts to the same router (runtime/app.ts `loadApiRoutes`), when it exists.
+  // The server adds the routes of mvc/api_routes.ts to the same router (runtime/application.ts `loadApiRoutes`), when it exists.
   if (analysis.files.length > 0) read([API_ROUTES_FILE], false);
   return analysis;
 }

@@ -49,7 +49,7 @@ export type Role = 'app' | 'admin' | 'schema';
 /** MariaDB identifiers interpolated into DDL (database and account names). */
 export const IDENTIFIER = /^[A-Za-z0-9_]+$/;
 
-export { projectRoot as findProjectRoot } from '../project.js';
+export { projectRoot as findProjectRoot } from '../current-project.js';
 
 /** Reads the database settings of the project at `root` (loads `env/<APP_ENV|dev>` into process.env first). */
 export function readDbSettings(root: string): DbSettings {

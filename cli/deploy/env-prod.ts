@@ -1,7 +1,7 @@
 /**
  * env/prod as `fw deploy:init` writes it when it does not exist (never over an existing one): env/example's lines,
  * with the production values set where the example has the key (commented or not) and added at the end otherwise.
- * The file is created with mode 0600 (cli/commands/deploy/init.ts): it holds APP_SECRET and the database password.
+ * The file is created with mode 0600 (cli/commands/deploy/deploy-init.ts): it holds APP_SECRET and the database password.
  */
 import { randomBytes } from 'node:crypto';
 import { NGINX_PROXY_ADDRESS } from './settings.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { flattenCatalogue } from '../../runtime/i18n.js';
+import { flattenCatalogue } from '../../runtime/translations.js';
 import { frameworkRoot, listFiles } from './usage.js';
 
 export const TRANSLATIONS_DIR = 'translations';

@@ -8,7 +8,7 @@ import cluster from 'node:cluster';
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Application } from '../app.js';
+import type { Application } from '../application.js';
 import { errorPage } from '../controller.js';
 import { HttpError } from '../http/errors.js';
 import type { FixedHeaders } from '../http/fixed-headers.js';

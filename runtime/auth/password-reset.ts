@@ -21,7 +21,7 @@ import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Router } from '../http/router.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { getLogger } from '../logger.js';
 import { cancelAttempt, clientAddressKey, reserveAttempt } from '../rate-limit/index.js';
 import { getSessionStore } from '../session/session.js';

@@ -7,7 +7,7 @@
  */
 import { fetchAll, type Transaction } from '../db/database.js';
 import { ForeignKeyError } from '../db/errors.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { placeholders } from './ids.js';
 
 /** One foreign key that refers to the records of a table and refuses their deletion. */

@@ -9,7 +9,7 @@ import { FileField, ImageField } from '../forms/fields-file.js';
 import { formatSize } from '../forms/messages.js';
 import type { Request, UploadedFile } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { UploadError } from '../uploads/errors.js';
 import { guardUpload } from '../uploads/rate-limit.js';
 import { validateUploadMetadata } from '../uploads/storage.js';

@@ -10,7 +10,7 @@ import { get } from '../config.js';
 import type { Request } from '../http/request.js';
 import type { Router } from '../http/router.js';
 import type { Response } from '../http/response.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { logAuthEvent } from '../auth/audit.js';
 import { SESSION_USER_KEY, type SessionUser } from '../auth/login.js';
 import { verifyPassword } from '../auth/passwords.js';

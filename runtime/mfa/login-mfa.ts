@@ -8,7 +8,7 @@ import { appLayout, BaseController, errorPage } from '../controller.js';
 import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { getLogger } from '../logger.js';
 import { logAuthEvent } from '../auth/audit.js';
 import { DEFAULT_LOGIN_REDIRECT, loadSessionUser, safeNext, signInSession, type SecondFactor } from '../auth/login.js';

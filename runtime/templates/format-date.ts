@@ -7,7 +7,7 @@
  * function under its older name), the CRUD detail pages and the public pages use it; forms show and read DATETIME
  * inputs in the same zone (runtime/forms/fields-date.ts); CSV keeps the stored UTC text.
  */
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { appTimeZone, wallClockIn } from './time-zone.js';
 
 export { appTimeZone, DEFAULT_TIME_ZONE } from './time-zone.js';

@@ -4,7 +4,7 @@
  * stored (no rounding, no grouping of thousands), so that a form accepts what a page shows; forms keep the point their
  * values hold, CSV the raw value. The templates' `format_number` filter and the detail pages use it.
  */
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 
 /** A plain decimal number, with an optional exponent: `12`, `-0.50`, `.5`, `1.5e+21`. */
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -1,7 +1,7 @@
 /** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date, format_instant and format_number. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
-import { trans } from '../i18n.js';
+import { trans } from '../translations.js';
 import { FRAMEWORK_VIEWS } from '../paths.js';
 import type { Request } from '../http/request.js';
 import type { Router } from '../http/router.js';

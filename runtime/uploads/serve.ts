@@ -1,7 +1,7 @@
 /**
  * `GET /media/<relative_path>` (docs/uploads.md "`/media/<path>`"): the bytes of a stored file with a Content-Type
  * guessed from its name, a strong ETag / Last-Modified / 304, one byte range (206, 416), never a folder, never a hidden
- * file, 404 for every unsafe or missing path. Who may read which file is the Application's part (runtime/app.ts):
+ * file, 404 for every unsafe or missing path. Who may read which file is the Application's part (runtime/application.ts):
  * `media_public_categories` are public; the others need a signed-in session, and a file that a media row links to a
  * record follows that record's read rule (runtime/media/access.ts).
  */

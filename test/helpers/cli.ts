@@ -8,8 +8,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
+import { runInRunner } from './cli-bridge.js';
 
 export const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 export const FW = path.join(REPO, 'bin', 'fw.js');
@@ -27,6 +28,8 @@ export interface RunOptions {
   /** Piped to the child's stdin (closed afterwards). */
   readonly input?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Runs `node bin/fw.js` as its own process even where the file's command runner would do. */
+  readonly process?: boolean;
 }
 
 /**
@@ -44,8 +47,53 @@ export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.P
   return { ...env, ...extra };
 }
 
-/** Runs `fw <args>` in `cwd` and waits for it. */
+/**
+ * Commands that load the project's own modules (`routes:list` imports mvc/routes.ts through tsx): a module once
+ * imported stays in a process, so they always run in a process of their own.
+ */
+const PROCESS_COMMANDS = new Set(['routes:list']);
+
+/** `FW_TEST_CLI=process` runs every command as its own process, as before the command runner (to compare). */
+const ALWAYS_PROCESS = process.env.FW_TEST_CLI === 'process';
+
+/**
+ * Runs `fw <args>` in `cwd` and waits for it: in the test file's command runner (one process for the file's
+ * commands, docs/testing.md "How `fw` runs in tests"), or as its own process with `process: true`, for the
+ * commands above, or when FW_TEST_CLI=process.
+ */
 export function fw(cwd: string, args: readonly string[], options: RunOptions = {}): Run {
+  if (!options.process && !ALWAYS_PROCESS && !PROCESS_COMMANDS.has(args[0] ?? '')) {
+    const env = childEnv(options.env) as Record<string, string>;
+    return runInRunner(cwd, args, env, options.input ?? '', 120_000);
+  }
+  return fwProcess(cwd, args, options);
+}
+
+/** `fw <args>` in the file's command runner with exactly `env` as its environment (nothing of this process's added). */
+export function fwWithEnvironment(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, input = ''): Run {
+  if (ALWAYS_PROCESS) {
+    const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env, input, timeout: 120_000 });
+    if (result.error) throw result.error;
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+  return runInRunner(cwd, args, env, input, 120_000);
+}
+
+/**
+ * The `run(args)` of the module at `file` (a test's stand-in for a command) in the file's command runner, with exactly
+ * `env`; with FW_TEST_CLI=process, `node <file> <args>` as a process of its own.
+ */
+export function inRunner(cwd: string, file: string, args: readonly string[], env: Readonly<Record<string, string>>): Run {
+  if (ALWAYS_PROCESS) {
+    const result = spawnSync(process.execPath, [file, ...args], { cwd, encoding: 'utf8', env, timeout: 120_000 });
+    if (result.error) throw result.error;
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+  return runInRunner(cwd, args, env, '', 120_000, pathToFileURL(file).href);
+}
+
+/** Runs `node bin/fw.js <args>` in `cwd` as a child process and waits for it. */
+export function fwProcess(cwd: string, args: readonly string[], options: RunOptions = {}): Run {
   const result = spawnSync(process.execPath, [FW, ...args], {
     cwd,
     encoding: 'utf8',

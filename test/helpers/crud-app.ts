@@ -63,13 +63,13 @@ export function linkFramework(project: CliProject): void {
 
 /**
  * Links packages of this repository into the project's node_modules, as `npm install` would have installed them
- * (`fw-mvc` is this repository itself).
+ * (`fw-mvc` and `fw-mvc-cli` are this repository itself, which holds both packages).
  */
 export function linkPackages(project: CliProject, names: readonly string[]): void {
   for (const name of names) {
     const link = project.path(`node_modules/${name}`);
     fs.mkdirSync(path.dirname(link), { recursive: true });
-    if (!fs.existsSync(link)) fs.symlinkSync(name === 'fw-mvc' ? REPO : path.join(REPO, 'node_modules', name), link, 'dir');
+    if (!fs.existsSync(link)) fs.symlinkSync(name === 'fw-mvc' || name === 'fw-mvc-cli' ? REPO : path.join(REPO, 'node_modules', name), link, 'dir');
   }
 }
 

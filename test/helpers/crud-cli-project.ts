@@ -11,10 +11,14 @@ export function ok(target: CliProject, args: string[]): string {
   return run.stdout;
 }
 
-/** `node_modules/fw-mvc` → this repository and `@types` → ours, as after `npm install` (no network). */
+/**
+ * `node_modules/fw-mvc` and `node_modules/fw-mvc-cli` → this repository (which holds both packages) and `@types` →
+ * ours, as after `npm install` (no network).
+ */
 export function linkPackages(target: CliProject): void {
   fs.mkdirSync(target.path('node_modules'), { recursive: true });
   fs.symlinkSync(REPO, target.path('node_modules/fw-mvc'), 'dir');
+  fs.symlinkSync(REPO, target.path('node_modules/fw-mvc-cli'), 'dir');
   fs.symlinkSync(path.join(REPO, 'node_modules', '@types'), target.path('node_modules/@types'), 'dir');
 }
 

@@ -1,10 +1,9 @@
 /**
  * What the diagnostics corpus tests share: a copy of a real `fw new` project given one defect, the checks of some
- * families run over it in a separate process (test/helpers/diagnostics-runner.ts: the project's env file is loaded
- * into that process only), and the state of the whole tree (contents, sizes, mtimes, folders included) to prove
+ * families run over it in the file's command runner (test/helpers/diagnostics-runner.ts: the project's env file is
+ * loaded into that process only), and the state of the whole tree (contents, sizes, mtimes, folders included) to prove
  * that the checks changed nothing.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as assert from 'uvu/assert';
 import type { CheckResult } from '../../cli/checks/check.js';
+import { inRunner } from './cli.js';
 
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'diagnostics-runner.js');
 
@@ -29,8 +29,7 @@ export function diagnose(root: string, families: readonly string[], command = 'p
   const childEnv: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DB_') && key !== 'APP_ENV' && key !== 'FW_DEBUG') childEnv[key] = value;
   const started = Date.now();
-  const run = spawnSync(process.execPath, [RUNNER, command, ...families], { cwd: root, encoding: 'utf8', env: { ...childEnv, ...env }, timeout: 60_000 });
-  if (run.error) throw run.error;
+  const run = inRunner(root, RUNNER, [command, ...families], { ...childEnv, ...env } as Record<string, string>);
   let parsed: Omit<Diagnosis, 'status' | 'stderr' | 'ms'>;
   try {
     parsed = JSON.parse(run.stdout);

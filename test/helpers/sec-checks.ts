@@ -1,20 +1,20 @@
 /**
- * The security checks (cli/checks/sec.ts) run as a command would run them: a child `node` process in the project's
- * folder, the environment of this process stripped of every variable the checks read, `APP_ENV` set when asked;
+ * The security checks (cli/checks/sec.ts) run as a command would run them (test/helpers/sec-runner.ts, in the
+ * file's command runner), in the project's folder, the environment of this process stripped of every variable the checks read, `APP_ENV` set when asked;
  * it gathers the context, runs SEC_CHECKS and prints the report as `--json` prints it
  * (`{ command, env, ok, summary, checks }`), exit 1 on a FAIL; and the same checks through the command itself,
  * `fw doctor --env <env> [--json]`. Also: copies of one `fw new` project given a defect each, certificates made by
  * openssl, and a digest of a whole tree (mtimes included) to prove nothing was written.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import * as assert from 'uvu/assert';
 import type { CheckResult } from '../../cli/checks/check.js';
-import { REPO } from './cli.js';
+import { fwWithEnvironment, inRunner } from './cli.js';
 
 export interface SecReport {
   readonly command: string;
@@ -30,20 +30,7 @@ export interface SecRun {
   readonly stderr: string;
 }
 
-const module = (relative: string): string => pathToFileURL(path.join(REPO, 'dist', 'cli', 'checks', relative)).href;
-
-const RUNNER = `
-const root = process.argv[1];
-const { projectContext } = await import(${JSON.stringify(module('context.js'))});
-const { runChecks } = await import(${JSON.stringify(module('check.js'))});
-const { SEC_CHECKS } = await import(${JSON.stringify(module('sec.js'))});
-const context = projectContext(root);
-const checks = await runChecks(SEC_CHECKS, context);
-const count = (status) => checks.filter((check) => check.status === status).length;
-const summary = { ok: count('OK'), warn: count('WARN'), fail: count('FAIL'), skip: count('SKIP'), info: count('INFO') };
-process.stdout.write(JSON.stringify({ command: 'sec', env: context.appEnv, ok: summary.fail === 0, summary, checks }));
-process.exitCode = summary.fail === 0 ? 0 : 1;
-`;
+const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sec-runner.js');
 
 /** Variables the checks read (or that point git elsewhere): the child gets only the project's env file's. */
 const READ = /^(DB_|GIT_)|^(APP_ENV|FW_DEBUG|SESSION_STORE|RATE_LIMIT_STORE|TRUSTED_PROXIES|SSL_CERTFILE|SSL_KEYFILE|API_TOKEN|APP_SECRET|HOST|PORT)$|PROXY/i;
@@ -53,13 +40,7 @@ export function secChecks(root: string, appEnv?: string, extra: Readonly<Record<
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
   if (appEnv) env.APP_ENV = appEnv;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', RUNNER, root], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...env, ...extra },
-    timeout: 60_000,
-  });
-  if (run.error) throw run.error;
+  const run = inRunner(root, RUNNER, [root], { ...env, ...extra } as Record<string, string>);
   let report: SecReport;
   try {
     report = JSON.parse(run.stdout) as SecReport;
@@ -78,14 +59,7 @@ export function doctor(
 ): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!READ.test(key)) env[key] = value;
-  const run = spawnSync(process.execPath, [path.join(REPO, 'bin', 'fw.js'), 'doctor', '--env', appEnv, ...(json ? ['--json'] : [])], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...env, ...extra },
-    timeout: 60_000,
-  });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return fwWithEnvironment(root, ['doctor', '--env', appEnv, ...(json ? ['--json'] : [])], { ...env, ...extra } as Record<string, string>);
 }
 
 /** `fw doctor --env <appEnv> --json` in `root`: its exit code and its report (every family, sec included). */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { compileOrFail, projectRoot } from '../../project.js';
+import { compileOrFail, projectRoot } from '../../current-project.js';
 import type { RelationNode } from '../../../compiler/ir.js';
 
 export function configure(command: Command): void {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { findEntity, type EntityNode } from '../../../compiler/ir.js';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { compileOrFail, projectRoot } from '../../project.js';
+import { compileOrFail, projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command

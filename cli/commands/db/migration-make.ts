@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { findEntity, type EntityNode, type ModelNode } from '../../../compiler/ir.js';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { compileOrFail, projectRoot } from '../../project.js';
+import { compileOrFail, projectRoot } from '../../current-project.js';
 
 const EXAMPLE = 'fw migration:make ajout_contacts --from-entity Contact';
 

@@ -7,13 +7,13 @@ export const DEPLOY_COMMANDS: readonly CommandEntry[] = [
     family: 'Déploiement',
     usage: '[--domain <nom>] [--user <nom>] [--force] [--dry-run]',
     summary: "Écrit le site nginx (HTTPS), le service systemd, env/prod s'il manque et README_DEPLOY.md.",
-    load: () => import('./init.js'),
+    load: () => import('./deploy-init.js'),
   },
   {
     name: 'deploy:check',
     family: 'Déploiement',
     usage: '[--json] [--skip <ID>]',
     summary: 'Vérifie la préparation à la production (doctor --env prod, build, migrations, base, nginx, systemd).',
-    load: () => import('./check.js'),
+    load: () => import('./deploy-check.js'),
   },
 ];

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { checkOption, existingCrud, generate, generateOptions, readGenerateOptions, reportStale, staleFiles } from '../../generate.js';
-import { compileOrFail, projectRoot } from '../../project.js';
-import { describeRemoved, removedEntities, type RemovedEntity } from '../../removed-entities.js';
+import { compileOrFail, projectRoot } from '../../current-project.js';
+import { describeRemoved, removedEntities, type RemovedEntity } from '../../entities/removed-entities.js';
 import { legacyRoleMaps } from '../../role-maps.js';
 
 export function configure(command: Command): void {

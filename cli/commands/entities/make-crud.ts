@@ -13,7 +13,7 @@ import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
 import { checkOption } from '../../generate.js';
 import type { EntityNode } from '../../../compiler/ir.js';
-import { compileOrFail, entityOrFail, projectRoot } from '../../project.js';
+import { compileOrFail, entityOrFail, projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   checkOption(command)

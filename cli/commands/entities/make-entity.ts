@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { entityJsonPath, entityJsonText, fieldAnswer, type EntityFieldAnswer as FieldAnswer } from '../../definitions.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { emptyRelations, relationsJsonText, RELATIONS_PATH as RELATIONS, type RelationDefinition } from '../../definitions.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 const ACTIONS = ['RESTRICT', 'CASCADE', 'SET NULL', 'NO ACTION'];
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { existingCrud, generate, generateOptions, readGenerateOptions, refuseHalfSync } from '../../generate.js';
-import { compileOrFail, projectRoot } from '../../project.js';
+import { compileOrFail, projectRoot } from '../../current-project.js';
 import { legacyRoleMaps } from '../../role-maps.js';
 
 export function configure(command: Command): void {

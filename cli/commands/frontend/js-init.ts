@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 import { JS_INIT_CHOICES, scriptTag, type JsLib } from '../../frontend/js-libs.js';
 import type { WriterFile } from '../../writer.js';
 

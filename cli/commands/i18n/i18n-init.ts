@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(): void {}
 

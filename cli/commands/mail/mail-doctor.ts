@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { diagnosticReport, formatReport, reportJson } from '../../diagnostic-report.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'écrit le diagnostic en JSON');

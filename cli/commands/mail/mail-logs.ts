@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 1000;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.argument('<gabarit>', 'nom du modèle (mvc/views/mail/<gabarit>_subject.txt…)');

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import type { Database } from '../../../runtime/db/index.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 const EXAMPLE = 'fw mail:test --to alice@example.com';
 

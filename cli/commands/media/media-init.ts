@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--dry-run', 'affiche ce qui changerait sans rien écrire');

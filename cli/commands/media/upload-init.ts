@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--dry-run', 'affiche les dossiers qui seraient créés sans rien créer');

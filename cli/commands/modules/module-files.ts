@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { CopiedFile } from '../../../emitters/planned-file.js';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 import type { WritePlan } from '../../writer.js';
 
 export function configure(command: Command): void {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--path <dossier>', 'dossier des modules, relatif à la racine du projet', 'modules');

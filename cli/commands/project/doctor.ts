@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { projectRoot } from '../../project.js';
-import { configureDiagnostic, runDiagnosticCommand } from './diagnostic-options.js';
+import { projectRoot } from '../../current-project.js';
+import { configureDiagnostic, runDiagnosticCommand } from '../../project/diagnostic-options.js';
 
 export function configure(command: Command): void {
   configureDiagnostic(command);

@@ -10,15 +10,16 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError, missingOptionValue } from '../../errors.js';
-import { packageInfo, PACKAGE_NAME } from '../../package-root.js';
-import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project-template.js';
+import { frameworkPackages } from '../../framework-packages.js';
+import { CLI_PACKAGE_NAME, packageInfo, PACKAGE_NAME } from '../../package-root.js';
+import { packageName, projectFiles, type Profile, type ProjectFile } from '../../project/project-template.js';
 import { startAddress } from '../../start-address.js';
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const PROFILES: readonly Profile[] = ['standard', 'auth-mfa'];
 const PROFILES_TEXT = 'standard (par défaut) ou auth-mfa';
-/** Names the pattern accepts but npm refuses as the name of a project that depends on fw-mvc. */
-const RESERVED_NAMES = new Set([PACKAGE_NAME, 'node_modules']);
+/** Names the pattern accepts but npm refuses as the name of a project that depends on fw-mvc and fw-mvc-cli. */
+const RESERVED_NAMES = new Set([PACKAGE_NAME, CLI_PACKAGE_NAME, 'node_modules']);
 const EXAMPLE = 'fw new MonProjet';
 /** Folders only the application's account may list: the file session store keeps its sessions there. */
 const PRIVATE_FOLDERS = ['storage/sessions'];
@@ -41,13 +42,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const target = path.resolve(name);
   checkTarget(target, name);
 
-  const files = projectFiles({
-    name,
-    frameworkRoot: framework.root,
-    frameworkVersion: framework.version,
-    ref,
-    profile,
-  });
+  const files = projectFiles({ name, framework: frameworkPackages(framework.root), ref, profile });
   const created = await writeProjectAtomically(target, files, profile === 'auth-mfa' ? buildMfaStarter : undefined);
 
   const out = process.stdout;
@@ -108,7 +103,7 @@ function checkName(name: string): void {
   }
   if (RESERVED_NAMES.has(packageName(name))) {
     throw new CliError(
-      `nom de projet réservé « ${name} » : npm refuse ce nom pour un projet qui dépend de ${PACKAGE_NAME}.`,
+      `nom de projet réservé « ${name} » : npm refuse ce nom pour un projet qui dépend de ${PACKAGE_NAME} et ${CLI_PACKAGE_NAME}.`,
       `choisissez un autre nom, par exemple « ${EXAMPLE} ».`,
     );
   }

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import type { RouteEntry } from '../../../runtime/http/router.js';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--json', 'sortie JSON (une entrée par route)');
@@ -109,7 +109,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     }
     try {
       (mod.registerRoutes as (r: unknown) => void)(router);
-      const { loadApiRoutes } = await import('../../../runtime/app.js');
+      const { loadApiRoutes } = await import('../../../runtime/application.js');
       await loadApiRoutes(router);
     } catch (err) {
       if (err instanceof CliError) throw err;

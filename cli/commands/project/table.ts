@@ -33,13 +33,13 @@ export const PROJECT_CHECK_COMMANDS: readonly CommandEntry[] = [
     family: 'Projet',
     usage: '[--json] [--env <nom>] [--skip <ID>]',
     summary: 'Contrôle strict de la structure du projet (OK, WARN, FAIL).',
-    load: async () => (await import('./project-diagnostic.js')).projectDiagnostic('project:check'),
+    load: () => import('./project-check.js'),
   },
   {
     name: 'project:audit',
     family: 'Projet',
     usage: '[--json] [--env <nom>] [--skip <ID>]',
     summary: 'Rapport détaillé et non destructif sur le projet (OK, WARN, FAIL, INFO).',
-    load: async () => (await import('./project-diagnostic.js')).projectDiagnostic('project:audit'),
+    load: () => import('./project-audit.js'),
   },
 ];

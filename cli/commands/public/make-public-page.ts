@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { frameworkPathOwner } from '../../../compiler/framework-paths.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 import { generatePublic, publicOptions } from '../../public/generate.js';
 
 export function configure(command: Command): void {

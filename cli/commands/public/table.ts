@@ -16,7 +16,7 @@ export const PUBLIC_COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run]',
     summary: 'Liste publique, route /<pluriel>.',
     example: 'fw make:public-list Contact',
-    load: async () => (await import('./make-public-entity.js')).publicEntityCommand('list'),
+    load: () => import('./make-public-list.js'),
   },
   {
     name: 'make:public-show',
@@ -24,7 +24,7 @@ export const PUBLIC_COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run]',
     summary: 'Fiche publique, route /<pluriel>/{id}.',
     example: 'fw make:public-show Contact',
-    load: async () => (await import('./make-public-entity.js')).publicEntityCommand('show'),
+    load: () => import('./make-public-show.js'),
   },
   {
     name: 'make:public-form',
@@ -32,7 +32,7 @@ export const PUBLIC_COMMANDS: readonly CommandEntry[] = [
     usage: '<Entité> [--dry-run]',
     summary: 'Formulaire public, routes GET /<pluriel>/new et POST /<pluriel>.',
     example: 'fw make:public-form Contact',
-    load: async () => (await import('./make-public-entity.js')).publicEntityCommand('form'),
+    load: () => import('./make-public-form.js'),
   },
   {
     name: 'make:public-contact',

@@ -30,7 +30,8 @@ function installed(request) {
     process.exit(1);
   }
 }
-const FW = path.join(path.dirname(installed('fw-mvc/package.json')), 'bin', 'fw.js');
+// fw comes with fw-mvc-cli, a devDependency: npm run check runs where the development tools are installed.
+const FW = path.join(path.dirname(installed('fw-mvc-cli/package.json')), 'bin', 'fw.js');
 const TSC = installed('typescript/bin/tsc');
 const GREETING_TIMEOUT_MS = 3000;
 

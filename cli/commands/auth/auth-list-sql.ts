@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 import { loadEnv } from '../../../runtime/env.js';
 import type { SqlFileState } from '../../auth/inspect.js';
 

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { readDbSettings } from '../../db/connection.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--json', "écrit l'état en JSON");

@@ -5,11 +5,11 @@
  * applies at the user's next sign-in.
  */
 import type { Command } from 'commander';
-import type { CommandInput, CommandModule } from '../../command-module.js';
-import { invalidRoleName, unknownRole } from '../../auth/errors.js';
-import { auditCli } from '../../auth/audit.js';
-import { readSelector, selectorOptions, userLabel } from '../../auth/select.js';
-import { CliError } from '../../errors.js';
+import type { CommandInput, CommandModule } from '../command-module.js';
+import { invalidRoleName, unknownRole } from './errors.js';
+import { auditCli } from './audit.js';
+import { readSelector, selectorOptions, userLabel } from './select.js';
+import { CliError } from '../errors.js';
 
 /** The module of `auth:user:role:add` or `auth:user:role:remove`. */
 export function userRole(action: 'add' | 'remove'): CommandModule {
@@ -27,10 +27,10 @@ export function userRole(action: 'add' | 'remove'): CommandModule {
           `par exemple « fw ${name} --email alice@example.com --role admin » ; « fw auth:role:list » liste les rôles.`,
         );
       }
-      const users = await import('../../../runtime/auth/users.js');
+      const users = await import('../../runtime/auth/users.js');
       if (!users.isValidRoleName(role)) throw invalidRoleName(role);
-      const { withAuthDatabase, ROLE_TABLES } = await import('../../auth/database.js');
-      const { selectUser } = await import('../../auth/select.js');
+      const { withAuthDatabase, ROLE_TABLES } = await import('./database.js');
+      const { selectUser } = await import('./select.js');
       const line = await withAuthDatabase(ROLE_TABLES, async ({ db }) => {
         const user = await selectUser(db, selector);
         if (!(await users.findRole(role, db))) throw await unknownRole(role, db);

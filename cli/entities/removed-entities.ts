@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pascalCase, snakeCase } from '../compiler/naming.js';
-import { GENERATED_MARKER } from '../emitters/marker.js';
+import { pascalCase, snakeCase } from '../../compiler/naming.js';
+import { GENERATED_MARKER } from '../../emitters/marker.js';
 
 export interface RemovedEntity {
   readonly name: string;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--password-reset', 'ajoute aussi « mot de passe oublié » : routes /password/… et modèles du message');

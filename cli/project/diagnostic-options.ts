@@ -4,8 +4,8 @@
  * silencing) and the report (text or JSON, cli/diagnostic-report.ts). Exit 1 when a check fails.
  */
 import type { Command } from 'commander';
-import type { CommandInput } from '../../command-module.js';
-import { CliError } from '../../errors.js';
+import type { CommandInput } from '../command-module.js';
+import { CliError } from '../errors.js';
 
 export function configureDiagnostic(command: Command): void {
   command.option('--json', 'écrit le diagnostic en JSON');
@@ -18,7 +18,7 @@ const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** Runs the diagnostic `command` over the project at `root` and prints its report; resolves to the exit code. */
 export async function runDiagnosticCommand(command: 'doctor' | 'project:check' | 'project:audit', root: string, { options }: CommandInput): Promise<number> {
   const skip = (options.skip as string[] | undefined) ?? [];
-  const { CHECK_ID, runDiagnostic } = await import('../../checks/registry.js');
+  const { CHECK_ID, runDiagnostic } = await import('../checks/registry.js');
   for (const id of skip) {
     if (!CHECK_ID.test(id))
       throw new CliError(
@@ -31,8 +31,8 @@ export async function runDiagnosticCommand(command: 'doctor' | 'project:check' |
       throw new CliError(`nom d'environnement invalide : « ${options.env} ».`, 'par exemple « --env prod » (le fichier env/prod est lu).');
     process.env.APP_ENV = options.env;
   }
-  const { projectContext } = await import('../../checks/context.js');
-  const { diagnosticReport, formatReport, reportJson } = await import('../../diagnostic-report.js');
+  const { projectContext } = await import('../checks/context.js');
+  const { diagnosticReport, formatReport, reportJson } = await import('../diagnostic-report.js');
   const context = projectContext(root, command);
   const results = await runDiagnostic(command, context, skip);
   const report = diagnosticReport(command, context.appEnv, results);

@@ -1,22 +1,23 @@
 /**
  * The files of a new project (the `.ts` layout of docs/decisions.md#names-in-typescript): the template of
  * cli/templates/project/ with its placeholders filled, the framework's layouts, components and error pages,
- * fw_modules.json, and the framework packed into vendor/ (the project's package.json installs it from there, so
- * the project installs from any folder: docs/install.md). Reads the framework's folders; writes nothing.
+ * fw_modules.json, and the framework's two packages packed into vendor/ (the project's package.json installs them
+ * from there, so the project installs from any folder: docs/install.md). Reads the framework's folders; writes
+ * nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError } from './errors.js';
-import { packPackage } from './package-tarball.js';
+import { CliError } from '../errors.js';
+import type { FrameworkPackages, PackageSource } from '../framework-packages.js';
+import { packPackage } from '../package-tarball.js';
 
 export type Profile = 'standard' | 'auth-mfa';
 
 export interface ProjectOptions {
   /** Project name as typed (`MonProjet`). */
   readonly name: string;
-  /** Root folder of the fw-mvc package. */
-  readonly frameworkRoot: string;
-  readonly frameworkVersion: string;
+  /** The runtime and the CLI packages of the running `fw` (frameworkPackages()). */
+  readonly framework: FrameworkPackages;
   /** `stable`, `main` or `v<version>`, recorded in fw_modules.json. */
   readonly ref: string;
   readonly profile: Profile;
@@ -39,7 +40,7 @@ const DOTFILES: Readonly<Record<string, string>> = {
 /** Framework view folders copied into `mvc/views/` at creation time (the runtime renders them by these names). */
 const FRAMEWORK_VIEW_FOLDERS = ['layouts', 'components', 'errors'] as const;
 
-const PLACEHOLDER = /__(PROJECT_NAME|PACKAGE_NAME|DB_NAME|FW_TARBALL|FW_VERSION)__/g;
+const PLACEHOLDER = /__(PROJECT_NAME|PACKAGE_NAME|DB_NAME|FW_TARBALL|FW_CLI_TARBALL|FW_VERSION)__/g;
 
 /** The npm package name of a project: its name in lower case. */
 export function packageName(name: string): string {
@@ -48,20 +49,22 @@ export function packageName(name: string): string {
 
 /** All the files of the new project, sorted by path. */
 export function projectFiles(options: ProjectOptions): ProjectFile[] {
-  const templateDir = path.join(options.frameworkRoot, 'cli', 'templates', 'project');
-  const viewsDir = path.join(options.frameworkRoot, 'runtime', 'views');
-  const staticDir = path.join(options.frameworkRoot, 'runtime', 'static');
+  const { runtime, cli, version } = options.framework;
+  const templateDir = path.join(cli.root, 'cli', 'templates', 'project');
+  const viewsDir = path.join(runtime.root, 'runtime', 'views');
+  const staticDir = path.join(runtime.root, 'runtime', 'static');
   requireFolder(templateDir, 'modèle de projet introuvable');
   for (const folder of FRAMEWORK_VIEW_FOLDERS) requireFolder(path.join(viewsDir, folder), 'vues du framework introuvables');
   requireFolder(staticDir, 'feuille de style du framework introuvable');
-  const tarball = packFramework(options.frameworkRoot);
+  const tarballs = [pack(runtime), pack(cli)] as const;
 
   const values: Record<string, string> = {
     PROJECT_NAME: options.name,
     PACKAGE_NAME: packageName(options.name),
     DB_NAME: packageName(options.name).replaceAll('-', '_'),
-    FW_TARBALL: tarball.path,
-    FW_VERSION: options.frameworkVersion,
+    FW_TARBALL: tarballs[0].path,
+    FW_CLI_TARBALL: tarballs[1].path,
+    FW_VERSION: version,
   };
   const files = new Map<string, Buffer>();
   const add = (file: string, content: Buffer): void => {
@@ -84,7 +87,7 @@ export function projectFiles(options: ProjectOptions): ProjectFile[] {
   // The ready stylesheet is the one the runtime serves to projects without their own: one copy in the package.
   add('static/tailwind.css', fs.readFileSync(path.join(staticDir, 'tailwind.css')));
   add('fw_modules.json', Buffer.from(modulesFile(options)));
-  add(tarball.path, tarball.content);
+  for (const tarball of tarballs) add(tarball.path, tarball.content);
   if (options.profile === 'auth-mfa') {
     const readme = files.get('README.md')?.toString('utf8') ?? `# ${options.name}\n`;
     files.set('README.md', Buffer.from(readme + AUTH_MFA_README));
@@ -92,14 +95,14 @@ export function projectFiles(options: ProjectOptions): ProjectFile[] {
   return [...files].map(([file, content]) => ({ path: file, content })).sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The framework as npm pack makes it, at `vendor/<name>-<version>.tgz`. */
-function packFramework(root: string): { path: string; content: Buffer } {
+/** One package of the framework as npm pack makes it, at `vendor/<name>-<version>.tgz`. */
+function pack(source: PackageSource): { path: string; content: Buffer } {
   try {
-    const packed = packPackage(root);
+    const packed = packPackage(source.root, { manifest: source.manifest, transform: source.transform });
     return { path: `vendor/${packed.fileName}`, content: packed.content };
   } catch (error) {
     throw new CliError(
-      `empaquetage de fw-mvc impossible : ${error instanceof Error ? error.message : String(error)}`,
+      `empaquetage de ${source.name} impossible : ${error instanceof Error ? error.message : String(error)}`,
       "l'installation de fw-mvc est incomplète ; réinstallez le paquet (dans le dépôt du framework, « npm run build »).",
     );
   }
@@ -108,7 +111,7 @@ function packFramework(root: string): { path: string; content: Buffer } {
 /** fw_modules.json: the framework reference the project was created from and its modules. */
 function modulesFile(options: ProjectOptions): string {
   const data = {
-    framework: { ref: options.ref, version: options.frameworkVersion },
+    framework: { ref: options.ref, version: options.framework.version },
     ...(options.profile === 'auth-mfa' ? { profile: options.profile } : {}),
     modules: options.profile === 'auth-mfa' ? [{ name: 'mfa' }] : [],
   };

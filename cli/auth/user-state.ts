@@ -3,9 +3,9 @@
  * can no longer sign in, and its open sessions are closed in the configured store (docs/decisions.md#session-stores; cli/auth/sessions.ts).
  */
 import type { Command } from 'commander';
-import type { CommandInput, CommandModule } from '../../command-module.js';
-import { auditCli } from '../../auth/audit.js';
-import { readSelector, selectorOptions, userLabel } from '../../auth/select.js';
+import type { CommandInput, CommandModule } from '../command-module.js';
+import { auditCli } from './audit.js';
+import { readSelector, selectorOptions, userLabel } from './select.js';
 
 /** The module of `auth:user:enable` (active) or `auth:user:disable`. */
 export function userState(active: boolean): CommandModule {
@@ -18,13 +18,13 @@ export function userState(active: boolean): CommandModule {
     },
     async run({ options }: CommandInput): Promise<number> {
       const selector = readSelector(options, name);
-      const { withAuthDatabase, USER_TABLES } = await import('../../auth/database.js');
-      const { selectUser } = await import('../../auth/select.js');
-      const { setUserActive } = await import('../../../runtime/auth/users.js');
+      const { withAuthDatabase, USER_TABLES } = await import('./database.js');
+      const { selectUser } = await import('./select.js');
+      const { setUserActive } = await import('../../runtime/auth/users.js');
       const lines = await withAuthDatabase(USER_TABLES, async (context) => {
         const user = await selectUser(context.db, selector);
         // Checked before the write: a user is never disabled while its sessions cannot be dealt with.
-        const sessions = active ? null : await (await import('../../auth/sessions.js')).userSessions(context);
+        const sessions = active ? null : await (await import('./sessions.js')).userSessions(context);
         const out: string[] = [];
         if (user.isActive === active) {
           out.push(`${userLabel(user)} est déjà ${already} : rien n'a changé.`);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
-import { projectRoot } from '../../project.js';
+import { projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
   command.option('--domain <nom>', "nom du site : server_name de nginx et chemins du certificat Let's Encrypt");

@@ -5,10 +5,10 @@
  * constants to it. Views in `mvc/views/<snake>_public/`, routes named `public.<plural>.<list|show|new|create>`.
  */
 import type { Command } from 'commander';
-import type { CommandInput, CommandModule } from '../../command-module.js';
-import { CliError } from '../../errors.js';
-import { compileOrFail, entityOrFail, projectRoot } from '../../project.js';
-import { generatePublic, publicOptions } from '../../public/generate.js';
+import type { CommandInput, CommandModule } from '../command-module.js';
+import { CliError } from '../errors.js';
+import { compileOrFail, entityOrFail, projectRoot } from '../current-project.js';
+import { generatePublic, publicOptions } from './generate.js';
 
 export type PublicEntityKind = 'list' | 'show' | 'form';
 
@@ -23,9 +23,9 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
       const root = projectRoot();
       const model = await compileOrFail(root);
       const entity = await entityOrFail(model, String(args[0]), commandName);
-      const { publicPlan } = await import('../../../emitters/public/plan.js');
-      const controllers = await import('../../../emitters/public/entity-controller.js');
-      const views = await import('../../../emitters/public/entity-views.js');
+      const { publicPlan } = await import('../../emitters/public/plan.js');
+      const controllers = await import('../../emitters/public/entity-controller.js');
+      const views = await import('../../emitters/public/entity-views.js');
       const plan = publicPlan(model, entity.name);
       const view = (name: string, content: string) => ({ path: `mvc/views/${plan.viewDir}/${name}`, content, kind: 'manual' as const });
       const route = (action: 'list' | 'show' | 'new' | 'create') => {
@@ -77,7 +77,7 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
       const pageOf = { list: plan.routes.list.path, show: `${plan.prefix}/{id}`, form: plan.routes.new.path }[kind];
       notes.unshift(`Page : ${pageOf}`);
       // The entity's base class and SQL, as make:crud writes them: the controller imports the class.
-      const { entityFiles } = await import('../../../emitters/index.js');
+      const { entityFiles } = await import('../../emitters/index.js');
       return generatePublic(
         root,
         {
