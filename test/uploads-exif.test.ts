@@ -354,7 +354,8 @@ test('a damaged or disguised image is refused (422) with no file left, with or w
   badLength.writeUInt16BE(0xfff0, 4 + good.readUInt16BE(4) + 2);
   const png = await cameraPng(60, 40, 1);
   const badCrc = Buffer.from(png);
-  badCrc[png.indexOf('IDAT') + 10] ^= 0xff;
+  const inIdat = png.indexOf('IDAT') + 10;
+  badCrc.writeUInt8(badCrc.readUInt8(inIdat) ^ 0xff, inIdat);
   const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
     .gif()
     .toBuffer();
