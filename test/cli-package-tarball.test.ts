@@ -38,7 +38,7 @@ test.after(() => {
 test('the packed files are the ones npm pack takes from the framework', () => {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO, encoding: 'utf8', env: cleanEnv() });
   assert.is(npm.status, 0, npm.stderr);
-  const listed = (JSON.parse(npm.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path).sort();
+  const listed = (JSON.parse(npm.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path).sort();
   assert.equal(packageFiles(REPO), listed);
   // What a project needs from the package: the compiled runtime and CLI, the schemas, the templates.
   for (const file of [

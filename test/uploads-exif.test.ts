@@ -19,6 +19,8 @@ import { CHROMIUM, launchChromium } from './helpers/crud-browser.js';
 import { startApp, type TestApp } from './helpers/server.js';
 import { listFiles, makeJpeg, multipart, openMediaDatabase, uploadRoutes } from './helpers/uploads.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the functions given to evaluate run in the browser (no DOM types here) */
+
 const SECRETS = ['Jean Secret', 'SecretCam', 'SN-123456', 'Secret XMP', 'Secret IPTC', 'Secret comment', 'Secret text'];
 const CAMERA_EXIF = {
   IFD0: { Make: 'SecretCam', Model: 'Z-9', Artist: 'Jean Secret' },

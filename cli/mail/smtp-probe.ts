@@ -293,7 +293,7 @@ export async function probeSmtp(settings: MailSettings, tlsExtra: tls.Connection
 
 function hintFor(step: ProbeStepName, detail: string): string | undefined {
   if (step === 'connect' && /ECONNREFUSED|introuvable/.test(detail)) return 'vérifiez MAIL_HOST et MAIL_PORT (587 pour STARTTLS, 465 avec MAIL_USE_SSL=true)';
-  if (/MAIL_TIMEOUT/.test(detail)) return 'vérifiez MAIL_HOST, MAIL_PORT et le pare-feu ; un port TLS implicite (465) attend MAIL_USE_SSL=true';
+  if (detail.includes('MAIL_TIMEOUT')) return 'vérifiez MAIL_HOST, MAIL_PORT et le pare-feu ; un port TLS implicite (465) attend MAIL_USE_SSL=true';
   if (/certificate|certificat|self.signed|CERT/i.test(detail))
     return "le certificat du serveur n'est pas reconnu : NODE_EXTRA_CA_CERTS pour une autorité privée";
   if (step === 'starttls') return 'utilisez le port où le serveur propose STARTTLS, ou MAIL_USE_SSL=true sur son port TLS (465)';

@@ -195,7 +195,7 @@ function originForm(url: string): string {
  * header costs 16 KiB per session, whatever the store's bound on the number of sessions).
  */
 function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+  const out = Object.create(null) as Record<string, string>;
   if (!header) return out;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');

@@ -13,12 +13,13 @@ import { formatAddress, type MailAddress } from './address.js';
 
 type NodemailerModule = typeof import('nodemailer');
 type SmtpTransportOptions = import('nodemailer/lib/smtp-transport/index.js').Options;
+type SmtpSentInfo = import('nodemailer/lib/smtp-transport/index.js').SentMessageInfo;
 
 let nodemailerLoading: Promise<NodemailerModule> | undefined;
 
 /** nodemailer, imported once on first use. */
 export function loadNodemailer(): Promise<NodemailerModule> {
-  nodemailerLoading ??= import('nodemailer').then((module) => ((module as { default?: NodemailerModule }).default ?? module) as NodemailerModule);
+  nodemailerLoading ??= import('nodemailer').then((module) => (module as { default?: NodemailerModule }).default ?? module);
   return nodemailerLoading;
 }
 
@@ -109,7 +110,7 @@ export function smtpTransport(options: SmtpOptions = {}): MailTransport {
     logger: false,
     debug: false,
   };
-  let transporter: import('nodemailer').Transporter | undefined;
+  let transporter: import('nodemailer').Transporter<SmtpSentInfo> | undefined;
   return {
     name: 'smtp',
     async send(message) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database, type DialectName } from '../../runtime/db/index.js';
 import { AUTH_TABLES, authTableSql } from '../../runtime/auth/schema.js';
-import { configure } from '../../runtime/config.js';
+import type { configure } from '../../runtime/config.js';
 import { MARIADB_ADMIN } from './cli.js';
 
 export interface Page {
