@@ -10,6 +10,14 @@
  */
 import { createRequire } from 'node:module';
 
+/**
+ * The nunjucks whose `Frame.set` (src/runtime.js) and `escape` (src/lib.js) these replace, read line by line, as are
+ * `Template.prototype.render` and `_prettifyError` for nunjucks-compile-errors.ts. package.json pins it, and
+ * test/templates-nunjucks-hot-paths.test.ts fails when another version is installed (docs/decisions.md "Two nunjucks
+ * hot paths").
+ */
+export const NUNJUCKS_CHECKED = '3.2.4';
+
 interface FrameLike {
   variables: Record<string, unknown>;
   resolve(name: string, forWrite: boolean): FrameLike | null;
