@@ -107,7 +107,7 @@ export async function runMailBench({ rounds, duration, warmup, messages }) {
   const page = await start('mail-page.mjs');
   const plain = [];
   const mail = [];
-  let handler = [];
+  let handler;
   try {
     await load(page.port, '/page', warmup);
     await load(page.port, '/page-mail', warmup);

@@ -5,7 +5,7 @@
  */
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
-import { entityNode, mediaNode, rbacNode, type EntityNode, type FieldNode, type MediaNode, type RbacNode } from './ir.js';
+import { entityNode, mediaNode, rbacNode, type EntityNode, type MediaNode, type RbacNode } from './ir.js';
 import { defaultPlural, humanLabel, PASCAL_CASE, pascalCase, snakeCase, toEntityFileName } from './naming.js';
 import { frameworkNameClash } from './framework-names.js';
 import { columnBytes, frenchNumber, MAX_FIELDS, MAX_MEDIA, MAX_ROW_BYTES, rowBytes } from './limits.js';
@@ -110,8 +110,8 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
           label: stringAt(data, 'label') ?? name,
           labelPlural: stringAt(data, 'label_plural') ?? pascalCase(plural),
           description: stringAt(data, 'description') ?? '',
-          primaryKey: primaryKey.node as FieldNode,
-          fields: [primaryKey, ...fields.filter((f) => f !== primaryKey)].map((f) => f.node as FieldNode),
+          primaryKey: primaryKey.node,
+          fields: [primaryKey, ...fields.filter((f) => f !== primaryKey)].map((f) => f.node!),
           media,
           rbac,
           file,

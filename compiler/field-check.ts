@@ -26,9 +26,9 @@ const LIST_PARAMETERS: ReadonlySet<string> = new Set(['q', 'page', 'sort', 'dire
 export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-export const stringAt = (o: Json, key: string): string | undefined => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
-export const booleanAt = (o: Json, key: string): boolean | undefined => (typeof o[key] === 'boolean' ? (o[key] as boolean) : undefined);
-export const objectAt = (o: Json, key: string): Json | undefined => (isObject(o[key]) ? (o[key] as Json) : undefined);
+export const stringAt = (o: Json, key: string): string | undefined => (typeof o[key] === 'string' ? o[key] : undefined);
+export const booleanAt = (o: Json, key: string): boolean | undefined => (typeof o[key] === 'boolean' ? o[key] : undefined);
+export const objectAt = (o: Json, key: string): Json | undefined => (isObject(o[key]) ? o[key] : undefined);
 export const arrayAt = (o: Json, key: string): unknown[] | undefined => (Array.isArray(o[key]) ? (o[key] as unknown[]) : undefined);
 
 const PYTHON_TYPES: Readonly<Record<string, LogicalType>> = {

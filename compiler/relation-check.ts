@@ -8,7 +8,7 @@ import type { EntityDraft } from './entity-check.js';
 import { frameworkTableConflict } from './framework-tables.js';
 import { frenchNumber, MAX_PIVOT_FIELDS, MAX_RELATIONS, MAX_ROW_BYTES, rowBytes } from './limits.js';
 import { arrayAt, checkField, isObject, stringAt, type FieldDraft, type Json } from './field-check.js';
-import { relationNode, type FieldNode, type ReferentialAction, type RelationNode, type RelationType } from './ir.js';
+import { relationNode, type FieldNode, type ReferentialAction, type RelationNode } from './ir.js';
 import { closest, MAX_IDENTIFIER_LENGTH, snakeCase } from './naming.js';
 import { checkSides, pivotSideColumn, pivotSideSuffix } from './relation-sides.js';
 import { isReservedTableName } from './reserved-words.js';
@@ -105,7 +105,7 @@ function checkRelation(raw: Json, pointer: string, context: Context): RelationNo
   if (!from?.field || !to?.field || foreignKeyName === undefined || diags.countFor(file) > errorsBefore) return undefined;
   return relationNode({
     name,
-    type: type as RelationType,
+    type,
     fromEntity: from.entity.name,
     fromField: from.field.name,
     toEntity: to.entity.name,
@@ -355,7 +355,7 @@ function checkManyToMany(
 
   const keyTypes = [from, to].map((end) => end?.entity.primaryKey?.sqlType ?? null);
   if (complete && keyTypes.every((t) => t !== null)) {
-    const size = rowBytes([...keyTypes.map((type) => ({ type: type!, nullable: false })), ...fields.map((f) => ({ type: f.sqlType, nullable: f.nullable }))]);
+    const size = rowBytes([...keyTypes.map((type) => ({ type, nullable: false })), ...fields.map((f) => ({ type: f.sqlType, nullable: f.nullable }))]);
     if (size > MAX_ROW_BYTES) {
       diags.add(
         file,

@@ -126,7 +126,7 @@ function translate(error: ErrorObject): SchemaProblem {
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys((parentSchema.properties ?? {}) as Record<string, unknown>);
+      const allowed = Object.keys(parentSchema.properties ?? {});
       const guess = closest(key, allowed);
       const hint = guess ? `vouliez-vous dire « ${guess} » ? ` : '';
       return problem(
@@ -183,7 +183,7 @@ function translate(error: ErrorObject): SchemaProblem {
       return problem(`« ${name} » doit être au plus ${String((error.params as { limit: number }).limit)}, pas ${typeOf(data)}`);
     case 'uniqueItems': {
       const { i } = error.params as { i: number; j: number };
-      const item = Array.isArray(data) ? data[i] : undefined;
+      const item: unknown = Array.isArray(data) ? data[i] : undefined;
       return problem(`« ${name} » contient ${typeOf(item)} en double : retirez le doublon`);
     }
     default:

@@ -69,7 +69,7 @@ export async function loadApiRoutes(router: Router, modulePath = 'mvc/api_routes
     log.warning(`Le module ${file} n'exporte pas registerApiRoutes(router) : aucune route API ajoutée.`);
     return false;
   }
-  register(router);
+  (register as (router: Router) => unknown)(router);
   return true;
 }
 

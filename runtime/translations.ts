@@ -31,7 +31,7 @@ function readCatalogue(file: string, out: Catalogue): void {
   try {
     flatten(JSON.parse(fs.readFileSync(file, 'utf8')), '', out);
   } catch (err) {
-    throw new Error(`Catalogue de traduction illisible : ${file} (${(err as Error).message}).`);
+    throw new Error(`Catalogue de traduction illisible : ${file} (${(err as Error).message}).`, { cause: err });
   }
 }
 

@@ -13,6 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
+/* global document -- the functions given to page.evaluate run in the browser */
+
 const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

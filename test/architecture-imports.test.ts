@@ -60,7 +60,7 @@ function runtimeLayers(): Layer[] {
   const text = section();
   const start = text.indexOf('Inside the runtime, from the bottom up');
   assert.ok(start >= 0, `${DOC} « ${SECTION} » lists the runtime's layers after « Inside the runtime, from the bottom up »`);
-  const items: { rank: number; text: string }[] = [];
+  const items: Array<{ rank: number; text: string }> = [];
   for (const line of text.slice(start).split('\n').slice(1)) {
     const item = /^(\d+)\. (.*)$/.exec(line);
     if (item) items.push({ rank: Number(item[1]), text: item[2]! });

@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
   }
 
   /** A refused command: exit 1, nothing on stdout, `Erreur :` and `Conseil :` lines, the database unchanged. */
-  async function refused(args: string[], expected: readonly (string | RegExp)[], options: RunOptions = {}): Promise<void> {
+  async function refused(args: string[], expected: ReadonlyArray<string | RegExp>, options: RunOptions = {}): Promise<void> {
     const before = await dump();
     const run = fw(args, options);
     assert.is(run.status, 1, `fw ${args.join(' ')} : ${run.stdout}${run.stderr}`);

@@ -246,7 +246,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
 
   // The stdout summary names every created file, then the next steps.
   for (const file of files) assert.ok(run.stdout.includes(`  créé  ${file}\n`), `${file} not in the summary`);
-  assert.match(run.stdout, /Prochaines étapes :\n  cd Demo\n  npm install\n  npm start\npuis ouvrez http:\/\/127\.0\.0\.1:8000\n/);
+  assert.match(run.stdout, /Prochaines étapes :\n {2}cd Demo\n {2}npm install\n {2}npm start\npuis ouvrez http:\/\/127\.0\.0\.1:8000\n/);
 
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
   assert.is(manifest.name, 'demo');
@@ -401,8 +401,8 @@ test('without --no-install, npm install runs inside the new project', () => {
   const [where, args] = fs.readFileSync(path.join(cwd, 'Demo', 'npm-ran.txt'), 'utf8').split('\n');
   assert.is(fs.realpathSync(where!), fs.realpathSync(path.join(cwd, 'Demo')));
   assert.is(args, 'install');
-  assert.not.match(run.stdout, /\n  npm install\n/, 'npm install should not be a next step any more');
-  assert.match(run.stdout, /  cd Demo\n  npm start\n/);
+  assert.not.match(run.stdout, /\n {2}npm install\n/, 'npm install should not be a next step any more');
+  assert.match(run.stdout, / {2}cd Demo\n {2}npm start\n/);
 });
 
 test('a failed npm install keeps the project, exits 1 and says to run npm install by hand', () => {

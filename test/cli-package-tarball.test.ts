@@ -53,7 +53,7 @@ function standalone(source: PackageSource): string {
 function npmPackList(dir: string): string[] {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
   assert.is(npm.status, 0, npm.stderr);
-  return (JSON.parse(npm.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path).sort();
+  return (JSON.parse(npm.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path).sort();
 }
 
 test('the files of each package are the ones npm pack takes, and each holds its side of the framework only', () => {

@@ -34,6 +34,8 @@ import {
   watchPage,
 } from './helpers/crud-browser.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the functions given to evaluate run in the browser (no DOM types here) */
+
 // The scenario, registered once per variant.
 
 interface Variant {

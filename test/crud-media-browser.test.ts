@@ -15,6 +15,8 @@ import { launchChromium, until, watchPage } from './helpers/crud-browser.js';
 import { PDF, jpeg, png } from './helpers/crud-media.js';
 import { startMediaApp, type MediaApp } from './helpers/crud-media-app.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the functions given to evaluate run in the browser (no DOM types here) */
+
 const test = suite<{ app: MediaApp; browser: Browser }>('navigateur : CRUD Produits avec médias (SQLite, sans script)');
 const problems: string[] = [];
 const ignored = new Map<string, number>();

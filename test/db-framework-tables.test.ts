@@ -39,7 +39,7 @@ async function createAll(db: Database, dialect: DialectName): Promise<void> {
 }
 
 /** Rows with BigInt values as numbers (the MariaDB driver answers BIGINT columns of the catalogue as BigInt). */
-function plain<T extends object>(rows: T[]): Record<string, unknown>[] {
+function plain<T extends object>(rows: T[]): Array<Record<string, unknown>> {
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
 }
 

@@ -88,8 +88,8 @@ Maria('creates the database, the account on localhost and 127.0.0.1 (never %), t
   assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'localhost'`));
   assert.match(run.stdout, new RegExp(`créé +compte '${login}'@'127\\.0\\.0\\.1'`));
   assert.match(run.stdout, /accordé +SELECT, INSERT, UPDATE, DELETE sur/);
-  assert.match(lines[5]!, /^  créé +table fw_migrations$/);
-  assert.match(lines[6]!, /^  créé +table fw_sessions$/);
+  assert.match(lines[5]!, /^ {2}créé +table fw_migrations$/);
+  assert.match(lines[6]!, /^ {2}créé +table fw_sessions$/);
 
   await withServer(async (server) => {
     const schema = await server.fetchOne<{ charset: string }>(
@@ -137,7 +137,7 @@ Maria('a second run is idempotent: everything already present', () => {
   assert.is(run.status, 0, run.stderr);
   const lines = steps(run.stdout);
   assert.is(lines.length, 7, run.stdout);
-  for (const line of lines) assert.match(line, /^  déjà (présent|accordé) /);
+  for (const line of lines) assert.match(line, /^ {2}déjà (présent|accordé) /);
   assert.match(run.stdout, /Rien à faire/);
 });
 
@@ -151,7 +151,7 @@ Maria('extra privileges of the application account are reported with their REVOK
   assert.is(run.status, 0, run.stderr);
   const extra = steps(run.stdout).filter((line) => line.startsWith('  en trop'));
   assert.equal(
-    extra.map((line) => line.replace(/^  en trop +/, '')),
+    extra.map((line) => line.replace(/^ {2}en trop +/, '')),
     [
       `RELOAD sur toutes les bases (*.*) à '${login}'@'localhost' — le compte applicatif ne devrait avoir que SELECT, INSERT, UPDATE, DELETE ; ` +
         `pour les retirer : REVOKE RELOAD ON *.* FROM '${login}'@'localhost';`,
@@ -160,7 +160,7 @@ Maria('extra privileges of the application account are reported with their REVOK
     ],
   );
   // The four privileges are still reported as granted, not granted twice.
-  assert.is(steps(run.stdout).filter((line) => /^  déjà accordé +SELECT, INSERT, UPDATE, DELETE/.test(line)).length, 2, run.stdout);
+  assert.is(steps(run.stdout).filter((line) => /^ {2}déjà accordé +SELECT, INSERT, UPDATE, DELETE/.test(line)).length, 2, run.stdout);
   assert.match(run.stderr, /^Attention : le compte applicatif a des droits ou des hôtes en plus de ceux que db:init accorde/);
   assert.match(run.stderr, /\nConseil : lancez les REVOKE ou DROP USER indiqués/);
 

@@ -21,6 +21,8 @@ import { waitFor } from './helpers/cluster.js';
 import { jpeg } from './helpers/crud-media.js';
 import { EMAIL, PASSWORD, startDeployStack, type DeployStack } from './helpers/deploy-stack.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the functions given to evaluate run in the browser (no DOM types here) */
+
 const test = suite<{ stack: DeployStack; browser: Browser }>('déploiement : nginx de Debian devant node dist/app.js, en HTTPS');
 const SHOTS = process.env.DEPLOY_SHOTS;
 const SIX = [...STATIC_SECURITY_HEADERS.map(([name]) => name.toLowerCase()), 'content-security-policy'];

@@ -38,11 +38,10 @@ function readmeByFamily(): { families: string[]; byFamily: Map<string, string[]>
   const families: string[] = [];
   const byFamily = new Map<string, string[]>();
   for (const bullet of bullets.filter((b) => b !== '')) {
-    const match = /^- \*\*(.+?)\*\*: (.*)$/.exec(bullet);
-    assert.ok(match, `bullet shaped "- **Famille**: …": ${bullet}`);
-    const [, family, rest] = match;
-    const list = rest.split(' — ')[0];
-    const names = [...list.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    // The family, and the text before the first " — " (the commands; what follows describes them).
+    const [, family, list] = /^- \*\*(.+?)\*\*: (.*?)(?: — |$)/.exec(bullet) ?? [];
+    assert.ok(family !== undefined && list !== undefined, `bullet shaped "- **Famille**: …": ${bullet}`);
+    const names = [...list.matchAll(/`([^`]+)`/g)].flatMap((m) => m[1] ?? []);
     assert.ok(names.length > 0, `commands listed for ${family}`);
     families.push(family);
     byFamily.set(family, [...(byFamily.get(family) ?? []), ...names]);
@@ -65,7 +64,10 @@ function helpByFamily(): { families: string[]; byFamily: Map<string, string[]> }
         current = line;
         families.push(line);
         byFamily.set(line, []);
-      } else if (current && /^ {2}fw \S/.test(line)) byFamily.get(current)!.push(line.slice('  fw '.length).split(' ')[0]);
+      } else {
+        const command = /^ {2}fw (\S+)/.exec(line)?.[1];
+        if (current && command !== undefined) byFamily.get(current)!.push(command);
+      }
     }
     return { families, byFamily };
   } finally {

@@ -52,7 +52,7 @@ function routes(router: Router): void {
     'GET',
     '/throw-string',
     () => {
-      throw 'a bare string secret-str'; // eslint-disable-line no-throw-literal
+      throw 'a bare string secret-str';
     },
     { public: true },
   );

@@ -2,7 +2,7 @@
 import type { Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BaseController, Response, configure, escapeHtml, trans, type Request, type Router } from '../runtime/index.js';
+import { BaseController, type Response, configure, escapeHtml, trans, type Request, type Router } from '../runtime/index.js';
 import { assertSecurityHeaders } from './helpers/client.js';
 import { startApp, type TestApp } from './helpers/server.js';
 

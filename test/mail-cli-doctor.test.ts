@@ -71,7 +71,7 @@ test('STARTTLS and AUTH: every SMTP step OK; the password never printed; no mess
     new RegExp(`^smtp 127\\.0\\.0\\.1:${server.port} \\(STARTTLS exigé, AUTH alice\\), expéditeur Diag <app@example\\.test>, délai 2 s$`),
   );
   assert.match(byId['FW-MAIL-006']!.detail, /STARTTLS/);
-  assert.match(byId['FW-MAIL-007']!.detail, /^session chiffrée \(TLSv1\.[23], certificat vérifié\)$/);
+  assert.is(byId['FW-MAIL-007']!.detail, 'session chiffrée (STARTTLS, certificat vérifié)');
   assert.is(byId['FW-MAIL-008']!.detail, 'alice authentifié (235 Authentication successful)');
   assert.is(byId['FW-MAIL-002']!.status, 'WARN', 'no template yet');
   assert.is(byId['FW-MAIL-003']!.status, 'WARN', 'no SQL file yet');
@@ -86,7 +86,7 @@ test('implicit TLS (MAIL_USE_SSL): the connection is TLS, STARTTLS is SKIP', asy
   const run = await doctor({ ...BASE, MAIL_PORT: server.port, MAIL_USE_SSL: true });
   assert.is(run.status, 0, run.text);
   assert.equal(smtpSteps(run.checks), ['FW-MAIL-005 OK', 'FW-MAIL-006 OK', 'FW-MAIL-007 SKIP', 'FW-MAIL-008 SKIP']);
-  assert.match(run.checks.find((c) => c.id === 'FW-MAIL-005')!.detail, /TLS implicite \(TLSv1\.[23], certificat vérifié\)/);
+  assert.match(run.checks.find((c) => c.id === 'FW-MAIL-005')!.detail, /TLS implicite \(certificat vérifié\)/);
 });
 
 test('a refused port: the connection FAILs with ECONNREFUSED, the next steps SKIP', async () => {

@@ -144,7 +144,7 @@ test('its own fw writes an entity whose $schema, like the editor settings, reach
   assert.is(JSON.parse(fs.readFileSync(resolved, 'utf8')).$id, 'https://fw-mvc.dev/schemas/entity.schema.json');
 
   const settings = JSON.parse(fs.readFileSync(path.join(project, '.vscode', 'settings.json'), 'utf8'));
-  for (const { url } of settings['json.schemas'] as { url: string }[]) assert.ok(fs.existsSync(path.join(project, url)), url);
+  for (const { url } of settings['json.schemas'] as Array<{ url: string }>) assert.ok(fs.existsSync(path.join(project, url)), url);
 
   const check = projectFw(['check:model']);
   assert.is(check.status, 0, check.out);

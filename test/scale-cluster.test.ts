@@ -47,7 +47,7 @@ async function pidsSeen(base: string, requests: number, wanted = 2): Promise<Set
   // The kernel gives each connection to whichever worker accepts first: a worker warming up may get none of a
   // batch, so batches are sent until `wanted` workers answered (or 10 s).
   const until = Date.now() + 10_000;
-  let pids = await pidBatch(base, requests);
+  const pids = await pidBatch(base, requests);
   while (pids.size < wanted && Date.now() < until) for (const pid of await pidBatch(base, requests)) pids.add(pid);
   return pids;
 }

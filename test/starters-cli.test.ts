@@ -242,7 +242,7 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   assert.equal(menu(), ['/dashboard', '/contacts', '/profile'], 'the second factor is reached from the profile');
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
   assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
-  assert.match(project.read('mvc/routes.ts'), /\n  registerAuthRoutes\(router\);\n[\s\S]*\n  registerMfaRoutes\(router\);\n\}\n$/);
+  assert.match(project.read('mvc/routes.ts'), /\n {2}registerAuthRoutes\(router\);\n[\s\S]*\n {2}registerMfaRoutes\(router\);\n\}\n$/);
   assert.equal(JSON.parse(project.read('fw_modules.json')).modules, [{ name: 'mfa' }]);
   // mfa holds auth: building auth again changes nothing.
   refused(project, ['starter:build', 'utilisateurs-auth'], /« auth » est déjà construite/, /--force/);

@@ -2,15 +2,35 @@
  * The cheaper nunjucks `Frame.set` and `escape` (runtime/templates/nunjucks-hot-paths.ts) are in place on the
  * nunjucks this project installs, and templates mean what they meant: loop variables of nested loops, a `set` inside
  * a loop that writes the outer variable, pairs of an object, an empty loop's `else` (the expected text was rendered
- * by nunjucks' own method); the escape gives nunjucks' text for every string.
+ * by nunjucks' own method); the escape gives nunjucks' text for every string. nunjucks is the exact version they were
+ * checked against (NUNJUCKS_CHECKED, pinned in package.json): another one fails here, saying what to re-read.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nunjucksEscape, installHotPaths } from '../runtime/templates/nunjucks-hot-paths.js';
+import { NUNJUCKS_CHECKED, nunjucksEscape, installHotPaths } from '../runtime/templates/nunjucks-hot-paths.js';
 
 const test = suite('templates: nunjucks hot paths');
+const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+/** What to read again before a nunjucks other than NUNJUCKS_CHECKED is accepted. */
+const RECHECK =
+  're-read Frame.prototype.set (nunjucks/src/runtime.js) and escape (nunjucks/src/lib.js), which ' +
+  'runtime/templates/nunjucks-hot-paths.ts replaces, and Template.prototype.render (src/environment.js) and _prettifyError ' +
+  '(src/lib.js), which runtime/templates/nunjucks-compile-errors.ts relies on; then put the new version in NUNJUCKS_CHECKED ' +
+  'and, exactly, in package.json';
+
+test('nunjucks is pinned to the version the replaced functions were checked against, and that version is installed', () => {
+  const pinned = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.nunjucks;
+  assert.ok(pinned !== undefined && /^\d+\.\d+\.\d+$/.test(pinned), `package.json gives nunjucks ${pinned}, not an exact version: ${RECHECK}`);
+  assert.is(pinned, NUNJUCKS_CHECKED, `package.json pins nunjucks ${pinned}, the code was checked against ${NUNJUCKS_CHECKED}: ${RECHECK}`);
+  const installed = (createRequire(import.meta.url)('nunjucks/package.json') as { version: string }).version;
+  assert.is(installed, NUNJUCKS_CHECKED, `nunjucks ${installed} is installed, the code was checked against ${NUNJUCKS_CHECKED}: ${RECHECK}`);
+});
 
 const TEMPLATE =
   '{% set total = 0 %}{% for a in xs %}{% set total = total + a %}[{{ loop.index }}{{ loop.index0 }}{{ loop.revindex }}{{ loop.first }}{{ loop.last }}{{ loop.length }}:' +

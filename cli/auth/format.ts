@@ -2,7 +2,7 @@
 import type { AuthUser, RoleSummary } from '../../runtime/auth/users.js';
 
 /** Columns padded to their widest cell, two spaces apart, the last one unpadded. */
-export function formatTable(rows: readonly (readonly string[])[]): string {
+export function formatTable(rows: ReadonlyArray<readonly string[]>): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
 }

@@ -105,7 +105,7 @@ function lineIndent(text: string, offset: number): string {
 
 /** `text` with `"name": "range"` added to the top-level `dependencies` object (created when absent), every other byte kept. */
 function insertDependency(text: string, name: string, range: string): string {
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const open = skipSpace(text, 0);
   const top = objectMembers(text, open);
   // The indentation unit: the first top-level key's (two spaces for a file without any).

@@ -1,13 +1,17 @@
 /**
- * `mail:doctor`'s SMTP dialogue (docs/mail.md "Commands"): connect (TCP, or TLS from the first byte with
- * MAIL_USE_SSL) and read the greeting, EHLO, STARTTLS (required with MAIL_USE_TLS, used when offered otherwise, as
- * the transport does), AUTH (PLAIN, else LOGIN) when MAIL_USERNAME is set, then QUIT. No message is ever sent. Each
- * step waits at most MAIL_TIMEOUT seconds, and each is reported on its own: a failed step leaves the next ones
- * skipped. The password is sent to the server only, never printed.
+ * `mail:doctor`'s SMTP dialogue (docs/mail.md "Commands"), run by nodemailer's `transporter.verify()` with the
+ * options the SMTP transport sends with (`smtpTransportOptions`): the connection (TCP, or TLS from the first byte with
+ * MAIL_USE_SSL) and its greeting, EHLO, STARTTLS (required with MAIL_USE_TLS, used when offered otherwise), AUTH with
+ * the mechanism nodemailer would use when MAIL_USERNAME is set, then QUIT. No message is ever sent. verify() says only
+ * that the dialogue went through, or the error that stopped it; what each step got is read from nodemailer's own
+ * record of the dialogue (its `logger`, with `debug`): the server's replies, the commands sent, the connection made
+ * (docs/decisions.md "mail:doctor through nodemailer's verify()"). Each step waits at most MAIL_TIMEOUT seconds; a
+ * failed step leaves the next ones skipped. Of the lines nodemailer sends, only the command's name is read: the
+ * password goes to the server only, never kept nor printed.
  */
-import net from 'node:net';
-import os from 'node:os';
-import tls from 'node:tls';
+import type tls from 'node:tls';
+import util from 'node:util';
+import { loadNodemailer, smtpTransportOptions } from '../../runtime/mail/transports.js';
 import type { MailSettings } from './settings.js';
 
 export type ProbeStepName = 'connect' | 'ehlo' | 'starttls' | 'auth';
@@ -19,103 +23,45 @@ export interface ProbeStep {
   readonly hint?: string;
 }
 
+/** A reply of the server, and the command it answers (null: the greeting). */
 interface Reply {
+  readonly command: string | null;
   readonly code: number;
-  readonly lines: string[];
+  readonly lines: readonly string[];
 }
 
-/** A failure of one step: its text is the detail reported. */
-class StepError extends Error {}
+/** What nodemailer's record of the dialogue shows. */
+interface Dialogue {
+  /** Milliseconds from the start to the connection (TLS included with MAIL_USE_SSL); undefined: never connected. */
+  connectedMs: number | undefined;
+  readonly replies: Reply[];
+  /** The commands sent, by name (`EHLO`, `STARTTLS`, `AUTH PLAIN`…): an answer to a challenge is not one. */
+  readonly commands: string[];
+}
 
-/** The SMTP replies of one socket (swapped for the TLS socket after STARTTLS). */
-class Conversation {
-  #socket: net.Socket;
-  #buffer = '';
-  #pending: string[] = [];
-  #waiter: (() => void) | undefined;
-  #ended: Error | undefined;
+/** The commands whose name is read from a client line; any other line (a base64 answer to AUTH LOGIN) is ignored. */
+const COMMAND = /^(EHLO|HELO|STARTTLS|QUIT|AUTH [A-Z0-9-]+)\b/;
 
-  constructor(
-    socket: net.Socket,
-    readonly timeoutMs: number,
-  ) {
-    this.#socket = socket;
-    this.#attach(socket);
-  }
-
-  #attach(socket: net.Socket): void {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.#buffer += chunk;
-      let index: number;
-      while ((index = this.#buffer.indexOf('\n')) >= 0) {
-        this.#pending.push(this.#buffer.slice(0, index).replace(/\r$/, ''));
-        this.#buffer = this.#buffer.slice(index + 1);
-      }
-      this.#waiter?.();
-    });
-    socket.on('error', (error) => {
-      this.#ended ??= error;
-      this.#waiter?.();
-    });
-    socket.on('close', () => {
-      this.#ended ??= new Error('connexion fermée par le serveur');
-      this.#waiter?.();
-    });
-  }
-
-  get socket(): net.Socket {
-    return this.#socket;
-  }
-
-  /** Hands the conversation to a new socket (after STARTTLS); the old one's data is no longer read. */
-  swap(socket: net.Socket): void {
-    this.#socket.removeAllListeners('data');
-    this.#socket.removeAllListeners('close');
-    this.#socket.on('error', () => {});
-    this.#socket = socket;
-    this.#buffer = '';
-    this.#pending = [];
-    this.#ended = undefined;
-    this.#attach(socket);
-  }
-
-  send(line: string): void {
-    this.#socket.write(`${line}\r\n`);
-  }
-
-  /** The next complete reply (`250-…` lines up to `250 …`), within the time-out. */
-  async reply(what: string): Promise<Reply> {
-    const lines: string[] = [];
-    const deadline = Date.now() + this.timeoutMs;
-    for (;;) {
-      while (this.#pending.length > 0) {
-        const line = this.#pending.shift()!;
-        const match = /^(\d{3})([ -])?(.*)$/.exec(line);
-        if (!match) throw new StepError(`réponse illisible à ${what} : « ${clip(line)} »`);
-        lines.push(match[3] ?? '');
-        if (match[2] !== '-') return { code: Number(match[1]), lines };
-      }
-      if (this.#ended) throw new StepError(`${describeError(this.#ended)} (en attendant la réponse à ${what})`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new StepError(`aucune réponse à ${what} en ${this.timeoutMs / 1000} s (MAIL_TIMEOUT)`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiter = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#waiter = undefined;
+/** A bunyan-like logger for nodemailer that keeps the dialogue: `tnx` tells a server line, a client line, the network. */
+function recorder(
+  dialogue: Dialogue,
+  started: number,
+): Record<'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', (...entry: unknown[]) => void> & {
+  level(): void;
+} {
+  const record = (meta: unknown, message: unknown, ...args: unknown[]): void => {
+    const { tnx, remoteAddress } = (meta ?? {}) as { tnx?: unknown; remoteAddress?: unknown };
+    if (tnx === 'network' && remoteAddress !== undefined) dialogue.connectedMs ??= Date.now() - started;
+    else if (tnx === 'client') {
+      const command = COMMAND.exec(String(message))?.[1];
+      if (command) dialogue.commands.push(command);
+    } else if (tnx === 'server') {
+      const lines = util.format(message, ...args).split(/\r?\n/);
+      const code = Number(/^\d{3}/.exec(lines[0] ?? '')?.[0] ?? 0);
+      dialogue.replies.push({ command: dialogue.commands.at(-1) ?? null, code, lines: lines.map((line) => line.replace(/^\d{3}[ -]?/, '')) });
     }
-  }
-
-  close(): void {
-    if (!this.#socket.destroyed) {
-      this.#socket.end('QUIT\r\n');
-      setTimeout(() => this.#socket.destroy(), 200).unref();
-    }
-  }
+  };
+  return { level: () => {}, trace: record, debug: record, info: record, warn: record, error: record, fatal: record };
 }
 
 function clip(text: string, max = 120): string {
@@ -123,60 +69,127 @@ function clip(text: string, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function describeError(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ECONNREFUSED') return 'connexion refusée (ECONNREFUSED)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `nom d'hôte introuvable (${code})`;
-  if (code === 'ECONNRESET') return 'connexion coupée par le serveur (ECONNRESET)';
-  return code ? `${error.message.replace(/\.$/, '')} (${code})` : error.message.replace(/\.$/, '');
-}
-
 function replyText(reply: Reply): string {
   return clip(`${reply.code} ${reply.lines.join(' ')}`);
 }
 
-/** The name sent with EHLO: this machine's name when it is a plain host name, else a literal address. */
-function ehloName(): string {
-  const name = os.hostname();
-  return /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(name) ? name : '[127.0.0.1]';
-}
-
-/** Waits for `event` on `socket` within `timeoutMs`; an error or a close first rejects. */
-function waitFor(socket: net.Socket, event: 'connect' | 'secureConnect', timeoutMs: number, what: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new StepError(`${what} : rien en ${timeoutMs / 1000} s (MAIL_TIMEOUT)`));
-    }, timeoutMs);
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(new StepError(`${what} : ${describeError(error)}`));
-    };
-    const onClose = (): void => onError(new Error('connexion fermée par le serveur'));
-    const onDone = (): void => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      socket.off('error', onError);
-      socket.off('close', onClose);
-      socket.off(event, onDone);
-    };
-    socket.once('error', onError);
-    socket.once('close', onClose);
-    socket.once(event, onDone);
-  });
-}
-
-function tlsOptions(settings: MailSettings, extra: tls.ConnectionOptions): tls.ConnectionOptions {
-  // `host` is what the certificate is checked against (an address cannot be a TLS server name).
-  return { host: settings.host, ...(net.isIP(settings.host) ? {} : { servername: settings.host }), ...extra };
-}
-
 /** The extensions of an EHLO reply, upper-cased (`STARTTLS`, `AUTH PLAIN LOGIN`…). */
-function extensions(reply: Reply): string[] {
-  return reply.lines.slice(1).map((line) => line.trim().toUpperCase());
+function extensions(reply: Reply | undefined): string[] {
+  return (reply?.lines ?? []).slice(1).map((line) => line.trim().toUpperCase());
+}
+
+/** nodemailer's code of an error (ETIMEDOUT, ESOCKET, EAUTH…). */
+function codeOf(error: Error | undefined): unknown {
+  return (error as { code?: unknown } | undefined)?.code;
+}
+
+/** A 2xx reply. */
+function positive(reply: Reply): boolean {
+  return reply.code >= 200 && reply.code < 300;
+}
+
+/** The error that stopped the dialogue, in words; the system's code (ECONNREFUSED…) is in nodemailer's message. */
+function describe(error: Error, timeoutSeconds: number, waitingFor: string): string {
+  if (codeOf(error) === 'ETIMEDOUT') return `aucune réponse à ${waitingFor} en ${timeoutSeconds} s (MAIL_TIMEOUT)`;
+  const system = /\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.exec(error.message)?.[1];
+  if (system === 'ECONNREFUSED') return 'connexion refusée (ECONNREFUSED)';
+  if (system === 'ENOTFOUND' || system === 'EAI_AGAIN') return `nom d'hôte introuvable (${system})`;
+  if (system === 'ECONNRESET') return 'connexion coupée par le serveur (ECONNRESET)';
+  if (error.message.startsWith('Connection closed')) return `connexion fermée par le serveur (en attendant la réponse à ${waitingFor})`;
+  return clip(error.message.replace(/\.$/, ''));
+}
+
+/** The steps, in order, from what the dialogue shows and the error that stopped it (undefined: verify() passed). */
+function stepsOf(settings: MailSettings, dialogue: Dialogue, failure: Error | undefined): ProbeStep[] {
+  const steps: ProbeStep[] = [];
+  const target = `${settings.host}:${settings.port}`;
+  const stopped = (waitingFor: string): string => (failure ? describe(failure, settings.timeoutSeconds, waitingFor) : `pas de réponse à ${waitingFor}`);
+  const failed = (step: ProbeStepName, detail: string): ProbeStep[] => {
+    const hint = hintFor(step, detail);
+    steps.push({ step, status: 'FAIL', detail, ...(hint ? { hint } : {}) });
+    for (const rest of (['connect', 'ehlo', 'starttls', 'auth'] as const).slice(steps.length))
+      steps.push({ step: rest, status: 'SKIP', detail: 'étape précédente en échec' });
+    return steps;
+  };
+  const reply = (command: string | null, nth = 0): Reply | undefined => dialogue.replies.filter((r) => r.command === command)[nth];
+
+  // 1. Connection and greeting.
+  const greeting = reply(null);
+  if (dialogue.connectedMs === undefined) {
+    const detail = codeOf(failure) === 'ETIMEDOUT' ? `rien en ${settings.timeoutSeconds} s (MAIL_TIMEOUT)` : stopped('la connexion');
+    return failed('connect', `connexion${settings.useSsl ? ' TLS' : ''} à ${target} : ${detail}`);
+  }
+  if (!greeting) return failed('connect', stopped("l'accueil du serveur"));
+  if (greeting.code !== 220) return failed('connect', `${target} refuse la session : ${replyText(greeting)}`);
+  const implicit = settings.useSsl ? ', TLS implicite (certificat vérifié)' : '';
+  steps.push({ step: 'connect', status: 'OK', detail: `${target} joint en ${dialogue.connectedMs} ms${implicit} ; accueil : ${replyText(greeting)}` });
+
+  // 2. EHLO (nodemailer says HELO when EHLO is refused, unless STARTTLS is required).
+  const ehlo = reply('EHLO');
+  if (!ehlo) return failed('ehlo', stopped('EHLO'));
+  let offered = extensions(ehlo);
+  if (positive(ehlo)) steps.push({ step: 'ehlo', status: 'OK', detail: `${ehlo.code}, extensions : ${offered.join(', ') || '(aucune)'}` });
+  else {
+    const helo = reply('HELO');
+    if (!helo || !positive(helo)) return failed('ehlo', `EHLO refusé : ${replyText(ehlo)}${helo ? ` ; HELO refusé : ${replyText(helo)}` : ''}`);
+    offered = [];
+    steps.push({
+      step: 'ehlo',
+      status: 'WARN',
+      detail: `EHLO refusé (${replyText(ehlo)}), HELO accepté : aucune extension, ni STARTTLS ni AUTH`,
+      hint: 'vérifiez MAIL_HOST et MAIL_PORT : un serveur de soumission répond à EHLO',
+    });
+  }
+
+  // 3. STARTTLS.
+  let lastEhlo = ehlo;
+  if (settings.useSsl) steps.push({ step: 'starttls', status: 'SKIP', detail: 'session déjà chiffrée dès la connexion (MAIL_USE_SSL=true)' });
+  else if (!offered.includes('STARTTLS')) {
+    if (settings.useTls) return failed('starttls', 'le serveur ne propose pas STARTTLS alors que MAIL_USE_TLS=true : aucun message ne partirait');
+    steps.push({
+      step: 'starttls',
+      status: 'WARN',
+      detail: `STARTTLS non proposé : les messages${settings.username ? ' et le mot de passe' : ''} passeraient en clair`,
+      hint: 'utilisez le port chiffré du serveur (MAIL_USE_TLS=true, ou MAIL_USE_SSL=true sur le port 465)',
+    });
+  } else {
+    const ready = reply('STARTTLS');
+    if (!ready) return failed('starttls', stopped('STARTTLS'));
+    if (ready.code !== 220) return failed('starttls', `STARTTLS refusé : ${replyText(ready)}`);
+    // nodemailer says EHLO again once the session is encrypted: before that, the TLS negotiation failed.
+    if (dialogue.commands.filter((command) => command === 'EHLO').length < 2) return failed('starttls', `négociation TLS : ${stopped('la négociation TLS')}`);
+    const again = reply('EHLO', 1);
+    if (!again) return failed('starttls', stopped('EHLO après STARTTLS'));
+    if (!positive(again)) return failed('starttls', `EHLO après STARTTLS refusé : ${replyText(again)}`);
+    lastEhlo = again;
+    steps.push({
+      step: 'starttls',
+      status: 'OK',
+      detail: `session chiffrée (STARTTLS, certificat vérifié)${settings.useTls ? '' : ' ; MAIL_USE_TLS=false : elle resterait en clair sur un serveur qui ne le propose plus'}`,
+    });
+  }
+
+  // 4. AUTH.
+  if (!settings.username) steps.push({ step: 'auth', status: 'SKIP', detail: "MAIL_USERNAME est vide : pas d'authentification" });
+  else {
+    const auth = dialogue.replies.filter((r) => r.command?.startsWith('AUTH ')).at(-1);
+    if (auth?.code === 235 && !failure) steps.push({ step: 'auth', status: 'OK', detail: `${settings.username} authentifié (${replyText(auth)})` });
+    else if (auth || failure) return failed('auth', `authentification de ${settings.username} refusée : ${auth ? replyText(auth) : stopped('AUTH')}`);
+    else {
+      // verify() passes without AUTH when the server announces none, and so would a message: sent unauthenticated.
+      const announced = extensions(lastEhlo).find((line) => line.startsWith('AUTH'));
+      return failed(
+        'auth',
+        `le serveur n'annonce aucune extension AUTH${announced ? ` (${announced})` : ''} : MAIL_USERNAME ne servirait pas, le message partirait sans authentification`,
+      );
+    }
+  }
+  if (failure) {
+    // Every step looked through, yet verify() failed: the last step reached takes the error.
+    const last = steps.pop()!;
+    return failed(last.step, stopped('la fin du dialogue'));
+  }
+  return steps;
 }
 
 /**
@@ -184,116 +197,37 @@ function extensions(reply: Reply): string[] {
  * options (tests pass nothing: NODE_EXTRA_CA_CERTS serves for a private authority).
  */
 export async function probeSmtp(settings: MailSettings, tlsExtra: tls.ConnectionOptions = {}): Promise<ProbeStep[]> {
-  const timeoutMs = Math.round(settings.timeoutSeconds * 1000);
-  const target = `${settings.host}:${settings.port}`;
-  const steps: ProbeStep[] = [];
-  const order: ProbeStepName[] = ['connect', 'ehlo', 'starttls', 'auth'];
-  const finish = (reason: string): ProbeStep[] => {
-    for (const step of order.slice(steps.length)) steps.push({ step, status: 'SKIP', detail: reason });
-    return steps;
-  };
-  let conversation: Conversation | undefined;
-  let current: ProbeStepName = 'connect';
+  const dialogue: Dialogue = { connectedMs: undefined, replies: [], commands: [] };
+  const nodemailer = await loadNodemailer();
+  const started = Date.now();
+  const transporter = nodemailer.createTransport({
+    ...smtpTransportOptions({
+      host: settings.host,
+      port: settings.port,
+      username: settings.username,
+      password: settings.password,
+      requireTls: settings.useTls,
+      implicitTls: settings.useSsl,
+      timeoutSeconds: settings.timeoutSeconds,
+      ...(Object.keys(tlsExtra).length > 0 ? { tls: tlsExtra } : {}),
+    }),
+    logger: recorder(dialogue, started),
+    debug: true,
+  });
+  let failure: Error | undefined;
   try {
-    // 1. Connection and greeting.
-    const started = Date.now();
-    const socket = settings.useSsl
-      ? tls.connect({ port: settings.port, ...tlsOptions(settings, tlsExtra) })
-      : net.connect({ host: settings.host, port: settings.port });
-    socket.on('error', () => {});
-    try {
-      await waitFor(socket, settings.useSsl ? 'secureConnect' : 'connect', timeoutMs, settings.useSsl ? `connexion TLS à ${target}` : `connexion à ${target}`);
-    } catch (error) {
-      socket.destroy();
-      throw error;
-    }
-    conversation = new Conversation(socket, timeoutMs);
-    const greeting = await conversation.reply("l'accueil du serveur");
-    if (greeting.code !== 220) throw new StepError(`${target} refuse la session : ${replyText(greeting)}`);
-    const tlsNote = settings.useSsl ? `, TLS implicite (${(socket as tls.TLSSocket).getProtocol?.() ?? 'TLS'}, certificat vérifié)` : '';
-    steps.push({ step: 'connect', status: 'OK', detail: `${target} joint en ${Date.now() - started} ms${tlsNote} ; accueil : ${replyText(greeting)}` });
-
-    // 2. EHLO.
-    current = 'ehlo';
-    conversation.send(`EHLO ${ehloName()}`);
-    let ehlo = await conversation.reply('EHLO');
-    if (ehlo.code !== 250) throw new StepError(`EHLO refusé : ${replyText(ehlo)}`);
-    steps.push({ step: 'ehlo', status: 'OK', detail: `${ehlo.code}, extensions : ${extensions(ehlo).join(', ') || '(aucune)'}` });
-
-    // 3. STARTTLS.
-    current = 'starttls';
-    if (settings.useSsl) steps.push({ step: 'starttls', status: 'SKIP', detail: 'session déjà chiffrée dès la connexion (MAIL_USE_SSL=true)' });
-    else if (!extensions(ehlo).includes('STARTTLS')) {
-      if (settings.useTls) {
-        throw new StepError('le serveur ne propose pas STARTTLS alors que MAIL_USE_TLS=true : aucun message ne partirait');
-      }
-      steps.push({
-        step: 'starttls',
-        status: 'WARN',
-        detail: `STARTTLS non proposé : les messages${settings.username ? ' et le mot de passe' : ''} passeraient en clair`,
-        hint: 'utilisez le port chiffré du serveur (MAIL_USE_TLS=true, ou MAIL_USE_SSL=true sur le port 465)',
-      });
-    } else {
-      conversation.send('STARTTLS');
-      const ready = await conversation.reply('STARTTLS');
-      if (ready.code !== 220) throw new StepError(`STARTTLS refusé : ${replyText(ready)}`);
-      const secure = tls.connect({ socket: conversation.socket, ...tlsOptions(settings, tlsExtra) });
-      secure.on('error', () => {});
-      // The plain socket's reader lets go before the handshake, so that it never sees TLS bytes.
-      conversation.swap(secure);
-      await waitFor(secure, 'secureConnect', timeoutMs, 'négociation TLS');
-      conversation.send(`EHLO ${ehloName()}`);
-      ehlo = await conversation.reply('EHLO après STARTTLS');
-      if (ehlo.code !== 250) throw new StepError(`EHLO après STARTTLS refusé : ${replyText(ehlo)}`);
-      steps.push({
-        step: 'starttls',
-        status: 'OK',
-        detail: `session chiffrée (${secure.getProtocol() ?? 'TLS'}, certificat vérifié)${settings.useTls ? '' : ' ; MAIL_USE_TLS=false : elle resterait en clair sur un serveur qui ne le propose plus'}`,
-      });
-    }
-
-    // 4. AUTH.
-    current = 'auth';
-    if (!settings.username) steps.push({ step: 'auth', status: 'SKIP', detail: "MAIL_USERNAME est vide : pas d'authentification" });
-    else {
-      const auth = extensions(ehlo).find((line) => line.startsWith('AUTH ') || line.startsWith('AUTH='));
-      const mechanisms = auth ? auth.slice(5).split(/\s+/) : [];
-      let answer: Reply;
-      if (mechanisms.includes('PLAIN')) {
-        conversation.send(`AUTH PLAIN ${Buffer.from(`\0${settings.username}\0${settings.password}`, 'utf8').toString('base64')}`);
-        answer = await conversation.reply('AUTH PLAIN');
-      } else if (mechanisms.includes('LOGIN')) {
-        conversation.send('AUTH LOGIN');
-        answer = await conversation.reply('AUTH LOGIN');
-        if (answer.code === 334) {
-          conversation.send(Buffer.from(settings.username, 'utf8').toString('base64'));
-          answer = await conversation.reply("l'identifiant (AUTH LOGIN)");
-          if (answer.code === 334) {
-            conversation.send(Buffer.from(settings.password, 'utf8').toString('base64'));
-            answer = await conversation.reply('le mot de passe (AUTH LOGIN)');
-          }
-        }
-      } else {
-        throw new StepError(
-          `le serveur n'annonce ni AUTH PLAIN ni AUTH LOGIN${auth ? ` (${auth})` : ' (aucune extension AUTH, peut-être seulement après STARTTLS)'}`,
-        );
-      }
-      if (answer.code !== 235) throw new StepError(`authentification de ${settings.username} refusée : ${replyText(answer)}`);
-      steps.push({ step: 'auth', status: 'OK', detail: `${settings.username} authentifié (${replyText(answer)})` });
-    }
-    return steps;
+    await transporter.verify();
   } catch (error) {
-    const detail = error instanceof StepError ? error.message : describeError(error as Error);
-    steps.push({ step: current, status: 'FAIL', detail, ...(hintFor(current, detail) ? { hint: hintFor(current, detail)! } : {}) });
-    return finish('étape précédente en échec');
+    failure = error instanceof Error ? error : new Error(String(error));
   } finally {
-    conversation?.close();
+    transporter.close();
   }
+  return stepsOf(settings, dialogue, failure);
 }
 
 function hintFor(step: ProbeStepName, detail: string): string | undefined {
   if (step === 'connect' && /ECONNREFUSED|introuvable/.test(detail)) return 'vérifiez MAIL_HOST et MAIL_PORT (587 pour STARTTLS, 465 avec MAIL_USE_SSL=true)';
-  if (/MAIL_TIMEOUT/.test(detail)) return 'vérifiez MAIL_HOST, MAIL_PORT et le pare-feu ; un port TLS implicite (465) attend MAIL_USE_SSL=true';
+  if (detail.includes('MAIL_TIMEOUT')) return 'vérifiez MAIL_HOST, MAIL_PORT et le pare-feu ; un port TLS implicite (465) attend MAIL_USE_SSL=true';
   if (/certificate|certificat|self.signed|CERT/i.test(detail))
     return "le certificat du serveur n'est pas reconnu : NODE_EXTRA_CA_CERTS pour une autorité privée";
   if (step === 'starttls') return 'utilisez le port où le serveur propose STARTTLS, ou MAIL_USE_SSL=true sur son port TLS (465)';

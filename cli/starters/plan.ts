@@ -30,7 +30,7 @@ export interface StarterPlan {
   /** Definitions the project holds with another content (`path (entité Contact)`): a conflict unless --force. */
   readonly definitionConflicts: readonly string[];
   /** Entities whose existing definition differs (replaced under --force; their table may exist already). */
-  readonly replacedEntities: readonly { readonly name: string; readonly table: string }[];
+  readonly replacedEntities: ReadonlyArray<{ readonly name: string; readonly table: string }>;
   readonly routesBefore: string;
   readonly routesAfter: string;
   /** Routes added to registerRoutes (CRUD and account pages), and the module calls added. */
@@ -146,7 +146,7 @@ function modulesWithMfa(root: string): string {
       );
     }
   }
-  const modules = Array.isArray(data.modules) ? data.modules : [];
+  const modules: unknown[] = Array.isArray(data.modules) ? data.modules : [];
   if (modules.some((module) => (module as { name?: unknown })?.name === 'mfa')) return text ?? '';
   return `${JSON.stringify({ ...data, modules: [...modules, { name: 'mfa' }] }, null, 2)}\n`;
 }

@@ -10,7 +10,7 @@ import { clientIpOf, parseTrustedProxies, type TrustedProxies } from '../http/cl
 
 /** The list the configuration gives: `trusted_proxies`, else TRUSTED_PROXIES; null when empty. Throws on a bad entry. */
 export function trustedProxiesFromConfig(): TrustedProxies | null {
-  return parseTrustedProxies(get('trusted_proxies') as unknown, process.env.TRUSTED_PROXIES);
+  return parseTrustedProxies(get('trusted_proxies'), process.env.TRUSTED_PROXIES);
 }
 
 /** undefined: not parsed yet; null: no trusted proxy. */

@@ -7,7 +7,7 @@
 import { appLayout, BaseController, errorPage } from '../controller.js';
 import { noStore } from '../http/helpers.js';
 import type { Request } from '../http/request.js';
-import { Response } from '../http/response.js';
+import type { Response } from '../http/response.js';
 import { trans } from '../translations.js';
 import { getLogger } from '../logger.js';
 import { existingSession, requestSession } from '../session/session.js';

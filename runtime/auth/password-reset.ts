@@ -162,7 +162,7 @@ export function resetBaseUrl(origin: string | null): string | null {
 async function issueResetLink(email: string, origin: string | null, details: { ip: string; userAgent: string | null }): Promise<void> {
   const event = (userId: number | null, metadata: Record<string, unknown>) => logAuthEvent('password_reset.requested', { userId, ...details, metadata });
   const user = await findUserByEmail(email);
-  if (!user || !user.isActive) {
+  if (!user?.isActive) {
     event(user?.id ?? null, { email, queued: false, reason: user ? 'disabled' : 'unknown_email' });
     return;
   }
@@ -226,7 +226,7 @@ async function usableToken(request: Request): Promise<Usable> {
   const found = await findResetToken(request.routeParams.token);
   if ('refusal' in found) return { refusal: found.refusal, userId: null };
   const user = await findUserById(found.userId);
-  if (!user || !user.isActive) return { refusal: 'disabled' as const, userId: found.userId };
+  if (!user?.isActive) return { refusal: 'disabled' as const, userId: found.userId };
   return { token: found, user };
 }
 

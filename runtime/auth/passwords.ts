@@ -43,7 +43,7 @@ let argon2Loading: Promise<Argon2Module> | undefined;
 
 /** The argon2 module, imported once on first use. */
 function loadArgon2(): Promise<Argon2Module> {
-  argon2Loading ??= import('argon2').then((module) => ((module as { default?: Argon2Module }).default ?? module) as Argon2Module);
+  argon2Loading ??= import('argon2').then((module) => (module as { default?: Argon2Module }).default ?? module);
   return argon2Loading;
 }
 

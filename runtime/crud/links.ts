@@ -72,7 +72,7 @@ export async function linkRows(spec: LinkSpec, id: number, tx?: Transaction): Pr
     [id],
     tx,
   );
-  return rows.map((row) => ({ id: Number(row['other']), values: Object.fromEntries(fields.map(([name], i) => [name, row[`v${i}`] ?? null])) }));
+  return rows.map((row) => ({ id: Number(row.other), values: Object.fromEntries(fields.map(([name], i) => [name, row[`v${i}`] ?? null])) }));
 }
 
 /**
@@ -133,7 +133,7 @@ export function relatedKeys(value: unknown): string[] {
   const keys: string[] = [];
   for (const entry of items) {
     // A link with its pivot values (LinkRowsField, `linkRows`) stands for its id.
-    const item = typeof entry === 'object' && entry !== null && 'id' in entry ? (entry as { id: unknown }).id : entry;
+    const item = typeof entry === 'object' && entry !== null && 'id' in entry ? entry.id : entry;
     if (typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'bigint') continue;
     for (const piece of String(item).split(',')) {
       const key = piece.trim();
@@ -166,7 +166,7 @@ export function linkDetails(
   fields: readonly LinkDetailField[],
 ): { label: string; value: string; links: LinkDetail[] } {
   const links = rows.map((row) => ({
-    label: String(row['label'] ?? ''),
+    label: String(row.label ?? ''),
     values: fields.map((field, i) => {
       const raw = row[`v${i}`];
       const shown = raw === null || raw === undefined || raw === '' ? '' : String(field.show(raw) ?? '');

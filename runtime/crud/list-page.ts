@@ -101,7 +101,7 @@ function remember(sql: string, params: readonly unknown[], total: number, asked:
   cache.delete(key);
   if (asked !== generation()) return;
   cache.set(key, { total, expires: clock() + LIST_COUNT_TTL_MS, generation: asked });
-  if (cache.size > LIST_COUNT_MAX) cache.delete(cache.keys().next().value as string);
+  if (cache.size > LIST_COUNT_MAX) cache.delete(cache.keys().next().value!);
 }
 
 /** The SQL of a list page: `select` (its columns and joins, no WHERE) and `count` (`SELECT COUNT(*) AS total FROM <table> t`). */
@@ -201,7 +201,7 @@ export function keysFirstSql(sql: Pick<ListPageSql, 'select' | 'count'>, key: st
   const from = sql.count.slice(fromAt); // ` FROM <table> t`
   const at = sql.select.indexOf(from);
   const rest = at < 0 ? '' : sql.select.slice(at + from.length);
-  if (at < 0 || (rest !== '' && !rest.startsWith(' ')) || sql.select.indexOf(from, at + 1) >= 0) return null;
+  if (at < 0 || (rest !== '' && !rest.startsWith(' ')) || sql.select.includes(from, at + 1)) return null;
   const keys = `SELECT ${key} AS fw_key${from} ${where} ${orderBy} LIMIT ? OFFSET ?`;
   const join = queriesOf(dialect).keysJoin;
   return `${sql.select.slice(0, at)} FROM (${keys}) fw_k ${join}${from.slice(' FROM'.length)} ON ${key} = fw_k.fw_key${rest} ${orderBy}`;

@@ -169,7 +169,7 @@ export class ListQuery {
     } else if (this.q !== '' && this.spec.searchable.length > 0) {
       const pattern = `%${escapeLike(this.q)}%`;
       parts.push(`(${this.spec.searchable.map((column) => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ')})`);
-      for (let i = 0; i < this.spec.searchable.length; i++) params.push(pattern);
+      params.push(...this.spec.searchable.map(() => pattern));
     } else if (this.q !== '') {
       // Nothing textual to search: a search finds nothing rather than everything.
       parts.push('1 = 0');
@@ -230,8 +230,8 @@ export class ListQuery {
   linkParams(options: { sort?: boolean } = {}): Record<string, PageLinkParam> {
     const params: Record<string, PageLinkParam> = { q: this.q, ...this.filters };
     if (options.sort !== false && this.sort !== null) {
-      params['sort'] = this.sort;
-      params['direction'] = this.direction;
+      params.sort = this.sort;
+      params.direction = this.direction;
     }
     return params;
   }
@@ -244,7 +244,7 @@ export class ListQuery {
   formState(page: number): Record<string, PageLinkParam> {
     const state: Record<string, PageLinkParam> = {};
     for (const [name, value] of Object.entries(this.linkParams())) if (value !== '' && value !== null && value !== undefined) state[name] = value;
-    if (page > 1) state['page'] = String(page);
+    if (page > 1) state.page = String(page);
     return state;
   }
 

@@ -130,7 +130,7 @@ export abstract class TextInputField<T, R extends boolean = boolean> extends Fie
       if (this.required) throw new FormValidationError(messages.required(label));
       return null as Cleaned<T, R>; // not required, so R is not `true`
     }
-    return this.convert(text, label) as Cleaned<T, R>;
+    return this.convert(text, label);
   }
 
   /** Both ends trimmed. */

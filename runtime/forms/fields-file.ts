@@ -80,7 +80,7 @@ export class FileField<R extends boolean = true> extends Field<UploadedFile, R> 
     if (this.mimeTypes && !this.mimeTypes.includes(normalizeMime(file.contentType))) {
       throw new FormValidationError(messages.fileType(label, name, normalizeMime(file.contentType)));
     }
-    return file as Cleaned<UploadedFile, R>;
+    return file;
   }
 
   /** A file input cannot be pre-filled. */

@@ -314,7 +314,7 @@ function declaredFields(formClass: FormClass, choices: Readonly<Record<string, r
   for (const [name, field] of Object.entries(fields)) {
     if (!(field instanceof Field)) throw new FormDefinitionError(`${formClass.name}.fields.${name} n’est pas un champ (Field).`);
     if (RESERVED.has(name)) throw new FormDefinitionError(`${formClass.name} : le nom de champ « ${name} » est réservé (${[...RESERVED].join(', ')}).`);
-    out.set(name, field);
+    out.set(name, field as Field);
   }
   for (const [name, list] of Object.entries(choices)) {
     const field = out.get(name);

@@ -135,9 +135,9 @@ function readMultipart(message: IncomingMessage, limits: { body: number; file: n
       reject(new BadRequestError(`Corps multipart invalide : ${(err as Error).message}`));
       return;
     }
-    const body: MultiMap = Object.create(null);
-    const files: Record<string, UploadedFile> = Object.create(null);
-    const fileLists: Record<string, UploadedFile[]> = Object.create(null);
+    const body = Object.create(null) as MultiMap;
+    const files = Object.create(null) as Record<string, UploadedFile>;
+    const fileLists = Object.create(null) as Record<string, UploadedFile[]>;
     let size = 0;
     let settled = false;
     const fail = (err: Error): void => {

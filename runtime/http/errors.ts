@@ -3,7 +3,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly code: string = 'error',
+    readonly code = 'error',
   ) {
     super(message);
     this.name = 'HttpError';

@@ -43,7 +43,7 @@ export function parseFormBody(raw: Buffer, charset: string | undefined, maxField
     }
     decode = (bytes) => decoder.decode(bytes);
   }
-  const out: MultiMap = Object.create(null);
+  const out = Object.create(null) as MultiMap;
   let start = 0;
   while (start <= raw.length) {
     const at = raw.indexOf(AMPERSAND, start);

@@ -1,5 +1,6 @@
 /** The HTTP request value: method, path, query, headers, cookies, and its body once read within the limits (body.ts). */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { parseCookie } from 'cookie';
 import { readNodeBody, type BodyLimits } from './body.js';
 import { UploadedFile } from './uploaded-file.js';
 import { parseUrlEncoded, type MultiMap } from './url-encoded.js';
@@ -190,20 +191,14 @@ function originForm(url: string): string {
 }
 
 /**
- * The cookies of a `Cookie` header. Each value is a copy: a substring of the header would keep the whole header in
- * memory for as long as the value is kept, such as a session id kept as a key by the memory store (then a 16 KiB
- * header costs 16 KiB per session, whatever the store's bound on the number of sessions).
+ * The cookies of a `Cookie` header, read by the `cookie` package: the first of two of the same name (the browser
+ * sends the most specific first), values as sent, neither URL-decoded nor unquoted (docs/decisions.md "Cookies read
+ * by the cookie package"). Each value is a copy: a substring of the header would keep the whole header in memory for
+ * as long as the value is kept, such as a session id kept as a key by the memory store (then a 16 KiB header costs
+ * 16 KiB per session, whatever the store's bound on the number of sessions).
  */
 function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (!(name in out)) out[name] = detachedCopy(part.slice(eq + 1).trim());
-  }
-  return out;
+  return parseCookie(header ?? '', { decode: detachedCopy }) as Record<string, string>;
 }
 
 /** A string equal to `text` that shares no memory with the string it was cut from (a JSON round trip is exact). */

@@ -12,7 +12,7 @@ import { NO_FIXED_HEADERS, type FixedHeaders } from './fixed-headers.js';
 import { encodeUrlHeader, isUrlHeader } from './header-values.js';
 import { lingerOnClose } from './linger.js';
 import { Request, peerAddress, type ClientIpResolver } from './request.js';
-import { Response } from './response.js';
+import type { Response } from './response.js';
 import { isPromise } from './promise.js';
 
 /** What answers requests: synchronously when nothing on the way is asynchronous. */

@@ -15,7 +15,7 @@ export class UploadedFile {
     readonly filename: string,
     readonly contentType: string,
     readonly data: Buffer,
-    readonly fieldName: string = '',
+    readonly fieldName = '',
     received?: { size: number; truncated: true },
   ) {
     this.size = received?.size ?? data.length;

@@ -8,7 +8,7 @@ export type MultiMap = Record<string, string[]>;
 
 /** Parses `a=1&b=2&a=3` into a multi-map. */
 export function parseUrlEncoded(text: string): MultiMap {
-  const out: MultiMap = Object.create(null);
+  const out = Object.create(null) as MultiMap;
   if (!text) return out;
   for (const [key, value] of new URLSearchParams(text)) (out[key] ??= []).push(value);
   return out;

@@ -84,7 +84,7 @@ export function parseAddress(field: string, input: AddressInput): MailAddress {
 
 /** One or several addresses; at least one. */
 export function parseAddressList(field: string, input: AddressInput | readonly AddressInput[]): MailAddress[] {
-  const list = Array.isArray(input) ? input : [input as AddressInput];
+  const list = Array.isArray(input) ? (input as readonly AddressInput[]) : [input as AddressInput];
   if (list.length === 0) throw new MailAddressError(field, `${field} : au moins une adresse.`, 'invalid_address');
   return list.map((item) => parseAddress(field, item));
 }

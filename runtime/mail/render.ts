@@ -124,9 +124,20 @@ function templateNames(source: string): { read: Set<string>; bound: Set<string> 
     const n = node as TemplateNode;
     const skip = new Set<string>();
     if (n.typename === 'Symbol' && typeof n.value === 'string') read.add(n.value);
-    if (n.typename === 'For' || n.typename === 'AsyncEach' || n.typename === 'AsyncAll') (symbols(n.name, bound), skip.add('name'));
-    if (n.typename === 'Set') (symbols(n.targets, bound), skip.add('targets'));
-    if (n.typename === 'Macro') (symbols(n.name, bound), symbols(n.args, bound), skip.add('name'), skip.add('args'));
+    if (n.typename === 'For' || n.typename === 'AsyncEach' || n.typename === 'AsyncAll') {
+      symbols(n.name, bound);
+      skip.add('name');
+    }
+    if (n.typename === 'Set') {
+      symbols(n.targets, bound);
+      skip.add('targets');
+    }
+    if (n.typename === 'Macro') {
+      symbols(n.name, bound);
+      symbols(n.args, bound);
+      skip.add('name');
+      skip.add('args');
+    }
     // A filter's name and a dict's key are not variables.
     if (n.typename === 'Filter') skip.add('name');
     if (n.typename === 'Pair' && (n.key as TemplateNode | undefined)?.typename === 'Symbol') skip.add('key');

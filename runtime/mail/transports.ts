@@ -12,13 +12,14 @@ import { get, getPath } from '../config.js';
 import { formatAddress, type MailAddress } from './address.js';
 
 type NodemailerModule = typeof import('nodemailer');
-type SmtpTransportOptions = import('nodemailer/lib/smtp-transport/index.js').Options;
+export type SmtpTransportOptions = import('nodemailer/lib/smtp-transport/index.js').Options;
+type SmtpSentInfo = import('nodemailer/lib/smtp-transport/index.js').SentMessageInfo;
 
 let nodemailerLoading: Promise<NodemailerModule> | undefined;
 
 /** nodemailer, imported once on first use. */
 export function loadNodemailer(): Promise<NodemailerModule> {
-  nodemailerLoading ??= import('nodemailer').then((module) => ((module as { default?: NodemailerModule }).default ?? module) as NodemailerModule);
+  nodemailerLoading ??= import('nodemailer').then((module) => (module as { default?: NodemailerModule }).default ?? module);
   return nodemailerLoading;
 }
 
@@ -91,11 +92,14 @@ function asResult(info: { messageId: string; response?: string; accepted?: unkno
   return { messageId: info.messageId, response: info.response ?? fallback, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
 }
 
-/** The SMTP transport (nodemailer, one connection per message). */
-export function smtpTransport(options: SmtpOptions = {}): MailTransport {
+/**
+ * nodemailer's options for `options`, the configuration filling what is not given: what the SMTP transport sends
+ * with, and what `fw mail:doctor` verifies with (cli/mail/smtp-probe.ts).
+ */
+export function smtpTransportOptions(options: SmtpOptions = {}): SmtpTransportOptions {
   const timeoutMs = Math.max(1, Number(options.timeoutSeconds ?? get('mail_timeout'))) * 1000;
   const username = options.username ?? get('mail_username');
-  const settings: SmtpTransportOptions = {
+  return {
     host: options.host ?? get('mail_host'),
     port: Number(options.port ?? get('mail_port')),
     secure: options.implicitTls ?? Boolean(get('mail_use_ssl')),
@@ -109,7 +113,12 @@ export function smtpTransport(options: SmtpOptions = {}): MailTransport {
     logger: false,
     debug: false,
   };
-  let transporter: import('nodemailer').Transporter | undefined;
+}
+
+/** The SMTP transport (nodemailer, one connection per message). */
+export function smtpTransport(options: SmtpOptions = {}): MailTransport {
+  const settings = smtpTransportOptions(options);
+  let transporter: import('nodemailer').Transporter<SmtpSentInfo> | undefined;
   return {
     name: 'smtp',
     async send(message) {

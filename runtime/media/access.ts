@@ -29,7 +29,7 @@ export function registerMediaReadRule(entityName: string, rule: MediaReadRule, n
   if (typeof rule !== 'function')
     throw new TypeError(`registerMediaReadRule(« ${entityName} ») : la règle doit être une fonction (request, entityId) => boolean.`);
   let byName = rules.get(entityName);
-  if (!byName) rules.set(entityName, (byName = new Map()));
+  if (!byName) rules.set(entityName, (byName = new Map<string, MediaReadRule>()));
   byName.set(name, rule);
   return () => {
     if (byName.get(name) === rule) byName.delete(name);

@@ -142,7 +142,7 @@ export class MediaPages {
       const limits = { extensions: field.allowedExtensions().join(', '), size: formatSize(field.maxSize ?? get('upload_max_size')) };
       out[entry.name] = {
         label: entry.label,
-        accept: String(field.attrs()['accept'] ?? ''),
+        accept: String(field.attrs().accept ?? ''),
         hint: entry.multiple ? trans('media.hint_each', limits) : trans('media.hint', limits),
         errors: sent?.errors[entry.name] ?? [],
         again: sent ? sent.files.filter((file) => file.entry === entry && !file.refused).map((file) => baseName(file.file.filename)) : [],

@@ -159,8 +159,8 @@ export function parseMediaId(value: unknown): number | null {
 
 /** The URLs of a record (see MediaItem). */
 export function mediaItem(record: MediaRecord): MediaItem {
-  let url: string | null = null;
-  let variantSource = false;
+  let url: string;
+  let variantSource: boolean;
   try {
     url = mediaUrl(record.path);
     variantSource = isVariantSource(normalizeMediaPath(record.path));
@@ -300,8 +300,7 @@ export interface DeleteMediaOptions {
  * stored path is unsafe), then the row. False when there is no such media.
  */
 export async function deleteMedia(mediaId: number | string, options: DeleteMediaOptions = {}, db?: Queryable): Promise<boolean> {
-  const owner =
-    options.entityName !== undefined || options.entityId !== undefined ? checkEntity(options.entityName as string, options.entityId as EntityId) : null;
+  const owner = options.entityName !== undefined || options.entityId !== undefined ? checkEntity(options.entityName!, options.entityId!) : null;
   const record = await getMediaRecord(mediaId, db);
   if (owner && (!record || record.entityName !== owner[0] || record.entityId !== owner[1])) throw new MediaNotAttachedError([mediaId], owner[0], owner[1]);
   if (!record) return false;

@@ -70,7 +70,7 @@ export async function submitMfaChallenge(request: Request): Promise<Response> {
   if (!ticket) return tooManyCodes(request, userId, retryAfter);
 
   const user = await findUserById(userId);
-  if (!user || !user.isActive) {
+  if (!user?.isActive) {
     // Disabled or deleted since the password step: the challenge ends there, no code was checked.
     await cancelMfaAttempt(ticket);
     clearMfaChallenge(request);

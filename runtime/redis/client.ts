@@ -57,7 +57,7 @@ export function redisUrl(): string {
  * client would refuse it at every request (503).
  */
 export function checkedRedisUrl(url: string = redisUrl(), source = redisUrlSource()): string {
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(url);
   } catch {

@@ -98,7 +98,7 @@ export class FileSessionStore implements SessionStore {
     const key = sessionKey(id);
     const existing = await this.read(key);
     const live = existing?.record && existing.expiresAt > this.now();
-    await this.write(key, data, live ? Date.parse(existing.record!.created_at) : this.now());
+    await this.write(key, data, live ? Date.parse(existing.record.created_at) : this.now());
   }
 
   /**

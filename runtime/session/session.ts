@@ -84,7 +84,7 @@ export async function setFlash(sessionId: string, message: string, level = 'succ
 /** Reads and consumes the flash of a session. */
 export async function getFlash(sessionId: string): Promise<Flash | null> {
   const data = await getSession(sessionId);
-  if (!data || !data[FLASH_KEY]) return null;
+  if (!data?.[FLASH_KEY]) return null;
   const flash = data[FLASH_KEY] as Flash;
   delete data[FLASH_KEY];
   await getSessionStore().set(sessionId, data);

@@ -212,7 +212,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.anonymous.delete(id) || this.owned.delete(id);
+    if (!this.anonymous.delete(id)) this.owned.delete(id);
   }
 
   async regenerate(oldId: string): Promise<string> {

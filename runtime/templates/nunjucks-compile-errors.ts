@@ -15,7 +15,8 @@ interface TemplateLike {
   path: string;
   env: { opts: { dev?: boolean } };
   compile(): void;
-  render(ctx: unknown, parentFrame?: unknown, cb?: Callback): unknown;
+  /** A property, not a method: it is read off the prototype, replaced, and called with `call`. */
+  render: (this: TemplateLike, ctx: unknown, parentFrame?: unknown, cb?: Callback) => unknown;
 }
 
 let installed: boolean | undefined;
@@ -24,11 +25,11 @@ let installed: boolean | undefined;
 export function installCompileErrors(): boolean {
   if (installed !== undefined) return installed;
   const require = createRequire(import.meta.url);
-  const v3 = /^3\./.test((require('nunjucks/package.json') as { version: string }).version);
+  const v3 = (require('nunjucks/package.json') as { version: string }).version.startsWith('3.');
   const { Template } = require('nunjucks/src/environment') as { Template: { prototype: TemplateLike } };
   const lib = require('nunjucks/src/lib') as { _prettifyError: (path: string, dev: boolean | undefined, err: unknown) => unknown };
   const original = Template.prototype.render;
-  installed = v3 && typeof original === 'function' && /callbackAsap\(cb, err\)/.test(String(original));
+  installed = v3 && typeof original === 'function' && String(original).includes('callbackAsap(cb, err)');
   if (!installed) return installed;
   Template.prototype.render = function render(this: TemplateLike, ctx: unknown, parentFrame?: unknown, cb?: Callback): unknown {
     // Only the inner renders (a parent frame and a callback): the top-level ones keep nunjucks' own behaviour.

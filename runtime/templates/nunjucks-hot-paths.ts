@@ -10,10 +10,19 @@
  */
 import { createRequire } from 'node:module';
 
+/**
+ * The nunjucks whose `Frame.set` (src/runtime.js) and `escape` (src/lib.js) these replace, read line by line, as are
+ * `Template.prototype.render` and `_prettifyError` for nunjucks-compile-errors.ts. package.json pins it, and
+ * test/templates-nunjucks-hot-paths.test.ts fails when another version is installed (docs/decisions.md "Two nunjucks
+ * hot paths").
+ */
+export const NUNJUCKS_CHECKED = '3.2.4';
+
 interface FrameLike {
   variables: Record<string, unknown>;
   resolve(name: string, forWrite: boolean): FrameLike | null;
-  set(name: string, value: unknown, resolveUp?: boolean): void;
+  /** A property, not a method: it is read off the prototype and replaced. */
+  set: (this: FrameLike, name: string, value: unknown, resolveUp?: boolean) => void;
 }
 
 /** Names seen, split once; past this many (a template generating names?), new ones are split each time. */
@@ -62,12 +71,12 @@ let installed: { frameSet: boolean; escape: boolean } | undefined;
 export function installHotPaths(): { frameSet: boolean; escape: boolean } {
   if (installed) return installed;
   const require = createRequire(import.meta.url);
-  const v3 = /^3\./.test((require('nunjucks/package.json') as { version: string }).version);
+  const v3 = (require('nunjucks/package.json') as { version: string }).version.startsWith('3.');
   const { Frame } = require('nunjucks/src/runtime') as { Frame: { prototype: FrameLike } };
   const lib = require('nunjucks/src/lib') as { escape: (value: string) => string };
   const currentSet = Frame.prototype.set;
-  const frameSet = v3 && typeof currentSet === 'function' && currentSet.length === 3 && /name\.split\('\.'\)/.test(String(currentSet));
-  const escape = v3 && typeof lib.escape === 'function' && /val\.replace\(escapeRegex, lookupEscape\)/.test(String(lib.escape));
+  const frameSet = v3 && typeof currentSet === 'function' && currentSet.length === 3 && String(currentSet).includes("name.split('.')");
+  const escape = v3 && typeof lib.escape === 'function' && String(lib.escape).includes('val.replace(escapeRegex, lookupEscape)');
   if (frameSet) Frame.prototype.set = set;
   if (escape) lib.escape = nunjucksEscape;
   installed = { frameSet, escape };

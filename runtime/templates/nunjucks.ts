@@ -96,7 +96,7 @@ export class NunjucksRenderer implements TemplateRenderer {
       const router = get('router') as Router | null;
       if (!router) throw new Error(`url_for('${name}') : aucun routeur configuré (configure({ router })).`);
       // Keyword arguments (`url_for('x', id=3)`) arrive as an object flagged `__keywords` by nunjucks.
-      const { __keywords: _flag, ...rest } = (params ?? {}) as Record<string, string | number>;
+      const { __keywords: _flag, ...rest } = params ?? {};
       return router.urlFor(name, rest);
     });
     env.addGlobal('trans', (key: string, params?: Record<string, unknown>) => trans(key, params));

@@ -5,7 +5,7 @@
  */
 import type { Database, DialectName } from '../../runtime/db/index.js';
 import { AUTH_TABLES, authTableSql } from '../../runtime/auth/schema.js';
-import { configure } from '../../runtime/config.js';
+import type { configure } from '../../runtime/config.js';
 import { freshDatabase } from './dialects.js';
 
 export interface Page {

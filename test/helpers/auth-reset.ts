@@ -9,7 +9,7 @@ import type { Database, DialectName } from '../../runtime/db/index.js';
 import { getUser, Response, type Request, type Router } from '../../runtime/index.js';
 import { mailLogTableStatements, startMailSender, type MailSender } from '../../runtime/mail/index.js';
 import { registerMfaRoutes } from '../../runtime/mfa/index.js';
-import { openAuthDatabase, SessionClient, type AuthDatabase, type Page } from './auth-client.js';
+import { openAuthDatabase, type SessionClient, type AuthDatabase, type Page } from './auth-client.js';
 import { startApp, type TestApp } from './server.js';
 import { startSmtp, type Received, type SmtpHandle } from './smtp.js';
 

@@ -7,6 +7,7 @@ export interface CallResult {
   headers: Headers;
   text: string;
   /** The body parsed as JSON (throws when it is not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller reads the fields it expects
   json<T = any>(): T;
   /** Every `Set-Cookie` header. */
   cookies: string[];

@@ -3,6 +3,8 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the functions given to evaluate run in the browser (no DOM types here) */
+
 /** Debian's `chromium` package; `.ci/run` installs it when missing. */
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

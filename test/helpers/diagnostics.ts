@@ -27,7 +27,7 @@ export interface Report {
   readonly command: string;
   readonly env: string;
   readonly ok: boolean;
-  readonly summary: Record<string, number>;
+  readonly summary: Readonly<Record<'ok' | 'warn' | 'fail' | 'skip' | 'info', number>>;
   readonly checks: readonly ReportCheck[];
 }
 

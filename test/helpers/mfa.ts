@@ -9,9 +9,8 @@ import * as assert from 'uvu/assert';
 import { registerAuthRoutes } from '../../runtime/auth/index.js';
 import { registerMfaRoutes } from '../../runtime/mfa/index.js';
 import { BaseController, getUser, getSessionStore, Response, type Request, type Router } from '../../runtime/index.js';
-import { SessionClient, type Page } from './auth-client.js';
+import type { AuthDatabase, Page, SessionClient } from './auth-client.js';
 import { startApp, type TestApp } from './server.js';
-import type { AuthDatabase } from './auth-client.js';
 
 export const PASSWORD = 'correct horse battery';
 export const EMAIL = 'alice@example.test';

@@ -116,7 +116,7 @@ function sentence(text: string): string {
  * The tables of a cycle of NOT NULL foreign keys exist, but no row can ever be inserted in them (each row needs
  * one of the next table first): said after the apply, which is not refused, because the fix is in the model.
  */
-function warnUnfillableCycles(cycles: readonly (readonly RelationNode[])[]): void {
+function warnUnfillableCycles(cycles: ReadonlyArray<readonly RelationNode[]>): void {
   for (const cycle of cycles) {
     const keys = cycle.map((r) => `${r.fromEntity}.${r.fromField} → ${r.toEntity}`).join(', ');
     process.stderr.write(

@@ -24,7 +24,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const domain = typeof options.domain === 'string' ? options.domain.trim().toLowerCase() : undefined;
   if (domain !== undefined && !DOMAIN.test(domain)) {
-    throw new CliError(`nom de domaine invalide : « ${options.domain} ».`, 'par exemple « --domain exemple.fr » (sans https:// ni chemin).');
+    throw new CliError(`nom de domaine invalide : « ${String(options.domain)} ».`, 'par exemple « --domain exemple.fr » (sans https:// ni chemin).');
   }
   const settings = await import('../../deploy/settings.js');
   const app = settings.appName(root);

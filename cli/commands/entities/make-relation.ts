@@ -126,7 +126,7 @@ async function defaultsFor(type: string): Promise<Answers> {
 
 /** Values from the flags; the missing ones are asked (unless --no-input, where they are an error). */
 async function collect(options: Readonly<Record<string, unknown>>): Promise<Answers> {
-  const given = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
+  const given = (key: string): string | undefined => (typeof options[key] === 'string' ? options[key] : undefined);
   const answers: Answers = {
     name: given('name') ?? '',
     type: given('type') ?? '',

@@ -45,7 +45,7 @@ function tailwindBin(root: string): string {
   } catch {
     throw notInstalled;
   }
-  const entry = typeof bin === 'string' ? bin : bin && typeof bin === 'object' ? (bin as Record<string, unknown>)['tailwindcss'] : undefined;
+  const entry = typeof bin === 'string' ? bin : bin && typeof bin === 'object' ? (bin as Record<string, unknown>).tailwindcss : undefined;
   const file = typeof entry === 'string' ? path.join(folder, entry) : '';
   if (!file || !fs.existsSync(file)) throw notInstalled;
   return file;

@@ -140,6 +140,6 @@ export async function run({ options }: CommandInput): Promise<number> {
     process.stdout.write(formatRoutes(rows));
     return 0;
   } finally {
-    unregister();
+    await unregister();
   }
 }
