@@ -15,7 +15,7 @@ export interface CommandInput {
  */
 export interface CommandModule {
   /** Declares arguments and options on a fresh commander `Command` (help, output and exits are handled by the dispatcher). */
-  configure(command: Command): void;
+  readonly configure: (command: Command) => void;
   /** Runs the command and resolves to its exit code. */
-  run(input: CommandInput): Promise<number>;
+  readonly run: (input: CommandInput) => Promise<number>;
 }

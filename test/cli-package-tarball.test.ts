@@ -145,7 +145,7 @@ test("the packed package.json files: no script, no development field; the runtim
 });
 
 test("the CLI's relative imports of the runtime become fw-mvc/internal/ imports; nothing else changes", () => {
-  const cases: [file: string, before: string, after: string][] = [
+  const cases: Array<[file: string, before: string, after: string]> = [
     ['dist/cli/current-project.js', "import { loadEnv } from '../runtime/env.js';", "import { loadEnv } from 'fw-mvc/internal/env.js';"],
     ['dist/cli/commands/project/routes-list.js', "import('../../../runtime/http/router.js')", "import('fw-mvc/internal/http/router.js')"],
     ['dist/emitters/auth/sql.js', "export { AUTH } from '../../runtime/auth/schema.js';", "export { AUTH } from 'fw-mvc/internal/auth/schema.js';"],
@@ -156,7 +156,7 @@ test("the CLI's relative imports of the runtime become fw-mvc/internal/ imports;
     assert.is(runtimeImportsThroughPackage(file, Buffer.from(before)).toString(), after, file);
     assert.is(runtimeImportsThroughPackage(file, Buffer.from(after)).toString(), after, `${file} twice`);
   }
-  const untouched: [file: string, text: string][] = [
+  const untouched: Array<[file: string, text: string]> = [
     ['dist/cli/main.js', "import { help } from './help.js'; import { compileProject } from '../compiler/index.js';"],
     ['dist/emitters/public/pages.js', "const code = `import { BaseController } from 'fw-mvc';\nimport x from '${from}';`;"],
     ['dist/cli/templates.json', '{ "from": "../runtime/x.js" }'],

@@ -56,7 +56,7 @@ export function clearQueryCache(): void {
 
 /** Parses the `-- name:` format; `file` only names the culprit in errors. */
 export function parseQueries(text: string, file: string): QueryMap {
-  const queries: Record<string, string> = Object.create(null);
+  const queries = Object.create(null) as Record<string, string>;
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let name: string | null = null;
   let nameLine = 0;

@@ -23,7 +23,7 @@ interface DialectPieces {
 const DIALECTS = {
   mariadb: { driver: mariadbDriver, catalogue: mariadbCatalogue, queries: mariadbQueries },
   sqlite: { driver: sqliteDriver, catalogue: sqliteCatalogue, queries: sqliteQueries },
-} as const satisfies { readonly [Name in DialectName]: DialectPieces };
+} as const satisfies Readonly<Record<DialectName, DialectPieces>>;
 
 type OptionsOf<Driver> = Driver extends DialectDriver<infer Options> ? Options : never;
 

@@ -19,7 +19,7 @@ function positionsOf(sql: string, noBackslashEscapes: boolean): readonly number[
   let positions = known.get(sql);
   if (positions === undefined) {
     positions = placeholderPositions(sql, 'mariadb', { backslashEscapes: !noBackslashEscapes });
-    if (known.size >= POSITIONS_KEPT) known.delete(known.keys().next().value as string);
+    if (known.size >= POSITIONS_KEPT) known.delete(known.keys().next().value!);
     known.set(sql, positions);
   }
   return positions;
