@@ -35,8 +35,21 @@ export function webConcurrency(value: number | string | undefined = process.env.
   throw new Error(`WEB_CONCURRENCY vaut « ${String(value)} » : un nombre de processus (1 à 1024) ou « auto » (un par cœur).`);
 }
 
+/**
+ * Milliseconds a worker's event loop may stay silent before the primary replaces it: WORKER_TIMEOUT in seconds
+ * (default 30, as gunicorn's `--timeout`; `0` turns the heartbeat off). Anything but a number of seconds throws.
+ */
+export function workerTimeoutMs(value: string | undefined = process.env.WORKER_TIMEOUT): number {
+  const text = (value ?? '').trim();
+  if (text === '') return 30_000;
+  if (/^\d+(\.\d+)?$/.test(text) && Number(text) <= 86_400) return Math.round(Number(text) * 1000);
+  throw new Error(`WORKER_TIMEOUT vaut « ${value} » : un nombre de secondes (30 par défaut, 0 pour ne pas surveiller les processus).`);
+}
+
 export interface PrimaryOptions {
   workers: number;
+  /** workerTimeoutMs(): a serving worker silent this long is killed and replaced; 0: never. */
+  timeoutMs: number;
   /** Print the listening address once every worker listens. */
   announce: boolean;
   /** How to print it (the worker's address). */
@@ -84,6 +97,7 @@ class Supervisor {
     process.on('SIGINT', () => this.stop('SIGINT'));
     process.on('SIGHUP', () => this.hangup());
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
+    if (this.options.timeoutMs > 0) this.heartbeat();
     const started = Array.from({ length: this.options.workers }, () => this.listening(this.fork()));
     // Announced once every worker listens: the address printed means the whole pool serves.
     return Promise.all(started).then(() => {
@@ -95,10 +109,15 @@ class Supervisor {
     const worker = cluster.fork();
     started.set(worker, Date.now());
     worker.on('message', (message: unknown) => {
-      if ((message as { fw?: unknown })?.fw === STOP_PING) worker.send({ fw: STOP_ACK });
+      const kind = (message as { fw?: unknown })?.fw;
+      if (kind === STOP_PING) worker.send({ fw: STOP_ACK });
+      else if (kind === HEARTBEAT_PONG) answered.set(worker, Date.now());
     });
     this.serving.add(worker);
-    worker.once('listening', (address) => (this.address ??= { address: String(address.address ?? ''), port: address.port }));
+    worker.once('listening', (address) => {
+      this.address ??= { address: String(address.address ?? ''), port: address.port };
+      answered.set(worker, Date.now());
+    });
     return worker;
   }
 
@@ -129,6 +148,31 @@ class Supervisor {
     const replaced = this.serving.size < this.options.workers;
     log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`})${replaced ? ` : remplacé${delay ? ` dans ${delay} ms` : ''}` : ''}.`);
     void this.reconcile();
+  }
+
+  /**
+   * Every interval, each serving worker that listens is asked for a pong, which its event loop sends: one whose
+   * last pong is older than `timeoutMs` (a handler that computes without end, a stuck loop) is killed (SIGKILL, its
+   * requests in flight cannot be answered anyway) and replaced as a crashed one. docs/deploy.md "Frozen workers".
+   */
+  private heartbeat(): void {
+    const timeout = this.options.timeoutMs;
+    const interval = Math.max(50, Math.min(5000, Math.round(timeout / 6)));
+    const timer = setInterval(() => {
+      const now = Date.now();
+      for (const worker of this.serving) {
+        const last = answered.get(worker);
+        if (last === undefined || worker.isDead() || !worker.isConnected()) continue;
+        if (now - last > timeout) {
+          log.error(`Processus ${worker.process.pid} sans réponse depuis ${Math.round((now - last) / 1000)} s (WORKER_TIMEOUT=${timeout / 1000}) : arrêté.`);
+          answered.delete(worker);
+          worker.process.kill('SIGKILL');
+          continue;
+        }
+        worker.send({ fw: HEARTBEAT_PING }, () => undefined);
+      }
+    }, interval);
+    timer.unref();
   }
 
   /** SIGHUP: every worker serving now (those a restart in progress started included) is to be replaced. */
@@ -236,6 +280,18 @@ if (cluster.isWorker) process.on('SIGHUP', () => undefined);
 
 const STOP_PING = 'stopping';
 const STOP_ACK = 'stopping-ack';
+const HEARTBEAT_PING = 'ping';
+const HEARTBEAT_PONG = 'pong';
+
+/** In a worker: the event loop answers the primary's heartbeat (a loop that stops turning stops answering). */
+if (cluster.isWorker) {
+  process.on('message', (message: unknown) => {
+    if ((message as { fw?: unknown })?.fw === HEARTBEAT_PING && process.connected) process.send!({ fw: HEARTBEAT_PONG }, undefined, {}, () => undefined);
+  });
+}
+
+/** When each worker last answered the heartbeat (or began to listen). */
+const answered = new WeakMap<Worker, number>();
 
 /**
  * In a worker whose server is closed: resolves once the primary has answered a message sent after the close.
