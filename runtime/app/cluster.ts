@@ -75,6 +75,8 @@ class Supervisor {
   private readonly retiring = new Set<Worker>();
   /** Serving workers a SIGHUP asked to replace. */
   private readonly stale = new Set<Worker>();
+  /** During the shutdown: workers whose listener is closed, waiting for the others' (listenerClosed). */
+  private readonly closedListeners = new Set<Worker>();
   private crashes = 0;
   /** When the next replacement of a crashed worker may start (the crash back-off). */
   private nextForkAt = 0;
@@ -110,7 +112,7 @@ class Supervisor {
     started.set(worker, Date.now());
     worker.on('message', (message: unknown) => {
       const kind = (message as { fw?: unknown })?.fw;
-      if (kind === STOP_PING) worker.send({ fw: STOP_ACK });
+      if (kind === STOP_PING) this.listenerClosed(worker);
       else if (kind === HEARTBEAT_PONG) answered.set(worker, Date.now());
     });
     this.serving.add(worker);
@@ -134,9 +136,33 @@ class Supervisor {
     });
   }
 
+  /**
+   * A worker has closed its listener (primaryHandoffsDone). During a rolling restart the others still accept: it is
+   * answered at once. During the shutdown, the answer waits until every worker has closed its own: the socket they
+   * share is then closed (node:cluster closes the primary's copy with the last one), new connections are refused,
+   * and no worker has yet told a client to open a new one (`Connection: close`) that would be queued and reset.
+   */
+  private listenerClosed(worker: Worker): void {
+    if (!this.stopping) {
+      worker.send({ fw: STOP_ACK }, () => undefined);
+      return;
+    }
+    this.closedListeners.add(worker);
+    this.answerClosedListeners();
+  }
+
+  private answerClosedListeners(): void {
+    const alive = [...this.serving, ...this.retiring].filter((worker) => !worker.isDead());
+    if (!alive.every((worker) => this.closedListeners.has(worker))) return;
+    for (const worker of this.closedListeners) if (worker.isConnected()) worker.send({ fw: STOP_ACK }, () => undefined);
+    this.closedListeners.clear();
+  }
+
   private exited(worker: Worker, code: number | null, signal: string | null): void {
     this.serving.delete(worker);
     this.stale.delete(worker);
+    this.closedListeners.delete(worker);
+    if (this.stopping) this.answerClosedListeners();
     if (this.retiring.delete(worker) || this.stopping) {
       if (this.stopping && this.serving.size === 0 && this.retiring.size === 0) process.exit(0);
       return;

@@ -126,8 +126,7 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
       if (stopping) return;
       stopping = true;
       log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
-      void stopAccepting(server)
-        .then(() => primaryHandoffsDone())
+      void stopAccepting(server, { listenerClosed: primaryHandoffsDone })
         .then(() => stopBackground())
         .then(() => Promise.allSettled([closeDatabase(), closeSharedRedis()]))
         .then(() => process.exit(0));
