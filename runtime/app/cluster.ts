@@ -3,8 +3,10 @@
  * `workers`), the process started by `node dist/app.js` becomes a primary that forks N workers with node:cluster;
  * each worker runs the same entry point and serves as a single process would. The primary:
  * - replaces a worker that dies, waiting longer after each crash in a row (a crash loop does not spin);
- * - on SIGTERM/SIGINT, has every worker finish its requests in flight, stop its background jobs and close its
- *   pools, within a bounded time, then exits;
+ * - on SIGTERM/SIGINT, has every worker stop accepting, finish its requests in flight, stop its background jobs and
+ *   close its pools, within a bounded time, then exits (docs/deploy.md "Stopping: SIGTERM");
+ * - replaces a worker whose event loop has not answered its heartbeat for WORKER_TIMEOUT (docs/deploy.md "Frozen
+ *   workers");
  * - on SIGHUP, restarts the workers one at a time, each replacement listening before the old one stops: a new
  *   build is served with no connection refused (the primary holds the listening socket throughout).
  * State kept in a process (the memory session store, the memory limit store) would be split between workers:
@@ -320,11 +322,12 @@ if (cluster.isWorker) {
 const answered = new WeakMap<Worker, number>();
 
 /**
- * In a worker whose server is closed: resolves once the primary has answered a message sent after the close.
- * The primary hands each new connection to a worker over the IPC channel; one sent just before it learned of the
- * close reaches the worker after it, is refused by node:cluster and goes to another worker, but only if the
- * worker is still there to refuse it: exiting at once would leave that connection open and unanswered in the
- * primary. The channel keeps the order, so the answer comes after every such hand-off. Elsewhere: at once.
+ * In a worker whose listener is closed: resolves once the primary has answered a message sent after the close
+ * (listenerClosed in the Supervisor). Under a rolling restart the answer comes at once; under the shutdown, once
+ * every worker has closed its listener, so that the shared socket is closed and nothing can be queued on it any
+ * more. With the round-robin policy the primary also hands each new connection over the IPC channel, which keeps
+ * the order: one sent just before the primary learned of the close is refused by node:cluster and goes to another
+ * worker, which needs this worker still there. Bounded (2 s); elsewhere: at once.
  */
 export function primaryHandoffsDone(): Promise<void> {
   if (!cluster.isWorker || !process.send) return Promise.resolve();

@@ -88,8 +88,9 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
 export { stopGracefully };
 
 /**
- * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: the
- * requests in flight finish, the background jobs stop, the database and Redis pools close. Resolves to the
+ * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: it stops
+ * accepting, the requests in flight finish (http/server.ts stopAccepting), the background jobs stop, the database
+ * and Redis pools close. Resolves to the
  * listening server; with more than one worker (`workers`, WEB_CONCURRENCY), this process is the primary: it serves
  * no request itself, forks the workers (whose own serve() resolves to their server) and resolves to null once they
  * all listen (cluster.ts). A setting the stores cannot work with throws before anything listens (stores.ts).
