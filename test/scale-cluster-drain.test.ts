@@ -7,6 +7,7 @@
  * - a worker whose event loop is stuck (a route that computes without end, only in this test's application) is
  *   killed past WORKER_TIMEOUT and replaced, while the other keeps answering.
  */
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,11 +107,14 @@ D.after(async () => {
   await dropRedisPrefix(client, prefix).finally(() => client.close());
 });
 
-D('SIGTERM: refused new connections, the idle keep-alive connection still answered, the slow POST answered whole, exit 0', async () => {
-  const server = startServerProcess(project, SERVER, { WEB_CONCURRENCY: '2', ...STORES });
+/** The SIGTERM scenario on `workers` processes (1: the process serves itself, no primary). */
+async function drains(workers: number): Promise<void> {
+  const server = startServerProcess(project, SERVER, { WEB_CONCURRENCY: String(workers), ...STORES });
   servers.push(server);
-  await waitListening(server, 2);
-  const port = Number(new URL(server.base).port);
+  const port =
+    workers > 1
+      ? Number(new URL(await waitListening(server, workers)).port)
+      : Number((await waitFor('the address', () => /http:\/\/127\.0\.0\.1:(\d+) \(Ctrl\+C/.exec(server.output())))[1]);
 
   const idle = await RawConnection.open(port);
   idle.get('/pid');
@@ -127,7 +131,7 @@ D('SIGTERM: refused new connections, the idle keep-alive connection still answer
   await waitFor('the slow POST', () => server.output().includes('slow-started'));
 
   server.child.kill('SIGTERM');
-  await waitFor('both workers told to stop', () => server.output().split('SIGTERM reçu : arrêt après les requêtes en cours.').length - 1 >= 2);
+  await waitFor('every process told to stop', () => server.output().split('SIGTERM reçu : arrêt après les requêtes en cours.').length - 1 >= workers);
 
   // Every new connection is either answered whole or refused; once refused, always refused.
   const refused = await waitFor('a refused connection', async () => {
@@ -156,7 +160,12 @@ D('SIGTERM: refused new connections, the idle keep-alive connection still answer
   assert.is(slow.body, `slow done ${text.length}`, 'the whole body was read and answered');
   assert.is(slow.headers.connection, 'close');
   assert.is(await server.exited, 0);
-});
+  fs.rmSync(path.join(project.root, 'release-slow'));
+}
+
+D('SIGTERM, two workers: refused new connections, the idle keep-alive connection still answered, the slow POST answered whole, exit 0', () => drains(2));
+
+D('SIGTERM, one process: the same', () => drains(1));
 
 D('a worker whose event loop is stuck is killed past WORKER_TIMEOUT and replaced; the other keeps answering', async () => {
   const server = startServerProcess(project, SERVER, { WEB_CONCURRENCY: '2', WORKER_TIMEOUT: '1', ...STORES });
