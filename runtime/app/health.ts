@@ -56,8 +56,16 @@ function plain(status: number, body: string, headers: Record<string, string> = {
   return new Response(status, body, 'text/plain; charset=utf-8', { 'Cache-Control': 'no-store', ...headers });
 }
 
-/** Runs the three checks at once; none takes longer than HEALTH_CHECK_MS. */
-export async function readiness(): Promise<Readiness> {
+/** The checks under way: requests that come meanwhile share their result, so a burst of them costs one run. */
+let running: Promise<Readiness> | null = null;
+
+/** Runs the three checks at once (or joins the run under way); none takes longer than HEALTH_CHECK_MS. */
+export function readiness(): Promise<Readiness> {
+  running ??= runChecks().finally(() => (running = null));
+  return running;
+}
+
+async function runChecks(): Promise<Readiness> {
   const [database, redis, mail] = await Promise.all([
     check('database', databaseCheck),
     check('redis', redisStores().length > 0 ? redisCheck : null),
