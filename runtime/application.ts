@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
 import { databaseUnavailableResponse } from './app/database-unavailable.js';
+import { healthResponse } from './app/health.js';
 import { CONFIGURED_BODY_LIMITS } from './app/limits.js';
 import { HttpError } from './http/errors.js';
 import { unwritableHeader } from './http/header-values.js';
@@ -130,6 +131,9 @@ export class Application {
   }
 
   private respondInner(request: Request): Response | Promise<Response> {
+    // The health routes first: no body, no session, no middleware (docs/deploy.md "Health routes").
+    const health = healthResponse(request);
+    if (health) return health;
     const staticResponse = this.tryStatic(request) ?? this.tryFavicon(request) ?? this.tryMedia(request);
     if (staticResponse) return staticResponse;
     if (request.bodyPending) {

@@ -211,6 +211,16 @@ const CASES: CorpusCase[] = [
     },
   },
   {
+    name: 'WEB_CONCURRENCY=2 with a WORKER_TIMEOUT that is no number of seconds',
+    command: 'doctor',
+    defect: appendEnv('WEB_CONCURRENCY=2', 'SESSION_STORE=redis', 'RATE_LIMIT_STORE=redis', 'WORKER_TIMEOUT=30s'),
+    id: 'FW-ENV-005',
+    status: 'FAIL',
+    exit: 1,
+    detail: 'WORKER_TIMEOUT vaut « 30s » : un nombre de secondes (30 par défaut, 0 pour ne pas surveiller les processus)',
+    more: inEnvDev('écrivez WORKER_TIMEOUT=30 (secondes) ; corrigez env/dev : le serveur refuse de démarrer'),
+  },
+  {
     name: 'WEB_CONCURRENCY=2 with an unknown session store',
     command: 'doctor',
     defect: appendEnv('WEB_CONCURRENCY=2', 'SESSION_STORE=memcached'),

@@ -202,14 +202,18 @@ async function storeNames(): Promise<{ session: string; limits: string } | null>
 
 /**
  * FW-ENV-005: WEB_CONCURRENCY read by the runtime's webConcurrency() (a bad value: FAIL), and with more than one
- * process (`auto`: the cores of this machine) the refusal of a memory session or limit store (runtime/app/stores.ts).
+ * process (`auto`: the cores of this machine) the refusal of a memory session or limit store (runtime/app/stores.ts)
+ * and of a WORKER_TIMEOUT the primary cannot read (runtime/app/cluster.ts).
  * The environment only: a `workers` given to serve() in app.ts, or a store set by configure(), is not seen.
  */
 export const processesCheck: CheckFunction = async (context) => {
   const file = await envFile(context);
   if (!file.values && file.result.status === 'FAIL') return [result(D.processes, 'SKIP', `env/${context.appEnv} illisible`)];
   const fix = `corrigez env/${context.appEnv} : le serveur refuse de démarrer`;
-  const [{ webConcurrency }, { refuseSplitState }] = await Promise.all([import('../../runtime/app/cluster.js'), import('../../runtime/app/stores.js')]);
+  const [{ webConcurrency, workerTimeoutMs }, { refuseSplitState }] = await Promise.all([
+    import('../../runtime/app/cluster.js'),
+    import('../../runtime/app/stores.js'),
+  ]);
   const raw = process.env.WEB_CONCURRENCY;
   let workers: number;
   try {
@@ -228,6 +232,11 @@ export const processesCheck: CheckFunction = async (context) => {
     refuseSplitState(workers);
   } catch (error) {
     return [{ ...result(D.processes, 'FAIL', `${auto}${refusal(error)}`, fix), file: `env/${context.appEnv}` }];
+  }
+  try {
+    workerTimeoutMs(process.env.WORKER_TIMEOUT);
+  } catch (error) {
+    return [{ ...result(D.processes, 'FAIL', `${auto}${refusal(error)}`, `écrivez WORKER_TIMEOUT=30 (secondes) ; ${fix}`), file: `env/${context.appEnv}` }];
   }
   return [result(D.processes, 'OK', `${auto}${workers} processus : sessions ${stores.session}, limites de tentatives ${stores.limits}`)];
 };

@@ -3,8 +3,10 @@
  * `workers`), the process started by `node dist/app.js` becomes a primary that forks N workers with node:cluster;
  * each worker runs the same entry point and serves as a single process would. The primary:
  * - replaces a worker that dies, waiting longer after each crash in a row (a crash loop does not spin);
- * - on SIGTERM/SIGINT, has every worker finish its requests in flight, stop its background jobs and close its
- *   pools, within a bounded time, then exits;
+ * - on SIGTERM/SIGINT, has every worker stop accepting, finish its requests in flight, stop its background jobs and
+ *   close its pools, within a bounded time, then exits (docs/deploy.md "Stopping: SIGTERM");
+ * - replaces a worker whose event loop has not answered its heartbeat for WORKER_TIMEOUT (docs/deploy.md "Frozen
+ *   workers");
  * - on SIGHUP, restarts the workers one at a time, each replacement listening before the old one stops: a new
  *   build is served with no connection refused (the primary holds the listening socket throughout).
  * State kept in a process (the memory session store, the memory limit store) would be split between workers:
@@ -35,8 +37,21 @@ export function webConcurrency(value: number | string | undefined = process.env.
   throw new Error(`WEB_CONCURRENCY vaut « ${String(value)} » : un nombre de processus (1 à 1024) ou « auto » (un par cœur).`);
 }
 
+/**
+ * Milliseconds a worker's event loop may stay silent before the primary replaces it: WORKER_TIMEOUT in seconds
+ * (default 30, as gunicorn's `--timeout`; `0` turns the heartbeat off). Anything but a number of seconds throws.
+ */
+export function workerTimeoutMs(value: string | undefined = process.env.WORKER_TIMEOUT): number {
+  const text = (value ?? '').trim();
+  if (text === '') return 30_000;
+  if (/^\d+(\.\d+)?$/.test(text) && Number(text) <= 86_400) return Math.round(Number(text) * 1000);
+  throw new Error(`WORKER_TIMEOUT vaut « ${value} » : un nombre de secondes (30 par défaut, 0 pour ne pas surveiller les processus).`);
+}
+
 export interface PrimaryOptions {
   workers: number;
+  /** workerTimeoutMs(): a serving worker silent this long is killed and replaced; 0: never. */
+  timeoutMs: number;
   /** Print the listening address once every worker listens. */
   announce: boolean;
   /** How to print it (the worker's address). */
@@ -62,6 +77,8 @@ class Supervisor {
   private readonly retiring = new Set<Worker>();
   /** Serving workers a SIGHUP asked to replace. */
   private readonly stale = new Set<Worker>();
+  /** During the shutdown: workers whose listener is closed, waiting for the others' (listenerClosed). */
+  private readonly closedListeners = new Set<Worker>();
   private crashes = 0;
   /** When the next replacement of a crashed worker may start (the crash back-off). */
   private nextForkAt = 0;
@@ -84,6 +101,7 @@ class Supervisor {
     process.on('SIGINT', () => this.stop('SIGINT'));
     process.on('SIGHUP', () => this.hangup());
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
+    if (this.options.timeoutMs > 0) this.heartbeat();
     const started = Array.from({ length: this.options.workers }, () => this.listening(this.fork()));
     // Announced once every worker listens: the address printed means the whole pool serves.
     return Promise.all(started).then(() => {
@@ -95,10 +113,15 @@ class Supervisor {
     const worker = cluster.fork();
     started.set(worker, Date.now());
     worker.on('message', (message: unknown) => {
-      if ((message as { fw?: unknown })?.fw === STOP_PING) worker.send({ fw: STOP_ACK });
+      const kind = (message as { fw?: unknown })?.fw;
+      if (kind === STOP_PING) this.listenerClosed(worker);
+      else if (kind === HEARTBEAT_PONG) answered.set(worker, Date.now());
     });
     this.serving.add(worker);
-    worker.once('listening', (address) => (this.address ??= { address: String(address.address ?? ''), port: address.port }));
+    worker.once('listening', (address) => {
+      this.address ??= { address: String(address.address ?? ''), port: address.port };
+      answered.set(worker, Date.now());
+    });
     return worker;
   }
 
@@ -115,9 +138,33 @@ class Supervisor {
     });
   }
 
+  /**
+   * A worker has closed its listener (primaryHandoffsDone). During a rolling restart the others still accept: it is
+   * answered at once. During the shutdown, the answer waits until every worker has closed its own: the socket they
+   * share is then closed (node:cluster closes the primary's copy with the last one), new connections are refused,
+   * and no worker has yet told a client to open a new one (`Connection: close`) that would be queued and reset.
+   */
+  private listenerClosed(worker: Worker): void {
+    if (!this.stopping) {
+      worker.send({ fw: STOP_ACK }, () => undefined);
+      return;
+    }
+    this.closedListeners.add(worker);
+    this.answerClosedListeners();
+  }
+
+  private answerClosedListeners(): void {
+    const alive = [...this.serving, ...this.retiring].filter((worker) => !worker.isDead());
+    if (!alive.every((worker) => this.closedListeners.has(worker))) return;
+    for (const worker of this.closedListeners) if (worker.isConnected()) worker.send({ fw: STOP_ACK }, () => undefined);
+    this.closedListeners.clear();
+  }
+
   private exited(worker: Worker, code: number | null, signal: string | null): void {
     this.serving.delete(worker);
     this.stale.delete(worker);
+    this.closedListeners.delete(worker);
+    if (this.stopping) this.answerClosedListeners();
     if (this.retiring.delete(worker) || this.stopping) {
       if (this.stopping && this.serving.size === 0 && this.retiring.size === 0) process.exit(0);
       return;
@@ -129,6 +176,31 @@ class Supervisor {
     const replaced = this.serving.size < this.options.workers;
     log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`})${replaced ? ` : remplacé${delay ? ` dans ${delay} ms` : ''}` : ''}.`);
     void this.reconcile();
+  }
+
+  /**
+   * Every interval, each serving worker that listens is asked for a pong, which its event loop sends: one whose
+   * last pong is older than `timeoutMs` (a handler that computes without end, a stuck loop) is killed (SIGKILL, its
+   * requests in flight cannot be answered anyway) and replaced as a crashed one. docs/deploy.md "Frozen workers".
+   */
+  private heartbeat(): void {
+    const timeout = this.options.timeoutMs;
+    const interval = Math.max(50, Math.min(5000, Math.round(timeout / 6)));
+    const timer = setInterval(() => {
+      const now = Date.now();
+      for (const worker of this.serving) {
+        const last = answered.get(worker);
+        if (last === undefined || worker.isDead() || !worker.isConnected()) continue;
+        if (now - last > timeout) {
+          log.error(`Processus ${worker.process.pid} sans réponse depuis ${Math.round((now - last) / 1000)} s (WORKER_TIMEOUT=${timeout / 1000}) : arrêté.`);
+          answered.delete(worker);
+          worker.process.kill('SIGKILL');
+          continue;
+        }
+        worker.send({ fw: HEARTBEAT_PING }, () => undefined);
+      }
+    }, interval);
+    timer.unref();
   }
 
   /** SIGHUP: every worker serving now (those a restart in progress started included) is to be replaced. */
@@ -236,13 +308,26 @@ if (cluster.isWorker) process.on('SIGHUP', () => undefined);
 
 const STOP_PING = 'stopping';
 const STOP_ACK = 'stopping-ack';
+const HEARTBEAT_PING = 'ping';
+const HEARTBEAT_PONG = 'pong';
+
+/** In a worker: the event loop answers the primary's heartbeat (a loop that stops turning stops answering). */
+if (cluster.isWorker) {
+  process.on('message', (message: unknown) => {
+    if ((message as { fw?: unknown })?.fw === HEARTBEAT_PING && process.connected) process.send!({ fw: HEARTBEAT_PONG }, undefined, {}, () => undefined);
+  });
+}
+
+/** When each worker last answered the heartbeat (or began to listen). */
+const answered = new WeakMap<Worker, number>();
 
 /**
- * In a worker whose server is closed: resolves once the primary has answered a message sent after the close.
- * The primary hands each new connection to a worker over the IPC channel; one sent just before it learned of the
- * close reaches the worker after it, is refused by node:cluster and goes to another worker, but only if the
- * worker is still there to refuse it: exiting at once would leave that connection open and unanswered in the
- * primary. The channel keeps the order, so the answer comes after every such hand-off. Elsewhere: at once.
+ * In a worker whose listener is closed: resolves once the primary has answered a message sent after the close
+ * (listenerClosed in the Supervisor). Under a rolling restart the answer comes at once; under the shutdown, once
+ * every worker has closed its listener, so that the shared socket is closed and nothing can be queued on it any
+ * more. With the round-robin policy the primary also hands each new connection over the IPC channel, which keeps
+ * the order: one sent just before the primary learned of the close is refused by node:cluster and goes to another
+ * worker, which needs this worker still there. Bounded (2 s); elsewhere: at once.
  */
 export function primaryHandoffsDone(): Promise<void> {
   if (!cluster.isWorker || !process.send) return Promise.resolve();

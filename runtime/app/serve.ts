@@ -14,14 +14,14 @@ import { HttpError } from '../http/errors.js';
 import type { FixedHeaders } from '../http/fixed-headers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { closeConnectionsAfterResponse, createHttpServer, listen, responseWriter, stopGracefully, type ResponseWriter } from '../http/server.js';
+import { createHttpServer, listen, responseWriter, stopAccepting, stopGracefully, type ResponseWriter } from '../http/server.js';
 import { getLogger } from '../logger.js';
 import { appSecret } from '../security/app-secret.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
 import { closeDatabase } from '../db/database.js';
 import { closeSharedRedis } from '../redis/client.js';
 import { startBackground, stopBackground } from './background.js';
-import { primaryHandoffsDone, runPrimary, webConcurrency } from './cluster.js';
+import { primaryHandoffsDone, runPrimary, webConcurrency, workerTimeoutMs } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
 import { refuseSplitState, refuseUnusableRedis } from './stores.js';
@@ -88,8 +88,9 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
 export { stopGracefully };
 
 /**
- * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: the
- * requests in flight finish, the background jobs stop, the database and Redis pools close. Resolves to the
+ * Loads the API routes, listens on HOST/PORT (default 127.0.0.1:8000), and stops gracefully on SIGTERM: it stops
+ * accepting, the requests in flight finish (http/server.ts stopAccepting), the background jobs stop, the database
+ * and Redis pools close. Resolves to the
  * listening server; with more than one worker (`workers`, WEB_CONCURRENCY), this process is the primary: it serves
  * no request itself, forks the workers (whose own serve() resolves to their server) and resolves to null once they
  * all listen (cluster.ts). A setting the stores cannot work with throws before anything listens (stores.ts).
@@ -105,6 +106,7 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
     const scheme = (options.certFile ?? process.env.SSL_CERTFILE) && (options.keyFile ?? process.env.SSL_KEYFILE) ? 'https' : 'http';
     await runPrimary({
       workers,
+      timeoutMs: workerTimeoutMs(),
       announce: options.announce ?? true,
       announceLine: ({ port }) => `fw-mvc : ${scheme}://${host}:${port}, ${workers} processus (Ctrl+C pour arrêter)\n`,
     });
@@ -125,9 +127,7 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
       if (stopping) return;
       stopping = true;
       log.info(`${signal} reçu : arrêt après les requêtes en cours.`);
-      void keepAliveDrained(server)
-        .then(() => stopGracefully(server))
-        .then(() => primaryHandoffsDone())
+      void stopAccepting(server, { listenerClosed: primaryHandoffsDone })
         .then(() => stopBackground())
         .then(() => Promise.allSettled([closeDatabase(), closeSharedRedis()]))
         .then(() => process.exit(0));
@@ -136,18 +136,4 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
     process.once('SIGINT', stop);
   }
   return server;
-}
-
-/** How long a stopping worker keeps listening while its keep-alive connections close after their next response. */
-const WORKER_DRAIN_MS = 1000;
-
-/**
- * In a worker of a cluster: for a second, every response closes its connection while the worker still listens
- * (the other workers take the clients' new connections), so that keep-alive clients are not cut between two
- * requests when the server closes its idle connections. A single process stops at once, as before.
- */
-function keepAliveDrained(server: http.Server): Promise<void> {
-  if (!cluster.isWorker) return Promise.resolve();
-  closeConnectionsAfterResponse(server);
-  return new Promise((resolve) => setTimeout(resolve, Math.min(WORKER_DRAIN_MS, server.keepAliveTimeout || WORKER_DRAIN_MS)));
 }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import { declaredLengthError, type BodyLimits } from './body.js';
 import { clientErrorListener } from './client-error.js';
 import { NO_FIXED_HEADERS, type FixedHeaders } from './fixed-headers.js';
@@ -203,11 +204,6 @@ export function createHttpServer(handler: HttpHandler, options: HttpServerOption
   return server;
 }
 
-/** From now on every response closes its connection (`Connection: close`), while the server still listens. */
-export function closeConnectionsAfterResponse(server: http.Server): void {
-  stopping.add(server);
-}
-
 /**
  * Stops accepting connections and resolves once the requests in flight have finished; idle keep-alive
  * connections are closed at once, busy ones after their response (or after `graceMs`).
@@ -222,6 +218,30 @@ export function stopGracefully(server: http.Server, graceMs = 10_000): Promise<v
       resolve();
     });
     server.closeIdleConnections();
+  });
+}
+
+/**
+ * The stop of a server on SIGTERM (docs/deploy.md "Stopping: SIGTERM"): it stops accepting at once (a new
+ * connection is refused, which a proxy retries on another instance); once `listenerClosed` resolves (in a worker:
+ * the primary has closed the socket the workers share, so that nothing is queued on it any more), every response
+ * closes its connection (`Connection: close`). A connection idle between two requests is left to its client, which
+ * closes it (nginx after its keepalive_timeout, 4 s) or sends one more request, answered and closed; the server's
+ * keep-alive time-out closes it otherwise: cutting it at once would reset a request already on its way on it.
+ * Resolves once every connection has closed; past `graceMs`, those still open are cut.
+ */
+export function stopAccepting(server: http.Server, options: { graceMs?: number; listenerClosed?: () => Promise<void> } = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), options.graceMs ?? 10_000);
+    timer.unref();
+    // net.Server's close, not http.Server's: the latter also cuts the idle connections at once.
+    net.Server.prototype.close.call(server, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // Until then, responses keep their connection: closing them would have the proxy open new ones, which a
+    // socket closing under them would reset.
+    void (options.listenerClosed?.() ?? Promise.resolve()).then(() => stopping.add(server));
   });
 }
 
