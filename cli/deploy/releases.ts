@@ -125,7 +125,7 @@ export function currentRelease(paths: Layout): string | undefined {
 }
 
 /** The completed releases (a marker), oldest build first. */
-export function completedReleases(paths: Layout): { version: string; marker: ReleaseMarker }[] {
+export function completedReleases(paths: Layout): Array<{ version: string; marker: ReleaseMarker }> {
   if (!fs.existsSync(paths.releases)) return [];
   return fs
     .readdirSync(paths.releases)

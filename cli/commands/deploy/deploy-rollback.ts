@@ -1,5 +1,5 @@
 /**
- * `fw deploy:rollback [--root <dossier>] [--reload <cmd> | --no-reload]` (docs/deploy.md "Rollback"): points
+ * `fw deploy:rollback [--root <dossier>] [--reload <cmd> | --no-reload]` (docs/deploy.md "Releases"): points
  * `current` back at the release built before the current one, marks the one left as rolled back (a second rollback
  * goes further back), then reloads the service. Migrations are not undone (docs/deploy.md says why).
  */
