@@ -6,7 +6,7 @@
  * starts it, under load while a release and a rollback reload it by SIGHUP (as ExecReload does): no request fails,
  * and the workers serve the code and the folder of the release `current` names.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +148,36 @@ R('--keep 2: the older releases removed, the current one and the one before it k
   const again = await fwAsync(['deploy:rollback', '--root', folder.base, '--no-reload']);
   assert.is(again.status, 1);
   assert.match(again.stderr, 'Erreur : aucune release antérieure à v3');
+  assert.is(current(folder.base), 'v3');
+});
+
+R('a release from an archive holding one folder (npm pack, git archive --prefix); --keep drops a rolled-back one', async () => {
+  const archive = path.join(folder.base, 'src.tgz');
+  fs.writeFileSync(path.join(folder.src, 'VERSION'), 'v5');
+  execFileSync('tar', ['-C', folder.base, '-czf', archive, 'src']);
+  const done = await fwAsync([
+    'deploy:release',
+    '--root',
+    folder.base,
+    '--from',
+    archive,
+    '--version',
+    'v5',
+    '--build',
+    BUILD,
+    '--migrate',
+    'true',
+    '--no-reload',
+    '--keep',
+    '2',
+  ]);
+  assert.is(done.status, 0, done.stderr);
+  fs.rmSync(archive);
+  assert.match(fs.readFileSync(path.join(folder.base, 'current', 'dist', 'app.js'), 'utf8'), "'v5 ' + folder");
+  // v4 was left by the rollback: v5 (current) and v3 (where a rollback goes) are the two kept.
+  assert.equal(released(folder.base), ['v3', 'v5']);
+  const back = await fwAsync(['deploy:rollback', '--root', folder.base, '--no-reload']);
+  assert.is(back.status, 0, back.stderr);
   assert.is(current(folder.base), 'v3');
 });
 

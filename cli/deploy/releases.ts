@@ -149,11 +149,16 @@ export function switchCurrent(paths: Layout, version: string): void {
   fs.renameSync(temporary, paths.current);
 }
 
-/** Removes the completed releases beyond the `keep` most recent, never the current one; returns their names. */
+/**
+ * Keeps `keep` complete releases: the current one and the most recent others a rollback could go back to (not
+ * rolled back). The rest is removed (a release a rollback left among them); returns their names.
+ */
 export function prune(paths: Layout, keep: number): string[] {
   const current = currentRelease(paths);
   const all = completedReleases(paths);
-  const removed = all.slice(0, Math.max(0, all.length - keep)).filter((release) => release.version !== current);
+  const others = all.filter((release) => release.version !== current && !release.marker.rolledBack);
+  const kept = new Set([current, ...others.slice(Math.max(0, others.length - (keep - 1))).map((release) => release.version)]);
+  const removed = all.filter((release) => !kept.has(release.version));
   for (const release of removed) fs.rmSync(path.join(paths.releases, release.version), { recursive: true, force: true });
   return removed.map((release) => release.version);
 }
