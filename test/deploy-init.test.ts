@@ -38,6 +38,11 @@ test('deploy:init --dry-run writes nothing; deploy:init writes the four files', 
   assert.match(unit, `WorkingDirectory=${project.root}\n`);
   assert.match(unit, `ReadWritePaths=${project.root}/storage\n`);
   assert.match(unit, /^ExecStart=\/\S+ --max-semi-space-size=8 dist\/app\.js$/m);
+  // systemctl reload: the primary's rolling restart; the stop is ordered by the primary (docs/deploy.md "Releases").
+  assert.match(unit, 'ExecReload=/bin/kill -HUP $MAINPID\n');
+  assert.match(unit, 'KillMode=mixed\n');
+  assert.match(unit, `Environment=APP_DIR=${project.root}\n`);
+  assert.match(project.read('README_DEPLOY.md'), 'npx fw deploy:rollback --root /srv/vitrine');
 });
 
 test('an edited file is kept without --force and rewritten with it; env/prod never', () => {

@@ -186,7 +186,7 @@ const unit: CheckFunction = async ({ root }) => {
   const script = args.find((arg) => !arg.startsWith('-')) ?? '';
   if (!path.isAbsolute(workdir) || !fs.statSync(workdir, { throwIfNoEntry: false })?.isDirectory())
     problems.push(`WorkingDirectory « ${workdir} » n'est pas un dossier`);
-  else if (path.resolve(workdir) !== root) problems.push(`WorkingDirectory « ${workdir} » n'est pas le projet (${root})`);
+  else if (fs.realpathSync(workdir) !== fs.realpathSync(root)) problems.push(`WorkingDirectory « ${workdir} » n'est pas le projet (${root})`);
   try {
     fs.accessSync(executable, fs.constants.X_OK);
     if (!path.isAbsolute(executable)) problems.push(`ExecStart « ${executable} » n'est pas un chemin absolu`);

@@ -1,5 +1,21 @@
 /** The systemd unit of `fw deploy:init` (cli/templates/deploy/app.service filled in). */
+import fs from 'node:fs';
+import path from 'node:path';
 import { fill, templateText } from './nginx.js';
+
+/**
+ * Where the service runs from. A project in `<base>/releases/<version>` (`fw deploy:release`, docs/deploy.md
+ * "Releases") runs from `<base>/current` and writes in `<base>/shared/storage`; any other folder runs from itself.
+ */
+export function serviceFolders(root: string): { workdir: string; storage: string; base: string | undefined } {
+  const real = fs.realpathSync(root);
+  const releases = path.dirname(real);
+  if (path.basename(releases) === 'releases') {
+    const base = path.dirname(releases);
+    return { workdir: path.join(base, 'current'), storage: path.join(base, 'shared', 'storage'), base };
+  }
+  return { workdir: root, storage: path.join(root, 'storage'), base: undefined };
+}
 
 export interface UnitValues {
   readonly app: string;
@@ -11,7 +27,8 @@ export interface UnitValues {
 }
 
 export function systemdUnit(values: UnitValues): string {
-  return fill(templateText('app.service'), { APP: values.app, ROOT: values.root, USER: values.user, NODE: values.node });
+  const folders = serviceFolders(values.root);
+  return fill(templateText('app.service'), { APP: values.app, WORKDIR: folders.workdir, STORAGE: folders.storage, USER: values.user, NODE: values.node });
 }
 
 /** `Key=value` lines of the [Service] section (a key given twice keeps its values in order). */

@@ -39,7 +39,9 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
   }
   const { nginxSite } = await import('../../deploy/nginx.js');
-  const { systemdUnit } = await import('../../deploy/systemd.js');
+  const { serviceFolders, systemdUnit } = await import('../../deploy/systemd.js');
+  // Under releases (docs/deploy.md "Releases"), nginx and systemd name `current`, not the release folder.
+  const folders = serviceFolders(root);
   const { envProdText } = await import('../../deploy/env-prod.js');
   const { fill, templateText } = await import('../../deploy/nginx.js');
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
@@ -58,13 +60,13 @@ export async function run({ options }: CommandInput): Promise<number> {
     {
       path: `deploy/nginx/${app}.conf`,
       kind: 'manual' as const,
-      content: nginxSite({ app, root, serverName, upstream: settings.upstreamAddress(prod), certificate, body }),
+      content: nginxSite({ app, root: folders.workdir, serverName, upstream: settings.upstreamAddress(prod), certificate, body }),
     },
     { path: `deploy/systemd/${app}.service`, kind: 'manual' as const, content: systemdUnit({ app, root, user, node: process.execPath }) },
     {
       path: 'README_DEPLOY.md',
       kind: 'manual' as const,
-      content: fill(templateText('README_DEPLOY.md'), { APP: app, ROOT: root, USER: user, SERVER_NAME: domain ?? '<votre-domaine>' }),
+      content: fill(templateText('README_DEPLOY.md'), { APP: app, BASE: folders.base ?? `/srv/${app}`, USER: user, SERVER_NAME: domain ?? '<votre-domaine>' }),
     },
   ];
   const force = options.force === true;

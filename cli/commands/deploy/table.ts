@@ -16,4 +16,18 @@ export const DEPLOY_COMMANDS: readonly CommandEntry[] = [
     summary: 'Vérifie la préparation à la production (doctor --env prod, build, migrations, base, nginx, systemd).',
     load: () => import('./deploy-check.js'),
   },
+  {
+    name: 'deploy:release',
+    family: 'Déploiement',
+    usage: '[--from <dossier|archive>] [--root <dossier>] [--version <nom>] [--keep <N>] [--build <cmd>] [--migrate <cmd>] [--reload <cmd> | --no-reload]',
+    summary: 'Construit une release dans releases/<version>, applique les migrations, bascule current et recharge le service.',
+    load: () => import('./deploy-release.js'),
+  },
+  {
+    name: 'deploy:rollback',
+    family: 'Déploiement',
+    usage: '[--root <dossier>] [--reload <cmd> | --no-reload]',
+    summary: 'Revient à la release précédente (bascule current, recharge le service).',
+    load: () => import('./deploy-rollback.js'),
+  },
 ];
