@@ -5,12 +5,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { crudFiles, planCrud } from '../emitters/crud/index.js';
+import { readCrudStubs } from '../cli/stubs.js';
+
+const STUBS = readCrudStubs();
 import { GENERATED_MARKER } from '../emitters/marker.js';
 import { PRODUIT, compileEntities, produitWith } from './helpers/crud-media.js';
 
 const model = compileEntities([PRODUIT]);
-const withMedia = crudFiles(planCrud(model, 'Produit', { media: true }));
-const without = crudFiles(planCrud(model, 'Produit'));
+const withMedia = crudFiles(planCrud(model, 'Produit', { media: true }), STUBS);
+const without = crudFiles(planCrud(model, 'Produit'), STUBS);
 const file = (files: typeof withMedia, path: string): string => {
   const found = files.find((f) => f.path === path);
   if (!found) throw new Error(`${path} absent`);
@@ -40,7 +43,7 @@ test('--media adds three regenerable files (the entity media module, two partial
 });
 
 test('a project that still has crud_media.ts (made before fw-mvc/media held the media pages) gets it as a re-export of fw-mvc/media', () => {
-  const legacy = crudFiles(planCrud(model, 'Produit', { media: true }), { legacyCrudMedia: true });
+  const legacy = crudFiles(planCrud(model, 'Produit', { media: true }), STUBS, { legacyCrudMedia: true });
   const found = legacy.find((f) => f.path === 'mvc/models/crud_media.ts');
   assert.is(found?.kind, 'regenerable');
   const text = found!.content;
@@ -52,7 +55,7 @@ test('a project that still has crud_media.ts (made before fw-mvc/media held the 
     withMedia,
   );
   // Pages without media do not get it.
-  assert.not.ok(crudFiles(planCrud(model, 'Produit'), { legacyCrudMedia: true }).some((f) => f.path === 'mvc/models/crud_media.ts'));
+  assert.not.ok(crudFiles(planCrud(model, 'Produit'), STUBS, { legacyCrudMedia: true }).some((f) => f.path === 'mvc/models/crud_media.ts'));
 });
 
 test('without --media, the entity media entries change nothing: no file input, no media call', () => {
@@ -130,7 +133,7 @@ test('the list gets a thumbnail column for the first single image (not for a gal
   assert.match(cells, /\{% set thumbnail = thumbnails\[row\.id\] %\}\{% if thumbnail %\}<img src="\{\{ thumbnail\.url \}\}"/);
   assert.ok(media('mvc/controllers/produit_controller.ts').includes('thumbnails: await MEDIA.thumbnails(rows.map((row) => row.id as number)),'));
   // A gallery alone: no column, no lookup.
-  const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }));
+  const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }), STUBS);
   assert.not.ok(file(gallery, 'mvc/views/produit/_list_head.html').includes('Galerie'));
   assert.not.ok(file(gallery, 'mvc/views/produit/_list_cells.html').includes('thumbnail'));
   assert.not.ok(file(gallery, 'mvc/controllers/produit_controller.ts').includes('thumbnails'));
@@ -168,11 +171,11 @@ test('the controller: limit, ids checked, files checked before any is stored, st
 });
 
 test('the emitters are pure', () => {
-  assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true })), withMedia);
+  assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true }), STUBS), withMedia);
 });
 
 test('an entity without media entries, with --media: the media files are written, empty, so that the pages keep compiling', () => {
-  const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }));
+  const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }), STUBS);
   assert.ok(file(files, 'mvc/models/produit_media.ts').includes("export const MEDIA = new MediaPages('Produit', [], {"));
   assert.not.match(file(files, 'mvc/views/produit/_media_fields.html'), /<fieldset/);
 });

@@ -6,7 +6,6 @@
  * the subclass overrides are the ones called (docs/decisions.md "The CRUD in the runtime").
  */
 import { BaseController, type Context } from '../controller.js';
-import type { Form } from '../forms/form.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import * as actions from './actions.js';
@@ -48,14 +47,20 @@ function boundAction(cls: object, name: CrudActionName): CrudAction {
   return action;
 }
 
-/** The form values must fit the entity (`new Contact(form.cleanedData)`): tsc refuses a form whose cleaned values do not. */
-type FitsEntity<F extends Form, C extends CrudEntityClass> =
-  F['cleanedData'] extends NonNullable<ConstructorParameters<C>[0]> ? unknown : { readonly 'les valeurs du formulaire ne correspondent pas à l’entité': never };
+/** What the entity's constructor takes (`Partial<ContactData>`). */
+type EntityData<C> = C extends abstract new (data?: infer D) => unknown ? NonNullable<D> : never;
 
-/** What an entity's controller gives `crudController()`: its form, its model, and its media when it has some. */
-export interface CrudControllerOptions<C extends CrudEntityClass, L extends string, F extends Form> {
-  readonly form: CrudFormClass<F>;
-  readonly model: CrudModelClass<CrudRow<C, L>, InstanceType<C>>;
+/** The form values must fit the entity (`new Contact(form.cleanedData)`): tsc refuses a form whose cleaned values do not. */
+type FormFits<FC extends CrudFormClass, C extends CrudEntityClass> =
+  InstanceType<FC>['cleanedData'] extends EntityData<C>
+    ? unknown
+    : { readonly form: { readonly 'les valeurs du formulaire ne correspondent pas à l’entité': never } };
+
+/** What an entity's controller gives `crudController()`: its form class, its model, and its media when it has some. */
+export interface CrudControllerOptions<C extends CrudEntityClass, L extends string, FC extends CrudFormClass> {
+  readonly form: FC;
+  // NoInfer: the entity is the description's; the model and the form are checked against it.
+  readonly model: NoInfer<CrudModelClass<CrudRow<C, L>, InstanceType<C>>>;
   readonly media?: CrudMediaPages | null;
 }
 
@@ -63,12 +68,13 @@ export interface CrudControllerOptions<C extends CrudEntityClass, L extends stri
  * The CRUD pages of `resource` as a controller class: extend it, and override a hook (`scope`, `beforeSave`,
  * `afterSave`, `afterDelete`, `context`) or an action where the entity's pages differ.
  */
-export function crudController<C extends CrudEntityClass, L extends string, F extends Form>(
+export function crudController<C extends CrudEntityClass, L extends string, FC extends CrudFormClass>(
   resource: CrudResource<C, L>,
-  options: CrudControllerOptions<C, L, F> & { readonly form: FitsEntity<F, C> },
+  options: CrudControllerOptions<C, L, FC> & NoInfer<FormFits<FC, C>>,
 ) {
   type R = CrudRow<C, L>;
   type E = InstanceType<C>;
+  type F = InstanceType<FC>;
   return class CrudController extends BaseController {
     static readonly resource = resource;
     static readonly model = options.model;
