@@ -199,12 +199,11 @@ async function save(ctl: Ctl, request: Request, row: object | null): Promise<Res
   if (media) {
     const limited = await media.guard(request);
     if (limited) return limited;
-  }
-  const form = ctl.form.fromRequest(request, { choices: await resource.formChoices(request.body) });
-  if (media) {
+    // The media ids the form names are checked before anything else is read.
     sent = await media.read(request, id);
     if (sent.refusal) return errorPage(sent.refusal, request);
   }
+  const form = ctl.form.fromRequest(request, { choices: await resource.formChoices(request.body) });
   const record = await validRecord(ctl, request, form, row);
   if (!record || (sent && !sent.isValid)) return formPage(ctl, request, form, row, 422, sent);
   // A file that cannot be stored comes back with its message, nothing stays: 422 (an image that cannot be read),
