@@ -41,7 +41,10 @@ test('--media adds three regenerable files (the entity media module, two partial
   // The media code is fw-mvc/media's: the media module makes its MediaPages, which the controller and the model hand
   // to fw-mvc/crud.
   for (const file of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts']) {
-    assert.ok(media(file).includes("import { MEDIA } from '../models/produit_media.js';") || media(file).includes("import { MEDIA } from './produit_media.js';"), file);
+    assert.ok(
+      media(file).includes("import { MEDIA } from '../models/produit_media.js';") || media(file).includes("import { MEDIA } from './produit_media.js';"),
+      file,
+    );
   }
   assert.ok(media('mvc/controllers/produit_controller.ts').includes('{ form: ProduitForm, model: ProduitModel, media: MEDIA }'));
   assert.ok(media('mvc/models/produit_model.ts').includes('extends crudModel(PRODUIT_CRUD, { media: MEDIA })'));
