@@ -8,6 +8,7 @@
 import { BaseController, type Context } from '../controller.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
+import { CRUD_ACTIONS, type CrudActionName } from './action-names.js';
 import * as actions from './actions.js';
 import type { CrudFormClass, CrudPageName } from './actions.js';
 import type { CrudEntityClass, CrudRow } from './description.js';
@@ -19,9 +20,7 @@ import type { CrudResource } from './resource.js';
 /** An action of the pages, as `mvc/routes.ts` registers it. */
 export type CrudAction = (request: Request) => Promise<Response>;
 
-/** The names of the actions, as the routes name their handlers. */
-export const CRUD_ACTIONS = ['index', 'create', 'store', 'show', 'edit', 'update', 'destroy', 'bulkDelete', 'bulkDeleteConfirm', 'exportCsv'] as const;
-export type CrudActionName = (typeof CRUD_ACTIONS)[number];
+export { CRUD_ACTIONS, type CrudActionName };
 
 /** The bound actions of each class, made once per class and action. */
 const bound = new WeakMap<object, Map<CrudActionName, CrudAction>>();
