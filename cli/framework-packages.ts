@@ -32,7 +32,7 @@ export const RUNTIME_CONTENT: PackageContent = {
 export const CLI_CONTENT: PackageContent = {
   name: CLI_PACKAGE_NAME,
   description: 'The fw command of fw-mvc: project creation, generators and checks (a development dependency of a project)',
-  files: ['bin/', 'dist/cli/', 'dist/compiler/', 'dist/emitters/', 'schemas/', 'cli/templates/'],
+  files: ['bin/', 'dist/cli/', 'dist/compiler/', 'dist/emitters/', 'schemas/', 'cli/templates/', 'emitters/crud/stubs/'],
   dependencies: ['ajv', 'argon2', 'commander', 'nunjucks', 'ts-morph', 'tsx'],
 };
 

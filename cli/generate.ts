@@ -106,11 +106,13 @@ export async function existingCrud(root: string, model: ModelNode, entityNames: 
   );
   // The pages handle media when make:crud --media wrote the entity's media module; an older project's crud_media.ts
   // becomes a re-export of fw-mvc/media (docs/upgrading.md).
-  const state = { legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)) };
-  return withCrud.map((entity) => ({
-    entity,
-    files: crud.crudRegenerableFiles(crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) }), state),
-  }));
+  const legacyCrudMedia = fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH));
+  const { importsLegacyCrudNames } = await import('./crud-names.js');
+  return withCrud.map((entity) => {
+    const plan = crud.planCrud(model, entity.name, { media: fs.existsSync(path.join(root, crud.mediaModulePath(entity.snake))) });
+    const legacyCrudNames = importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan)));
+    return { entity, files: crud.crudRegenerableFiles(plan, { legacyCrudMedia, legacyCrudNames }) };
+  });
 }
 
 /**

@@ -8,20 +8,24 @@
  * test/generator-definitions-chain.test.ts against every name the generated files import, declare or use.
  */
 
-/** PascalCase names exported by `fw-mvc`, `fw-mvc/auth`, `fw-mvc/media`, `fw-mvc/rbac`, `fw-mvc/mfa`, `fw-mvc/mail`. */
+/** PascalCase names exported by `fw-mvc`, `fw-mvc/crud`, `fw-mvc/auth`, `fw-mvc/media`, `fw-mvc/rbac`, `fw-mvc/mfa`, `fw-mvc/mail`. */
 // prettier-ignore
 export const FRAMEWORK_EXPORTS: readonly string[] = [
   'AddressInput', 'ApiRoutesImportError', 'Application', 'ApplicationOptions', 'AttemptOutcome', 'AttemptTicket', 'AuthEventDetails', 'AuthMiddleware',
   'AuthTable', 'AuthUser', 'BadRequestError', 'BaseController', 'Blocking', 'BooleanField', 'BooleanFieldOptions', 'CheckLimitOptions',
   'Choice', 'ChoiceField', 'ChoiceFieldOptions', 'ChoiceKeyKind', 'ChoiceOption', 'Cleaned', 'CleanedData', 'CleanedValue',
-  'ConfigKey', 'ConfigKeyError', 'ConfigValues', 'Connection', 'Context', 'CoverMediaOptions', 'CsrfMiddleware', 'Database',
+  'ConfigKey', 'ConfigKeyError', 'ConfigValues', 'Connection', 'Context', 'CoverMediaOptions', 'CrudAction', 'CrudActionName',
+  'CrudChoices', 'CrudControllerOptions', 'CrudControllerShape', 'CrudDescription', 'CrudDetail', 'CrudDetailField', 'CrudDetailLinks', 'CrudDetailValue',
+  'CrudEntityClass', 'CrudFilterOption', 'CrudFormClass', 'CrudLinkDescription', 'CrudLinks', 'CrudMediaPages', 'CrudMediaSubmission', 'CrudModelClass',
+  'CrudModelOptions', 'CrudOrder', 'CrudPage', 'CrudPageName', 'CrudPermission', 'CrudPivotDefault', 'CrudRecord', 'CrudResource',
+  'CrudRow', 'CrudShow', 'CsrfMiddleware', 'Database',
   'DatabaseOptions', 'DatabaseRateLimitStore', 'DatabaseRateLimitStoreOptions', 'DatabaseSessionStore', 'DatabaseSessionStoreOptions', 'DatabaseUnavailableError', 'DateField', 'DateTimeField',
   'DecimalField', 'DecimalFieldOptions', 'DeleteMediaOptions', 'Dialect', 'DialectName', 'DriverValue', 'DuplicateError', 'EmailField',
   'EmptyContext', 'EntityId', 'EnvSyntaxError', 'Field', 'FieldContext', 'FieldInput', 'FieldMap', 'FieldOptions',
   'FieldState', 'FileField', 'FileFieldOptions', 'FileSessionStore', 'FileSessionStoreOptions', 'FilterKind', 'Flash', 'FlashLevel',
   'FloatField', 'FloatFieldOptions', 'ForeignKeyError', 'Form', 'FormClass', 'FormContext', 'FormDefinitionError', 'FormInput',
   'FormInputValue', 'FormOptions', 'FormValidationError', 'Handler', 'HtmlAttrs', 'HttpError', 'ImageField', 'InUseError',
-  'IntegerField', 'IntegerFieldOptions', 'LengthOptions', 'LimitStatus', 'LinkDetail', 'LinkDetailField', 'LinkInputContext', 'LinkRow',
+  'IntegerField', 'IntegerFieldOptions', 'LegacyCrudNames', 'LengthOptions', 'LimitStatus', 'LinkDetail', 'LinkDetailField', 'LinkInputContext', 'LinkRow',
   'LinkRowContext', 'LinkRowsField', 'LinkRowsFieldOptions', 'LinkSpec', 'ListFilterSpec', 'ListPageSql', 'ListQuery', 'ListSpec',
   'LogRecord', 'MailAddress', 'MailAddressError', 'MailInput', 'MailMessage', 'MailRelated', 'MailSendError', 'MailSender',
   'MailSenderOptions', 'MailStatus', 'MailTemplateError', 'MailTransport', 'MariaDbOptions', 'MariaDbSessionStore', 'MediaEntry', 'MediaFieldContext',
@@ -55,7 +59,7 @@ export const FRAMEWORK_EXPORTS: readonly string[] = [
 export const GENERATED_DECLARATIONS: readonly string[] = [
   'HomeController', 'PagesController', 'DashboardController', 'DashboardModel', 'ProfileController',
   'FORM_FIELDS', 'INSERT_PUBLIC_FORM', 'SELECT_PUBLIC_LIST', 'SELECT_PUBLIC_SHOW',
-  // The crud module of each entity (emitters/crud/crud-module.ts) and its controller:
+  // The older names of a crud module (emitters/crud/description.ts, while a project file imports them) and its controller:
   'BASE', 'COUNT', 'CSV_FILE', 'CSV_HEADER', 'INSERT', 'KEY', 'KEY_COLUMN', 'LABEL', 'LINKS', 'LIST', 'Links', 'ListRow',
   'REFERENCES', 'ROLES', 'SELECT', 'TABLE', 'TITLE', 'UNIQUE_KEYS', 'UPDATE',
   // The media pages of a crud module (emitters/crud/media-views.ts) and the suivi starter's dashboard model:

@@ -93,7 +93,7 @@ export * from './db/index.js';
 export * from './forms/index.js';
 export { Validator } from './validator.js';
 export { Pagination, type PaginationOptions, type PaginationDict, type PaginationContext, type PageLink, type PageLinkParam } from './pagination.js';
-export * from './crud/index.js';
+export * from './crud/blocks.js';
 
 // --- Uploads (docs/uploads.md) ---
 export * from './uploads/index.js';

@@ -26,7 +26,7 @@ const t = suite('compiler-framework-names');
 
 /** Every name the package's entries export (values and types), read from their declaration files. */
 function packageExports(): string[] {
-  const entries = ['index', 'auth/index', 'media/index', 'rbac/index', 'mfa/index', 'mail/index'].map((entry) =>
+  const entries = ['index', 'crud/index', 'auth/index', 'media/index', 'rbac/index', 'mfa/index', 'mail/index'].map((entry) =>
     path.join(REPO, 'dist', 'runtime', `${entry}.d.ts`),
   );
   const program = ts.createProgram(entries, { noEmit: true, skipLibCheck: true });

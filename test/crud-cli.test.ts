@@ -47,7 +47,7 @@ function entityFiles(snake: string): string[] {
  * entity, docs/crud.md), in make:crud's order.
  */
 function crudFiles(snake: string): string[] {
-  const views = ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
+  const views = ['index', 'show', 'form', '_table', '_pagination', '_results'].map((v) => `mvc/views/${snake}/${v}.html`);
   const regenerable = [
     `mvc/models/${snake}_crud.ts`,
     `mvc/forms/${snake}_fields.ts`,
@@ -83,7 +83,7 @@ test('make:crud Contact --dry-run lists the files and the routes, and writes not
     "Simulation (--dry-run) : aucun fichier n'est écrit.",
     ...[...entityFiles('contact'), ...crudFiles('contact')].map((f) => fateLine('créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé (simulation) : 22 créés, 1 mis à jour.',
+    'Résumé (simulation) : 21 créés, 1 mis à jour.',
     ...addedReport('contacts', true),
     // Every line routes.ts would get, the import included, where it would go (git diff -U0).
     `Modifications de ${ROUTES} :`,
@@ -103,7 +103,7 @@ test('make:crud Contact creates the CRUD files and adds the 10 routes inside reg
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('contact'), ...crudFiles('contact')].map((f) => fateLine('créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé : 22 créés, 1 mis à jour.',
+    'Résumé : 21 créés, 1 mis à jour.',
     ...addedReport('contacts'),
     `Liste : /contacts ${PROTECTED}`,
   ]);
@@ -122,7 +122,7 @@ test('a second make:crud Contact changes nothing and adds no route', () => {
   assert.is(run.status, 0, run.stderr);
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('contact'), ...crudFiles('contact'), ROUTES].map((f) => fateLine('inchangé', f)),
-    'Résumé : 23 inchangés.',
+    'Résumé : 22 inchangés.',
     `Routes déjà présentes dans ${ROUTES} : 10.`,
   ]);
   assert.equal(project.snapshot(), before);
@@ -140,7 +140,7 @@ test("the user's edits of generated files are kept: reported ignoré, never rewr
   const fates = lines(run.stdout);
   assert.ok(fates.includes(fateLine('ignoré', view, MANUAL)), run.stdout);
   assert.ok(fates.includes(fateLine('ignoré', controller, MANUAL)), run.stdout);
-  assert.ok(fates.includes('Résumé : 21 inchangés, 2 ignorés.'), run.stdout);
+  assert.ok(fates.includes('Résumé : 20 inchangés, 2 ignorés.'), run.stdout);
   assert.equal(project.snapshot(), before);
   assert.is(project.read(view), edited);
 });
@@ -153,7 +153,7 @@ test('make:crud Ville --public: public routes for the router (fw routes:list), t
   assert.equal(lines(run.stdout), [
     ...[...entityFiles('ville'), ...crudFiles('ville')].map((f) => fateLine(f === layout ? 'inchangé' : 'créé', f)),
     fateLine('mis à jour', ROUTES),
-    'Résumé : 21 créés, 1 mis à jour, 1 inchangé.',
+    'Résumé : 20 créés, 1 mis à jour, 1 inchangé.',
     ...addedReport('villes'),
     'Liste : /villes',
   ]);
@@ -316,7 +316,7 @@ test('no routes.ts at all: exit 1, nothing written, a routes.ts to create; creat
   assert.equal(lines(again.stdout), [
     ...[...entityFiles('ville'), ...crudFiles('ville')].map((f) => fateLine('créé', f)),
     fateLine('inchangé', ROUTES),
-    'Résumé : 22 créés, 1 inchangé.',
+    'Résumé : 21 créés, 1 inchangé.',
     `Routes déjà présentes dans ${ROUTES} : 10.`,
   ]);
   // The router sees each route once, wired to the generated controller.

@@ -29,7 +29,7 @@ const MANUAL = [
   'mvc/views/produit/form.html',
   'mvc/views/produit/_table.html',
   'mvc/views/produit/_results.html',
-  'mvc/views/produit/bulk_delete.html',
+  'mvc/views/produit/_pagination.html',
 ];
 const REGENERABLE = [
   'mvc/models/produit_crud.ts',

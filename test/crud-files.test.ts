@@ -6,18 +6,20 @@ import * as assert from 'uvu/assert';
 import { crudFiles, planCrud } from '../emitters/crud/index.js';
 import { compileSources } from '../compiler/index.js';
 import { modelNode } from '../compiler/ir.js';
-import { emitCrudModule } from '../emitters/crud/crud-module.js';
+import { emitCrudDescription } from '../emitters/crud/description.js';
+import { readCrudStubs } from '../cli/stubs.js';
 import { entity, field, idField, manyToOne } from './emitters-fixture.js';
 import { fixtureEntity, fixtureModel } from './helpers/fixture-project.js';
 
 const model = fixtureModel();
+const STUBS = readCrudStubs();
 const files = ['Contact', 'Ville'].flatMap((entity) => {
   const plan = planCrud(model, entity);
-  return crudFiles(plan).map((file) => ({ snake: plan.entity.snake, path: file.path, content: file.content, kind: file.kind }));
+  return crudFiles(plan, STUBS).map((file) => ({ snake: plan.entity.snake, path: file.path, content: file.content, kind: file.kind }));
 });
 
-test('make:crud emits the 11 manual files of docs/crud.md for each entity, then the regenerable ones', () => {
-  const views = (snake: string) => ['index', 'show', 'form', '_table', '_pagination', '_results', 'bulk_delete'].map((v) => `mvc/views/${snake}/${v}.html`);
+test('make:crud emits the 10 manual files of docs/crud.md for each entity, then the regenerable ones', () => {
+  const views = (snake: string) => ['index', 'show', 'form', '_table', '_pagination', '_results'].map((v) => `mvc/views/${snake}/${v}.html`);
   const manual = (snake: string) => [
     `mvc/controllers/${snake}_controller.ts`,
     `mvc/models/${snake}_model.ts`,
@@ -49,7 +51,7 @@ test('make:crud emits the 11 manual files of docs/crud.md for each entity, then 
 });
 
 test('the emitters are pure: the same model gives the same bytes', () => {
-  const again = ['Contact', 'Ville'].flatMap((entity) => crudFiles(planCrud(fixtureModel(), entity)).map((f) => f.content));
+  const again = ['Contact', 'Ville'].flatMap((entity) => crudFiles(planCrud(fixtureModel(), entity), STUBS).map((f) => f.content));
   assert.equal(
     again,
     files.map((f) => f.content),
@@ -111,7 +113,7 @@ test("titles: the entity's label_plural for the records and its label for one re
   const eleves = compileSources([{ file: 'mvc/entities/eleve/eleve.json', text }]).model!;
   assert.equal([planCrud(eleves, 'Eleve').title, planCrud(eleves, 'Eleve').label], ['Élèves', 'Élève']);
   assert.equal([planCrud(model, 'Contact').title, planCrud(model, 'Contact').label], ['Contacts', 'Contact']);
-  assert.match(emitCrudModule(planCrud(eleves, 'Eleve')), "export const TITLE = 'Élèves';\nexport const LABEL = 'Élève';");
+  assert.match(emitCrudDescription(planCrud(eleves, 'Eleve')), "  title: 'Élèves',\n  label: 'Élève',\n");
 });
 
 test.run();

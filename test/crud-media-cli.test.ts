@@ -31,7 +31,8 @@ test('make:crud Produit --media writes the media files, a multipart form, and sa
   const out = lines(ok(project, ['make:crud', 'Produit', '--media']));
   for (const file of MEDIA_FILES) assert.ok(out.includes(fateLine('créé', file)), file);
   assert.is(out.at(-1), 'Médias : « fw upload:init » et « fw media:init » (dossiers et table media), puis « fw db:apply ».');
-  assert.match(project.read('mvc/views/produit/form.html'), /enctype="multipart\/form-data"/);
+  // The framework's form is multipart when its page has media: this one fills its media block.
+  assert.match(project.read('mvc/views/produit/form.html'), '{% block media %}{% include "produit/_media_fields.html" %}{% endblock %}');
   assert.ok(project.read('mvc/controllers/produit_controller.ts').includes("import { MEDIA } from '../models/produit_media.js';"));
 });
 
@@ -126,7 +127,7 @@ test('pages made without --media: a hint names the media; --media afterwards is 
     'Médias : Produit en déclare (photo, galerie, notice, pieces_jointes) ; « fw make:crud Produit --media » génère les pages qui les gèrent.',
   );
   for (const file of MEDIA_FILES) assert.not.ok(target.exists(file), file);
-  assert.not.match(target.read('mvc/views/produit/form.html'), /multipart/);
+  assert.not.match(target.read('mvc/views/produit/form.html'), /_media_fields/);
 
   const before = target.snapshot();
   const run = target.run(['make:crud', 'Produit', '--media']);
@@ -145,7 +146,7 @@ test('pages made without --media: a hint names the media; --media afterwards is 
     fs.rmSync(target.path(file));
   const again = lines(ok(target, ['make:crud', 'Produit', '--media']));
   assert.ok(again.includes(fateLine('créé', 'mvc/controllers/produit_controller.ts')));
-  assert.match(target.read('mvc/views/produit/form.html'), /enctype="multipart\/form-data"/);
+  assert.match(target.read('mvc/views/produit/form.html'), '{% include "produit/_media_fields.html" %}');
 });
 
 test('--media --public with file entries: documents are served to signed-in sessions only, and the output says how to open them', () => {

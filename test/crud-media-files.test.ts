@@ -4,13 +4,22 @@
 // crud-media-http.test.ts; its whole text is compared by pipeline-snapshots.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
 import { crudFiles, planCrud } from '../emitters/crud/index.js';
+import { readCrudStubs } from '../cli/stubs.js';
 import { GENERATED_MARKER } from '../emitters/marker.js';
+import { REPO } from './helpers/cli.js';
 import { PRODUIT, compileEntities, produitWith } from './helpers/crud-media.js';
 
+const STUBS = readCrudStubs();
+/** The actions and queries every entity's pages run (fw-mvc/crud), where the order of the media steps lives. */
+const ACTIONS = fs.readFileSync(path.join(REPO, 'runtime', 'crud', 'actions.ts'), 'utf8');
+const QUERIES = fs.readFileSync(path.join(REPO, 'runtime', 'crud', 'model.ts'), 'utf8');
+
 const model = compileEntities([PRODUIT]);
-const withMedia = crudFiles(planCrud(model, 'Produit', { media: true }));
-const without = crudFiles(planCrud(model, 'Produit'));
+const withMedia = crudFiles(planCrud(model, 'Produit', { media: true }), STUBS);
+const without = crudFiles(planCrud(model, 'Produit'), STUBS);
 const file = (files: typeof withMedia, path: string): string => {
   const found = files.find((f) => f.path === path);
   if (!found) throw new Error(`${path} absent`);
@@ -29,10 +38,16 @@ test('--media adds three regenerable files (the entity media module, two partial
     ['mvc/models/produit_media.ts', 'mvc/views/produit/_media_fields.html', 'mvc/views/produit/_media_show.html'],
   );
   for (const f of withMedia.filter((x) => x.kind === 'regenerable')) assert.ok(f.content.split('\n')[0]!.includes(GENERATED_MARKER), f.path);
-  // The media code is fw-mvc/media's: the controller, the model and the media module import it from there.
-  for (const path of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts']) {
-    assert.ok(media(path).includes("import type { MediaSubmission } from 'fw-mvc/media';"), path);
+  // The media code is fw-mvc/media's: the media module makes its MediaPages, which the controller and the model hand
+  // to fw-mvc/crud.
+  for (const file of ['mvc/controllers/produit_controller.ts', 'mvc/models/produit_model.ts']) {
+    assert.ok(
+      media(file).includes("import { MEDIA } from '../models/produit_media.js';") || media(file).includes("import { MEDIA } from './produit_media.js';"),
+      file,
+    );
   }
+  assert.ok(media('mvc/controllers/produit_controller.ts').includes('{ form: ProduitForm, model: ProduitModel, media: MEDIA }'));
+  assert.ok(media('mvc/models/produit_model.ts').includes('extends crudModel(PRODUIT_CRUD, { media: MEDIA })'));
   assert.not.ok(
     withMedia.some((f) => f.content.includes('crud_media')),
     'nothing names crud_media.ts',
@@ -40,7 +55,7 @@ test('--media adds three regenerable files (the entity media module, two partial
 });
 
 test('a project that still has crud_media.ts (made before fw-mvc/media held the media pages) gets it as a re-export of fw-mvc/media', () => {
-  const legacy = crudFiles(planCrud(model, 'Produit', { media: true }), { legacyCrudMedia: true });
+  const legacy = crudFiles(planCrud(model, 'Produit', { media: true }), STUBS, { legacyCrudMedia: true });
   const found = legacy.find((f) => f.path === 'mvc/models/crud_media.ts');
   assert.is(found?.kind, 'regenerable');
   const text = found!.content;
@@ -52,7 +67,7 @@ test('a project that still has crud_media.ts (made before fw-mvc/media held the 
     withMedia,
   );
   // Pages without media do not get it.
-  assert.not.ok(crudFiles(planCrud(model, 'Produit'), { legacyCrudMedia: true }).some((f) => f.path === 'mvc/models/crud_media.ts'));
+  assert.not.ok(crudFiles(planCrud(model, 'Produit'), STUBS, { legacyCrudMedia: true }).some((f) => f.path === 'mvc/models/crud_media.ts'));
 });
 
 test('without --media, the entity media entries change nothing: no file input, no media call', () => {
@@ -64,9 +79,9 @@ test('without --media, the entity media entries change nothing: no file input, n
 test('the media module lists the entries in the entity order: kind, role (the name when not given), label, multiple, variants', () => {
   const text = media('mvc/models/produit_media.ts');
   assert.ok(text.includes("import { MediaPages } from 'fw-mvc/media';"));
-  // Who may read the private files is who may open the detail page: the crud module's check, not a copy of its roles.
-  assert.ok(text.includes("import { KEY_COLUMN, TABLE, allowed } from './produit_crud.js';"));
-  assert.ok(text.includes("  mayShow: (request) => allowed(request, 'show'),"));
+  // Who may read the private files is who may open the detail page: the description's check, not a copy of its roles.
+  assert.ok(text.includes("import { PRODUIT_CRUD } from './produit_crud.js';"));
+  assert.ok(text.includes("  mayShow: (request) => PRODUIT_CRUD.allowed(request, 'show'),"));
   assert.not.match(text, /roles|permission/);
   assert.equal(linesWith(text, "{ name: '"), [
     "  { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },",
@@ -79,8 +94,10 @@ test('the media module lists the entries in the entity order: kind, role (the na
 
 test('the form is multipart and includes the media partial: a file input per entry, multiple for a gallery and a file list', () => {
   const form = media('mvc/views/produit/form.html');
-  assert.match(form, /<form method="post" action="\{\{ action \}\}" enctype="multipart\/form-data" novalidate/);
-  assert.ok(form.includes('{% include "produit/_media_fields.html" %}'));
+  assert.ok(form.includes('{% block media %}{% include "produit/_media_fields.html" %}{% endblock %}'));
+  // The framework's form is multipart when the page has media (the controller passes their context).
+  const frame = fs.readFileSync(path.join(REPO, 'runtime', 'views', 'crud', 'form.html'), 'utf8');
+  assert.match(frame, /<form method="post" action="\{\{ action \}\}"\{% if media %\} enctype="multipart\/form-data"\{% endif %\} novalidate/);
   const fields = media('mvc/views/produit/_media_fields.html');
   const inputs = linesWith(fields, 'type="file"').map((line) => /name="([a-z_]+)"( multiple)? accept="\{\{ media\.\1\.accept \}\}"/.exec(line)?.slice(1, 3));
   assert.equal(inputs, [
@@ -128,51 +145,47 @@ test('the list gets a thumbnail column for the first single image (not for a gal
   const cells = media('mvc/views/produit/_list_cells.html');
   assert.ok(head.includes('>Photo</th>'));
   assert.match(cells, /\{% set thumbnail = thumbnails\[row\.id\] %\}\{% if thumbnail %\}<img src="\{\{ thumbnail\.url \}\}"/);
-  assert.ok(media('mvc/controllers/produit_controller.ts').includes('thumbnails: await MEDIA.thumbnails(rows.map((row) => row.id as number)),'));
-  // A gallery alone: no column, no lookup.
-  const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }));
+  // One lookup for the page's rows, when the media have a list image (MediaPages.listImage: none for a gallery alone).
+  assert.ok(ACTIONS.includes("if (ctl.media?.listImage) context['thumbnails'] = await ctl.media.thumbnails(rows.map((row) => resource.idOf(row)));"));
+  // A gallery alone: no column.
+  const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }), STUBS);
   assert.not.ok(file(gallery, 'mvc/views/produit/_list_head.html').includes('Galerie'));
   assert.not.ok(file(gallery, 'mvc/views/produit/_list_cells.html').includes('thumbnail'));
-  assert.not.ok(file(gallery, 'mvc/controllers/produit_controller.ts').includes('thumbnails'));
 });
 
-test('the controller: limit, ids checked, files checked before any is stored, stored then written in the transaction, removed when it fails', () => {
-  const controller = media('mvc/controllers/produit_controller.ts');
-  const store = controller.slice(controller.indexOf('static async store('), controller.indexOf('static async show('));
+test('the actions: limit, ids checked, files checked before any is stored, stored then written in the transaction, removed when it fails', () => {
+  const save = ACTIONS.slice(ACTIONS.indexOf('async function save('), ACTIONS.indexOf('export async function store('));
   const order = [
-    'MEDIA.guard(request)',
-    'MEDIA.read(request, null)',
-    'media.refusal',
-    'validRecord(form)',
-    'media.isValid',
-    'media.store()',
-    'ProduitModel.create(record, form.cleanedData, media)',
-    'media.discard()',
+    'media.guard(request)',
+    'media.read(request, id)',
+    'sent.refusal',
+    'ctl.form.fromRequest',
+    'validRecord(ctl, request, form, row)',
+    'sent.isValid',
+    'sent.store()',
+    'ctl.model.create(record, form.cleanedData, sent)',
+    'ctl.model.update(id, record, form.cleanedData, sent)',
+    'sent?.discard()',
+    'sent?.finish()',
   ];
-  const positions = order.map((step) => store.indexOf(step));
+  const positions = order.map((step) => save.indexOf(step));
   assert.ok(
     positions.every((p, i) => p > 0 && (i === 0 || p > positions[i - 1]!)),
-    `store: ${JSON.stringify(Object.fromEntries(order.map((s, i) => [s, positions[i]])))}`,
+    `save: ${JSON.stringify(Object.fromEntries(order.map((s, i) => [s, positions[i]])))}`,
   );
-  const update = controller.slice(controller.indexOf('static async update('), controller.indexOf('static async destroy('));
-  assert.ok(update.indexOf('MEDIA.read(request, id)') < update.indexOf('ProduitForm.fromRequest'), 'the ids are checked before anything else is read');
-  assert.ok(
-    update.indexOf('await media.finish();') > update.indexOf('ProduitModel.update(id, record, form.cleanedData, media)'),
-    'the removed files go once the transaction committed',
-  );
-  assert.ok(controller.includes("import { MEDIA } from '../models/produit_media.js';"));
-  const model = media('mvc/models/produit_model.ts');
-  assert.is(linesWith(model, 'await media?.apply(id, tx);').length, 2, 'create and update write the media rows in their transaction');
-  assert.is(linesWith(model, 'MEDIA.deleteFor(').length, 1, 'bulk delete removes the media');
-  assert.ok(model.includes('return ProduitModel.deleteMany([id]);'), 'single delete goes through the bulk delete (and its media removal)');
+  // The removed files go once the transaction committed: finish() only after an update that did not throw.
+  assert.ok(save.includes('if (id !== null) await sent?.finish();'));
+  assert.is(linesWith(QUERIES, 'await submission?.apply(id, tx);').length, 2, 'create and update write the media rows in their transaction');
+  assert.is(linesWith(QUERIES, 'media.deleteFor(').length, 1, 'bulk delete removes the media');
+  assert.ok(QUERIES.includes('return this.deleteMany([id]);'), 'single delete goes through the bulk delete (and its media removal)');
 });
 
 test('the emitters are pure', () => {
-  assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true })), withMedia);
+  assert.equal(crudFiles(planCrud(compileEntities([PRODUIT]), 'Produit', { media: true }), STUBS), withMedia);
 });
 
 test('an entity without media entries, with --media: the media files are written, empty, so that the pages keep compiling', () => {
-  const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }));
+  const files = crudFiles(planCrud(compileEntities([produitWith([])]), 'Produit', { media: true }), STUBS);
   assert.ok(file(files, 'mvc/models/produit_media.ts').includes("export const MEDIA = new MediaPages('Produit', [], {"));
   assert.not.match(file(files, 'mvc/views/produit/_media_fields.html'), /<fieldset/);
 });

@@ -1,11 +1,14 @@
 // The role block of an entity lives in the regenerable `<snake>_crud.ts` (docs/crud.md "Permissions"): a block added
 // after make:crud is stale for `make:crud --check` and `build:model --check`, and `sync:entity` brings it. A controller
-// of an earlier make:crud that keeps its own role map still type-checks; it is reported by sync:entity, and by --check
-// (exit 2) once its map no longer matches the entity's block; moved to `crud.allowed`, it is no longer reported.
+// of an earlier make:crud that keeps its own role map still type-checks (the crud module keeps the older names it
+// imports); it is reported by sync:entity, and by --check (exit 2) once its map no longer matches the entity's block;
+// moved to `crud.allowed`, it is no longer reported.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TSC, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, TSC, newProject, type CliProject } from './helpers/cli.js';
 import { ID, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
 
 const FICHE = {
@@ -53,14 +56,25 @@ test('a role block added after make:crud: --check reports fiche_crud.ts, sync:en
   const synced = ok(project, ['sync:entity', 'Fiche']);
   assert.match(synced, 'mvc/models/fiche_crud.ts');
   assert.not.match(synced, 'Attention');
-  assert.match(
-    project.read('mvc/models/fiche_crud.ts'),
-    "export const ROLES: Readonly<Partial<Record<Permission, readonly string[]>>> = {\n  index: ['admin', 'editeur'],\n  delete: ['admin'],\n};",
-  );
+  assert.match(project.read('mvc/models/fiche_crud.ts'), "  roles: { index: ['admin', 'editeur'], delete: ['admin'] },\n");
   assert.is(project.read('mvc/controllers/fiche_controller.ts'), controller);
-  assert.match(controller, 'const allowed = crud.allowed;');
+  // The controller hands the description to fw-mvc/crud, whose actions check its roles.
+  assert.match(controller, 'extends crudController(FICHE_CRUD, ');
   assert.is(ok(project, ['make:crud', 'Fiche', '--check']), 'Fichiers générés à jour.\n');
 });
+
+/**
+ * The controller and the model of Fiche as the make:crud of before fw-mvc/crud wrote them (`import * as crud`, the
+ * crud module's older names): the fixture's Contact files (test/fixtures/crud-before-runtime/) with the names of Fiche.
+ */
+function olderFile(file: string): string {
+  const text = fs.readFileSync(path.join(REPO, 'test', 'fixtures', 'crud-before-runtime', 'mvc', file), 'utf8');
+  return text
+    .replace(/contacts/g, 'fiches')
+    .replace(/Contact/g, 'Fiche')
+    .replace(/contact/g, 'fiche')
+    .replace(/CONTACT/g, 'FICHE');
+}
 
 /** The helper of a controller written by an earlier make:crud, with its own role map. */
 function legacyHelper(roles: string): string {
@@ -100,9 +114,12 @@ test('a controller keeping its own role map: it type-checks, it is reported, and
   const withRoles = { ...FICHE, rbac: { permissions: { index: ['admin', 'editeur'], delete: ['admin'] } } };
   writeEntity(project, withRoles);
   ok(project, ['make:crud', 'Fiche']);
-  ok(project, ['build:model']);
-  const current = project.read('mvc/controllers/fiche_controller.ts');
+  // The files of an earlier make:crud (their crud module's names are written again: build:model sees the imports).
+  const current = olderFile('controllers/contact_controller.ts');
+  project.write('mvc/models/fiche_model.ts', olderFile('models/contact_model.ts'));
   project.write('mvc/controllers/fiche_controller.ts', legacyController(current, "  index: ['admin', 'editeur'],\n  delete: ['admin'],"));
+  ok(project, ['build:model']);
+  assert.match(project.read('mvc/models/fiche_crud.ts'), '} = legacyCrudNames(FICHE_CRUD);');
   linkPackages(project);
   const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit with the older controller');

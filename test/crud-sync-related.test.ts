@@ -87,14 +87,14 @@ test('two related entities with CRUD pages: an edited proprietaire.json makes sy
 test('once Proprietaire is synced, sync:entity Animal runs and the project type-checks', () => {
   const synced = ok(project, ['sync:entity', 'Proprietaire']);
   assert.match(synced, 'mvc/entities/proprietaire/proprietaire_base.ts');
-  assert.match(project.read('mvc/models/proprietaire_crud.ts'), 'row.telephone');
+  assert.match(project.read('mvc/models/proprietaire_crud.ts'), "{ label: 'Telephone', field: 'telephone' }");
   // Animal's own change (a field) reaches its pages; Proprietaire's pages are in step, nothing refuses.
   project.editJson('mvc/entities/animal/animal.json', (data: { fields: unknown[] }) => {
     data.fields.push({ name: 'poids', sql_type: 'DECIMAL(5,2)', nullable: true });
   });
   ok(project, ['sync:entity', 'Animal']);
   assert.match(project.read('mvc/entities/animal/animal_base.ts'), 'poids');
-  assert.match(project.read('mvc/models/animal_crud.ts'), 'row.poids');
+  assert.match(project.read('mvc/models/animal_crud.ts'), "{ label: 'Poids', field: 'poids', show: 'number' }");
   ok(project, ['sync:relations']);
   typeChecks('after sync:entity Proprietaire, then Animal');
 });

@@ -187,7 +187,7 @@ test('FW-ROUTE-008 FAIL: a handler naming a controller method that does not exis
     ],
     [
       (r) => (
-        edit(r, CONTROLLER, (text) => text.replace('  static async index(', '  carte(): void {}\n\n  static async index(')),
+        edit(r, CONTROLLER, (text) => text.replace(/^(export class VilleController extends .*\{)$/m, '$1\n  carte(): void {}\n')),
         addRoutes(r, "  router.add('GET', '/villes/carte', VilleController.carte);")
       ),
       "VilleController.carte : carte n'est pas « static » dans mvc/controllers/ville_controller.ts",
@@ -222,7 +222,7 @@ test('FW-ROUTE-008 FAIL: a binary or mis-written controller is named once, with 
     [`${CONTROLLER} ${CONTROLLER} est un fichier binaire, pas du texte`],
   );
   const broken = diagnoseInert(
-    copies.make((r) => edit(r, CONTROLLER, (text) => text.replace('static async index(request: Request)', 'static async index(request: Request'))),
+    copies.make((r) => edit(r, CONTROLLER, (text) => text.replace('crudController(VILLE_CRUD, {', 'crudController(VILLE_CRUD, {{'))),
     ['route'],
   );
   assertProblems(broken, ['FW-ROUTE-008 FAIL']);
@@ -250,13 +250,18 @@ test('mvc/api_routes.ts: its routes join the same router (a duplicate of mvc/rou
 
 test('FW-ROUTE-008: a method inherited from a parent class of the project is found', ({ copies }) => {
   const root = copies.make((r) => {
-    write(r, 'mvc/controllers/base_carte.ts', "export class BaseCarte {\n  static carte(): Response {\n    return new Response('');\n  }\n}\n");
-    edit(r, CONTROLLER, (text) =>
-      text.replace(
-        'export class VilleController extends BaseController',
-        "import { BaseCarte } from './base_carte.js';\nexport class VilleController extends BaseCarte",
-      ),
+    // The actions of fw-mvc/crud two classes up: VilleController → BaseCarte (the project's) → crudController(…).
+    const heritage = /^export class VilleController extends (crudController\([^)]*\))/m;
+    const original = fs.readFileSync(path.join(r, CONTROLLER), 'utf8');
+    write(
+      r,
+      'mvc/controllers/base_carte.ts',
+      `${original
+        .split('\n')
+        .filter((line) => line.startsWith('import '))
+        .join('\n')}\n\nexport class BaseCarte extends ${heritage.exec(original)![1]!} {\n  static carte(): Response {\n    return new Response('');\n  }\n}\n`,
     );
+    edit(r, CONTROLLER, (text) => text.replace(heritage, "import { BaseCarte } from './base_carte.js';\nexport class VilleController extends BaseCarte"));
     addRoutes(r, "  router.add('GET', '/villes/carte', VilleController.carte);");
   });
   assertProblems(diagnoseInert(root, ['route']), []);

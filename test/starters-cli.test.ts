@@ -139,7 +139,7 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
   assert.ok(dryLines.includes("--init-db : la base n'est pas touchée pendant une simulation."));
 
   const built = ok(project, ['starter:build', 'contacts', '--init-db']);
-  assert.match(built, /Résumé : 43 créés, 2 mis à jour\.\n/);
+  assert.match(built, /Résumé : 42 créés, 2 mis à jour\.\n/);
   assert.match(built, 'Routes ajoutées à mvc/routes.ts :\n  registerAuthRoutes(router)\n  GET   /contacts\n');
   assert.match(built, /\nfw db:init\n[\s\S]*\nfw db:apply\n[\s\S]*Schéma appliqué : 11 fichier\(s\)\.\n/);
   assert.ok(

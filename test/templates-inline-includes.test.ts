@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { inlineIncludes } from '../runtime/templates/inline-includes.js';
+import { flattenExtends, inlineIncludes } from '../runtime/templates/inline-includes.js';
 import { NunjucksRenderer } from '../runtime/templates/nunjucks.js';
 import { formQuery } from '../runtime/http/url-encoded.js';
 
@@ -34,6 +34,19 @@ const FILES: Record<string, string> = {
   'faulty-part.html': 'line 1\nline 2 {{ nothing_here() }}\n',
   'child.html': '{% extends "base.html" %}{% block body %}[{% include "cells.html" %}]{% endblock %}',
   'base.html': '<body>{% block body %}{% endblock %}</body>',
+  'table.html':
+    '<t>{% for row in rows %}\n<r>{% block cells %}<c>default {{ row.id }}</c>{% endblock %}\n  {%- block actions -%} <a>{{ row.id }}</a> {%- endblock -%}  </r>{% endfor %}</t>\n',
+  'entity-table.html':
+    '{#- an entity\'s table -#}\n{% extends "table.html" %}\n{% block cells -%}\n  {% include "cells.html" %}{{ loop.index }}{% endblock cells %}\n',
+  'results.html': '[{% include "entity-table.html" %}]\n{% include "entity-table.html" %}',
+  'nested-parent.html': '<a>{% block outer %}<o>{% block inner %}i{% endblock %}</o>{% endblock %}</a>',
+  'nested-child.html': '{% extends "nested-parent.html" %}{% block inner %}I{{ who }}{% endblock %}',
+  'nested-outer.html': '{% extends "nested-parent.html" %}{% block outer %}O{% endblock %}{% block inner %}never{% endblock %}',
+  'deep-child.html': '{% extends "child.html" %}{% block body %}deep{% endblock %}',
+  'set-child.html': '{% extends "table.html" %}{% block cells %}{% set who = 1 %}{{ who }}{% endblock %}',
+  'text-child.html': '{% extends "table.html" %}outside{% block cells %}x{% endblock %}',
+  'super-child.html': '{% extends "table.html" %}{% block cells %}[{{ super() }}]{% endblock %}',
+  'uses-children.html': '{% include "set-child.html" %}|{% include "text-child.html" %}|{% include "super-child.html" %}|{% include "deep-child.html" %}',
 };
 
 let dir: string;
@@ -87,6 +100,30 @@ test('what would behave differently in place stays an include, with the same out
   assert.is(inlineIncludes(FILES['dynamic.html']!, read), FILES['dynamic.html']);
   assert.is(inlineIncludes(FILES['raw.html']!, read), FILES['raw.html'], 'an include written in raw text is text');
   assert.is(both('uses-setter.html').plain, '<b>changed</b>[Zoé &amp; &lt;co&gt;]');
+});
+
+test('a partial that only extends another and fills its blocks is written as its parent, blocks in place, byte for byte', () => {
+  const flat = flattenExtends(FILES['entity-table.html']!, read);
+  assert.ok(flat !== undefined && !flat.includes('block') && !flat.includes('extends'), flat);
+  assert.ok(flat.includes('{% if true -%}\n  {% include "cells.html" %}{{ loop.index }}{% endif %}'), flat);
+  assert.ok(flat.includes('{%- if true -%} <a>{{ row.id }}</a> {%- endif -%}'), 'a block the child leaves keeps its own text and whitespace control');
+  for (const name of ['results.html', 'entity-table.html', 'nested-child.html', 'nested-outer.html']) {
+    const { inlined, plain } = both(name);
+    assert.is(inlined, plain, name);
+  }
+  assert.ok(inlineIncludes(FILES['results.html']!, read).includes('<c>') === false, 'the filled block replaces the default');
+  assert.not.ok(inlineIncludes(FILES['results.html']!, read).includes('include "entity-table.html"'), 'the flattened partial is inlined');
+  assert.is(both('nested-child.html').plain, '<a><o>IZoé &amp; &lt;co&gt;</o></a>');
+  assert.is(both('nested-outer.html').plain, '<a>O</a>');
+});
+
+test('a child that would behave otherwise is left to nunjucks: a set, text outside its blocks, super(), a parent that extends', () => {
+  for (const name of ['set-child.html', 'text-child.html', 'super-child.html', 'deep-child.html']) {
+    assert.is(flattenExtends(FILES[name]!, read), undefined, name);
+  }
+  const { inlined, plain } = both('uses-children.html');
+  assert.is(inlined, plain);
+  assert.ok(plain.includes('<c>default 1</c>'), 'super() gives the default block');
 });
 
 test('a cycle of includes is left to nunjucks; the inlining itself ends', () => {
@@ -152,6 +189,7 @@ test('the generated CRUD views of the snapshots render the same with and without
     export_url: '/contacts/export.csv',
     reset_url: '/contacts',
     partial: false,
+    key: 'id',
   };
   let compared = 0;
   for (const entry of fs.readdirSync(views, { recursive: true, withFileTypes: true })) {

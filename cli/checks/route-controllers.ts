@@ -2,9 +2,11 @@
  * The controller method a route names (`ContactController.index`), looked for in the controller's file read as a
  * syntax tree, never imported: the class the route file imports (or declares), exported by its file (or re-exported
  * from another project file), and a static method or static property of that name on it or on a parent class of
- * the project. A class from a package (`BaseController` of fw-mvc) holds no handler of the project.
+ * the project. A class from a package (`BaseController` of fw-mvc) holds no handler of the project; the class
+ * `crudController()` of fw-mvc/crud returns holds the CRUD actions (runtime/crud/action-names.ts).
  */
 import type { ts as TsNamespace } from 'ts-morph';
+import { CRUD_ACTIONS } from '../../runtime/crud/action-names.js';
 import { importsOf, parseProjectFile, resolveRelative, type DeclaredRoute, type FileProblem, type ParsedFile, type TS } from './route-source.js';
 
 type ClassDeclaration = TsNamespace.ClassDeclaration;
@@ -133,6 +135,14 @@ export class HandlerResolver {
       instance = true;
     }
     const heritage = found.declaration.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    // `extends crudController(…)` of fw-mvc/crud: its actions are known; a class another package's function makes cannot be read.
+    if (heritage && ts.isCallExpression(heritage) && ts.isIdentifier(heritage.expression)) {
+      const binding = importsOf(ts, found.parsed.source).get(heritage.expression.text);
+      if (binding && resolveRelative(found.parsed.file, binding.from).length === 0) {
+        if (binding.from !== 'fw-mvc/crud' || binding.imported !== 'crudController') return 'static';
+        if ((CRUD_ACTIONS as readonly string[]).includes(member)) return 'static';
+      }
+    }
     if (heritage && ts.isIdentifier(heritage) && depth < 8) {
       const parent = this.classIn(found.parsed, heritage.text);
       if (typeof parent === 'object' && 'declaration' in parent) {

@@ -200,9 +200,11 @@ export async function planStarter(root: string, starter: Starter, options: Start
     }
   };
 
+  const { readCrudStubs } = await import('../stubs.js');
+  const stubs = ofKind(pieces, 'crud').length > 0 ? readCrudStubs() : null;
   for (const piece of ofKind(pieces, 'crud')) {
     const plan = crud.planCrud(model, piece.entity, { isPublic: options.isPublic });
-    files.push(...crud.crudFiles(plan));
+    files.push(...crud.crudFiles(plan, stubs!));
     const { import: imp, routes: list } = crud.crudRoutes(plan);
     addRoutes(imp, list, `${piece.entity} (fw make:crud ${piece.entity})`, plan.isPublic);
   }

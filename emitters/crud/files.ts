@@ -4,15 +4,15 @@
  */
 import type { ModelNode } from '../../compiler/ir.js';
 import type { PlannedFile } from '../planned-file.js';
-import { emitCrudController } from './controller.js';
-import { emitCrudModule } from './crud-module.js';
-import { emitCrudForm, emitCrudFormFields } from './form.js';
+import { emitCrudDescription } from './description.js';
+export { descriptionNames } from './description.js';
+import { emitCrudFormFields } from './form.js';
+import { manualCrudFiles, type CrudStubs } from './manual.js';
 import { CRUD_MEDIA_PATH, emitCrudMediaReexport } from './media-compat.js';
 import { emitMediaFieldsView, emitMediaModule, emitMediaShowView } from './media-views.js';
-import { emitCrudModel } from './model.js';
 import { crudPlan, type CrudPlan } from './plan.js';
-import { emitFiltersView, emitIndexView, emitListCellsView, emitListHeadView, emitPaginationView, emitResultsView, emitTableView } from './views-list.js';
-import { emitAppLayout, emitBulkDeleteView, emitFieldsView, emitFormView, emitShowView } from './views-record.js';
+import { emitFiltersView, emitListCellsView, emitListHeadView } from './views-list.js';
+import { emitAppLayout, emitFieldsView } from './views-record.js';
 
 export interface CrudOptions {
   /** `--public`: the routes need no login (CSRF stays on). */
@@ -25,6 +25,11 @@ export interface CrudOptions {
 export interface CrudProjectState {
   /** `mvc/models/crud_media.ts` is there (made before fw-mvc/media held the media pages): it is rewritten as a re-export. */
   readonly legacyCrudMedia?: boolean;
+  /**
+   * A file of the project imports the crud module's older names (`import * as crud`, a controller or a model of an
+   * older make:crud): the description exports them too (docs/upgrading.md "The CRUD in the runtime").
+   */
+  readonly legacyCrudNames?: boolean;
 }
 
 /** The regenerable files of the entity's CRUD pages: what derives from the entity file. */
@@ -33,7 +38,7 @@ export function crudRegenerableFiles(plan: CrudPlan, state: CrudProjectState = {
   const views = `mvc/views/${plan.viewDir}`;
   const regenerable = (path: string, content: string): PlannedFile => ({ path, content, kind: 'regenerable' });
   return [
-    regenerable(crudModulePath(snake), emitCrudModule(plan)),
+    regenerable(crudModulePath(snake), emitCrudDescription(plan, { legacyNames: state.legacyCrudNames === true })),
     regenerable(`mvc/forms/${snake}_fields.ts`, emitCrudFormFields(plan)),
     regenerable(`${views}/_fields.html`, emitFieldsView(plan)),
     regenerable(`${views}/_filters.html`, emitFiltersView(plan)),
@@ -63,23 +68,18 @@ export function crudModulePath(entitySnake: string): string {
   return `mvc/models/${entitySnake}_crud.ts`;
 }
 
-/** The controller, model, form, layout and views of the entity's CRUD pages (manual), then the regenerable files. */
-export function crudFiles(plan: CrudPlan, state: CrudProjectState = {}): PlannedFile[] {
-  const snake = plan.entity.snake;
-  const views = `mvc/views/${plan.viewDir}`;
-  const manual = (path: string, content: string): PlannedFile => ({ path, content, kind: 'manual' });
+/**
+ * The controller, model, form, layout and views of the entity's CRUD pages (manual, from `stubs`, which the command
+ * reads: cli/stubs.ts), then the regenerable files.
+ */
+export function crudFiles(plan: CrudPlan, stubs: CrudStubs, state: CrudProjectState = {}): PlannedFile[] {
+  const [controller, model, form, ...views] = manualCrudFiles(plan, stubs);
   return [
-    manual(`mvc/controllers/${snake}_controller.ts`, emitCrudController(plan)),
-    manual(`mvc/models/${snake}_model.ts`, emitCrudModel(plan)),
-    manual(`mvc/forms/${snake}_form.ts`, emitCrudForm(plan)),
-    manual('mvc/views/layouts/app.html', emitAppLayout()),
-    manual(`${views}/index.html`, emitIndexView(plan)),
-    manual(`${views}/show.html`, emitShowView(plan)),
-    manual(`${views}/form.html`, emitFormView(plan)),
-    manual(`${views}/_table.html`, emitTableView(plan)),
-    manual(`${views}/_pagination.html`, emitPaginationView(plan)),
-    manual(`${views}/_results.html`, emitResultsView(plan)),
-    manual(`${views}/bulk_delete.html`, emitBulkDeleteView(plan)),
+    controller!,
+    model!,
+    form!,
+    { path: 'mvc/views/layouts/app.html', content: emitAppLayout(), kind: 'manual' },
+    ...views,
     ...crudRegenerableFiles(plan, state),
   ];
 }

@@ -1,4 +1,4 @@
-/** The form of the create and edit pages: its fields (regenerable) and its class (manual). */
+/** The fields of the create and edit pages (regenerable); the form class is the user's (stubs/form.ts.stub). */
 import { syncEntityCommand, tsMarkerLine } from '../marker.js';
 import { tsString } from '../text.js';
 import { declaration } from './field-declaration.js';
@@ -32,20 +32,5 @@ import { ${classes.join(', ')} } from 'fw-mvc';
 export const ${plan.fieldsConst} = {
 ${declarations.map((d) => `  ${d.name}: ${d.code},`).join('\n')}
 };
-`;
-}
-
-/** `mvc/forms/<snake>_form.ts` (manual): the form class, on the regenerable fields. */
-export function emitCrudForm(plan: CrudPlan): string {
-  return `// Form of the entity ${plan.entityClass}. This file is yours: \`fw make:crud ${plan.entityClass}\` created it once and never
-// overwrites it. Its fields come from ${plan.entity.snake}_fields.ts, which \`fw sync:entity ${plan.entityClass}\` keeps in step with
-// the entity. Add rules in clean(); the entity's own checks (${plan.entity.snake}_base.ts) run after these. To add a field
-// of your own: \`static fields = { ...${plan.fieldsConst}, extra: new StringField() }\` and \`Form<typeof ${plan.formClass}.fields>\`.
-import { Form } from 'fw-mvc';
-import { ${plan.fieldsConst} } from './${plan.entity.snake}_fields.js';
-
-export class ${plan.formClass} extends Form<typeof ${plan.fieldsConst}> {
-  static fields = ${plan.fieldsConst};
-}
 `;
 }

@@ -30,9 +30,11 @@ export {
   type RoutesEdit,
 } from '../codemods/routes-edit.js';
 export { unifiedDiff } from '../codemods/line-diff.js';
+export { CRUD_STUBS, type CrudStubName, type CrudStubs } from './manual.js';
 export {
   CRUD_MEDIA_PATH,
   crudFiles,
+  descriptionNames,
   crudModulePath,
   crudRegenerableFiles,
   mediaModulePath,

@@ -6,6 +6,7 @@
  */
 import { syncEntityCommand, templateMarkerLine, tsMarkerLine } from '../marker.js';
 import { tsString } from '../text.js';
+import { descriptionNames } from './description.js';
 import type { CrudMedia, CrudPlan } from './plan.js';
 import { INPUT, escape } from './views-common.js';
 
@@ -22,11 +23,12 @@ function mediaOf(plan: CrudPlan): readonly CrudMedia[] {
 
 /**
  * `mvc/models/<snake>_media.ts` (regenerable): the entity's media entries, in its order, as a `MediaPages` of
- * fw-mvc/media. Who may read a record's private files is who may open its detail page: the crud module's own
+ * fw-mvc/media. Who may read a record's private files is who may open its detail page: the description's own
  * `allowed(request, 'show')`, so that the role block is read in one place.
  */
 export function emitMediaModule(plan: CrudPlan): string {
   const command = syncEntityCommand(plan.entityClass);
+  const { constant } = descriptionNames(plan);
   const entries = mediaOf(plan).map(
     (m) =>
       `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
@@ -36,14 +38,14 @@ export function emitMediaModule(plan: CrudPlan): string {
 // ${plan.entity.snake}_controller.ts and ${plan.entity.snake}_model.ts (yours) use it; \`${command}\` and \`fw build:model\` rewrite it
 // when the entity changes. The rows of the \`media\` table name the entity '${plan.entityClass}'.
 import { MediaPages } from 'fw-mvc/media';
-import { KEY_COLUMN, TABLE, allowed } from './${plan.crudModule}.js';
+import { ${constant} } from './${plan.crudModule}.js';
 
 export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `\n${entries.join('\n')}\n` : ''}], {
   // Who may open a record's detail page (the role block, ${plan.crudModule}.ts): its files in private categories at
   // /media follow the same rule.
-  mayShow: (request) => allowed(request, 'show'),
-  table: TABLE,
-  keyColumn: KEY_COLUMN,
+  mayShow: (request) => ${constant}.allowed(request, 'show'),
+  table: ${constant}.table,
+  keyColumn: ${constant}.key.column,
 });
 `;
 }

@@ -1,11 +1,11 @@
 /**
- * The record views of the CRUD pages: `layouts/app.html`, `show.html`, `form.html`, `bulk_delete.html` (manual) and
- * `_fields.html`, the form's fields as the entity describes them (regenerable).
+ * `layouts/app.html` (manual, shared by every entity) and `_fields.html`, the form's fields as the entity describes
+ * them (regenerable), which the user's `form.html` puts into the framework's `crud/form.html`.
  */
 import { syncEntityCommand, templateMarkerLine } from '../marker.js';
 import { hasPivotInputs, linkRowsInput } from './pivot.js';
 import type { CrudField, CrudLink, CrudPlan } from './plan.js';
-import { CSRF, DANGER, INPUT, PRIMARY, SECONDARY } from './views-common.js';
+import { INPUT, SECONDARY } from './views-common.js';
 
 /** A link of the application's menu (the `nav` block of `layouts/app.html`). */
 export interface NavLink {
@@ -56,44 +56,6 @@ export function emitAppLayout(links: readonly NavLink[] = []): string {
 {#- Partial updates (search, sort, pages, single delete) are optional: run \`fw js:init htmx\`, then put this line here:
 <script src="/static/vendor/htmx/htmx.min.js" defer></script>
 Every page works the same without it. -#}
-{% endblock %}
-`;
-}
-
-/** The links of a many-to-many with pivot values (`crud.linkDetails`): one item per link, its values after its label. */
-const LINK_DETAILS = `<ul class="space-y-1">{% for link in field.links %}<li><span class="font-medium">{{ link.label }}</span>{% for item in link.values %}<span class="text-gray-600"> · {{ item.label }}&nbsp;:&nbsp;{{ item.value }}</span>{% endfor %}</li>{% endfor %}</ul>`;
-
-export function emitShowView(plan: CrudPlan): string {
-  const pk = plan.primaryKey.name;
-  return `{#- Detail of a ${plan.entityClass}. -#}
-{% extends "layouts/app.html" %}
-{% block content %}
-<div class="mb-6 flex flex-wrap items-center justify-between gap-4">
-  <h1 class="text-2xl font-semibold text-gray-900">{{ label or title }} #{{ row.${pk} }}</h1>
-  <div class="flex gap-2">
-    {#- Only the actions the signed-in user's roles allow (\`allowed\`, from the role block). -#}
-    {% if allowed.update %}<a href="{{ base }}/{{ row.${pk} }}/edit" class="${PRIMARY}">{{ trans('crud.edit') }}</a>{% endif %}
-    {% if allowed.delete %}
-    {#- Without script, a plain POST. With htmx, hx-post is what makes htmx ask hx-confirm (it confirms only the requests
-    it sends); the answer sends the page to the list (HX-Redirect, see the controller's destroy). -#}
-    <form method="post" action="{{ base }}/{{ row.${pk} }}/delete" id="crud-delete" hx-post="{{ base }}/{{ row.${pk} }}/delete" hx-confirm="{{ trans('crud.confirm_delete') }}">
-      ${CSRF}
-      <input type="hidden" name="from" value="show">
-      <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
-    </form>
-    {% endif %}
-  </div>
-</div>
-<dl class="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
-  {% for field in fields %}
-  <div class="grid gap-2 px-4 py-3 md:grid-cols-3">
-    <dt class="text-sm font-medium text-gray-600">{{ field.label }}</dt>
-    {#- pre-line: the line breaks of a long text (TEXT, MEDIUMTEXT) show as they were typed. -#}
-    <dd class="text-sm text-gray-900 md:col-span-2 whitespace-pre-line break-words">${plan.links.some(hasPivotInputs) ? `{% if field.links %}${LINK_DETAILS}{% else %}{{ field.value }}{% endif %}` : '{{ field.value }}'}</dd>
-  </div>
-  {% endfor %}
-</dl>${plan.media ? `\n{% include "${plan.viewDir}/_media_show.html" %}` : ''}
-<p class="mt-6"><a href="{{ base }}" class="font-medium text-blue-700 hover:underline">{{ trans('crud.back') }}</a></p>
 {% endblock %}
 `;
 }
@@ -154,50 +116,5 @@ export function emitFieldsView(plan: CrudPlan): string {
   return `${templateMarkerLine(syncEntityCommand(plan.entityClass))}
 {#- The fields of the ${plan.entityClass} form (label, control, message), included by form.html. -#}
 ${blocks.join('\n')}
-`;
-}
-
-export function emitFormView(plan: CrudPlan): string {
-  // With media, the form sends files: multipart, and the media partial after the fields.
-  const enctype = plan.media ? ' enctype="multipart/form-data"' : '';
-  const media = plan.media ? `{% include "${plan.viewDir}/_media_fields.html" %}\n` : '';
-  return `{#- Create and edit form of a ${plan.entityClass}: an invalid submission comes back with status 422, its messages and the values entered${plan.media ? ' (files must be chosen again)' : ''}. -#}
-{% extends "layouts/app.html" %}
-{% block content %}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ label or title }} · {{ trans('crud.edit_title') if row else trans('crud.new_title') }}</h1>
-{% if form.non_field_errors | length %}
-<div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
-{% endif %}
-<form method="post" action="{{ action }}"${enctype} novalidate class="rounded-lg border border-gray-200 bg-white p-6">
-  ${CSRF}
-{% include "${plan.viewDir}/_fields.html" %}
-${media}  <div class="flex gap-2">
-    <button type="submit" class="${PRIMARY}">{{ trans('crud.save') }}</button>
-    <a href="{{ base }}" class="${SECONDARY}">{{ trans('crud.cancel') }}</a>
-  </div>
-</form>
-{% endblock %}
-`;
-}
-
-export function emitBulkDeleteView(plan: CrudPlan): string {
-  const pk = plan.primaryKey.name;
-  return `{#- Confirmation of a bulk delete of ${plan.entityClass} records. -#}
-{% extends "layouts/app.html" %}
-{% block content %}
-<h1 class="mb-6 text-2xl font-semibold text-gray-900">{{ trans('crud.bulk_confirm_title') }}</h1>
-<div class="rounded-lg border border-gray-200 bg-white p-6">
-  <p class="mb-4 text-gray-700">{{ trans('crud.bulk_confirm_intro') }}</p>
-  <ul class="mb-6 list-disc pl-6 text-sm text-gray-900">
-    {% for label in labels %}<li>{{ label }}</li>{% endfor %}
-  </ul>
-  <form method="post" action="{{ base }}/bulk-delete/confirm" class="flex flex-wrap gap-2">
-    ${CSRF}
-    {% for row in rows %}<input type="hidden" name="ids" value="{{ row.${pk} }}">{% endfor %}
-    <button type="submit" class="${DANGER}">{{ trans('crud.delete') }}</button>
-    <a href="{{ base }}" class="${SECONDARY}">{{ trans('crud.cancel') }}</a>
-  </form>
-</div>
-{% endblock %}
 `;
 }

@@ -114,6 +114,8 @@ export interface ListPageSql {
    * for none; by default, as `listRowsQuery` decides.
    */
   readonly keysFirst?: boolean;
+  /** A condition every row also meets (a controller's `scope`): part of the WHERE, of the count and of its cache key. */
+  readonly scope?: SqlFragment | null;
 }
 
 /**
@@ -132,7 +134,7 @@ export async function listPage<Row extends object = DbRow>(
   spec: ListSpec,
   sql: ListPageSql,
 ): Promise<{ query: ListQuery; rows: Row[]; pagination: Pagination }> {
-  const query = ListQuery.fromRequest(request, spec);
+  const query = ListQuery.fromRequest(request, spec, sql.scope ?? null);
   const where = query.where();
   const countSql = `${sql.count} ${where.sql}`;
   const fetchRows = (offset: number): Promise<Row[]> => {

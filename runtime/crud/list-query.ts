@@ -92,6 +92,8 @@ export class ListQuery {
     sort: string | null,
     direction: 'asc' | 'desc',
     filters: Record<string, string>,
+    /** A condition every row of this list also meets (a controller's `scope`, docs/crud.md "Hooks"), or null. */
+    readonly scope: SqlFragment | null = null,
   ) {
     this.q = q;
     this.sort = sort;
@@ -99,8 +101,11 @@ export class ListQuery {
     this.filters = Object.freeze(filters);
   }
 
-  /** The state of `request`'s query string; unknown sort keys and filter keys are ignored, bad values dropped. */
-  static fromRequest(request: Pick<Request, 'params'>, spec: ListSpec): ListQuery {
+  /**
+   * The state of `request`'s query string; unknown sort keys and filter keys are ignored, bad values dropped. `scope`
+   * (SQL written by the application, never the request's) narrows every query of the list.
+   */
+  static fromRequest(request: Pick<Request, 'params'>, spec: ListSpec, scope: SqlFragment | null = null): ListQuery {
     const first = (name: string): string => (request.params[name]?.[0] ?? '').trim();
     const q = first('q');
     const askedSort = first('sort');
@@ -118,7 +123,7 @@ export class ListQuery {
       const value = first(key);
       if (value !== '' && acceptsValue(filter.kind, value)) filters[key] = value;
     }
-    return new ListQuery(spec, q, sort, direction, filters);
+    return new ListQuery(spec, q, sort, direction, filters, scope);
   }
 
   /** True when a search or a filter narrows the list (the reset link shows). */
@@ -155,7 +160,7 @@ export class ListQuery {
   }
 
   /**
-   * `WHERE (search) AND filter = ? AND …`, or '' when nothing narrows the list. The search ignores case and
+   * `WHERE (search) AND filter = ? AND … AND (scope)`, or '' when nothing narrows the list. The search ignores case and
    * accents on both dialects: MariaDB's collation does it, SQLite calls `fw_contains` (folded text holds the folded
    * `q`). `dialect` defaults to the driver of the default database, the one the generated models query.
    */
@@ -178,6 +183,10 @@ export class ListQuery {
       const clause = this.filterClause(key, value, dialect);
       parts.push(clause.sql);
       params.push(...clause.params);
+    }
+    if (this.scope) {
+      parts.push(`(${this.scope.sql})`);
+      params.push(...this.scope.params);
     }
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }

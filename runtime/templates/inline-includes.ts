@@ -8,6 +8,11 @@
  *   `block`, `call`, `raw`, `verbatim`, `super()`, `caller()`): an include gives those their own frame and blocks;
  * - the inlined text sits in `{% if true %}…{% endif %}`, which keeps the include tag's whitespace control on the
  *   outside and the included file's own (a leading `{#-`, a trailing `-%}`) on the inside.
+ * An included partial that only extends another one and fills its blocks (an entity's `_table.html` on the
+ * framework's `crud/_table.html`, docs/decisions.md "The CRUD in the runtime") is written as its parent with those
+ * blocks in place (`flattenExtends`), when the parent extends nothing and the result holds none of the tags above:
+ * the same output as nunjucks' own inheritance, without a block call per row. Only where it is included: the file
+ * itself keeps its blocks, since another template may extend it.
  * A failed render is rendered again without inlining, so that its error names the file and line that hold the
  * fault (runtime/templates/nunjucks.ts).
  */
@@ -21,6 +26,9 @@ const INCLUDE = /^(-?)\s*include\s+(?:"([^"\\]+)"|'([^'\\]+)')\s*(-?)$/;
 const KEYWORD = /^-?\s*([a-zA-Z_]+)/;
 const NOT_INLINED_TAGS = new Set(['set', 'macro', 'import', 'from', 'extends', 'block', 'call', 'raw', 'verbatim']);
 const RAW_START = /^-?\s*(raw|verbatim)\s*-?$/;
+const EXTENDS = /^-?\s*extends\s+(?:"([^"\\]+)"|'([^'\\]+)')\s*-?$/;
+const BLOCK = /^(-?)\s*block\s+([A-Za-z_]\w*)\s*(-?)$/;
+const END_BLOCK = /^(-?)\s*endblock(?:\s+[A-Za-z_]\w*)?\s*(-?)$/;
 const NOT_INLINED_CALLS = /\b(?:super|caller)\s*\(/;
 
 interface Tag {
@@ -90,6 +98,116 @@ function inlinable(source: string): boolean {
   return true;
 }
 
+/** A block's text and the whitespace control of its tags (`{%-`, `-%}`): of its opening tag's right, of its closing tag's left. */
+interface Filled {
+  readonly body: string;
+  readonly right: string;
+  readonly left: string;
+}
+
+/**
+ * The parent and the blocks of a template made only of `{% extends "<literal>" %}` and top-level blocks (comments and
+ * whitespace between them), no block inside a block; null for any other template.
+ */
+function childOf(source: string): { parent: string; blocks: Map<string, Filled> } | null {
+  let parent: string | null = null;
+  const blocks = new Map<string, Filled>();
+  let open: { name: string; bodyStart: number; right: string } | null = null;
+  let cursor = 0;
+  for (const tag of tags(source)) {
+    if (open) {
+      const end = tag.open === '{%' ? END_BLOCK.exec(tag.body) : null;
+      if (end) {
+        blocks.set(open.name, { body: source.slice(open.bodyStart, tag.start), right: open.right, left: end[1]! });
+        open = null;
+      } else if (tag.open === '{%' && KEYWORD.exec(tag.body)?.[1] === 'block') return null;
+      cursor = tag.end;
+      continue;
+    }
+    if (source.slice(cursor, tag.start).trim() !== '') return null;
+    cursor = tag.end;
+    if (tag.open === '{#') continue;
+    if (tag.open !== '{%') return null;
+    if (parent === null) {
+      const match = EXTENDS.exec(tag.body);
+      if (!match) return null;
+      parent = (match[1] ?? match[2])!;
+      continue;
+    }
+    const block = BLOCK.exec(tag.body);
+    if (!block || blocks.has(block[2]!)) return null;
+    open = { name: block[2]!, bodyStart: tag.end, right: block[3]! };
+  }
+  if (open || parent === null || source.slice(cursor).trim() !== '') return null;
+  return { parent, blocks };
+}
+
+/**
+ * `source` (a parent that extends nothing) with each of its blocks written in place: the child's text where the
+ * child fills it, its own text otherwise (its inner blocks in turn), inside `{% if true %}…{% endif %}` carrying the
+ * whitespace control of both templates' tags. Null when a block name repeats or a tag is unbalanced.
+ */
+function fillBlocks(source: string, blocks: ReadonlyMap<string, Filled>, seen: Set<string>): string | null {
+  let out = '';
+  let copied = 0;
+  let depth = 0;
+  let open: { name: string; tag: Tag; left: string; right: string } | null = null;
+  for (const tag of tags(source)) {
+    if (tag.open !== '{%') continue;
+    if (KEYWORD.exec(tag.body)?.[1] === 'extends') return null;
+    const block = BLOCK.exec(tag.body);
+    if (block) {
+      if (depth === 0) {
+        if (seen.has(block[2]!)) return null;
+        seen.add(block[2]!);
+        open = { name: block[2]!, tag, left: block[1]!, right: block[3]! };
+      }
+      depth++;
+      continue;
+    }
+    const end = END_BLOCK.exec(tag.body);
+    if (!end) continue;
+    if (depth === 0) return null;
+    depth--;
+    if (depth > 0 || !open) continue;
+    const own = blocks.get(open.name);
+    let inner: string | null;
+    let right = open.right;
+    let left = end[1]!;
+    if (own) {
+      inner = own.body;
+      right = own.right;
+      left = own.left;
+      // Blocks the child does not reach any more are still names of the parent: a repeated one is refused all the same.
+      if (fillBlocks(source.slice(open.tag.end, tag.start), new Map(), seen) === null) return null;
+    } else {
+      inner = fillBlocks(source.slice(open.tag.end, tag.start), blocks, seen);
+    }
+    if (inner === null) return null;
+    out += `${source.slice(copied, open.tag.start)}{%${open.left} if true ${right}%}${inner}{%${left} endif ${end[2]!}%}`;
+    copied = tag.end;
+    open = null;
+  }
+  if (depth !== 0) return null;
+  return out + source.slice(copied);
+}
+
+/**
+ * The template `source` written as one, when it only extends a partial and fills its blocks (see above): its
+ * parent's text with the blocks in place, if the result can stand in place of nunjucks' inheritance (no `set`,
+ * macro, block or `super()` left); else undefined.
+ */
+export function flattenExtends(source: string, read: SourceReader): string | undefined {
+  if (!source.includes('extends')) return undefined;
+  const child = childOf(source);
+  if (!child) return undefined;
+  for (const filled of child.blocks.values()) if (!inlinable(filled.body)) return undefined;
+  const parent = read(child.parent);
+  if (parent === undefined) return undefined;
+  const flat = fillBlocks(parent, child.blocks, new Set());
+  return flat !== null && inlinable(flat) ? flat : undefined;
+}
+
 /** `source` with its static includes replaced by the included files (themselves inlined), as described above. */
 export function inlineIncludes(source: string, read: SourceReader, within: readonly string[] = []): string {
   if (!source.includes('include')) return source;
@@ -101,7 +219,8 @@ export function inlineIncludes(source: string, read: SourceReader, within: reado
     if (!match) continue;
     const name = (match[2] ?? match[3])!;
     if (name.startsWith('.') || within.includes(name) || within.length >= MAX_DEPTH) continue;
-    const included = read(name);
+    const text = read(name);
+    const included = text === undefined ? undefined : (flattenExtends(text, read) ?? text);
     if (included === undefined || !inlinable(included)) continue;
     const body = inlineIncludes(included, read, [...within, name]);
     out += source.slice(copied, tag.start) + `{%${match[1]} if true %}${body}{% endif ${match[4]}%}`;

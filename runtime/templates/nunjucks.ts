@@ -49,13 +49,34 @@ export interface NunjucksOptions {
   inlineIncludes?: boolean;
 }
 
-/** A file loader whose templates come with their static includes written in place. */
-class InliningLoader extends nunjucks.FileSystemLoader {
+/**
+ * Names under `fw-mvc/` are the framework's own templates, whatever the project holds: a project's
+ * `crud/_table.html` can extend `fw-mvc/crud/_table.html` and change one block (docs/runtime.md "Templates and i18n").
+ */
+export const FRAMEWORK_TEMPLATES = 'fw-mvc/';
+
+/** The search paths, and `fw-mvc/<name>` read from the framework's views only. */
+class ViewsLoader extends nunjucks.FileSystemLoader {
+  readonly #framework: nunjucks.FileSystemLoader;
+
+  constructor(paths: string[], options: nunjucks.FileSystemLoaderOptions) {
+    super(paths, options);
+    this.#framework = new nunjucks.FileSystemLoader([FRAMEWORK_VIEWS], options);
+  }
+
+  override getSource(name: string): nunjucks.LoaderSource {
+    return name.startsWith(FRAMEWORK_TEMPLATES) ? this.#framework.getSource(name.slice(FRAMEWORK_TEMPLATES.length)) : super.getSource(name);
+  }
+}
+
+/** A file loader whose templates come with their static includes (a partial that extends one with its blocks filled) written in place. */
+class InliningLoader extends ViewsLoader {
   override getSource(name: string): nunjucks.LoaderSource {
     const source = super.getSource(name);
     // nunjucks' loader answers null for a name that no search path holds (its types say otherwise).
     if (!source) return source;
     const read = (included: string): string | undefined => (super.getSource(included) as nunjucks.LoaderSource | null)?.src;
+    // Only what a template includes is flattened (inline-includes.ts): the template itself may be another's parent.
     return { ...source, src: inlineIncludes(source.src, read) };
   }
 }
@@ -90,7 +111,7 @@ export class NunjucksRenderer implements TemplateRenderer {
   private build(inline: boolean): nunjucks.Environment {
     const paths = this.options.searchPaths ?? [getPath('views_dir'), FRAMEWORK_VIEWS];
     const loaderOptions = { noCache: this.options.noCache ?? false };
-    const loader = inline ? new InliningLoader(paths, loaderOptions) : new nunjucks.FileSystemLoader(paths, loaderOptions);
+    const loader = inline ? new InliningLoader(paths, loaderOptions) : new ViewsLoader(paths, loaderOptions);
     const env = new nunjucks.Environment(loader, { autoescape: true, throwOnUndefined: false });
     env.addGlobal('url_for', (name: string, params?: Record<string, string | number>) => {
       const router = get('router') as Router | null;

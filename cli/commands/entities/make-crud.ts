@@ -30,6 +30,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const model = await compileOrFail(root);
   const entity = await entityOrFail(model, name, 'make:crud');
   const { entityFiles } = await import('../../../emitters/index.js');
+  const { readCrudStubs } = await import('../../stubs.js');
+  const { importsLegacyCrudNames } = await import('../../crud-names.js');
   const crud = await import('../../../emitters/crud/index.js');
   const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true, media });
@@ -73,7 +75,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 
   const files = [
     ...entityFiles(model, entity),
-    ...crud.crudFiles(plan, { legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)) }),
+    ...crud.crudFiles(plan, readCrudStubs(), {
+      legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)),
+      legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan))),
+    }),
     { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const },
   ];
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');

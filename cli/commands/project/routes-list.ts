@@ -55,9 +55,19 @@ async function handlerNames(root: string): Promise<Map<unknown, string>> {
     for (const [exported, value] of Object.entries(mod)) {
       if (typeof value !== 'function') continue;
       if (!names.has(value)) names.set(value, exported);
-      for (const key of Object.getOwnPropertyNames(value)) {
-        const member = (value as unknown as Record<string, unknown>)[key];
-        if (typeof member === 'function' && !['length', 'name', 'prototype'].includes(key) && !names.has(member)) names.set(member, `${exported}.${key}`);
+      // Its own statics, then those it inherits (the actions of fw-mvc/crud's class, read through the class they are
+      // bound to: the same function the routes hold).
+      for (let owner: object | null = value; owner && owner !== Function.prototype; owner = Object.getPrototypeOf(owner) as object | null) {
+        for (const key of Object.getOwnPropertyNames(owner)) {
+          if (['length', 'name', 'prototype'].includes(key)) continue;
+          let member: unknown;
+          try {
+            member = (value as unknown as Record<string, unknown>)[key];
+          } catch {
+            continue; // A getter that throws names nothing.
+          }
+          if (typeof member === 'function' && !names.has(member)) names.set(member, `${exported}.${key}`);
+        }
       }
     }
   }

@@ -1,7 +1,7 @@
-// Form of the entity Contact. This file is yours: `fw make:crud Contact` created it once and never
-// overwrites it. Its fields come from contact_fields.ts, which `fw sync:entity Contact` keeps in step with
-// the entity. Add rules in clean(); the entity's own checks (contact_base.ts) run after these. To add a field
-// of your own: `static fields = { ...CONTACT_FIELDS, extra: new StringField() }` and `Form<typeof ContactForm.fields>`.
+// Form of the Contact pages (fw make:crud Contact): its fields are CONTACT_FIELDS (contact_fields.ts, which
+// `fw sync:entity Contact` keeps in step with the entity). This file is yours: fw make:crud Contact never overwrites
+// it. Add rules in clean(); the entity's own checks (contact_base.ts) run after these. To add a field of your
+// own: `static fields = { ...CONTACT_FIELDS, extra: new StringField() }` and `Form<typeof ContactForm.fields>`.
 import { Form } from 'fw-mvc';
 import { CONTACT_FIELDS } from './contact_fields.js';
 

@@ -1,7 +1,7 @@
-// Form of the entity Produit. This file is yours: `fw make:crud Produit` created it once and never
-// overwrites it. Its fields come from produit_fields.ts, which `fw sync:entity Produit` keeps in step with
-// the entity. Add rules in clean(); the entity's own checks (produit_base.ts) run after these. To add a field
-// of your own: `static fields = { ...PRODUIT_FIELDS, extra: new StringField() }` and `Form<typeof ProduitForm.fields>`.
+// Form of the Produit pages (fw make:crud Produit): its fields are PRODUIT_FIELDS (produit_fields.ts, which
+// `fw sync:entity Produit` keeps in step with the entity). This file is yours: fw make:crud Produit never overwrites
+// it. Add rules in clean(); the entity's own checks (produit_base.ts) run after these. To add a field of your
+// own: `static fields = { ...PRODUIT_FIELDS, extra: new StringField() }` and `Form<typeof ProduitForm.fields>`.
 import { Form } from 'fw-mvc';
 import { PRODUIT_FIELDS } from './produit_fields.js';
 

@@ -1,96 +1,15 @@
-// Model of the entity Produit: the queries of its CRUD pages. This file is yours: `fw make:crud Produit`
-// created it once and never overwrites it. The columns, joins and allow-lists come from produit_crud.ts, which
-// `fw sync:entity Produit` keeps in step with the entity. Every value goes through a `?` placeholder; column
-// names only come from those allow-lists, never from the request.
-import { CSV_MAX_ROWS, assertUnreferenced, execute, fetchAll, fetchOne, forgetListCounts, insert, listPage, placeholders, transaction, type ListQuery, type Pagination, type Request } from 'fw-mvc';
-import type { MediaSubmission } from 'fw-mvc/media';
-import type { Produit } from '../entities/produit/index.js';
-import * as crud from './produit_crud.js';
+// Model of the Produit pages (fw make:crud Produit): their queries (page, exportRows, find, findMany, create, update,
+// delete, deleteMany) are fw-mvc/crud's, on the table, columns and joins of PRODUIT_CRUD (produit_crud.ts); every
+// value goes through a `?`. This file is yours: fw make:crud Produit never overwrites it (docs/crud.md "The model").
+import { fetchAll } from 'fw-mvc';
+import { crudModel } from 'fw-mvc/crud';
+import { PRODUIT_CRUD, type ProduitListRow } from './produit_crud.js';
 import { MEDIA } from './produit_media.js';
 
-/** A row of the list and of the detail page. */
-export type ProduitListRow = crud.ListRow;
-
-/** The allow-lists of the list page (sort keys, searched columns, equality filters). */
-export const PRODUIT_LIST = crud.LIST;
-
-export class ProduitModel {
-  static readonly perPage = 20;
-
-  /**
-   * One page of the list for the request's `q`, filters, `sort`, `direction` and `page`: `SELECT … WHERE … ORDER BY …
-   * LIMIT ? OFFSET ?` and, when the rows cannot tell the total, `COUNT(*)` kept a few seconds for the same query
-   * (docs/crud.md "What a list page costs").
-   */
-  static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: ProduitListRow[]; pagination: Pagination }> {
-    const { query, rows, pagination } = await listPage(request, PRODUIT_LIST, { select: crud.SELECT, count: crud.COUNT, perPage: ProduitModel.perPage });
-    return { query, rows: rows.map(crud.toListRow), pagination };
-  }
-
-  /** The rows of the CSV export: the same search, filters and sort, no pagination, at most CSV_MAX_ROWS. */
-  static async exportRows(query: ListQuery): Promise<ProduitListRow[]> {
-    const where = query.where();
-    const rows = await fetchAll(`${crud.SELECT} ${where.sql} ${query.orderBy()} LIMIT ?`, [...where.params, CSV_MAX_ROWS]);
-    return rows.map(crud.toListRow);
-  }
-
-  static async find(id: number): Promise<ProduitListRow | null> {
-    const row = await fetchOne(`${crud.SELECT} WHERE ${crud.KEY} = ?`, [id]);
-    return row ? crud.toListRow(row) : null;
-  }
-
-  /** The rows of these ids (the bulk-delete confirmation page). */
-  static async findMany(ids: readonly number[]): Promise<ProduitListRow[]> {
-    if (ids.length === 0) return [];
-    const rows = await fetchAll(`${crud.SELECT} WHERE ${crud.KEY} IN (${placeholders(ids.length)}) ORDER BY ${crud.KEY}`, ids);
-    return rows.map(crud.toListRow);
-  }
-
-  /** Inserts the record, its many-to-many links and the rows of its stored media in one transaction; returns its new id. A unique violation throws DuplicateError. */
-  static async create(record: Produit, links: crud.Links = {}, media?: MediaSubmission): Promise<number> {
-    const id = await transaction(async (tx) => {
-      const id = await insert(crud.INSERT, crud.insertValues(record), tx);
-      await crud.saveLinks(id, links, tx);
-      await media?.apply(id, tx);
-      return id;
-    });
-    forgetListCounts();
-    return id;
-  }
-
-  /** Updates the record, its many-to-many links and its media rows in one transaction; returns the number of rows changed. */
-  static async update(id: number, record: Produit, links: crud.Links = {}, media?: MediaSubmission): Promise<number> {
-    const changed = await transaction(async (tx) => {
-      const changed = await execute(crud.UPDATE, crud.updateValues(record, id), tx);
-      await crud.saveLinks(id, links, tx);
-      await media?.apply(id, tx);
-      return changed;
-    });
-    forgetListCounts();
-    return changed;
-  }
-
-  /**
-   * Deletes the record (its many-to-many links go with it: the pivot's foreign keys cascade), then its media rows and files.
-   * Rows of other tables that still refer to it (ON DELETE RESTRICT) throw InUseError: nothing is deleted.
-   */
-  static async delete(id: number): Promise<number> {
-    return ProduitModel.deleteMany([id]);
-  }
-
-  /**
-   * Deletes these ids with one `?` per id, all or none, in one transaction, then their media rows and files; returns the number
-   * of rows deleted. When rows of other tables still refer to some of them, InUseError names those ids and nothing
-   * is deleted.
-   */
-  static async deleteMany(ids: readonly number[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const deleted = await transaction(async (tx) => {
-      await assertUnreferenced(crud.TABLE, crud.KEY_COLUMN, crud.REFERENCES, ids, tx);
-      return execute(`DELETE FROM ${crud.TABLE} WHERE ${crud.KEY_COLUMN} IN (${placeholders(ids.length)})`, ids, tx);
-    });
-    forgetListCounts();
-    await MEDIA.deleteFor(ids);
-    return deleted;
-  }
+export class ProduitModel extends crudModel(PRODUIT_CRUD, { media: MEDIA }) {
+  // Override a query to change it for Produit, or add one. The Produit list shows 20 rows a page:
+  // static override perPage = 50;
+  // static async byNom(value: string): Promise<ProduitListRow[]> {
+  //   return (await fetchAll(`${PRODUIT_CRUD.sql.select} WHERE t.Nom = ?`, [value])).map((row) => PRODUIT_CRUD.listRow(row));
+  // }
 }

@@ -3,7 +3,7 @@
 // produit_controller.ts and produit_model.ts (yours) use it; `fw sync:entity Produit` and `fw build:model` rewrite it
 // when the entity changes. The rows of the `media` table name the entity 'Produit'.
 import { MediaPages } from 'fw-mvc/media';
-import { KEY_COLUMN, TABLE, allowed } from './produit_crud.js';
+import { PRODUIT_CRUD } from './produit_crud.js';
 
 export const MEDIA = new MediaPages('Produit', [
   { name: 'photo', label: 'Photo', kind: 'image', role: 'cover', multiple: false, variants: true },
@@ -13,7 +13,7 @@ export const MEDIA = new MediaPages('Produit', [
 ], {
   // Who may open a record's detail page (the role block, produit_crud.ts): its files in private categories at
   // /media follow the same rule.
-  mayShow: (request) => allowed(request, 'show'),
-  table: TABLE,
-  keyColumn: KEY_COLUMN,
+  mayShow: (request) => PRODUIT_CRUD.allowed(request, 'show'),
+  table: PRODUIT_CRUD.table,
+  keyColumn: PRODUIT_CRUD.key.column,
 });
