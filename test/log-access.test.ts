@@ -39,7 +39,7 @@ function get(port: number, target: string, headers: http.OutgoingHttpHeaders = {
 const A = suite('log-access: one JSON line per request, the request id in every line of the request');
 let app: TestApp;
 /** The lines the JSON formatter wrote, parsed; and the records, for the text formatter. */
-let lines: Record<string, unknown>[] = [];
+let lines: Array<Record<string, unknown>> = [];
 let records: LogRecord[] = [];
 let previousSink: ReturnType<typeof setLogSink> | undefined;
 
@@ -87,7 +87,7 @@ A.before.each(() => {
   records = [];
 });
 
-const accessLines = (): Record<string, unknown>[] => lines.filter((line) => line.logger === 'fw.access');
+const accessLines = (): Array<Record<string, unknown>> => lines.filter((line) => line.logger === 'fw.access');
 
 A('a request from a client: a new id, echoed, on the access line and on the handler’s line; secrets of the query left out', async () => {
   const answer = await get(app.port, '/work?token=s3cr3t-t0ken&page=2&api_key=k3y&q=dupont', { 'X-Request-Id': 'forged-by-client' });
