@@ -195,7 +195,8 @@ function start(script: string, env: Record<string, string>): Promise<{ port?: nu
         resolve({ port: Number(match[1]), stderr: () => stderr });
       }
     });
-    child!.once('exit', (code) => {
+    // 'close', not 'exit': stderr has been read to its end.
+    child!.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stderr: () => stderr });
     });
@@ -255,6 +256,26 @@ await serve(new Application(new Router(), { apiRoutesModule: null }), { port: 0,
   assert.is(result.port, undefined);
   assert.is.not(result.code, 0);
   assert.match(result.stderr(), /LOG_FORMAT : valeur inconnue « xml »/);
+});
+
+S('the lines waiting to be written are written when the process exits', async () => {
+  const script = project.write(
+    'exit.mjs',
+    `import { getLogger } from '${RUNTIME_URL}';
+for (let i = 0; i < 3; i++) getLogger('app.exit').info('ligne ' + i);
+process.exit(3);
+`,
+  );
+  const result = await start(script, { LOG_FORMAT: 'json' });
+  assert.is(result.code, 3);
+  assert.equal(
+    result
+      .stderr()
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { message: string }).message),
+    ['ligne 0', 'ligne 1', 'ligne 2'],
+  );
 });
 
 S.run();
