@@ -8,6 +8,7 @@ export {
   runWithLogContext,
   currentLogContext,
   outsideRequest,
+  flushLogs,
   jsonLine,
   textLine,
   targetForLog,
