@@ -159,10 +159,16 @@ export function requestListener(handler: HttpHandler, options: HttpServerOptions
   const writeResponse = responseWriter(options);
   const clientIp = options.clientIp ?? peerAddress;
   // An error while answering: logged, then the handler's 500 (or the connection dropped when the head is already sent).
-  const failed = (res: http.ServerResponse, err: unknown): void => {
+  // The request's access line too, when the 500 is written (`request`: known once its head is read).
+  const failed = (res: http.ServerResponse, err: unknown, request?: Request): void => {
     options.log?.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
-    if (!res.headersSent) writeResponse(res, undefined, options.onError(err), true);
-    else res.destroy();
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const response = options.onError(err);
+    const bytes = writeResponse(res, undefined, response, true);
+    if (request) options.tracing?.written(request, response.status, bytes);
   };
   const tracing = options.tracing;
   const answer = (server: object, req: http.IncomingMessage, res: http.ServerResponse, request: Request): void => {
@@ -174,10 +180,10 @@ export function requestListener(handler: HttpHandler, options: HttpServerOptions
         const bytes = writeResponse(res, request, r, stopping.has(server) || request.bodyUnread);
         tracing?.written(request, r.status, bytes);
       };
-      if (isPromise(response)) response.then(send).catch((err: unknown) => failed(res, err));
+      if (isPromise(response)) response.then(send).catch((err: unknown) => failed(res, err, request));
       else send(response);
     } catch (err) {
-      failed(res, err);
+      failed(res, err, request);
     }
   };
   // A plain function: node calls a 'request' listener with `this` set to the server.
