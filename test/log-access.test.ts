@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Response, getLogger, jsonLine, requestSession, setLogSink, textLine, type LogRecord } from '../runtime/index.js';
+import { DatabaseUnavailableError } from '../runtime/db/errors.js';
 import { makeProject, type TempProject } from './helpers/project.js';
 import { startApp, type TestApp } from './helpers/server.js';
 
@@ -55,6 +56,15 @@ A.before(async () => {
           await new Promise((resolve) => setTimeout(resolve, 2));
           getLogger('app.work').info('travail fait', { rows: 3 });
           return new Response(200, 'fait');
+        },
+        { public: true },
+      );
+      router.add(
+        'GET',
+        '/db-down',
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          throw new DatabaseUnavailableError('unreachable', 'serveur de test injoignable.', 'vérifiez le test.');
         },
         { public: true },
       );
@@ -150,6 +160,15 @@ A('a 404, the reset token, the signed-in user; the health routes are never logge
     ],
   );
   assert.not.ok(JSON.stringify(lines).includes('tok-abcdef'));
+});
+
+A('the database logger’s line of a request carries its id', async () => {
+  const answer = await get(app.port, '/db-down');
+  assert.is(answer.status, 503);
+  const db = lines.find((line) => line.logger === 'fw.db');
+  assert.ok(db, JSON.stringify(lines));
+  assert.is(db.request_id, answer.headers['x-request-id']);
+  assert.is(accessLines()[0]?.status, 503);
 });
 
 A('the text format: a readable line with the pid and the request id; the access line without a JSON tail', async () => {
