@@ -3,7 +3,9 @@
  * loaded in turn with autocannon (from the parent process) in alternating rounds; medians and targets.
  */
 import { fork, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from 'fw-mvc';
@@ -22,8 +24,11 @@ const EXPECTED = {
   '/json': { type: JSON_TYPE, body: JSON.stringify({ message: HELLO }) },
   '/page': { type: HTML_TYPE, contains: '<td>&lt;b&gt;Row 3 &amp; &quot;quotes&quot;&lt;/b&gt;</td>' },
 };
-/** Headers node:http adds by itself; every other header must be the same set on every server. */
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+/**
+ * Headers node:http adds by itself, and fw-mvc's X-Request-Id (the id of its access line, which the others do not
+ * write: docs/performance.md "The access line"); every other header must be the same set on every server.
+ */
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'x-request-id']);
 
 /** The CPUs of an affinity list such as `0-3,6`. */
 function cpuList(text) {
@@ -57,13 +62,22 @@ function checkHeaderCopy() {
   }
 }
 
-/** Forks a server; resolves with { child, port } once it listens. */
+/**
+ * Forks a server; resolves with { child, port } once it listens. Its stderr goes to a file, as a journal would
+ * receive it (fw-mvc writes an access line per request), quoted if it stops before listening.
+ */
 function start(name) {
-  const child = fork(path.join(BENCH_DIR, 'servers', `${name}.mjs`), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server ${name} exited (${code}) before listening`)));
+  const logFile = path.join(os.tmpdir(), `fw-bench-${name}-${process.pid}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const child = fork(path.join(BENCH_DIR, 'servers', `${name}.mjs`), { stdio: ['ignore', 'ignore', log, 'ipc'] });
+  fs.closeSync(log);
+  const started = new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server ${name} exited (${code}) before listening: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`)));
     child.on('message', (msg) => msg?.type === 'ready' && resolve({ child, port: msg.port }));
   });
+  // After the listener above, which quotes the file.
+  child.once('exit', () => fs.rmSync(logFile, { force: true }));
+  return started;
 }
 
 function rssOf({ child }) {

@@ -1,7 +1,21 @@
 /** The public runtime API of fw-mvc (what generated apps import). */
 export { configure, get, getPath, resetConfig, ConfigKeyError, type ConfigKey, type ConfigValues } from './config.js';
 export { EnvSyntaxError, loadEnv, parseEnv } from './env.js';
-export { getLogger, setLogSink, setLogLevel, type LogRecord } from './logger.js';
+export {
+  getLogger,
+  setLogSink,
+  setLogLevel,
+  runWithLogContext,
+  currentLogContext,
+  outsideRequest,
+  flushLogs,
+  jsonLine,
+  textLine,
+  targetForLog,
+  LogFormatError,
+  type LogRecord,
+  type LogContext,
+} from './logger.js';
 export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/request.js';
 export { Response } from './http/response.js';
 export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError, TooManyFieldsError } from './http/errors.js';

@@ -15,11 +15,12 @@ import type { FixedHeaders } from '../http/fixed-headers.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { createHttpServer, listen, responseWriter, stopAccepting, stopGracefully, type ResponseWriter } from '../http/server.js';
-import { getLogger } from '../logger.js';
+import { checkLogFormat, getLogger } from '../logger.js';
 import { appSecret } from '../security/app-secret.js';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../security/headers.js';
 import { closeDatabase } from '../db/database.js';
 import { closeSharedRedis } from '../redis/client.js';
+import { ACCESS_TRACING, configureAccessLog } from './access-log.js';
 import { startBackground, stopBackground } from './background.js';
 import { primaryHandoffsDone, runPrimary, webConcurrency, workerTimeoutMs } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
@@ -71,8 +72,10 @@ export interface ServeOptions {
 /** An http or https server for the application (HTTPS when both certificate files are given). */
 export function createServer(app: Application, options: Pick<ServeOptions, 'certFile' | 'keyFile'> = {}): http.Server {
   const limits = serverLimits();
-  // A bad TRUSTED_PROXIES entry stops the start here, rather than failing every request.
+  // A bad TRUSTED_PROXIES entry, LOG_FORMAT or ACCESS_LOG stops the start here, rather than failing every request.
   getTrustedProxies();
+  checkLogFormat();
+  configureAccessLog();
   return createHttpServer(app, {
     onError: onServerError,
     headers: SECURITY_HEADERS,
@@ -80,6 +83,7 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
     bodyLimits: CONFIGURED_BODY_LIMITS,
     clientIp: configuredClientIp,
     log,
+    tracing: ACCESS_TRACING,
     certFile: options.certFile ?? process.env.SSL_CERTFILE,
     keyFile: options.keyFile ?? process.env.SSL_KEYFILE,
   });

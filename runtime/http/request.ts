@@ -49,6 +49,10 @@ export class Request {
   routeParams: Record<string, string> = {};
   /** Raw query string, without `?`. */
   readonly query: string;
+  /** The request's id, sent back as X-Request-Id ('' when the server that built it gives none: RequestTracing). */
+  id = '';
+  /** performance.now() when the server received it (0 when no server built it). */
+  receivedAt = 0;
   /** Per-request CSP nonce, when nonce mode is on. */
   nonce: string | undefined;
   /** Framework-private per-request state (session handle, cookies to send). */

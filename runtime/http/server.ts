@@ -40,8 +40,11 @@ export interface WriteOptions {
   readonly log?: HttpLog;
 }
 
-/** Writes Responses: the fixed headers first, then the response's own headers (never replacing a fixed one). */
-export type ResponseWriter = (res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection?: boolean) => void;
+/**
+ * Writes Responses: the fixed headers first, then `X-Request-Id` when the request has an id, then the response's
+ * own headers (never replacing those). Returns the size of the body sent (0 without one; a file's size as known).
+ */
+export type ResponseWriter = (res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection?: boolean) => number;
 
 /** A ResponseWriter with these options. */
 export function responseWriter(options: WriteOptions = {}): ResponseWriter {
@@ -53,7 +56,14 @@ export function responseWriter(options: WriteOptions = {}): ResponseWriter {
 /** Writes a Response with no fixed header (a test's server; the application's writer is runtime/app/serve.ts). */
 export const writeResponse: ResponseWriter = responseWriter();
 
-function write(res: http.ServerResponse, request: Request | undefined, response: Response, closeConnection: boolean, fixed: FixedHeaders, log?: HttpLog): void {
+function write(
+  res: http.ServerResponse,
+  request: Request | undefined,
+  response: Response,
+  closeConnection: boolean,
+  fixed: FixedHeaders,
+  log?: HttpLog,
+): number {
   const bodyless = response.status === 304 || response.status === 204;
   const head = bodyless || request?.method === 'HEAD';
   const headers = fixed.forRequest(request);
@@ -64,9 +74,12 @@ function write(res: http.ServerResponse, request: Request | undefined, response:
     headers.push('Content-Type', response.contentType);
     if (length !== undefined) headers.push('Content-Length', String(length));
   }
+  const id = request?.id;
+  if (id) headers.push('X-Request-Id', id);
   for (const name in response.headers) {
     const lower = name.toLowerCase();
     if (fixed.names.has(lower) || lower === 'content-type' || (lower === 'content-length' && length !== undefined)) continue;
+    if (id && lower === 'x-request-id') continue;
     const value = response.headers[name]!;
     // A URL header is percent-encoded here, for every response: a raw character above U+00FF would make node throw.
     const url = isUrlHeader(name);
@@ -77,10 +90,13 @@ function write(res: http.ServerResponse, request: Request | undefined, response:
   res.writeHead(response.status, headers);
   if (head || length === 0) {
     res.end();
+    return 0;
   } else if (length !== undefined) {
     res.end(body);
+    return length;
   } else if (response.fileSize === 0) {
     res.end();
+    return 0;
   } else {
     // With a known size, one read into a buffer of the file's size for a small file, instead of a 64 KiB buffer, a
     // copy and a second read for the end of file: under load, those 64 KiB buffers waiting for the GC made the C
@@ -93,6 +109,7 @@ function write(res: http.ServerResponse, request: Request | undefined, response:
       res.destroy(err);
     });
     stream.pipe(res);
+    return size ?? 0;
   }
 }
 
@@ -117,9 +134,24 @@ export interface HttpServerOptions {
   clientIp?: ClientIpResolver;
   /** Where an error while answering and a failed read of a static file are reported. */
   log?: HttpLog;
+  /** Each request's id, the context of its log lines and its access line (default: none of them). */
+  tracing?: RequestTracing;
   /** PEM files: HTTPS when both are given. */
   certFile?: string;
   keyFile?: string;
+}
+
+/**
+ * What the application does around each request (runtime/app/access-log.ts): it gives the request its id (sent
+ * back as `X-Request-Id`), runs the answer in the context that its log lines carry, and hears of the response.
+ */
+export interface RequestTracing {
+  /** The id of a request arriving: one its proxy sent, when it may be believed, else a new one. */
+  idOf(message: http.IncomingMessage): string;
+  /** Runs `fn` (everything the server does for the request, the answer's promise included) in the request's context. */
+  run(request: Request, fn: () => void): void;
+  /** The response is written: its status, and the size of its body. */
+  written(request: Request, status: number, bytes: number): void;
 }
 
 /** The request listener of a handler. */
@@ -127,28 +159,48 @@ export function requestListener(handler: HttpHandler, options: HttpServerOptions
   const writeResponse = responseWriter(options);
   const clientIp = options.clientIp ?? peerAddress;
   // An error while answering: logged, then the handler's 500 (or the connection dropped when the head is already sent).
-  const failed = (res: http.ServerResponse, err: unknown): void => {
+  // The request's access line too, when the 500 is written (`request`: known once its head is read).
+  const failed = (res: http.ServerResponse, err: unknown, request?: Request): void => {
     options.log?.error('Erreur pendant l’envoi de la réponse', { stack: (err as Error)?.stack ?? String(err) });
-    if (!res.headersSent) writeResponse(res, undefined, options.onError(err), true);
-    else res.destroy();
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const response = options.onError(err);
+    const bytes = writeResponse(res, undefined, response, true);
+    if (request) options.tracing?.written(request, response.status, bytes);
   };
-  // A plain function: node calls a 'request' listener with `this` set to the server.
-  return function (this: unknown, req, res) {
+  const tracing = options.tracing;
+  const answer = (server: object, req: http.IncomingMessage, res: http.ServerResponse, request: Request): void => {
     try {
-      // The body stays unread until the route is known (the handler reads it); unread or refused, the connection closes.
-      const request = Request.fromNodeDeferred(req, clientIp);
       const response = handler.respond(request);
-      const server = this as object;
       const send = (r: Response): void => {
         // A body sent and not read to its end: the connection closes, once what the client still sends is dropped.
         if (request.bodyUnread) lingerOnClose(req, options.bodyLimits.multipart);
-        writeResponse(res, request, r, stopping.has(server) || request.bodyUnread);
+        const bytes = writeResponse(res, request, r, stopping.has(server) || request.bodyUnread);
+        tracing?.written(request, r.status, bytes);
       };
-      if (isPromise(response)) response.then(send).catch((err: unknown) => failed(res, err));
+      if (isPromise(response)) response.then(send).catch((err: unknown) => failed(res, err, request));
       else send(response);
     } catch (err) {
-      failed(res, err);
+      failed(res, err, request);
     }
+  };
+  // A plain function: node calls a 'request' listener with `this` set to the server.
+  return function (this: unknown, req, res) {
+    let request: Request;
+    try {
+      // The body stays unread until the route is known (the handler reads it); unread or refused, the connection closes.
+      request = Request.fromNodeDeferred(req, clientIp);
+    } catch (err) {
+      failed(res, err);
+      return;
+    }
+    const server = this as object;
+    if (tracing === undefined) return answer(server, req, res, request);
+    request.receivedAt = performance.now();
+    request.id = tracing.idOf(req);
+    tracing.run(request, () => answer(server, req, res, request));
   };
 }
 
@@ -168,7 +220,17 @@ export function continueListener(handler: HttpHandler, options: HttpServerOption
       // The body is not read, so the connection closes (after dropping what a client that did not wait still sends).
       const partial = new Request({ method: req.method, path: (req.url ?? '/').split('?')[0], headers: req.headers, ip: clientIp(req) });
       lingerOnClose(req, options.bodyLimits.multipart);
-      writeResponse(res, partial, options.onError(tooLarge, partial), true);
+      const tracing = options.tracing;
+      if (tracing === undefined) {
+        writeResponse(res, partial, options.onError(tooLarge, partial), true);
+        return;
+      }
+      partial.receivedAt = performance.now();
+      partial.id = tracing.idOf(req);
+      tracing.run(partial, () => {
+        const response = options.onError(tooLarge, partial);
+        tracing.written(partial, response.status, writeResponse(res, partial, response, true));
+      });
       return;
     }
     res.writeContinue();

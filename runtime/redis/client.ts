@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { get } from '../config.js';
 import { DatabaseUnavailableError } from '../db/errors.js';
-import { RepeatedLog, getLogger } from '../logger.js';
+import { RepeatedLog, getLogger, outsideRequest } from '../logger.js';
 
 /** The client's errors: once per cause and interval, whatever the number of clients that meet it. */
 const log = new RepeatedLog(getLogger('fw.redis'));
@@ -188,7 +188,8 @@ export class RedisConnection {
     client.on('error', (error) => {
       // The client keeps reconnecting, and every request of an outage opens one that fails: once per interval.
       const message = (error as Error)?.message ?? String(error);
-      log.warning(`${this.target} ${message}`, `Redis (${this.target}) : ${message}`);
+      // Not of the request whose call opened the connection: its line carries no request id.
+      outsideRequest(() => log.warning(`${this.target} ${message}`, `Redis (${this.target}) : ${message}`));
     });
     client.on('ready', () => {
       ready = true;

@@ -82,7 +82,10 @@ export function selfSigned(dir: string): { cert: string; key: string } {
 export async function startNginx(prefix: string, site: string, port: number): Promise<ChildProcess> {
   const binary = nginxBinary();
   if (!binary) throw new Error('nginx absent : .ci/run installe le paquet Debian « nginx »');
-  fs.writeFileSync(path.join(prefix, 'nginx.conf'), mainConfig(prefix, site));
+  // The site's own access log (/var/log/nginx/access.log) goes into the prefix too, beside the main one: a copy of the site says so.
+  const copy = path.join(prefix, 'site-under-test.conf');
+  fs.writeFileSync(copy, fs.readFileSync(site, 'utf8').replaceAll('/var/log/nginx/access.log', path.join(prefix, 'access.log')));
+  fs.writeFileSync(path.join(prefix, 'nginx.conf'), mainConfig(prefix, copy));
   const child = spawn(binary, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let said = '';
   child.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()));

@@ -57,9 +57,12 @@ export interface LogCapture {
   text(): string;
 }
 
-export function captureLogs(): LogCapture {
+/** Captures the records written with setLogSink; the access lines (`fw.access`) only when `access` is true. */
+export function captureLogs(options: { access?: boolean } = {}): LogCapture {
   const records: LogRecord[] = [];
-  const previous = setLogSink((record) => records.push(record));
+  const previous = setLogSink((record) => {
+    if (options.access || record.logger !== 'fw.access') records.push(record);
+  });
   return {
     records,
     clear: () => void records.splice(0),
