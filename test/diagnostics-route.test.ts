@@ -256,7 +256,10 @@ test('FW-ROUTE-008: a method inherited from a parent class of the project is fou
     write(
       r,
       'mvc/controllers/base_carte.ts',
-      `${original.split('\n').filter((line) => line.startsWith('import ')).join('\n')}\n\nexport class BaseCarte extends ${heritage.exec(original)![1]!} {\n  static carte(): Response {\n    return new Response('');\n  }\n}\n`,
+      `${original
+        .split('\n')
+        .filter((line) => line.startsWith('import '))
+        .join('\n')}\n\nexport class BaseCarte extends ${heritage.exec(original)![1]!} {\n  static carte(): Response {\n    return new Response('');\n  }\n}\n`,
     );
     edit(r, CONTROLLER, (text) => text.replace(heritage, "import { BaseCarte } from './base_carte.js';\nexport class VilleController extends BaseCarte"));
     addRoutes(r, "  router.add('GET', '/villes/carte', VilleController.carte);");
