@@ -5,7 +5,7 @@
  *   a filtered page, a search; p50 and p99 of sequential requests (target p50 < 50 ms for page 1 and the filter).
  * - the same three pages under load (autocannon, BENCH_CRUD_CONNECTIONS connections, alternating rounds): req/s and
  *   the server's CPU time per request, for the generated page, for the previous code path of its model (the count
- *   before every page: PREVIOUS_PAGE below, swapped into the model) and for a hand-written node:http + mysql2 +
+ *   before every page: PREVIOUS_PAGE below, an override of the model's page()) and for a hand-written node:http + mysql2 +
  *   nunjucks page making the same queries (bench/servers/list.mjs); ratios printed (targets: ≥ 1.5× the previous
  *   path on page 1 and the search, ≥ 0.9× the hand-written page). Every server runs with the flags of a project's
  *   `npm start` (`--max-semi-space-size=8`).
@@ -37,16 +37,18 @@ const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /**
  * The model's page() before the list kept its count (the count, then the rows, on every request): the "previous"
- * server of the load section runs the generated project with this method swapped in.
+ * server of the load section runs the generated project with this override in its model.
  */
-const PREVIOUS_PAGE = `  static async page(request: Pick<Request, 'params'>): Promise<{ query: ListQuery; rows: ContactListRow[]; pagination: Pagination }> {
-    const query = ListQuery.fromRequest(request, CONTACT_LIST);
+const PREVIOUS_PAGE = `  static override async page(request: Pick<Request, 'params'>): Promise<CrudPage<ContactListRow>> {
+    const query = ListQuery.fromRequest(request, CONTACT_CRUD.list);
     const where = query.where();
-    const count = await fetchOne<{ total: unknown }>(\`\${crud.COUNT} \${where.sql}\`, where.params);
+    const count = await fetchOne<{ total: unknown }>(\`\${CONTACT_CRUD.sql.count} \${where.sql}\`, where.params);
     const pagination = new Pagination(request, Number(count?.total ?? 0), ContactModel.perPage, { params: query.linkParams() });
-    const rows = pagination.total === 0 ? [] : await fetchAll(\`\${crud.SELECT} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
-    return { query, rows: rows.map(crud.toListRow), pagination };
-  }`;
+    const rows = pagination.total === 0 ? [] : await fetchAll(\`\${CONTACT_CRUD.sql.select} \${where.sql} \${query.orderBy()} LIMIT ? OFFSET ?\`, [...where.params, pagination.limit, pagination.offset]);
+    return { query, rows: rows.map((row) => CONTACT_CRUD.listRow(row)), pagination };
+  }
+`;
+const PREVIOUS_IMPORTS = "import { ListQuery, Pagination, fetchOne, type Request } from 'fw-mvc';\nimport type { CrudPage } from 'fw-mvc/crud';\n";
 const LOAD_CASES = [
   ['page 1', '/contacts'],
   ['filter (actif, ville)', '/contacts?actif=1&ville_id=8'],
@@ -117,12 +119,11 @@ async function latencies(url, count) {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-/** The model with the previous page() (value imports of ListQuery and Pagination, which it builds). */
+/** The model with the previous page(), as an override of the framework's (value imports of ListQuery and Pagination, which it builds). */
 function previousModel(current) {
-  const start = current.indexOf('  static async page(');
-  const end = current.indexOf('\n  }\n', start) + 4;
-  if (start < 0 || end < 4) throw new Error('contact_model.ts : page() introuvable');
-  return (current.slice(0, start) + PREVIOUS_PAGE + current.slice(end)).replace('type ListQuery, type Pagination', 'ListQuery, Pagination');
+  const opening = /^export class ContactModel extends crudModel\(CONTACT_CRUD\) \{\n/m;
+  if (!opening.test(current)) throw new Error('contact_model.ts : la classe ContactModel est introuvable');
+  return PREVIOUS_IMPORTS + current.replace(opening, (line) => line + PREVIOUS_PAGE);
 }
 
 /** One autocannon run: req/s over the measured time and the server's CPU ms per request. */

@@ -49,9 +49,10 @@ const median = (values) => {
 };
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 
-/** SELECT, COUNT and LIST of the generated crud module, read by the project's own TypeScript loader. */
+/** The list's SELECT, COUNT and allow-lists of the generated description, read by the project's own TypeScript loader. */
 function crudModule(project) {
-  const script = "const m = await import('./mvc/models/contact_crud.ts'); console.log(JSON.stringify({ select: m.SELECT, count: m.COUNT, spec: m.LIST }));";
+  const script =
+    "const { CONTACT_CRUD: d } = await import('./mvc/models/contact_crud.ts'); console.log(JSON.stringify({ select: d.sql.select, count: d.sql.count, spec: d.list }));";
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: project.root, encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').at(-1));
 }

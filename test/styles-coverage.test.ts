@@ -66,7 +66,7 @@ test('fw new --no-install, three entities, a relation and fw make:crud for each'
   ok(project, ['make:crud', 'Ville', '--public']);
   ok(project, ['make:crud', 'Contact']);
   ok(project, ['make:crud', 'Article']);
-  for (const page of ['index.html', 'form.html', 'show.html', 'bulk_delete.html']) assert.ok(project.exists(`mvc/views/contact/${page}`), page);
+  for (const page of ['index.html', 'form.html', 'show.html', '_table.html']) assert.ok(project.exists(`mvc/views/contact/${page}`), page);
 });
 
 test('the class reader lists every literal alternative and skips template expressions', () => {

@@ -11,8 +11,10 @@
  * An included partial that only extends another one and fills its blocks (an entity's `_table.html` on the
  * framework's `crud/_table.html`, docs/decisions.md "The CRUD in the runtime") is written as its parent with those
  * blocks in place (`flattenExtends`), when the parent extends nothing and the result holds none of the tags above:
- * the same output as nunjucks' own inheritance, without a block call per row. Only where it is included: the file
- * itself keeps its blocks, since another template may extend it.
+ * the same output as nunjucks' own inheritance, without a block call per row. A template loaded to be extended that
+ * only extends another and fills its blocks is merged with it, blocks kept (`mergeExtends`): one level of inheritance
+ * less, the same output, still a template another can extend; one loaded to be rendered is written without blocks
+ * when its whole chain can be (`flattenExtends`): a page of an entity, its layout and the base layout as one template.
  * A failed render is rendered again without inlining, so that its error names the file and line that hold the
  * fault (runtime/templates/nunjucks.ts).
  */
@@ -107,20 +109,22 @@ interface Filled {
 
 /**
  * The parent and the blocks of a template made only of `{% extends "<literal>" %}` and top-level blocks (comments and
- * whitespace between them), no block inside a block; null for any other template.
+ * whitespace between them; a block may hold blocks of its own, which go with it); null for any other template.
  */
 function childOf(source: string): { parent: string; blocks: Map<string, Filled> } | null {
   let parent: string | null = null;
   const blocks = new Map<string, Filled>();
   let open: { name: string; bodyStart: number; right: string } | null = null;
+  let depth = 0;
   let cursor = 0;
   for (const tag of tags(source)) {
     if (open) {
       const end = tag.open === '{%' ? END_BLOCK.exec(tag.body) : null;
-      if (end) {
+      if (end && depth === 0) {
         blocks.set(open.name, { body: source.slice(open.bodyStart, tag.start), right: open.right, left: end[1]! });
         open = null;
-      } else if (tag.open === '{%' && KEYWORD.exec(tag.body)?.[1] === 'block') return null;
+      } else if (end) depth--;
+      else if (tag.open === '{%' && BLOCK.test(tag.body)) depth++;
       cursor = tag.end;
       continue;
     }
@@ -142,19 +146,28 @@ function childOf(source: string): { parent: string; blocks: Map<string, Filled> 
   return { parent, blocks };
 }
 
+/** A name relative to the template that holds it (`./x.html`): it would name another file once the text moves. */
+const RELATIVE_NAME = /\b(?:include|extends|import|from)\s+["']\.\.?\//;
+
+/** True when `source` extends another template. */
+function extendsOne(source: string): boolean {
+  for (const tag of tags(source)) if (tag.open === '{%' && KEYWORD.exec(tag.body)?.[1] === 'extends') return true;
+  return false;
+}
+
 /**
- * `source` (a parent that extends nothing) with each of its blocks written in place: the child's text where the
- * child fills it, its own text otherwise (its inner blocks in turn), inside `{% if true %}…{% endif %}` carrying the
- * whitespace control of both templates' tags. Null when a block name repeats or a tag is unbalanced.
+ * `source` with each of its blocks rewritten: the child's text where `blocks` fills it (its name added to `used`), its
+ * own text otherwise (its inner blocks in turn). With `keepTags`, the block tags stay (the child's whitespace control
+ * inside them, the parent's outside); without, the text sits in `{% if true %}…{% endif %}`. Null when a block name
+ * repeats or a tag is unbalanced.
  */
-function fillBlocks(source: string, blocks: ReadonlyMap<string, Filled>, seen: Set<string>): string | null {
+function rewriteBlocks(source: string, blocks: ReadonlyMap<string, Filled>, keepTags: boolean, seen: Set<string>, used: Set<string>): string | null {
   let out = '';
   let copied = 0;
   let depth = 0;
   let open: { name: string; tag: Tag; left: string; right: string } | null = null;
   for (const tag of tags(source)) {
     if (tag.open !== '{%') continue;
-    if (KEYWORD.exec(tag.body)?.[1] === 'extends') return null;
     const block = BLOCK.exec(tag.body);
     if (block) {
       if (depth === 0) {
@@ -171,20 +184,20 @@ function fillBlocks(source: string, blocks: ReadonlyMap<string, Filled>, seen: S
     depth--;
     if (depth > 0 || !open) continue;
     const own = blocks.get(open.name);
-    let inner: string | null;
-    let right = open.right;
-    let left = end[1]!;
-    if (own) {
-      inner = own.body;
-      right = own.right;
-      left = own.left;
-      // Blocks the child does not reach any more are still names of the parent: a repeated one is refused all the same.
-      if (fillBlocks(source.slice(open.tag.end, tag.start), new Map(), seen) === null) return null;
-    } else {
-      inner = fillBlocks(source.slice(open.tag.end, tag.start), blocks, seen);
-    }
+    const body = source.slice(open.tag.end, tag.start);
+    // A block the child fills hides the parent's inner blocks: their names are still checked, not filled.
+    const inner = own
+      ? rewriteBlocks(body, new Map(), keepTags, seen, new Set()) === null
+        ? null
+        : own.body
+      : rewriteBlocks(body, blocks, keepTags, seen, used);
     if (inner === null) return null;
-    out += `${source.slice(copied, open.tag.start)}{%${open.left} if true ${right}%}${inner}{%${left} endif ${end[2]!}%}`;
+    if (own) used.add(open.name);
+    const right = own ? own.right : open.right;
+    const left = own ? own.left : end[1]!;
+    const opening = keepTags ? `{%${open.left} block ${open.name} ${right}%}` : `{%${open.left} if true ${right}%}`;
+    const closing = keepTags ? `{%${left} endblock ${end[2]!}%}` : `{%${left} endif ${end[2]!}%}`;
+    out += `${source.slice(copied, open.tag.start)}${opening}${inner}${closing}`;
     copied = tag.end;
     open = null;
   }
@@ -193,19 +206,60 @@ function fillBlocks(source: string, blocks: ReadonlyMap<string, Filled>, seen: S
 }
 
 /**
- * The template `source` written as one, when it only extends a partial and fills its blocks (see above): its
- * parent's text with the blocks in place, if the result can stand in place of nunjucks' inheritance (no `set`,
- * macro, block or `super()` left); else undefined.
+ * One level of inheritance written as one template: when `source` only extends a literal parent and fills its blocks
+ * (see childOf), the parent's text with the child's blocks in place, block tags kept, so that the result is what
+ * nunjucks renders for `source` and can itself be extended; a child's block the parent does not hold (its own parent
+ * may) follows as a block of the result when the parent extends one. Undefined when that could change the output:
+ * a child block calls `super()` or `caller()`, a name is relative, a block name repeats.
  */
-export function flattenExtends(source: string, read: SourceReader): string | undefined {
-  if (!source.includes('extends')) return undefined;
+function mergeChild(source: string, read: SourceReader): string | undefined {
   const child = childOf(source);
   if (!child) return undefined;
-  for (const filled of child.blocks.values()) if (!inlinable(filled.body)) return undefined;
+  for (const filled of child.blocks.values()) if (NOT_INLINED_CALLS.test(filled.body) || RELATIVE_NAME.test(filled.body)) return undefined;
   const parent = read(child.parent);
-  if (parent === undefined) return undefined;
-  const flat = fillBlocks(parent, child.blocks, new Set());
-  return flat !== null && inlinable(flat) ? flat : undefined;
+  if (parent === undefined || RELATIVE_NAME.test(parent)) return undefined;
+  const used = new Set<string>();
+  const filled = rewriteBlocks(parent, child.blocks, true, new Set(), used);
+  if (filled === null) return undefined;
+  const rest = [...child.blocks].filter(([name]) => !used.has(name));
+  const merged =
+    rest.length === 0 || !extendsOne(parent)
+      ? filled
+      : filled + rest.map(([name, block]) => `{% block ${name} ${block.right}%}${block.body}{%${block.left} endblock %}`).join('');
+  // The child's own inner blocks came with it: every name must still be one block's.
+  return rewriteBlocks(merged, new Map(), true, new Set(), new Set()) === null ? undefined : merged;
+}
+
+/**
+ * `source` with the templates it extends written into it, level by level, while each level only extends its parent
+ * and fills blocks (mergeChild): the page renders with fewer levels of inheritance, the same bytes. Undefined when
+ * not even one level can be.
+ */
+export function mergeExtends(source: string, read: SourceReader): string | undefined {
+  if (!source.includes('extends')) return undefined;
+  let current = source;
+  let merged = false;
+  for (let level = 0; level < MAX_DEPTH; level++) {
+    const next = mergeChild(current, read);
+    if (next === undefined) break;
+    current = next;
+    merged = true;
+  }
+  return merged ? current : undefined;
+}
+
+/**
+ * A template as one text without blocks, for a render or an include (where its blocks render in place, as in a
+ * template that extends nothing): the templates it extends merged into it (mergeExtends), then each block's text in
+ * place of the block, if nothing extends any more and the result can stand in place of nunjucks' blocks (no `set`,
+ * macro or `super()`); else undefined. Never for a template loaded to be extended: another's blocks would be lost.
+ */
+export function flattenExtends(source: string, read: SourceReader): string | undefined {
+  if (!source.includes('block')) return undefined;
+  const merged = mergeExtends(source, read) ?? source;
+  if (extendsOne(merged)) return undefined;
+  const flat = rewriteBlocks(merged, new Map(), false, new Set(), new Set());
+  return flat !== null && flat !== merged && inlinable(flat) ? flat : undefined;
 }
 
 /** `source` with its static includes replaced by the included files (themselves inlined), as described above. */

@@ -10,7 +10,7 @@ import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
-import { inlineIncludes } from './inline-includes.js';
+import { flattenExtends, inlineIncludes, mergeExtends } from './inline-includes.js';
 import { installCompileErrors } from './nunjucks-compile-errors.js';
 import { installHotPaths } from './nunjucks-hot-paths.js';
 
@@ -69,15 +69,26 @@ class ViewsLoader extends nunjucks.FileSystemLoader {
   }
 }
 
-/** A file loader whose templates come with their static includes (a partial that extends one with its blocks filled) written in place. */
+/**
+ * The name under which the renderer asks for the template it renders (never one a template extends): that one may be
+ * written without blocks, its layouts merged into it (inline-includes.ts `flattenExtends`).
+ */
+const RENDERED = 'fw-render:';
+
+/**
+ * A file loader whose templates come with their static includes (a partial that extends one with its blocks filled)
+ * and the templates they extend written in place: merged, blocks kept, for a template another may extend; flat for the
+ * one rendered.
+ */
 class InliningLoader extends ViewsLoader {
   override getSource(name: string): nunjucks.LoaderSource {
-    const source = super.getSource(name);
+    const rendered = name.startsWith(RENDERED);
+    const source = super.getSource(rendered ? name.slice(RENDERED.length) : name);
     // nunjucks' loader answers null for a name that no search path holds (its types say otherwise).
     if (!source) return source;
     const read = (included: string): string | undefined => (super.getSource(included) as nunjucks.LoaderSource | null)?.src;
-    // Only what a template includes is flattened (inline-includes.ts): the template itself may be another's parent.
-    return { ...source, src: inlineIncludes(source.src, read) };
+    const whole = (rendered ? flattenExtends(source.src, read) : undefined) ?? mergeExtends(source.src, read) ?? source.src;
+    return { ...source, src: inlineIncludes(whole, read) };
   }
 }
 
@@ -94,7 +105,8 @@ export class NunjucksRenderer implements TemplateRenderer {
 
   render(template: string, context: Record<string, unknown>): string {
     try {
-      return rendered(template, this.environment().render(template, context));
+      const name = this.options.inlineIncludes === false ? template : `${RENDERED}${template}`;
+      return rendered(template, this.environment().render(name, context));
     } catch (err) {
       if (this.options.inlineIncludes === false) throw err;
       this.plainEnv ??= withAdditions(this.build(false), this.environment());
