@@ -146,7 +146,7 @@ test('the list gets a thumbnail column for the first single image (not for a gal
   assert.ok(head.includes('>Photo</th>'));
   assert.match(cells, /\{% set thumbnail = thumbnails\[row\.id\] %\}\{% if thumbnail %\}<img src="\{\{ thumbnail\.url \}\}"/);
   // One lookup for the page's rows, when the media have a list image (MediaPages.listImage: none for a gallery alone).
-  assert.ok(ACTIONS.includes("if (ctl.media?.listImage) context['thumbnails'] = await ctl.media.thumbnails(rows.map((row) => resource.idOf(row)));"));
+  assert.ok(ACTIONS.includes('if (ctl.media?.listImage) context.thumbnails = await ctl.media.thumbnails(rows.map((row) => resource.idOf(row)));'));
   // A gallery alone: no column.
   const gallery = crudFiles(planCrud(compileEntities([produitWith([PRODUIT.media[1]!])]), 'Produit', { media: true }), STUBS);
   assert.not.ok(file(gallery, 'mvc/views/produit/_list_head.html').includes('Galerie'));

@@ -51,6 +51,8 @@ H.before(async () => {
     REDIS_PREFIX: prefix,
     T_DB_PORT: String(database.port),
     T_SMTP_PORT: String(smtp.port),
+    // A loaded machine may take more than the default second to open the first connections (docs/deploy.md).
+    HEALTH_CHECK_MS: '4000',
   });
   await waitListening(server, 2);
 });

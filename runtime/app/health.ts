@@ -23,6 +23,12 @@ export const READINESS_PATH = '/up/ready';
 /** Milliseconds each readiness check has before it counts as failed. */
 export const HEALTH_CHECK_MS = 1000;
 
+/** How long each readiness check may take: HEALTH_CHECK_MS, or `HEALTH_CHECK_MS` of the environment (milliseconds). */
+function checkMs(): number {
+  const set = Number(process.env.HEALTH_CHECK_MS);
+  return Number.isInteger(set) && set > 0 ? set : HEALTH_CHECK_MS;
+}
+
 const log = new RepeatedLog(getLogger('fw.health'));
 
 /** What one check found: `ok`, `unused` (nothing of the application relies on it), or `unavailable`. */
@@ -78,7 +84,7 @@ async function check(name: string, run: (() => Promise<unknown>) | null): Promis
   if (run === null) return 'unused';
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`pas de réponse en ${HEALTH_CHECK_MS} ms`)), HEALTH_CHECK_MS);
+    timer = setTimeout(() => reject(new Error(`pas de réponse en ${checkMs()} ms`)), checkMs());
   });
   try {
     await Promise.race([run(), late]);
@@ -117,7 +123,7 @@ function mailCheck(): (() => Promise<unknown>) | null {
   return () =>
     new Promise<void>((resolve, reject) => {
       const socket = secure ? tls.connect({ host, port, servername: host }) : net.connect({ host, port });
-      const timer = setTimeout(() => fail(new Error(`pas de connexion en ${HEALTH_CHECK_MS} ms`)), HEALTH_CHECK_MS);
+      const timer = setTimeout(() => fail(new Error(`pas de connexion en ${checkMs()} ms`)), checkMs());
       function fail(error: Error): void {
         clearTimeout(timer);
         socket.destroy();

@@ -36,7 +36,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   const dir = path.join(paths.releases, version);
   if (fs.existsSync(dir)) {
     const { CliError } = await import('../../errors.js');
-    throw new CliError(`la release ${version} existe déjà (${dir}).`, 'un autre nom : « --version <nom> », ou sans --version (l’heure UTC).');
+    throw new CliError(`la release ${version} existe déjà (${dir}).`, "un autre nom : « --version <nom> », ou sans --version (l'heure UTC).");
   }
   const previous = releases.currentRelease(paths);
   try {
