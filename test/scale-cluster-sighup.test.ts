@@ -29,11 +29,11 @@ function children(pid: number): string[] {
 }
 
 /** How many times `text` is in the output so far. */
-const count = (server: ClusterProcess, text: string): number => server.output().split(text).length - 1;
+const count = (server: ClusterProcess, text: string | RegExp): number => server.output().split(text).length - 1;
 
 const DONE = 'Redémarrage terminé : ';
-/** A worker's line as it starts to stop: the restart has replaced one worker and goes on. */
-const RETIRING = 'fw.http: SIGTERM reçu';
+/** A worker's line as it starts to stop (`… fw.http [<pid>]: SIGTERM reçu …`): the restart has replaced one worker and goes on. */
+const RETIRING = /fw\.http(?: \[[^\]]*\])?: SIGTERM reçu/g;
 
 const S = suite('scale: WEB_CONCURRENCY=2, interrupted rolling restarts end with exactly 2 workers');
 let project: TempProject;
