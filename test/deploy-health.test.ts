@@ -55,6 +55,16 @@ H.before(async () => {
     HEALTH_CHECK_MS: '4000',
   });
   await waitListening(server, 2);
+  // Each worker opens its first database and Redis connections on its first check: on a loaded machine that may
+  // take longer than a check may. The tests start from workers whose connections are open.
+  await waitFor(
+    'every check ok in both workers',
+    async () => {
+      const answers = await Promise.all([ready(), ready(), ready(), ready()]);
+      return answers.every((answer) => answer.status === 200);
+    },
+    30_000,
+  );
 });
 
 H.after(async () => {
