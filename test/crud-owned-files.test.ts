@@ -1,5 +1,5 @@
 // What `fw make:crud` gives the user to own, measured on the snapshots of Contact and Ville (snapshots/2-make-crud-contact,
-// 3-make-crud-ville; docs/architecture.md "The CRUD of an entity"): the files the spec lists (controller, model, form,
+// 3-make-crud-ville; docs/architecture.md "The CRUD of an entity"): the files docs/crud.md "What it writes" lists (controller, model, form,
 // index.html, show.html, form.html, _table.html, _pagination.html, _results.html) hold at most 120 lines per entity,
 // and no line of one entity's file is found in the other's but imports and declarations: nothing is copied from entity
 // to entity, what both would hold is the framework's.
@@ -14,7 +14,7 @@ const ENTITIES = [
   { snapshot: '3-make-crud-ville', snake: 'ville' },
 ] as const;
 
-/** The user's files of an entity's CRUD pages, as the spec lists them. */
+/** The user's files of an entity's CRUD pages, as docs/crud.md "What it writes" lists them. */
 function ownedFiles(snake: string): string[] {
   const views = ['index', 'show', 'form', '_table', '_pagination', '_results'].map((view) => `mvc/views/${snake}/${view}.html`);
   return [`mvc/controllers/${snake}_controller.ts`, `mvc/models/${snake}_model.ts`, `mvc/forms/${snake}_form.ts`, ...views];
@@ -41,7 +41,7 @@ function importOrDeclaration(line: string): boolean {
   return /^\{% (extends "[^"]+"|include "crud\/[^"]+"|endblock) %\}$/.test(code);
 }
 
-test('every file the spec lists is written, and an entity owns at most 120 lines of them', () => {
+test('every file docs/crud.md lists is written, and an entity owns at most 120 lines of them', () => {
   for (const { snapshot, snake } of ENTITIES) {
     const counts = ownedFiles(snake).map((file) => [file, read(snapshot, file).length] as const);
     const total = counts.reduce((sum, [, lines]) => sum + lines, 0);

@@ -201,10 +201,11 @@ export async function planStarter(root: string, starter: Starter, options: Start
   };
 
   const { readCrudStubs } = await import('../stubs.js');
-  const stubs = ofKind(pieces, 'crud').length > 0 ? readCrudStubs() : null;
+  let stubs: ReturnType<typeof readCrudStubs> | undefined;
   for (const piece of ofKind(pieces, 'crud')) {
     const plan = crud.planCrud(model, piece.entity, { isPublic: options.isPublic });
-    files.push(...crud.crudFiles(plan, stubs!));
+    stubs ??= readCrudStubs();
+    files.push(...crud.crudFiles(plan, stubs));
     const { import: imp, routes: list } = crud.crudRoutes(plan);
     addRoutes(imp, list, `${piece.entity} (fw make:crud ${piece.entity})`, plan.isPublic);
   }

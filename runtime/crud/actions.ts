@@ -1,8 +1,8 @@
 /**
  * The actions of the CRUD pages (docs/crud.md "Routes", "The list page", "Bulk delete", "CSV export", "Partial updates
  * (htmx, optional)"), written once for every entity: `crudController()` (controller.ts) binds them to the class an
- * entity's controller extends, whose hooks they call. Behaviour is the spec's, byte for byte: statuses, redirects,
- * flashes, htmx answers, the CSV.
+ * entity's controller extends, whose hooks they call. Behaviour is what docs/crud.md describes, byte for byte:
+ * statuses, redirects, flashes, htmx answers, the CSV.
  */
 import fs from 'node:fs';
 import path from 'node:path';
