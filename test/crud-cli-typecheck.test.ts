@@ -84,6 +84,33 @@ test('a project with every field type, a role block, an entity without relations
   assert.is(checked.status, 0);
 });
 
+test('tsc refuses a form whose cleaned values do not fit the entity, naming the mismatch; the form as written passes', () => {
+  const file = 'mvc/forms/etiquette_form.ts';
+  const written = typed.read(file);
+  const fieldsConst = /import \{ (\w+) \} from '\.\/etiquette_fields\.js';/.exec(written)?.[1];
+  assert.ok(fieldsConst, written);
+  // The user's own field for `couleur`, an integer where the entity keeps a string.
+  typed.write(
+    file,
+    written
+      .replace("import { Form } from 'fw-mvc';", "import { Form, IntegerField } from 'fw-mvc';")
+      .replace(
+        `export class EtiquetteForm extends Form<typeof ${fieldsConst}> {\n  static fields = ${fieldsConst};`,
+        `export class EtiquetteForm extends Form<typeof EtiquetteForm.fields> {\n  static fields = { ...${fieldsConst}, couleur: new IntegerField({ required: false }) };`,
+      ),
+  );
+  try {
+    assert.is.not(typed.read(file), written);
+    const refused = tsc(typed);
+    assert.is(refused.status, 2);
+    assert.match(refused.output, 'mvc/controllers/etiquette_controller.ts');
+    assert.match(refused.output, 'les valeurs du formulaire ne correspondent pas à l’entité');
+    assert.not.match(refused.output, 'mvc/forms/etiquette_form.ts', 'the form itself is valid TypeScript');
+  } finally {
+    typed.write(file, written);
+  }
+});
+
 /** Calls actions of the generated FicheController for signed-in users with given roles (no tables: the role check comes first). */
 const RBAC_PROBE = `import { Request } from 'fw-mvc';
 import { FicheController } from './controllers/fiche_controller.js';
