@@ -9,10 +9,11 @@
  *      reason, when the database is not configured or does not answer (the SQLite file does not exist yet, MariaDB
  *      does not greet within 3 s).
  *
- * Every step runs; each prints its name and its result, then the output of the first step that failed.
+ * Every step runs, side by side; each prints its name and its result in this order, then the output of the first
+ * step that failed.
  * Exit code: 0 when every step passed or was skipped, 1 otherwise. Nothing is written.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { createRequire } from 'node:module';
@@ -114,13 +115,21 @@ async function databaseAbsence() {
   return mariadbGreets(env.DB_APP_HOST || '127.0.0.1', port);
 }
 
-/** Runs `node <script> <args>` in the project; its result and duration. */
+/** Runs `node <script> <args>` in the project; resolves with its result and duration. */
 function run(script, args) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `${result.error.message}\n` : ''}`;
-  return { ok: result.status === 0, status: result.status ?? result.signal, seconds, output };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    let spawnError = '';
+    child.once('error', (error) => (spawnError = `${error.message}\n`));
+    child.once('close', (code, signal) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      resolve({ ok: code === 0, status: code ?? signal, seconds, output: Buffer.concat(chunks).toString('utf8') + spawnError });
+    });
+  });
 }
 
 const line = (tag, name, detail) => console.log(`  ${`[${tag}]`.padEnd(7)}${name} — ${detail}`);
@@ -131,30 +140,30 @@ const steps = [
   ['fw build:model --check', FW, ['build:model', '--check']],
   ...entitiesWithCrud().map((entity) => [`fw make:crud ${entity} --check`, FW, ['make:crud', entity, '--check']]),
 ];
+const drift = 'fw migration:diff --all --check';
+const absence = await databaseAbsence();
+if (!absence) steps.push([drift, FW, ['migration:diff', '--all', '--check']]);
+
+// The steps read and write nothing in common: they run side by side, and are reported in their order.
+const results = await Promise.all(steps.map(([, script, args]) => run(script, args)));
 let failed = null;
 let passed = 0;
 let skipped = 0;
-const runStep = (name, script, args) => {
-  const result = run(script, args);
+steps.forEach(([name], index) => {
+  const result = results[index];
   if (result.ok) passed++;
   else failed ??= { name, ...result };
   line(result.ok ? 'OK' : 'FAIL', name, result.ok ? `${result.seconds} s` : `code ${result.status} (${result.seconds} s)`);
-};
-for (const [name, script, args] of steps) runStep(name, script, args);
-
-const drift = 'fw migration:diff --all --check';
-const absence = await databaseAbsence();
+});
 if (absence) {
   skipped++;
   line('SKIP', drift, `${absence} : l'écart entre les entités et les tables n'est pas vérifié`);
-} else {
-  runStep(drift, FW, ['migration:diff', '--all', '--check']);
 }
 
 if (failed) {
   console.log(`\nSortie de « ${failed.name} » :\n`);
   process.stdout.write(failed.output.endsWith('\n') || !failed.output ? failed.output : `${failed.output}\n`);
 }
-const failures = steps.length + 1 - passed - skipped;
+const failures = steps.length + (absence ? 1 : 0) - passed - skipped;
 console.log(`\n${passed} étape(s) réussie(s), ${skipped} ignorée(s), ${failures} en échec.`);
 process.exitCode = failures === 0 ? 0 : 1;
