@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$');
-const jobs = Math.max(1, Number(process.env.FW_TEST_JOBS) || os.availableParallelism());
+// One more file than cores: a test file waits on servers, MariaDB and child processes for about half its time, so a
+// third file keeps both cores of the CI machine busy (docs/testing.md "What a run costs").
+const jobs = Math.max(1, Number(process.env.FW_TEST_JOBS) || os.availableParallelism() + 1);
 const durationsFile = path.join(root, 'scripts', 'test-durations.json');
 const uvu = path.join(root, 'node_modules', 'uvu', 'bin.js');
 
@@ -35,6 +37,21 @@ const queue = [...files].sort((a, b) => (known[b] ?? 0) - (known[a] ?? 0) || a.l
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The CPU time (user + system, seconds) of the processes this runner has waited for, with all theirs: Linux adds a
+ * process's time, and its waited-for children's, to its parent's when the parent reaps it (/proc/self/stat fields 16
+ * and 17). Null where /proc is not there.
+ */
+function childrenCpuSeconds() {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime and cstime, fields 16 and 17, in clock ticks (100/s)
+  } catch {
+    return null;
+  }
+}
+
 function runFile(file) {
   return new Promise((resolve) => {
     const start = performance.now();
@@ -49,6 +66,9 @@ function runFile(file) {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code, signal) => {
       const ms = performance.now() - start;
+      const cpuNow = childrenCpuSeconds();
+      const cpu = cpuNow === null || cpuBefore === null ? null : cpuNow - cpuBefore;
+      cpuBefore = cpuNow;
       const text = plain(output);
       const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? NaN);
       const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? NaN);
@@ -58,12 +78,14 @@ function runFile(file) {
       else if (code !== 0) failure = `code de sortie ${code}`;
       else if (!(passed + skipped === total && total > 0))
         failure = `${passed} test(s) réussi(s) sur ${total} déclaré(s) ; un hook before/after a probablement échoué`;
-      resolve({ file, ms, output, failure, total: total || 0, passed: passed || 0, skipped });
+      resolve({ file, ms, cpu, output, failure, total: total || 0, passed: passed || 0, skipped });
     });
   });
 }
 
 const started = performance.now();
+let cpuBefore = childrenCpuSeconds();
+const cpuAtStart = cpuBefore;
 const results = [];
 async function worker() {
   for (let file = queue.shift(); file; file = queue.shift()) {
@@ -71,7 +93,8 @@ async function worker() {
     results.push(result);
     process.stdout.write(result.output.endsWith('\n') ? result.output : result.output + '\n');
     const mark = result.failure ? `ÉCHEC (${result.failure})` : 'ok';
-    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s, ${mark}) [${results.length}/${files.length}]\n`);
+    const cpu = result.cpu === null ? '' : `, ${result.cpu.toFixed(1)} s CPU`;
+    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s${cpu}, ${mark}) [${results.length}/${files.length}]\n`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
@@ -91,6 +114,12 @@ console.log(
   `\nTotal: ${sum('total')}  Passed: ${sum('passed')}  Skipped: ${sum('skipped')}  ` +
     `files: ${results.length}, ${jobs} at a time, ${(wall / 1000).toFixed(1)} s`,
 );
+const cpuAtEnd = childrenCpuSeconds();
+if (cpuAtEnd !== null && cpuAtStart !== null) {
+  const cores = os.availableParallelism();
+  const busy = (cpuAtEnd - cpuAtStart) / (cores * (wall / 1000));
+  console.log(`CPU: ${(cpuAtEnd - cpuAtStart).toFixed(1)} s (user + system) over ${cores} core(s): ${(busy * 100).toFixed(0)} % busy`);
+}
 const failed = results.filter((r) => r.failure);
 if (failed.length > 0) {
   console.error(`\nÉchec : ${failed.length} fichier(s) :`);
