@@ -5,6 +5,7 @@
  * `stubs/` with the entity's names in place (docs/decisions.md "The CRUD in the runtime").
  */
 import type { PlannedFile } from '../planned-file.js';
+import { withManualMarker } from '../marker.js';
 import { renderStub, type StubValues } from '../stub.js';
 import { descriptionNames } from './description.js';
 import type { CrudPlan } from './plan.js';
@@ -70,5 +71,11 @@ export function manualCrudFiles(plan: CrudPlan, stubs: CrudStubs): PlannedFile[]
     '_pagination.html': `${views}/_pagination.html`,
     '_results.html': `${views}/_results.html`,
   };
-  return CRUD_STUBS.map((name) => ({ path: paths[name], content: renderStub(name, stubs[name], values), kind: 'manual' as const }));
+  // Each starts with the line that records what was written (docs/decisions.md "Upgrading an entity's files").
+  const command = `make:crud ${plan.entityClass}`;
+  return CRUD_STUBS.map((name) => ({
+    path: paths[name],
+    content: withManualMarker(command, renderStub(name, stubs[name], values), name.endsWith('.ts') ? 'ts' : 'template'),
+    kind: 'manual' as const,
+  }));
 }

@@ -1,0 +1,148 @@
+/**
+ * `fw make:crud <Entity> --upgrade`: the user's files of the entity brought to what make:crud writes now, edits kept
+ * (docs/decisions.md "Upgrading an entity's files", docs/upgrading.md "Upgrading an entity's files"). For each file:
+ * its base (what the generator wrote: recorded by the hash of its first line, or written again by the previous
+ * release's emitters, emitters/crud/legacy/), then replaced when untouched, merged three ways when edited.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { manualHash, readManualMarker } from '../../emitters/marker.js';
+import { legacyManualFiles } from '../../emitters/crud/legacy/index.js';
+import type { CrudPlan } from '../../emitters/crud/plan.js';
+import type { PlannedFile } from '../../emitters/planned-file.js';
+import { unifiedDiff } from '../../emitters/codemods/line-diff.js';
+import { mergeThreeWays, type MergeConflict } from './three-way-merge.js';
+
+export type UpgradeFate = 'created' | 'replaced' | 'merged' | 'unchanged' | 'removed' | 'kept';
+
+export interface UpgradeEntry {
+  readonly path: string;
+  readonly fate: UpgradeFate;
+  /** What the file holds now (null: absent). */
+  readonly before: string | null;
+  /** What it will hold (null: deleted). */
+  readonly after: string | null;
+}
+
+export interface UpgradePlan {
+  readonly entries: readonly UpgradeEntry[];
+  readonly conflicts: ReadonlyArray<{ readonly path: string; readonly lines: readonly MergeConflict[] }>;
+  /** The files that could not be merged for want of a base. */
+  readonly unknown: readonly string[];
+}
+
+/**
+ * The upgrade of the manual files `manual` (what make:crud writes now, each with its marker line) of `plan`'s
+ * entity in the project at `root`. Reads the disk, writes nothing.
+ */
+export function planUpgrade(root: string, plan: CrudPlan, manual: readonly PlannedFile[]): UpgradePlan {
+  const legacy = legacyManualFiles(plan);
+  const entries: UpgradeEntry[] = [];
+  const conflicts: Array<{ path: string; lines: readonly MergeConflict[] }> = [];
+  const unknown: string[] = [];
+  const read = (file: string): string | null => {
+    const full = path.join(root, file);
+    return fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : null;
+  };
+  for (const file of manual) {
+    const current = read(file.path);
+    const next = readManualMarker(file.content)!;
+    if (current === null) {
+      entries.push({ path: file.path, fate: 'created', before: null, after: file.content });
+      continue;
+    }
+    if (current === file.content) {
+      entries.push({ path: file.path, fate: 'unchanged', before: current, after: current });
+      continue;
+    }
+    const marker = readManualMarker(current);
+    // The base: the file as the generator wrote it, without its marker line.
+    let base: string | null;
+    let user: string;
+    if (marker) {
+      user = marker.body;
+      if (manualHash(user) === marker.hash) {
+        entries.push({ path: file.path, fate: 'replaced', before: current, after: file.content });
+        continue;
+      }
+      base = manualHash(next.body) === marker.hash ? next.body : null;
+    } else {
+      user = current;
+      base = legacy.get(file.path) ?? null;
+      if (base === current) {
+        entries.push({ path: file.path, fate: 'replaced', before: current, after: file.content });
+        continue;
+      }
+    }
+    if (base === null) {
+      unknown.push(file.path);
+      continue;
+    }
+    const merged = mergeThreeWays(file.path, base, user, next.body);
+    if (merged.conflicts) {
+      conflicts.push({ path: file.path, lines: merged.conflicts });
+      continue;
+    }
+    // The merged file records the new text as its base: the next upgrade merges from it.
+    const firstLine = file.content.slice(0, file.content.indexOf('\n') + 1);
+    const after = firstLine + merged.text;
+    entries.push({ path: file.path, fate: after === current ? 'unchanged' : 'merged', before: current, after });
+  }
+  // The previous release's files that make:crud writes no more (bulk_delete.html): removed if untouched, kept if edited.
+  for (const [file, text] of legacy) {
+    if (manual.some((m) => m.path === file)) continue;
+    const current = read(file);
+    if (current === null) continue;
+    entries.push({ path: file, fate: current === text ? 'removed' : 'kept', before: current, after: current === text ? null : current });
+  }
+  return { entries, conflicts, unknown };
+}
+
+const LABELS: Readonly<Record<UpgradeFate, string>> = {
+  created: 'créé',
+  replaced: 'remplacé',
+  merged: 'fusionné',
+  unchanged: 'inchangé',
+  removed: 'supprimé',
+  kept: 'gardé',
+};
+
+/** Each file's fate, then the unified diff of every file that changes. */
+export function formatUpgrade(upgrade: UpgradePlan): string {
+  const width = Math.max(...Object.values(LABELS).map((l) => l.length));
+  const out = [`Mise à niveau des fichiers de l'entité (${upgrade.entries.length}) :\n`];
+  for (const entry of upgrade.entries) {
+    const note = entry.fate === 'kept' ? " (modifié par vous : il remplace le crud/bulk_delete.html du framework ; supprimez-le pour prendre celui-ci)" : '';
+    out.push(`  ${LABELS[entry.fate].padEnd(width)}  ${entry.path}${note}\n`);
+  }
+  for (const entry of upgrade.entries) {
+    if (entry.before === entry.after) continue;
+    out.push(`--- a/${entry.path}\n+++ b/${entry.path}\n${unifiedDiff(entry.before ?? '', entry.after ?? '')}`);
+  }
+  return out.join('');
+}
+
+/** The conflicts, file by file, each with the lines of the user's file. */
+export function formatConflicts(upgrade: UpgradePlan): string {
+  const parts = upgrade.conflicts.map(
+    ({ path: file, lines }) =>
+      `${file} : ${lines.map((c) => (c.from === c.to ? `ligne ${c.from}` : `lignes ${c.from}-${c.to}`) + ` (${c.why})`).join(', ')}`,
+  );
+  return parts.join(' ; ');
+}
+
+/** Applies the upgrade: the changed files written (each through a temporary file), the removed ones deleted. */
+export function applyUpgrade(root: string, upgrade: UpgradePlan): void {
+  for (const entry of upgrade.entries) {
+    if (entry.before === entry.after) continue;
+    const target = path.join(root, entry.path);
+    if (entry.after === null) {
+      fs.rmSync(target);
+      continue;
+    }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const temp = `${target}.fw-upgrade`;
+    fs.writeFileSync(temp, entry.after);
+    fs.renameSync(temp, target);
+  }
+}
