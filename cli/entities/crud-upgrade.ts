@@ -109,7 +109,8 @@ const LABELS: Readonly<Record<UpgradeFate, string>> = {
 
 /** Each file's fate, then the unified diff of every file that changes. */
 export function formatUpgrade(upgrade: UpgradePlan): string {
-  const width = Math.max(...Object.values(LABELS).map((l) => l.length));
+  // The width of the writer's labels, so that both lists line up.
+  const width = 10;
   const out = [`Mise à niveau des fichiers de l'entité (${upgrade.entries.length}) :\n`];
   for (const entry of upgrade.entries) {
     const note = entry.fate === 'kept' ? " (modifié par vous : il remplace le crud/bulk_delete.html du framework ; supprimez-le pour prendre celui-ci)" : '';
