@@ -35,7 +35,12 @@ function projectFiles(root: string, snake: string): string[] {
 const IMPORT = /import\s+(type\s+)?([^'";]*?)\s+from\s+['"]([^'"]+)['"]/g;
 
 /** True when a file of the project imports from `<snake>_crud.js` a name that is not one of the description's (`CONSTANT`, `RowType`). */
-export function importsLegacyCrudNames(root: string, snake: string, current: readonly string[], replaced: ReadonlyMap<string, string | null> = new Map()): boolean {
+export function importsLegacyCrudNames(
+  root: string,
+  snake: string,
+  current: readonly string[],
+  replaced: ReadonlyMap<string, string | null> = new Map(),
+): boolean {
   const module = new RegExp(`(?:^|/)${snake}_crud(?:\\.js)?$`);
   // `replaced`: files (relative paths) about to be written (null: deleted), read as they will be (make:crud --upgrade).
   const files = new Map(projectFiles(root, snake).map((file) => [file, null as string | null]));

@@ -105,7 +105,10 @@ test('a conflicting edit writes nothing and names its file and lines', () => {
   project.write(TABLE, table.replace('text-right whitespace-nowrap', 'text-left'));
   const run = project.run(['make:crud', 'Contact', '--public', '--upgrade', '--yes']);
   assert.is(run.status, 1, run.stdout + run.stderr);
-  assert.match(run.stderr, /^Erreur : la mise à niveau de Contact est en conflit, aucun fichier n'a été écrit : mvc\/views\/contact\/_table\.html : lignes 1-32 /m);
+  assert.match(
+    run.stderr,
+    /^Erreur : la mise à niveau de Contact est en conflit, aucun fichier n'a été écrit : mvc\/views\/contact\/_table\.html : lignes 1-32 /m,
+  );
   project.write(TABLE, table);
   assert.equal(files(), before);
 });

@@ -11,7 +11,7 @@ import { legacyManualFiles } from '../../emitters/crud/legacy/index.js';
 import type { CrudPlan } from '../../emitters/crud/plan.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
 import { unifiedDiff } from '../../emitters/codemods/line-diff.js';
-import { mergeThreeWays, type MergeConflict } from './three-way-merge.js';
+import { mergeThreeWays, type MergeConflict } from '../../emitters/codemods/three-way-merge.js';
 
 export type UpgradeFate = 'created' | 'replaced' | 'merged' | 'unchanged' | 'removed' | 'kept';
 
@@ -113,7 +113,7 @@ export function formatUpgrade(upgrade: UpgradePlan): string {
   const width = 10;
   const out = [`Mise à niveau des fichiers de l'entité (${upgrade.entries.length}) :\n`];
   for (const entry of upgrade.entries) {
-    const note = entry.fate === 'kept' ? " (modifié par vous : il remplace le crud/bulk_delete.html du framework ; supprimez-le pour prendre celui-ci)" : '';
+    const note = entry.fate === 'kept' ? ' (modifié par vous : il remplace le crud/bulk_delete.html du framework ; supprimez-le pour prendre celui-ci)' : '';
     out.push(`  ${LABELS[entry.fate].padEnd(width)}  ${entry.path}${note}\n`);
   }
   for (const entry of upgrade.entries) {
@@ -126,8 +126,7 @@ export function formatUpgrade(upgrade: UpgradePlan): string {
 /** The conflicts, file by file, each with the lines of the user's file. */
 export function formatConflicts(upgrade: UpgradePlan): string {
   const parts = upgrade.conflicts.map(
-    ({ path: file, lines }) =>
-      `${file} : ${lines.map((c) => (c.from === c.to ? `ligne ${c.from}` : `lignes ${c.from}-${c.to}`) + ` (${c.why})`).join(', ')}`,
+    ({ path: file, lines }) => `${file} : ${lines.map((c) => (c.from === c.to ? `ligne ${c.from}` : `lignes ${c.from}-${c.to}`) + ` (${c.why})`).join(', ')}`,
   );
   return parts.join(' ; ');
 }

@@ -7,7 +7,16 @@
 import type { CrudPlan } from '../plan.js';
 import { legacyController } from './controller.js';
 import { legacyModel } from './model.js';
-import { legacyBulkDeleteView, legacyForm, legacyFormView, legacyIndexView, legacyPaginationView, legacyResultsView, legacyShowView, legacyTableView } from './views.js';
+import {
+  legacyBulkDeleteView,
+  legacyForm,
+  legacyFormView,
+  legacyIndexView,
+  legacyPaginationView,
+  legacyResultsView,
+  legacyShowView,
+  legacyTableView,
+} from './views.js';
 
 /** The manual files of the entity as the previous release wrote them, by path (`layouts/app.html` aside: shared, not the entity's). */
 export function legacyManualFiles(plan: CrudPlan): ReadonlyMap<string, string> {

@@ -14,7 +14,8 @@ export interface MergeConflict {
   readonly why: string;
 }
 
-export type MergeResult = { readonly text: string; readonly conflicts?: undefined } | { readonly text?: undefined; readonly conflicts: readonly MergeConflict[] };
+export type MergeResult =
+  { readonly text: string; readonly conflicts?: undefined } | { readonly text?: undefined; readonly conflicts: readonly MergeConflict[] };
 
 interface Placed {
   readonly key: string;
@@ -67,7 +68,8 @@ export function mergeThreeWays(path: string, base: string, user: string, next: s
     if (mine === undefined) {
       // Deleted by the user: gone, unless the new version changed it.
       if (was === undefined) result.push({ key: section.key, text: section.text, user: false });
-      else if (was.text !== section.text) conflicts.push({ ...sectionLines(was), why: 'supprimées par vous, changées par la nouvelle version (lignes du fichier écrit alors)' });
+      else if (was.text !== section.text)
+        conflicts.push({ ...sectionLines(was), why: 'supprimées par vous, changées par la nouvelle version (lignes du fichier écrit alors)' });
       continue;
     }
     if (mine.text === section.text || mine.text === (was?.text ?? null)) {
@@ -124,7 +126,10 @@ function placeAt(result: readonly Placed[], order: readonly string[], index: num
 
 /** A name the kept code of the user uses keeps its import: added to the new import of that module, or imported again. */
 function keepUsedImports(text: string, result: readonly Placed[], user: readonly Section[], next: ReadonlyMap<string, Section>): string {
-  const kept = result.filter((p) => p.user && !p.key.startsWith('import ')).map((p) => p.text).join('\n');
+  const kept = result
+    .filter((p) => p.user && !p.key.startsWith('import '))
+    .map((p) => p.text)
+    .join('\n');
   if (kept === '') return text;
   const used = new Set(kept.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const imported = new Set(fileSections('merged.ts', text).flatMap((s) => (s.key.startsWith('import ') ? localNames(s) : [])));

@@ -67,7 +67,10 @@ function statementKey(statement: ts.Statement, source: ts.SourceFile): string {
   if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
     return `import ${statement.importClause?.isTypeOnly ? 'type ' : ''}${statement.moduleSpecifier.text}`;
   }
-  if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+  if (
+    (ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+    statement.name
+  ) {
     return `declaration ${statement.name.text}`;
   }
   if (ts.isClassDeclaration(statement) && statement.name) return `class ${statement.name.text}`;
