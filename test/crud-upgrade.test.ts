@@ -186,4 +186,20 @@ test("a file of this version's make:crud that the user edited keeps the edit", (
   assert.is(project.read(file), edited);
 });
 
+test('a recorded hash that matches no known version: refused, named, nothing written', () => {
+  const file = 'mvc/controllers/ville_controller.ts';
+  project.write(
+    file,
+    project
+      .read(file)
+      .replace(/sha256:[0-9a-f]{16}/, 'sha256:0000000000000000')
+      .replace(/\n}\n$/, '\n  // Encore.\n}\n'),
+  );
+  const before = files();
+  const run = project.run(['make:crud', 'Ville', '--public', '--upgrade', '--yes']);
+  assert.is(run.status, 1, run.stdout + run.stderr);
+  assert.match(run.stderr, `Erreur : ${file} : la version écrite par fw make:crud est introuvable`);
+  assert.equal(files(), before);
+});
+
 test.run();
