@@ -4,7 +4,7 @@
 // title in the list view, is brought to the thin files: the diff is shown first, nothing is written without --yes, a
 // conflicting edit writes nothing and names its lines, the untouched files are replaced by what make:crud writes
 // now, the edited ones keep the edits; the project type-checks and serves, and running the generators again changes
-// no byte.
+// no byte. The terminal case runs the command under `script` (util-linux) for a pseudo-terminal.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { compileProject } from '../compiler/index.js';
 import { planCrud } from '../emitters/crud/files.js';
 import { legacyManualFiles } from '../emitters/crud/legacy/index.js';
 import { manualHash, readManualMarker } from '../emitters/marker.js';
-import { REPO, TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { FW, REPO, TSC, childEnv, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { filesUnder } from './helpers/crud-media.js';
@@ -127,6 +127,22 @@ test('without a terminal and without --yes, the diff is shown and nothing is wri
   assert.equal(files(), before);
 });
 
+test('in a terminal, the question comes after the diff; any answer but « o » writes nothing', () => {
+  const before = files();
+  const run = spawnSync('script', ['-qec', `${process.execPath} ${FW} make:crud Contact --public --upgrade`, '/dev/null'], {
+    cwd: project.root,
+    input: 'n\n',
+    encoding: 'utf8',
+    env: childEnv(),
+  });
+  assert.is(run.status, 0, run.stdout + run.stderr);
+  const diff = run.stdout.indexOf(`--- a/${CONTROLLER}`);
+  const question = run.stdout.indexOf('Écrire ces fichiers ? [o/N] ');
+  assert.ok(diff !== -1 && question > diff, run.stdout);
+  assert.match(run.stdout, "Rien n'a été écrit.");
+  assert.equal(files(), before);
+});
+
 test('--yes: untouched files replaced, edited ones merged with the edits kept; it type-checks and serves', async () => {
   const out = lines(ok(project, ['make:crud', 'Contact', '--public', '--upgrade', '--yes']));
   assert.ok(out.includes(fateLine('fusionné', CONTROLLER)), out.join('\n'));
@@ -171,6 +187,10 @@ test('running the generators again changes no byte', () => {
   const again = lines(ok(project, ['make:crud', 'Contact', '--public', '--upgrade', '--yes']));
   for (const file of OWN) assert.ok(again.includes(fateLine('inchangé', file)), file);
   assert.equal(files(), before);
+  // Up to date, without --yes and without a terminal: nothing to ask.
+  const idle = project.run(['make:crud', 'Contact', '--public', '--upgrade']);
+  assert.is(idle.status, 0, idle.stdout + idle.stderr);
+  assert.match(idle.stdout, 'Fichiers de Contact déjà à jour.');
   ok(project, ['make:crud', 'Contact', '--public']);
   ok(project, ['sync:entity', 'Contact']);
   ok(project, ['build:model']);

@@ -99,12 +99,22 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const writePlan = planWrites(root, files);
   if (upgrade) {
     const { formatUpgrade, applyUpgrade } = await import('../../entities/crud-upgrade.js');
-    process.stdout.write(formatPlan(writePlan, { dryRun: true }) + formatUpgrade(upgrade));
-    if (dryRun) return 0;
-    if (!(await confirmUpgrade(options.yes === true, entity.name))) return 0;
+    // The user's files and their diff first; the other files as the writer reports them, once written (or not).
+    process.stdout.write(formatUpgrade(upgrade));
+    const simulation = formatPlan(writePlan, { dryRun: true });
+    if (dryRun) {
+      process.stdout.write(simulation);
+      return 0;
+    }
+    const writes = upgrade.entries.some((e) => e.before !== e.after) || writePlan.entries.some((e) => e.fate !== 'unchanged' && e.fate !== 'skipped');
+    if (!writes) {
+      process.stdout.write(`${simulation}Fichiers de ${entity.name} déjà à jour.\n`);
+      return 0;
+    }
+    if (!(await confirmUpgrade(options.yes === true, entity.name, simulation))) return 0;
     applyPlan(writePlan);
     applyUpgrade(root, upgrade);
-    process.stdout.write(`Fichiers de ${entity.name} mis à niveau.\n`);
+    process.stdout.write(`${formatPlan(writePlan, { dryRun: false })}Fichiers de ${entity.name} mis à niveau.\n`);
     return 0;
   }
   // A controller of an earlier make:crud that keeps its own role map: its pages do not follow the entity's role block.
@@ -195,9 +205,13 @@ async function planEntityUpgrade(root: string, plan: CrudPlan, own: PlannedFile[
   return upgrade;
 }
 
-/** `--yes`, or a terminal's answer `o`; without a terminal and without `--yes`, nothing is written (CliError). */
-async function confirmUpgrade(yes: boolean, entity: string): Promise<boolean> {
+/**
+ * `--yes`, or a terminal's answer `o` (the other files' report, `simulation`, shown before the question); without a
+ * terminal and without `--yes`, nothing is written (CliError).
+ */
+async function confirmUpgrade(yes: boolean, entity: string, simulation: string): Promise<boolean> {
   if (yes) return true;
+  process.stdout.write(simulation);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError(
       `rien n'a été écrit : la mise à niveau de ${entity} attend une confirmation, et il n'y a pas de terminal pour la demander.`,
