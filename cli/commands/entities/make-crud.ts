@@ -81,6 +81,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
 
   const stubs = readCrudStubs();
   const upgrading = options.upgrade === true;
+  if (upgrading && options.check === true) {
+    throw new CliError(
+      '--check et --upgrade ne vont pas ensemble : --check ne lit que les fichiers régénérables.',
+      `lancez « fw make:crud ${entity.name} --upgrade --dry-run » pour voir la mise à niveau sans rien écrire.`,
+    );
+  }
   const { manualCrudFiles } = await import('../../../emitters/crud/manual.js');
   const ownFiles = manualCrudFiles(plan, stubs);
   const upgrade = upgrading ? await planEntityUpgrade(root, plan, ownFiles, entity.name) : null;
