@@ -108,6 +108,16 @@ export function helper(): number {
   );
 });
 
+test('a name only in a comment, a string or after a dot keeps no import', () => {
+  const user = BASE_TS.replace(
+    '    return 2;\n  }\n}\n',
+    "    return 2;\n  }\n\n  /** Not old(), nor B. */\n  static mine(): string {\n    return 'B' + this.old;\n  }\n}\n",
+  );
+  const merged = mergeThreeWays('c.ts', BASE_TS, user, NEXT_TS).text ?? '';
+  assert.match(merged, "import { A, D } from 'lib';\n\nexport class C");
+  assert.not.match(merged, './old.js');
+});
+
 test('an import whose names both sides changed: the new names, plus those the user added', () => {
   const user = BASE_TS.replace("import { A, B } from 'lib';", "import { A, B, E } from 'lib';");
   const merged = mergeThreeWays('c.ts', BASE_TS, user, NEXT_TS);

@@ -131,7 +131,12 @@ function keepUsedImports(text: string, result: readonly Placed[], user: readonly
     .map((p) => p.text)
     .join('\n');
   if (kept === '') return text;
-  const used = new Set(kept.match(/[A-Za-z_$][\w$]*/g) ?? []);
+  // The names the code reads: comments and plain strings left out, and a property (`.name`) is not a name.
+  const code = kept
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"/g, "''");
+  const used = new Set(code.match(/(?<![.\w$])[A-Za-z_$][\w$]*/g) ?? []);
   const imported = new Set(fileSections('merged.ts', text).flatMap((s) => (s.key.startsWith('import ') ? localNames(s) : [])));
   const missing = new Map<Section, string[]>();
   for (const section of user) {
