@@ -118,6 +118,20 @@ test('a name only in a comment, a string or after a dot keeps no import', () => 
   assert.not.match(merged, './old.js');
 });
 
+test('a declaration the new version drops stays while the kept code uses it, with what it uses in turn', () => {
+  const base = BASE_TS.replace(
+    '\nexport class C',
+    "\nconst PREFIX = '/c';\n\nfunction where(): string {\n  return PREFIX;\n}\n\nfunction unused(): number {\n  return 0;\n}\n\nexport class C",
+  );
+  const user = base.replace('    return 2;\n  }\n}\n', '    return 2;\n  }\n\n  static mine(): string {\n    return where();\n  }\n}\n');
+  const merged = mergeThreeWays('c.ts', base, user, NEXT_TS).text ?? '';
+  assert.match(
+    merged,
+    "import { A, D } from 'lib';\n\nconst PREFIX = '/c';\n\nfunction where(): string {\n  return PREFIX;\n}\n\nexport class C extends D(A) {",
+  );
+  assert.not.match(merged, 'unused');
+});
+
 test('an import whose names both sides changed: the new names, plus those the user added', () => {
   const user = BASE_TS.replace("import { A, B } from 'lib';", "import { A, B, E } from 'lib';");
   const merged = mergeThreeWays('c.ts', BASE_TS, user, NEXT_TS);

@@ -36,9 +36,10 @@ const OWN = [
   'mvc/views/contact/_results.html',
 ];
 const ACTION = `
-  /** GET /contacts/carte: a page of mine. */
+  /** GET /contacts/carte: a page of mine, written as the actions above it. */
   static async card(request: Request): Promise<Response> {
-    return BaseController.render('contact/card.html', { request, context: { title: crud.TITLE } });
+    if (!allowed(request, 'index')) return errorPage(403, request);
+    return BaseController.render('contact/card.html', { request, context: { title: crud.TITLE, base: BASE } });
   }
 `;
 
@@ -60,7 +61,10 @@ test.before(() => {
   const classEnd = controller.indexOf('}');
   project.write(CONTROLLER, [...controller.slice(0, classEnd), ACTION.slice(1, -1), ...controller.slice(classEnd)].join('\n'));
   project.write(INDEX, project.read(INDEX).replace('>{{ title }}</h1>', '>Mon carnet</h1>'));
-  project.write('mvc/views/contact/card.html', '{% extends "layouts/app.html" %}\n{% block content %}<p id="carte">Carte : {{ title }}</p>{% endblock %}\n');
+  project.write(
+    'mvc/views/contact/card.html',
+    '{% extends "layouts/app.html" %}\n{% block content %}<p id="carte">Carte : {{ title }} ({{ base }})</p>{% endblock %}\n',
+  );
   const routes = project.read('mvc/routes.ts').split('\n');
   const index = routes.findIndex((line) => line.includes("name: 'contacts.index'"));
   routes.splice(index, 0, "  router.add('GET', '/contacts/carte', ContactController.card, { name: 'contacts.card', public: true });");
@@ -156,7 +160,11 @@ test('--yes: untouched files replaced, edited ones merged with the edits kept; i
   assert.ok(controller.startsWith(fresh.get(CONTROLLER)!.split('\n')[0]!), 'the new text is the base of the next upgrade');
   assert.match(controller, 'export class ContactController extends crudController(CONTACT_CRUD, { form: ContactForm, model: ContactModel }) {');
   assert.match(controller, ACTION);
-  assert.match(controller, "import { BaseController } from 'fw-mvc';");
+  // What the action uses of the older file stays: its imports, and the two constants it reads.
+  assert.match(controller, "import { BaseController, errorPage } from 'fw-mvc';");
+  assert.match(controller, "const BASE = '/contacts';");
+  assert.match(controller, 'const allowed = crud.allowed;');
+  assert.not.match(controller, 'function listUrl(');
   assert.match(controller, "import * as crud from '../models/contact_crud.js';");
   assert.not.match(controller, 'static async index(');
   const index = project.read(INDEX);
@@ -174,7 +182,7 @@ test('--yes: untouched files replaced, edited ones merged with the edits kept; i
     assert.match(list.text, 'id="crud-results"');
     const card = await client.get('/contacts/carte');
     assert.is(card.status, 200);
-    assert.match(card.text, /<p id="carte">Carte : [^<]+<\/p>/);
+    assert.match(card.text, /<p id="carte">Carte : [^<]+ \(\/contacts\)<\/p>/);
   } finally {
     const exited = new Promise((resolve) => served.child.once('exit', resolve));
     served.child.kill('SIGTERM');

@@ -100,6 +100,7 @@ export function mergeThreeWays(path: string, base: string, user: string, next: s
     result.splice(placeAt(result, order, index, section), 0, { key: section.key, text: section.text, user: true });
   }
   if (conflicts.length > 0) return { conflicts: conflicts.sort((x, y) => x.from - y.from) };
+  if (path.endsWith('.ts')) keepUsedDeclarations(result, u);
   const text = result.map((p) => p.text).join('');
   return { text: path.endsWith('.ts') ? keepUsedImports(text, result, u, N) : text };
 }
@@ -124,19 +125,41 @@ function placeAt(result: readonly Placed[], order: readonly string[], index: num
   return lastImport + 1;
 }
 
-/** A name the kept code of the user uses keeps its import: added to the new import of that module, or imported again. */
-function keepUsedImports(text: string, result: readonly Placed[], user: readonly Section[], next: ReadonlyMap<string, Section>): string {
-  const kept = result
+/** The names the user's kept code reads: comments and plain strings left out, and a property (`.name`) is not a name. */
+function usedNames(result: readonly Placed[]): Set<string> {
+  const code = result
     .filter((p) => p.user && !p.key.startsWith('import '))
     .map((p) => p.text)
-    .join('\n');
-  if (kept === '') return text;
-  // The names the code reads: comments and plain strings left out, and a property (`.name`) is not a name.
-  const code = kept
+    .join('\n')
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\/\/[^\n]*/g, '')
     .replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"/g, "''");
-  const used = new Set(code.match(/(?<![.\w$])[A-Za-z_$][\w$]*/g) ?? []);
+  return new Set(code.match(/(?<![.\w$])[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/**
+ * A top-level declaration of the user's file that the new version drops (a helper, a constant of the older
+ * controller) stays while the kept code uses it, and so do those it uses in turn.
+ */
+function keepUsedDeclarations(result: Placed[], user: readonly Section[]): void {
+  const order = user.map((s) => s.key);
+  for (let changed = true; changed;) {
+    changed = false;
+    const used = usedNames(result);
+    for (const [index, section] of user.entries()) {
+      if (!section.key.startsWith('declaration ') || result.some((p) => p.key === section.key)) continue;
+      const names = section.key.slice('declaration '.length).split(/[^\w$]+/);
+      if (!names.some((name) => used.has(name))) continue;
+      result.splice(placeAt(result, order, index, section), 0, { key: section.key, text: section.text, user: true });
+      changed = true;
+    }
+  }
+}
+
+/** A name the kept code of the user uses keeps its import: added to the new import of that module, or imported again. */
+function keepUsedImports(text: string, result: readonly Placed[], user: readonly Section[], next: ReadonlyMap<string, Section>): string {
+  const used = usedNames(result);
+  if (used.size === 0) return text;
   const imported = new Set(fileSections('merged.ts', text).flatMap((s) => (s.key.startsWith('import ') ? localNames(s) : [])));
   const missing = new Map<Section, string[]>();
   for (const section of user) {
