@@ -52,7 +52,20 @@ test('a file cut into sections is given back whole, and names its parts', () => 
     'c.ts',
     "import { a } from 'x';\n\nexport class C extends B {\n  static one(): void {}\n  two = 2;\n}\nfunction f(): void {}\n",
   ).map((s) => s.key);
-  assert.equal(keys, ['import x', 'class C', 'class C.static one', 'class C.two', 'class C/trivia', 'class C/end', 'declaration f', 'end of file']);
+  assert.equal(keys, [
+    'import x',
+    'class C (comments)',
+    'class C',
+    'class C.static one (comments)',
+    'class C.static one',
+    'class C.two (comments)',
+    'class C.two',
+    'class C/trivia',
+    'class C/end',
+    'declaration f (comments)',
+    'declaration f',
+    'end of file',
+  ]);
   const blocks = fileSections('v.html', '{% extends "a.html" %}\n{% block a %}{% block inner %}x{% endblock %}{% endblock %}\n{% block b %}y{% endblock %}\n');
   assert.equal(
     blocks.map((s) => s.key),
@@ -130,6 +143,11 @@ test('a declaration the new version drops stays while the kept code uses it, wit
     "import { A, D } from 'lib';\n\nconst PREFIX = '/c';\n\nfunction where(): string {\n  return PREFIX;\n}\n\nexport class C extends D(A) {",
   );
   assert.not.match(merged, 'unused');
+});
+
+test('a comment the user wrote above a declaration the new version changed is kept above the new one', () => {
+  const user = BASE_TS.replace('\nexport class C extends A {', '\n// Mon contrôleur.\nexport class C extends A {');
+  assert.match(mergeThreeWays('c.ts', BASE_TS, user, NEXT_TS).text ?? '', "import { A, D } from 'lib';\n\n// Mon contrôleur.\nexport class C extends D(A) {\n");
 });
 
 test('an import whose names both sides changed: the new names, plus those the user added', () => {

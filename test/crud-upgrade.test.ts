@@ -59,7 +59,12 @@ test.before(() => {
   for (const file of filesUnder(BEFORE)) fs.cpSync(path.join(BEFORE, file), project.path(`mvc/${file}`));
   const controller = project.read(CONTROLLER).split('\n');
   const classEnd = controller.indexOf('}');
-  project.write(CONTROLLER, [...controller.slice(0, classEnd), ACTION.slice(1, -1), ...controller.slice(classEnd)].join('\n'));
+  project.write(
+    CONTROLLER,
+    [...controller.slice(0, classEnd), ACTION.slice(1, -1), ...controller.slice(classEnd)]
+      .join('\n')
+      .replace('\nexport class', '\n// Mon contrôleur.\nexport class'),
+  );
   project.write(INDEX, project.read(INDEX).replace('>{{ title }}</h1>', '>Mon carnet</h1>'));
   project.write(
     'mvc/views/contact/card.html',
@@ -158,7 +163,10 @@ test('--yes: untouched files replaced, edited ones merged with the edits kept; i
   assert.not.ok(project.exists('mvc/views/contact/bulk_delete.html'));
   const controller = project.read(CONTROLLER);
   assert.ok(controller.startsWith(fresh.get(CONTROLLER)!.split('\n')[0]!), 'the new text is the base of the next upgrade');
-  assert.match(controller, 'export class ContactController extends crudController(CONTACT_CRUD, { form: ContactForm, model: ContactModel }) {');
+  assert.match(
+    controller,
+    '// Mon contrôleur.\nexport class ContactController extends crudController(CONTACT_CRUD, { form: ContactForm, model: ContactModel }) {',
+  );
   assert.match(controller, ACTION);
   // What the action uses of the older file stays: its imports, and the two constants it reads.
   assert.match(controller, "import { BaseController, errorPage } from 'fw-mvc';");

@@ -18,10 +18,9 @@ export interface Section {
   readonly keepWhenRemoved?: boolean;
   /** An import's names (`type Request`, `a as b`) when it imports only named bindings. */
   readonly names?: readonly string[];
-  /** An import's module and its leading trivia, to write it again with other names. */
+  /** An import's module, to write it again with other names. */
   readonly module?: string;
   readonly typeOnly?: boolean;
-  readonly trivia?: string;
 }
 
 /** The sections of `text`: a view when `path` ends in `.html`, TypeScript otherwise. */
@@ -90,14 +89,21 @@ function tsSections(text: string): Section[] {
   const push = (key: string, from: number, to: number, extra: Partial<Section> = {}): void => {
     sections.push({ key, text: text.slice(from, to), line: lineAt(text, from), ...extra });
   };
+  // A statement or a member: the comments and blank lines before it are a section of their own, so that a comment
+  // the user added above a declaration the new version changed merges.
+  const pushNode = (key: string, node: ts.Node, to: number, extra: Partial<Section> = {}): void => {
+    const start = node.getStart(source);
+    if (start > node.pos) push(`${key} (comments)`, node.pos, start, extra.container === undefined ? {} : { container: extra.container });
+    push(key, start, to, extra);
+  };
   for (const statement of source.statements) {
     const key = statementKey(statement, source);
     if (ts.isClassDeclaration(statement) && statement.name) {
       const open = statement.members.pos;
-      push(key, statement.pos, open);
+      pushNode(key, statement, open);
       let at = open;
       for (const member of statement.members) {
-        push(`${key}.${memberKey(member, source)}`, member.pos, member.end, { container: key });
+        pushNode(`${key}.${memberKey(member, source)}`, member, member.end, { container: key });
         at = member.end;
       }
       // The end of the class: what follows its last member (comments), then the line of its closing brace.
@@ -109,15 +115,14 @@ function tsSections(text: string): Section[] {
     }
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const names = importNames(statement);
-      push(key, statement.pos, statement.end, {
+      pushNode(key, statement, statement.end, {
         module: statement.moduleSpecifier.text,
         typeOnly: statement.importClause?.isTypeOnly === true,
-        trivia: text.slice(statement.pos, statement.getStart(source)),
         ...(names ? { names } : {}),
       });
       continue;
     }
-    push(key, statement.pos, statement.end);
+    pushNode(key, statement, statement.end);
   }
   push('end of file', source.statements.length > 0 ? source.statements[source.statements.length - 1]!.end : 0, text.length);
   return unique(sections);
@@ -135,5 +140,5 @@ function unique(sections: Section[]): Section[] {
 
 /** An import with other names, written as the new version writes its imports. */
 export function importText(section: Section, names: readonly string[]): string {
-  return `${section.trivia ?? '\n'}import ${section.typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from '${section.module}';`;
+  return `import ${section.typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from '${section.module}';`;
 }

@@ -172,10 +172,10 @@ function keepUsedImports(text: string, result: readonly Placed[], user: readonly
   for (const [section, lost] of missing) {
     const ofModule = next.get(section.key);
     const written = section.names ? section.names.filter((n) => lost.includes(n.split(/\s+as\s+|\s+/).pop()!)) : null;
-    if (ofModule?.names && written && out.includes(ofModule.text.trimStart())) {
-      out = out.replace(ofModule.text.trimStart(), importText(ofModule, [...ofModule.names, ...written]).trimStart());
+    if (ofModule?.names && written && out.includes(ofModule.text)) {
+      out = out.replace(ofModule.text, importText(ofModule, [...ofModule.names, ...written]));
     } else {
-      const line = written ? importText({ ...section, trivia: '' }, written) : section.text.slice(section.trivia?.length ?? 0);
+      const line = written ? importText(section, written) : section.text;
       const imports = fileSections('merged.ts', out).filter((s) => s.key.startsWith('import '));
       const last = imports[imports.length - 1];
       const at = last ? out.indexOf(last.text) + last.text.length : 0;
