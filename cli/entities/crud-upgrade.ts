@@ -131,18 +131,12 @@ export function formatConflicts(upgrade: UpgradePlan): string {
   return parts.join(' ; ');
 }
 
-/** Applies the upgrade: the changed files written (each through a temporary file), the removed ones deleted. */
-export function applyUpgrade(root: string, upgrade: UpgradePlan): void {
-  for (const entry of upgrade.entries) {
-    if (entry.before === entry.after) continue;
-    const target = path.join(root, entry.path);
-    if (entry.after === null) {
-      fs.rmSync(target);
-      continue;
-    }
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    const temp = `${target}.fw-upgrade`;
-    fs.writeFileSync(temp, entry.after);
-    fs.renameSync(temp, target);
-  }
+/** The files the upgrade writes, for the writer (canonical: written whenever they differ), with the rest of the run. */
+export function upgradeWrites(upgrade: UpgradePlan): PlannedFile[] {
+  return upgrade.entries.flatMap((e) => (e.after !== null && e.after !== e.before ? [{ path: e.path, content: e.after, kind: 'canonical' as const }] : []));
+}
+
+/** Deletes the previous release's files the upgrade drops (an untouched `bulk_delete.html`), once the rest is written. */
+export function removeDropped(root: string, upgrade: UpgradePlan): void {
+  for (const entry of upgrade.entries) if (entry.fate === 'removed') fs.rmSync(path.join(root, entry.path));
 }

@@ -104,7 +104,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const writePlan = planWrites(root, files);
   if (upgrade) {
-    const { formatUpgrade, applyUpgrade } = await import('../../entities/crud-upgrade.js');
+    const { formatUpgrade, upgradeWrites, removeDropped } = await import('../../entities/crud-upgrade.js');
     // The user's files and their diff first; the other files as the writer reports them, once written (or not).
     process.stdout.write(formatUpgrade(upgrade));
     const simulation = formatPlan(writePlan, { dryRun: true });
@@ -118,8 +118,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       return 0;
     }
     if (!(await confirmUpgrade(options.yes === true, entity.name, simulation))) return 0;
-    applyPlan(writePlan);
-    applyUpgrade(root, upgrade);
+    // One writer's plan for everything written, all or nothing; then the dropped files go.
+    applyPlan(planWrites(root, [...files, ...upgradeWrites(upgrade)]));
+    removeDropped(root, upgrade);
     process.stdout.write(`${formatPlan(writePlan, { dryRun: false })}Fichiers de ${entity.name} mis à niveau.\n`);
     return 0;
   }
