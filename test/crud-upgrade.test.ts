@@ -222,6 +222,21 @@ test("a file of this version's make:crud that the user edited keeps the edit", (
   assert.is(project.read(file), edited);
 });
 
+test('the entity changed since: the base is what the stubs wrote for it then, and the edit merges into the new text', () => {
+  const file = 'mvc/controllers/ville_controller.ts';
+  const edited = project.read(file);
+  // A text field before nom: the comments of a new controller take it as their example.
+  project.editJson<{ fields: object[] }>('mvc/entities/ville/ville.json', (ville) => {
+    ville.fields.unshift({ name: 'region', sql_type: 'VARCHAR(50)', list: { filter: true } });
+  });
+  const out = lines(ok(project, ['make:crud', 'Ville', '--public', '--upgrade', '--yes']));
+  assert.ok(out.includes(fateLine('fusionné', file)), out.join('\n'));
+  const merged = project.read(file);
+  assert.match(merged, "form.addError('region', '…')");
+  assert.match(merged, '  // Mes villes.\n}\n');
+  assert.is.not(merged.split('\n')[0], edited.split('\n')[0], 'the marker records the new text');
+});
+
 test('a recorded hash that matches no known version: refused, named, nothing written', () => {
   const file = 'mvc/controllers/ville_controller.ts';
   project.write(

@@ -33,9 +33,10 @@ export interface UpgradePlan {
 
 /**
  * The upgrade of the manual files `manual` (what make:crud writes now, each with its marker line) of `plan`'s
- * entity in the project at `root`. Reads the disk, writes nothing.
+ * entity in the project at `root`; `variants`, what the stubs give with other values (emitters/crud/manual.ts
+ * `manualCrudVariants`), may be the base of a file. Reads the disk, writes nothing.
  */
-export function planUpgrade(root: string, plan: CrudPlan, manual: readonly PlannedFile[]): UpgradePlan {
+export function planUpgrade(root: string, plan: CrudPlan, manual: readonly PlannedFile[], variants: readonly PlannedFile[] = []): UpgradePlan {
   const legacy = legacyManualFiles(plan);
   const entries: UpgradeEntry[] = [];
   const conflicts: Array<{ path: string; lines: readonly MergeConflict[] }> = [];
@@ -65,7 +66,11 @@ export function planUpgrade(root: string, plan: CrudPlan, manual: readonly Plann
         entries.push({ path: file.path, fate: 'replaced', before: current, after: file.content });
         continue;
       }
-      base = manualHash(next.body) === marker.hash ? next.body : null;
+      // What the stubs write now, or wrote for the entity as it was then (another example field, media or not).
+      base =
+        [next.body, ...variants.filter((v) => v.path === file.path).map((v) => readManualMarker(v.content)!.body)].find(
+          (body) => manualHash(body) === marker.hash,
+        ) ?? null;
     } else {
       user = current;
       base = legacy.get(file.path) ?? null;

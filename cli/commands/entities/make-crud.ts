@@ -87,9 +87,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       `lancez « fw make:crud ${entity.name} --upgrade --dry-run » pour voir la mise à niveau sans rien écrire.`,
     );
   }
-  const { manualCrudFiles } = await import('../../../emitters/crud/manual.js');
+  const { manualCrudFiles, manualCrudVariants } = await import('../../../emitters/crud/manual.js');
   const ownFiles = manualCrudFiles(plan, stubs);
-  const upgrade = upgrading ? await planEntityUpgrade(root, plan, ownFiles, entity.name) : null;
+  const upgrade = upgrading ? await planEntityUpgrade(root, plan, ownFiles, manualCrudVariants(plan, stubs), entity.name) : null;
   const replaced = new Map(upgrade?.entries.map((e) => [e.path, e.after]) ?? []);
   const allFiles = [
     ...entityFiles(model, entity),
@@ -194,9 +194,9 @@ function mediaChoice(root: string, entity: EntityNode, asked: boolean, modulePat
 }
 
 /** The upgrade of the entity's own files; a conflict, or a file whose base is unknown, writes nothing (CliError). */
-async function planEntityUpgrade(root: string, plan: CrudPlan, own: PlannedFile[], entity: string): Promise<UpgradePlan> {
+async function planEntityUpgrade(root: string, plan: CrudPlan, own: PlannedFile[], variants: PlannedFile[], entity: string): Promise<UpgradePlan> {
   const { planUpgrade, formatConflicts } = await import('../../entities/crud-upgrade.js');
-  const upgrade = planUpgrade(root, plan, own);
+  const upgrade = planUpgrade(root, plan, own, variants);
   if (upgrade.conflicts.length > 0) {
     throw new CliError(
       `la mise à niveau de ${entity} est en conflit, aucun fichier n'a été écrit : ${formatConflicts(upgrade)}.`,
