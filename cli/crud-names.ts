@@ -35,10 +35,19 @@ function projectFiles(root: string, snake: string): string[] {
 const IMPORT = /import\s+(type\s+)?([^'";]*?)\s+from\s+['"]([^'"]+)['"]/g;
 
 /** True when a file of the project imports from `<snake>_crud.js` a name that is not one of the description's (`CONSTANT`, `RowType`). */
-export function importsLegacyCrudNames(root: string, snake: string, current: readonly string[]): boolean {
+export function importsLegacyCrudNames(
+  root: string,
+  snake: string,
+  current: readonly string[],
+  replaced: ReadonlyMap<string, string | null> = new Map(),
+): boolean {
   const module = new RegExp(`(?:^|/)${snake}_crud(?:\\.js)?$`);
-  for (const file of projectFiles(root, snake)) {
-    const text = fs.readFileSync(file, 'utf8');
+  // `replaced`: files (relative paths) about to be written (null: deleted), read as they will be (make:crud --upgrade).
+  const files = new Map(projectFiles(root, snake).map((file) => [file, null as string | null]));
+  for (const [file, text] of replaced) files.set(path.join(root, file), text);
+  for (const [file, planned] of files) {
+    if (replaced.has(path.relative(root, file).split(path.sep).join('/')) && planned === null) continue;
+    const text = planned ?? fs.readFileSync(file, 'utf8');
     if (!text.includes(`${snake}_crud`)) continue;
     for (const match of text.matchAll(IMPORT)) {
       if (!module.test(match[3]!)) continue;

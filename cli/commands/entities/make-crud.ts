@@ -4,7 +4,8 @@
  * fields, columns, filters, the fields partial: regenerated, as sync:entity does), its base class and SQL, and the
  * generated CRUD routes (docs/crud.md "Routes") added to `mvc/routes.ts` through its syntax tree. `--media` adds the entity's media
  * entries to the pages (docs/crud.md "Media"); once its media module exists, every run keeps them. All or nothing.
- * `--check` writes nothing and exits 2 when a regenerable file is stale.
+ * `--check` writes nothing and exits 2 when a regenerable file is stale. `--upgrade` brings the user's files of the
+ * entity to the current version, their edits merged (cli/entities/crud-upgrade.ts), shown before anything is written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,9 @@ import type { CommandInput } from '../../command-module.js';
 import { CliError } from '../../errors.js';
 import { checkOption } from '../../generate.js';
 import type { EntityNode } from '../../../compiler/ir.js';
+import type { CrudPlan } from '../../../emitters/crud/plan.js';
+import type { PlannedFile } from '../../../emitters/planned-file.js';
+import type { UpgradePlan } from '../../entities/crud-upgrade.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../../current-project.js';
 
 export function configure(command: Command): void {
@@ -20,7 +24,9 @@ export function configure(command: Command): void {
     .argument('<Entité>', "nom de l'entité (PascalCase)")
     .option('--dry-run', 'affiche ce qui changerait sans rien écrire')
     .option('--public', 'routes publiques (sans connexion ; le jeton CSRF reste exigé)')
-    .option('--media', "pages des médias de l'entité");
+    .option('--media', "pages des médias de l'entité")
+    .option('--upgrade', "met vos fichiers de l'entité à la version actuelle : inchangés, remplacés ; modifiés, fusionnés (diff affiché d'abord)")
+    .option('--yes', 'avec --upgrade : écrit sans demander confirmation');
 }
 
 export async function run({ args, options }: CommandInput): Promise<number> {
@@ -73,16 +79,51 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     throw new CliError(`${err.message} Aucun fichier n'a été écrit.`, advice);
   }
 
-  const files = [
+  const stubs = readCrudStubs();
+  const upgrading = options.upgrade === true;
+  if (upgrading && options.check === true) {
+    throw new CliError(
+      '--check et --upgrade ne vont pas ensemble : --check ne lit que les fichiers régénérables.',
+      `lancez « fw make:crud ${entity.name} --upgrade --dry-run » pour voir la mise à niveau sans rien écrire.`,
+    );
+  }
+  const { manualCrudFiles, manualCrudVariants } = await import('../../../emitters/crud/manual.js');
+  const ownFiles = manualCrudFiles(plan, stubs);
+  const upgrade = upgrading ? await planEntityUpgrade(root, plan, ownFiles, manualCrudVariants(plan, stubs), entity.name) : null;
+  const replaced = new Map(upgrade?.entries.map((e) => [e.path, e.after]) ?? []);
+  const allFiles = [
     ...entityFiles(model, entity),
-    ...crud.crudFiles(plan, readCrudStubs(), {
+    ...crud.crudFiles(plan, stubs, {
       legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)),
-      legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan))),
+      legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan)), replaced),
     }),
     { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const },
   ];
+  // With --upgrade, the user's files are the upgrade's, not the writer's.
+  const files = upgrade ? allFiles.filter((f) => !ownFiles.some((own) => own.path === f.path)) : allFiles;
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
   const writePlan = planWrites(root, files);
+  if (upgrade) {
+    const { formatUpgrade, upgradeWrites, removeDropped } = await import('../../entities/crud-upgrade.js');
+    // The user's files and their diff first; the other files as the writer reports them, once written (or not).
+    process.stdout.write(formatUpgrade(upgrade));
+    const simulation = formatPlan(writePlan, { dryRun: true });
+    if (dryRun) {
+      process.stdout.write(simulation);
+      return 0;
+    }
+    const writes = upgrade.entries.some((e) => e.before !== e.after) || writePlan.entries.some((e) => e.fate !== 'unchanged' && e.fate !== 'skipped');
+    if (!writes) {
+      process.stdout.write(`${simulation}Fichiers de ${entity.name} déjà à jour.\n`);
+      return 0;
+    }
+    if (!(await confirmUpgrade(options.yes === true, entity.name, simulation))) return 0;
+    // One writer's plan for everything written, all or nothing; then the dropped files go.
+    applyPlan(planWrites(root, [...files, ...upgradeWrites(upgrade)]));
+    removeDropped(root, upgrade);
+    process.stdout.write(`${formatPlan(writePlan, { dryRun: false })}Fichiers de ${entity.name} mis à niveau.\n`);
+    return 0;
+  }
   // A controller of an earlier make:crud that keeps its own role map: its pages do not follow the entity's role block.
   const { legacyRoleMaps, formatLegacyRoleMaps } = await import('../../role-maps.js');
   const legacy = legacyRoleMaps(root, [entity]);
@@ -150,4 +191,48 @@ function mediaChoice(root: string, entity: EntityNode, asked: boolean, modulePat
     );
   }
   return true;
+}
+
+/** The upgrade of the entity's own files; a conflict, or a file whose base is unknown, writes nothing (CliError). */
+async function planEntityUpgrade(root: string, plan: CrudPlan, own: PlannedFile[], variants: PlannedFile[], entity: string): Promise<UpgradePlan> {
+  const { planUpgrade, formatConflicts } = await import('../../entities/crud-upgrade.js');
+  const upgrade = planUpgrade(root, plan, own, variants);
+  if (upgrade.conflicts.length > 0) {
+    throw new CliError(
+      `la mise à niveau de ${entity} est en conflit, aucun fichier n'a été écrit : ${formatConflicts(upgrade)}.`,
+      `reportez ces lignes à la main dans la forme nouvelle (docs/upgrading.md "Upgrading an entity's files") ou remettez-les comme fw make:crud les avait écrites, puis relancez « fw make:crud ${entity} --upgrade ».`,
+    );
+  }
+  if (upgrade.unknown.length > 0) {
+    throw new CliError(
+      `${upgrade.unknown.join(', ')} : la version écrite par fw make:crud est introuvable (son empreinte ne correspond à aucune version connue) ; aucun fichier n'a été écrit.`,
+      `comparez ces fichiers à ceux d'un « fw make:crud ${entity} » dans un projet neuf et reportez vos modifications à la main.`,
+    );
+  }
+  return upgrade;
+}
+
+/**
+ * `--yes`, or a terminal's answer `o` (the other files' report, `simulation`, shown before the question); without a
+ * terminal and without `--yes`, nothing is written (CliError).
+ */
+async function confirmUpgrade(yes: boolean, entity: string, simulation: string): Promise<boolean> {
+  if (yes) return true;
+  process.stdout.write(simulation);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new CliError(
+      `rien n'a été écrit : la mise à niveau de ${entity} attend une confirmation, et il n'y a pas de terminal pour la demander.`,
+      `relisez le diff ci-dessus, puis relancez « fw make:crud ${entity} --upgrade --yes ».`,
+    );
+  }
+  const { createInterface } = await import('node:readline/promises');
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await prompt.question('Écrire ces fichiers ? [o/N] ');
+    if (/^o(ui)?$/i.test(answer.trim())) return true;
+    process.stdout.write("Rien n'a été écrit.\n");
+    return false;
+  } finally {
+    prompt.close();
+  }
 }

@@ -13,7 +13,7 @@ export const ENTITY_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'make:crud',
     family: 'Entités',
-    usage: '<Entité> [--dry-run] [--media] [--public] [--check]',
+    usage: '<Entité> [--dry-run] [--media] [--public] [--check] [--upgrade [--yes]]',
     summary: 'Génère contrôleur, modèle, formulaire, vues et routes du CRUD.',
     example: 'fw make:crud Contact',
     load: () => import('./make-crud.js'),

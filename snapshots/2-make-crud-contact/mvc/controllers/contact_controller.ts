@@ -1,3 +1,4 @@
+// fw-mvc make:crud Contact sha256:e50d5e243d0c6148 (your file: fw make:crud Contact --upgrade merges a newer version into it)
 // Controller of the Contact pages (fw make:crud Contact): the actions of the Contact routes of mvc/routes.ts
 // are fw-mvc/crud's, read from CONTACT_CRUD (contact_crud.ts, which `fw sync:entity Contact` keeps in step).
 // This file is yours: fw make:crud Contact created it once and never overwrites it (docs/crud.md "The controller").

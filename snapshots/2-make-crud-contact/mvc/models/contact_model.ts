@@ -1,3 +1,4 @@
+// fw-mvc make:crud Contact sha256:5e6ff2f5af1e8e7f (your file: fw make:crud Contact --upgrade merges a newer version into it)
 // Model of the Contact pages (fw make:crud Contact): their queries (page, exportRows, find, findMany, create, update,
 // delete, deleteMany) are fw-mvc/crud's, on the table, columns and joins of CONTACT_CRUD (contact_crud.ts); every
 // value goes through a `?`. This file is yours: fw make:crud Contact never overwrites it (docs/crud.md "The model").

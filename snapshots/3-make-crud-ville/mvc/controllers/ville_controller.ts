@@ -1,3 +1,4 @@
+// fw-mvc make:crud Ville sha256:c94148dacee2b7a6 (your file: fw make:crud Ville --upgrade merges a newer version into it)
 // Controller of the Ville pages (fw make:crud Ville): the actions of the Ville routes of mvc/routes.ts
 // are fw-mvc/crud's, read from VILLE_CRUD (ville_crud.ts, which `fw sync:entity Ville` keeps in step).
 // This file is yours: fw make:crud Ville created it once and never overwrites it (docs/crud.md "The controller").

@@ -1,3 +1,4 @@
+// fw-mvc make:crud Ville sha256:1285132a658dd2a1 (your file: fw make:crud Ville --upgrade merges a newer version into it)
 // Model of the Ville pages (fw make:crud Ville): their queries (page, exportRows, find, findMany, create, update,
 // delete, deleteMany) are fw-mvc/crud's, on the table, columns and joins of VILLE_CRUD (ville_crud.ts); every
 // value goes through a `?`. This file is yours: fw make:crud Ville never overwrites it (docs/crud.md "The model").

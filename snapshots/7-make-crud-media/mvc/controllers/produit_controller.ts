@@ -1,3 +1,4 @@
+// fw-mvc make:crud Produit sha256:a66758438f37dbad (your file: fw make:crud Produit --upgrade merges a newer version into it)
 // Controller of the Produit pages (fw make:crud Produit): the actions of the Produit routes of mvc/routes.ts
 // are fw-mvc/crud's, read from PRODUIT_CRUD (produit_crud.ts, which `fw sync:entity Produit` keeps in step).
 // This file is yours: fw make:crud Produit created it once and never overwrites it (docs/crud.md "The controller").

@@ -1,3 +1,4 @@
+// fw-mvc make:crud Produit sha256:1b56b27a0ae4b9d8 (your file: fw make:crud Produit --upgrade merges a newer version into it)
 // Model of the Produit pages (fw make:crud Produit): their queries (page, exportRows, find, findMany, create, update,
 // delete, deleteMany) are fw-mvc/crud's, on the table, columns and joins of PRODUIT_CRUD (produit_crud.ts); every
 // value goes through a `?`. This file is yours: fw make:crud Produit never overwrites it (docs/crud.md "The model").
