@@ -97,21 +97,41 @@ export function checkConstraints(raw: Json, field: ConstraintContext, file: stri
     }
     const text = numberText(constraints[key], logicalType);
     if (text === null || (logicalType === 'int' && !Number.isSafeInteger(Number(text)))) {
-      diags.add(file, at('constraints', key), 'constraint', `${who} : « ${key} » doit être un nombre${logicalType === 'int' ? ' entier' : ''} (par exemple 0) ; corrigez la valeur`);
+      diags.add(
+        file,
+        at('constraints', key),
+        'constraint',
+        `${who} : « ${key} » doit être un nombre${logicalType === 'int' ? ' entier' : ''} (par exemple 0) ; corrigez la valeur`,
+      );
       continue;
     }
     if (sqlType.unsigned && Number(text) < 0) {
-      diags.add(file, at('constraints', key), 'constraint', `${who} : « ${key} » vaut ${text}, mais ${sqlType.text} n'a pas de valeur négative ; mettez 0 ou plus, ou retirez UNSIGNED`);
+      diags.add(
+        file,
+        at('constraints', key),
+        'constraint',
+        `${who} : « ${key} » vaut ${text}, mais ${sqlType.text} n'a pas de valeur négative ; mettez 0 ou plus, ou retirez UNSIGNED`,
+      );
       continue;
     }
     if (!fitsDecimal(text, sqlType)) {
-      diags.add(file, at('constraints', key), 'constraint', `${who} : « ${key} » vaut ${text}, que ${sqlType.text} ne peut pas contenir ; corrigez la valeur ou agrandissez le type`);
+      diags.add(
+        file,
+        at('constraints', key),
+        'constraint',
+        `${who} : « ${key} » vaut ${text}, que ${sqlType.text} ne peut pas contenir ; corrigez la valeur ou agrandissez le type`,
+      );
       continue;
     }
     out[key] = text;
   }
   if (out.min !== undefined && out.max !== undefined && compareNumberText(out.min, out.max) > 0) {
-    diags.add(file, at('constraints', 'min'), 'constraint', `${who} : « min » (${out.min}) dépasse « max » (${out.max}) ; aucune valeur ne passerait : échangez-les ou corrigez l'un des deux`);
+    diags.add(
+      file,
+      at('constraints', 'min'),
+      'constraint',
+      `${who} : « min » (${out.min}) dépasse « max » (${out.max}) ; aucune valeur ne passerait : échangez-les ou corrigez l'un des deux`,
+    );
     delete out.min;
   }
 
@@ -146,13 +166,23 @@ export function checkConstraints(raw: Json, field: ConstraintContext, file: stri
       } catch (error) {
         reason = ` (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`;
       }
-      diags.add(file, where, 'constraint', `${who} : « pattern » n'est pas une expression régulière valide${reason} ; corrigez-la (par exemple « [A-Z]{2}[0-9]{3} »)`);
+      diags.add(
+        file,
+        where,
+        'constraint',
+        `${who} : « pattern » n'est pas une expression régulière valide${reason} ; corrigez-la (par exemple « [A-Z]{2}[0-9]{3} »)`,
+      );
     } else {
       out.pattern = pattern;
       if (typeof constraints.pattern_message === 'string') out.patternMessage = constraints.pattern_message;
     }
   } else if (typeof constraints.pattern_message === 'string') {
-    diags.add(file, at('constraints', 'pattern_message'), 'constraint', `${who} : « pattern_message » sans « pattern » ne sert à rien ; ajoutez « pattern » ou retirez-le`);
+    diags.add(
+      file,
+      at('constraints', 'pattern_message'),
+      'constraint',
+      `${who} : « pattern_message » sans « pattern » ne sert à rien ; ajoutez « pattern » ou retirez-le`,
+    );
   }
 
   if (raw.default !== undefined) {
@@ -188,7 +218,9 @@ function checkDefault(
       if (sqlType.base === 'TINYINT' && sqlType.args[0] === 1) break;
       const text = numberText(value, logicalType);
       if (text === null || (logicalType === 'int' && !Number.isSafeInteger(Number(text)))) {
-        report(`« default » vaut ${shown}, mais le champ est un nombre${logicalType === 'int' ? ' entier' : ''} (${sqlType.text}) ; écrivez un nombre sans guillemets, par exemple 0`);
+        report(
+          `« default » vaut ${shown}, mais le champ est un nombre${logicalType === 'int' ? ' entier' : ''} (${sqlType.text}) ; écrivez un nombre sans guillemets, par exemple 0`,
+        );
         return undefined;
       }
       if ((sqlType.unsigned && Number(text) < 0) || !fitsDecimal(text, sqlType)) {
@@ -209,10 +241,12 @@ function checkDefault(
     case 'time': {
       const ok = typeof value === 'string' && (logicalType === 'date' ? validDate(value) : TIME_TEXT.test(value));
       if (!ok) {
-        report(`« default » vaut ${shown}, qui n'est pas ${logicalType === 'date' ? 'une date AAAA-MM-JJ (par exemple "2025-01-31")' : 'une heure HH:MM:SS (par exemple "09:30:00")'} ; corrigez la valeur`);
+        report(
+          `« default » vaut ${shown}, qui n'est pas ${logicalType === 'date' ? 'une date AAAA-MM-JJ (par exemple "2025-01-31")' : 'une heure HH:MM:SS (par exemple "09:30:00")'} ; corrigez la valeur`,
+        );
         return undefined;
       }
-      return value as string;
+      return value;
     }
     case 'str': {
       if (!isTextual(sqlType)) break;
@@ -221,7 +255,9 @@ function checkDefault(
         return undefined;
       }
       if (/[\u0000-\u001f\u007f\\]/.test(value)) {
-        report(`« default » contient un caractère de contrôle ou une barre oblique inverse (\\), que le SQL des deux bases n'écrit pas de la même façon ; retirez-le`);
+        report(
+          `« default » contient un caractère de contrôle ou une barre oblique inverse (\\), que le SQL des deux bases n'écrit pas de la même façon ; retirez-le`,
+        );
         return undefined;
       }
       const length = [...value].length;

@@ -41,7 +41,7 @@ export function checkDisplay(value: unknown, fields: readonly FieldDraft[], file
   let parts: DisplayPart[];
   if (Array.isArray(value)) {
     if (!value.every((item) => typeof item === 'string') || value.length === 0) return undefined; // the schema said so
-    parts = (value as string[]).flatMap((name, i) => (i === 0 ? [{ field: name }] : [{ text: ' ' }, { field: name }]));
+    parts = (value).flatMap((name, i) => (i === 0 ? [{ field: name }] : [{ text: ' ' }, { field: name }]));
   } else if (typeof value === 'string') {
     const parsed = parsePattern(value);
     if (typeof parsed === 'string') {
@@ -71,14 +71,24 @@ export function checkDisplay(value: unknown, fields: readonly FieldDraft[], file
     const field = byName.get(name);
     if (!field) {
       const near = closest(name, byName.keys());
-      diags.add(file, pointer, 'display', `display : aucun champ « ${name} » dans l'entité${near ? ` ; vouliez-vous dire « ${near} » ?` : ` ; champs : ${[...byName.keys()].join(', ')}`}`);
+      diags.add(
+        file,
+        pointer,
+        'display',
+        `display : aucun champ « ${name} » dans l'entité${near ? ` ; vouliez-vous dire « ${near} » ?` : ` ; champs : ${[...byName.keys()].join(', ')}`}`,
+      );
       ok = false;
       return;
     }
     const type = field.node?.logicalType;
     if (type === 'bool' || type === 'bytes' || type === 'float') {
       const what = type === 'bool' ? 'un booléen (Oui / Non ne nomme personne)' : type === 'bytes' ? 'des octets' : 'un nombre à virgule flottante';
-      diags.add(file, pointer, 'display', `display : le champ « ${name} » est ${what} (${field.sqlType?.text ?? ''}) ; nommez l'enregistrement par un texte, un entier, un DECIMAL ou une date`);
+      diags.add(
+        file,
+        pointer,
+        'display',
+        `display : le champ « ${name} » est ${what} (${field.sqlType?.text ?? ''}) ; nommez l'enregistrement par un texte, un entier, un DECIMAL ou une date`,
+      );
       ok = false;
     }
   });

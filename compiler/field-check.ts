@@ -232,7 +232,13 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
 
   const constraintValues =
     sqlType && logicalType
-      ? checkConstraints(raw, { name, label, sqlType, logicalType, primaryKey, autoIncrement, maxLength: maxLengthGiven ?? declaredLength }, file, pointer, diags)
+      ? checkConstraints(
+          raw,
+          { name, label, sqlType, logicalType, primaryKey, autoIncrement, maxLength: maxLengthGiven ?? declaredLength },
+          file,
+          pointer,
+          diags,
+        )
       : {};
   const renamedFrom = checkRenamedFrom(raw, { name, column, primaryKey, role, label }, file, at('renamed_from'), diags);
 

@@ -57,7 +57,8 @@ export function fieldChecks(table: string, fields: readonly FieldNode[]): CheckS
     const numeric = field.logicalType === 'decimal' ? { numeric: 'text' as const } : {};
     if (c.min !== undefined) checks.push({ name: checkName(table, field.column, 'min'), column: field.column, kind: 'min', value: c.min, ...numeric });
     if (c.max !== undefined) checks.push({ name: checkName(table, field.column, 'max'), column: field.column, kind: 'max', value: c.max, ...numeric });
-    if (c.minLength !== undefined) checks.push({ name: checkName(table, field.column, 'min_length'), column: field.column, kind: 'min_length', value: String(c.minLength) });
+    if (c.minLength !== undefined)
+      checks.push({ name: checkName(table, field.column, 'min_length'), column: field.column, kind: 'min_length', value: String(c.minLength) });
     if (c.pattern !== undefined) checks.push({ name: checkName(table, field.column, 'pattern'), column: field.column, kind: 'pattern', value: c.pattern });
   }
   return checks;

@@ -89,7 +89,10 @@ function namedSuite(dialect: DialectName): void {
     assert.is(row!['Pays'], 'France');
     assert.is(Number(row!['Cotisation']), 20);
     await app.exec("DELETE FROM membres WHERE Nom = 'Curie' OR Prenom = 'A'");
-    assert.equal((await app.rows('SELECT Prenom, Nom FROM membres')).map((r) => `${String(r['Prenom'])} ${String(r['Nom'])}`), ['Jean Dupont']);
+    assert.equal(
+      (await app.rows('SELECT Prenom, Nom FROM membres')).map((r) => `${String(r['Prenom'])} ${String(r['Nom'])}`),
+      ['Jean Dupont'],
+    );
   });
 
   t('the pattern names the member in the select and filter of the relation, the list, the CSV, the links and the detail title', async () => {
@@ -107,9 +110,17 @@ function namedSuite(dialect: DialectName): void {
     assert.is(created.status, 302);
     const list = await client.get('/inscriptions');
     assert.ok(decode(list.text).includes('Jean Dupont'), 'la colonne de la liste');
-    assert.ok(selectOptions(list.text, 'filter-membre_id').some((o) => o.label === 'Jean Dupont'), 'le filtre de la liste');
+    assert.ok(
+      selectOptions(list.text, 'filter-membre_id').some((o) => o.label === 'Jean Dupont'),
+      'le filtre de la liste',
+    );
     const csv = await client.get('/inscriptions/export.csv');
-    assert.ok(csvLines(csv.text).slice(1).some((line) => csvCells(line).includes('Jean Dupont')), 'la colonne _label du CSV');
+    assert.ok(
+      csvLines(csv.text)
+        .slice(1)
+        .some((line) => csvCells(line).includes('Jean Dupont')),
+      'la colonne _label du CSV',
+    );
     const group = await client.post('/groupes', [
       ['nom', 'Juniors'],
       ['membre_ids', String(id)],

@@ -74,7 +74,10 @@ export function declaration(f: CrudField, extra: readonly string[] = []): { clas
   // A checkbox is never required: unchecked means false.
   if (field.nullable && f.input !== 'bool') options.push('required: false');
   options.push(...initialOption(field));
-  const maxLength = [...textConstraints(field).filter((o) => o.startsWith('minLength')), ...(field.maxLength !== null ? [`maxLength: ${field.maxLength}`] : [])];
+  const maxLength = [
+    ...textConstraints(field).filter((o) => o.startsWith('minLength')),
+    ...(field.maxLength !== null ? [`maxLength: ${field.maxLength}`] : []),
+  ];
   const regex = textConstraints(field).filter((o) => !o.startsWith('minLength'));
   // Text and textarea fields also get the column's byte bound (e-mail and URL fields are far shorter by themselves).
   const bytes = TEXT_BYTES[field.sqlType.base];

@@ -226,7 +226,8 @@ async function save(ctl: Ctl, request: Request, row: object | null): Promise<Res
   await ctl.afterSave(request, saved, id === null);
   // The entity's `display` names the record saved (« Enregistrement « Jean Dupont » créé. »); else the plain message.
   const label = resource.recordLabel({ ...record, [resource.key.name]: saved });
-  const message = label === null ? trans(id === null ? 'crud.created' : 'crud.updated') : trans(id === null ? 'crud.created_named' : 'crud.updated_named', { record: label });
+  const message =
+    label === null ? trans(id === null ? 'crud.created' : 'crud.updated') : trans(id === null ? 'crud.created_named' : 'crud.updated_named', { record: label });
   return BaseController.redirectWithFlash(request, resource.base, message);
 }
 
@@ -340,7 +341,10 @@ export async function bulkDelete(ctl: Ctl, request: Request): Promise<Response> 
 async function blockingNames(ctl: Ctl, err: InUseError): Promise<ReadonlyMap<number, string> | undefined> {
   const resource = ctl.resource;
   if (!resource.names || err.blocking.length === 0) return undefined;
-  const rows = await ctl.model.findMany(err.blocking.map((b) => b.id), null);
+  const rows = await ctl.model.findMany(
+    err.blocking.map((b) => b.id),
+    null,
+  );
   return new Map(rows.map((row) => [resource.idOf(row), resource.displayLabel(row as never)]));
 }
 

@@ -74,7 +74,18 @@ export async function startNamedApp(dialect: DialectName): Promise<NamedApp> {
     project.write('mvc/entities/membre/membre.json', JSON.stringify(MEMBRE_JSON, null, 2) + '\n');
     project.write('mvc/entities/inscription/inscription.json', JSON.stringify(INSCRIPTION_JSON, null, 2) + '\n');
     project.write('mvc/entities/groupe/groupe.json', JSON.stringify(GROUPE_JSON, null, 2) + '\n');
-    ok(project, ['make:relation', '--name', 'inscription_membre', '--type', 'many_to_one', '--from', 'Inscription.membre_id', '--to', 'Membre.id', '--no-input']);
+    ok(project, [
+      'make:relation',
+      '--name',
+      'inscription_membre',
+      '--type',
+      'many_to_one',
+      '--from',
+      'Inscription.membre_id',
+      '--to',
+      'Membre.id',
+      '--no-input',
+    ]);
     ok(project, ['make:relation', '--name', 'groupe_membre', '--type', 'many_to_many', '--from', 'Groupe.id', '--to', 'Membre.id', '--no-input']);
     for (const entity of ['Membre', 'Inscription', 'Groupe']) ok(project, ['make:crud', entity, '--public']);
     ok(project, ['sync:relations']);
