@@ -51,7 +51,7 @@ function numberText(value: unknown, logicalType: LogicalType): string | null {
   return null;
 }
 
-/** Compares two decimal texts (no exponent) exactly. */
+/** Compares two numbers written as text (bounds and defaults, within the double range the checks allow). */
 export function compareNumberText(a: string, b: string): number {
   const x = Number(a);
   const y = Number(b);
