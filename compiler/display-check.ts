@@ -41,7 +41,7 @@ export function checkDisplay(value: unknown, fields: readonly FieldDraft[], file
   let parts: DisplayPart[];
   if (Array.isArray(value)) {
     if (!value.every((item) => typeof item === 'string') || value.length === 0) return undefined; // the schema said so
-    parts = (value).flatMap((name, i) => (i === 0 ? [{ field: name }] : [{ text: ' ' }, { field: name }]));
+    parts = value.flatMap((name, i) => (i === 0 ? [{ field: name }] : [{ text: ' ' }, { field: name }]));
   } else if (typeof value === 'string') {
     const parsed = parsePattern(value);
     if (typeof parsed === 'string') {
