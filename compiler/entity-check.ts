@@ -3,6 +3,7 @@
  * words, the file's place, one simple primary key, fields, media, rbac. Runs even when the schema found
  * problems, so that every problem is reported at once; values of the wrong type are treated as absent.
  */
+import { checkDisplay } from './display-check.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { checkField, arrayAt, booleanAt, isObject, objectAt, stringAt, type FieldDraft, type Json } from './field-check.js';
 import { entityNode, mediaNode, rbacNode, type EntityNode, type MediaNode, type RbacNode } from './ir.js';
@@ -98,6 +99,7 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
   if (countsOk) checkRowSize(fields, file, diags);
   const media = countsOk ? checkMedia(data, file, fields, diags) : undefined;
   const rbac = readRbac(data);
+  const display = countsOk ? checkDisplay(data.display, fields, file, diags) : undefined;
 
   const complete = primaryKey?.node && table !== undefined && fields.every((f) => f.node) && media !== undefined;
   const node =
@@ -114,6 +116,7 @@ export function checkEntity(data: unknown, file: string, diags: DiagnosticList):
           fields: [primaryKey, ...fields.filter((f) => f !== primaryKey)].map((f) => f.node!),
           media,
           rbac,
+          ...(display ? { display } : {}),
           file,
         })
       : null;

@@ -4,6 +4,7 @@
  * wrong type was already reported by the schema and is treated here as absent.
  */
 import { classMemberConflict, formNameConflict } from './class-members.js';
+import { checkConstraints } from './constraint-check.js';
 import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import { fieldNode, type FieldNode, type LogicalType, type SqlTypeNode } from './ir.js';
 import { frenchNumber, MAX_VARCHAR_LENGTH } from './limits.js';
@@ -229,6 +230,16 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
     );
   }
 
+  const constraintValues =
+    sqlType && logicalType
+      ? checkConstraints(
+          raw,
+          { name, label, sqlType, logicalType, primaryKey, autoIncrement, maxLength: maxLengthGiven ?? declaredLength },
+          file,
+          pointer,
+          diags,
+        )
+      : {};
   const renamedFrom = checkRenamedFrom(raw, { name, column, primaryKey, role, label }, file, at('renamed_from'), diags);
 
   const ownErrors = diags.countFor(file) > errorsBefore;
@@ -249,6 +260,7 @@ export function checkField(raw: Json, role: FieldRole, file: string, pointer: st
           filter,
           pointer,
           ...(renamedFrom === undefined ? {} : { renamedFrom }),
+          ...(Object.keys(constraintValues).length ? { constraints: constraintValues } : {}),
         })
       : null;
   return { name, pointer, column, sqlType, nullable, unique, primaryKey, ...(renamedFrom === undefined ? {} : { renamedFrom }), node };

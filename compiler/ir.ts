@@ -41,7 +41,25 @@ export interface FieldNode {
   readonly pointer: string;
   /** `renamed_from`: the column the field had before (docs/entities.md "Renaming a field"); absent when not given. */
   readonly renamedFrom?: string;
+  /** `constraints.min` / `max`, `min_length`, `pattern`, and `default` (docs/entities.md "Constraints"); absent keys: none. */
+  readonly constraints?: FieldConstraints;
 }
+
+/** The value constraints of a field, as checked by compiler/constraint-check.ts; every key absent when not given. */
+export interface FieldConstraints {
+  /** Bounds of a number, as exact text (`0`, `9.99`). */
+  readonly min?: string;
+  readonly max?: string;
+  readonly minLength?: number;
+  /** A regular expression the whole value must match (JavaScript syntax, `u` flag), and the form's message when it does not. */
+  readonly pattern?: string;
+  readonly patternMessage?: string;
+  /** The DEFAULT of the column and the create form's initial value: a DECIMAL's as exact text. */
+  readonly default?: string | number | boolean;
+}
+
+/** One piece of how a record is named (`display`): a field's value, or text written as is. */
+export type DisplayPart = { readonly field: string } | { readonly text: string };
 
 export interface MediaNode {
   readonly kind: 'media';
@@ -78,6 +96,8 @@ export interface EntityNode {
   readonly fields: readonly FieldNode[];
   readonly media: readonly MediaNode[];
   readonly rbac: RbacNode | null;
+  /** `display`: how a record is named (docs/entities.md "How a record is named"); absent: the default label field. */
+  readonly display?: readonly DisplayPart[];
   /** Path of the entity file relative to the project root (posix separators). */
   readonly file: string;
 }

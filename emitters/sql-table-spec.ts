@@ -6,7 +6,7 @@
 import { manyToOneFrom, type EntityNode, type FieldNode, type ModelNode, type RelationNode, type SqlTypeNode } from '../compiler/ir.js';
 import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { spellingOf, type DialectName } from '../runtime/db/dialect.js';
-import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
+import type { CheckSpec, ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { EmitError, requireEntity, requireField } from './ir-lookup.js';
 import { pivotSideColumn, pivotSideSuffix } from '../compiler/relation-sides.js';
 import { byCodeUnits } from './text.js';
@@ -23,8 +23,50 @@ export function keyName(prefix: 'uq' | 'ix', table: string, column: string): str
   return shortenIdentifier(`${prefix}_${table}_${column.toLowerCase()}`);
 }
 
+/** The DEFAULT of a field as an SQL literal, the same on both dialects: a number, 1 / 0, `'…'` (no backslash: the compiler refuses it). */
+function defaultLiteral(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number') return String(value);
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
 function fieldColumn(field: FieldNode): ColumnSpec {
-  return { name: field.column, type: columnType(field.sqlType), nullable: field.nullable && !field.primaryKey, autoIncrement: field.autoIncrement };
+  const value = field.constraints?.default;
+  // A DECIMAL's default is its exact text, written as a number.
+  const literal = value === undefined ? undefined : field.logicalType === 'decimal' ? String(value) : defaultLiteral(value);
+  return {
+    name: field.column,
+    type: columnType(field.sqlType),
+    nullable: field.nullable && !field.primaryKey,
+    autoIncrement: field.autoIncrement,
+    ...(literal === undefined ? {} : { default: literal }),
+  };
+}
+
+/** `ck_<table>_<column lower>_<kind>`, shortened past 64 characters. */
+function checkName(table: string, column: string, kind: string): string {
+  return shortenIdentifier(`ck_${table}_${column.toLowerCase()}_${kind}`);
+}
+
+/** The CHECK constraints of the fields' `constraints` (min, max, min_length, pattern), in field order. */
+export function fieldChecks(table: string, fields: readonly FieldNode[]): CheckSpec[] {
+  const checks: CheckSpec[] = [];
+  for (const field of fields) {
+    const c = field.constraints;
+    if (!c) continue;
+    const numeric = field.logicalType === 'decimal' ? { numeric: 'text' as const } : {};
+    if (c.min !== undefined) checks.push({ name: checkName(table, field.column, 'min'), column: field.column, kind: 'min', value: c.min, ...numeric });
+    if (c.max !== undefined) checks.push({ name: checkName(table, field.column, 'max'), column: field.column, kind: 'max', value: c.max, ...numeric });
+    if (c.minLength !== undefined)
+      checks.push({ name: checkName(table, field.column, 'min_length'), column: field.column, kind: 'min_length', value: String(c.minLength) });
+    if (c.pattern !== undefined) checks.push({ name: checkName(table, field.column, 'pattern'), column: field.column, kind: 'pattern', value: c.pattern });
+  }
+  return checks;
+}
+
+/** `checks` only when there are some: a table without constraints keeps the description it always had. */
+function withChecks(checks: CheckSpec[]): { checks?: CheckSpec[] } {
+  return checks.length ? { checks } : {};
 }
 
 /** The many-to-one relations whose key sits in this entity, by relation name. */
@@ -68,6 +110,7 @@ export function entityTableSpec(model: ModelNode, entity: EntityNode, dialect: D
     uniques: entity.fields.filter((f) => f.unique && !f.primaryKey).map((f) => ({ name: keyName('uq', entity.table, f.column), columns: [f.column] })),
     indexes: entity.fields.filter(indexed).map((f) => ({ name: keyName('ix', entity.table, f.column), columns: [f.column] })),
     foreignKeys: spellingOf(dialect).foreignKeys === 'inline' ? relations.map((r) => manyToOneForeignKey(model, r).foreignKey) : [],
+    ...withChecks(fieldChecks(entity.table, entity.fields)),
   };
 }
 
@@ -118,5 +161,6 @@ export function pivotTableSpec(model: ModelNode, relation: RelationNode): TableS
     uniques: relation.pivotFields.filter((f) => f.unique).map((f) => ({ name: keyName('uq', table, f.column), columns: [f.column] })),
     indexes: [{ name: keyName('ix', table, to.column.name), columns: [to.column.name] }],
     foreignKeys: [from.foreignKey, to.foreignKey],
+    ...withChecks(fieldChecks(table, relation.pivotFields)),
   };
 }

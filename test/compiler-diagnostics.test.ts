@@ -808,7 +808,7 @@ Bad('several errors in several files are reported at once, sorted', () => {
   for (const line of lines) assert.match(line, /^\[ERREUR\] mvc\/entities\/\S+\.json#\S* : \S/);
   assert.is(
     lines[0],
-    `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, label, label_plural, plural, primary_key, fields, media, rbac)`,
+    `[ERREUR] ${NOTE}#/couleur : clé inconnue « couleur » : retirez-la ou corrigez son nom (clés permises : $schema, format_version, entity, table, description, label, label_plural, display, plural, primary_key, fields, media, rbac)`,
   );
 });
 

@@ -82,6 +82,7 @@ Schemas('entity keys are those of format_version 1', () => {
     'description',
     'label',
     'label_plural',
+    'display',
     'plural',
     'primary_key',
     'fields',
@@ -101,9 +102,18 @@ Schemas('entity keys are those of format_version 1', () => {
     'primary_key',
     'auto_increment',
     'constraints',
+    'default',
     'list',
   ]);
-  assert.equal(Object.keys(entity.definitions.field.properties.constraints.properties), ['not_empty', 'max_length']);
+  assert.equal(Object.keys(entity.definitions.field.properties.constraints.properties), [
+    'not_empty',
+    'max_length',
+    'min_length',
+    'min',
+    'max',
+    'pattern',
+    'pattern_message',
+  ]);
   assert.equal(Object.keys(entity.definitions.field.properties.list.properties), ['filter']);
   assert.equal(Object.keys(entity.properties.media.items.properties), ['name', 'field', 'role', 'label', 'variants', 'multiple']);
   const relations = loadSchema('relations') as any;

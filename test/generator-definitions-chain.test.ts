@@ -16,6 +16,7 @@ import {
   type Dialect,
 } from './helpers/changes-over-time.js';
 import { DIALECTS, productOf } from './helpers/dialects.js';
+import { CONSTRAINT_CASES } from './helpers/constraint-cases.js';
 import { assertGeneratedNamesReserved } from './helpers/generated-names.js';
 import { query } from './helpers/migrations.js';
 
@@ -94,6 +95,8 @@ function invalidUtf8(): Buffer {
 }
 
 export const CASES: ChainCase[] = [
+  // ---- display and constraints (test/helpers/constraint-cases.ts) ----
+  ...CONSTRAINT_CASES,
   // ---- accepted ----
   {
     name: 'an ordinary entity passes the whole chain',

@@ -10,7 +10,7 @@ import { syncEntityCommand, tsMarkerLine } from '../marker.js';
 import { keyName } from '../sql-table-spec.js';
 import { Code, literal, type Literal } from './literal.js';
 import { defaultedPivotFields, hasPivotInputs, pivotInputs } from './pivot.js';
-import { inSentence, isTextual, type CrudField, type CrudLink, type CrudPlan } from './plan.js';
+import { displayPattern, inSentence, labelSql, type CrudField, type CrudLink, type CrudPlan, type LabelSql } from './plan.js';
 
 /** The description's constant (`CONTACT_CRUD`) and the type of its rows (`ContactListRow`). */
 export function descriptionNames(plan: CrudPlan): { constant: string; rowType: string } {
@@ -32,8 +32,8 @@ function showOf(f: CrudField): string | undefined {
   return undefined;
 }
 
-function order(label: FieldNode, key: FieldNode, prefix = ''): Literal {
-  return { column: `${prefix}${label.column}`, key: `${prefix}${key.column}`, text: isTextual(label) };
+function order(label: LabelSql, key: FieldNode, prefix = ''): Literal {
+  return { column: label.sql, key: `${prefix}${key.column}`, text: label.text };
 }
 
 /** The value a new pivot row gets for a column the form does not edit (runtime `CrudPivotDefault`). */
@@ -72,12 +72,13 @@ function linkDescription(l: CrudLink): Literal {
 
 function linkDetail(l: CrudLink): Literal {
   const inputs = hasPivotInputs(l) ? pivotInputs(l) : [];
-  const columns = [`o.${l.targetLabel.column} AS label`, ...inputs.map((f, i) => `p.${f.field.column} AS v${i}`)];
+  const label = labelSql(l.target, 'o.');
+  const columns = [`${label.sql} AS label`, ...inputs.map((f, i) => `p.${f.field.column} AS v${i}`)];
   return {
     label: l.label,
     link: l.name,
     sql: `SELECT ${columns.join(', ')} FROM ${l.pivotTable} p JOIN ${l.target.table} o ON o.${l.targetKey.column} = p.${l.otherColumn} WHERE p.${l.ownColumn} = ?`,
-    order: order(l.targetLabel, l.targetKey, 'o.'),
+    order: order(label, l.targetKey, 'o.'),
     values: inputs.length ? inputs.map((f) => ({ label: f.label, show: showOf(f) })) : undefined,
   };
 }
@@ -87,7 +88,7 @@ function description(plan: CrudPlan): Array<[string, Literal]> {
   const { entity, primaryKey: pk, relations, links } = plan;
   const t = entity.table;
   const columns = entity.fields.map((f) => `t.${f.column}`);
-  const labels = relations.map((r) => `${r.alias}.${r.targetLabel.column} AS ${r.labelKey}`);
+  const labels = relations.map((r) => `${labelSql(r.target, `${r.alias}.`).sql} AS ${r.labelKey}`);
   const joins = relations.map((r) => `LEFT JOIN ${r.target.table} ${r.alias} ON ${r.alias}.${r.targetKey.column} = t.${r.field.column}`);
   const writable = plan.formFields.filter((f) => !links.some((l) => l.name === f.field.name)).map((f) => f.field);
   const updatable = writable.filter((f) => !f.primaryKey);
@@ -108,24 +109,28 @@ function description(plan: CrudPlan): Array<[string, Literal]> {
   }
   const choices: Record<string, Literal> = {};
   for (const r of relations) {
+    const label = labelSql(r.target);
     choices[r.field.name] = {
-      select: `SELECT ${r.targetKey.column} AS id, ${r.targetLabel.column} AS label FROM ${r.target.table}`,
+      select: `SELECT ${r.targetKey.column} AS id, ${label.sql} AS label FROM ${r.target.table}`,
       key: r.targetKey.column,
-      order: order(r.targetLabel, r.targetKey),
+      order: order(label, r.targetKey),
       keys: r.targetKey.logicalType === 'int' ? 'int' : 'text',
       keep: 'value',
     };
   }
   for (const l of links) {
+    const label = labelSql(l.target);
     choices[l.name] = {
-      select: `SELECT ${l.targetKey.column} AS id, ${l.targetLabel.column} AS label FROM ${l.target.table}`,
+      select: `SELECT ${l.targetKey.column} AS id, ${label.sql} AS label FROM ${l.target.table}`,
       key: l.targetKey.column,
-      order: order(l.targetLabel, l.targetKey),
+      order: order(label, l.targetKey),
       keys: 'int',
       keep: hasPivotInputs(l) ? 'rows' : 'ids',
     };
   }
+  // Without `display`, the bulk-delete confirmation names a record by its first text field, as before `display`.
   const display = plan.listFields.find((f) => f.input === 'text' || f.input === 'email') ?? plan.listFields[0];
+  const named = displayPattern(entity);
   return [
     ['entity', new Code(plan.entityClass)],
     ['name', plan.entityClass],
@@ -177,7 +182,7 @@ function description(plan: CrudPlan): Array<[string, Literal]> {
       'csv',
       { file: `${entity.plural}.csv`, header: plan.listFields.map((f) => f.label), fields: plan.listFields.map((f) => f.relation?.labelKey ?? f.field.name) },
     ],
-    ['display', { fields: display ? [display.field.name] : [] }],
+    ['display', named ?? { fields: display ? [display.field.name] : [] }],
     ['choices', choices],
     ['filters', [...plan.filterFields.filter((f) => f.relation).map((f) => f.field.name), ...links.map((l) => l.name)]],
   ];

@@ -67,6 +67,50 @@ export function labelField(target: EntityNode, allowed: (field: FieldNode) => bo
   return texts[0] ?? target.primaryKey;
 }
 
+/** What names a record of `entity` in SQL: the column, or the expression of its `display`, read from `prefix`. */
+export interface LabelSql {
+  readonly sql: string;
+  /** Ordered as text (in MariaDB's order on SQLite too). */
+  readonly text: boolean;
+}
+
+/** `'…'` with its quotes doubled: the same literal on both dialects (the schema refuses a backslash in `display`). */
+function sqlText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The label of a record of `entity` as SQL, columns read from `prefix` (`r_ville_id.`, `o.`, or none): its
+ * `display` (docs/entities.md "How a record is named"), else the default label field. A display of one field
+ * alone is that column; a pattern is `NULLIF(TRIM(CONCAT(COALESCE(<column>, ''), ' ', …)), '')`, which reads the
+ * same on MariaDB and SQLite (3.44+): an empty field is empty text, an empty label NULL (the key shows instead).
+ */
+export function labelSql(entity: EntityNode, prefix = ''): LabelSql {
+  const parts = entity.display;
+  if (!parts) {
+    const field = labelField(entity);
+    return { sql: `${prefix}${field.column}`, text: isTextual(field) };
+  }
+  const column = (name: string): FieldNode => requireField(entity, name, `display de ${entity.name}`);
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only && 'field' in only) {
+    const field = column(only.field);
+    return { sql: `${prefix}${field.column}`, text: isTextual(field) };
+  }
+  const pieces = parts.map((part) => ('field' in part ? `COALESCE(${prefix}${column(part.field).column}, '')` : sqlText(part.text)));
+  return { sql: `NULLIF(TRIM(CONCAT(${pieces.join(', ')})), '')`, text: true };
+}
+
+/** The runtime's pattern of a `display` (`{prenom} {nom}`) and the fields it names; null without `display`. */
+export function displayPattern(entity: EntityNode): { pattern: string; fields: string[] } | null {
+  const parts = entity.display;
+  if (!parts) return null;
+  return {
+    fields: [...new Set(parts.flatMap((part) => ('field' in part ? [part.field] : [])))],
+    pattern: parts.map((part) => ('field' in part ? `{${part.field}}` : part.text)).join(''),
+  };
+}
+
 function pascal(snake: string): string {
   return snake
     .split('_')

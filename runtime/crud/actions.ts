@@ -21,7 +21,7 @@ import { parseId, parseIds } from './ids.js';
 import { ListQuery, type SqlFragment } from './list-query.js';
 import type { CrudMediaPages, CrudMediaSubmission } from './media.js';
 import type { CrudModelClass } from './model.js';
-import { inUseError, inUseMessage } from './references.js';
+import { inUseError, inUseMessage, type InUseError } from './references.js';
 import type { CrudResource } from './resource.js';
 
 /** A form class as the actions build it: `new Form(null, options)` for a page, `fromRequest` for a POST. */
@@ -224,7 +224,11 @@ async function save(ctl: Ctl, request: Request, row: object | null): Promise<Res
   }
   if (id !== null) await sent?.finish();
   await ctl.afterSave(request, saved, id === null);
-  return BaseController.redirectWithFlash(request, resource.base, trans(id === null ? 'crud.created' : 'crud.updated'));
+  // The entity's `display` names the record saved (« Enregistrement « Jean Dupont » créé. »); else the plain message.
+  const label = resource.recordLabel({ ...record, [resource.key.name]: saved });
+  const message =
+    label === null ? trans(id === null ? 'crud.created' : 'crud.updated') : trans(id === null ? 'crud.created_named' : 'crud.updated_named', { record: label });
+  return BaseController.redirectWithFlash(request, resource.base, message);
 }
 
 export async function store(ctl: Ctl, request: Request): Promise<Response> {
@@ -244,6 +248,8 @@ export async function show(ctl: Ctl, request: Request): Promise<Response> {
     base: resource.base,
     key: resource.key.name,
     row,
+    // The heading: the record's name when the entity's `display` gives one (else « <label> #<key> »).
+    record_label: resource.recordLabel(row),
     fields: await resource.details(row as never),
   };
   if (ctl.media) context.media = await ctl.media.showContext(resource.idOf(row));
@@ -283,18 +289,21 @@ export async function destroy(ctl: Ctl, request: Request): Promise<Response> {
   const id = parseId(request.routeParams.id);
   if (id === null) return errorPage(404, request);
   const scope = ctl.scope(request);
-  if (scope && !(await ctl.model.find(id, scope))) return errorPage(404, request);
+  // Read first when a scope must allow it, or when the entity's `display` names it in the messages.
+  const row = scope || resource.names ? await ctl.model.find(id, scope) : null;
+  if (scope && !row) return errorPage(404, request);
   let deleted: number;
   try {
     deleted = await ctl.model.delete(id);
   } catch (err) {
     const inUse = inUseError(err);
     if (!inUse) throw err;
-    return refused(ctl, request, inUseMessage(inUse, `${resource.label} #${id}`), `${resource.base}/${id}`);
+    return refused(ctl, request, inUseMessage(inUse, resource.recordName(row, id)), `${resource.base}/${id}`);
   }
   if (deleted === 0) return errorPage(404, request);
   await ctl.afterDelete(request, [id]);
-  BaseController.setFlash(request, trans('crud.deleted'));
+  const label = row ? resource.recordLabel(row) : null;
+  BaseController.setFlash(request, label === null ? trans('crud.deleted') : trans('crud.deleted_named', { record: label }));
   if (isHtmx(request) && htmxTarget(request) === 'crud-delete') return htmxRedirect(resource.base);
   if (isHtmx(request)) {
     const { query, rows, pagination } = await ctl.model.page({ params: request.body }, scope);
@@ -328,6 +337,17 @@ export async function bulkDelete(ctl: Ctl, request: Request): Promise<Response> 
   return render(ctl, request, 'bulk_delete', bulkTemplate(ctl), context);
 }
 
+/** The names of the records a bulk delete found referred to (`#1 Jean Dupont`), when the entity's `display` names them. */
+async function blockingNames(ctl: Ctl, err: InUseError): Promise<ReadonlyMap<number, string> | undefined> {
+  const resource = ctl.resource;
+  if (!resource.names || err.blocking.length === 0) return undefined;
+  const rows = await ctl.model.findMany(
+    err.blocking.map((b) => b.id),
+    null,
+  );
+  return new Map(rows.map((row) => [resource.idOf(row), resource.displayLabel(row as never)]));
+}
+
 /** POST /<plural>/bulk-delete/confirm: deletes the confirmed `ids` (one `?` each) and goes back to the list. */
 export async function bulkDeleteConfirm(ctl: Ctl, request: Request): Promise<Response> {
   const refusal = denied(ctl, request, 'delete');
@@ -341,7 +361,7 @@ export async function bulkDeleteConfirm(ctl: Ctl, request: Request): Promise<Res
   } catch (err) {
     const inUse = inUseError(err);
     if (!inUse) throw err;
-    return refused(ctl, request, inUseMessage(inUse), null);
+    return refused(ctl, request, inUseMessage(inUse, undefined, await blockingNames(ctl, inUse)), null);
   }
   await ctl.afterDelete(request, ids);
   return BaseController.redirectWithFlash(request, resource.base, trans('crud.bulk_deleted_count', { count: deleted }));

@@ -120,8 +120,13 @@ export interface CrudDescription<C extends CrudEntityClass, L extends string> {
   readonly roles: Readonly<Partial<Record<CrudPermission, readonly string[]>>>;
   readonly details: readonly CrudDetail[];
   readonly csv: { readonly file: string; readonly header: readonly string[]; readonly fields: readonly string[] };
-  /** How a record is named where the pages list records (the bulk-delete confirmation): `#<key>` then these fields. */
-  readonly display: { readonly fields: readonly string[] };
+  /**
+   * How a record is named (docs/crud.md "How a record is named"). With `pattern` (the entity's `display`), each
+   * `{field}` replaced by its value: the detail's title, the flashes, the 409 text, the bulk-delete confirmation.
+   * Without it (the default), `#<key>` then these fields on the bulk-delete confirmation, and the pages name a
+   * record `<label> #<key>`.
+   */
+  readonly display: { readonly fields: readonly string[]; readonly pattern?: string };
   /** The selects' sources by form field; `filters`: the list filters with a select of records. */
   readonly choices: Readonly<Record<string, CrudChoices>>;
   readonly filters: readonly string[];

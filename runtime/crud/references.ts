@@ -112,9 +112,9 @@ function countsText(blocking: Blocking): string {
 /**
  * What users read when a delete is refused. One record (`record`: how the pages name it, e.g. `Propriétaire #4`):
  * « Suppression impossible : 3 animaux font référence à Propriétaire #4. … ». Several: the blocking ids and their
- * counts, and that nothing was deleted.
+ * counts, and that nothing was deleted (`names`: each record's name by key, `#4 Jean Dupont`, when the entity names them).
  */
-export function inUseMessage(err: InUseError, record?: string): string {
+export function inUseMessage(err: InUseError, record?: string, names?: ReadonlyMap<number, string>): string {
   if (record !== undefined) {
     const first = err.blocking[0];
     if (!first) return trans('crud.in_use_unknown', { record });
@@ -122,5 +122,6 @@ export function inUseMessage(err: InUseError, record?: string): string {
     return trans(single ? 'crud.in_use_one' : 'crud.in_use_many', { references: countsText(first), record });
   }
   if (err.blocking.length === 0) return trans('crud.in_use_bulk_unknown');
-  return trans('crud.in_use_bulk', { records: err.blocking.map((b) => `#${b.id} (${countsText(b)})`).join(', ') });
+  // `names`: how the entity's `display` names each record (`#1 Jean Dupont`); else its key alone.
+  return trans('crud.in_use_bulk', { records: err.blocking.map((b) => `${names?.get(b.id) ?? `#${b.id}`} (${countsText(b)})`).join(', ') });
 }

@@ -221,11 +221,47 @@ export class CrudResource<C extends CrudEntityClass = CrudEntityClass, L extends
     return this.description.csv.fields.map((field) => values[field]);
   }
 
-  /** How a record is named where the pages list records (the bulk-delete confirmation): `#4 Dupont`. */
+  /**
+   * How a record is named where the pages list records (the bulk-delete confirmation): `#4 Jean Dupont` with the
+   * entity's `display`, else `#4` then the description's fields (`#4 Dupont`).
+   */
   displayLabel(row: CrudRow<C, L>): string {
     const values = row as unknown as Record<string, unknown>;
+    const key = `#${String(values[this.key.name])}`;
+    if (this.description.display.pattern !== undefined) {
+      const label = this.recordLabel(row);
+      return label === null ? key : `${key} ${label}`;
+    }
     const fields = this.description.display.fields.map((field) => String(values[field] ?? ''));
-    return fields.length ? `#${String(values[this.key.name])} ${fields.join(' ')}` : `#${String(values[this.key.name])}`;
+    return fields.length ? `${key} ${fields.join(' ')}` : key;
+  }
+
+  /**
+   * The record's name as the entity's `display` gives it (`{prenom} {nom}` → `Jean Dupont`), as the label's SQL
+   * writes it for other entities' selects: an empty value is empty text, spaces at both ends go. Null without
+   * `display` (the pages then say `<label> #<key>`), or when every field is empty.
+   */
+  recordLabel(row: object): string | null {
+    const pattern = this.description.display.pattern;
+    if (pattern === undefined) return null;
+    const values = row as Record<string, unknown>;
+    const text = pattern.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, field: string) => {
+      const value = values[field];
+      return value === null || value === undefined ? '' : String(value);
+    });
+    const trimmed = text.replace(/^ +| +$/g, '');
+    return trimmed === '' ? null : trimmed;
+  }
+
+  /** How a sentence names the record: `Propriétaire « Jean Dupont »` with `display`, else `Propriétaire #4`. */
+  recordName(row: object | null, id: number): string {
+    const label = row ? this.recordLabel(row) : null;
+    return label === null ? `${this.label} #${id}` : `${this.label} « ${label} »`;
+  }
+
+  /** True when the entity's `display` names its records: the pages then read a record before naming it. */
+  get names(): boolean {
+    return this.description.display.pattern !== undefined;
   }
 
   /** The field of a unique violation (named by the server as a column or a key), or null (a message for the whole form). */

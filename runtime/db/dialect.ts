@@ -8,7 +8,7 @@
  * driver.
  */
 import type { Dialect as KyselyDialect } from 'kysely';
-import type { ColumnSpec, ForeignKeySpec, TableSpec } from './ddl/table-spec.js';
+import type { CheckSpec, ColumnSpec, ForeignKeySpec, TableSpec } from './ddl/table-spec.js';
 import { mariadbSpelling } from './dialects/mariadb/spelling.js';
 import { sqliteSpelling } from './dialects/sqlite/spelling.js';
 
@@ -104,6 +104,8 @@ export interface DialectSpelling {
   rebuildTable(spec: TableSpec, copied: readonly string[]): string[] | null;
   /** The number of characters of a text expression: `CHAR_LENGTH(x)` (MariaDB), `LENGTH(x)` (SQLite). */
   charLength(expression: string): string;
+  /** `CONSTRAINT <name> CHECK (…)` of a column constraint, or null when the dialect cannot write it (SQLite: a pattern). */
+  check(check: CheckSpec): string | null;
 }
 
 const SPELLINGS: Readonly<Record<DialectName, DialectSpelling>> = { mariadb: mariadbSpelling, sqlite: sqliteSpelling };

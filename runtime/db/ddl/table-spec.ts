@@ -48,6 +48,20 @@ export interface ForeignKeySpec {
   readonly onUpdate?: ReferentialAction;
 }
 
+/**
+ * A CHECK constraint on one column (an entity field's `constraints`, docs/entities.md "Constraints"): `min` / `max`
+ * compare the number `value` (`numeric: 'text'` for a DECIMAL, which SQLite stores as text and compares as a
+ * number only once cast), `min_length` counts characters, `pattern` is a regular expression the whole value
+ * matches. A dialect that cannot write one (SQLite has no REGEXP) leaves it out.
+ */
+export interface CheckSpec {
+  readonly name: string;
+  readonly column: string;
+  readonly kind: 'min' | 'max' | 'min_length' | 'pattern';
+  readonly value: string;
+  readonly numeric?: 'text';
+}
+
 export interface TableSpec {
   readonly table: string;
   readonly columns: readonly ColumnSpec[];
@@ -56,6 +70,8 @@ export interface TableSpec {
   readonly indexes: readonly IndexSpec[];
   /** Declared inside CREATE TABLE. */
   readonly foreignKeys: readonly ForeignKeySpec[];
+  /** CHECK constraints, declared inside CREATE TABLE after the keys; absent: none. */
+  readonly checks?: readonly CheckSpec[];
   /**
    * SQLite: the collation of the text columns that name none. Absent: NOCASE, as MariaDB's utf8mb4_unicode_ci
    * compares (render.ts); null: none, the columns compare bytes.

@@ -3,7 +3,7 @@
  * utf8mb4_unicode_ci with their keys inside CREATE TABLE, foreign keys added by ALTER TABLE once every table exists,
  * columns and keys changed in place. Pure: emitters import it through runtime/db/ddl/render.ts.
  */
-import { body, columnList, constraint, defaultClause, foreignKeyClause, statement } from '../../ddl/clauses.js';
+import { body, checkClause, columnList, constraint, defaultClause, foreignKeyClause, statement, type CheckSyntax } from '../../ddl/clauses.js';
 import type { ColumnSpec, TableSpec } from '../../ddl/table-spec.js';
 import type { DialectSpelling, KeyDefinition } from '../../dialect.js';
 
@@ -19,6 +19,18 @@ function column(spec: ColumnSpec): string {
   return `${quote(spec.name)} ${spec.type}${charset} ${nullability}${defaultClause(spec)}${spec.autoIncrement ? ' AUTO_INCREMENT' : ''}`;
 }
 
+/**
+ * A CHECK's syntax: a pattern is tested with REGEXP (PCRE2), made case-sensitive (`(?-i)`: the column's
+ * utf8mb4_unicode_ci would ignore case) and anchored as the form anchors it; its literal written for the default
+ * `sql_mode`, a backslash doubled (docs/entities.md "Constraints").
+ */
+const CHECKS: CheckSyntax = {
+  quote,
+  charLength: (expression) => `CHAR_LENGTH(${expression})`,
+  textNumber: (expression) => expression,
+  matches: (expression, pattern) => `${expression} REGEXP '${`(?-i)^(?:${pattern})$`.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
+};
+
 function createTable(spec: TableSpec): string[] {
   const definitions = [
     ...spec.columns.map(column),
@@ -26,6 +38,7 @@ function createTable(spec: TableSpec): string[] {
     ...spec.uniques.map((u) => `UNIQUE KEY ${quote(u.name)} ${columnList(u.columns, quote)}`),
     ...spec.indexes.map((k) => `KEY ${quote(k.name)} ${columnList(k.columns, quote)}`),
     ...spec.foreignKeys.map((fk) => constraint(fk, quote)),
+    ...(spec.checks ?? []).flatMap((check) => checkClause(check, CHECKS) ?? []),
   ];
   return [`CREATE TABLE IF NOT EXISTS ${quote(spec.table)} (`, ...body(definitions), `) ${TABLE_OPTIONS};`];
 }
@@ -59,4 +72,5 @@ export const mariadbSpelling: DialectSpelling = {
   modifyColumn: (table, spec) => `ALTER TABLE ${quote(table)} MODIFY COLUMN ${column(spec)};`,
   rebuildTable: () => null,
   charLength: (expression) => `CHAR_LENGTH(${expression})`,
+  check: (check) => checkClause(check, CHECKS),
 };

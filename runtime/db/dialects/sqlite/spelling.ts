@@ -4,7 +4,7 @@
  * a table), and a column, a foreign key or a UNIQUE constraint changed only by rebuilding the table. Pure: emitters
  * import it through runtime/db/ddl/render.ts.
  */
-import { body, columnList, constraint, defaultClause, statement } from '../../ddl/clauses.js';
+import { body, checkClause, columnList, constraint, defaultClause, statement, type CheckSyntax } from '../../ddl/clauses.js';
 import type { ColumnSpec, TableSpec } from '../../ddl/table-spec.js';
 import type { DialectSpelling, KeyDefinition } from '../../dialect.js';
 
@@ -56,12 +56,24 @@ function textCollation(spec: TableSpec): string | null {
   return spec.sqliteTextCollation === undefined ? TEXT_COLLATION : spec.sqliteTextCollation;
 }
 
+/**
+ * A CHECK's syntax: a DECIMAL, stored as text, is compared once cast to a number; SQLite has no REGEXP function
+ * (an application one would make the file unwritable outside fw), so a pattern is the form's alone.
+ */
+const CHECKS: CheckSyntax = {
+  quote,
+  charLength: (expression) => `LENGTH(${expression})`,
+  textNumber: (expression) => `CAST(${expression} AS REAL)`,
+  matches: null,
+};
+
 function tableLines(spec: TableSpec, create: string): string[] {
   const rowid = rowidColumn(spec);
   const definitions = [
     ...spec.columns.map((c) => columnOf(c, rowid, textCollation(spec))),
     ...(rowid ? [] : [`PRIMARY KEY ${columnList(spec.primaryKey, quote)}`]),
     ...spec.foreignKeys.map((fk) => constraint(fk, quote)),
+    ...(spec.checks ?? []).flatMap((check) => checkClause(check, CHECKS) ?? []),
   ];
   return [`${create} (`, ...body(definitions), ');'];
 }
@@ -131,4 +143,5 @@ export const sqliteSpelling: DialectSpelling = {
   modifyColumn: () => null,
   rebuildTable,
   charLength: (expression) => `LENGTH(${expression})`,
+  check: (check) => checkClause(check, CHECKS),
 };

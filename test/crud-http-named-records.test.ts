@@ -1,0 +1,165 @@
+// How a record is named (`display`) and the fields' constraints, in generated pages served for real on SQLite and
+// MariaDB (test/helpers/crud-named-app.ts): the pattern in the relation's select and filter, the list's and CSV's
+// `_label` column, the many-to-many links of a detail page, the detail title, the flashes, the 409 texts and the
+// bulk-delete confirmation; the form refuses values outside the constraints with their messages, the create form
+// starts from the defaults, and the database itself refuses such rows (CHECK) and fills the DEFAULTs.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { DialectName } from '../runtime/db/index.js';
+import type { HttpClient } from './helpers/crud-app.js';
+import { csvCells, csvLines, decode, fieldError, inputValue, selectOptions } from './helpers/crud-html.js';
+import { startNamedApp, type NamedApp } from './helpers/crud-named-app.js';
+import { DIALECTS } from './helpers/dialects.js';
+
+function flash(html: string): string {
+  const match = /<div[^>]*role="(?:alert|status)"[^>]*>([\s\S]*?)<\/div>/.exec(html);
+  return match
+    ? decode(match[1]!.replace(/<[^>]+>/g, ''))
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
+}
+
+const heading = (html: string): string => decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.trim() ?? '');
+
+const VALID: Array<[string, string]> = [
+  ['prenom', 'Jean'],
+  ['nom', 'Dupont'],
+  ['age', '40'],
+  ['cotisation', '20'],
+  ['code', 'AB123'],
+  ['pseudo', 'jdup'],
+  ['pays', 'France'],
+];
+
+function namedSuite(dialect: DialectName): void {
+  const t = suite(`crud-http-named-records: ${dialect}`);
+  let app: NamedApp;
+  let client: HttpClient;
+
+  t.before(async () => {
+    app = await startNamedApp(dialect);
+    client = app.client();
+    await client.csrfToken('/membres/new');
+  });
+  t.after(async () => {
+    await app?.stop();
+  });
+
+  t('the create form starts from the defaults; a valid member is created and the flash names it', async () => {
+    const page = await client.get('/membres/new');
+    assert.is(inputValue(page.text, 'pays'), 'France');
+    assert.is(inputValue(page.text, 'cotisation'), '20');
+    const res = await client.post('/membres', VALID);
+    assert.is(res.status, 302);
+    const list = await client.get(res.headers.get('location')!);
+    assert.is(flash(list.text), 'Enregistrement « Jean Dupont » créé.');
+  });
+
+  t('the form refuses values outside the constraints, each with its message (422)', async () => {
+    const set = (changes: Record<string, string>): Array<[string, string]> => VALID.map(([k, v]) => [k, changes[k] ?? v]);
+    const res = await client.post('/membres', set({ age: '3', cotisation: '600', code: 'ab123', pseudo: 'jd' }));
+    assert.is(res.status, 422);
+    assert.is(fieldError(res.text, 'age'), 'Le champ « Age » doit être supérieur ou égal à 5.');
+    assert.is(fieldError(res.text, 'cotisation'), 'Le champ « Cotisation » doit être inférieur ou égal à 500.');
+    assert.is(fieldError(res.text, 'code'), 'Le code : deux majuscules puis trois chiffres (AB123).');
+    assert.is(fieldError(res.text, 'pseudo'), 'Le champ « Pseudo » doit contenir au moins 3 caractères.');
+    const over = await client.post('/membres', set({ age: '121' }));
+    assert.is(fieldError(over.text, 'age'), 'Le champ « Age » doit être inférieur ou égal à 120.');
+    assert.is(Number((await app.rows('SELECT COUNT(*) AS n FROM membres'))[0]!['n']), 1);
+  });
+
+  t('the database refuses rows outside the constraints (CHECK) and fills the defaults', async () => {
+    const refused = async (sql: string): Promise<boolean> => {
+      try {
+        await app.exec(sql);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    assert.ok(await refused("INSERT INTO membres (Prenom, Nom, Age) VALUES ('A', 'B', 4)"), 'age < 5');
+    assert.ok(await refused("INSERT INTO membres (Prenom, Nom, Age) VALUES ('A', 'B', 121)"), 'age > 120');
+    assert.ok(await refused("INSERT INTO membres (Prenom, Nom, Age, Cotisation) VALUES ('A', 'B', 30, '500.01')"), 'cotisation > 500');
+    assert.ok(await refused("INSERT INTO membres (Prenom, Nom, Age, Pseudo) VALUES ('A', 'B', 30, 'ab')"), 'pseudo < 3 caractères');
+    // SQLite has no REGEXP: the pattern is the form's alone there (docs/entities.md "Constraints").
+    assert.is(await refused("INSERT INTO membres (Prenom, Nom, Age, Code) VALUES ('A', 'B', 30, 'ab123')"), dialect === 'mariadb', 'code hors motif');
+    await app.exec("INSERT INTO membres (Prenom, Nom, Age) VALUES ('Marie', 'Curie', 66)");
+    const [row] = await app.rows("SELECT Pays, Cotisation FROM membres WHERE Nom = 'Curie'");
+    assert.is(row!['Pays'], 'France');
+    assert.is(Number(row!['Cotisation']), 20);
+    await app.exec("DELETE FROM membres WHERE Nom = 'Curie' OR Prenom = 'A'");
+    // The CHECKs and DEFAULTs leave the tables as their entities describe them.
+    const diff = app.project.run(['migration:diff', '--all', '--check']);
+    assert.is(diff.status, 0, diff.stdout + diff.stderr);
+    assert.equal(
+      (await app.rows('SELECT Prenom, Nom FROM membres')).map((r) => `${String(r['Prenom'])} ${String(r['Nom'])}`),
+      ['Jean Dupont'],
+    );
+  });
+
+  t('the pattern names the member in the select and filter of the relation, the list, the CSV, the links and the detail title', async () => {
+    const [member] = await app.rows("SELECT Id FROM membres WHERE Nom = 'Dupont'");
+    const id = Number(member!['Id']);
+    const form = await client.get('/inscriptions/new');
+    assert.ok(
+      selectOptions(form.text, 'field-membre_id').some((o) => o.value === String(id) && o.label === 'Jean Dupont'),
+      'le select de la relation',
+    );
+    const created = await client.post('/inscriptions', [
+      ['titre', 'Tournoi'],
+      ['membre_id', String(id)],
+    ]);
+    assert.is(created.status, 302);
+    const list = await client.get('/inscriptions');
+    assert.ok(decode(list.text).includes('Jean Dupont'), 'la colonne de la liste');
+    assert.ok(
+      selectOptions(list.text, 'filter-membre_id').some((o) => o.label === 'Jean Dupont'),
+      'le filtre de la liste',
+    );
+    const csv = await client.get('/inscriptions/export.csv');
+    assert.ok(
+      csvLines(csv.text)
+        .slice(1)
+        .some((line) => csvCells(line).includes('Jean Dupont')),
+      'la colonne _label du CSV',
+    );
+    const group = await client.post('/groupes', [
+      ['nom', 'Juniors'],
+      ['membre_ids', String(id)],
+    ]);
+    assert.is(group.status, 302);
+    const [groupe] = await app.rows('SELECT Id FROM groupes');
+    const groupPage = await client.get(`/groupes/${String(groupe!['Id'])}`);
+    assert.ok(decode(groupPage.text).includes('Jean Dupont'), 'les liens many-to-many de la fiche');
+    const show = await client.get(`/membres/${id}`);
+    assert.is(heading(show.text), 'Jean Dupont');
+    // Without display, the title stays as it was.
+    assert.match(heading(groupPage.text), /^Groupe #\d+$/);
+  });
+
+  t('a refused delete (409) and the bulk-delete confirmation name the member; the update and delete flashes too', async () => {
+    const [member] = await app.rows("SELECT Id FROM membres WHERE Nom = 'Dupont'");
+    const id = Number(member!['Id']);
+    const one = await client.post(`/membres/${id}/delete`);
+    assert.is(one.status, 409);
+    assert.match(flash(one.text), /^Suppression impossible : 1 inscription fait encore référence à Membre « Jean Dupont »\./);
+    const confirm = await client.post('/membres/bulk-delete', [['ids', String(id)]]);
+    assert.ok(decode(confirm.text).includes(`<li>#${id} Jean Dupont</li>`), 'la confirmation');
+    const bulk = await client.post('/membres/bulk-delete/confirm', [['ids', String(id)]]);
+    assert.is(bulk.status, 409);
+    assert.ok(flash(bulk.text).includes(`#${id} Jean Dupont (1 inscription)`), flash(bulk.text));
+    const updated = await client.post(
+      `/membres/${id}`,
+      VALID.map(([k, v]) => [k, k === 'prenom' ? 'Jeanne' : v]),
+    );
+    assert.is(flash((await client.get(updated.headers.get('location')!)).text), 'Enregistrement « Jeanne Dupont » mis à jour.');
+    await app.exec('DELETE FROM inscriptions');
+    const deleted = await client.post(`/membres/${id}/delete`);
+    assert.is(flash((await client.get(deleted.headers.get('location')!)).text), 'Enregistrement « Jeanne Dupont » supprimé.');
+  });
+
+  t.run();
+}
+
+for (const dialect of DIALECTS) namedSuite(dialect);
