@@ -38,15 +38,15 @@ const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The CPU time (user + system, seconds) of the processes this runner has waited for, with all theirs: Linux adds a
- * process's time, and its waited-for children's, to its parent's when the parent reaps it (/proc/self/stat fields 16
- * and 17). Null where /proc is not there.
+ * The machine's busy and total CPU time so far, in clock ticks, from /proc/stat (its first line: user, nice, system,
+ * idle, iowait, irq, softirq, steal): every process counts, the tests' and any other's. Null where /proc is not there.
  */
-function childrenCpuSeconds() {
+function machineCpu() {
   try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime and cstime, fields 16 and 17, in clock ticks (100/s)
+    const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const idle = ticks[3] + ticks[4];
+    const total = ticks.reduce((sum, n) => sum + n, 0);
+    return { busy: total - idle, total };
   } catch {
     return null;
   }
@@ -66,9 +66,6 @@ function runFile(file) {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code, signal) => {
       const ms = performance.now() - start;
-      const cpuNow = childrenCpuSeconds();
-      const cpu = cpuNow === null || cpuBefore === null ? null : cpuNow - cpuBefore;
-      cpuBefore = cpuNow;
       const text = plain(output);
       const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? NaN);
       const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? NaN);
@@ -78,14 +75,13 @@ function runFile(file) {
       else if (code !== 0) failure = `code de sortie ${code}`;
       else if (!(passed + skipped === total && total > 0))
         failure = `${passed} test(s) réussi(s) sur ${total} déclaré(s) ; un hook before/after a probablement échoué`;
-      resolve({ file, ms, cpu, output, failure, total: total || 0, passed: passed || 0, skipped });
+      resolve({ file, ms, output, failure, total: total || 0, passed: passed || 0, skipped });
     });
   });
 }
 
 const started = performance.now();
-let cpuBefore = childrenCpuSeconds();
-const cpuAtStart = cpuBefore;
+const cpuAtStart = machineCpu();
 const results = [];
 async function worker() {
   for (let file = queue.shift(); file; file = queue.shift()) {
@@ -93,8 +89,7 @@ async function worker() {
     results.push(result);
     process.stdout.write(result.output.endsWith('\n') ? result.output : result.output + '\n');
     const mark = result.failure ? `ÉCHEC (${result.failure})` : 'ok';
-    const cpu = result.cpu === null ? '' : `, ${result.cpu.toFixed(1)} s CPU`;
-    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s${cpu}, ${mark}) [${results.length}/${files.length}]\n`);
+    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s, ${mark}) [${results.length}/${files.length}]\n`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
@@ -114,11 +109,10 @@ console.log(
   `\nTotal: ${sum('total')}  Passed: ${sum('passed')}  Skipped: ${sum('skipped')}  ` +
     `files: ${results.length}, ${jobs} at a time, ${(wall / 1000).toFixed(1)} s`,
 );
-const cpuAtEnd = childrenCpuSeconds();
-if (cpuAtEnd !== null && cpuAtStart !== null) {
-  const cores = os.availableParallelism();
-  const busy = (cpuAtEnd - cpuAtStart) / (cores * (wall / 1000));
-  console.log(`CPU: ${(cpuAtEnd - cpuAtStart).toFixed(1)} s (user + system) over ${cores} core(s): ${(busy * 100).toFixed(0)} % busy`);
+const cpuAtEnd = machineCpu();
+if (cpuAtEnd && cpuAtStart) {
+  const busy = (cpuAtEnd.busy - cpuAtStart.busy) / (cpuAtEnd.total - cpuAtStart.total);
+  console.log(`CPU of the machine during the run (the tests' and any other work's): ${(busy * 100).toFixed(0)} % busy`);
 }
 const failed = results.filter((r) => r.failure);
 if (failed.length > 0) {
