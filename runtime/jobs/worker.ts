@@ -139,6 +139,8 @@ export class JobWorker {
         claimed = await this.#cycle(queue, concurrency);
         lastFailure = undefined;
       } catch (error) {
+        // Two claims that meet on MariaDB's index locks: one is refused as a deadlock, nothing was claimed; look again.
+        if ((error as { errno?: unknown; cause?: { errno?: unknown } }).errno === 1213 || (error as { cause?: { errno?: unknown } }).cause?.errno === 1213 || /deadlock/i.test(String((error as Error).message))) continue;
         const failure = describeError(error);
         if (failure !== lastFailure) log.error(`File « ${queue} » : lecture des tâches impossible : ${failure}`);
         lastFailure = failure;
