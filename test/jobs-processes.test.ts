@@ -52,13 +52,18 @@ for (const dialect of DIALECTS.filter((name) => !process.env.FW_TEST_ONLY || nam
     try {
       await waitFor(`${count} jobs done`, async () => (await countJobs(db.database, { status: 'done' })) === count, ms);
     } catch (error) {
-      const rows = await db.database.fetchAll('SELECT status, name, attempts, locked_until, run_at, last_error FROM fw_jobs WHERE status <> ? LIMIT 5', ['done']);
-      throw new Error(`${(error as Error).message}: ${JSON.stringify(rows)} ${processes.map((p) => p.output().slice(-2000)).join('\n')}`);
+      const rows = await db.database.fetchAll('SELECT status, name, attempts, locked_until, run_at, last_error FROM fw_jobs WHERE status <> ? LIMIT 5', [
+        'done',
+      ]);
+      throw new Error(`${(error as Error).message}: ${JSON.stringify(rows)} ${processes.map((p) => p.output().slice(-2000)).join('\n')}`, { cause: error });
     }
   };
 
   test('10,000 jobs over two cluster workers and a separate process: each runs exactly once; a rolled-back enqueue never runs', async () => {
-    const server = startJobsServer(project(), env({ WEB_CONCURRENCY: '2', HOST: '127.0.0.1', PORT: '0', SESSION_STORE: 'database', RATE_LIMIT_STORE: 'database' }));
+    const server = startJobsServer(
+      project(),
+      env({ WEB_CONCURRENCY: '2', HOST: '127.0.0.1', PORT: '0', SESSION_STORE: 'database', RATE_LIMIT_STORE: 'database' }),
+    );
     processes.push(server);
     await waitListening(server, 2).catch((error: Error) => {
       throw new Error(`${error.message}\n${server.output()}`);
@@ -111,7 +116,9 @@ for (const dialect of DIALECTS.filter((name) => !process.env.FW_TEST_ONLY || nam
         [2, rescuer.child.pid],
       ],
     );
-    const [row] = await db.database.fetchAll<{ attempts: number | string; locked_by: string | null }>('SELECT attempts, locked_by FROM fw_jobs WHERE id = ?', [held.id]);
+    const [row] = await db.database.fetchAll<{ attempts: number | string; locked_by: string | null }>('SELECT attempts, locked_by FROM fw_jobs WHERE id = ?', [
+      held.id,
+    ]);
     assert.equal([Number(row?.attempts), row?.locked_by], [2, null]);
     const all = await runsByTag(db.database);
     for (let i = 0; i < 50; i++) assert.ok(all.has(`k${i}`), `k${i} ran`);

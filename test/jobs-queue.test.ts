@@ -103,8 +103,14 @@ for (const dialect of DIALECTS) {
 
   test('backoff: exponential, capped, each delay within [½, 1] of its step', () => {
     const backoff = { baseMs: 1000, maxMs: 5000 };
-    assert.equal([1, 2, 3, 4].map((attempt) => backoffDelayMs(backoff, attempt, () => 1)), [1000, 2000, 4000, 5000]);
-    assert.equal([1, 2, 3].map((attempt) => backoffDelayMs(backoff, attempt, () => 0)), [500, 1000, 2000]);
+    assert.equal(
+      [1, 2, 3, 4].map((attempt) => backoffDelayMs(backoff, attempt, () => 1)),
+      [1000, 2000, 4000, 5000],
+    );
+    assert.equal(
+      [1, 2, 3].map((attempt) => backoffDelayMs(backoff, attempt, () => 0)),
+      [500, 1000, 2000],
+    );
   });
 
   test('a unique key: a second job with the same key while the first waits is not written', async () => {
@@ -140,7 +146,10 @@ for (const dialect of DIALECTS) {
   test('a recurring tick is taken once, however many times it is claimed', async () => {
     const job = recorder('every_second', { cron: '* * * * * *' });
     const tick = new Date('2030-01-01T00:00:05.000Z');
-    assert.equal(await Promise.all([claimTick(db.database, job as never, tick), claimTick(db.database, job as never, tick)]).then((r) => r.sort()), [false, true]);
+    assert.equal(await Promise.all([claimTick(db.database, job as never, tick), claimTick(db.database, job as never, tick)]).then((r) => r.sort()), [
+      false,
+      true,
+    ]);
     assert.is(await countJobs(db.database, { name: 'every_second' }), 1);
   });
 
@@ -150,4 +159,3 @@ for (const dialect of DIALECTS) {
 
   test.run();
 }
-

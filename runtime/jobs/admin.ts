@@ -55,9 +55,12 @@ function whereOf(filter: JobFilter): { sql: string; params: unknown[] } {
     parts.push(`id IN (${filter.ids.map(() => '?').join(', ')})`);
     params.push(...filter.ids);
   }
-  if (filter.status) parts.push('status = ?'), params.push(filter.status);
-  if (filter.name) parts.push('name = ?'), params.push(filter.name);
-  if (filter.queue) parts.push('queue = ?'), params.push(filter.queue);
+  for (const key of ['status', 'name', 'queue'] as const) {
+    const value = filter[key];
+    if (!value) continue;
+    parts.push(`${key} = ?`);
+    params.push(value);
+  }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 

@@ -28,7 +28,7 @@ export interface JobContext {
   readonly signal: AbortSignal;
 }
 
-export type JobHandler<P> = (payload: P, context: JobContext) => Promise<unknown> | unknown;
+export type JobHandler<P> = (payload: P, context: JobContext) => unknown;
 
 /** The delays between attempts: `baseMs × 2^(attempt − 1)`, at most `maxMs`, each drawn in [½, 1] of it (jitter). */
 export interface BackoffOptions {
@@ -146,7 +146,7 @@ export function defineJob<P = unknown>(name: string, handler: JobHandler<P>, opt
     uniqueKey: options.uniqueKey ?? null,
     enqueue: (payload, enqueueOptions) => enqueueJob(definition, payload, enqueueOptions),
   };
-  registry.set(name, definition as unknown as JobDefinition<never>);
+  registry.set(name, definition);
   return definition;
 }
 
@@ -156,8 +156,8 @@ export function jobDefinition(name: string): JobDefinition<unknown> | undefined 
 }
 
 /** Every definition of this process, in the order they were defined. */
-export function jobDefinitions(): JobDefinition<unknown>[] {
-  return [...registry.values()] as JobDefinition<unknown>[];
+export function jobDefinitions(): Array<JobDefinition<unknown>> {
+  return [...registry.values()] as Array<JobDefinition<unknown>>;
 }
 
 /** Forgets every definition (tests). */
@@ -187,7 +187,8 @@ export function describeError(error: unknown): string {
 function uniqueColumn(name: string, key: string): string {
   if (typeof key !== 'string' || key.length === 0) throw new TypeError(`Tâche « ${name} » : la clé d'unicité doit être une chaîne non vide.`);
   const value = `${name}:${key}`;
-  if (value.length > JOB_LIMITS.uniqueKey) throw new TypeError(`Tâche « ${name} » : clé d'unicité trop longue (${JOB_LIMITS.uniqueKey} caractères au plus, nom compris).`);
+  if (value.length > JOB_LIMITS.uniqueKey)
+    throw new TypeError(`Tâche « ${name} » : clé d'unicité trop longue (${JOB_LIMITS.uniqueKey} caractères au plus, nom compris).`);
   return value;
 }
 

@@ -43,7 +43,8 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-type Outcome = { id: number; ok: true } | { id: number; ok: false; error: string; definition: JobDefinition<unknown> | undefined; attempt: number; max: number };
+type Outcome =
+  { id: number; ok: true } | { id: number; ok: false; error: string; definition: JobDefinition<unknown> | undefined; attempt: number; max: number };
 
 /** Runs the jobs of the queues it was given. Build it with `startJobWorker()`, stop it with `await worker.stop()`. */
 export class JobWorker {
@@ -52,7 +53,7 @@ export class JobWorker {
   readonly #options: JobWorkerOptions;
   #sequence = 0;
   #running = false;
-  #loops: Promise<void>[] = [];
+  #loops: Array<Promise<void>> = [];
   #wakers = new Map<string, () => void>();
   #woken = new Set<string>();
   #unsubscribe: (() => void) | undefined;
@@ -86,7 +87,8 @@ export class JobWorker {
     this.#stopping = new AbortController();
     this.#unsubscribe = onJobEnqueued((queue) => this.wake(queue));
     for (const [queue, concurrency] of this.queues()) {
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`File « ${queue} » : concurrence « ${concurrency} », un entier au-dessus de 0 est attendu.`);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new TypeError(`File « ${queue} » : concurrence « ${concurrency} », un entier au-dessus de 0 est attendu.`);
       this.#loops.push(this.#loop(queue, concurrency));
     }
     if (this.#options.recurring !== false) this.#scheduler = new RecurringScheduler(() => this.#database()).start();
@@ -140,7 +142,12 @@ export class JobWorker {
         lastFailure = undefined;
       } catch (error) {
         // Two claims that meet on MariaDB's index locks: one is refused as a deadlock, nothing was claimed; look again.
-        if ((error as { errno?: unknown; cause?: { errno?: unknown } }).errno === 1213 || (error as { cause?: { errno?: unknown } }).cause?.errno === 1213 || /deadlock/i.test(String((error as Error).message))) continue;
+        if (
+          (error as { errno?: unknown; cause?: { errno?: unknown } }).errno === 1213 ||
+          (error as { cause?: { errno?: unknown } }).cause?.errno === 1213 ||
+          /deadlock/i.test(String((error as Error).message))
+        )
+          continue;
         const failure = describeError(error);
         if (failure !== lastFailure) log.error(`File « ${queue} » : lecture des tâches impossible : ${failure}`);
         lastFailure = failure;
@@ -233,7 +240,9 @@ export class JobWorker {
           reject(error);
         }, definition.timeoutMs);
       });
-      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }));
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
+      );
       await Promise.race([Promise.resolve().then(() => definition.handler(payload as never, context)), timeout, aborted]);
       return { id: job.id, ok: true };
     } catch (error) {
