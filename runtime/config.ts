@@ -59,6 +59,10 @@ const DEFAULTS = {
   mail_transport: 'smtp' as 'smtp' | 'console' | 'file',
   /** The folder of the `file` transport. */
   mail_dir: 'storage/mail',
+  /** `serve()` starts a worker of `fw-mvc/jobs` in each process (false: only `fw jobs:work` runs jobs; docs/jobs.md). */
+  jobs_in_serve: true,
+  /** Jobs a worker runs at once in each queue (docs/jobs.md "Workers"). */
+  jobs_concurrency: 5,
   db_driver: 'sqlite' as DialectName,
   db_file: 'storage/database.sqlite',
   db_host: 'localhost',

@@ -1,0 +1,303 @@
+/**
+ * The worker of `fw-mvc/jobs` (docs/jobs.md "Workers"): one loop per queue claims up to its concurrency of due
+ * jobs whose type this process defines, runs them at once, and records each end (`done`, a retry later, `dead`).
+ * A claim is one statement that only one process can win: on MariaDB a `SELECT … FOR UPDATE SKIP LOCKED` and an
+ * UPDATE in one transaction (several machines may share the queue), on SQLite one UPDATE over a sub-select (one
+ * machine, one writer at a time). Each claim writes a token of its own in `locked_by`, so that only the claimant
+ * records the end; `locked_until` is the lease: past it, a job whose worker died is queued again (reap.ts).
+ * `stop()` (SIGTERM through `serve()`) claims nothing more, lets the running jobs finish for `shutdownMs`, then
+ * aborts them and gives them back to the queue.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { get } from '../config.js';
+import { getDatabase, type Database } from '../db/database.js';
+import { getLogger } from '../logger.js';
+import { backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued, type JobDefinition } from './define.js';
+import { reapExpiredLeases } from './reap.js';
+import { RecurringScheduler } from './recurring.js';
+import { JOB_LIMITS, JOBS_TABLE } from './schema.js';
+
+const log = getLogger('fw.jobs');
+
+export interface JobWorkerOptions {
+  /** Default: the application's database (`getDatabase()`). */
+  readonly database?: Database;
+  /** Queues to run and the jobs each runs at once; default: every queue of the defined jobs, `jobs_concurrency` each. */
+  readonly queues?: Readonly<Record<string, number>>;
+  /** Milliseconds between looks when nothing wakes the worker (default 1000). */
+  readonly pollMs?: number;
+  /** Seconds a lease holds beyond the longest `timeoutMs` of a queue's jobs (default 30). */
+  readonly leaseGraceSeconds?: number;
+  /** Milliseconds `stop()` lets running jobs finish before it aborts them and gives them back (default 10 000). */
+  readonly shutdownMs?: number;
+  /** False: this worker enqueues no recurring job (default true). */
+  readonly recurring?: boolean;
+}
+
+interface ClaimedJob {
+  id: number;
+  name: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+}
+
+type Outcome =
+  { id: number; ok: true } | { id: number; ok: false; error: string; definition: JobDefinition<unknown> | undefined; attempt: number; max: number };
+
+/** Runs the jobs of the queues it was given. Build it with `startJobWorker()`, stop it with `await worker.stop()`. */
+export class JobWorker {
+  /** `<host>:<pid>:<random>`; each claim writes it with a sequence number in `locked_by`. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, JOB_LIMITS.lockedBy - 12);
+  readonly #options: JobWorkerOptions;
+  #sequence = 0;
+  #running = false;
+  #loops: Array<Promise<void>> = [];
+  #wakers = new Map<string, () => void>();
+  #woken = new Set<string>();
+  #unsubscribe: (() => void) | undefined;
+  #scheduler: RecurringScheduler | undefined;
+  #stopping: AbortController | undefined;
+  #lastReap = 0;
+
+  constructor(options: JobWorkerOptions = {}) {
+    this.#options = options;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  #database(): Database {
+    return this.#options.database ?? getDatabase();
+  }
+
+  /** The queues and their concurrency. */
+  queues(): Map<string, number> {
+    if (this.#options.queues) return new Map(Object.entries(this.#options.queues));
+    const concurrency = Number(get('jobs_concurrency'));
+    return new Map(jobDefinitions().map((definition) => [definition.queue, concurrency]));
+  }
+
+  /** Starts one loop per queue (and the recurring jobs' schedule). */
+  start(): this {
+    if (this.#running) return this;
+    this.#running = true;
+    this.#stopping = new AbortController();
+    this.#unsubscribe = onJobEnqueued((queue) => this.wake(queue));
+    for (const [queue, concurrency] of this.queues()) {
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new TypeError(`File « ${queue} » : concurrence « ${concurrency} », un entier au-dessus de 0 est attendu.`);
+      this.#loops.push(this.#loop(queue, concurrency));
+    }
+    if (this.#options.recurring !== false) this.#scheduler = new RecurringScheduler(() => this.#database()).start();
+    return this;
+  }
+
+  /** Looks at `queue` (every queue when none is named) now. */
+  wake(queue?: string): void {
+    for (const [name, wake] of this.#wakers) {
+      if (queue !== undefined && queue !== name) continue;
+      this.#woken.add(name);
+      wake();
+    }
+    if (queue !== undefined && !this.#wakers.has(queue)) this.#woken.add(queue);
+  }
+
+  /** Claims nothing more; waits for the running jobs (at most `shutdownMs`, then aborts them and gives them back). */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#unsubscribe?.();
+    await this.#scheduler?.stop();
+    this.wake();
+    const timer = setTimeout(() => this.#stopping?.abort(), this.#options.shutdownMs ?? 10_000);
+    try {
+      await Promise.all(this.#loops);
+    } finally {
+      clearTimeout(timer);
+      this.#loops = [];
+    }
+  }
+
+  /** Runs every due job of every queue now, until none is left; returns how many runs it made (tests, scripts). */
+  async runOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      let round = 0;
+      for (const [queue, concurrency] of this.queues()) round += await this.#cycle(queue, concurrency);
+      total += round;
+      if (round === 0) return total;
+    }
+  }
+
+  async #loop(queue: string, concurrency: number): Promise<void> {
+    let lastFailure: string | undefined;
+    while (this.#running) {
+      this.#woken.delete(queue);
+      let claimed = 0;
+      try {
+        claimed = await this.#cycle(queue, concurrency);
+        lastFailure = undefined;
+      } catch (error) {
+        // Two claims that meet on MariaDB's index locks: one is refused as a deadlock, nothing was claimed; look again.
+        if (
+          (error as { errno?: unknown; cause?: { errno?: unknown } }).errno === 1213 ||
+          (error as { cause?: { errno?: unknown } }).cause?.errno === 1213 ||
+          /deadlock/i.test(String((error as Error).message))
+        )
+          continue;
+        const failure = describeError(error);
+        if (failure !== lastFailure) log.error(`File « ${queue} » : lecture des tâches impossible : ${failure}`);
+        lastFailure = failure;
+      }
+      if (!this.#running) break;
+      if (claimed > 0 || this.#woken.has(queue)) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#options.pollMs ?? 1000);
+        this.#wakers.set(queue, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.#wakers.delete(queue);
+    }
+  }
+
+  /** One claim of `queue` and its runs; returns how many jobs it claimed. */
+  async #cycle(queue: string, concurrency: number): Promise<number> {
+    const database = this.#database();
+    const now = Date.now();
+    if (now - this.#lastReap >= 1000) {
+      this.#lastReap = now;
+      await reapExpiredLeases(database, new Date(now));
+    }
+    const names = jobDefinitions()
+      .filter((definition) => definition.queue === queue)
+      .map((definition) => definition.name);
+    if (names.length === 0) return 0;
+    const token = `${this.owner}:${++this.#sequence}`;
+    const jobs = await this.#claim(database, queue, names, concurrency, token, now);
+    if (jobs.length === 0) return 0;
+    const outcomes = await Promise.all(jobs.map((job) => this.#run(job, queue)));
+    await this.#record(database, outcomes, token);
+    return jobs.length;
+  }
+
+  /** The lease of a queue's claims: its longest timeout plus the grace. */
+  #leaseMs(names: readonly string[]): number {
+    const longest = Math.max(...names.map((name) => jobDefinition(name)?.timeoutMs ?? 0));
+    return longest + (this.#options.leaseGraceSeconds ?? 30) * 1000;
+  }
+
+  async #claim(database: Database, queue: string, names: readonly string[], limit: number, token: string, now: number): Promise<ClaimedJob[]> {
+    const due = new Date(now);
+    const until = new Date(now + this.#leaseMs(names));
+    const marks = names.map(() => '?').join(', ');
+    const where = `status = 'queued' AND queue = ? AND name IN (${marks}) AND run_at <= ?`;
+    const set = "status = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1";
+    let rows: ClaimedJob[];
+    if (database.driver === 'mariadb') {
+      rows = await database.transaction(async (tx) => {
+        const found = await tx.fetchAll<ClaimedJob>(
+          `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+          [queue, ...names, due],
+        );
+        if (found.length > 0)
+          await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
+        return found.map((row) => ({ ...row, attempts: Number(row.attempts) + 1 }));
+      });
+    } else {
+      const claimed = await database.execute(
+        `UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (SELECT id FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit})`,
+        [token, until, queue, ...names, due],
+      );
+      rows =
+        claimed === 0
+          ? []
+          : await database.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
+    }
+    return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }));
+  }
+
+  /** Runs one job within its timeout; never throws. */
+  async #run(job: ClaimedJob, queue: string): Promise<Outcome> {
+    const definition = jobDefinition(job.name);
+    const failed = (error: string): Outcome => ({ id: job.id, ok: false, error, definition, attempt: job.attempts, max: job.max_attempts });
+    if (!definition) return failed(`tâche « ${job.name} » inconnue de ce processus.`);
+    const controller = new AbortController();
+    const onStop = (): void => controller.abort(new Error('arrêt du processus'));
+    this.#stopping?.signal.addEventListener('abort', onStop, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const payload: unknown = JSON.parse(job.payload);
+      const context = { id: job.id, name: job.name, queue, attempt: job.attempts, maxAttempts: job.max_attempts, signal: controller.signal };
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new Error(`délai de ${definition.timeoutMs} ms dépassé`);
+          controller.abort(error);
+          reject(error);
+        }, definition.timeoutMs);
+      });
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
+      );
+      await Promise.race([Promise.resolve().then(() => definition.handler(payload as never, context)), timeout, aborted]);
+      return { id: job.id, ok: true };
+    } catch (error) {
+      return failed(describeError(error));
+    } finally {
+      clearTimeout(timer);
+      this.#stopping?.signal.removeEventListener('abort', onStop);
+    }
+  }
+
+  /** Records the ends of one claim: the successes in one statement, each failure in its own. */
+  async #record(database: Database, outcomes: readonly Outcome[], token: string): Promise<void> {
+    const now = new Date();
+    const done = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.id);
+    if (done.length > 0) {
+      await database.execute(
+        `UPDATE ${JOBS_TABLE} SET status = 'done', finished_at = ?, locked_by = NULL, locked_until = NULL, unique_key = NULL, last_error = NULL ` +
+          `WHERE locked_by = ? AND id IN (${done.map(() => '?').join(', ')})`,
+        [now, token, ...done],
+      );
+    }
+    const stopped = this.#stopping?.signal.aborted === true;
+    for (const outcome of outcomes) {
+      if (outcome.ok) continue;
+      const error = outcome.error.slice(0, JOB_LIMITS.lastError);
+      if (stopped) {
+        // Cut short by the shutdown: back to the queue, that attempt not counted.
+        await database.execute(
+          `UPDATE ${JOBS_TABLE} SET status = 'queued', attempts = attempts - 1, run_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+          [now, outcome.id, token],
+        );
+        log.warning(`Tâche n° ${outcome.id} rendue à la file à l'arrêt du processus.`);
+      } else if (outcome.attempt < outcome.max) {
+        const delay = backoffDelayMs(outcome.definition?.backoff ?? { baseMs: 5000, maxMs: 3_600_000 }, outcome.attempt);
+        await database.execute(
+          `UPDATE ${JOBS_TABLE} SET status = 'queued', run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+          [new Date(now.getTime() + delay), error, outcome.id, token],
+        );
+        log.warning(`Tâche n° ${outcome.id} en échec (essai ${outcome.attempt}/${outcome.max}), nouvel essai dans ${Math.round(delay / 1000)} s : ${error}`);
+      } else {
+        await database.execute(
+          `UPDATE ${JOBS_TABLE} SET status = 'dead', finished_at = ?, last_error = ?, unique_key = NULL, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+          [now, error, outcome.id, token],
+        );
+        log.error(`Tâche n° ${outcome.id} morte après ${outcome.attempt} essai(s) : ${error}`);
+      }
+    }
+  }
+}
+
+/**
+ * Starts a worker on the application's database and returns it (stop it with `await worker.stop()`). `serve()`
+ * starts one in each process of an application that imports `fw-mvc/jobs` and defines jobs (unless
+ * `jobs_in_serve` is false); `fw jobs:work` runs one in a process of its own.
+ */
+export function startJobWorker(options: JobWorkerOptions = {}): JobWorker {
+  return new JobWorker(options).start();
+}
