@@ -26,7 +26,21 @@ export const RUNTIME_CONTENT: PackageContent = {
   // The schemas and the docs carry no dependency: they stay where a project's files point (the entity files'
   // `$schema`, .vscode/settings.json, `node_modules/fw-mvc/docs/…` in messages and READMEs).
   files: ['dist/runtime/', 'runtime/views/', 'runtime/static/', 'runtime/i18n/', 'schemas/', 'docs/'],
-  dependencies: ['argon2', 'better-sqlite3', 'busboy', 'cookie', 'kysely', 'mysql2', 'nodemailer', 'nunjucks', 'otplib', 'prom-client', 'qrcode', 'redis', 'sharp'],
+  dependencies: [
+    'argon2',
+    'better-sqlite3',
+    'busboy',
+    'cookie',
+    'kysely',
+    'mysql2',
+    'nodemailer',
+    'nunjucks',
+    'otplib',
+    'prom-client',
+    'qrcode',
+    'redis',
+    'sharp',
+  ],
 };
 
 export const CLI_CONTENT: PackageContent = {

@@ -41,7 +41,8 @@ function sample(text: string, series: string): number | null {
   return line === undefined ? null : Number(line.slice(series.length + 1));
 }
 
-const count = (route: string, status: number, method = 'GET'): string => `fw_http_request_duration_seconds_count{method="${method}",route="${route}",status="${status}"}`;
+const count = (route: string, status: number, method = 'GET'): string =>
+  `fw_http_request_duration_seconds_count{method="${method}",route="${route}",status="${status}"}`;
 
 async function scrape(url: string, token: string | null = TOKEN): Promise<{ status: number; body: string; headers: Record<string, string> }> {
   const response = await fetch(url, { headers: token === null ? {} : { Authorization: `Bearer ${token}` } });

@@ -157,8 +157,8 @@ export function withMetrics(tracing: RequestTracing): RequestTracing {
   if (!loaded) return tracing;
   const { duration, observers } = loaded;
   return {
-    idOf: tracing.idOf,
-    run: tracing.run,
+    idOf: (message) => tracing.idOf(message),
+    run: (request, fn) => tracing.run(request, fn),
     written(request, status, bytes) {
       tracing.written(request, status, bytes);
       if (request.receivedAt === 0) return;
@@ -203,7 +203,8 @@ export async function scrapeResponse(): Promise<Response> {
  */
 export function metricsResponse(request: Request): Response | Promise<Response> | null {
   if (request.path !== METRICS_PATH || state?.settings.token == null) return null;
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(405, 'Méthode non autorisée.\n', 'text/plain; charset=utf-8', { Allow: 'GET, HEAD' });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return new Response(405, 'Méthode non autorisée.\n', 'text/plain; charset=utf-8', { Allow: 'GET, HEAD' });
   if (!tokenAccepted(request.headers.authorization, state.settings.token))
     return new Response(401, 'Jeton des métriques absent ou faux (Authorization: Bearer …).\n', 'text/plain; charset=utf-8', {
       'WWW-Authenticate': 'Bearer realm="metrics"',
