@@ -1,6 +1,7 @@
 /**
- * The HTTP section: raw node:http, fastify and fw-mvc in their own child processes, checked to answer alike, then
- * loaded in turn with autocannon (from the parent process) in alternating rounds; medians and targets.
+ * The HTTP section: raw node:http, fastify and fw-mvc (with its metrics off, and on: servers/fw-metrics.mjs) in their own
+ * child processes, checked to answer alike, then loaded in turn with autocannon (from the parent process) in alternating rounds;
+ * medians and targets.
  */
 import { fork, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ import { STATIC_SECURITY_HEADERS, buildCspHeader } from 'fw-mvc';
 import { startMeter } from './meter.mjs';
 import { BENCH_DIR, HELLO, HTML_TYPE, JSON_TYPE, ROUTES, SECURITY_HEADERS, TEXT_TYPE, median, printTable } from './shared.mjs';
 
-const SERVERS = { raw: 'node:http', fastify: 'fastify', fw: 'fw-mvc' };
+const SERVERS = { raw: 'node:http', fastify: 'fastify', fw: 'fw-mvc', 'fw-metrics': 'fw-mvc+metrics' };
 const NAMES = Object.keys(SERVERS);
 const RETRIES = 3;
 const CONNECTIONS = 50;
@@ -200,7 +201,7 @@ export async function runHttp(settings) {
           const s = await sample(servers[name], route, settings);
           (samples[`${route} ${name}`] ??= []).push(s);
           console.log(
-            `round ${round + 1}/${settings.rounds}  ${route.padEnd(6)} ${SERVERS[name].padEnd(9)} ${s.rps.toFixed(0).padStart(7)} req/s  p99 ${String(s.p99).padStart(3)} ms  ${s.cpuUs.toFixed(1).padStart(5)} CPU µs/req  other work ${s.noise.toFixed(2)} cores`,
+            `round ${round + 1}/${settings.rounds}  ${route.padEnd(6)} ${SERVERS[name].padEnd(14)} ${s.rps.toFixed(0).padStart(7)} req/s  p99 ${String(s.p99).padStart(3)} ms  ${s.cpuUs.toFixed(1).padStart(5)} CPU µs/req  other work ${s.noise.toFixed(2)} cores`,
           );
         }
       }

@@ -37,6 +37,7 @@ export const RUNTIME_CONTENT: PackageContent = {
     'nodemailer',
     'nunjucks',
     'otplib',
+    'prom-client',
     'qrcode',
     'redis',
     'sharp',

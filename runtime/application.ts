@@ -6,6 +6,7 @@ import { configure, get, getPath } from './config.js';
 import { errorPage } from './controller.js';
 import { databaseUnavailableResponse } from './app/database-unavailable.js';
 import { healthResponse } from './app/health.js';
+import { metricsResponse } from './app/metrics.js';
 import { CONFIGURED_BODY_LIMITS } from './app/limits.js';
 import { HttpError } from './http/errors.js';
 import { unwritableHeader } from './http/header-values.js';
@@ -132,7 +133,7 @@ export class Application {
 
   private respondInner(request: Request): Response | Promise<Response> {
     // The health routes first: no body, no session, no middleware (docs/deploy.md "Health routes").
-    const health = healthResponse(request);
+    const health = healthResponse(request) ?? metricsResponse(request);
     if (health) return health;
     const staticResponse = this.tryStatic(request) ?? this.tryFavicon(request) ?? this.tryMedia(request);
     if (staticResponse) return staticResponse;
@@ -205,6 +206,7 @@ export class Application {
     if (!match) return this.noRoute(request);
     const [route, params] = match;
     request.routeParams = params;
+    request.routePattern = route.pattern;
     try {
       if (route.csrf && UNSAFE_METHODS.has(request.method)) {
         const refused = this.csrf.check(request, route.api);

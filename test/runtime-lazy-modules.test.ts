@@ -7,6 +7,7 @@
  * `fw-mvc`, `fw-mvc/media`, a document upload nor the `/media` route loads it. Observed in a fresh Node
  * process through a module resolve hook (what `import` loads, CommonJS packages included) and `require.cache`
  * (what `require` loads: kysely's CommonJS build, lighter than its ESM one, docs/performance.md "Soak").
+ * prom-client is not loaded either: metrics are off unless METRICS_TOKEN or METRICS_PORT is set (test/deploy-metrics.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'busboy', 'otplib', 'qrcode', 'sharp'];
+const WATCHED = ['argon2', 'kysely', 'mysql2', 'better-sqlite3', 'busboy', 'otplib', 'prom-client', 'qrcode', 'sharp'];
 
 /** `import()` of a subpath entry of the built package (`auth`, `mfa`, `rbac`), for the scripts below. */
 function importEntry(entry: string): string {

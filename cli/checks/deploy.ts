@@ -15,6 +15,7 @@ import type { ProjectContext } from './context.js';
 import { readSource, walkFiles } from './files.js';
 import { lookupAccount, storageWritableBy } from '../deploy/service-user.js';
 import { appUrlCheck, proxyAddressesCheck } from './deploy-env.js';
+import { siteTlsCheck } from './deploy-tls.js';
 
 const define = (n: number, label: string): CheckDefinition => ({ id: `FW-DEPLOY-${String(n).padStart(3, '0')}`, family: 'deploy', label });
 
@@ -29,6 +30,7 @@ export const DEPLOY = {
   unit: define(8, 'Service systemd (ExecStart, WorkingDirectory)'),
   addresses: define(9, 'Adresses derrière nginx (HOST, TRUSTED_PROXIES)'),
   appUrl: define(10, 'Adresse publique des liens (APP_URL)'),
+  tls: define(11, 'TLS du site nginx (profil « intermediate » de Mozilla)'),
 } as const;
 
 export const DEPLOY_DEFINITIONS: readonly CheckDefinition[] = Object.values(DEPLOY);
@@ -131,10 +133,15 @@ const nginx: CheckFunction = async ({ root }) => {
     return [
       result(DEPLOY.nginx, 'FAIL', `${file} mène hors du projet (${outside}) : il n'est pas lu`, 'remplacez le lien par le fichier lui-même'),
       result(DEPLOY.nginxTest, 'SKIP', 'site non lu'),
+      result(DEPLOY.tls, 'SKIP', 'site non lu'),
     ];
   const read = readSource(root, file);
   if (!read.ok)
-    return [result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, "« fw deploy:init » l'écrit"), result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx')];
+    return [
+      result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, "« fw deploy:init » l'écrit"),
+      result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx'),
+      result(DEPLOY.tls, 'SKIP', 'pas de site nginx'),
+    ];
   const site = readSiteFacts(read.text);
   const prod = readEnvFile(root, 'env/prod');
   const problems: string[] = [];
@@ -174,6 +181,7 @@ const nginx: CheckFunction = async ({ root }) => {
         ? result(DEPLOY.nginxTest, 'OK', 'syntaxe et certificats acceptés')
         : result(DEPLOY.nginxTest, 'FAIL', tested.output.split('\n').slice(-3).join(' ')),
     );
+  out.push(siteTlsCheck(DEPLOY.tls, read.text, file, site.certificate));
   return out;
 };
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { STATIC_SECURITY_HEADERS, buildCspHeader } from '../../runtime/security/headers.js';
 import { packageInfo } from '../package-root.js';
 import { NGINX_PROXY_ADDRESS, type BodyLimit, type Certificate } from './settings.js';
+import { tlsLines } from './tls-profile.js';
 
 export interface NginxValues {
   readonly app: string;
@@ -52,6 +53,7 @@ export function nginxSite(values: NginxValues): string {
     UPSTREAM: values.upstream,
     CERT: values.certificate.cert,
     KEY: values.certificate.key,
+    TLS: tlsLines(values.certificate.cert),
     TRUSTED: NGINX_PROXY_ADDRESS,
     BODY: `${values.body.nginxMiB}m`,
     BODY_NOTE: `The application accepts ${(values.body.application / mib).toFixed(2)} MiB in one body (${values.body.source}); nginx a little more, never less.`,

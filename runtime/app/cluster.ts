@@ -181,6 +181,7 @@ class Supervisor {
     const delay = this.crashes <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 100 * 2 ** (this.crashes - 1));
     this.nextForkAt = Date.now() + delay;
     const replaced = this.serving.size < this.options.workers;
+    for (const listener of restartListeners) listener(timedOut.has(worker) ? 'timeout' : 'exit');
     log.error(`Processus ${worker.process.pid} arrêté (${signal ?? `code ${code}`})${replaced ? ` : remplacé${delay ? ` dans ${delay} ms` : ''}` : ''}.`);
     void this.reconcile();
   }
@@ -201,6 +202,7 @@ class Supervisor {
         if (now - last > timeout) {
           log.error(`Processus ${worker.process.pid} sans réponse depuis ${Math.round((now - last) / 1000)} s (WORKER_TIMEOUT=${timeout / 1000}) : arrêté.`);
           answered.delete(worker);
+          timedOut.add(worker);
           worker.process.kill('SIGKILL');
           continue;
         }
@@ -384,6 +386,15 @@ export function primaryHandoffsDone(): Promise<void> {
     process.on('message', onMessage);
     process.send!({ fw: STOP_PING });
   });
+}
+
+/** Workers the heartbeat killed; told to the restart listeners. */
+const timedOut = new WeakSet<Worker>();
+const restartListeners: Array<(reason: 'exit' | 'timeout') => void> = [];
+
+/** In the primary: `listener` hears of each worker that stopped unasked (`exit`) or was killed by the heartbeat (`timeout`). */
+export function onWorkerRestart(listener: (reason: 'exit' | 'timeout') => void): void {
+  restartListeners.push(listener);
 }
 
 /** When each worker was forked (for the crash back-off). */

@@ -25,6 +25,8 @@ import { startBackground, stopBackground } from './background.js';
 import { primaryHandoffsDone, runPrimary, webConcurrency, workerTimeoutMs } from './cluster.js';
 import { configuredClientIp, getTrustedProxies } from './client-ip.js';
 import { CONFIGURED_BODY_LIMITS, serverLimits } from './limits.js';
+import { loadMetrics, metricsSettings, withMetrics } from './metrics.js';
+import { startPrimaryMetrics, startProcessMetricsPort, useClusterScrape } from './metrics-cluster.js';
 import { refuseSplitState, refuseUnusableRedis } from './stores.js';
 
 const log = getLogger('fw.http');
@@ -83,7 +85,7 @@ export function createServer(app: Application, options: Pick<ServeOptions, 'cert
     bodyLimits: CONFIGURED_BODY_LIMITS,
     clientIp: configuredClientIp,
     log,
-    tracing: ACCESS_TRACING,
+    tracing: withMetrics(ACCESS_TRACING),
     certFile: options.certFile ?? process.env.SSL_CERTFILE,
     keyFile: options.keyFile ?? process.env.SSL_KEYFILE,
   });
@@ -103,8 +105,11 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   const workers = cluster.isPrimary ? webConcurrency(options.workers) : 1;
   refuseUnusableRedis();
+  // Off (neither METRICS_TOKEN nor METRICS_PORT): prom-client is never loaded (docs/deploy.md "Metrics").
+  const metrics = metricsSettings();
   if (workers > 1) {
     refuseSplitState(workers);
+    if (metrics) await startPrimaryMetrics(metrics);
     // Read (or created) once here, so that every worker reads the same secret file rather than race to create it.
     appSecret();
     const scheme = (options.certFile ?? process.env.SSL_CERTFILE) && (options.keyFile ?? process.env.SSL_KEYFILE) ? 'https' : 'http';
@@ -117,6 +122,10 @@ export async function serve(app: Application, options: ServeOptions = {}): Promi
     return null;
   }
   await app.init();
+  if (await loadMetrics(metrics)) {
+    if (cluster.isWorker) await useClusterScrape();
+    else await startProcessMetricsPort(metrics!);
+  }
   const port = options.port ?? Number(process.env.PORT ?? 8000);
   const server = createServer(app, options);
   await listen(server, port, host);

@@ -47,6 +47,8 @@ export class Request {
   fileLists: Record<string, UploadedFile[]>;
   ip: string;
   routeParams: Record<string, string> = {};
+  /** The pattern of the route that matched (`/produits/{id}`), '' before routing or without one (the metrics' label). */
+  routePattern = '';
   /** Raw query string, without `?`. */
   readonly query: string;
   /** The request's id, sent back as X-Request-Id ('' when the server that built it gives none: RequestTracing). */

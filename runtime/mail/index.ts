@@ -5,7 +5,10 @@
  * `mail_enabled` is true and stops it on SIGTERM after the last request.
  */
 import { onServe } from '../app/background.js';
+import { onMetrics } from '../app/metrics.js';
 import { get } from '../config.js';
+import { getDatabase } from '../db/database.js';
+import { MAIL_LOG_TABLE } from './schema.js';
 import { startMailSender } from './sender.js';
 
 export {
@@ -73,4 +76,17 @@ onServe('fw-mvc/mail', () => {
   if (!get('mail_enabled')) return;
   const sender = startMailSender();
   return () => sender.stop();
+});
+
+// The outbox's queue, read at each scrape when metrics are on (docs/deploy.md "Metrics"): one table, so a
+// cluster's workers all read the same figure (the largest is kept, not the sum).
+onMetrics({
+  name: 'fw_mail_outbox_queued',
+  help: "Messages de l'outbox (mail_log) en attente d'envoi (statut queued).",
+  aggregator: 'max',
+  async read() {
+    if (!get('mail_enabled')) return null;
+    const row = await getDatabase().fetchOne<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${MAIL_LOG_TABLE} WHERE status = 'queued'`);
+    return Number(row?.n ?? 0);
+  },
 });

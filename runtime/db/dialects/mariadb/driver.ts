@@ -61,7 +61,8 @@ export function mariadbDialect(options: MariaDbOptions): Dialect {
     createKyselyDialect(kysely) {
       return new kysely.MysqlDialect({
         // Parameters are written into the SQL by each connection, which knows its session's sql_mode (pool.ts).
-        pool: async () => bindingPool(await createPool(options), { poolWaitMs: options.poolWaitMs, queryTimeoutMs: options.queryTimeoutMs }),
+        pool: async () =>
+          bindingPool(await createPool(options), { poolWaitMs: options.poolWaitMs, queryTimeoutMs: options.queryTimeoutMs, size: options.poolSize ?? 5 }),
         // Date-times are kept in UTC, like SQLite's CURRENT_TIMESTAMP and like Date parameters (params.ts).
         onCreateConnection: async (connection) => {
           await connection.executeQuery(kysely.CompiledQuery.raw("SET time_zone = '+00:00'", []));

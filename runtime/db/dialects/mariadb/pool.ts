@@ -17,6 +17,7 @@
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from 'kysely';
 import type { Pool, PoolConnection } from 'mysql2';
 import type { DriverValue } from '../../params.js';
+import { countPool, type PoolCounters } from '../../pool-usage.js';
 import { bindParameters } from './binding.js';
 
 type Callback = (error: unknown, result: MysqlQueryResult) => void;
@@ -31,16 +32,19 @@ export interface PoolLimits {
   readonly poolWaitMs?: number;
   /** Longest wait for a statement's answer, in ms; 0 or absent: no limit. */
   readonly queryTimeoutMs?: number;
+  /** The pool's connectionLimit, for its counters (runtime/db/pool-usage.ts). */
+  readonly size?: number;
 }
 
 /** Wraps `pool` so that its connections bind parameters according to their session's sql_mode. */
 export function bindingPool(pool: Pool, limits: PoolLimits = {}): MysqlPool {
   // Kysely keys its connection state by the object it is given: the same wrapper for the same connection.
   const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
+  const usage = countPool(limits.size ?? 0);
   const wrap = (connection: PoolConnection): MysqlPoolConnection => {
     let wrapper = wrappers.get(connection);
     if (!wrapper) {
-      wrapper = bindingConnection(connection, pool, limits.queryTimeoutMs ?? 0);
+      wrapper = bindingConnection(connection, pool, limits.queryTimeoutMs ?? 0, usage.counters);
       wrappers.set(connection, wrapper);
     }
     return wrapper;
@@ -49,26 +53,31 @@ export function bindingPool(pool: Pool, limits: PoolLimits = {}): MysqlPool {
   return {
     getConnection(callback) {
       let timedOut = false;
+      usage.counters.waiting++;
       const timer =
         waitMs > 0
           ? setTimeout(() => {
               timedOut = true;
+              usage.counters.waiting--;
               const error = Object.assign(new Error(`No free database connection within ${waitMs} ms.`), { code: POOL_WAIT_TIMEOUT });
               callback(error, undefined as unknown as MysqlPoolConnection);
             }, waitMs)
           : undefined;
       pool.getConnection((error, connection) => {
         clearTimeout(timer);
+        if (!timedOut) usage.counters.waiting--;
         if (timedOut) {
           // The caller has given up: the connection goes back to the pool for the next one.
           if (!error) connection.release();
           return;
         }
         if (error) return callback(error, undefined as unknown as MysqlPoolConnection);
+        usage.counters.inUse++;
         callback(null, wrap(connection));
       });
     },
     end(callback) {
+      usage.forget();
       pool.end(callback);
     },
   };
@@ -77,7 +86,7 @@ export function bindingPool(pool: Pool, limits: PoolLimits = {}): MysqlPool {
 const MODE_QUERY = 'SELECT @@SESSION.sql_mode AS mode';
 const MENTIONS_SQL_MODE = /sql_mode/i;
 
-function bindingConnection(connection: PoolConnection, pool: Pool, timeout: number): MysqlPoolConnection {
+function bindingConnection(connection: PoolConnection, pool: Pool, timeout: number, counters: PoolCounters): MysqlPoolConnection {
   /** The session's NO_BACKSLASH_ESCAPES, unknown until read. */
   let noBackslashEscapes: boolean | undefined;
   /** Set when a statement timed out: the connection is destroyed and must not be released. */
@@ -136,6 +145,7 @@ function bindingConnection(connection: PoolConnection, pool: Pool, timeout: numb
   return {
     query,
     release() {
+      counters.inUse--;
       if (!destroyed) connection.release();
     },
   };
