@@ -33,6 +33,7 @@ export { nextTick } from './cron.js';
 export { claimTick, RecurringScheduler, type RecurringPayload } from './recurring.js';
 export { LEASE_LOST, reapExpiredLeases } from './reap.js';
 export { JobWorker, startJobWorker, type JobWorkerOptions } from './worker.js';
+export { JOBS_PAGE_STATES, jobsListSpec, registerJobsPage, type JobsPageOptions } from './page.js';
 export {
   JOB_STATES,
   checkStatus,
