@@ -134,7 +134,7 @@ function pageHandler(base: string, perPage: number): Handler {
       filters: query.filters,
       states: JOB_STATES.map((state) => ({ value: state, label: trans(`jobs.state.${state}`) })),
       summary_states: JOBS_PAGE_STATES.map((state) => ({ value: state, label: trans(`jobs.state.${state}`) })),
-      summary: partial ? null : await summary(now),
+      summary: await summary(now),
       sort_urls: sortUrls,
       sort_states: sortStates,
       is_filtered: query.isFiltered,
@@ -146,7 +146,7 @@ function pageHandler(base: string, perPage: number): Handler {
       // The CRUD templates' actions: none of theirs (no export, creation or bulk delete); the rows carry their own.
       allowed: { export: false, create: false, delete: false, show: false, update: false },
     };
-    const response = BaseController.render(partial ? 'jobs/_results.html' : 'jobs/index.html', { request, context: view });
+    const response = BaseController.render(partial ? 'jobs/_partial.html' : 'jobs/index.html', { request, context: view });
     response.headers.Vary = 'HX-Request';
     return response;
   };
