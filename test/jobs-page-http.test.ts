@@ -158,6 +158,12 @@ for (const dialect of DIALECTS) {
     assert.match(none.text, 'Aucun résultat pour ces filtres.');
     const sorted = await client.get('/admin/jobs?state=dead&sort=id&direction=asc');
     assert.equal(listed(sorted.text), dead);
+    // A partial update (htmx): the counts and the rows, without the layout.
+    const partial = await client.get('/admin/jobs?state=dead', { 'HX-Request': 'true' });
+    assert.is(partial.status, 200);
+    assert.not.match(partial.text, '<html');
+    assert.is(summaryCount(partial.text, 'default', 'dead'), 3);
+    assert.equal(listed(partial.text), [...dead].reverse());
   });
 
   test('retry and discard one job: a POST with the CSRF token; without it, 403 and nothing changes', async ({ app, dead, running }) => {
