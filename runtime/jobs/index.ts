@@ -34,6 +34,7 @@ export { claimTick, RecurringScheduler, type RecurringPayload } from './recurrin
 export { LEASE_LOST, reapExpiredLeases } from './reap.js';
 export { JobWorker, startJobWorker, type JobWorkerOptions } from './worker.js';
 export { workUntilSignal } from './process.js';
+export { JOBS_PAGE_STATES, jobsListSpec, registerJobsPage, type JobsPageOptions } from './page.js';
 export {
   JOB_STATES,
   checkStatus,
