@@ -33,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'uploads', 'diag', 'mail', 'semispace'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'cluster', 'uploads', 'diag', 'mail', 'semispace'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -112,6 +112,16 @@ async function main() {
     report.sections.scale = await runScaleBench({
       rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
       duration: positive('BENCH_DURATION', short ? 2 : 5),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+    });
+  }
+
+  if (only.includes('cluster')) {
+    console.log('\n== Cluster: CPU per request and memory per process, one process against two, beside a bare node:cluster server\n');
+    const { runClusterBench } = await import('./cluster.mjs');
+    report.sections.cluster = await runClusterBench({
+      rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
+      duration: positive('BENCH_DURATION', short ? 3 : 6),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });
   }
