@@ -11,7 +11,7 @@
  * at 8, 16, 32 and Node's default on /page and the signed-in page with WEB_CONCURRENCY=1 and 2: req/s and RSS); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=reset`, `BENCH_ONLY=scale`, `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=reset`, `BENCH_ONLY=scale`, `BENCH_ONLY=cluster` (bench/cluster.mjs), `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -33,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'uploads', 'diag', 'mail', 'semispace'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'cluster', 'uploads', 'diag', 'mail', 'semispace'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -112,6 +112,16 @@ async function main() {
     report.sections.scale = await runScaleBench({
       rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
       duration: positive('BENCH_DURATION', short ? 2 : 5),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+    });
+  }
+
+  if (only.includes('cluster')) {
+    console.log('\n== Cluster: CPU per request and memory per process, one process against two, beside a bare node:cluster server\n');
+    const { runClusterBench } = await import('./cluster.mjs');
+    report.sections.cluster = await runClusterBench({
+      rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
+      duration: positive('BENCH_DURATION', short ? 3 : 6),
       warmup: positive('BENCH_WARMUP', short ? 1 : 2),
     });
   }

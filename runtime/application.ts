@@ -19,6 +19,7 @@ import { UNSAFE_METHODS, type RouteEntry, type Router } from './http/router.js';
 /** Methods a POST may turn into through its `_method` field. */
 const OVERRIDABLE_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'DELETE']);
 import { serveStatic } from './http/static.js';
+import { staticCacheControl } from './templates/asset-url.js';
 import { MEDIA_PREFIX, isPublicMediaCategory, mediaPathFromUrl, serveMediaFile } from './uploads/serve.js';
 import { mayReadMedia } from './media/access.js';
 import { getLogger, pathForLog } from './logger.js';
@@ -294,7 +295,7 @@ export class Application {
       response.headers.Allow = 'GET, HEAD';
       return response;
     }
-    return serveStatic(request, this.staticDirs, request.path.slice('/static/'.length)) ?? errorPage(404, request);
+    return serveStatic(request, this.staticDirs, request.path.slice('/static/'.length), staticCacheControl, true) ?? errorPage(404, request);
   }
 
   /**

@@ -258,7 +258,7 @@ test('fw new Demo --no-install creates the whole layout, with every placeholder 
   assert.is(manifest.devDependencies['fw-mvc-cli'], `file:vendor/fw-mvc-cli-${VERSION}.tgz`);
   assert.not.ok(fs.readFileSync(path.join(project, 'package.json'), 'utf8').includes(REPO.replace(/[\\/]$/, '')));
   // Production path (docs/deploy.md): npm start compiles to dist/ first, then runs Node alone on the JavaScript.
-  assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json');
+  assert.is(manifest.scripts.build, 'tsc -p tsconfig.build.json && fw build:assets');
   assert.is(manifest.scripts.prestart, 'npm run build');
   assert.is(manifest.scripts.start, 'node --max-semi-space-size=8 dist/app.js');
   assert.match(manifest.scripts.dev, /^tsx watch .* app\.ts$/);

@@ -142,6 +142,26 @@ test('Chromium through nginx: sign in, create a product with a photo, see its th
   assert.ok(seen.length >= 10, `${seen.length} responses`);
 });
 
+test('nginx serves the fingerprinted stylesheet a year, precompressed (br when its module is loaded, gzip), plain names an hour', async ({ stack }) => {
+  const base = `https://127.0.0.1:${stack.httpsPort}`;
+  const page = await request(`${base}/login`);
+  const href = /<link rel="stylesheet" href="(\/static\/tailwind\.[0-9a-f]{16}\.css)">/.exec(page.body)?.[1];
+  assert.ok(href, 'the layout links the fingerprinted stylesheet');
+  const brotli = fs.existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so');
+  const br = await request(`${base}${href}`, { headers: { 'accept-encoding': 'br, gzip' } });
+  assert.is(br.status, 200);
+  assert.is(br.headers['content-encoding'], brotli ? 'br' : 'gzip');
+  assert.is(br.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.equal(missingHeaders(br.headers), []);
+  const gzip = await request(`${base}${href}`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.is(gzip.headers['content-encoding'], 'gzip');
+  const plain = await request(`${base}/static/tailwind.css`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.is(plain.headers['content-encoding'], 'gzip');
+  assert.is(plain.headers['cache-control'], 'public, max-age=3600, must-revalidate');
+  const identity = await request(`${base}/static/tailwind.css`);
+  assert.is(identity.headers['content-encoding'], undefined);
+});
+
 test("the client's address, not nginx's, reaches the audit log", async ({ stack }) => {
   const base = `https://127.0.0.1:${stack.httpsPort}`;
   const form = await request(`${base}/login`);

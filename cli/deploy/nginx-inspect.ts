@@ -63,7 +63,12 @@ export function nginxBinary(): string | null {
 export function mainConfig(prefix: string, site: string): string {
   const temp = (name: string): string => `${name}_temp_path ${path.join(prefix, name)};`;
   const mimeTypes = fs.existsSync('/etc/nginx/mime.types') ? '    include /etc/nginx/mime.types;\n' : '';
+  // The site's brotli_static needs Debian's module, which the system's nginx.conf loads through modules-enabled/.
+  const brotli = fs.existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so')
+    ? 'load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;'
+    : '';
   return [
+    brotli,
     'worker_processes 1;',
     `pid ${path.join(prefix, 'nginx.pid')};`,
     `error_log ${path.join(prefix, 'error.log')} warn;`,

@@ -43,6 +43,19 @@ export function fill(template: string, values: Readonly<Record<string, string>>)
   });
 }
 
+/** Debian's brotli module (libnginx-mod-http-brotli-static), where nginx loads its modules from. */
+export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+/**
+ * `brotli_static on;` when the module is installed on this machine (deploy:init runs on the server,
+ * README_DEPLOY.md), else the same line commented out with the package to install: nginx refuses a directive
+ * of a module it has not loaded.
+ */
+function brotliLine(indent: string): string {
+  if (fs.existsSync(BROTLI_STATIC_MODULE)) return `${indent}brotli_static on;`;
+  return `${indent}# brotli_static on;  # after apt-get install libnginx-mod-http-brotli-static`;
+}
+
 /** The text of deploy/nginx/<app>.conf. */
 export function nginxSite(values: NginxValues): string {
   const mib = 1024 * 1024;
@@ -59,5 +72,8 @@ export function nginxSite(values: NginxValues): string {
     BODY_NOTE: `The application accepts ${(values.body.application / mib).toFixed(2)} MiB in one body (${values.body.source}); nginx a little more, never less.`,
     HEADERS: `${addHeaderLines('    ')}\n`,
     HEADERS_INDENTED: addHeaderLines('        '),
+    HEADERS_INNER: addHeaderLines('            '),
+    BROTLI_STATIC: brotliLine('        '),
+    BROTLI_STATIC_INNER: brotliLine('            '),
   });
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Request } from './request.js';
 import { Response } from './response.js';
 import { ifRangeHolds, noneMatchHits, parseRange, type RangeAnswer } from './conditional.js';
+import { acceptedEncodings } from './assets.js';
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -63,11 +64,37 @@ export function resolveInside(root: string, tail: string): string | null {
   }
 }
 
-/** Serves a file from the first root that holds it, or returns null (the caller answers 404). */
-export function serveStatic(request: Request, roots: readonly string[], tail: string, cacheControl?: string): Response | null {
+/**
+ * Serves a file from the first root that holds it, or returns null (the caller answers 404). `cacheControl` is a
+ * value or a function of the tail. With `precompressed`, a `<file>.br` or `<file>.gz` beside the file (written by
+ * `fw build:assets`) is sent instead when the client's `Accept-Encoding` takes it, with `Content-Encoding` and
+ * `Vary: Accept-Encoding` (docs/runtime.md "Static files").
+ */
+export function serveStatic(
+  request: Request,
+  roots: readonly string[],
+  tail: string,
+  cacheControl?: string | ((tail: string) => string),
+  precompressed = false,
+): Response | null {
   for (const root of roots) {
     const file = resolveInside(root, tail);
-    if (file) return fileResponse(request, file, fs.statSync(file), cacheControl === undefined ? {} : { cacheControl });
+    if (!file) continue;
+    const cache = typeof cacheControl === 'function' ? cacheControl(tail) : cacheControl;
+    const options: FileResponseOptions = cache === undefined ? {} : { cacheControl: cache };
+    if (!precompressed) return fileResponse(request, file, fs.statSync(file), options);
+    const variants = (['br', 'gzip'] as const)
+      .map((encoding) => ({ encoding, file: resolveInside(root, `${tail}.${encoding === 'br' ? 'br' : 'gz'}`) }))
+      .filter((variant) => variant.file !== null);
+    if (variants.length === 0) return fileResponse(request, file, fs.statSync(file), options);
+    const accepted = acceptedEncodings(request.header('accept-encoding'));
+    const chosen = accepted.map((encoding) => variants.find((variant) => variant.encoding === encoding)).find(Boolean);
+    const response = chosen
+      ? fileResponse(request, chosen.file!, fs.statSync(chosen.file!), { ...options, contentType: contentTypeFor(file) })
+      : fileResponse(request, file, fs.statSync(file), options);
+    if (chosen && response.status !== 304) response.headers['Content-Encoding'] = chosen.encoding;
+    response.headers.Vary = 'Accept-Encoding';
+    return response;
   }
   return null;
 }

@@ -1,4 +1,4 @@
-/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce and the filters format_date, format_instant and format_number. */
+/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce, asset_url and the filters format_date, format_instant and format_number. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
 import { trans } from '../translations.js';
@@ -8,6 +8,7 @@ import type { Router } from '../http/router.js';
 import { csrfToken } from '../security/csrf.js';
 import { getRequestNonce } from '../security/headers.js';
 import { getUser } from '../session/session.js';
+import { assetUrl } from './asset-url.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
 import { flattenExtends, inlineIncludes, mergeExtends } from './inline-includes.js';
@@ -143,6 +144,7 @@ export class NunjucksRenderer implements TemplateRenderer {
     env.addGlobal('csp_nonce', function (this: unknown) {
       return currentRequest(this)?.nonce ?? getRequestNonce() ?? '';
     });
+    env.addGlobal('asset_url', (name: string) => assetUrl(name));
     env.addFilter('format_date', (value: unknown) => formatDate(value));
     env.addFilter('format_number', (value: unknown) => formatNumber(value));
     env.addFilter('format_instant', (value: unknown) => formatInstant(value));

@@ -134,6 +134,9 @@ export async function startDeployStack(): Promise<DeployStack> {
     project.write('env/prod', project.read('env/prod').replace(/^PORT=8000$/m, `PORT=${appPort}`));
     const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`npm run build : ${build.stdout}${build.stderr}`);
+    // The rest of the project's `npm run build`: the fingerprinted, gzip and brotli files of static/.
+    const assets = project.run(['build:assets']);
+    if (assets.status !== 0) throw new Error(`fw build:assets : ${assets.stdout}${assets.stderr}`);
     // nginx's workers (nobody) read static/ as www-data would: the temporary parent folder is private by default.
     fs.chmodSync(path.dirname(project.root), 0o755);
     // …and write request bodies under the prefix (client_body_temp_path), as under /var/lib/nginx.

@@ -17,4 +17,11 @@ export const FRONTEND_COMMANDS: readonly CommandEntry[] = [
     summary: 'Reconstruit static/tailwind.css avec le CLI Tailwind du projet (comme « npm run build:css »).',
     load: () => import('./build-css.js'),
   },
+  {
+    name: 'build:assets',
+    family: 'Médias et JavaScript',
+    usage: '',
+    summary: 'Copie les fichiers de static/ sous un nom à empreinte (cache d’un an), les compresse (gzip, brotli) et écrit static/assets-manifest.json.',
+    load: () => import('./build-assets.js'),
+  },
 ];
