@@ -110,6 +110,20 @@ for (const dialect of ['sqlite', 'mariadb'] as DialectName[]) {
     assert.match(again.stderr, '--force');
     const forced = fresh.run(['backup:restore', dir, '--force']);
     assert.is(forced.status, 0, forced.stderr);
+
+    // A backup that fails half-way (the database cannot be read) leaves nothing in storage/backups/.
+    const failing: Record<string, string> = dialect === 'sqlite' ? { DB_FILE: 'storage/absente.sqlite' } : { DB_NAME: 'fw_backup_absente' };
+    const failed = app.project.run(['backup:create'], { env: failing });
+    assert.is(failed.status, 1, failed.stdout);
+    assert.match(failed.stderr, /^Erreur : /m);
+    assert.equal(fs.readdirSync(app.project.path('storage/backups')), [path.basename(dir)], 'nothing left by a failed backup');
+    // --keep 1: the new backup is kept, the older one removed.
+    const pruned = app.project.run(['backup:create', '--keep', '1']);
+    assert.is(pruned.status, 0, pruned.stderr);
+    assert.match(pruned.stdout, `Supprimées (au-delà de --keep 1) : ${path.basename(dir)}`);
+    const left = fs.readdirSync(app.project.path('storage/backups'));
+    assert.is(left.length, 1);
+    assert.is.not(left[0], path.basename(dir));
   });
 
   t.run();
