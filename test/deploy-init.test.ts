@@ -11,7 +11,7 @@ test.after(async () => {
   await project?.cleanup();
 });
 
-test('deploy:init --dry-run writes nothing; deploy:init writes the four files', () => {
+test('deploy:init --dry-run writes nothing; deploy:init writes the four files and the backup units', () => {
   project = newProject('Vitrine');
   const dry = project.run(['deploy:init', '--dry-run', '--domain', 'vitrine.example.org']);
   assert.is(dry.status, 0, dry.stderr);
@@ -21,6 +21,9 @@ test('deploy:init --dry-run writes nothing; deploy:init writes the four files', 
   const run = project.run(['deploy:init', '--domain', 'vitrine.example.org']);
   assert.is(run.status, 0, run.stderr);
   for (const file of ['deploy/nginx/vitrine.conf', 'deploy/systemd/vitrine.service', 'README_DEPLOY.md', 'env/prod']) assert.ok(project.exists(file), file);
+  // The nightly backup (docs/deploy.md "Backups"); test/backup.test.ts runs the units through systemd-analyze verify.
+  assert.match(project.read('deploy/systemd/vitrine-backup.service'), 'backup:create --keep 14\n');
+  assert.match(project.read('deploy/systemd/vitrine-backup.timer'), 'Unit=vitrine-backup.service\n');
   const site = project.read('deploy/nginx/vitrine.conf');
   assert.match(site, 'listen 443 ssl http2;');
   assert.match(site, 'ssl_certificate /etc/letsencrypt/live/vitrine.example.org/fullchain.pem;');

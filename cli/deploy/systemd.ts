@@ -1,4 +1,7 @@
-/** The systemd unit of `fw deploy:init` (cli/templates/deploy/app.service filled in). */
+/**
+ * The systemd units of `fw deploy:init`: the service (cli/templates/deploy/app.service filled in) and the nightly
+ * backup, `<app>-backup.service` with its `<app>-backup.timer` (docs/deploy.md "Backups").
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fill, templateText } from './nginx.js';
@@ -29,6 +32,17 @@ export interface UnitValues {
 export function systemdUnit(values: UnitValues): string {
   const folders = serviceFolders(values.root);
   return fill(templateText('app.service'), { APP: values.app, WORKDIR: folders.workdir, STORAGE: folders.storage, USER: values.user, NODE: values.node });
+}
+
+/** `<app>-backup.service`: `fw backup:create --keep 14` in the served folder, hardened like the application. */
+export function backupServiceUnit(values: UnitValues): string {
+  const folders = serviceFolders(values.root);
+  return fill(templateText('backup.service'), { APP: values.app, WORKDIR: folders.workdir, STORAGE: folders.storage, USER: values.user, NODE: values.node });
+}
+
+/** `<app>-backup.timer`: daily, caught up at boot (Persistent=true). */
+export function backupTimerUnit(app: string): string {
+  return fill(templateText('backup.timer'), { APP: app });
 }
 
 /** `Key=value` lines of the [Service] section (a key given twice keeps its values in order). */

@@ -1,6 +1,7 @@
 /**
  * `fw deploy:init [--domain <nom>] [--user <nom>] [--force] [--dry-run]` (docs/deploy.md "deploy:init"): writes, through
- * the one writer, `deploy/nginx/<app>.conf`, `deploy/systemd/<app>.service`, `README_DEPLOY.md` and, when it does not
+ * the one writer, `deploy/nginx/<app>.conf`, `deploy/systemd/<app>.service`, the nightly backup's
+ * `deploy/systemd/<app>-backup.service` and `<app>-backup.timer`, `README_DEPLOY.md` and, when it does not
  * exist, `env/prod` completed from `env/example`. Nothing existing is overwritten without --force, and env/prod never.
  */
 import fs from 'node:fs';
@@ -39,7 +40,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
   }
   const { nginxSite } = await import('../../deploy/nginx.js');
-  const { serviceFolders, systemdUnit } = await import('../../deploy/systemd.js');
+  const { backupServiceUnit, backupTimerUnit, serviceFolders, systemdUnit } = await import('../../deploy/systemd.js');
   // Under releases (docs/deploy.md "Releases"), nginx and systemd name `current`, not the release folder.
   const folders = serviceFolders(root);
   const { envProdText } = await import('../../deploy/env-prod.js');
@@ -63,6 +64,8 @@ export async function run({ options }: CommandInput): Promise<number> {
       content: nginxSite({ app, root: folders.workdir, serverName, upstream: settings.upstreamAddress(prod), certificate, body }),
     },
     { path: `deploy/systemd/${app}.service`, kind: 'manual' as const, content: systemdUnit({ app, root, user, node: process.execPath }) },
+    { path: `deploy/systemd/${app}-backup.service`, kind: 'manual' as const, content: backupServiceUnit({ app, root, user, node: process.execPath }) },
+    { path: `deploy/systemd/${app}-backup.timer`, kind: 'manual' as const, content: backupTimerUnit(app) },
     {
       path: 'README_DEPLOY.md',
       kind: 'manual' as const,

@@ -30,4 +30,19 @@ export const DEPLOY_COMMANDS: readonly CommandEntry[] = [
     summary: 'Revient à la release précédente (bascule current, recharge le service).',
     load: () => import('./deploy-rollback.js'),
   },
+  {
+    name: 'backup:create',
+    family: 'Déploiement',
+    usage: '[--out <dossier>] [--keep <N>]',
+    summary: 'Sauvegarde cohérente de la base et des fichiers téléversés dans storage/backups/<date>/ (avec manifest.json et sha256).',
+    load: () => import('./backup-create.js'),
+  },
+  {
+    name: 'backup:restore',
+    family: 'Déploiement',
+    usage: '<sauvegarde> [--force]',
+    summary: 'Vérifie une sauvegarde (sha256) puis restaure la base et les fichiers téléversés (--force remplace des données existantes).',
+    example: 'fw backup:restore storage/backups/2026-12-02T03-00-00-000Z',
+    load: () => import('./backup-restore.js'),
+  },
 ];
