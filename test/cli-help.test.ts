@@ -106,9 +106,20 @@ function sections(help: string): Map<string, string[]> {
  * roles auth:user:role:add needs; `build:css` runs the project's `build:css` script without npm: docs/frontend.md;
  * `migration:lint` lists the destructive steps of the pending migrations: docs/entities.md; `deploy:release` and
  * `deploy:rollback` upgrade and roll back a server without losing a request: docs/deploy.md "Releases"; `build:assets`
- * fingerprints and precompresses `static/`: docs/runtime.md "Static files").
+ * fingerprints and precompresses `static/`: docs/runtime.md "Static files"; `backup:create` and `backup:restore` write
+ * and restore a backup of the database and the uploads: docs/deploy.md "Backups").
  */
-const BEYOND_SPEC = ['auth:role:create', 'auth:role:list', 'build:css', 'build:assets', 'migration:lint', 'deploy:release', 'deploy:rollback'];
+const BEYOND_SPEC = [
+  'auth:role:create',
+  'auth:role:list',
+  'build:css',
+  'build:assets',
+  'migration:lint',
+  'deploy:release',
+  'deploy:rollback',
+  'backup:create',
+  'backup:restore',
+];
 
 test('the command table holds exactly the original commands and those added beyond them, each once', () => {
   const names = COMMANDS.map((entry) => entry.name);
