@@ -105,9 +105,23 @@ function sections(help: string): Map<string, string[]> {
  * Commands beyond that list (docs/decisions.md#commands-beyond-the-original-list: `auth:role:create` makes the
  * roles auth:user:role:add needs; `build:css` runs the project's `build:css` script without npm: docs/frontend.md;
  * `migration:lint` lists the destructive steps of the pending migrations: docs/entities.md; `deploy:release` and
- * `deploy:rollback` upgrade and roll back a server without losing a request: docs/deploy.md "Releases").
+ * `deploy:rollback` upgrade and roll back a server without losing a request: docs/deploy.md "Releases"; the
+ * background jobs commands: docs/jobs.md "Commands").
  */
-const BEYOND_SPEC = ['auth:role:create', 'auth:role:list', 'build:css', 'migration:lint', 'deploy:release', 'deploy:rollback'];
+const BEYOND_SPEC = [
+  'auth:role:create',
+  'auth:role:list',
+  'build:css',
+  'migration:lint',
+  'deploy:release',
+  'deploy:rollback',
+  'make:job',
+  'jobs:init',
+  'jobs:list',
+  'jobs:retry',
+  'jobs:discard',
+  'jobs:work',
+];
 
 test('the command table holds exactly the original commands and those added beyond them, each once', () => {
   const names = COMMANDS.map((entry) => entry.name);

@@ -43,11 +43,17 @@ export const troublesCheck: CheckFunction = async (context) => {
     throw error;
   }
   try {
-    if (!(await tableExists(db, JOBS_TABLE))) return skipped(`table ${JOBS_TABLE} absente (${describeTarget(settings)})`, '« fw jobs:init » puis « fw db:apply »');
+    if (!(await tableExists(db, JOBS_TABLE)))
+      return skipped(`table ${JOBS_TABLE} absente (${describeTarget(settings)})`, '« fw jobs:init » puis « fw db:apply »');
     const { dead, stuck } = await jobTroubles(db);
     return [
       dead > 0
-        ? result(D.dead, 'WARN', `${dead} tâche(s) morte(s) après leur dernier essai`, '« fw jobs:list --status dead » montre leur erreur ; « fw jobs:retry <id…> » ou « fw jobs:discard <id…> »')
+        ? result(
+            D.dead,
+            'WARN',
+            `${dead} tâche(s) morte(s) après leur dernier essai`,
+            '« fw jobs:list --status dead » montre leur erreur ; « fw jobs:retry <id…> » ou « fw jobs:discard <id…> »',
+          )
         : result(D.dead, 'OK', 'aucune tâche morte'),
       stuck > 0
         ? result(

@@ -39,7 +39,8 @@ export async function withJobsDatabase<T>(root: string, fn: (db: Database) => Pr
   const { describeTarget } = await import('../auth/database.js');
   const { JOBS_TABLE } = await import('../../runtime/jobs/schema.js');
   const settings = readDbSettings(root);
-  if (databaseFileMissing(settings)) throw new CliError(`table ${JOBS_TABLE} absente : la base ${describeTarget(settings)} n'existe pas encore.`, TABLES_ADVICE);
+  if (databaseFileMissing(settings))
+    throw new CliError(`table ${JOBS_TABLE} absente : la base ${describeTarget(settings)} n'existe pas encore.`, TABLES_ADVICE);
   return usingHandle(openHandle(settings, 'app', { poolSize: 1 }), async (db) => {
     if (!(await tableExists(db, JOBS_TABLE))) throw new CliError(`table ${JOBS_TABLE} absente de la base (${describeTarget(settings)}).`, TABLES_ADVICE);
     return fn(db);
@@ -60,7 +61,8 @@ export async function statusOption(value: unknown, command: string): Promise<'qu
 export function idArguments(values: readonly unknown[], command: string): number[] {
   return values.map((value) => {
     const text = String(value);
-    if (!/^\d+$/.test(text)) throw new CliError(`« ${text} » n'est pas un numéro de tâche.`, `donnez les numéros de « fw jobs:list », par exemple « fw ${command} 12 13 ».`);
+    if (!/^\d+$/.test(text))
+      throw new CliError(`« ${text} » n'est pas un numéro de tâche.`, `donnez les numéros de « fw jobs:list », par exemple « fw ${command} 12 13 ».`);
     return Number(text);
   });
 }

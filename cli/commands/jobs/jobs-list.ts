@@ -27,7 +27,11 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (!/^\d+$/.test(limitText) || limit < 1 || limit > 1000)
     throw new CliError(`--limit doit être un entier de 1 à 1000 (valeur lue : « ${limitText} »).`, 'par exemple « fw jobs:list --limit 100 ».');
   const { listJobs } = await import('../../../runtime/jobs/admin.js');
-  const filter = { ...(status ? { status } : {}), ...(options.queue ? { queue: String(options.queue) } : {}), ...(options.name ? { name: String(options.name) } : {}) };
+  const filter = {
+    ...(status ? { status } : {}),
+    ...(options.queue ? { queue: String(options.queue) } : {}),
+    ...(options.name ? { name: String(options.name) } : {}),
+  };
   const rows = await withJobsDatabase(projectRoot(), (db) => listJobs(db, filter, limit));
   if (options.json === true) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

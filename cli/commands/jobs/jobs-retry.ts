@@ -19,23 +19,30 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const { idArguments, statusOption, withJobsDatabase } = await import('../../jobs/inspect.js');
   const ids = idArguments((args[0] as unknown[] | undefined) ?? [], 'jobs:retry');
   const status = await statusOption(options.status, 'jobs:retry');
-  if ((ids.length > 0) === (status !== undefined))
+  if (ids.length > 0 === (status !== undefined))
     throw new CliError(
       ids.length > 0 ? 'donnez des numéros ou --status, pas les deux.' : 'quelles tâches ? Aucun numéro ni --status.',
       'par exemple « fw jobs:retry 12 13 » ou « fw jobs:retry --status dead --name send_report ».',
     );
   if (ids.length === 0 && status === 'running')
-    throw new CliError('une tâche en cours appartient à son processus : elle ne se touche pas.', 'attendez sa fin ou son bail ; « fw jobs:list --status running » les montre.');
+    throw new CliError(
+      'une tâche en cours appartient à son processus : elle ne se touche pas.',
+      'attendez sa fin ou son bail ; « fw jobs:list --status running » les montre.',
+    );
   const { countJobs, retryJobs } = await import('../../../runtime/jobs/admin.js');
-  const filter = ids.length > 0 ? { ids } : { status, ...(options.name ? { name: String(options.name) } : {}), ...(options.queue ? { queue: String(options.queue) } : {}) };
+  const filter =
+    ids.length > 0 ? { ids } : { status, ...(options.name ? { name: String(options.name) } : {}), ...(options.queue ? { queue: String(options.queue) } : {}) };
   const changed = await withJobsDatabase(projectRoot(), async (db) => {
     if (ids.length > 0) {
-      const found = new Set((await db.fetchAll<{ id: number | string }>(`SELECT id FROM fw_jobs WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map((row) => Number(row.id)));
+      const found = new Set(
+        (await db.fetchAll<{ id: number | string }>(`SELECT id FROM fw_jobs WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map((row) => Number(row.id)),
+      );
       const unknown = ids.filter((id) => !found.has(id));
       if (unknown.length > 0)
         throw new CliError(`tâche(s) inconnue(s) : ${unknown.join(', ')}. Rien n'a été fait.`, 'les numéros existants sont dans « fw jobs:list ».');
       const running = await countJobs(db, { ids, status: 'running' });
-      if (running > 0) throw new CliError(`${running} de ces tâches sont en cours : rien n'a été fait.`, 'attendez leur fin ; « fw jobs:list --status running » les montre.');
+      if (running > 0)
+        throw new CliError(`${running} de ces tâches sont en cours : rien n'a été fait.`, 'attendez leur fin ; « fw jobs:list --status running » les montre.');
     }
     return retryJobs(db, filter);
   });

@@ -41,19 +41,27 @@ export async function run({ options }: CommandInput): Promise<number> {
     throw new CliError('le paquet fw-mvc est introuvable depuis ce projet.', 'lancez « npm install » dans le projet puis relancez « fw jobs:work ».');
   }
   const jobs = (await import(jobsModule)) as typeof import('../../../runtime/jobs/index.js');
-  const { get } = (await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('fw-mvc')).href)) as typeof import('../../../runtime/index.js');
+  const { get } = (await import(
+    pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('fw-mvc')).href
+  )) as typeof import('../../../runtime/index.js');
   try {
     // The project's configuration (env/<APP_ENV>, the database), as its server reads it.
     if (fs.existsSync(path.join(root, 'config.ts'))) await import(pathToFileURL(path.join(root, 'config.ts')).href);
     await import(pathToFileURL(index).href);
   } catch (error) {
-    throw new CliError(`${JOBS_INDEX} ne se charge pas : ${(error as Error).message}`, 'corrigez le fichier (« npx tsc --noEmit » montre les erreurs) puis relancez « fw jobs:work ».');
+    throw new CliError(
+      `${JOBS_INDEX} ne se charge pas : ${(error as Error).message}`,
+      'corrigez le fichier (« npx tsc --noEmit » montre les erreurs) puis relancez « fw jobs:work ».',
+    );
   }
   const known = new Set(jobs.jobDefinitions().map((definition) => definition.queue));
   const queues = options.queue === undefined ? [...known] : (options.queue as string[]);
   const unknown = queues.filter((queue) => !known.has(queue));
   if (unknown.length > 0)
-    throw new CliError(`file(s) inconnue(s) : ${unknown.join(', ')} (files des tâches définies : ${[...known].join(', ') || 'aucune'}).`, 'donnez une file d’une tâche de mvc/jobs/, ou aucune --queue.');
+    throw new CliError(
+      `file(s) inconnue(s) : ${unknown.join(', ')} (files des tâches définies : ${[...known].join(', ') || 'aucune'}).`,
+      'donnez une file d’une tâche de mvc/jobs/, ou aucune --queue.',
+    );
   await jobs.workUntilSignal({ queues: Object.fromEntries(queues.map((queue) => [queue, concurrency ?? Number(get('jobs_concurrency'))])) }, (running) => {
     process.stdout.write(`Travailleur prêt : ${[...running].map(([queue, n]) => `${queue} (${n} à la fois)`).join(', ')}. Ctrl+C ou SIGTERM pour arrêter.\n`);
   });

@@ -53,13 +53,17 @@ const INDEX_HEADER = `// Les tâches de fond du projet (fw make:job les ajoute i
 export async function run({ args }: CommandInput): Promise<number> {
   const name = String(args[0] ?? '');
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name))
-    throw new CliError(`nom de tâche « ${name} » invalide : PascalCase attendu (lettres et chiffres, une majuscule d'abord).`, 'par exemple « fw make:job SendReport ».');
+    throw new CliError(
+      `nom de tâche « ${name} » invalide : PascalCase attendu (lettres et chiffres, une majuscule d'abord).`,
+      'par exemple « fw make:job SendReport ».',
+    );
   const root = projectRoot();
   const { snakeCase } = await import('../../../compiler/naming.js');
   const { JOBS_INDEX } = await import('../../jobs/inspect.js');
   const { JOB_LIMITS } = await import('../../../runtime/jobs/schema.js');
   const snake = snakeCase(name);
-  if (snake.length > JOB_LIMITS.name) throw new CliError(`nom de tâche « ${snake} » trop long (${JOB_LIMITS.name} caractères au plus).`, 'choisissez un nom plus court.');
+  if (snake.length > JOB_LIMITS.name)
+    throw new CliError(`nom de tâche « ${snake} » trop long (${JOB_LIMITS.name} caractères au plus).`, 'choisissez un nom plus court.');
   const file = `mvc/jobs/${snake}_job.ts`;
   const indexPath = path.join(root, JOBS_INDEX);
   const importLine = `import './${snake}_job.js';`;

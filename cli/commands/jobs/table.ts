@@ -6,7 +6,8 @@ export const JOBS_COMMANDS: readonly CommandEntry[] = [
     name: 'make:job',
     family: 'Tâches de fond',
     usage: '<Nom>',
-    summary: 'Écrit mvc/jobs/<nom>_job.ts (un fichier à vous : defineJob et son traitement), l’inscrit dans mvc/jobs/index.ts et écrit le SQL des tables si besoin.',
+    summary:
+      'Écrit mvc/jobs/<nom>_job.ts (un fichier à vous : defineJob et son traitement), l’inscrit dans mvc/jobs/index.ts et écrit le SQL des tables si besoin.',
     example: 'fw make:job SendReport',
     load: () => import('./make-job.js'),
   },
