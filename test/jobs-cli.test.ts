@@ -65,7 +65,13 @@ for (const dialect of DIALECTS) {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       try {
-        await waitFor('the job done', async () => (await countJobs(db, { ids: [enqueued.id], status: 'done' })) === 1 || child.exitCode !== null, 30_000);
+        // Done in the database, and its log line received (the pipe may deliver it after the row changed).
+        await waitFor(
+          'the job done',
+          async () =>
+            ((await countJobs(db, { ids: [enqueued.id], status: 'done' })) === 1 && output.includes('send_report n° 7 : essai 1.')) || child.exitCode !== null,
+          30_000,
+        );
         assert.is(await countJobs(db, { ids: [enqueued.id], status: 'done' }), 1, output);
         assert.match(output, 'Travailleur prêt : default (2 à la fois)');
         assert.match(output, 'send_report n° 7 : essai 1.');
@@ -74,6 +80,7 @@ for (const dialect of DIALECTS) {
       }
       assert.is(await exited, 0, output);
       assert.match(output, 'Travailleur arrêté.');
+      assert.match(output, 'SIGTERM reçu');
     } finally {
       await db.close();
     }

@@ -62,6 +62,8 @@ export async function run({ options }: CommandInput): Promise<number> {
       `file(s) inconnue(s) : ${unknown.join(', ')} (files des tâches définies : ${[...known].join(', ') || 'aucune'}).`,
       'donnez une file d’une tâche de mvc/jobs/, ou aucune --queue.',
     );
+  // Ctrl+C stops the worker gracefully here (workUntilSignal), not with the dispatcher's immediate exit 130.
+  process.removeAllListeners('SIGINT');
   await jobs.workUntilSignal({ queues: Object.fromEntries(queues.map((queue) => [queue, concurrency ?? Number(get('jobs_concurrency'))])) }, (running) => {
     process.stdout.write(`Travailleur prêt : ${[...running].map(([queue, n]) => `${queue} (${n} à la fois)`).join(', ')}. Ctrl+C ou SIGTERM pour arrêter.\n`);
   });
