@@ -116,6 +116,17 @@ for (const dialect of DIALECTS) {
       assert.is(neither.status, 1);
       assert.match(neither.stderr, /^Erreur : quelles tâches \?/);
 
+      const failed = await job.enqueue({ id: 3 }, { database: db });
+      await db.execute("UPDATE fw_jobs SET attempts = 1, last_error = 'Error: délai' WHERE id = ?", [failed.id]);
+      const retriedFailed = project.run(['jobs:retry', '--status', 'failed']);
+      assert.is(retriedFailed.status, 0, retriedFailed.stderr);
+      assert.match(retriedFailed.stdout, '1 tâche(s) remise(s) en file.');
+      const [again] = await db.fetchAll<{ attempts: number | string }>('SELECT attempts FROM fw_jobs WHERE id = ?', [failed.id]);
+      assert.is(Number(again?.attempts), 0);
+      const discardFailed = project.run(['jobs:discard', '--status', 'failed', '--name', 'cleanup']);
+      assert.is(discardFailed.status, 0, discardFailed.stderr);
+      assert.match(discardFailed.stdout, '1 tâche(s) supprimée(s).');
+      assert.is(await countJobs(db, { ids: [failed.id] }), 0);
       const retried = project.run(['jobs:retry', '--status', 'dead', '--name', 'cleanup']);
       assert.is(retried.status, 0, retried.stderr);
       assert.match(retried.stdout, '1 tâche(s) remise(s) en file.');

@@ -47,14 +47,32 @@ export async function withJobsDatabase<T>(root: string, fn: (db: Database) => Pr
   });
 }
 
-/** `--status` checked against the table's statuses (undefined when not given). */
-export async function statusOption(value: unknown, command: string): Promise<'queued' | 'running' | 'done' | 'dead' | undefined> {
+/** A status of the table, or `failed` (a `queued` job waiting for a retry after an error: retry and discard). */
+export type StatusChoice = 'queued' | 'running' | 'done' | 'dead' | 'failed';
+
+/** `--status` checked against the table's statuses (and `failed` when `withFailed`); undefined when not given. */
+export async function statusOption(value: unknown, command: string, withFailed = false): Promise<StatusChoice | undefined> {
   if (value === undefined) return undefined;
   const { JOB_STATUSES } = await import('../../runtime/jobs/schema.js');
+  const known: readonly string[] = withFailed ? [...JOB_STATUSES, 'failed'] : JOB_STATUSES;
   const text = String(value);
-  if (!(JOB_STATUSES as readonly string[]).includes(text))
-    throw new CliError(`statut « ${text} » inconnu (statuts : ${JOB_STATUSES.join(', ')}).`, `par exemple « fw ${command} --status dead ».`);
-  return text as 'queued' | 'running' | 'done' | 'dead';
+  if (!known.includes(text)) throw new CliError(`statut « ${text} » inconnu (statuts : ${known.join(', ')}).`, `par exemple « fw ${command} --status dead ».`);
+  return text as StatusChoice;
+}
+
+/** The ids of the `failed` jobs (queued again after an error), narrowed by name and queue. */
+export async function failedJobIds(db: Database, name?: string, queue?: string): Promise<number[]> {
+  const params: string[] = [];
+  let sql = "SELECT id FROM fw_jobs WHERE status = 'queued' AND last_error IS NOT NULL";
+  if (name) {
+    sql += ' AND name = ?';
+    params.push(name);
+  }
+  if (queue) {
+    sql += ' AND queue = ?';
+    params.push(queue);
+  }
+  return (await db.fetchAll<{ id: number | string }>(sql, params)).map((row) => Number(row.id));
 }
 
 /** Positional ids as numbers, or a CliError naming the first that is not one. */

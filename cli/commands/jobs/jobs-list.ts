@@ -21,7 +21,7 @@ const HEADERS = ['ID', 'NAME', 'QUEUE', 'STATUS', 'ATTEMPTS', 'RUN AT', 'LAST ER
 
 export async function run({ options }: CommandInput): Promise<number> {
   const { statusOption, withJobsDatabase } = await import('../../jobs/inspect.js');
-  const status = await statusOption(options.status, 'jobs:list');
+  const status = (await statusOption(options.status, 'jobs:list')) as 'queued' | 'running' | 'done' | 'dead' | undefined;
   const limitText = options.limit === undefined ? '50' : String(options.limit);
   const limit = Number(limitText);
   if (!/^\d+$/.test(limitText) || limit < 1 || limit > 1000)

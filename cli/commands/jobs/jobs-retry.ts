@@ -10,15 +10,15 @@ import { projectRoot } from '../../current-project.js';
 export function configure(command: Command): void {
   command
     .argument('[ids...]', 'numéros des tâches (fw jobs:list)')
-    .option('--status <S>', 'toutes les tâches de ce statut (dead, queued…)')
+    .option('--status <S>', 'toutes les tâches de ce statut (dead, failed : en attente après une erreur, queued, done)')
     .option('--name <N>', 'avec --status : seulement ce nom de tâche')
     .option('--queue <Q>', 'avec --status : seulement cette file');
 }
 
 export async function run({ args, options }: CommandInput): Promise<number> {
-  const { idArguments, statusOption, withJobsDatabase } = await import('../../jobs/inspect.js');
+  const { failedJobIds, idArguments, statusOption, withJobsDatabase } = await import('../../jobs/inspect.js');
   const ids = idArguments((args[0] as unknown[] | undefined) ?? [], 'jobs:retry');
-  const status = await statusOption(options.status, 'jobs:retry');
+  const status = await statusOption(options.status, 'jobs:retry', true);
   if (ids.length > 0 === (status !== undefined))
     throw new CliError(
       ids.length > 0 ? 'donnez des numéros ou --status, pas les deux.' : 'quelles tâches ? Aucun numéro ni --status.',
@@ -30,8 +30,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       'attendez sa fin ou son bail ; « fw jobs:list --status running » les montre.',
     );
   const { countJobs, retryJobs } = await import('../../../runtime/jobs/admin.js');
-  const filter =
-    ids.length > 0 ? { ids } : { status, ...(options.name ? { name: String(options.name) } : {}), ...(options.queue ? { queue: String(options.queue) } : {}) };
+  const byFilter = { ...(options.name ? { name: String(options.name) } : {}), ...(options.queue ? { queue: String(options.queue) } : {}) };
   const changed = await withJobsDatabase(projectRoot(), async (db) => {
     if (ids.length > 0) {
       const found = new Set(
@@ -44,7 +43,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       if (running > 0)
         throw new CliError(`${running} de ces tâches sont en cours : rien n'a été fait.`, 'attendez leur fin ; « fw jobs:list --status running » les montre.');
     }
-    return retryJobs(db, filter);
+    if (ids.length > 0) return retryJobs(db, { ids });
+    if (status === 'failed') return retryJobs(db, { ids: await failedJobIds(db, byFilter.name, byFilter.queue) });
+    return retryJobs(db, { status: status!, ...byFilter });
   });
   process.stdout.write(`${changed} tâche(s) remise(s) en file.\n`);
   return 0;
