@@ -13,6 +13,7 @@ export const FAMILIES = [
   'Starters et modules',
   'Auth / Sécurité',
   'Mail',
+  'Tâches de fond',
   'Médias et JavaScript',
   'Déploiement',
 ] as const;

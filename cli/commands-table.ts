@@ -14,6 +14,7 @@ import { MODULE_COMMANDS } from './commands/modules/table.js';
 import { AUTH_COMMANDS } from './commands/auth/table.js';
 import { MEDIA_COMMANDS } from './commands/media/table.js';
 import { MAIL_COMMANDS } from './commands/mail/table.js';
+import { JOBS_COMMANDS } from './commands/jobs/table.js';
 import { FRONTEND_COMMANDS } from './commands/frontend/table.js';
 import { DEPLOY_COMMANDS } from './commands/deploy/table.js';
 
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   ...MODULE_COMMANDS,
   ...AUTH_COMMANDS,
   ...MAIL_COMMANDS,
+  ...JOBS_COMMANDS,
   ...MEDIA_COMMANDS,
   ...FRONTEND_COMMANDS,
   ...DEPLOY_COMMANDS,

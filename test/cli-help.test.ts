@@ -107,7 +107,7 @@ function sections(help: string): Map<string, string[]> {
  * `migration:lint` lists the destructive steps of the pending migrations: docs/entities.md; `deploy:release` and
  * `deploy:rollback` upgrade and roll back a server without losing a request: docs/deploy.md "Releases"; `build:assets`
  * fingerprints and precompresses `static/`: docs/runtime.md "Static files"; `backup:create` and `backup:restore` write
- * and restore a backup of the database and the uploads: docs/deploy.md "Backups").
+ * and restore a backup of the database and the uploads: docs/deploy.md "Backups"; the background jobs commands: docs/jobs.md "Commands").
  */
 const BEYOND_SPEC = [
   'auth:role:create',
@@ -119,6 +119,12 @@ const BEYOND_SPEC = [
   'deploy:rollback',
   'backup:create',
   'backup:restore',
+  'make:job',
+  'jobs:init',
+  'jobs:list',
+  'jobs:retry',
+  'jobs:discard',
+  'jobs:work',
 ];
 
 test('the command table holds exactly the original commands and those added beyond them, each once', () => {

@@ -17,6 +17,7 @@ import { I18N_CHECKS, I18N_DEFINITIONS } from './i18n.js';
 import { mailFilesPresent } from '../mail/inspect.js';
 import { readMailEnvironment } from '../mail/settings.js';
 import { MAIL_CHECK_DEFINITIONS, MAIL_CHECKS, MAIL_DEFINITIONS } from './mail.js';
+import { JOBS_CHECKS, JOBS_DEFINITIONS } from './jobs.js';
 import { MFA_CHECKS, MFA_DEFINITIONS } from './mfa.js';
 import { MOD_CHECKS, MOD_DEFINITIONS } from './mod.js';
 import { NPM_CHECKS, NPM_DEFINITIONS } from './npm.js';
@@ -83,6 +84,7 @@ export const FAMILIES: readonly CheckFamily[] = [
   { family: 'npm', checks: NPM_CHECKS, definitions: NPM_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'auth', checks: [authWhenInstalled], definitions: AUTH_DEFINITIONS, commands: ['doctor'] },
   { family: 'mail', checks: [mailWhenConfigured], definitions: MAIL_DEFINITIONS, commands: ['doctor'] },
+  { family: 'jobs', checks: JOBS_CHECKS, definitions: JOBS_DEFINITIONS, commands: ['doctor'] },
   { family: 'sec', checks: SEC_CHECKS, definitions: SEC_DEFINITIONS, commands: ['doctor', 'project:audit'] },
   { family: 'audit', checks: AUDIT_CHECKS, definitions: AUDIT_DEFINITIONS, commands: ['project:audit'] },
 ];

@@ -14,11 +14,11 @@ const JOBS = JSON.stringify(pathToFileURL(path.join(DIST, 'jobs', 'index.js')).h
 
 /**
  * The definitions: `count` (records its tag, after `FW_TEST_SLOW_MS`; timeout `FW_TEST_TIMEOUT_MS`, default 60 s), `hang` (records its tag and, at its first
- * attempt, never ends: timeout 3 s, lease 4 s) and, with FW_TEST_CRON set, `tick` every second (records its tick).
+ * attempt, never ends: timeout 1 s, lease 2 s); concurrency 25 per queue and, with FW_TEST_CRON set, `tick` every second (records its tick).
  */
 export const JOBS_MODULE = `import { configure, execute, setLogSink } from ${RUNTIME};
 import { defineJob } from ${JOBS};
-configure({ project_root: process.cwd(), ...JSON.parse(process.env.FW_TEST_DB), jobs_concurrency: 5 });
+configure({ project_root: process.cwd(), ...JSON.parse(process.env.FW_TEST_DB), jobs_concurrency: 25 });
 setLogSink((record) => process.stderr.write('[pid ' + process.pid + '] ' + record.level + ' ' + record.logger + ': ' + record.message + '\\n'));
 const slowMs = Number(process.env.FW_TEST_SLOW_MS ?? 0);
 const record = (tag, attempt) => execute('INSERT INTO job_runs (tag, attempt, pid) VALUES (?, ?, ?)', [tag, attempt, process.pid]);
@@ -29,7 +29,7 @@ export const count = defineJob('count', async ({ tag }, { attempt }) => {
 defineJob('hang', async ({ tag }, { attempt }) => {
   await record(tag, attempt);
   if (attempt === 1) await new Promise(() => {});
-}, { timeoutMs: 3000, queue: 'slow' });
+}, { timeoutMs: 1000, queue: 'slow' });
 if (process.env.FW_TEST_CRON) defineJob('tick', ({ tick }, { attempt }) => record(tick, attempt), { cron: '* * * * * *' });
 `;
 

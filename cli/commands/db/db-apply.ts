@@ -1,7 +1,8 @@
 /**
  * `fw db:apply`: applies the generated entity SQL then the relations, in dependency order, then the auth tables
  * written by `fw auth:init` when the project has them (docs/decisions.md#one-user-model), then the `media` table written by
- * `fw media:init` (docs/uploads.md), then the `mail_log` table written by `fw mail:init` (docs/mail.md), idempotently.
+ * `fw media:init` (docs/uploads.md), then the `mail_log` table written by `fw mail:init` (docs/mail.md), then the jobs tables written by `fw jobs:init`
+ * or `fw make:job` (docs/jobs.md), idempotently.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,6 +76,15 @@ export async function run({ options }: CommandInput): Promise<number> {
     );
   }
   files.push(...mail.files);
+  const { jobsFilesToApply } = await import('../../jobs/inspect.js');
+  const jobs = jobsFilesToApply(root, dialect);
+  if (jobs.problems.length > 0) {
+    throw new CliError(
+      `fichier SQL des tables des tâches absent ou périmé : ${jobs.problems.join(', ')}. Rien n'a été appliqué.`,
+      'lancez « fw jobs:init » puis relancez « fw db:apply ».',
+    );
+  }
+  files.push(...jobs.files);
   const out = process.stdout;
   if (options.dryRun === true) {
     out.write(`Fichiers à appliquer (${dialect}), dans cet ordre :\n`);
