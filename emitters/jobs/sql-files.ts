@@ -1,5 +1,5 @@
 /**
- * The SQL files of the jobs tables (docs/jobs.md "Tables"): `mvc/models/sql/jobs/fw_jobs.sql` (MariaDB) and
+ * The SQL files of the jobs tables (docs/jobs.md "The tables"): `mvc/models/sql/jobs/fw_jobs.sql` (MariaDB) and
  * `fw_jobs.sqlite.sql` (SQLite), both tables (`fw_jobs`, `fw_job_ticks`) from the runtime's description
  * (runtime/jobs/schema.ts). Written by `fw make:job` and `fw jobs:init`, applied by `fw db:apply`; regenerable while
  * they keep their marker line, as the mail_log file is.

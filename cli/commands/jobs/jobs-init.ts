@@ -1,5 +1,5 @@
 /**
- * `fw jobs:init [--dry-run]` (docs/jobs.md "Tables"): writes the SQL files of the jobs tables (`fw_jobs`,
+ * `fw jobs:init [--dry-run]` (docs/jobs.md "The tables"): writes the SQL files of the jobs tables (`fw_jobs`,
  * `fw_job_ticks`) for both dialects under `mvc/models/sql/jobs/` (regenerable); `fw db:apply` creates the tables.
  */
 import type { Command } from 'commander';
