@@ -48,7 +48,7 @@ export const CLI_CONTENT: PackageContent = {
   name: CLI_PACKAGE_NAME,
   description: 'The fw command of fw-mvc: project creation, generators and checks (a development dependency of a project)',
   files: ['bin/', 'dist/cli/', 'dist/compiler/', 'dist/emitters/', 'schemas/', 'cli/templates/', 'emitters/crud/stubs/'],
-  dependencies: ['ajv', 'argon2', 'commander', 'node-diff3', 'nunjucks', 'ts-morph', 'tsx'],
+  dependencies: ['ajv', 'argon2', 'better-sqlite3', 'commander', 'node-diff3', 'nunjucks', 'ts-morph', 'tsx'],
 };
 
 /** The subpath of `fw-mvc` through which the installed CLI reaches the runtime's modules (`./dist/runtime/*`). */

@@ -20,6 +20,27 @@ import { JOB_LIMITS, JOBS_TABLE } from './schema.js';
 
 const log = getLogger('fw.jobs');
 
+/** MariaDB refused the statement as a deadlock (errno 1213): it was rolled back whole and may be run again. */
+function isDeadlock(error: unknown): boolean {
+  const e = error as { errno?: unknown; cause?: { errno?: unknown } };
+  return e?.errno === 1213 || e?.cause?.errno === 1213 || /deadlock/i.test(String((error as Error)?.message));
+}
+
+/**
+ * Runs `write` again while MariaDB refuses it as a deadlock (at most 10 times). The ends of a claim meet the other
+ * processes' claims on the same index: an end left unwritten would keep its jobs `running` until their lease
+ * expired, and they would then run a second time (docs/jobs.md "At least once").
+ */
+async function retryDeadlocks(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 10 || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
 export interface JobWorkerOptions {
   /** Default: the application's database (`getDatabase()`). */
   readonly database?: Database;
@@ -142,12 +163,7 @@ export class JobWorker {
         lastFailure = undefined;
       } catch (error) {
         // Two claims that meet on MariaDB's index locks: one is refused as a deadlock, nothing was claimed; look again.
-        if (
-          (error as { errno?: unknown; cause?: { errno?: unknown } }).errno === 1213 ||
-          (error as { cause?: { errno?: unknown } }).cause?.errno === 1213 ||
-          /deadlock/i.test(String((error as Error).message))
-        )
-          continue;
+        if (isDeadlock(error)) continue;
         const failure = describeError(error);
         if (failure !== lastFailure) log.error(`File « ${queue} » : lecture des tâches impossible : ${failure}`);
         lastFailure = failure;
@@ -181,7 +197,8 @@ export class JobWorker {
     const jobs = await this.#claim(database, queue, names, concurrency, token, now);
     if (jobs.length === 0) return 0;
     const outcomes = await Promise.all(jobs.map((job) => this.#run(job, queue)));
-    await this.#record(database, outcomes, token);
+    // Each statement of #record keeps to this claim's token: running it again changes nothing already written.
+    await retryDeadlocks(() => this.#record(database, outcomes, token));
     return jobs.length;
   }
 

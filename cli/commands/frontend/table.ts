@@ -21,7 +21,7 @@ export const FRONTEND_COMMANDS: readonly CommandEntry[] = [
     name: 'build:assets',
     family: 'Médias et JavaScript',
     usage: '',
-    summary: 'Copie les fichiers de static/ sous un nom à empreinte (cache d’un an), les compresse (gzip, brotli) et écrit static/assets-manifest.json.',
+    summary: "Copie les fichiers de static/ sous un nom à empreinte (cache d'un an), les compresse (gzip, brotli) et écrit static/assets-manifest.json.",
     load: () => import('./build-assets.js'),
   },
 ];

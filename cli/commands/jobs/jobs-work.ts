@@ -60,7 +60,7 @@ export async function run({ options }: CommandInput): Promise<number> {
   if (unknown.length > 0)
     throw new CliError(
       `file(s) inconnue(s) : ${unknown.join(', ')} (files des tâches définies : ${[...known].join(', ') || 'aucune'}).`,
-      'donnez une file d’une tâche de mvc/jobs/, ou aucune --queue.',
+      "donnez une file d'une tâche de mvc/jobs/, ou aucune --queue.",
     );
   // Ctrl+C stops the worker gracefully here (workUntilSignal), not with the dispatcher's immediate exit 130.
   process.removeAllListeners('SIGINT');

@@ -7,7 +7,7 @@ export const JOBS_COMMANDS: readonly CommandEntry[] = [
     family: 'Tâches de fond',
     usage: '<Nom>',
     summary:
-      'Écrit mvc/jobs/<nom>_job.ts (un fichier à vous : defineJob et son traitement), l’inscrit dans mvc/jobs/index.ts et écrit le SQL des tables si besoin.',
+      "Écrit mvc/jobs/<nom>_job.ts (un fichier à vous : defineJob et son traitement), l'inscrit dans mvc/jobs/index.ts et écrit le SQL des tables si besoin.",
     example: 'fw make:job SendReport',
     load: () => import('./make-job.js'),
   },
@@ -15,7 +15,7 @@ export const JOBS_COMMANDS: readonly CommandEntry[] = [
     name: 'jobs:init',
     family: 'Tâches de fond',
     usage: '[--dry-run]',
-    summary: 'Écrit le SQL des tables fw_jobs et fw_job_ticks (sans l’appliquer : « fw db:apply »).',
+    summary: "Écrit le SQL des tables fw_jobs et fw_job_ticks (sans l'appliquer : « fw db:apply »).",
     load: () => import('./jobs-init.js'),
   },
   {
@@ -46,7 +46,7 @@ export const JOBS_COMMANDS: readonly CommandEntry[] = [
     name: 'jobs:work',
     family: 'Tâches de fond',
     usage: '[--queue Q…] [--concurrency N]',
-    summary: 'Traite les tâches de mvc/jobs/ dans un processus à part, jusqu’à SIGTERM ou Ctrl+C (les tâches en cours finissent ou reviennent en file).',
+    summary: "Traite les tâches de mvc/jobs/ dans un processus à part, jusqu'à SIGTERM ou Ctrl+C (les tâches en cours finissent ou reviennent en file).",
     load: () => import('./jobs-work.js'),
   },
 ];
