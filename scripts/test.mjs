@@ -52,10 +52,60 @@ function machineCpu() {
   }
 }
 
+/**
+ * Each file runs in a cgroup of its own where the kernel offers cgroup v1's cpuacct controller to this user (Linux, as
+ * root in CI): the kernel then counts the CPU time of the file and of every process it starts, detached servers and
+ * the command runner included, which the processes' own rusage misses (docs/testing.md "What a run costs"). Elsewhere
+ * the CPU column is left out. Returns the group's folder, or null.
+ */
+const CPU_GROUPS = '/sys/fs/cgroup/cpuacct';
+let groupCount = 0;
+function cpuGroup() {
+  try {
+    const dir = path.join(CPU_GROUPS, `fw-test-${process.pid}-${++groupCount}`);
+    fs.mkdirSync(dir);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/** The group's CPU time in ms and the processes still in it; the group is removed once it is empty. */
+async function closeGroup(dir) {
+  const read = (name) => fs.readFileSync(path.join(dir, name), 'utf8');
+  const live = () => read('cgroup.procs').split('\n').filter(Boolean);
+  // A server stopped by an after() hook may take a moment to go; what is still there after a second was left running.
+  for (let i = 0; i < 20 && live().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpuMs = Number(read('cpuacct.usage')) / 1e6;
+  const left = live();
+  for (const pid of left) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (let i = 0; i < 20; i++) {
+    try {
+      fs.rmdirSync(dir);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return { cpuMs, left: left.length };
+}
+
 function runFile(file) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [uvu, 'dist/test', `^${escape(file)}$`], {
+    const group = cpuGroup();
+    const args = [uvu, 'dist/test', `^${escape(file)}$`];
+    // The shell puts itself in the group, then becomes the test process: nothing runs before it is counted.
+    const [command, commandArgs] = group
+      ? ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, process.execPath, ...args]]
+      : [process.execPath, args];
+    const child = spawn(command, commandArgs, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       // The servers' access lines (one per request) would bury the output; a test that reads them turns them on.
@@ -64,8 +114,9 @@ function runFile(file) {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code, signal) => {
+    child.on('exit', async (code, signal) => {
       const ms = performance.now() - start;
+      const counted = group ? await closeGroup(group) : null;
       const text = plain(output);
       const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? NaN);
       const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? NaN);
@@ -75,7 +126,8 @@ function runFile(file) {
       else if (code !== 0) failure = `code de sortie ${code}`;
       else if (!(passed + skipped === total && total > 0))
         failure = `${passed} test(s) réussi(s) sur ${total} déclaré(s) ; un hook before/after a probablement échoué`;
-      resolve({ file, ms, output, failure, total: total || 0, passed: passed || 0, skipped });
+      if (counted?.left) output += `\n${counted.left} processus laissé(s) en marche par le fichier, arrêté(s) par le lanceur.\n`;
+      resolve({ file, ms, cpuMs: counted?.cpuMs ?? null, output, failure, total: total || 0, passed: passed || 0, skipped });
     });
   });
 }
@@ -89,7 +141,8 @@ async function worker() {
     results.push(result);
     process.stdout.write(result.output.endsWith('\n') ? result.output : result.output + '\n');
     const mark = result.failure ? `ÉCHEC (${result.failure})` : 'ok';
-    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s, ${mark}) [${results.length}/${files.length}]\n`);
+    const cpuText = result.cpuMs === null ? '' : `, CPU ${(result.cpuMs / 1000).toFixed(1)} s`;
+    process.stdout.write(`  (${file}: ${(result.ms / 1000).toFixed(1)} s${cpuText}, ${mark}) [${results.length}/${files.length}]\n`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
@@ -104,6 +157,12 @@ const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
 const cpu = results.reduce((sum, r) => sum + r.ms, 0);
 console.log(`\nSlowest test files (${results.length} files, ${(cpu / 1000).toFixed(1)} s of file time):`);
 for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+const counted = results.filter((r) => r.cpuMs !== null);
+if (counted.length === results.length && counted.length > 0) {
+  const cpuTotal = counted.reduce((n, r) => n + r.cpuMs, 0);
+  console.log(`\nMost CPU (the file and every process it started; ${(cpuTotal / 1000).toFixed(1)} s in all):`);
+  for (const r of [...counted].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 10)) console.log(`  ${(r.cpuMs / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+}
 const sum = (key) => results.reduce((n, r) => n + r[key], 0);
 console.log(
   `\nTotal: ${sum('total')}  Passed: ${sum('passed')}  Skipped: ${sum('skipped')}  ` +
