@@ -1,7 +1,7 @@
 // How a record is named (`display`) and the fields' constraints, in generated pages served for real on SQLite and
 // MariaDB (test/helpers/crud-named-app.ts): the pattern in the relation's select and filter, the list's and CSV's
 // `_label` column, the many-to-many links of a detail page, the detail title, the flashes, the 409 texts and the
-// bulk-delete confirmation; the form refuses values outside the constraints with their messages, the create form
+// bulk-delete confirmation, and a public detail page's title; the form refuses values outside the constraints with their messages, the create form
 // starts from the defaults, and the database itself refuses such rows (CHECK) and fills the DEFAULTs.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -54,6 +54,15 @@ function namedSuite(dialect: DialectName): void {
     assert.is(res.status, 302);
     const list = await client.get(res.headers.get('location')!);
     assert.is(flash(list.text), 'Enregistrement « Jean Dupont » créé.');
+  });
+
+  t('a public detail page is titled by the display pattern, its text kept, the key when nothing is left', async () => {
+    await app.exec("INSERT INTO benevoles (id, nom, ville) VALUES (1, 'Durand', 'Lyon'), (2, 'Martin', NULL)");
+    const page = await client.get('/benevoles/1');
+    assert.is(page.status, 200);
+    assert.is(heading(page.text), 'Durand (Lyon)');
+    assert.match(decode(/<title>([\s\S]*?)<\/title>/.exec(page.text)?.[1] ?? ''), /^Durand \(Lyon\) · /);
+    assert.is(heading((await client.get('/benevoles/2')).text), 'Martin ()');
   });
 
   t('the form refuses values outside the constraints, each with its message (422)', async () => {

@@ -6,7 +6,7 @@
  */
 import type { FieldNode } from '../../compiler/ir.js';
 import { declaration } from '../crud/field-declaration.js';
-import type { CrudField } from '../crud/plan.js';
+import { displayPattern, type CrudField } from '../crud/plan.js';
 import { keyName } from '../sql-table-spec.js';
 import { tsString } from '../text.js';
 import type { ControllerPart, NamedImport } from '../codemods/controller-edit.js';
@@ -96,6 +96,11 @@ export function publicShowPart(plan: PublicPlan): ControllerPart {
   const pk = e.primaryKey;
   const fields = [...plan.shownFields.map((f) => f.field)];
   if (!fields.includes(plan.labelField) && plan.labelField !== pk) fields.unshift(plan.labelField);
+  // The fields the entity's `display` names, for the title (docs/entities.md "How a record is named").
+  for (const name of displayPattern(e)?.fields ?? []) {
+    const field = e.fields.find((f) => f.name === name);
+    if (field && field !== pk && !fields.includes(field)) fields.push(field);
+  }
   const select = `SELECT ${columns(plan, fields)} FROM ${e.table} WHERE ${pk.column} = ?`;
   const hasMedia = plan.media.length > 0;
   const entries = plan.media.map((m) => `    { name: ${tsString(m.name)}, label: ${tsString(m.label)}, role: ${tsString(m.role)} },`);

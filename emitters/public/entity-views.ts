@@ -4,7 +4,7 @@
  */
 import { formInput } from '../crud/views-record.js';
 import { CSRF, PRIMARY, escape } from '../crud/views-common.js';
-import type { CrudField, CrudMedia } from '../crud/plan.js';
+import { displayPattern, type CrudField, type CrudMedia } from '../crud/plan.js';
 import { PUBLIC_LIST_LIMIT } from './entity-controller.js';
 import type { PublicPlan } from './plan.js';
 
@@ -120,9 +120,16 @@ function mediaSection(m: CrudMedia): string {
 }
 
 export function emitPublicShowView(plan: PublicPlan): string {
-  const label = plan.labelField.primaryKey ? `#{{ row.${plan.labelField.name} }}` : `{{ row.${plan.labelField.name} }}`;
+  const pk = plan.entity.primaryKey.name;
+  const named = displayPattern(plan.entity);
+  // With `display`, the title is the record's name (docs/entities.md "How a record is named"), the key when it is empty.
+  const label = named
+    ? `{{ row | record_label(${JSON.stringify(named.pattern)}) or ('#' ~ row.${pk}) }}`
+    : plan.labelField.primaryKey
+      ? `#{{ row.${plan.labelField.name} }}`
+      : `{{ row.${plan.labelField.name} }}`;
   const rows = plan.shownFields
-    .filter((f) => f.field !== plan.labelField)
+    .filter((f) => named !== null || f.field !== plan.labelField)
     .map(
       (f) => `  <div class="grid gap-1 px-4 py-3 sm:grid-cols-3 sm:gap-4">
     <dt class="text-sm font-medium text-gray-600">${escape(f.label)}</dt>

@@ -14,6 +14,7 @@ import { userHasRole } from '../session/session.js';
 import { formatDate } from '../templates/format-date.js';
 import { formatNumber } from '../templates/format-number.js';
 import { userCan } from '../templates/nunjucks.js';
+import { labelFromPattern } from '../templates/record-label.js';
 import { CHOICES_MAX, missingChoiceKeys } from './choices.js';
 import type { CrudChoices, CrudDescription, CrudEntityClass, CrudOrder, CrudPermission, CrudPivotDefault, CrudRow, CrudShow } from './description.js';
 import { placeholders } from './ids.js';
@@ -243,14 +244,7 @@ export class CrudResource<C extends CrudEntityClass = CrudEntityClass, L extends
    */
   recordLabel(row: object): string | null {
     const pattern = this.description.display.pattern;
-    if (pattern === undefined) return null;
-    const values = row as Record<string, unknown>;
-    const text = pattern.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, field: string) => {
-      const value = values[field];
-      return value === null || value === undefined ? '' : String(value);
-    });
-    const trimmed = text.replace(/^ +| +$/g, '');
-    return trimmed === '' ? null : trimmed;
+    return pattern === undefined ? null : labelFromPattern(pattern, row);
   }
 
   /** How a sentence names the record: `Propriétaire « Jean Dupont »` with `display`, else `Propriétaire #4`. */

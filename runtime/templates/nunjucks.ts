@@ -18,6 +18,7 @@ import { installHotPaths } from './nunjucks-hot-paths.js';
 installHotPaths();
 installCompileErrors();
 import type { TemplateRenderer } from './manager.js';
+import { labelFromPattern } from './record-label.js';
 
 /** Context key under which the current request travels to the globals. */
 export const REQUEST_KEY = '_request';
@@ -148,6 +149,8 @@ export class NunjucksRenderer implements TemplateRenderer {
     env.addFilter('format_date', (value: unknown) => formatDate(value));
     env.addFilter('format_number', (value: unknown) => formatNumber(value));
     env.addFilter('format_instant', (value: unknown) => formatInstant(value));
+    // `{{ row | record_label('{prenom} {nom}') }}`: the record's name from its entity's `display` (the public pages).
+    env.addFilter('record_label', (row: unknown, pattern: unknown) => (typeof pattern === 'string' ? labelFromPattern(pattern, row) : null));
     return env;
   }
 }

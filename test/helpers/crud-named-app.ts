@@ -3,7 +3,8 @@
  * for real (docs/entities.md "How a record is named", "Constraints"): Membre (`display: "{prenom} {nom}"`, an age
  * between 5 and 120, a fee between 0 and 500 by default 20, a code `[A-Z]{2}[0-9]{3}`, a pseudonym of 3 characters
  * at least, a country by default `France`), Inscription (many-to-one to Membre, RESTRICT) and Groupe (many-to-many
- * to Membre); `fw make:crud` for the three, `fw db:init`, `fw db:apply` on SQLite or MariaDB, then `tsx app.ts`.
+ * to Membre); `fw make:crud` for the three, and Benevole (`display: "{nom} ({ville})"`) with its public detail page
+ * alone (`fw make:public-show`); `fw db:init`, `fw db:apply` on SQLite or MariaDB, then `tsx app.ts`.
  */
 import type { DialectName } from '../../runtime/db/index.js';
 import { newProject, type CliProject } from './cli.js';
@@ -53,6 +54,21 @@ const GROUPE_JSON = {
   fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }],
 };
 
+const BENEVOLE_JSON = {
+  format_version: 1,
+  entity: 'Benevole',
+  table: 'benevoles',
+  label: 'Bénévole',
+  label_plural: 'Bénévoles',
+  display: '{nom} ({ville})',
+  fields: [
+    ID,
+    { name: 'nom', sql_type: 'VARCHAR(80)' },
+    { name: 'ville', sql_type: 'VARCHAR(80)', nullable: true },
+    { name: 'note', sql_type: 'TEXT', nullable: true },
+  ],
+};
+
 export interface NamedApp {
   readonly project: CliProject;
   client(): HttpClient;
@@ -74,6 +90,7 @@ export async function startNamedApp(dialect: DialectName): Promise<NamedApp> {
     project.write('mvc/entities/membre/membre.json', JSON.stringify(MEMBRE_JSON, null, 2) + '\n');
     project.write('mvc/entities/inscription/inscription.json', JSON.stringify(INSCRIPTION_JSON, null, 2) + '\n');
     project.write('mvc/entities/groupe/groupe.json', JSON.stringify(GROUPE_JSON, null, 2) + '\n');
+    project.write('mvc/entities/benevole/benevole.json', JSON.stringify(BENEVOLE_JSON, null, 2) + '\n');
     ok(project, [
       'make:relation',
       '--name',
@@ -89,6 +106,8 @@ export async function startNamedApp(dialect: DialectName): Promise<NamedApp> {
     ok(project, ['make:relation', '--name', 'groupe_membre', '--type', 'many_to_many', '--from', 'Groupe.id', '--to', 'Membre.id', '--no-input']);
     for (const entity of ['Membre', 'Inscription', 'Groupe']) ok(project, ['make:crud', entity, '--public']);
     ok(project, ['sync:relations']);
+    ok(project, ['build:model']);
+    ok(project, ['make:public-show', 'Benevole']);
     ok(project, ['db:init']);
     ok(project, ['db:apply']);
     linkFramework(project);
