@@ -55,12 +55,21 @@ function columnOf(spec: TableSpec, name: string): ColumnSpec {
   return { ...column, sqliteCollation: spec.sqliteTextCollation };
 }
 
-/** `ALTER TABLE … ADD COLUMN …;`, with a DEFAULT where the dialect needs one for a NOT NULL column (rows may exist). */
+/**
+ * `ALTER TABLE … ADD COLUMN …;`, with a DEFAULT where the dialect needs one for a NOT NULL column (rows may exist):
+ * 0, the first second of 1970 for a date, or the empty text.
+ */
 function addColumn(spec: TableSpec, name: string, dialect: DialectName, spelling: DialectSpelling): string {
   const column = columnOf(spec, name);
   let definition = renderColumn(column, dialect);
   if (spelling.addedNotNullNeedsDefault && !column.nullable && column.default === undefined) {
-    definition += /INT|DECIMAL|NUMERIC|FLOAT|DOUBLE|REAL|BOOL/i.test(column.type) ? ' DEFAULT 0' : " DEFAULT ''";
+    definition += /INT|DECIMAL|NUMERIC|FLOAT|DOUBLE|REAL|BOOL/i.test(column.type)
+      ? ' DEFAULT 0'
+      : /^\s*(DATETIME|TIMESTAMP)/i.test(column.type)
+        ? " DEFAULT '1970-01-01 00:00:00'"
+        : /^\s*DATE\b/i.test(column.type)
+          ? " DEFAULT '1970-01-01'"
+          : " DEFAULT ''";
   }
   return `ALTER TABLE ${spelling.quote(spec.table)} ADD COLUMN ${definition};`;
 }

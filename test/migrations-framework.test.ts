@@ -35,6 +35,16 @@ const OLD_MAIL_LOG: TableSpec = {
   indexes: [...MAIL_LOG_TABLE_SPEC.indexes.filter((i) => i.name !== 'ix_mail_log_related'), { name: 'ix_mail_log_legacy', columns: ['status', 'legacy_flag'] }],
 };
 
+/** `users` as an older release made it: no `email_verified_at` nor `updated_at` (NOT NULL), and a column of its own. */
+const USERS = AUTH_TABLES[0]!.spec;
+const OLD_USERS: TableSpec = {
+  ...USERS,
+  columns: [
+    ...USERS.columns.filter((c) => c.name !== 'email_verified_at' && c.name !== 'updated_at'),
+    column('display_name', 'VARCHAR(50)', { nullable: true }),
+  ],
+};
+
 async function create(project: CliProject, specs: readonly TableSpec[]): Promise<void> {
   await project.sql(specs.flatMap((spec) => renderCreateStatements(spec, project.dialect!)));
 }
@@ -111,6 +121,49 @@ for (const dialect of DIALECTS) {
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      await project.cleanup();
+    }
+  });
+
+  test('an older users table referenced by user_roles, and an auth table missing: rebuilt or altered, rows and foreign keys kept', async () => {
+    const project = newProject('Cadre');
+    try {
+      project.useDialect(dialect);
+      okLines(project, ['db:init']);
+      const others = AUTH_TABLES.slice(1)
+        .map((t) => t.spec)
+        .filter((spec) => spec.table !== 'auth_rate_limit_attempts');
+      await create(project, [OLD_USERS, ...others]);
+      await project.sql([
+        "INSERT INTO users (id, email, password_hash, is_active, created_at, display_name) VALUES (1, 'zoe@example.test', 'h', 1, '2024-01-02 03:04:05', 'Zoé')",
+        "INSERT INTO roles (id, name, created_at) VALUES (1, 'admin', '2024-01-02 03:04:05')",
+        'INSERT INTO user_roles (user_id, role_id) VALUES (1, 1)',
+      ]);
+      const file = makeMigration(project, ['auth_a_niveau', '--framework']);
+      const text = project.read(`${MIGRATIONS}/${file}`);
+      for (const line of [
+        '-- users : colonne email_verified_at absente',
+        '-- users : colonne updated_at absente',
+        '-- users : colonne display_name en trop',
+        '-- auth_rate_limit_attempts : table absente',
+      ]) {
+        assert.ok(text.includes(line), `${line}\n${text}`);
+      }
+      okLines(project, ['migration:apply', '--allow-destructive']);
+      const again = okLines(project, ['migration:make', 'encore', '--framework']);
+      assert.match(again.join('\n'), /Les tables du framework \(auth, sessions\) sont conformes/);
+      const db = project.open();
+      try {
+        assert.equal({ ...(await db.fetchOne('SELECT id, email FROM users')) }, { id: 1, email: 'zoe@example.test' });
+        assert.is((await db.fetchAll('SELECT user_id FROM user_roles')).length, 1);
+        if (dialect === 'sqlite') await db.execute('PRAGMA foreign_keys = ON');
+        // The foreign key still holds: deleting the user deletes its roles (ON DELETE CASCADE).
+        await db.execute('DELETE FROM users WHERE id = 1');
+        assert.equal(await db.fetchAll('SELECT user_id FROM user_roles'), []);
+      } finally {
+        await db.close();
+      }
+    } finally {
       await project.cleanup();
     }
   });
