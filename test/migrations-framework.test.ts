@@ -56,6 +56,13 @@ for (const dialect of DIALECTS) {
     const project = newProject('Cadre');
     try {
       project.useDialect(dialect);
+      if (dialect === 'sqlite') {
+        // No database yet: refused, and no SQLite file made for it.
+        const refused = project.run(['migration:make', 'rien', '--framework']);
+        assert.is(refused.status, 1);
+        assert.match(refused.stderr, /^Erreur : la base .* n'existe pas encore : rien à comparer\.\nConseil : lancez « fw db:init »/);
+        assert.not.ok(fs.existsSync(project.path('storage/database.sqlite')));
+      }
       okLines(project, ['db:init']);
       // db:init makes fw_sessions: the one module there.
       const sessions = okLines(project, ['migration:make', 'rien', '--framework']);

@@ -39,9 +39,14 @@ function requireEntity(model: ModelNode, name: string): EntityNode {
 
 /** The `--framework` migration, or null (after saying why) when the framework's tables match their description. */
 async function frameworkMigration(root: string, name: string, emitters: typeof import('../../../emitters/index.js')): Promise<string | null> {
-  const { readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
+  const { databaseFileMissing, readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
   const { diffFrameworkTables } = await import('../../db/framework-diff.js');
-  const { modules, diffs } = await usingHandle(openHandle(readDbSettings(root), 'app', { poolSize: 1 }), (db) => diffFrameworkTables(db));
+  const settings = readDbSettings(root);
+  if (databaseFileMissing(settings)) {
+    const { describeTarget } = await import('../../auth/database.js');
+    throw new CliError(`la base ${describeTarget(settings)} n'existe pas encore : rien à comparer.`, 'lancez « fw db:init » (puis « fw db:apply »).');
+  }
+  const { modules, diffs } = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), (db) => diffFrameworkTables(db));
   if (modules.length === 0) {
     process.stdout.write('Aucune table du framework dans la base (auth, media, mail, jobs, sessions) : aucune migration écrite.\n');
     return null;
