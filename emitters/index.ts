@@ -19,3 +19,4 @@ export { GENERATED_MARKER, hasGeneratedMarker, sqlMarkerLine, tsMarkerLine, sync
 export { ENTITIES_DIR, type FileKind, type PlannedFile } from './planned-file.js';
 export { EmitError } from './ir-lookup.js';
 export { emitEmptyMigration, emitCreateMigration, emitDiffMigration, type DiffChange } from './migration.js';
+export { emitFrameworkMigration, describeFrameworkChange, type FrameworkChange, type FrameworkTableDiff } from './framework-migration.js';

@@ -16,18 +16,18 @@ function withoutMarker(sql: string): string {
   return sql.replace(/^--[^\n]*\n/, '').trim();
 }
 
-function header(name: string, origin: string): string {
+export function migrationHeader(name: string, origin: string): string {
   return `-- Migration ${name} (${origin}).\n-- Relisez-la avant « fw migration:apply » : une fois appliquée, ne la modifiez plus.\n`;
 }
 
 /** One section per dialect, in the order of DIALECT_NAMES, each with the parts `of` gives it. */
-function sections(of: (dialect: Dialect) => string[]): string {
+export function migrationSections(of: (dialect: Dialect) => string[]): string {
   return DIALECT_NAMES.map((d) => `-- fw:dialect ${d}\n${of(d).filter(Boolean).join('\n\n')}\n`).join('\n');
 }
 
 /** An empty migration to fill by hand. */
 export function emitEmptyMigration(name: string): string {
-  return `${header(name, 'écrite à la main')}\n${sections((dialect) => [`-- SQL pour ${spellingOf(dialect).product} ici.`])}`;
+  return `${migrationHeader(name, 'écrite à la main')}\n${migrationSections((dialect) => [`-- SQL pour ${spellingOf(dialect).product} ici.`])}`;
 }
 
 /**
@@ -40,7 +40,7 @@ export function emitCreateMigration(name: string, model: ModelNode, entities: re
     ...(withRelations ? [withoutMarker(emitRelationsSql(model, dialect))] : entities.flatMap((entity) => addedForeignKeys(model, entity, spellingOf(dialect)))),
   ];
   const origin = withRelations ? 'fw migration:make --from-entities' : `fw migration:make --from-entity ${entities.map((e) => e.name).join(', ')}`;
-  return `${header(name, origin)}\n${sections(parts)}`;
+  return `${migrationHeader(name, origin)}\n${migrationSections(parts)}`;
 }
 
 /** The `ALTER TABLE … ADD CONSTRAINT` of an entity's many-to-one keys where the dialect adds them so (none where they are inline). */
@@ -109,7 +109,7 @@ export interface DiffChange {
  * commit it while PRAGMA foreign_key_check reports a row: SQLite's documented procedure, steps 1 and 10
  * (cli/db/migration-apply.ts).
  */
-const FOREIGN_KEYS_OFF = 'PRAGMA foreign_keys = OFF;';
+export const FOREIGN_KEYS_OFF = 'PRAGMA foreign_keys = OFF;';
 
 /** A default SQLite accepts when adding a NOT NULL column to a table that may hold rows (`addedNotNullNeedsDefault`). */
 function notNullDefault(field: FieldNode): string {
@@ -309,5 +309,5 @@ function rebuild(spelling: DialectSpelling, spec: TableSpec, changes: readonly D
  * table rebuild on SQLite; so is a missing or changed foreign key (ALTER TABLE … ADD / DROP FOREIGN KEY on MariaDB).
  */
 export function emitDiffMigration(name: string, model: ModelNode, entity: EntityNode, changes: readonly DiffChange[]): string {
-  return `${header(name, `fw migration:make --from-diff ${entity.name}`)}\n${sections((dialect) => [diffStatements(model, entity, changes, dialect).join('\n')])}`;
+  return `${migrationHeader(name, `fw migration:make --from-diff ${entity.name}`)}\n${migrationSections((dialect) => [diffStatements(model, entity, changes, dialect).join('\n')])}`;
 }

@@ -1,4 +1,8 @@
-/** `fw migration:make <name> [--from-entity <E> | --from-entities | --from-diff <E>]`: writes a migration, never applies it. */
+/**
+ * `fw migration:make <name> [--from-entity <E> | --from-entities | --from-diff <E> | --framework]`: writes a
+ * migration, never applies it. `--framework` compares the framework's own tables with their description
+ * (cli/db/framework-diff.ts, docs/upgrading.md "The framework's tables").
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -14,7 +18,8 @@ export function configure(command: Command): void {
     .argument('<nom>', 'nom de la migration (snake_case)')
     .option('--from-entity <Entité>', "création de la table d'une entité")
     .option('--from-entities', 'création de toutes les tables et des relations')
-    .option('--from-diff <Entité>', 'écart entre une entité et sa table réelle (connexion à la base)');
+    .option('--from-diff <Entité>', 'écart entre une entité et sa table réelle (connexion à la base)')
+    .option('--framework', 'écart entre les tables du framework (auth, media, mail, jobs, sessions) et leur description (connexion à la base)');
 }
 
 /** `YYYYMMDDHHMMSS` in UTC. */
@@ -32,18 +37,47 @@ function requireEntity(model: ModelNode, name: string): EntityNode {
   return entity;
 }
 
+/** The `--framework` migration, or null (after saying why) when the framework's tables match their description. */
+async function frameworkMigration(root: string, name: string, emitters: typeof import('../../../emitters/index.js')): Promise<string | null> {
+  const { databaseFileMissing, readDbSettings, openHandle, usingHandle } = await import('../../db/connection.js');
+  const { diffFrameworkTables } = await import('../../db/framework-diff.js');
+  const settings = readDbSettings(root);
+  if (databaseFileMissing(settings)) {
+    const { describeTarget } = await import('../../auth/database.js');
+    throw new CliError(`la base ${describeTarget(settings)} n'existe pas encore : rien à comparer.`, 'lancez « fw db:init » (puis « fw db:apply »).');
+  }
+  const { modules, diffs } = await usingHandle(openHandle(settings, 'app', { poolSize: 1 }), (db) => diffFrameworkTables(db));
+  if (modules.length === 0) {
+    process.stdout.write('Aucune table du framework dans la base (auth, media, mail, jobs, sessions) : aucune migration écrite.\n');
+    return null;
+  }
+  if (diffs.length === 0) {
+    process.stdout.write(`Les tables du framework (${modules.join(', ')}) sont conformes à leur description : aucune migration écrite.\n`);
+    return null;
+  }
+  for (const diff of diffs) {
+    for (const change of diff.changes) process.stdout.write(`${diff.spec.table} : ${emitters.describeFrameworkChange(change)}\n`);
+  }
+  return emitters.emitFrameworkMigration(name, diffs);
+}
+
 export async function run({ args, options }: CommandInput): Promise<number> {
   const name = String(args[0]);
   if (!/^[a-z][a-z0-9_]{0,100}$/.test(name)) {
     throw new CliError(`nom de migration invalide « ${name} » : snake_case attendu (minuscules, chiffres, « _ »).`, `exemple : ${EXAMPLE}`);
   }
-  const sources = ['fromEntity', 'fromEntities', 'fromDiff'].filter((key) => options[key] !== undefined && options[key] !== false);
-  if (sources.length > 1) throw new CliError('choisissez une seule source parmi --from-entity, --from-entities et --from-diff.', `exemple : ${EXAMPLE}`);
+  const sources = ['fromEntity', 'fromEntities', 'fromDiff', 'framework'].filter((key) => options[key] !== undefined && options[key] !== false);
+  if (sources.length > 1)
+    throw new CliError('choisissez une seule source parmi --from-entity, --from-entities, --from-diff et --framework.', `exemple : ${EXAMPLE}`);
   const root = projectRoot();
   const emitters = await import('../../../emitters/index.js');
   let content: string;
   if (sources.length === 0) {
     content = emitters.emitEmptyMigration(name);
+  } else if (options.framework === true) {
+    const found = await frameworkMigration(root, name, emitters);
+    if (found === null) return 0;
+    content = found;
   } else {
     const model = await compileOrFail(root);
     if (options.fromEntities === true) {

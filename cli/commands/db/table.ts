@@ -26,7 +26,7 @@ export const DB_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'migration:make',
     family: 'Base de données',
-    usage: '<nom> [--from-entity <Entité> | --from-entities | --from-diff <Entité>]',
+    usage: '<nom> [--from-entity <Entité> | --from-entities | --from-diff <Entité> | --framework]',
     summary: "Crée un fichier de migration dans mvc/migrations/ sans l'appliquer.",
     example: 'fw migration:make ajout_contacts --from-entity Contact',
     load: () => import('./migration-make.js'),
