@@ -1,9 +1,9 @@
 // The pages of `fw make:crud Produit --media --public` whose images have `"variants": "job"`, served for real on
 // SQLite and on MariaDB with a real jobs worker (docs/uploads.md "Variants made by a job"): make:crud registers the
 // job (the media module and the jobs index) and writes the jobs tables' SQL; the upload answers while no variant
-// exists, the detail page and the list show the original; a separate `fw jobs:work` process makes the variants,
-// which the pages then show; an original damaged on disk fails its job (retried, then dead), the original still
-// linked and served; with the worker of `serve()` the variants come without any other process.
+// exists, the detail page and the list show the original; a failed save leaves no job; a separate `fw jobs:work`
+// process makes the variants, which the pages then show; an original damaged on disk fails its job (retried, then
+// dead), the original still linked and served; with the worker of `serve()` the variants come without another process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { suite } from 'uvu';
@@ -174,6 +174,21 @@ function variantsSuite(dialect: DialectName): void {
     }
     assert.is((await fetchImage(shown[0]!)).width, 2400);
     assert.ok(images(await page('/produits')).includes(url(cover!.path)), 'the list shows the original as its thumbnail');
+  });
+
+  t('a save that fails (a reference already taken) leaves no job, no row and no file', async () => {
+    const before = { jobs: await jobs(), files: uploads() };
+    const res = await client.postMultipart(
+      '/produits',
+      [
+        ['nom', 'Doublon'],
+        ['reference', 'A-1'],
+      ],
+      [['photo', 'bleu.jpg', await jpeg(1200, 800, { r: 40, g: 90, b: 160 }), 'image/jpeg']],
+      '/produits/new',
+    );
+    assert.is(res.status, 422, res.text.slice(0, 300));
+    assert.equal({ jobs: await jobs(), files: uploads() }, before);
   });
 
   t('an image damaged on disk before its job ran: its job will fail (the other record is untouched)', async () => {
