@@ -87,7 +87,7 @@ export async function makeMediaVariants(payload: MediaVariantsPayload, context?:
 }
 
 /**
- * The job: 3 attempts, 10 s then 20 s apart (about), 2 minutes per run, one job at a time per media.
+ * The job: 3 attempts, 5 to 10 s then 10 to 20 s apart (backoff with jitter), 2 minutes per run, one job at a time per media.
  * `enqueue({ mediaId }, { tx })` in the transaction that inserts the row.
  */
 export const MEDIA_VARIANTS_JOB: JobDefinition<MediaVariantsPayload> = defineJob<MediaVariantsPayload>(
