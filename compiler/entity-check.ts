@@ -279,7 +279,7 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
     if (name === undefined || (kind !== 'image' && kind !== 'file')) return void (complete = false);
     const before = diags.countFor(file);
     const role = stringAt(raw, 'role') ?? name;
-    const variants = booleanAt(raw, 'variants') ?? false;
+    const variants = raw.variants === 'job' ? 'job' : (booleanAt(raw, 'variants') ?? false);
     if (names.has(name)) {
       diags.add(file, pointerTo(pointer, 'name'), 'media', `média « ${name} » en double (déjà défini en ${names.get(name) ?? ''}) : renommez-le`);
     } else names.set(name, pointer);
@@ -299,7 +299,7 @@ function checkMedia(data: Json, file: string, fields: readonly FieldDraft[], dia
         `rôle de média « ${role} » en double (déjà utilisé en ${roles.get(role) ?? ''}) : chaque média a son propre rôle`,
       );
     } else roles.set(role, pointer);
-    if (variants && kind === 'file') {
+    if (variants !== false && kind === 'file') {
       diags.add(
         file,
         pointerTo(pointer, 'variants'),

@@ -67,7 +67,8 @@ export interface MediaNode {
   readonly field: 'image' | 'file';
   readonly role: string;
   readonly label: string;
-  readonly variants: boolean;
+  /** `true`: made during the upload; `'job'`: made afterwards by a background job (docs/uploads.md "Variants made by a job"). */
+  readonly variants: boolean | 'job';
   readonly multiple: boolean;
 }
 

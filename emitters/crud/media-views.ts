@@ -31,13 +31,21 @@ export function emitMediaModule(plan: CrudPlan): string {
   const { constant } = descriptionNames(plan);
   const entries = mediaOf(plan).map(
     (m) =>
-      `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants} },`,
+      `  { name: '${m.name}', label: ${tsString(m.label)}, kind: '${m.kind}', role: ${tsString(m.role)}, multiple: ${m.multiple}, variants: ${m.variants === 'job' ? "'job'" : m.variants} },`,
   );
+  const byJob = mediaOf(plan).some((m) => m.variants === 'job');
+  const jobImport = byJob ? `\nimport { MEDIA_VARIANTS_JOB } from 'fw-mvc/media/jobs';` : '';
+  const jobOption = byJob
+    ? `
+  // The variants of the entries with variants: 'job' are made by this job once the upload answered (the pages show
+  // the original until they exist); mvc/jobs/index.ts imports fw-mvc/media/jobs so that \`fw jobs:work\` runs it.
+  variantsJob: MEDIA_VARIANTS_JOB,`
+    : '';
   return `${tsMarkerLine(command)}
 // The media of the ${plan.entityClass} pages as ${plan.entity.file} describes them (its "media" entries):
 // ${plan.entity.snake}_controller.ts and ${plan.entity.snake}_model.ts (yours) use it; \`${command}\` and \`fw build:model\` rewrite it
 // when the entity changes. The rows of the \`media\` table name the entity '${plan.entityClass}'.
-import { MediaPages } from 'fw-mvc/media';
+import { MediaPages } from 'fw-mvc/media';${jobImport}
 import { ${constant} } from './${plan.crudModule}.js';
 
 export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `\n${entries.join('\n')}\n` : ''}], {
@@ -45,7 +53,7 @@ export const MEDIA = new MediaPages('${plan.entityClass}', [${entries.length ? `
   // /media follow the same rule.
   mayShow: (request) => ${constant}.allowed(request, 'show'),
   table: ${constant}.table,
-  keyColumn: ${constant}.key.column,
+  keyColumn: ${constant}.key.column,${jobOption}
 });
 `;
 }

@@ -78,7 +78,8 @@ export interface CrudMedia {
   readonly role: string;
   /** A gallery or a file list (several files, ordered); else one file, which a new upload replaces. */
   readonly multiple: boolean;
-  readonly variants: boolean;
+  /** `true`: made during the upload; `'job'`: by the job of `fw-mvc/media/jobs` once the upload answered. */
+  readonly variants: boolean | 'job';
 }
 
 export interface CrudRoute {

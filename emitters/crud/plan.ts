@@ -227,7 +227,7 @@ function crudMedia(node: MediaNode): CrudMedia {
     kind: node.field,
     role: node.role,
     multiple: node.multiple,
-    variants: node.field === 'image' && node.variants,
+    variants: node.field === 'image' ? node.variants : false,
   };
 }
 

@@ -2,7 +2,8 @@
  * `fw-mvc/media`: the `media` table and its records (docs/uploads.md "Media records"). Files are stored by the
  * upload chain of `fw-mvc` (saveUpload); this module links them to application records and keeps rows and files
  * consistent. It also holds the media of the pages of `fw make:crud --media` (`MediaPages`, `MediaSubmission`,
- * docs/crud.md "Media"), which each entity's generated `<snake>_media.ts` uses.
+ * docs/crud.md "Media"), which each entity's generated `<snake>_media.ts` uses. The job that makes image variants
+ * after the upload is `fw-mvc/media/jobs` (jobs.ts), apart so that only the projects that use it load `fw-mvc/jobs`.
  */
 export {
   createMediaRecord,
@@ -47,5 +48,6 @@ export {
   type MediaShowContext,
   type MediaThumbnail,
   type MediaOwner,
+  type MediaVariantsJob,
   type NewMediaFile,
 } from './page-types.js';

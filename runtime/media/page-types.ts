@@ -3,6 +3,7 @@
  * entries (its `<snake>_media.ts` declares them), and what the form, detail and list pages receive for them. The
  * classes that use them: `MediaPages` (pages.ts) and `MediaSubmission` (submission.ts).
  */
+import type { Transaction } from '../db/database.js';
 import type { UploadedFile } from '../http/request.js';
 import type { SavedUpload } from '../uploads/storage.js';
 import type { MediaItem } from './records.js';
@@ -19,7 +20,11 @@ export interface MediaEntry {
   readonly role: string;
   /** Several files in an order (a gallery, a file list); else one, which a new upload replaces. */
   readonly multiple: boolean;
-  readonly variants: boolean;
+  /**
+   * Images: `true`, the medium and the thumbnail made during the upload; `'job'`, made afterwards by the job of
+   * `fw-mvc/media/jobs` (the pages show the original until they exist; docs/uploads.md "Variants made by a job").
+   */
+  readonly variants: boolean | 'job';
 }
 
 /** One current file of an entry on the form page. */
@@ -71,10 +76,17 @@ export interface MediaThumbnail {
   readonly alt: string;
 }
 
-/** The entity whose record a `MediaSubmission` writes, and its entries (a `MediaPages`). */
+/** What enqueues the variants of a stored image (`MEDIA_VARIANTS_JOB` of `fw-mvc/media/jobs`). */
+export interface MediaVariantsJob {
+  readonly name: string;
+  enqueue(payload: { readonly mediaId: number }, options: { readonly tx: Transaction }): Promise<unknown>;
+}
+
+/** The entity whose record a `MediaSubmission` writes, its entries and the job of their variants (a `MediaPages`). */
 export interface MediaOwner {
   readonly entityName: string;
   readonly entries: readonly MediaEntry[];
+  readonly variantsJob?: MediaVariantsJob | null;
 }
 
 /** A new file, checked, and once stored its paths. */

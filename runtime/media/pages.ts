@@ -15,7 +15,16 @@ import { guardUpload } from '../uploads/rate-limit.js';
 import { validateUploadMetadata } from '../uploads/storage.js';
 import { recordReadRule, registerMediaReadRule, type RecordReadAccess } from './access.js';
 import { getCoverMediaForEntities } from './lists.js';
-import { baseName, itemName, thumbnailUrl, type MediaEntry, type MediaFieldContext, type MediaShowContext, type MediaThumbnail } from './page-types.js';
+import {
+  baseName,
+  itemName,
+  thumbnailUrl,
+  type MediaEntry,
+  type MediaFieldContext,
+  type MediaShowContext,
+  type MediaThumbnail,
+  type MediaVariantsJob,
+} from './page-types.js';
 import { deleteMediaForEntities, listMediaForEntity } from './records.js';
 import { MEDIA_LIMITS } from './schema.js';
 import { MediaSubmission } from './submission.js';
@@ -27,17 +36,30 @@ const POSITION = /^-?[0-9]{1,9}$/;
 export class MediaPages {
   /** The image of the list's thumbnail column: the first image entry without `multiple`, or null. */
   readonly listImage: MediaEntry | null;
+  /** The job that makes the variants of the entries with `variants: 'job'` (null when none has it). */
+  readonly variantsJob: MediaVariantsJob | null;
   private readonly fields: ReadonlyMap<string, FileField<false>>;
 
   /**
    * `read`: who may read a record's detail page; its files in private categories (documents…) at /media follow the
-   * same rule, checked on every request (docs/uploads.md "Who may read a private file").
+   * same rule, checked on every request (docs/uploads.md "Who may read a private file"). `variantsJob`: the job of
+   * the entries whose variants are made after the upload (`MEDIA_VARIANTS_JOB` of `fw-mvc/media/jobs`), required
+   * when an entry has `variants: 'job'` (docs/uploads.md "Variants made by a job").
    */
   constructor(
     readonly entityName: string,
     readonly entries: readonly MediaEntry[],
-    read?: RecordReadAccess,
+    read?: RecordReadAccess & { readonly variantsJob?: MediaVariantsJob },
   ) {
+    const byJob = entries.filter((entry) => entry.variants === 'job');
+    for (const entry of byJob) {
+      if (entry.kind !== 'image') throw new TypeError(`MediaPages ${entityName} : « ${entry.name} » n'est pas une image, il n'a pas de variantes.`);
+    }
+    this.variantsJob = read?.variantsJob ?? null;
+    if (byJob.length > 0 && !this.variantsJob)
+      throw new TypeError(
+        `MediaPages ${entityName} : « ${byJob[0]!.name} » a ses variantes faites par une tâche : passez variantsJob: MEDIA_VARIANTS_JOB (fw-mvc/media/jobs).`,
+      );
     if (read) registerMediaReadRule(entityName, recordReadRule(read), 'pages');
     this.listImage = entries.find((entry) => entry.kind === 'image' && !entry.multiple) ?? null;
     this.fields = new Map(

@@ -60,7 +60,7 @@ export class MediaSubmission {
   async store(): Promise<boolean> {
     for (const item of this.files) {
       try {
-        item.stored = await saveUpload(item.file, { category: item.entry.kind === 'image' ? 'images' : 'documents', variants: item.entry.variants });
+        item.stored = await saveUpload(item.file, { category: item.entry.kind === 'image' ? 'images' : 'documents', variants: item.entry.variants === true });
       } catch (err) {
         await this.discard();
         if (err instanceof UploadStorageUnavailableError) {
@@ -103,7 +103,9 @@ export class MediaSubmission {
       for (const [index, file] of incoming.entries()) {
         if (!file.stored) throw new Error(`MediaSubmission.apply : « ${file.file.filename} » n'a pas été enregistré (store() d'abord).`);
         const options = { role: entry.role, position: ordered.length + index, altText: file.altText, originalName: baseName(file.file.filename) };
-        await attachMediaToEntity(file.stored, name, recordId, options, tx);
+        const record = await attachMediaToEntity(file.stored, name, recordId, options, tx);
+        // Its variants made by a job, which exists if and only if this transaction commits (docs/uploads.md "Variants made by a job").
+        if (entry.variants === 'job' && entry.kind === 'image') await this.pages.variantsJob!.enqueue({ mediaId: record.id }, { tx });
       }
     }
   }

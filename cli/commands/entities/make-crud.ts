@@ -42,6 +42,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true, media });
   const { import: controllerImport, routes } = crud.crudRoutes(plan);
+  // Variants made by a job (docs/uploads.md "Variants made by a job"): the jobs index and the jobs tables' SQL.
+  const variantsByJob = media && (plan.media ?? []).some((m) => m.variants === 'job');
 
   // All or nothing: when routes.ts cannot be edited, no file is written, even the generated ones. The lines to paste
   // name a controller that does not exist yet, so the advice is to paste them, then to run the command again: it
@@ -98,6 +100,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan)), replaced),
     }),
     { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const },
+    ...(variantsByJob ? (await import('../../jobs/media-variants.js')).mediaVariantsJobFiles(root) : []),
   ];
   // With --upgrade, the user's files are the upgrade's, not the writer's.
   const files = upgrade ? allFiles.filter((f) => !ownFiles.some((own) => own.path === f.path)) : allFiles;
@@ -150,6 +153,10 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const mediaModule = writePlan.entries.find((entry) => entry.path === crud.mediaModulePath(entity.snake));
   if (media && mediaModule?.fate === 'created') {
     out.push('Médias : « fw upload:init » et « fw media:init » (dossiers et table media), puis « fw db:apply ».\n');
+    if (variantsByJob)
+      out.push(
+        'Variantes faites par une tâche : « fw db:apply » crée aussi les tables des tâches ; serve() les traite, ou « fw jobs:work » dans un processus à part (jobs_in_serve: false).\n',
+      );
     const files = entity.media.filter((m) => m.field === 'file').map((m) => m.name);
     if (plan.isPublic && files.length > 0) {
       out.push(

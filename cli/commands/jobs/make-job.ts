@@ -46,10 +46,6 @@ export const ${camel}Job = defineJob<${pascal}Payload>(
 `;
 }
 
-const INDEX_HEADER = `// Les tâches de fond du projet (fw make:job les ajoute ici) : « fw jobs:work » charge ce fichier, et l'application
-// l'importe pour que serve() les traite aussi (docs/jobs.md de fw-mvc).
-`;
-
 export async function run({ args }: CommandInput): Promise<number> {
   const name = String(args[0] ?? '');
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name))
@@ -60,6 +56,7 @@ export async function run({ args }: CommandInput): Promise<number> {
   const root = projectRoot();
   const { snakeCase } = await import('../../../compiler/naming.js');
   const { JOBS_INDEX } = await import('../../jobs/inspect.js');
+  const { JOBS_INDEX_HEADER } = await import('../../jobs/media-variants.js');
   const { JOB_LIMITS } = await import('../../../runtime/jobs/schema.js');
   const snake = snakeCase(name);
   if (snake.length > JOB_LIMITS.name)
@@ -67,7 +64,7 @@ export async function run({ args }: CommandInput): Promise<number> {
   const file = `mvc/jobs/${snake}_job.ts`;
   const indexPath = path.join(root, JOBS_INDEX);
   const importLine = `import './${snake}_job.js';`;
-  const index = fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : INDEX_HEADER;
+  const index = fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : JOBS_INDEX_HEADER;
   if (fs.existsSync(path.join(root, file)) || index.split('\n').includes(importLine))
     throw new CliError(`la tâche « ${name} » existe déjà (${file}).`, 'choisissez un autre nom, ou modifiez ce fichier : il est à vous.');
   const { jobsSqlFiles } = await import('../../../emitters/jobs/sql-files.js');
