@@ -121,7 +121,8 @@ function widths(): void {
       assert.is(loads(), before, 'le premier clic ne charge rien');
       assert.is(await page.locator(`#crud-results input[name=ids][value="${id}"]`).count(), 1, 'la ligne est encore là');
       const confirm = form.locator('button[type=submit]:visible');
-      assert.is(await confirm.textContent(), 'Confirmer la suppression');
+      assert.is(await confirm.textContent(), 'Confirmer');
+      assert.is(await confirm.getAttribute('title'), CONFIRM, 'la question, au survol');
       const box = (await confirm.boundingBox())!;
       assert.ok(box.x >= 0 && box.x + box.width <= 390, `bouton dans la fenêtre : ${JSON.stringify(box)}`);
       await Promise.all([page.waitForEvent('load'), confirm.click()]);
