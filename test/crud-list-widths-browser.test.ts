@@ -30,7 +30,10 @@ async function rowActions(page: Page): Promise<RowActions[]> {
     const doc = (globalThis as any).document;
     return [...doc.querySelectorAll('#crud-results tbody tr')].map((tr: any) => {
       const cell = tr.lastElementChild;
-      cell.scrollIntoView({ block: 'center', inline: 'nearest' });
+      // The window scrolls down to the row, never the table's box sideways (scrollIntoView would): the actions must be
+      // in view as the page shows them.
+      const win = (globalThis as any).window;
+      win.scrollTo(0, tr.getBoundingClientRect().top + win.scrollY - win.innerHeight / 2);
       const box = cell.getBoundingClientRect();
       const reachable: string[] = [];
       for (const el of cell.querySelectorAll('a, summary, button')) {
@@ -88,6 +91,7 @@ function widths(): void {
         assert.ok(columns >= 12, `10 colonnes de données, la sélection et les actions : ${columns}`);
         const scrollWidth = await page.evaluate(() => (globalThis as any).document.scrollingElement.scrollWidth);
         assert.ok(scrollWidth <= width, `la page défile de côté : ${scrollWidth} px pour ${width}`);
+        assert.is(await page.evaluate(() => (globalThis as any).document.querySelector('#crud-results table').parentElement.scrollLeft), 0);
         const actions = await rowActions(page);
         assert.is(actions.length, WIDE_CONTACT_COUNT);
         for (const row of actions) {
