@@ -7,6 +7,9 @@
 //                                                                   after `npm run build`), seeds it, shoots, stops
 //   node scripts/screenshots.mjs <out-dir> --url http://127.0.0.1:8000 [--path /contacts] [--query 'actif=1']
 //                                                                   shoots a running app (rows must exist)
+//   node scripts/screenshots.mjs <out-dir> --wide                   the snapshots' Contact list (ten columns), its
+//                                                                   delete disclosure open, the detail page's one
+//                                                                   (the images of docs/styles.md)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,7 +33,7 @@ const WIDTHS = [1280, 390];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { url: { type: 'string' }, path: { type: 'string', default: '/contacts' }, query: { type: 'string' } },
+  options: { url: { type: 'string' }, path: { type: 'string', default: '/contacts' }, query: { type: 'string' }, wide: { type: 'boolean' } },
 });
 const outDir = positionals[0];
 if (!outDir) {
@@ -119,6 +122,52 @@ async function shoot(browser, base, resource, query, width) {
     await context.close();
   }
   return written;
+}
+
+/** Serves the snapshots' Contact list (dist/test/helpers/crud-wide-app.js), filled through its forms. */
+async function startWideApp() {
+  const helpers = path.join(ROOT, 'dist', 'test', 'helpers', 'crud-wide-app.js');
+  if (!fs.existsSync(helpers)) throw new Error(`${path.relative(ROOT, helpers)} introuvable : lancez npm run build`);
+  const { startWideApp: start } = await import(pathToFileURL(helpers).href);
+  return start('sqlite');
+}
+
+/** The wide list at one width, with the delete disclosure of its second row open, and a detail page's; returns the files written. */
+async function shootWide(browser, base, resource, width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const written = [];
+  const save = async (name) => {
+    const file = path.join(outDir, `${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    written.push(file);
+  };
+  try {
+    await page.goto(`${base}${resource}`);
+    await save('list');
+    await page.locator('#crud-results tbody tr').nth(1).locator('summary').click();
+    await save('list-delete');
+    const detail = await page.locator('#crud-results tbody tr a').first().getAttribute('href');
+    await page.goto(base + detail);
+    await page.locator('#crud-delete summary').click();
+    await save('detail-delete');
+  } finally {
+    await context.close();
+  }
+  return written;
+}
+
+if (values.wide) {
+  const app = await startWideApp();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    for (const width of WIDTHS) for (const file of await shootWide(browser, app.url, '/contacts', width)) console.log(file);
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+  process.exit(0);
 }
 
 const app = values.url ? null : await startDemoApp();

@@ -6,7 +6,7 @@
 // No console error or warning is tolerated but the one explained in expectedConsole. The data of the scenario
 // (contactData) and that list of expected messages are in helpers/crud-browser.ts.
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
@@ -89,6 +89,20 @@ function scenario({ dialect, htmx }: Variant): void {
   }
 
   const sortLink = (label: string) => sortLinkIn(page, label);
+
+  /**
+   * Clicks a delete form as a user would: with htmx, its one visible button (htmx asks hx-confirm); without, the
+   * disclosure first (nothing sent, no dialog), then the button it shows.
+   */
+  async function clickDelete(form: Locator): Promise<void> {
+    if (!htmx) {
+      const loadsBefore = loads;
+      await form.locator('summary').click();
+      await form.locator('details[open]').waitFor();
+      assert.is(loads, loadsBefore, 'ouvrir la demande de confirmation ne charge rien');
+    }
+    await form.locator('button[type=submit]:visible').click();
+  }
 
   /** Opens a list URL with a full load. */
   async function open(url: string): Promise<void> {
@@ -355,7 +369,7 @@ function scenario({ dialect, htmx }: Variant): void {
     const dialogCount = dialogs.length;
     await navigate(
       'suppression',
-      () => row.locator('form button[type=submit]').click(),
+      () => clickDelete(row.locator('form')),
       (q) => q.get('page') === '3' && q.get('sort') === 'nom' && q.get('direction') === 'asc',
     );
     await expectNoms(page, ['Nom-41', 'Nom-42', 'Nom-44', 'Nom-45'], 'page 3 après suppression');
@@ -437,7 +451,7 @@ function scenario({ dialect, htmx }: Variant): void {
     const row = page.locator('#crud-results tbody tr', { hasText: 'Nom-44' });
     await Promise.all([page.waitForURL((url) => /^\/contacts\/\d+$/.test(url.pathname)), row.locator('a', { hasText: 'Voir' }).click()]);
     const dialogCount = dialogs.length;
-    await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), page.click('#crud-delete button[type=submit]')]);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/contacts'), clickDelete(page.locator('#crud-delete'))]);
     await until('message « Enregistrement supprimé. »', async () => (await page.locator('main').textContent())!.includes('Enregistrement supprimé.'));
     assert.equal(
       dialogs.slice(dialogCount),

@@ -64,7 +64,7 @@ test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 test('without a file of its own, the list is the framework’s: its pagination, its actions', () => {
   const page = render(project({}), 'contact/index.html');
   assert.match(page, 'id="crud-total">21 contacts</p>');
-  assert.match(page, '<a href="/contacts/2/edit" class="ml-3 font-medium text-blue-700 hover:underline">');
+  assert.match(page, '<a href="/contacts/2/edit" class="font-medium text-blue-700 hover:underline">');
   assert.match(page, 'aria-label="Sélectionner #2"');
 });
 
