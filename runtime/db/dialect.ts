@@ -106,6 +106,12 @@ export interface DialectSpelling {
   charLength(expression: string): string;
   /** `CONSTRAINT <name> CHECK (…)` of a column constraint, or null when the dialect cannot write it (SQLite: a pattern). */
   check(check: CheckSpec): string | null;
+  /** `ALTER TABLE … ALTER COLUMN … SET DEFAULT <literal>` (DROP DEFAULT for null), or null where only a rebuild changes it. */
+  alterDefault(table: string, column: string, literal: string | null): string | null;
+  /** `ALTER TABLE … ADD CONSTRAINT … CHECK (…)`, or null where only a rebuild adds one (or the dialect writes none). */
+  addCheck(table: string, check: CheckSpec): string | null;
+  /** `ALTER TABLE … DROP CONSTRAINT …`, or null where only a rebuild removes one. */
+  dropCheck(table: string, name: string): string | null;
 }
 
 const SPELLINGS: Readonly<Record<DialectName, DialectSpelling>> = { mariadb: mariadbSpelling, sqlite: sqliteSpelling };
