@@ -1,5 +1,5 @@
 /**
- * The statements of a DEFAULT or CHECK difference (`migration:make --from-diff`, docs/migrations.md): in place where
+ * The statements of a DEFAULT or CHECK difference (`migration:make --from-diff`, docs/entities.md "migration:diff"): in place where
  * the dialect alters them (MariaDB `ALTER COLUMN … SET / DROP DEFAULT`, `ADD CONSTRAINT … CHECK`, `DROP CONSTRAINT`);
  * where it does not (SQLite), the table is rebuilt with the entity's DDL (emitters/migration.ts), which carries the
  * entity's defaults and CHECKs and no other. Pure functions.

@@ -66,8 +66,9 @@ export interface DialectSpelling {
    */
   readonly foreignKeys: 'alter' | 'inline';
   /**
-   * How a migration changes a column, a foreign key or a UNIQUE constraint of CREATE TABLE: `alter` in place
-   * (MODIFY COLUMN, DROP FOREIGN KEY), or `rebuild` the table (SQLite's documented procedure, `rebuildTable`).
+   * How a migration changes a column, its DEFAULT, a foreign key, a UNIQUE or a CHECK constraint of CREATE TABLE:
+   * `alter` in place (MODIFY COLUMN, DROP FOREIGN KEY, ALTER COLUMN … SET DEFAULT, ADD CONSTRAINT … CHECK), or
+   * `rebuild` the table (SQLite's documented procedure, `rebuildTable`).
    */
   readonly tableChanges: 'alter' | 'rebuild';
   /** A NOT NULL column added to a table that may hold rows needs a DEFAULT (SQLite). */
