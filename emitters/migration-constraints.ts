@@ -23,6 +23,11 @@ function unwritten(change: DiffChange, spelling: DialectSpelling): boolean {
   return actual?.name != null && /_pattern$/i.test(actual.name) && spelling.check({ name: actual.name, column: 'x', kind: 'pattern', value: 'x' }) === null;
 }
 
+/** A CHECK change this dialect has nothing to do for (a pattern on SQLite). */
+export function nothingToDo(change: DiffChange, spelling: DialectSpelling): boolean {
+  return change.status.startsWith('CHECK_') && unwritten(change, spelling);
+}
+
 /** On a dialect that rebuilds tables (SQLite): this change needs the rebuild. */
 export function constraintNeedsRebuild(change: DiffChange, spelling: DialectSpelling): boolean {
   if (!isConstraintChange(change)) return false;
@@ -33,7 +38,7 @@ export function constraintNeedsRebuild(change: DiffChange, spelling: DialectSpel
 export function constraintStatements(spec: TableSpec, change: DiffChange, spelling: DialectSpelling): string[] {
   const table = spec.table;
   const written = (...statements: Array<string | null>): string[] => statements.filter((s): s is string => s !== null);
-  if (change.status.startsWith('CHECK_') && unwritten(change, spelling)) {
+  if (nothingToDo(change, spelling)) {
     return [`-- ${change.column} : ${spelling.product} n'écrit pas de CHECK pour « pattern » (le formulaire le vérifie) ; rien à changer ici.`];
   }
   if (spelling.tableChanges === 'rebuild') return [];

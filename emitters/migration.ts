@@ -11,7 +11,7 @@ import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { DIALECT_NAMES, spellingOf, type DialectName as Dialect, type DialectSpelling } from '../runtime/db/dialect.js';
 import { entityTableSpec, keyName, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec, type TableSpec } from './sql-table-spec.js';
 import type { CheckSpec } from '../runtime/db/ddl/table-spec.js';
-import { constraintNeedsRebuild, constraintStatements, isConstraintChange } from './migration-constraints.js';
+import { constraintNeedsRebuild, constraintStatements, isConstraintChange, nothingToDo } from './migration-constraints.js';
 
 /** A generated SQL file without its marker line (a migration is the user's file once written). */
 function withoutMarker(sql: string): string {
@@ -254,6 +254,8 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
     }
   }
   if (spelling.tableChanges === 'rebuild' && changes.some((change) => needsRebuild(change, spelling))) return rebuild(spelling, spec, changes, lines);
+  // Only CHECKs this dialect does not write: a statement that does nothing, so that migration:apply runs the section.
+  if (changes.length > 0 && changes.every((change) => nothingToDo(change, spelling))) lines.push('SELECT 1;');
   return lines.length > 0 ? lines : ['-- Aucun écart.'];
 }
 

@@ -200,6 +200,29 @@ function conformance(dialect: DialectName): void {
     assert.is(migrationFiles(project).length, 4);
   });
 
+  t('a pattern changed: a difference on MariaDB only, where the SQLite section has nothing to do; none on SQLite', () => {
+    editFields(project, (field) => {
+      field('code').constraints = { pattern: '[A-Z][0-9]*' };
+    });
+    if (sqlite) {
+      assertNoDrift(project);
+      return;
+    }
+    assert.equal(drift(project).rows, [
+      [
+        'CHECK_CHANGED',
+        'ck_contact_code_pattern',
+        "attendu CHECK (`Code` REGEXP '(?-i)^(?:[A-Z][0-9]*)$'), trouvé CHECK (`Code` regexp '(?-i)^(?:[A-Z][0-9]+)$')",
+      ],
+    ]);
+    const made = makeMigration(project, ['motif', '--from-diff', 'Contact']);
+    const text = project.read(`${MIGRATIONS}/${made}`);
+    assert.equal(section(text, 'sqlite'), ['SELECT 1;']);
+    assert.ok(text.includes("-- ck_contact_code_pattern : SQLite n'écrit pas de CHECK pour « pattern » (le formulaire le vérifie) ; rien à changer ici."));
+    okLines(project, ['migration:apply']);
+    assertNoDrift(project);
+  });
+
   t.run();
 }
 
