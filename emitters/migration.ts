@@ -10,6 +10,8 @@ import { renderColumn, renderCreateTable } from '../runtime/db/ddl/render.js';
 import { shortenIdentifier } from '../runtime/db/ddl/names.js';
 import { DIALECT_NAMES, spellingOf, type DialectName as Dialect, type DialectSpelling } from '../runtime/db/dialect.js';
 import { entityTableSpec, keyName, manyToOneForeignKey, manyToOneOf, type ForeignKeySpec, type TableSpec } from './sql-table-spec.js';
+import type { CheckSpec } from '../runtime/db/ddl/table-spec.js';
+import { constraintNeedsRebuild, constraintStatements, isConstraintChange, nothingToDo } from './migration-constraints.js';
 
 /** A generated SQL file without its marker line (a migration is the user's file once written). */
 function withoutMarker(sql: string): string {
@@ -85,7 +87,19 @@ export type ChangeStatus =
   | 'INDEX_EXTRA'
   | 'FK_MISSING'
   | 'FK_CHANGED'
-  | 'FK_EXTRA';
+  | 'FK_EXTRA'
+  | 'DEFAULT_MISSING'
+  | 'DEFAULT_CHANGED'
+  | 'DEFAULT_EXTRA'
+  | 'CHECK_MISSING'
+  | 'CHECK_CHANGED'
+  | 'CHECK_EXTRA';
+
+/** A CHECK constraint as the database reports it: its name (null: SQLite's CREATE TABLE gave none) and its test. */
+export interface CheckShape {
+  readonly name: string | null;
+  readonly clause: string;
+}
 
 /** One difference between an entity and its real table (docs/entities.md "migration:diff"). */
 export interface DiffChange {
@@ -101,6 +115,10 @@ export interface DiffChange {
   readonly index?: { readonly expected?: KeyShape; readonly actual?: KeyShape };
   /** FK_*: the entity's foreign key (MISSING, CHANGED) and the table's (CHANGED, EXTRA). */
   readonly foreignKey?: { readonly expected?: ForeignKeySpec; readonly actual?: ForeignKeyShape };
+  /** DEFAULT_*: the entity's literal (MISSING, CHANGED) and the column's, as the catalogue gives it (CHANGED, EXTRA). */
+  readonly defaultValue?: { readonly expected?: string; readonly actual?: string };
+  /** CHECK_*: the entity's CHECK (MISSING, CHANGED) and the table's (CHANGED, EXTRA). */
+  readonly check?: { readonly expected?: CheckSpec; readonly actual?: CheckShape };
 }
 
 /**
@@ -129,11 +147,12 @@ function describeForeignKey(fk: ForeignKeyShape | ForeignKeySpec): string {
 }
 
 /**
- * A dialect that rebuilds tables (SQLite) cannot add, change or drop a foreign key, nor drop the index of a UNIQUE
- * constraint: only a rebuild does.
+ * A dialect that rebuilds tables (SQLite) cannot add, change or drop a foreign key, a DEFAULT or a CHECK, nor drop
+ * the index of a UNIQUE constraint: only a rebuild does.
  */
-function needsRebuild(change: DiffChange): boolean {
+function needsRebuild(change: DiffChange, spelling: DialectSpelling): boolean {
   return (
+    constraintNeedsRebuild(change, spelling) ||
     change.status === 'COLUMN_CHANGED' ||
     change.status === 'FK_MISSING' ||
     change.status === 'FK_CHANGED' ||
@@ -223,6 +242,8 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
       lines.push(`ALTER TABLE ${table} RENAME COLUMN ${spelling.quote(change.from)} TO ${spelling.quote(change.column)};`);
     } else if (modified !== null) {
       lines.push(modified);
+    } else if (isConstraintChange(change)) {
+      lines.push(...constraintStatements(spec, change, spelling));
     } else if (change.status === 'COLUMN_EXTRA') {
       lines.push(
         `-- ${change.column} n'est plus dans l'entité. Pour la supprimer (données perdues), décommentez :`,
@@ -232,13 +253,17 @@ function diffStatements(model: ModelNode, entity: EntityNode, changes: readonly 
       lines.push(...keyStatements(entity, change, spelling));
     }
   }
-  if (spelling.tableChanges === 'rebuild' && changes.some(needsRebuild)) return rebuild(spelling, spec, changes, lines);
+  if (spelling.tableChanges === 'rebuild' && changes.some((change) => needsRebuild(change, spelling))) return rebuild(spelling, spec, changes, lines);
+  // Only CHECKs this dialect does not write: a statement that does nothing, so that migration:apply runs the section.
+  if (changes.length > 0 && changes.every((change) => nothingToDo(change, spelling))) lines.push('SELECT 1;');
   return lines.length > 0 ? lines : ['-- Aucun écart.'];
 }
 
 /** Why a table is rebuilt, for the comment above the rebuild. */
-function rebuildReasons(product: string, changes: readonly DiffChange[]): string {
-  const of = (statuses: readonly ChangeStatus[]): string[] => changes.filter((c) => statuses.includes(c.status) && needsRebuild(c)).map((c) => c.column);
+function rebuildReasons(spelling: DialectSpelling, changes: readonly DiffChange[]): string {
+  const product = spelling.product;
+  const of = (statuses: readonly ChangeStatus[]): string[] =>
+    changes.filter((c) => statuses.includes(c.status) && needsRebuild(c, spelling)).map((c) => c.column);
   const reasons: string[] = [];
   const columns = of(['COLUMN_CHANGED']);
   const foreignKeys = of(['FK_MISSING', 'FK_CHANGED']);
@@ -246,6 +271,10 @@ function rebuildReasons(product: string, changes: readonly DiffChange[]): string
   if (columns.length > 0) reasons.push(`${columns.join(', ')} : ${product} ne sait pas modifier une colonne`);
   if (foreignKeys.length > 0) reasons.push(`${foreignKeys.join(', ')} : ${product} ne sait pas ajouter ni modifier une clé étrangère`);
   if (constraints.length > 0) reasons.push(`${constraints.join(', ')} : ${product} ne sait pas retirer une contrainte UNIQUE de CREATE TABLE`);
+  const defaults = of(['DEFAULT_MISSING', 'DEFAULT_CHANGED', 'DEFAULT_EXTRA']);
+  const checks = of(['CHECK_MISSING', 'CHECK_CHANGED', 'CHECK_EXTRA']);
+  if (defaults.length > 0) reasons.push(`${defaults.join(', ')} : ${product} ne sait pas changer la valeur par défaut d'une colonne`);
+  if (checks.length > 0) reasons.push(`${checks.join(', ')} : ${product} ne sait pas ajouter, modifier ni retirer une contrainte CHECK`);
   return reasons.join(' ; ');
 }
 
@@ -290,7 +319,7 @@ function rebuild(spelling: DialectSpelling, spec: TableSpec, changes: readonly D
     return kept ? [`-- ${kept.name} n'est plus dans l'entité. Pour le supprimer, décommentez :`, `-- ${spelling.dropKey(spec.table, kept.name)}`] : [line];
   });
   return [
-    `-- ${rebuildReasons(spelling.product, changes)}, la table ${spec.table} est reconstruite`,
+    `-- ${rebuildReasons(spelling, changes)}, la table ${spec.table} est reconstruite`,
     '-- (https://www.sqlite.org/lang_altertable.html#otheralter). « fw migration:apply » exécute cette migration',
     '-- dans sa propre transaction, clés étrangères désactivées, et ne la valide que si PRAGMA foreign_key_check est vide.',
     FOREIGN_KEYS_OFF,

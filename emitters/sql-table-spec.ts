@@ -30,10 +30,15 @@ function defaultLiteral(value: string | number | boolean): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-function fieldColumn(field: FieldNode): ColumnSpec {
+/** The DEFAULT a field's column is written with, an SQL literal; undefined when it has none. */
+export function entityDefault(field: FieldNode): string | undefined {
   const value = field.constraints?.default;
   // A DECIMAL's default is its exact text, written as a number.
-  const literal = value === undefined ? undefined : field.logicalType === 'decimal' ? String(value) : defaultLiteral(value);
+  return value === undefined ? undefined : field.logicalType === 'decimal' ? String(value) : defaultLiteral(value);
+}
+
+function fieldColumn(field: FieldNode): ColumnSpec {
+  const literal = entityDefault(field);
   return {
     name: field.column,
     type: columnType(field.sqlType),

@@ -53,6 +53,35 @@ test('SQLite: a rebuild is one REBUILD step with its columns (the old table it d
   ]);
 });
 
+test('CHECKs added: ADD CONSTRAINT … CHECK and an unnamed ADD CHECK (MariaDB), the CHECKs of a rebuilt table (SQLite); DEFAULT changes and DROP CONSTRAINT give none', () => {
+  const mariadb = [
+    "ALTER TABLE `contact` ALTER COLUMN `Nom` SET DEFAULT 'x', ALTER COLUMN `Age` DROP DEFAULT;",
+    'ALTER TABLE `contact` DROP CONSTRAINT `ck_contact_age_max`;',
+    'ALTER TABLE `contact` ADD CONSTRAINT `ck_contact_age_min` CHECK (`Age` >= 0), ADD CHECK (CHAR_LENGTH(`Nom`) >= 2);',
+  ].join('\n');
+  assert.equal(steps(mariadb, 'mariadb'), [
+    { kind: 'CHECK', table: 'contact', name: 'ck_contact_age_min', test: '`Age` >= 0' },
+    { kind: 'CHECK', table: 'contact', name: null, test: 'CHAR_LENGTH(`Nom`) >= 2' },
+  ]);
+  const sqlite = [
+    'PRAGMA foreign_keys = OFF;',
+    'CREATE TABLE "contact__fw_new" (',
+    '  "Id" INTEGER PRIMARY KEY AUTOINCREMENT,',
+    '  "Age" INT DEFAULT 18,',
+    '  CONSTRAINT "ck_contact_age_min" CHECK ("Age" >= 0)',
+    ');',
+    'INSERT INTO "contact__fw_new" ("Id", "Age") SELECT "Id", "Age" FROM "contact";',
+    'DROP TABLE "contact";',
+    'ALTER TABLE "contact__fw_new" RENAME TO "contact";',
+  ].join('\n');
+  assert.equal(steps(sqlite, 'sqlite'), [
+    { kind: 'COLUMN_DEFINITION', table: 'contact', column: 'Id', type: 'INTEGER', notNull: true },
+    { kind: 'COLUMN_DEFINITION', table: 'contact', column: 'Age', type: 'INT', notNull: false },
+    { kind: 'CHECK', table: 'contact', name: 'ck_contact_age_min', test: '"Age" >= 0' },
+    { kind: 'REBUILD', table: 'contact', columns: ['Id', 'Age'] },
+  ]);
+});
+
 test('statements that lose nothing give no step', () => {
   const sql =
     'CREATE TABLE "t" ("Id" INTEGER PRIMARY KEY, "Nom" TEXT NOT NULL);\nALTER TABLE "t" ADD COLUMN "Age" INT;\nCREATE INDEX "ix" ON "t" ("Nom");\nINSERT INTO "t" ("Nom") VALUES (\'DROP TABLE x\');\n';

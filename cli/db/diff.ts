@@ -3,12 +3,15 @@
  * COLUMN_MISSING, COLUMN_CHANGED, COLUMN_EXTRA, then one per index or unique key (INDEX_*) and per foreign key
  * (FK_*), or a single TABLE_MISSING row. Types are compared after normalisation (`INT(11)` equals `INT`, `BOOLEAN`
  * equals `TINYINT(1)`). On SQLite, the `INTEGER PRIMARY KEY` (rowid) column equals any integer primary key: the
- * SQLite DDL writes every auto-increment key that way (runtime/db/dialects/sqlite/spelling.ts). Keys are compared by meaning (diff-keys.ts).
+ * SQLite DDL writes every auto-increment key that way (runtime/db/dialects/sqlite/spelling.ts). Keys are compared by meaning (diff-keys.ts),
+ * and so are each column's DEFAULT (a DEFAULT_* row after the column's) and the CHECK constraints (CHECK_* rows, last):
+ * diff-constraints.ts.
  */
 import type { EntityNode, ModelNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType, sameSqlType } from '../../compiler/sql-types.js';
 import type { DiffChange } from '../../emitters/migration.js';
 import { spellingOf, type DialectName } from '../../runtime/db/dialect.js';
+import { diffChecks, diffDefault } from './diff-constraints.js';
 import { diffForeignKeys, diffIndexes } from './diff-keys.js';
 import type { DiffRow } from './diff-row.js';
 import type { TableInfo } from './schema.js';
@@ -65,6 +68,7 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
     const nullOk = actual.nullable === (field.nullable && !field.primaryKey);
     if (typeOk && nullOk) rows.push({ status: 'OK', column: field.column, detail: expected, field });
     else rows.push({ status: 'COLUMN_CHANGED', column: field.column, detail: `attendu ${expected}, trouvé ${describe(actual.type, actual.nullable)}`, field });
+    rows.push(...diffDefault(entity, field.column, actual, dialect));
   }
   for (const extra of byName.values()) {
     rows.push({
@@ -78,7 +82,8 @@ export function diffEntity(model: ModelNode, entity: EntityNode, table: TableInf
   const renamed = (columns: readonly string[]): string[] => columns.map((c) => renames.get(c.toLowerCase()) ?? c);
   const indexes = table.indexes.map((index) => ({ ...index, columns: renamed(index.columns) }));
   const foreignKeys = table.foreignKeys.map((fk) => ({ ...fk, columns: renamed(fk.columns) }));
-  return [...rows, ...diffIndexes(model, entity, indexes), ...diffForeignKeys(model, entity, foreignKeys)];
+  const checks = diffChecks(entity, table.checks, dialect, (name) => renames.get(name)?.toLowerCase() ?? name);
+  return [...rows, ...diffIndexes(model, entity, indexes), ...diffForeignKeys(model, entity, foreignKeys), ...checks];
 }
 
 /** True when a diff has anything else than OK rows. */

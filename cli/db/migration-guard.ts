@@ -1,7 +1,7 @@
 /**
  * `migration:apply`'s refusals of destructive steps (docs/entities.md "Destructive steps"), before a file's first
  * statement: a blocking risk (values that do not fit a narrowed type, NULLs under NOT NULL, duplicates under a
- * unique key) always; a dropped table or column or a narrowed type without `--allow-destructive`.
+ * unique key, rows a new CHECK refuses) always; a dropped table or column or a narrowed type without `--allow-destructive`.
  */
 import type { Connection, Database } from '../../runtime/db/index.js';
 import { CliError } from '../errors.js';

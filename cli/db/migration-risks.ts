@@ -1,9 +1,9 @@
 /**
  * What a migration's destructive steps (migration-steps.ts) would do to the rows of the database it is about to run
  * on (docs/entities.md "Destructive steps"): values lost by a dropped table or column, values that do not fit a
- * narrowed type, NULLs under a new NOT NULL, duplicates under a new unique key. The last three are blocking: MariaDB
- * fails on them (strict mode) while SQLite keeps the long value or fails half-way, so `migration:apply` refuses them
- * on both dialects before the file's first statement, whatever the flag.
+ * narrowed type, NULLs under a new NOT NULL, duplicates under a new unique key, rows a new CHECK refuses. The last
+ * four are blocking: MariaDB fails on them (strict mode) while SQLite keeps the long value or fails half-way, so
+ * `migration:apply` refuses them on both dialects before the file's first statement, whatever the flag.
  */
 import type { SqlTypeNode } from '../../compiler/ir.js';
 import { isInteger, parseSqlType } from '../../compiler/sql-types.js';
@@ -13,18 +13,18 @@ import { migrationSteps, type MigrationStep } from './migration-steps.js';
 import { dialectOf, readColumns, readIndexes, type ColumnInfo, type Handle } from './schema.js';
 import type { SqlStatement } from './sql-split.js';
 
-export type RiskKind = 'DROP_TABLE' | 'DROP_COLUMN' | 'NARROW' | 'NOT_NULL' | 'UNIQUE';
+export type RiskKind = 'DROP_TABLE' | 'DROP_COLUMN' | 'NARROW' | 'NOT_NULL' | 'UNIQUE' | 'CHECK';
 
 export interface MigrationRisk {
   readonly kind: RiskKind;
   readonly table: string;
-  /** The column, or the key's columns joined by `, `; null for a table. */
+  /** The column, the key's columns joined by `, `, or the CHECK's name (its test when it has none); null for a table. */
   readonly column: string | null;
   /** Line of the statement in the file. */
   readonly line: number;
   /** French, for the tables and messages. */
   readonly detail: string;
-  /** Rows touched: values lost (drops), or rows that do not fit (NARROW, NOT_NULL, UNIQUE). */
+  /** Rows touched: values lost (drops), or rows that do not fit (NARROW, NOT_NULL, UNIQUE, CHECK). */
   readonly rows: number;
   /** Primary-key values of some of those rows (the first 10), when the table has a single-column key. */
   readonly keys: readonly string[];
@@ -153,6 +153,17 @@ export async function migrationRisks(handle: Handle, statements: readonly SqlSta
           .map((c) => `${quoteIdentifier(c, dialect)} IS NOT NULL`)
           .join(' AND ')} GROUP BY ${list} HAVING COUNT(*) > 1)`;
         await add(step, 'UNIQUE', step.columns.join(', '), where, `clé unique sur ${step.table} (${step.columns.join(', ')}) : valeur en double`, true);
+        break;
+      }
+      case 'CHECK': {
+        const name = step.name ?? `CHECK (${step.test})`;
+        const detail = `contrainte ${step.name ?? ''}${step.name ? ' ' : ''}CHECK (${step.test}) sur ${step.table} : valeur refusée`;
+        try {
+          // A row breaks a CHECK when its test is false (NULL passes, as the database decides).
+          await add(step, 'CHECK', name, `NOT (${step.test})`, detail, true);
+        } catch {
+          // A test naming a column the file renames first cannot be counted before it runs: the database refuses the rows then.
+        }
         break;
       }
     }

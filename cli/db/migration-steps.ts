@@ -1,7 +1,7 @@
 /**
  * The destructive steps of a migration's statements (docs/entities.md "Destructive steps"), read from its SQL
  * alone: dropped tables and columns, column definitions that a MODIFY / CHANGE (MariaDB) or a table rebuild
- * (SQLite, emitters/migration.ts) gives a new type or NOT NULL, unique keys added. Whether a new definition
+ * (SQLite, emitters/migration.ts) gives a new type or NOT NULL, unique keys and CHECK constraints added. Whether a new definition
  * narrows the column, and how many rows each step touches, is read from the database (migration-risks.ts).
  * Pure functions.
  */
@@ -20,6 +20,8 @@ export type MigrationStep =
       readonly line: number;
     }
   | { readonly kind: 'UNIQUE'; readonly table: string; readonly columns: readonly string[]; readonly line: number }
+  /** A CHECK added to a table that may hold rows (ADD CONSTRAINT … CHECK, or one in a rebuild's new table): `test` is its expression. */
+  | { readonly kind: 'CHECK'; readonly table: string; readonly name: string | null; readonly test: string; readonly line: number }
   /** A SQLite rebuild: the columns of the new table (those of the old one it lacks are dropped). */
   | { readonly kind: 'REBUILD'; readonly table: string; readonly columns: readonly string[]; readonly line: number };
 
@@ -85,6 +87,7 @@ const changeColumn = new RegExp(`^CHANGE\\s+(?:COLUMN\\s+)?(?:IF\\s+EXISTS\\s+)?
 const renameColumn = new RegExp(`^RENAME\\s+COLUMN\\s+${IDENT}\\s+TO\\s+${IDENT}$`, 'i');
 const renameTable = new RegExp(`^RENAME\\s+(?:TO|AS)\\s+${IDENT}$`, 'i');
 const addUnique = new RegExp(`^ADD\\s+(?:CONSTRAINT\\s+(?:${IDENT}\\s+)?)?UNIQUE\\s+(?:KEY\\s+|INDEX\\s+)?(?:${IDENT}\\s*)?\\(([\\s\\S]*)\\)$`, 'i');
+const addCheck = new RegExp(`^(?:ADD\\s+)?(?:CONSTRAINT\\s+${IDENT}\\s+)?CHECK\\s*\\(([\\s\\S]*)\\)$`, 'i');
 const NOT_A_COLUMN = /^(INDEX|KEY|FOREIGN|PRIMARY|CONSTRAINT|CHECK|UNIQUE|PARTITION)\b/i;
 
 /**
@@ -107,6 +110,11 @@ export function migrationSteps(statements: readonly SqlStatement[]): MigrationSt
         const unique = /^(?:CONSTRAINT\s+\S+\s+)?UNIQUE\s*\(([\s\S]*)\)$/i.exec(part);
         if (unique) {
           steps.push({ kind: 'UNIQUE', table, columns: columnList(unique[1]!).map((c) => original(table, c)), line });
+          continue;
+        }
+        const check = addCheck.exec(part);
+        if (check) {
+          steps.push({ kind: 'CHECK', table, name: check[1] === undefined ? null : bare(check[1]), test: check[2]!, line });
           continue;
         }
         if (NOT_A_COLUMN.test(part)) continue;
@@ -165,6 +173,11 @@ export function migrationSteps(statements: readonly SqlStatement[]): MigrationSt
         const map = renamed.get(table.toLowerCase()) ?? new Map<string, string>();
         map.set(bare(change[2]!).toLowerCase(), from);
         renamed.set(table.toLowerCase(), map);
+        continue;
+      }
+      const check = /^ADD\s/i.test(clause) ? addCheck.exec(clause) : null;
+      if (check) {
+        steps.push({ kind: 'CHECK', table, name: check[1] === undefined ? null : bare(check[1]), test: check[2]!, line });
         continue;
       }
       const addKey = addUnique.exec(clause);

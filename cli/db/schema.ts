@@ -3,11 +3,11 @@
  * as the server reports it), indexes, unique keys and foreign keys, read through the catalogue of the handle's
  * dialect (runtime/db/dialects/<name>/catalogue.ts: MariaDB's information_schema, SQLite's catalogue and pragmas).
  */
-import type { ColumnInfo, ForeignKeyInfo, IndexInfo } from '../../runtime/db/catalogue.js';
+import type { CheckInfo, ColumnInfo, ForeignKeyInfo, IndexInfo } from '../../runtime/db/catalogue.js';
 import { catalogueOf } from '../../runtime/db/dialects/index.js';
 import type { Connection, Database, DialectName } from '../../runtime/db/index.js';
 
-export type { ColumnInfo, ForeignKeyInfo, IndexInfo } from '../../runtime/db/catalogue.js';
+export type { CheckInfo, ColumnInfo, ForeignKeyInfo, IndexInfo } from '../../runtime/db/catalogue.js';
 
 /** A handle or a connection held by `withConnection` / a transaction. */
 export type Handle = Database | Connection;
@@ -17,11 +17,12 @@ export function dialectOf(handle: Handle): DialectName {
   return 'driver' in handle ? handle.driver : handle.database.driver;
 }
 
-/** What `migration:diff` compares: columns, indexes and unique keys, foreign keys. */
+/** What `migration:diff` compares: columns (with their defaults), indexes and unique keys, foreign keys, CHECK constraints. */
 export interface TableInfo {
   readonly columns: readonly ColumnInfo[];
   readonly indexes: readonly IndexInfo[];
   readonly foreignKeys: readonly ForeignKeyInfo[];
+  readonly checks: readonly CheckInfo[];
 }
 
 /** The columns of `table` in declaration order, or null when the table does not exist. */
@@ -29,11 +30,17 @@ export function readColumns(handle: Handle, table: string): Promise<ColumnInfo[]
   return catalogueOf(dialectOf(handle)).readColumns(handle, table);
 }
 
-/** Columns, indexes and foreign keys of `table`, or null when the table does not exist. */
+/** Columns, indexes, foreign keys and CHECK constraints of `table`, or null when the table does not exist. */
 export async function readTable(handle: Handle, table: string): Promise<TableInfo | null> {
   const columns = await readColumns(handle, table);
   if (columns === null) return null;
-  return { columns, indexes: await readIndexes(handle, table), foreignKeys: await readForeignKeys(handle, table) };
+  const catalogue = catalogueOf(dialectOf(handle));
+  return {
+    columns,
+    indexes: await readIndexes(handle, table),
+    foreignKeys: await readForeignKeys(handle, table),
+    checks: await catalogue.readChecks(handle, table),
+  };
 }
 
 /** The indexes and unique keys of `table` (the primary key left out), the shape `migration:diff` compares (emitters/migration.ts). */

@@ -18,6 +18,11 @@ export interface ColumnInfo {
    * type says nothing about the entity's.
    */
   readonly rowid: boolean;
+  /**
+   * The DEFAULT as the catalogue gives it, an SQL expression (`18`, `'l''x'`, MariaDB's `NULL` for a nullable column
+   * without one); null when the column has none. `migration:diff` compares it by meaning (cli/db/sql-meaning.ts).
+   */
+  readonly default: string | null;
 }
 
 /** An index or unique key of a table (the primary key left out), as the catalogue describes it. */
@@ -41,6 +46,12 @@ export interface ForeignKeyInfo {
   readonly onUpdate: string;
 }
 
+/** A CHECK constraint of a table: its name (null when SQLite's CREATE TABLE gives none) and its expression, as the catalogue spells it. */
+export interface CheckInfo {
+  readonly name: string | null;
+  readonly clause: string;
+}
+
 /** The catalogue queries of one dialect, run on a handle, a held connection or a transaction. */
 export interface Catalogue {
   /** The columns of `table` in declaration order, or null when the table does not exist. */
@@ -48,6 +59,8 @@ export interface Catalogue {
   /** The indexes and unique keys of `table`, the primary key left out. */
   readIndexes(handle: Queryable, table: string): Promise<IndexInfo[]>;
   readForeignKeys(handle: Queryable, table: string): Promise<ForeignKeyInfo[]>;
+  /** The CHECK constraints of `table` (MariaDB's information_schema.CHECK_CONSTRAINTS, SQLite's CREATE TABLE text). */
+  readChecks(handle: Queryable, table: string): Promise<CheckInfo[]>;
   /** True when `table` exists (a base table, not a view). */
   tableExists(handle: Queryable, table: string): Promise<boolean>;
   /** The tables of the database, sorted (the dialect's own internal tables excluded). */

@@ -66,8 +66,9 @@ export interface DialectSpelling {
    */
   readonly foreignKeys: 'alter' | 'inline';
   /**
-   * How a migration changes a column, a foreign key or a UNIQUE constraint of CREATE TABLE: `alter` in place
-   * (MODIFY COLUMN, DROP FOREIGN KEY), or `rebuild` the table (SQLite's documented procedure, `rebuildTable`).
+   * How a migration changes a column, its DEFAULT, a foreign key, a UNIQUE or a CHECK constraint of CREATE TABLE:
+   * `alter` in place (MODIFY COLUMN, DROP FOREIGN KEY, ALTER COLUMN … SET DEFAULT, ADD CONSTRAINT … CHECK), or
+   * `rebuild` the table (SQLite's documented procedure, `rebuildTable`).
    */
   readonly tableChanges: 'alter' | 'rebuild';
   /** A NOT NULL column added to a table that may hold rows needs a DEFAULT (SQLite). */
@@ -106,6 +107,12 @@ export interface DialectSpelling {
   charLength(expression: string): string;
   /** `CONSTRAINT <name> CHECK (…)` of a column constraint, or null when the dialect cannot write it (SQLite: a pattern). */
   check(check: CheckSpec): string | null;
+  /** `ALTER TABLE … ALTER COLUMN … SET DEFAULT <literal>` (DROP DEFAULT for null), or null where only a rebuild changes it. */
+  alterDefault(table: string, column: string, literal: string | null): string | null;
+  /** `ALTER TABLE … ADD CONSTRAINT … CHECK (…)`, or null where only a rebuild adds one (or the dialect writes none). */
+  addCheck(table: string, check: CheckSpec): string | null;
+  /** `ALTER TABLE … DROP CONSTRAINT …`, or null where only a rebuild removes one. */
+  dropCheck(table: string, name: string): string | null;
 }
 
 const SPELLINGS: Readonly<Record<DialectName, DialectSpelling>> = { mariadb: mariadbSpelling, sqlite: sqliteSpelling };

@@ -1,4 +1,4 @@
-/** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns, keys and foreign keys. */
+/** `fw migration:diff --entity <E> [--check] | --all`: read-only comparison of entities with the real columns, defaults, keys, foreign keys and CHECKs. */
 import type { Command } from 'commander';
 import { findEntity, type EntityNode } from '../../../compiler/ir.js';
 import type { CommandInput } from '../../command-module.js';

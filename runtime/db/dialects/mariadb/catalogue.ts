@@ -12,15 +12,23 @@ async function tableExists(handle: Queryable, table: string): Promise<boolean> {
 
 export const mariadbCatalogue: Catalogue = {
   async readColumns(handle, table) {
-    const rows = await handle.fetchAll<{ name: string; type: string; nullable: string; column_key: string }>(
-      `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_KEY AS column_key
+    const rows = await handle.fetchAll<{ name: string; type: string; nullable: string; column_key: string; column_default: string | null }>(
+      `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_KEY AS column_key, COLUMN_DEFAULT AS column_default
          FROM information_schema.COLUMNS
         WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?
         ORDER BY ORDINAL_POSITION`,
       [table],
     );
     if (rows.length === 0) return (await tableExists(handle, table)) ? [] : null;
-    return rows.map((row) => ({ name: row.name, type: row.type, nullable: row.nullable === 'YES', key: row.column_key ?? '', rowid: false }));
+    // MariaDB 10.2.7 and later report a default as an SQL expression (`'abc'`, `18`, `NULL`).
+    return rows.map((row) => ({
+      name: row.name,
+      type: row.type,
+      nullable: row.nullable === 'YES',
+      key: row.column_key ?? '',
+      rowid: false,
+      default: row.column_default ?? null,
+    }));
   },
 
   /** information_schema.STATISTICS. */
@@ -60,6 +68,18 @@ export const mariadbCatalogue: Catalogue = {
       onDelete: first.on_delete.toUpperCase(),
       onUpdate: first.on_update.toUpperCase(),
     }));
+  },
+
+  /** information_schema.CHECK_CONSTRAINTS (MariaDB 10.2.22: its names are per table, so is its TABLE_NAME column). */
+  async readChecks(handle, table) {
+    const rows = await handle.fetchAll<{ name: string; clause: string }>(
+      `SELECT CONSTRAINT_NAME AS name, CHECK_CLAUSE AS clause
+         FROM information_schema.CHECK_CONSTRAINTS
+        WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = ?
+        ORDER BY CONSTRAINT_NAME`,
+      [table],
+    );
+    return rows.map((row) => ({ name: row.name, clause: row.clause }));
   },
 
   tableExists,

@@ -1,7 +1,7 @@
 /**
  * How MariaDB (and MySQL 8) is written (runtime/db/dialect.ts `DialectSpelling`): backquoted names, InnoDB tables in
  * utf8mb4_unicode_ci with their keys inside CREATE TABLE, foreign keys added by ALTER TABLE once every table exists,
- * columns and keys changed in place. Pure: emitters import it through runtime/db/ddl/render.ts.
+ * columns, keys, defaults and CHECK constraints changed in place. Pure: emitters import it through runtime/db/ddl/render.ts.
  */
 import { body, checkClause, columnList, constraint, defaultClause, foreignKeyClause, statement, type CheckSyntax } from '../../ddl/clauses.js';
 import type { ColumnSpec, TableSpec } from '../../ddl/table-spec.js';
@@ -73,4 +73,11 @@ export const mariadbSpelling: DialectSpelling = {
   rebuildTable: () => null,
   charLength: (expression) => `CHAR_LENGTH(${expression})`,
   check: (check) => checkClause(check, CHECKS),
+  alterDefault: (table, name, literal) =>
+    `ALTER TABLE ${quote(table)} ALTER COLUMN ${quote(name)} ${literal === null ? 'DROP DEFAULT' : `SET DEFAULT ${literal}`};`,
+  addCheck: (table, check) => {
+    const clause = checkClause(check, CHECKS);
+    return clause === null ? null : `ALTER TABLE ${quote(table)} ADD ${clause};`;
+  },
+  dropCheck: (table, name) => `ALTER TABLE ${quote(table)} DROP CONSTRAINT ${quote(name)};`,
 };

@@ -1,6 +1,7 @@
 /** SQLite's catalogue (runtime/db/catalogue.ts): `sqlite_master` and the table pragmas. */
 import { groupBy, type Catalogue, type ForeignKeyInfo, type IndexInfo } from '../../catalogue.js';
 import type { Queryable } from '../../database.js';
+import { createTableChecks } from './create-table-checks.js';
 
 async function tableExists(handle: Queryable, table: string): Promise<boolean> {
   const row = await handle.fetchOne("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
@@ -10,8 +11,8 @@ async function tableExists(handle: Queryable, table: string): Promise<boolean> {
 export const sqliteCatalogue: Catalogue = {
   async readColumns(handle, table) {
     if (!(await tableExists(handle, table))) return null;
-    const columns = await handle.fetchAll<{ name: string; type: string; not_null: number; pk: number }>(
-      'SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid',
+    const columns = await handle.fetchAll<{ name: string; type: string; not_null: number; pk: number; dflt_value: string | null }>(
+      'SELECT name, type, "notnull" AS not_null, pk, dflt_value FROM pragma_table_info(?) ORDER BY cid',
       [table],
     );
     const indexes = await handle.fetchAll<{ name: string; is_unique: number }>('SELECT name, "unique" AS is_unique FROM pragma_index_list(?)', [table]);
@@ -32,6 +33,8 @@ export const sqliteCatalogue: Catalogue = {
       nullable: column.not_null === 0 && !(column.pk > 0 && /^INTEGER$/i.test(column.type)),
       key: column.pk > 0 ? 'PRI' : unique.has(column.name) ? 'UNI' : indexed.has(column.name) ? 'MUL' : '',
       rowid: singleKey && column.pk > 0 && /^INTEGER$/i.test(column.type),
+      // The DEFAULT's text as CREATE TABLE or ADD COLUMN wrote it.
+      default: column.dflt_value ?? null,
     }));
   },
 
@@ -77,6 +80,12 @@ export const sqliteCatalogue: Catalogue = {
       });
     }
     return keys;
+  },
+
+  /** The table constraints of the CREATE TABLE text sqlite_master keeps (create-table-checks.ts). */
+  async readChecks(handle, table) {
+    const row = await handle.fetchOne<{ sql: string | null }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
+    return row?.sql ? createTableChecks(row.sql) : [];
   },
 
   tableExists,

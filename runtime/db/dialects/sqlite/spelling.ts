@@ -1,7 +1,7 @@
 /**
  * How SQLite is written (runtime/db/dialect.ts `DialectSpelling`): double-quoted names, the auto-increment key as the
  * rowid, text compared with NOCASE, indexes created after their table, foreign keys inline (SQLite cannot add one to
- * a table), and a column, a foreign key or a UNIQUE constraint changed only by rebuilding the table. Pure: emitters
+ * a table), and a column, its DEFAULT, a foreign key, a UNIQUE or a CHECK constraint changed only by rebuilding the table. Pure: emitters
  * import it through runtime/db/ddl/render.ts.
  */
 import { body, checkClause, columnList, constraint, defaultClause, statement, type CheckSyntax } from '../../ddl/clauses.js';
@@ -144,4 +144,7 @@ export const sqliteSpelling: DialectSpelling = {
   rebuildTable,
   charLength: (expression) => `LENGTH(${expression})`,
   check: (check) => checkClause(check, CHECKS),
+  alterDefault: () => null,
+  addCheck: () => null,
+  dropCheck: () => null,
 };
