@@ -114,7 +114,12 @@ async function fwThroughput(store, { total, delayMs, workers, concurrency }) {
   await database.transaction(async (tx) => {
     for (let i = 0; i < total; i++) await job.enqueue({ n: i }, { tx });
   });
-  const env = { BENCH_JOBS_KIND: 'fw', BENCH_JOBS_DB: JSON.stringify(store.config), BENCH_JOBS_DELAY_MS: String(delayMs), BENCH_JOBS_CONCURRENCY: String(concurrency) };
+  const env = {
+    BENCH_JOBS_KIND: 'fw',
+    BENCH_JOBS_DB: JSON.stringify(store.config),
+    BENCH_JOBS_DELAY_MS: String(delayMs),
+    BENCH_JOBS_CONCURRENCY: String(concurrency),
+  };
   const started = process.hrtime.bigint();
   const stop = await startWorkers(workers, env);
   let ms;
@@ -218,7 +223,9 @@ export async function runJobsBench({ rounds, duration, warmup, jobs, slowJobs, c
         const sqlite = await fwThroughput(stores.sqlite, settings);
         const mariadb = await fwThroughput(stores.mariadb, settings);
         const bullmq = await bullmqThroughput(settings, ++run);
-        console.log(`${handler} handler, ${workers} worker(s), ${total} jobs: SQLite ${sqlite.toFixed(0)}/s, MariaDB ${mariadb.toFixed(0)}/s, BullMQ ${bullmq.toFixed(0)}/s`);
+        console.log(
+          `${handler} handler, ${workers} worker(s), ${total} jobs: SQLite ${sqlite.toFixed(0)}/s, MariaDB ${mariadb.toFixed(0)}/s, BullMQ ${bullmq.toFixed(0)}/s`,
+        );
         throughput.push({ handler, workers, jobs: total, sqlite: Math.round(sqlite), mariadb: Math.round(mariadb), bullmq: Math.round(bullmq) });
         lines.push([
           handler,
