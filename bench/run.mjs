@@ -28,7 +28,7 @@
  * BENCH_DURATION (5 s; 2 in short mode), BENCH_LOADGEN (wrk or autocannon; default wrk when /usr/bin/wrk exists); needs
  * Redis on 127.0.0.1:6379. Jobs: BENCH_JOBS (5000 empty jobs per run; 1000 in short mode), BENCH_JOBS_SLOW (2000
  * jobs of 5 ms; 500 in short mode), BENCH_JOBS_CONCURRENCY (5 jobs at once per worker process, the default of
- * `jobs_concurrency`), BENCH_ROUNDS / BENCH_DURATION / BENCH_WARMUP for the page (5 × 3 s; 3 × 2 s in short mode);
+ * `jobs_concurrency`) and BENCH_JOBS_WIDE (25, the wider setting measured beside it), BENCH_ROUNDS / BENCH_DURATION / BENCH_WARMUP for the page (5 × 3 s; 3 × 2 s in short mode);
  * needs MariaDB on 127.0.0.1:3306 and Redis on 127.0.0.1:6379.
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
@@ -177,6 +177,7 @@ async function main() {
       jobs: positive('BENCH_JOBS', short ? 1000 : 5000),
       slowJobs: positive('BENCH_JOBS_SLOW', short ? 500 : 2000),
       concurrency: positive('BENCH_JOBS_CONCURRENCY', 5),
+      wideConcurrency: positive('BENCH_JOBS_WIDE', 25),
     });
   }
 
