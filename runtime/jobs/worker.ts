@@ -12,9 +12,10 @@
  * aborts them and gives them back to the queue.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { get } from '../config.js';
-import { getDatabase, type Database, type Queryable } from '../db/database.js';
+import { getDatabase, type Database, type Params, type Queryable, type Transaction } from '../db/database.js';
 import { getLogger } from '../logger.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued } from './define.js';
 import { reapExpiredLeases } from './reap.js';
@@ -119,6 +120,8 @@ export class JobWorker {
     if (this.#running) return this;
     this.#running = true;
     this.#stopping = new AbortController();
+    // One listener per running job: a concurrency above 10 is no leak.
+    setMaxListeners(0, this.#stopping.signal);
     this.#unsubscribe = onJobEnqueued((queue) => this.wake(queue));
     for (const [queue, concurrency] of this.queues()) {
       if (!Number.isInteger(concurrency) || concurrency < 1)
@@ -258,6 +261,27 @@ export class JobWorker {
     this.#written(ends.splice(0));
   }
 
+  /** The claim's transaction on MariaDB: the ends, then `SELECT … FOR UPDATE SKIP LOCKED` and the UPDATE of what it found. */
+  async #claimMariaDb(
+    tx: Transaction,
+    ends: readonly Ends[],
+    where: string,
+    set: string,
+    limit: number,
+    token: string,
+    until: Date,
+    params: readonly unknown[],
+  ): Promise<ClaimedJob[]> {
+    await this.#record(tx, ends);
+    const found = await tx.fetchAll<ClaimedJob>(
+      `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+      params as Params,
+    );
+    if (found.length > 0)
+      await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
+    return found.map((row) => ({ ...row, attempts: Number(row.attempts) + 1 }));
+  }
+
   /** Writes `ends`, then claims up to `limit` due jobs of `queue`, in one transaction; `ends` is emptied once it commits. */
   async #claim(database: Database, queue: string, names: readonly string[], limit: number, token: string, now: number, ends: Ends[]): Promise<ClaimedJob[]> {
     const due = new Date(now);
@@ -267,16 +291,7 @@ export class JobWorker {
     const set = "status = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1";
     let rows: ClaimedJob[];
     if (database.driver === 'mariadb') {
-      rows = await database.transaction(async (tx) => {
-        await this.#record(tx, ends);
-        const found = await tx.fetchAll<ClaimedJob>(
-          `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-          [queue, ...names, due],
-        );
-        if (found.length > 0)
-          await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
-        return found.map((row) => ({ ...row, attempts: Number(row.attempts) + 1 }));
-      });
+      rows = await database.transaction((tx) => this.#claimMariaDb(tx, ends, where, set, limit, token, until, [queue, ...names, due]));
     } else {
       rows = await database.transaction(async (tx) => {
         await this.#record(tx, ends);
