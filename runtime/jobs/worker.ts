@@ -6,8 +6,9 @@
  * machine, one writer at a time). Each claim writes a token of its own in `locked_by`, so that only the claimant
  * records the end; `locked_until` is the lease: past it, a job whose worker died is queued again (reap.ts). While
  * a claim's jobs run, the worker renews their lease every third of it (docs/jobs.md "Leases"), so a job may run
- * longer than its lease. The ends of a claim are written in the transaction of the queue's next claim (one commit
- * where there were two: docs/performance.md "Jobs"), or on their own when the worker stops.
+ * longer than its lease. The ends of a claim are written in the transaction of the queue's next claim, one commit
+ * where there were two, or on their own when the worker stops (docs/decisions.md "Jobs: leases renewed while they
+ * run, ends written with the next claim").
  * `stop()` (SIGTERM through `serve()`) claims nothing more, lets the running jobs finish for `shutdownMs`, then
  * aborts them and gives them back to the queue.
  */
@@ -15,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { get } from '../config.js';
-import { getDatabase, type Database, type Params, type Queryable, type Transaction } from '../db/database.js';
+import { getDatabase, type Database, type Queryable, type Transaction } from '../db/database.js';
 import { getLogger } from '../logger.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued } from './define.js';
 import { reapExpiredLeases } from './reap.js';
@@ -275,7 +276,7 @@ export class JobWorker {
     await this.#record(tx, ends);
     const found = await tx.fetchAll<ClaimedJob>(
       `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-      params as Params,
+      params,
     );
     if (found.length > 0)
       await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
