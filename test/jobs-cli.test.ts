@@ -128,6 +128,12 @@ for (const dialect of DIALECTS) {
       assert.match(retriedFailed.stdout, '1 tâche(s) remise(s) en file.');
       const [again] = await db.fetchAll<{ attempts: number | string }>('SELECT attempts FROM fw_jobs WHERE id = ?', [failed.id]);
       assert.is(Number(again?.attempts), 0);
+      // Retried, it is waiting from zero attempts, no longer failed; failed again once an attempt counts.
+      const notFailed = project.run(['jobs:discard', '--status', 'failed', '--name', 'cleanup']);
+      assert.is(notFailed.status, 0, notFailed.stderr);
+      assert.match(notFailed.stdout, '0 tâche(s) supprimée(s).');
+      assert.is(await countJobs(db, { ids: [failed.id] }), 1);
+      await db.execute('UPDATE fw_jobs SET attempts = 1 WHERE id = ?', [failed.id]);
       const discardFailed = project.run(['jobs:discard', '--status', 'failed', '--name', 'cleanup']);
       assert.is(discardFailed.status, 0, discardFailed.stderr);
       assert.match(discardFailed.stdout, '1 tâche(s) supprimée(s).');
