@@ -119,6 +119,7 @@ export class JobWorker {
   /** Starts one loop per queue (and the recurring jobs' schedule). */
   start(): this {
     if (this.#running) return this;
+    this.#leaseMs();
     this.#running = true;
     this.#stopping = new AbortController();
     // One listener per running job: a concurrency above 10 is no leak.
