@@ -8,10 +8,12 @@
  * after 30 s idle), then the diagnostics section (`fw project:check` and `fw doctor` on 100 entities, doctor with
  * MariaDB and with SQLite answering), then the mail section (messages per second through the outbox to a local
  * SMTP server; the added time of a page that queues a message), then the semispace section (`--max-semi-space-size`
- * at 8, 16, 32 and Node's default on /page and the signed-in page with WEB_CONCURRENCY=1 and 2: req/s and RSS); prints each table and the targets (PASS / MISS),
+ * at 8, 16, 32 and Node's default on /page and the signed-in page with WEB_CONCURRENCY=1 and 2: req/s and RSS), then the jobs
+ * section (jobs per second through fw-mvc/jobs on SQLite and MariaDB beside BullMQ on Redis, one and two worker
+ * processes, empty and 5 ms handlers; the added time of a page that enqueues a job); prints each table and the targets (PASS / MISS),
  * and writes bench/results/latest.json.
  *
- * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=reset`, `BENCH_ONLY=scale`, `BENCH_ONLY=cluster` (bench/cluster.mjs), `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace` (or
+ * Sections: `BENCH_ONLY=http`, `BENCH_ONLY=cli`, `BENCH_ONLY=crud`, `BENCH_ONLY=auth`, `BENCH_ONLY=reset`, `BENCH_ONLY=scale`, `BENCH_ONLY=cluster` (bench/cluster.mjs), `BENCH_ONLY=uploads`, `BENCH_ONLY=diag`, `BENCH_ONLY=mail`, `BENCH_ONLY=semispace`, `BENCH_ONLY=jobs` (or
  * `--only=...`, comma-separated); default all. Uploads: BENCH_UPLOAD_RUNS (20 timed uploads; 8 in short mode),
  * BENCH_UPLOAD_IDLE_S (30 s idle after the ten 100-megapixel uploads).
  * Short mode: `BENCH_SHORT=1` (or `--short`): 3 rounds × 2 s, 1 s warm-up, 3 CLI runs: a quick check, noisier.
@@ -24,7 +26,10 @@
  * short mode), after 10 warm-up rounds. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
  * 200 in short mode). Scale: BENCH_SCALE_ROWS (10000 contacts on SQLite), BENCH_ROUNDS (4; 2 in short mode),
  * BENCH_DURATION (5 s; 2 in short mode), BENCH_LOADGEN (wrk or autocannon; default wrk when /usr/bin/wrk exists); needs
- * Redis on 127.0.0.1:6379.
+ * Redis on 127.0.0.1:6379. Jobs: BENCH_JOBS (5000 empty jobs per run; 1000 in short mode), BENCH_JOBS_SLOW (2000
+ * jobs of 5 ms; 500 in short mode), BENCH_JOBS_CONCURRENCY (5 jobs at once per worker process, the default of
+ * `jobs_concurrency`) and BENCH_JOBS_WIDE (25, the wider setting measured beside it), BENCH_ROUNDS / BENCH_DURATION / BENCH_WARMUP for the page (5 × 3 s; 3 × 2 s in short mode);
+ * needs MariaDB on 127.0.0.1:3306 and Redis on 127.0.0.1:6379.
  * Exit code: 0 when every measured target passes, 1 otherwise (and on any error).
  */
 import fs from 'node:fs';
@@ -33,7 +38,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './shared.mjs';
 
-const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'cluster', 'uploads', 'diag', 'mail', 'semispace'];
+const SECTIONS = ['http', 'cli', 'crud', 'auth', 'reset', 'scale', 'cluster', 'uploads', 'diag', 'mail', 'semispace', 'jobs'];
 
 function options() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, short: { type: 'boolean' } }, strict: true });
@@ -159,6 +164,20 @@ async function main() {
       rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
       duration: positive('BENCH_DURATION', short ? 2 : 5),
       warmup: positive('BENCH_WARMUP', short ? 1 : 3),
+    });
+  }
+
+  if (only.includes('jobs')) {
+    console.log('\n== Jobs: jobs per second through the queue (SQLite, MariaDB) beside BullMQ (Redis); the added time of a page that enqueues one\n');
+    const { runJobsBench } = await import('./jobs.mjs');
+    report.sections.jobs = await runJobsBench({
+      rounds: positive('BENCH_ROUNDS', short ? 3 : 5),
+      duration: positive('BENCH_DURATION', short ? 2 : 3),
+      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+      jobs: positive('BENCH_JOBS', short ? 1000 : 5000),
+      slowJobs: positive('BENCH_JOBS_SLOW', short ? 500 : 2000),
+      concurrency: positive('BENCH_JOBS_CONCURRENCY', 5),
+      wideConcurrency: positive('BENCH_JOBS_WIDE', 25),
     });
   }
 

@@ -1,6 +1,6 @@
 /**
  * The jobs commands in a real project, on SQLite and MariaDB (docs/jobs.md "Commands"): `fw make:job` writes a job
- * file that type-checks and registers it, refuses an existing name; `fw db:apply` creates the tables; `fw jobs:work`
+ * file that type-checks and registers it, imports the jobs index from `app.ts` once, refuses an existing name; `fw db:apply` creates the tables; `fw jobs:work`
  * runs a job enqueued in the database and stops on SIGTERM; `jobs:list`, `jobs:retry`, `jobs:discard` and their
  * errors (unknown status, unknown id, no tables); `fw doctor` warns about dead jobs.
  */
@@ -36,9 +36,13 @@ for (const dialect of DIALECTS) {
     assert.match(run.stderr, 'fw db:apply');
   });
 
-  test('make:job writes a job file that type-checks, registers it, writes the tables SQL; refuses it twice', () => {
+  test('make:job writes a job file that type-checks, registers it, imports the index from app.ts, writes the tables SQL; refuses it twice', () => {
+    const appBefore = project.read('app.ts');
     const made = project.run(['make:job', 'SendReport']);
     assert.is(made.status, 0, made.stderr);
+    const app = project.read('app.ts');
+    assert.is(app.split("import './mvc/jobs/index.js';").length, 2, 'app.ts imports the jobs index');
+    assert.is(app.replace("\nimport './mvc/jobs/index.js';", ''), appBefore, 'nothing else of app.ts changed');
     assert.match(project.read('mvc/jobs/send_report_job.ts'), "defineJob<SendReportPayload>(\n  'send_report',");
     assert.match(project.read('mvc/jobs/index.ts'), "import './send_report_job.js';");
     assert.ok(project.exists('mvc/models/sql/jobs/fw_jobs.sql') && project.exists('mvc/models/sql/jobs/fw_jobs.sqlite.sql'));
@@ -47,6 +51,7 @@ for (const dialect of DIALECTS) {
     assert.match(again.stderr, /^Erreur : la tâche « SendReport » existe déjà \(mvc\/jobs\/send_report_job\.ts\)/);
     assert.is(project.read('mvc/jobs/index.ts').split("import './send_report_job.js';").length, 2, 'registered once');
     assert.is(project.run(['make:job', 'Cleanup']).status, 0);
+    assert.is(project.read('app.ts'), app, 'the import is not added twice');
     const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
     assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
     const apply = project.run(['db:apply']);
@@ -123,6 +128,12 @@ for (const dialect of DIALECTS) {
       assert.match(retriedFailed.stdout, '1 tâche(s) remise(s) en file.');
       const [again] = await db.fetchAll<{ attempts: number | string }>('SELECT attempts FROM fw_jobs WHERE id = ?', [failed.id]);
       assert.is(Number(again?.attempts), 0);
+      // Retried, it is waiting from zero attempts, no longer failed; failed again once an attempt counts.
+      const notFailed = project.run(['jobs:discard', '--status', 'failed', '--name', 'cleanup']);
+      assert.is(notFailed.status, 0, notFailed.stderr);
+      assert.match(notFailed.stdout, '0 tâche(s) supprimée(s).');
+      assert.is(await countJobs(db, { ids: [failed.id] }), 1);
+      await db.execute('UPDATE fw_jobs SET attempts = 1 WHERE id = ?', [failed.id]);
       const discardFailed = project.run(['jobs:discard', '--status', 'failed', '--name', 'cleanup']);
       assert.is(discardFailed.status, 0, discardFailed.stderr);
       assert.match(discardFailed.stdout, '1 tâche(s) supprimée(s).');

@@ -177,9 +177,12 @@ for (const dialect of DIALECTS) {
     const after = await client.get('/admin/jobs?state=dead');
     assert.match(after.text, `Tâche ${dead[0]} relancée.`);
     assert.equal(listed(after.text), [dead[2], dead[1]]);
-    // Waiting again, its last error kept: a failed job until it runs (docs/jobs.md "The operators' page").
+    // Waiting again from zero attempts, its last error kept but not failed (docs/jobs.md "The operators' page").
     assert.is(await statusOf(dead[0]!), 'queued');
-    assert.equal(listed((await client.get('/admin/jobs?state=failed&name=page.boom')).text), [dead[0]]);
+    assert.equal(listed((await client.get('/admin/jobs?state=failed&name=page.boom')).text), []);
+    const waiting = await client.get('/admin/jobs?state=queued&name=page.boom');
+    assert.equal(listed(waiting.text), [dead[0]]);
+    assert.match(waiting.text, 'boom');
     const discarded = await client.post(`/admin/jobs/${dead[1]}/discard`, [], '/admin/jobs');
     assert.is(discarded.status, 302);
     assert.is(await statusOf(dead[1]!), null);
@@ -207,7 +210,8 @@ for (const dialect of DIALECTS) {
     assert.match(page.text, '3 tâche(s) relancée(s).');
     assert.equal(listed(page.text), []);
     for (const id of dead) assert.is(await statusOf(id), 'queued');
-    assert.equal(listed((await client.get('/admin/jobs?state=failed')).text), [failed, dead[2], dead[1], dead[0]]);
+    assert.equal(listed((await client.get('/admin/jobs?state=failed')).text), [failed]);
+    assert.equal(listed((await client.get('/admin/jobs?state=queued&name=page.boom')).text), [dead[2], dead[1], dead[0]]);
     assert.is(summaryCount((await client.get('/admin/jobs')).text, 'default', 'dead'), 0);
     const discarded = await client.post('/admin/jobs/discard', [['q', '502']], '/admin/jobs');
     assert.match((await client.get(discarded.headers.get('location')!)).text, '1 tâche(s) abandonnée(s).');

@@ -3,7 +3,8 @@
  * workers and a separate jobs process, each run exactly once; a job enqueued by a request whose transaction rolls
  * back never runs; a process SIGKILLed while it runs a job: the job runs again after its lease, nothing lost;
  * SIGTERM under load: the process exits 0, what it ran is done, what it held goes back to the queue, and a second
- * process runs the rest, each job once; a recurring job over two processes: each tick of every second runs once.
+ * process runs the rest, each job once; a job longer than its lease runs once (its lease renewed while it runs); a
+ * recurring job over two processes: 10 consecutive ticks of every second, each run once.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -150,9 +151,31 @@ for (const dialect of DIALECTS) {
     );
   });
 
-  test('a recurring job every second over two processes: 5 consecutive ticks, each run once', async () => {
+  test('a job that runs longer than its lease, two processes: its lease is renewed while it runs, it runs once', async () => {
+    // Leases of 600 ms, renewed every 200 ms; the job runs 3 s: without the renewal the other process would run it again.
+    await Promise.all([jobsProcess({ FW_TEST_LEASE_MS: '600' }), jobsProcess({ FW_TEST_LEASE_MS: '600' })]);
+    const long = defineJob<{ tag: string }>('long', () => undefined, { queue: 'long' });
+    const job = await long.enqueue({ tag: 'long' }, { database: db.database });
+    await waitFor(
+      'the long job done',
+      async () => (await db.database.fetchOne<{ status: string }>('SELECT status FROM fw_jobs WHERE id = ?', [job.id]))?.status === 'done',
+      30_000,
+    );
+    const runs = await db.database.fetchAll<{ attempt: number | string }>("SELECT attempt FROM job_runs WHERE tag = 'long'");
+    assert.equal(
+      runs.map((row) => Number(row.attempt)),
+      [1],
+      processes.map((p) => p.output()).join('\n'),
+    );
+    const row = await db.database.fetchOne<{ attempts: number | string; last_error: string | null }>('SELECT attempts, last_error FROM fw_jobs WHERE id = ?', [
+      job.id,
+    ]);
+    assert.equal([Number(row?.attempts), row?.last_error], [1, null]);
+  });
+
+  test('a recurring job every second over two processes: 10 consecutive ticks, each run once', async () => {
     await Promise.all([jobsProcess({ FW_TEST_CRON: '1' }), jobsProcess({ FW_TEST_CRON: '1' })]);
-    const ticks = 5;
+    const ticks = 10;
     const seen = await waitFor(
       `${ticks} ticks`,
       async () => {

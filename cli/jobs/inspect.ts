@@ -9,6 +9,7 @@ import { hasGeneratedMarker } from '../../emitters/marker.js';
 import { jobsSqlContent, jobsSqlPath } from '../../emitters/jobs/sql-files.js';
 import { DIALECT_NAMES, type DialectName } from '../../runtime/db/dialect.js';
 import type { Database } from '../../runtime/db/database.js';
+import { failedSql } from '../../runtime/jobs/admin.js';
 import { CliError } from '../errors.js';
 
 /** The project's jobs index, relative to its root. */
@@ -63,7 +64,7 @@ export async function statusOption(value: unknown, command: string, withFailed =
 /** The ids of the `failed` jobs (queued again after an error), narrowed by name and queue. */
 export async function failedJobIds(db: Database, name?: string, queue?: string): Promise<number[]> {
   const params: string[] = [];
-  let sql = "SELECT id FROM fw_jobs WHERE status = 'queued' AND last_error IS NOT NULL";
+  let sql = `SELECT id FROM fw_jobs WHERE status = 'queued' AND ${failedSql()}`;
   if (name) {
     sql += ' AND name = ?';
     params.push(name);

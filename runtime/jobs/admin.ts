@@ -35,6 +35,22 @@ export interface JobRow {
 export const JOB_STATES = ['queued', 'scheduled', 'failed', 'running', 'done', 'dead'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/**
+ * The SQL condition of a `failed` job, on a `queued` row (`t.` or no prefix): an error kept from an attempt that
+ * counted. A job that an operator retried starts again from zero attempts: `queued` (or `scheduled`), its last
+ * error still shown, not `failed` (docs/jobs.md "Operating the queue").
+ */
+export function failedSql(prefix = ''): string {
+  return `${prefix}last_error IS NOT NULL AND ${prefix}attempts > 0`;
+}
+
+/** The state of one row as operators read it, at `now` (`runAt` as dateText writes it). */
+export function jobState(row: { status: string; lastError: string | null; attempts: number; runAt: string }, now: Date): JobState {
+  if (row.status !== 'queued') return row.status as JobState;
+  if (row.lastError !== null && row.attempts > 0) return 'failed';
+  return row.runAt > dateText(now) ? 'scheduled' : 'queued';
+}
+
 /** A date column as `YYYY-MM-DD HH:MM:SS` (UTC), whichever way the driver returns it. */
 export function dateText(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
@@ -114,7 +130,7 @@ export async function countJobs(database: Queryable, filter: JobFilter = {}): Pr
 /** The count of each state per queue, at `now`. */
 export async function jobCounts(database: Queryable, now: Date = new Date()): Promise<Map<string, Record<JobState, number>>> {
   const rows = await database.fetchAll<{ queue: string; state: JobState; n: number | string }>(
-    `SELECT queue, CASE WHEN status <> 'queued' THEN status WHEN last_error IS NOT NULL THEN 'failed' WHEN run_at > ? THEN 'scheduled' ELSE 'queued' END AS state, ` +
+    `SELECT queue, CASE WHEN status <> 'queued' THEN status WHEN ${failedSql()} THEN 'failed' WHEN run_at > ? THEN 'scheduled' ELSE 'queued' END AS state, ` +
       `COUNT(*) AS n FROM ${JOBS_TABLE} GROUP BY queue, state ORDER BY queue`,
     [now],
   );

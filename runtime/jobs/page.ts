@@ -16,7 +16,7 @@ import { isHtmx } from '../crud/htmx.js';
 import { parseId } from '../crud/ids.js';
 import { listPage } from '../crud/list-page.js';
 import { ListQuery, type ListSpec } from '../crud/list-query.js';
-import { dateText, discardJobs, jobCounts, retryJobs, JOB_STATES, type JobState } from './admin.js';
+import { dateText, discardJobs, failedSql, jobCounts, jobState, retryJobs, JOB_STATES, type JobState } from './admin.js';
 import { JOBS_TABLE } from './schema.js';
 
 /** What `registerJobsPage` may be told. */
@@ -42,7 +42,7 @@ function sqlDate(now: Date): string {
 
 /** The state of a row as operators read it (docs/jobs.md): `failed` and `scheduled` are `queued` jobs. */
 function stateSql(now: Date): string {
-  return `(CASE WHEN t.status <> 'queued' THEN t.status WHEN t.last_error IS NOT NULL THEN 'failed' WHEN t.run_at > ${sqlDate(now)} THEN 'scheduled' ELSE 'queued' END)`;
+  return `(CASE WHEN t.status <> 'queued' THEN t.status WHEN ${failedSql('t.')} THEN 'failed' WHEN t.run_at > ${sqlDate(now)} THEN 'scheduled' ELSE 'queued' END)`;
 }
 
 /** The allow-lists of the list at `now`: the state filter compares with the clock of the request. */
@@ -78,8 +78,7 @@ interface RawJob {
 /** One row of the page's table. */
 function viewRow(row: RawJob, now: Date): Record<string, unknown> {
   const runAt = dateText(row.run_at);
-  const state: JobState =
-    row.status !== 'queued' ? (row.status as JobState) : row.last_error !== null ? 'failed' : runAt > dateText(now) ? 'scheduled' : 'queued';
+  const state = jobState({ status: row.status, lastError: row.last_error, attempts: Number(row.attempts), runAt }, now);
   return {
     id: Number(row.id),
     name: row.name,

@@ -4,16 +4,21 @@
  * A claim is one statement that only one process can win: on MariaDB a `SELECT … FOR UPDATE SKIP LOCKED` and an
  * UPDATE in one transaction (several machines may share the queue), on SQLite one UPDATE over a sub-select (one
  * machine, one writer at a time). Each claim writes a token of its own in `locked_by`, so that only the claimant
- * records the end; `locked_until` is the lease: past it, a job whose worker died is queued again (reap.ts).
+ * records the end; `locked_until` is the lease: past it, a job whose worker died is queued again (reap.ts). While
+ * a claim's jobs run, the worker renews their lease every third of it (docs/jobs.md "Leases"), so a job may run
+ * longer than its lease. The ends of a claim are written in the transaction of the queue's next claim, one commit
+ * where there were two, or on their own when the worker stops (docs/decisions.md "Jobs: leases renewed while they
+ * run, ends written with the next claim").
  * `stop()` (SIGTERM through `serve()`) claims nothing more, lets the running jobs finish for `shutdownMs`, then
  * aborts them and gives them back to the queue.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { get } from '../config.js';
-import { getDatabase, type Database } from '../db/database.js';
+import { getDatabase, type Database, type Queryable, type Transaction } from '../db/database.js';
 import { getLogger } from '../logger.js';
-import { backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued, type JobDefinition } from './define.js';
+import { DEFAULT_BACKOFF, backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued } from './define.js';
 import { reapExpiredLeases } from './reap.js';
 import { RecurringScheduler } from './recurring.js';
 import { JOB_LIMITS, JOBS_TABLE } from './schema.js';
@@ -48,8 +53,8 @@ export interface JobWorkerOptions {
   readonly queues?: Readonly<Record<string, number>>;
   /** Milliseconds between looks when nothing wakes the worker (default 1000). */
   readonly pollMs?: number;
-  /** Seconds a lease holds beyond the longest `timeoutMs` of a queue's jobs (default 30). */
-  readonly leaseGraceSeconds?: number;
+  /** Milliseconds a claim's lease holds; renewed every third of it while its jobs run (default 30 000). */
+  readonly leaseMs?: number;
   /** Milliseconds `stop()` lets running jobs finish before it aborts them and gives them back (default 10 000). */
   readonly shutdownMs?: number;
   /** False: this worker enqueues no recurring job (default true). */
@@ -64,8 +69,18 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
+/** How a job ended; `stopped`: it failed because the process was stopping (back to the queue, not counted). */
 type Outcome =
-  { id: number; ok: true } | { id: number; ok: false; error: string; definition: JobDefinition<unknown> | undefined; attempt: number; max: number };
+  { id: number; ok: true } | { id: number; ok: false; error: string; attempt: number; max: number; stopped: boolean; failedAt: number; delayMs: number };
+
+/** The ends of one claim, not yet written; its heartbeat goes on until they are. */
+interface Ends {
+  readonly token: string;
+  readonly outcomes: readonly Outcome[];
+  readonly heartbeat: NodeJS.Timeout;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
 
 /** Runs the jobs of the queues it was given. Build it with `startJobWorker()`, stop it with `await worker.stop()`. */
 export class JobWorker {
@@ -104,8 +119,11 @@ export class JobWorker {
   /** Starts one loop per queue (and the recurring jobs' schedule). */
   start(): this {
     if (this.#running) return this;
+    this.#leaseMs();
     this.#running = true;
     this.#stopping = new AbortController();
+    // One listener per running job: a concurrency above 10 is no leak.
+    setMaxListeners(0, this.#stopping.signal);
     this.#unsubscribe = onJobEnqueued((queue) => this.wake(queue));
     for (const [queue, concurrency] of this.queues()) {
       if (!Number.isInteger(concurrency) || concurrency < 1)
@@ -145,21 +163,29 @@ export class JobWorker {
   /** Runs every due job of every queue now, until none is left; returns how many runs it made (tests, scripts). */
   async runOnce(): Promise<number> {
     let total = 0;
-    for (;;) {
-      let round = 0;
-      for (const [queue, concurrency] of this.queues()) round += await this.#cycle(queue, concurrency);
-      total += round;
-      if (round === 0) return total;
+    const ends: Ends[] = [];
+    try {
+      for (;;) {
+        let round = 0;
+        for (const [queue, concurrency] of this.queues()) round += await this.#cycle(queue, concurrency, ends);
+        total += round;
+        if (round === 0) break;
+      }
+      await this.#flush(this.#database(), ends);
+    } finally {
+      for (const end of ends) clearInterval(end.heartbeat);
     }
+    return total;
   }
 
   async #loop(queue: string, concurrency: number): Promise<void> {
     let lastFailure: string | undefined;
+    const ends: Ends[] = [];
     while (this.#running) {
       this.#woken.delete(queue);
       let claimed = 0;
       try {
-        claimed = await this.#cycle(queue, concurrency);
+        claimed = await this.#cycle(queue, concurrency, ends);
         lastFailure = undefined;
       } catch (error) {
         // Two claims that meet on MariaDB's index locks: one is refused as a deadlock, nothing was claimed; look again.
@@ -179,10 +205,16 @@ export class JobWorker {
       });
       this.#wakers.delete(queue);
     }
+    try {
+      await this.#flush(this.#database(), ends);
+    } catch (error) {
+      for (const end of ends.splice(0)) clearInterval(end.heartbeat);
+      log.error(`File « ${queue} » : fin des tâches non écrite : ${describeError(error)} (leur bail expirera, elles seront reprises).`);
+    }
   }
 
-  /** One claim of `queue` and its runs; returns how many jobs it claimed. */
-  async #cycle(queue: string, concurrency: number): Promise<number> {
+  /** One claim of `queue` (which writes `ends` first) and its runs, whose ends join `ends`; returns how many jobs it claimed. */
+  async #cycle(queue: string, concurrency: number, ends: Ends[]): Promise<number> {
     const database = this.#database();
     const now = Date.now();
     if (now - this.#lastReap >= 1000) {
@@ -192,56 +224,105 @@ export class JobWorker {
     const names = jobDefinitions()
       .filter((definition) => definition.queue === queue)
       .map((definition) => definition.name);
-    if (names.length === 0) return 0;
+    if (names.length === 0) {
+      await this.#flush(database, ends);
+      return 0;
+    }
     const token = `${this.owner}:${++this.#sequence}`;
-    const jobs = await this.#claim(database, queue, names, concurrency, token, now);
+    const jobs = await this.#claim(database, queue, names, concurrency, token, now, ends);
     if (jobs.length === 0) return 0;
-    const outcomes = await Promise.all(jobs.map((job) => this.#run(job, queue)));
-    // Each statement of #record keeps to this claim's token: running it again changes nothing already written.
-    await retryDeadlocks(() => this.#record(database, outcomes, token));
+    const lease = this.#leaseMs();
+    const heartbeat = setInterval(() => void this.#renew(database, token, lease), Math.max(10, Math.floor(lease / 3)));
+    // #run never throws: the heartbeat stops once the ends are written (#written).
+    ends.push({ token, outcomes: await Promise.all(jobs.map((job) => this.#run(job, queue))), heartbeat });
     return jobs.length;
   }
 
-  /** The lease of a queue's claims: its longest timeout plus the grace. */
-  #leaseMs(names: readonly string[]): number {
-    const longest = Math.max(...names.map((name) => jobDefinition(name)?.timeoutMs ?? 0));
-    return longest + (this.#options.leaseGraceSeconds ?? 30) * 1000;
+  #leaseMs(): number {
+    const lease = this.#options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!Number.isFinite(lease) || lease <= 0) throw new TypeError(`Bail de « ${lease} » ms : un nombre au-dessus de 0 est attendu.`);
+    return lease;
   }
 
-  async #claim(database: Database, queue: string, names: readonly string[], limit: number, token: string, now: number): Promise<ClaimedJob[]> {
+  /** The heartbeat of a claim: its jobs still running keep their lease for `lease` ms more. Never throws. */
+  async #renew(database: Database, token: string, lease: number): Promise<void> {
+    try {
+      await retryDeadlocks(async () => {
+        await database.execute(`UPDATE ${JOBS_TABLE} SET locked_until = ? WHERE locked_by = ? AND status = 'running'`, [new Date(Date.now() + lease), token]);
+      });
+    } catch (error) {
+      log.warning(`Bail des tâches de ${token} non renouvelé : ${describeError(error)}`);
+    }
+  }
+
+  /** Writes the ends not yet written (on their own: when the worker stops or has no claim to make). */
+  async #flush(database: Database, ends: Ends[]): Promise<void> {
+    if (ends.length === 0) return;
+    // Each statement of #record keeps to its claim's token: running it again changes nothing already written.
+    await retryDeadlocks(() => database.transaction((tx) => this.#record(tx, ends)));
+    this.#written(ends.splice(0));
+  }
+
+  /** The claim's transaction on MariaDB: the ends, then `SELECT … FOR UPDATE SKIP LOCKED` and the UPDATE of what it found. */
+  async #claimMariaDb(
+    tx: Transaction,
+    ends: readonly Ends[],
+    where: string,
+    set: string,
+    limit: number,
+    token: string,
+    until: Date,
+    params: readonly unknown[],
+  ): Promise<ClaimedJob[]> {
+    await this.#record(tx, ends);
+    const found = await tx.fetchAll<ClaimedJob>(
+      `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+      params,
+    );
+    if (found.length > 0)
+      await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
+    return found.map((row) => ({ ...row, attempts: Number(row.attempts) + 1 }));
+  }
+
+  /** Writes `ends`, then claims up to `limit` due jobs of `queue`, in one transaction; `ends` is emptied once it commits. */
+  async #claim(database: Database, queue: string, names: readonly string[], limit: number, token: string, now: number, ends: Ends[]): Promise<ClaimedJob[]> {
     const due = new Date(now);
-    const until = new Date(now + this.#leaseMs(names));
+    const until = new Date(now + this.#leaseMs());
     const marks = names.map(() => '?').join(', ');
     const where = `status = 'queued' AND queue = ? AND name IN (${marks}) AND run_at <= ?`;
     const set = "status = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1";
     let rows: ClaimedJob[];
     if (database.driver === 'mariadb') {
-      rows = await database.transaction(async (tx) => {
-        const found = await tx.fetchAll<ClaimedJob>(
-          `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-          [queue, ...names, due],
-        );
-        if (found.length > 0)
-          await tx.execute(`UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (${found.map(() => '?').join(', ')})`, [token, until, ...found.map((row) => row.id)]);
-        return found.map((row) => ({ ...row, attempts: Number(row.attempts) + 1 }));
-      });
+      rows = await database.transaction((tx) => this.#claimMariaDb(tx, ends, where, set, limit, token, until, [queue, ...names, due]));
     } else {
-      const claimed = await database.execute(
-        `UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (SELECT id FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit})`,
-        [token, until, queue, ...names, due],
-      );
-      rows =
-        claimed === 0
+      rows = await database.transaction(async (tx) => {
+        await this.#record(tx, ends);
+        const claimed = await tx.execute(
+          `UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (SELECT id FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit})`,
+          [token, until, queue, ...names, due],
+        );
+        return claimed === 0
           ? []
-          : await database.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
+          : await tx.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
+      });
     }
+    this.#written(ends.splice(0));
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }));
   }
 
   /** Runs one job within its timeout; never throws. */
   async #run(job: ClaimedJob, queue: string): Promise<Outcome> {
     const definition = jobDefinition(job.name);
-    const failed = (error: string): Outcome => ({ id: job.id, ok: false, error, definition, attempt: job.attempts, max: job.max_attempts });
+    const failed = (error: string): Outcome => ({
+      id: job.id,
+      ok: false,
+      error,
+      attempt: job.attempts,
+      max: job.max_attempts,
+      stopped: this.#stopping?.signal.aborted === true,
+      failedAt: Date.now(),
+      delayMs: backoffDelayMs(definition?.backoff ?? DEFAULT_BACKOFF, job.attempts),
+    });
     if (!definition) return failed(`tâche « ${job.name} » inconnue de ce processus.`);
     const controller = new AbortController();
     const onStop = (): void => controller.abort(new Error('arrêt du processus'));
@@ -270,41 +351,55 @@ export class JobWorker {
     }
   }
 
-  /** Records the ends of one claim: the successes in one statement, each failure in its own. */
-  async #record(database: Database, outcomes: readonly Outcome[], token: string): Promise<void> {
+  /** Writes the ends of claims: each claim's successes in one statement, each failure in its own. */
+  async #record(database: Queryable, ends: readonly Ends[]): Promise<void> {
     const now = new Date();
-    const done = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.id);
-    if (done.length > 0) {
-      await database.execute(
-        `UPDATE ${JOBS_TABLE} SET status = 'done', finished_at = ?, locked_by = NULL, locked_until = NULL, unique_key = NULL, last_error = NULL ` +
-          `WHERE locked_by = ? AND id IN (${done.map(() => '?').join(', ')})`,
-        [now, token, ...done],
-      );
+    for (const { token, outcomes } of ends) {
+      const done = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.id);
+      if (done.length > 0) {
+        await database.execute(
+          `UPDATE ${JOBS_TABLE} SET status = 'done', finished_at = ?, locked_by = NULL, locked_until = NULL, unique_key = NULL, last_error = NULL ` +
+            `WHERE locked_by = ? AND id IN (${done.map(() => '?').join(', ')})`,
+          [now, token, ...done],
+        );
+      }
+      for (const outcome of outcomes) {
+        if (outcome.ok) continue;
+        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
+        if (outcome.stopped) {
+          // Cut short by the shutdown: back to the queue, that attempt not counted.
+          await database.execute(
+            `UPDATE ${JOBS_TABLE} SET status = 'queued', attempts = attempts - 1, run_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+            [now, outcome.id, token],
+          );
+        } else if (outcome.attempt < outcome.max) {
+          await database.execute(
+            `UPDATE ${JOBS_TABLE} SET status = 'queued', run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+            [new Date(outcome.failedAt + outcome.delayMs), error, outcome.id, token],
+          );
+        } else {
+          await database.execute(
+            `UPDATE ${JOBS_TABLE} SET status = 'dead', finished_at = ?, last_error = ?, unique_key = NULL, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
+            [now, error, outcome.id, token],
+          );
+        }
+      }
     }
-    const stopped = this.#stopping?.signal.aborted === true;
-    for (const outcome of outcomes) {
-      if (outcome.ok) continue;
-      const error = outcome.error.slice(0, JOB_LIMITS.lastError);
-      if (stopped) {
-        // Cut short by the shutdown: back to the queue, that attempt not counted.
-        await database.execute(
-          `UPDATE ${JOBS_TABLE} SET status = 'queued', attempts = attempts - 1, run_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-          [now, outcome.id, token],
-        );
-        log.warning(`Tâche n° ${outcome.id} rendue à la file à l'arrêt du processus.`);
-      } else if (outcome.attempt < outcome.max) {
-        const delay = backoffDelayMs(outcome.definition?.backoff ?? { baseMs: 5000, maxMs: 3_600_000 }, outcome.attempt);
-        await database.execute(
-          `UPDATE ${JOBS_TABLE} SET status = 'queued', run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-          [new Date(now.getTime() + delay), error, outcome.id, token],
-        );
-        log.warning(`Tâche n° ${outcome.id} en échec (essai ${outcome.attempt}/${outcome.max}), nouvel essai dans ${Math.round(delay / 1000)} s : ${error}`);
-      } else {
-        await database.execute(
-          `UPDATE ${JOBS_TABLE} SET status = 'dead', finished_at = ?, last_error = ?, unique_key = NULL, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-          [now, error, outcome.id, token],
-        );
-        log.error(`Tâche n° ${outcome.id} morte après ${outcome.attempt} essai(s) : ${error}`);
+  }
+
+  /** Once `ends` are written: their heartbeats stop, their failures are logged. */
+  #written(ends: readonly Ends[]): void {
+    for (const { outcomes, heartbeat } of ends) {
+      clearInterval(heartbeat);
+      for (const outcome of outcomes) {
+        if (outcome.ok) continue;
+        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
+        if (outcome.stopped) log.warning(`Tâche n° ${outcome.id} rendue à la file à l'arrêt du processus.`);
+        else if (outcome.attempt < outcome.max)
+          log.warning(
+            `Tâche n° ${outcome.id} en échec (essai ${outcome.attempt}/${outcome.max}), nouvel essai dans ${Math.round(outcome.delayMs / 1000)} s : ${error}`,
+          );
+        else log.error(`Tâche n° ${outcome.id} morte après ${outcome.attempt} essai(s) : ${error}`);
       }
     }
   }

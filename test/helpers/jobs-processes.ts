@@ -14,7 +14,8 @@ const JOBS = JSON.stringify(pathToFileURL(path.join(DIST, 'jobs', 'index.js')).h
 
 /**
  * The definitions: `count` (records its tag, after `FW_TEST_SLOW_MS`; timeout `FW_TEST_TIMEOUT_MS`, default 60 s), `hang` (records its tag and, at its first
- * attempt, never ends: timeout 1 s, lease 2 s); concurrency 25 per queue and, with FW_TEST_CRON set, `tick` every second (records its tick).
+ * attempt, never ends: timeout 1 s), `long` (records its tag, then runs `FW_TEST_LONG_MS`, 3 s by default, in the
+ * queue `long`); concurrency 25 per queue, leases of `FW_TEST_LEASE_MS` (2 s by default) and, with FW_TEST_CRON set, `tick` every second (records its tick).
  */
 export const JOBS_MODULE = `import { configure, execute, setLogSink } from ${RUNTIME};
 import { defineJob } from ${JOBS};
@@ -30,12 +31,16 @@ defineJob('hang', async ({ tag }, { attempt }) => {
   await record(tag, attempt);
   if (attempt === 1) await new Promise(() => {});
 }, { timeoutMs: 1000, queue: 'slow' });
+defineJob('long', async ({ tag }, { attempt }) => {
+  await record(tag, attempt);
+  await new Promise((resolve) => setTimeout(resolve, Number(process.env.FW_TEST_LONG_MS ?? 3000)));
+}, { queue: 'long' });
 if (process.env.FW_TEST_CRON) defineJob('tick', ({ tick }, { attempt }) => record(tick, attempt), { cron: '* * * * * *' });
 `;
 
 const WORKER = `import './jobs.mjs';
 import { workUntilSignal } from ${JOBS};
-await workUntilSignal({ leaseGraceSeconds: 1 }, (queues) => process.stdout.write('prêt ' + [...queues.keys()].join(',') + '\\n'));
+await workUntilSignal({ leaseMs: Number(process.env.FW_TEST_LEASE_MS ?? 2000) }, (queues) => process.stdout.write('prêt ' + [...queues.keys()].join(',') + '\\n'));
 process.stdout.write('arrêté\\n');
 `;
 

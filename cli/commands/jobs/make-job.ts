@@ -1,8 +1,9 @@
 /**
  * `fw make:job <Name>` (docs/jobs.md "Commands"): writes `mvc/jobs/<snake>_job.ts`, a file the user owns (a
  * `defineJob` with its payload type and a handler to fill), adds its import to the jobs index `mvc/jobs/index.ts`
- * (what `fw jobs:work` loads, and what the application imports so that `serve()` runs the jobs too), and writes the
- * SQL files of the jobs tables when they are absent (`fw db:apply` creates the tables). Refuses an existing job.
+ * (what `fw jobs:work` loads), adds the import of that index to `app.ts` when it lacks one (so that `serve()` runs
+ * the jobs too; emitters/codemods/app-jobs-import.ts, the rest of the file untouched), and writes the SQL files of
+ * the jobs tables when they are absent (`fw db:apply` creates the tables). Refuses an existing job.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,15 +70,23 @@ export async function run({ args }: CommandInput): Promise<number> {
     throw new CliError(`la tâche « ${name} » existe déjà (${file}).`, 'choisissez un autre nom, ou modifiez ce fichier : il est à vous.');
   const { jobsSqlFiles } = await import('../../../emitters/jobs/sql-files.js');
   const { planWrites, applyPlan, formatPlan } = await import('../../writer.js');
+  const { APP_FILE, JOBS_IMPORT_SPECIFIER, withJobsImport } = await import('../../../emitters/codemods/app-jobs-import.js');
   const sql = jobsSqlFiles().filter((planned) => !fs.existsSync(path.join(root, planned.path)));
+  const appPath = path.join(root, APP_FILE);
+  const app = fs.existsSync(appPath) ? withJobsImport(fs.readFileSync(appPath, 'utf8')) : null;
   const plan = planWrites(root, [
     { path: file, content: jobFileContent(name, snake), kind: 'manual' as const },
     { path: JOBS_INDEX, content: `${index.trimEnd()}\n${importLine}\n`, kind: 'canonical' as const },
+    ...(app === null ? [] : [{ path: APP_FILE, content: app, kind: 'canonical' as const }]),
     ...sql,
   ]);
   applyPlan(plan);
+  const noApp = fs.existsSync(appPath)
+    ? ''
+    : `Pas de ${APP_FILE} : importez « ${JOBS_IMPORT_SPECIFIER} » depuis le point d'entrée de l'application pour que serve() traite les tâches.\n`;
   process.stdout.write(
     formatPlan(plan, { dryRun: false }) +
+      noApp +
       `Ensuite : remplissez ${file} ; « fw db:apply » crée les tables des tâches si besoin ; « fw jobs:work » traite la file hors du serveur.\n`,
   );
   return 0;
