@@ -145,7 +145,7 @@ export const HELPER_SOURCE: Record<Helper, readonly string[]> = {
     "  return typeof value === 'string' && (/\\.(\\d*?)0*$/.exec(value.trim())?.[1] ?? '').length > scale;",
     '}',
   ],
-tooShort: [
+  tooShort: [
     '/** Counted in characters (code points), as CHAR_LENGTH counts them. */',
     'function tooShort(value: unknown, min: number): boolean {',
     "  return typeof value === 'string' && [...value].length < min;",
@@ -156,7 +156,7 @@ tooShort: [
     'function compareNumber(value: unknown, bound: string): number {',
     "  if (typeof value === 'number') return Number.isFinite(value) ? Math.sign(value - Number(bound)) : 0;",
     "  const a = typeof value === 'string' ? /^([+-]?)(\\d+)(?:\\.(\\d+))?$/.exec(value.trim()) : null;",
-    "  const b = /^([+-]?)(\\d+)(?:\\.(\\d+))?$/.exec(bound);",
+    '  const b = /^([+-]?)(\\d+)(?:\\.(\\d+))?$/.exec(bound);',
     '  if (!a || !b) return 0;',
     "  const scale = Math.max((a[3] ?? '').length, (b[3] ?? '').length);",
     "  const units = (m: RegExpExecArray): bigint => BigInt(`${m[2]}${(m[3] ?? '').padEnd(scale, '0')}`) * (m[1] === '-' ? -1n : 1n);",
