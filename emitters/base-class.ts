@@ -4,143 +4,10 @@
  */
 import { classMemberConflict } from '../compiler/class-members.js';
 import type { EntityNode, FieldNode, LogicalType, ModelNode } from '../compiler/ir.js';
+import { HELPER_ORDER, HELPER_SOURCE, type Helper } from './base-class-helpers.js';
 import { EmitError } from './ir-lookup.js';
 import { syncEntityCommand, tsMarkerLine } from './marker.js';
 import { commentText, fileText, tsString } from './text.js';
-
-/** Run-time helpers the class may call; only those a class uses are written into it. */
-type Helper =
-  | 'toNumber'
-  | 'toText'
-  | 'toDecimalText'
-  | 'toDateText'
-  | 'withFraction'
-  | 'toBool'
-  | 'toBytes'
-  | 'isMissing'
-  | 'isBlank'
-  | 'tooLong'
-  | 'notInteger'
-  | 'isNegative'
-  | 'notNumber'
-  | 'notDecimal'
-  | 'tooManyDecimals';
-
-const HELPER_ORDER: readonly Helper[] = [
-  'toNumber',
-  'toText',
-  'toDecimalText',
-  'toDateText',
-  'withFraction',
-  'toBool',
-  'toBytes',
-  'isMissing',
-  'isBlank',
-  'tooLong',
-  'notInteger',
-  'isNegative',
-  'notNumber',
-  'notDecimal',
-  'tooManyDecimals',
-];
-
-const HELPER_SOURCE: Record<Helper, readonly string[]> = {
-  toNumber: [
-    '/** SQL value -> number (drivers may return BIGINT or DECIMAL as bigint or string); undefined when absent. */',
-    'function toNumber(value: unknown): number | null | undefined {',
-    '  if (value === undefined || value === null) return value;',
-    "  return typeof value === 'number' ? value : Number(value);",
-    '}',
-  ],
-  toText: [
-    '/** SQL value -> string; undefined when absent. */',
-    'function toText(value: unknown): string | null | undefined {',
-    '  if (value === undefined || value === null) return value;',
-    "  return typeof value === 'string' ? value : String(value);",
-    '}',
-  ],
-  toDecimalText: [
-    '/**',
-    ' * DECIMAL value (a string, or a number / bigint from a driver) -> its text with exactly `scale` decimals',
-    " * (`3`, `'3.0'` -> `'3.00'`), by string arithmetic only (never a float); extra decimals are rounded half away",
-    ' * from zero, as MariaDB does. A value that is not a number is returned as text, for validate() to report.',
-    ' */',
-    'function toDecimalText(value: unknown, scale: number): string | null | undefined {',
-    '  if (value === undefined || value === null) return value;',
-    "  const text = typeof value === 'string' ? value.trim() : String(value);",
-    '  const m = /^([+-]?)(\\d*)(?:\\.(\\d*))?(?:[eE]([+-]?\\d+))?$/.exec(text);',
-    "  if (!m || `${m[2]}${m[3] ?? ''}` === '') return text;",
-    "  let digits = `${m[2]}${m[3] ?? ''}`;",
-    "  let point = (m[2] ?? '').length + Number(m[4] ?? 0);",
-    "  if (point < 0) [digits, point] = ['0'.repeat(-point) + digits, 0];",
-    "  digits = digits.padEnd(point + scale, '0');",
-    '  let units = BigInt(digits.slice(0, point + scale));',
-    "  if ((digits[point + scale] ?? '0') >= '5') units += 1n;",
-    "  const abs = units.toString().padStart(scale + 1, '0');",
-    "  const sign = m[1] === '-' && units !== 0n ? '-' : '';",
-    '  return scale === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;',
-    '}',
-  ],
-  toDateText: [
-    "/** DATE / DATETIME value -> `YYYY-MM-DD[ HH:MM:SS]`; a driver's Date is read in local time, as mysql2 builds it. */",
-    'function toDateText(value: unknown, withTime: boolean): string | null | undefined {',
-    '  if (!(value instanceof Date)) return toText(value);',
-    "  const pad = (n: number): string => String(n).padStart(2, '0');",
-    '  const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;',
-    '  return withTime ? `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}` : day;',
-    '}',
-  ],
-  withFraction: [
-    '/** DATETIME(p) / TIME(p) text -> exactly `digits` fraction digits, as MariaDB gives it (`08:05:01` -> `08:05:01.000`). */',
-    'function withFraction(value: string | null | undefined, digits: number): string | null | undefined {',
-    "  const m = typeof value === 'string' ? /^(.*\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d*))?$/.exec(value) : null;",
-    "  return m ? `${m[1]}.${(m[2] ?? '').padEnd(digits, '0').slice(0, digits)}` : value;",
-    '}',
-  ],
-  toBool: [
-    '/** TINYINT(1) value (0 / 1, as number, bigint or string) -> boolean; undefined when absent. */',
-    'function toBool(value: unknown): boolean | null | undefined {',
-    '  if (value === undefined || value === null) return value;',
-    "  return typeof value === 'boolean' ? value : Number(value) !== 0;",
-    '}',
-  ],
-  toBytes: [
-    '/** BLOB value (a Buffer is a Uint8Array) -> bytes; undefined when absent or not bytes. */',
-    'function toBytes(value: unknown): Uint8Array | null | undefined {',
-    '  if (value === undefined || value === null) return value;',
-    '  return value instanceof Uint8Array ? value : undefined;',
-    '}',
-  ],
-  isMissing: ['function isMissing(value: unknown): boolean {', "  return value === undefined || value === null || value === '';", '}'],
-  isBlank: ['function isBlank(value: unknown): boolean {', "  return typeof value === 'string' && value.trim() === '';", '}'],
-  tooLong: [
-    '/** Counted in characters (code points), as VARCHAR(n) counts them. */',
-    'function tooLong(value: unknown, max: number): boolean {',
-    "  return typeof value === 'string' && [...value].length > max;",
-    '}',
-  ],
-  notInteger: ['function notInteger(value: unknown): boolean {', '  return !isMissing(value) && !Number.isInteger(value);', '}'],
-  isNegative: [
-    '/** A number below zero, or a decimal string below zero (`-0.00` is zero). */',
-    'function isNegative(value: unknown): boolean {',
-    "  if (typeof value === 'string') return /^\\s*-[\\d.]*[1-9]/.test(value);",
-    "  return typeof value === 'number' && value < 0;",
-    '}',
-  ],
-  notNumber: ['function notNumber(value: unknown): boolean {', "  return !isMissing(value) && !(typeof value === 'number' && Number.isFinite(value));", '}'],
-  notDecimal: [
-    '/** Not a decimal written with digits and an optional point (`12.50`, `-3`). */',
-    'function notDecimal(value: unknown): boolean {',
-    "  return !isMissing(value) && !(typeof value === 'string' && /^[+-]?\\d+(?:\\.\\d+)?$/.test(value.trim()));",
-    '}',
-  ],
-  tooManyDecimals: [
-    '/** More significant decimals than the column keeps (trailing zeros do not count). */',
-    'function tooManyDecimals(value: unknown, scale: number): boolean {',
-    "  return typeof value === 'string' && (/\\.(\\d*?)0*$/.exec(value.trim())?.[1] ?? '').length > scale;",
-    '}',
-  ],
-};
 
 const named = (label: string): string => `Le champ « ${label} »`;
 
@@ -157,7 +24,16 @@ export const VALIDATION_MESSAGES = {
   number: (label: string): string => `${named(label)} doit être un nombre.`,
   decimal: (label: string): string => `${named(label)} doit être un nombre décimal (par exemple 12.50).`,
   decimalPlaces: (label: string, n: number): string => `${named(label)} doit comporter au plus ${n} décimale${n > 1 ? 's' : ''}.`,
+  minLength: (label: string, n: number): string => `${named(label)} doit contenir au moins ${n} caractère${n > 1 ? 's' : ''}.`,
+  min: (label: string, min: string): string => `${named(label)} doit être supérieur ou égal à ${frenchNumber(min)}.`,
+  max: (label: string, max: string): string => `${named(label)} doit être inférieur ou égal à ${frenchNumber(max)}.`,
+  pattern: (label: string): string => `${named(label)} n’a pas le format attendu.`,
 } as const;
+
+/** A bound as the French pages write it (`0.01` → `0,01`), as the form's messages do (runtime/forms/messages.ts). */
+function frenchNumber(text: string): string {
+  return text.replace('.', ',');
+}
 
 /**
  * The label a field is named by in messages: its `label` when the model carries one, else its name made
@@ -254,6 +130,7 @@ function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper
   const add = (helper: Helper, condition: string, message: string): void => {
     helpers.add(helper);
     if (helper === 'notInteger' || helper === 'notNumber' || helper === 'notDecimal') helpers.add('isMissing');
+    if (helper === 'belowMin' || helper === 'aboveMax') helpers.add('compareNumber');
     checks.push({ condition, message });
   };
   if (!field.nullable) add('isMissing', `isMissing(${self})`, M.required(label));
@@ -273,7 +150,37 @@ function checksOf(field: FieldNode, isGeneratedKey: boolean, helpers: Set<Helper
   }
   if (field.notEmpty && TEXT_TYPES.has(field.logicalType)) add('isBlank', `isBlank(${self})`, M.notEmpty(label));
   if (field.maxLength !== null && field.logicalType === 'str') add('tooLong', `tooLong(${self}, ${field.maxLength})`, M.maxLength(label, field.maxLength));
+  constraintChecks(field, self, label, add);
   return checks;
+}
+
+/** The field's `constraints` (docs/entities.md "Constraints"), with the form's messages: API and JSON writes meet the same rules. */
+function constraintChecks(field: FieldNode, self: string, label: string, add: (helper: Helper, condition: string, message: string) => void): void {
+  const c = field.constraints;
+  if (!c) return;
+  const M = VALIDATION_MESSAGES;
+  if (c.minLength !== undefined) add('tooShort', `tooShort(${self}, ${c.minLength})`, M.minLength(label, c.minLength));
+  if (c.pattern !== undefined) {
+    // Anchored as the form's regex is (emitters/crud/field-declaration.ts).
+    add('noMatch', `noMatch(${self}, new RegExp(${tsString(`^(?:${c.pattern})$`)}, 'u'))`, c.patternMessage ?? M.pattern(label));
+  }
+  if (c.min !== undefined) add('belowMin', `belowMin(${self}, ${tsString(c.min)})`, M.min(label, c.min));
+  if (c.max !== undefined) add('aboveMax', `aboveMax(${self}, ${tsString(c.max)})`, M.max(label, c.max));
+}
+
+/**
+ * What the constructor sets when `data` lacks the field: the field's `default` (as the column's DEFAULT and the
+ * create form do, so that a JSON write without it is saved with it), else null, the type's empty value, or undefined
+ * for a number (validate() reports it).
+ */
+function initializer(field: FieldNode, data: string, nullable: boolean, empty: string | null, scalar: string): string {
+  const value = field.constraints?.default;
+  if (value !== undefined && !(field.primaryKey && field.autoIncrement)) {
+    const literal = typeof value === 'string' ? tsString(value) : String(value);
+    // A nullable field keeps an explicit null: only an absent value takes the default.
+    return nullable ? `${data} === undefined ? ${literal} : ${data}` : `${data} ?? ${literal}`;
+  }
+  return nullable ? `${data} ?? null` : empty !== null ? `${data} ?? ${empty}` : `${data} as ${scalar}`;
 }
 
 function planField(entity: EntityNode, field: FieldNode, helpers: Set<Helper>): FieldPlan {
@@ -302,7 +209,7 @@ function planField(entity: EntityNode, field: FieldNode, helpers: Set<Helper>): 
     column: field.column,
     type,
     rowType: nullable ? `${rowScalar} | null` : rowScalar,
-    initializer: nullable ? `${data} ?? null` : empty !== null ? `${data} ?? ${empty}` : `${data} as ${scalar}`,
+    initializer: initializer(field, data, nullable, empty, scalar),
     // A NULL read for a NOT NULL field (or an absent column) falls back to the constructor's default.
     fromRow: nullable ? reader(field, helpers) : `${reader(field, helpers)} ?? undefined`,
     toRow,

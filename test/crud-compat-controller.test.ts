@@ -108,7 +108,7 @@ async function pages(client: HttpClient, email: string, postcode: string): Promi
   assert.is(duplicate.status, 422, 'a unique violation comes back on its field');
   const csv = await client.get('/contacts/export.csv');
   assert.is(csv.status, 200);
-  assert.match(csv.text, /"Durand","Léa"/);
+  assert.match(csv.text, /"Durand";"Léa"/);
   const partial = await client.get('/contacts?q=Durand', { 'hx-request': 'true' });
   assert.not.match(partial.text, /<html/);
   assert.is((await client.post(`/contacts/${id}/delete`, [])).status, 302);

@@ -2,7 +2,10 @@
 // MariaDB (test/helpers/crud-named-app.ts): the pattern in the relation's select and filter, the list's and CSV's
 // `_label` column, the many-to-many links of a detail page, the detail title, the flashes, the 409 texts and the
 // bulk-delete confirmation, and a public detail page's title; the form refuses values outside the constraints with their messages, the create form
-// starts from the defaults, and the database itself refuses such rows (CHECK) and fills the DEFAULTs.
+// starts from the defaults, and the database itself refuses such rows (CHECK) and fills the DEFAULTs. A JSON write checked by
+// the entity's validate() alone meets the same rules and messages (a 422 envelope naming each field). The form marks its
+// required fields and sums up its errors at the top, each linking to its field (docs/crud.md "Required fields and the error
+// summary"); the CSV starts with a byte-order mark and splits its cells as a French spreadsheet expects.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
@@ -21,6 +24,23 @@ function flash(html: string): string {
 }
 
 const heading = (html: string): string => decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.trim() ?? '');
+
+/** The error summary of a form page: its heading and its links (href → text). */
+function errorSummary(html: string): { heading: string; links: Array<[string, string]> } | null {
+  const block = /<div id="error-summary"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1];
+  if (block === undefined) return null;
+  const heading = /<h2 id="error-summary-title" tabindex="-1" autofocus[^>]*>([\s\S]*?)<\/h2>/.exec(block)?.[1] ?? '';
+  const links = [...block.matchAll(/<a href="#([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].map((m): [string, string] => [m[1]!, decode(m[2]!.trim())]);
+  return { heading: decode(heading.trim()), links };
+}
+
+/** Every id of a page. */
+const ids = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!));
+
+/** The label of a field, its tags kept (the required mark is in it). */
+const labelOf = (html: string, name: string): string => new RegExp(`<label for="field-${name}"[^>]*>([\\s\\S]*?)</label>`).exec(html)?.[1] ?? '';
+
+const REQUIRED_MARK = '<span class="text-red-700" aria-hidden="true"> *</span><span class="sr-only"> (obligatoire)</span>';
 
 const VALID: Array<[string, string]> = [
   ['prenom', 'Jean'],
@@ -76,6 +96,111 @@ function namedSuite(dialect: DialectName): void {
     const over = await client.post('/membres', set({ age: '121' }));
     assert.is(fieldError(over.text, 'age'), 'Le champ « Age » doit être inférieur ou égal à 120.');
     assert.is(Number((await app.rows('SELECT COUNT(*) AS n FROM membres'))[0]!['n']), 1);
+  });
+
+  t('the form marks its required fields, explains the mark once, and has no summary before it is sent', async () => {
+    const page = await client.get('/membres/new');
+    for (const name of ['prenom', 'nom', 'age', 'cotisation', 'pays']) {
+      assert.ok(labelOf(page.text, name).endsWith(REQUIRED_MARK), `${name} : ${labelOf(page.text, name)}`);
+      assert.match(page.text, new RegExp(`<input [^>]*id="field-${name}"[^>]* required[ >]`), name);
+    }
+    for (const name of ['code', 'pseudo']) {
+      assert.not.ok(labelOf(page.text, name).includes('*'), name);
+      assert.not.match(page.text, new RegExp(`<input [^>]*id="field-${name}"[^>]* required[ >]`), name);
+    }
+    assert.is(page.text.split('Les champs marqués d’un astérisque (*) sont obligatoires.').length, 2, 'la légende, une fois');
+    assert.is(errorSummary(page.text), null);
+    const relation = await client.get('/inscriptions/new');
+    assert.ok(labelOf(relation.text, 'membre_id').endsWith(REQUIRED_MARK), labelOf(relation.text, 'membre_id'));
+    assert.match(relation.text, /<select id="field-membre_id"[^>]* required[ >]/);
+  });
+
+  t('a form sent back with errors sums them up at the top, each a link to its field; numbers are written as the page writes them', async () => {
+    const set = (changes: Record<string, string>): Array<[string, string]> => VALID.map(([k, v]) => [k, changes[k] ?? v]);
+    const res = await client.post('/membres', set({ prenom: '', age: '3', cotisation: '12.5.0', code: 'ab123' }));
+    assert.is(res.status, 422);
+    const summary = errorSummary(res.text);
+    assert.ok(summary, 'le résumé des erreurs');
+    assert.is(summary!.heading, 'Le formulaire contient 4 erreurs :');
+    assert.equal(summary!.links, [
+      ['field-prenom', 'Le champ « Prenom » est obligatoire.'],
+      ['field-age', 'Le champ « Age » doit être supérieur ou égal à 5.'],
+      ['field-cotisation', 'Le champ « Cotisation » doit être un nombre décimal (par exemple 12,50).'],
+      ['field-code', 'Le code : deux majuscules puis trois chiffres (AB123).'],
+    ]);
+    const present = ids(res.text);
+    for (const [id, message] of summary!.links) {
+      assert.ok(present.has(id), `#${id} existe`);
+      assert.is(fieldError(res.text, id.slice('field-'.length)), message, `le message sous ${id}`);
+    }
+    assert.ok(res.text.indexOf('id="error-summary"') < res.text.indexOf('<form method="post"'), 'le résumé précède le formulaire');
+    const places = await client.post('/membres', set({ cotisation: '12,505' }));
+    assert.equal(errorSummary(places.text)!.links, [['field-cotisation', 'Le champ « Cotisation » doit comporter au plus 2 décimales.']]);
+    assert.is(errorSummary(places.text)!.heading, 'Le formulaire contient une erreur :');
+    const relation = await client.post('/inscriptions', [
+      ['titre', ''],
+      ['membre_id', ''],
+    ]);
+    assert.is(relation.status, 422);
+    assert.equal(
+      errorSummary(relation.text)!.links.map(([id]) => id),
+      ['field-titre', 'field-membre_id'],
+    );
+    for (const [id] of errorSummary(relation.text)!.links) assert.ok(ids(relation.text).has(id), id);
+  });
+
+  t("a JSON write checked by the entity alone: a 422 envelope naming each field with the form's messages; the defaults fill what is absent", async () => {
+    const post = (body: unknown): Promise<Response> =>
+      fetch(`${client.base}/api/membres`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await post({ prenom: 'Ana', nom: 'Lima', age: 3, cotisation: '600', code: 'ab123', pseudo: 'jd', pays: 'Brésil' });
+    assert.is(refused.status, 422);
+    const envelope = (await refused.json()) as { success: boolean; error: { code: string; details: Record<string, string> } };
+    assert.is(envelope.success, false);
+    assert.is(envelope.error.code, 'validation_error');
+    // The same words as the form's (the test above and 'the form refuses values outside the constraints').
+    assert.equal(envelope.error.details, {
+      age: 'Le champ « Age » doit être supérieur ou égal à 5.',
+      cotisation: 'Le champ « Cotisation » doit être inférieur ou égal à 500.',
+      code: 'Le code : deux majuscules puis trois chiffres (AB123).',
+      pseudo: 'Le champ « Pseudo » doit contenir au moins 3 caractères.',
+    });
+    const over = await post({ prenom: 'Ana', nom: 'Lima', age: 121, cotisation: '-0.01' });
+    assert.equal(((await over.json()) as { error: { details: unknown } }).error.details, {
+      age: 'Le champ « Age » doit être inférieur ou égal à 120.',
+      cotisation: 'Le champ « Cotisation » doit être supérieur ou égal à 0.',
+    });
+    const accepted = await post({ prenom: 'Ana', nom: 'Lima', age: 30 });
+    assert.is(accepted.status, 201);
+    const row = ((await accepted.json()) as { data: Record<string, unknown> }).data;
+    assert.is(row['Cotisation'], '20.00');
+    assert.is(row['Pays'], 'France');
+    assert.is(row['Code'], null);
+  });
+
+  t('the CSV starts with the byte-order mark, splits its cells on ;, keeps accents and writes decimals as the page does', async () => {
+    const created = await client.post('/membres', [
+      ['prenom', 'Élodie'],
+      ['nom', 'Lefèvre'],
+      ['age', '33'],
+      ['cotisation', '12,5'],
+      ['pays', 'Côte d’Ivoire'],
+    ]);
+    assert.is(created.status, 302);
+    const res = await fetch(`${client.base}/membres/export.csv`);
+    assert.is(res.status, 200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'la marque d’ordre des octets');
+    const lines = csvLines(bytes.subarray(3).toString('utf8'));
+    const line = lines.find((l) => l.includes('Lefèvre'));
+    assert.ok(line, lines.join('\n'));
+    const cells = csvCells(line!);
+    assert.ok(cells.includes('Élodie') && cells.includes('Côte d’Ivoire'), cells.join(' | '));
+    assert.ok(cells.includes('12,50'), cells.join(' | '));
+    await app.exec("DELETE FROM membres WHERE Nom = 'Lefèvre'");
   });
 
   t('the database refuses rows outside the constraints (CHECK) and fills the defaults', async () => {

@@ -229,8 +229,8 @@ function crudSuite(dialect: DialectName): void {
         lines.slice(1).map((l) => csvCells(l)[1]),
         ["'=SUM(A1)", "'+33 6 12", "'-danger", "'@cmd", '-1.5', "'\tTab", 'Dit "Jo"', '42', 'Normal'],
       );
-      assert.is(lines[1], `"Formule","'=SUM(A1)","f1@exemple.fr","'+33 6 00","1",""`);
-      assert.is(lines[7], '"Formule","Dit ""Jo""","f7@exemple.fr","","1",""');
+      assert.is(lines[1], `"Formule";"'=SUM(A1)";"f1@exemple.fr";"'+33 6 00";"1";""`);
+      assert.is(lines[7], '"Formule";"Dit ""Jo""";"f7@exemple.fr";"";"1";""');
     } finally {
       await withDb(seeded.app, (db) => db.execute("DELETE FROM contacts WHERE Nom = 'Formule'"));
     }

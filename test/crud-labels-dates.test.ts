@@ -150,7 +150,7 @@ test('the CSV keeps the stored values', async () => {
   const res = await client.get('/eleves/export.csv');
   assert.is(res.status, 200);
   const line = csvLines(res.text).find((l) => l.includes('Durand'));
-  assert.match(line ?? '', '"2012-05-04","2025-03-10 08:40:00"');
+  assert.match(line ?? '', '"2012-05-04";"2025-03-10 08:40:00"');
 });
 
 test('a time typed in the form is read in the application zone and stored in UTC; the pages show it back as typed', async () => {

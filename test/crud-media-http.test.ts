@@ -238,6 +238,14 @@ function mediaSuite(dialect: DialectName): void {
     ]);
     assert.is(inputValue(res.text, 'nom'), 'Refusé');
     assert.is(again(res.text, 'photo'), undefined, 'no file of the photo to choose again: it was refused');
+    // The summary at the top links each message to its entry's file input (docs/crud.md "Required fields and the error summary").
+    const summary = /<div id="error-summary"[^>]*>([\s\S]*?)<\/div>/.exec(res.text)?.[1] ?? '';
+    const links = [...summary.matchAll(/<a href="#([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => [m[1]!, decode(m[2]!.trim())]);
+    assert.equal(links, [
+      ['media-photo-file', mediaErrors(res.text, 'photo')[0]!],
+      ['media-notice-file', mediaErrors(res.text, 'notice')[0]!],
+    ]);
+    for (const [id] of links) assert.match(res.text, new RegExp(`<input type="file" id="${id}"`), id);
     assert.equal(await state(), before);
   });
 

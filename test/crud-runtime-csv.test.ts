@@ -1,11 +1,13 @@
 // CSV export of the generated CRUD pages (docs/crud.md "CSV export"): cells quoted, formulas
-// neutralised, plain numbers kept, and the download's headers on the wire.
+// neutralised, plain numbers kept, the byte-order mark and the locale's separator, and the download's headers on the wire.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { csvCell, csvResponse, toCsv } from '../runtime/crud/index.js';
 import { writeResponse } from '../runtime/app/serve.js';
+import { configure, resetConfig } from '../runtime/config.js';
+import { clearTranslations } from '../runtime/translations.js';
 
 // --- CSV ---
 
@@ -44,10 +46,12 @@ C('a cell starting with = + - @ tab or CR gets the formula prefix, before the qu
 });
 
 C('a plain number keeps its sign and gets no prefix', () => {
-  for (const text of ['-1.5', '+3', '42', '-0', '3.', '.5', '-.5', '+12.75']) assert.is(csvCell(text), `"${text}"`, text);
+  // A decimal comma too: the French file writes `-1,5`.
+  for (const text of ['-1.5', '+3', '42', '-0', '3.', '.5', '-.5', '+12.75', '-1,5', '+12,75']) assert.is(csvCell(text), `"${text}"`, text);
   // Not plain numbers: an exponent, a thousands separator, a second sign.
   assert.is(csvCell('-1e5'), `"'-1e5"`);
-  assert.is(csvCell('-1,5'), `"'-1,5"`);
+  assert.is(csvCell('-1 000,5'), `"'-1 000,5"`);
+  assert.is(csvCell('-1.000,5'), `"'-1.000,5"`);
   assert.is(csvCell('+-3'), `"'+-3"`);
 });
 
@@ -61,6 +65,7 @@ C('toCsv: header then rows, CRLF after every line', () => {
   );
   assert.is(text, '"nom","actif","solde"\r\n"Dupont","1","-1.5"\r\n"\'=cmd","0",""\r\n');
   assert.is(toCsv(['a'], []), '"a"\r\n');
+  assert.is(toCsv(['a', 'b'], [['x;y', '1,5']], ';'), '"a";"b"\r\n"x;y";"1,5"\r\n');
 });
 
 C('csvResponse: status 200 and exactly the three headers of docs/crud.md "CSV export"', () => {
@@ -68,9 +73,21 @@ C('csvResponse: status 200 and exactly the three headers of docs/crud.md "CSV ex
   assert.is(response.status, 200);
   assert.is(response.contentType, 'text/csv; charset=utf-8');
   assert.equal(response.headers, { 'Content-Disposition': 'attachment; filename="contacts.csv"', 'Cache-Control': 'no-store' });
-  assert.is(response.body, '"nom"\r\n"Dupont"\r\n');
+  assert.is(response.body, '\uFEFF"nom"\r\n"Dupont"\r\n');
   // A name cannot break out of its quotes.
   assert.is(csvResponse('a"b\r\n.csv', [], []).headers['Content-Disposition'], 'attachment; filename="a_b__.csv"');
+});
+
+C('csvResponse: the separator follows the locale, `;` where decimals take a comma, `,` where they take a point', () => {
+  try {
+    configure({ locale: 'en' });
+    clearTranslations();
+    assert.is(csvResponse('a.csv', ['nom', 'prenom'], [['Dupont', 'Léa']]).body, '\uFEFF"nom","prenom"\r\n"Dupont","Léa"\r\n');
+  } finally {
+    resetConfig();
+    clearTranslations();
+  }
+  assert.is(csvResponse('a.csv', ['nom', 'prenom'], [['Dupont', 'Léa']]).body, '\uFEFF"nom";"prenom"\r\n"Dupont";"Léa"\r\n');
 });
 
 C('csvResponse on the wire: the headers as a browser receives them', async () => {
@@ -96,7 +113,10 @@ C('csvResponse on the wire: the headers as a browser receives them', async () =>
     assert.is(response.headers.get('content-type'), 'text/csv; charset=utf-8');
     assert.is(response.headers.get('content-disposition'), 'attachment; filename="contacts.csv"');
     assert.is(response.headers.get('cache-control'), 'no-store');
-    assert.is(await response.text(), '"nom","ville_id_label"\r\n"Dupont","Lyon"\r\n"\'@x",""\r\n');
+    // The bytes: the UTF-8 byte-order mark, then cells split by `;` (the French catalogue writes decimals with a comma).
+    const bytes = Buffer.from(await response.arrayBuffer());
+    assert.equal([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    assert.is(bytes.subarray(3).toString('utf8'), '"nom";"ville_id_label"\r\n"Dupont";"Lyon"\r\n"\'@x";""\r\n');
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -225,7 +225,7 @@ test('DecimalField: exact decimals as strings, DECIMAL(M, D) rules, bounds compa
     ],
     [
       ['', 'Le champ « Prix » est obligatoire.'],
-      ['abc', 'Le champ « Prix » doit être un nombre décimal (par exemple 12.50).'],
+      ['abc', 'Le champ « Prix » doit être un nombre décimal (par exemple 12,50).'],
       ['1e3', M.decimal('Prix')],
       ['1.2.3', M.decimal('Prix')],
       ['1 000,00', M.decimal('Prix')],
@@ -233,7 +233,7 @@ test('DecimalField: exact decimals as strings, DECIMAL(M, D) rules, bounds compa
       ['NaN', M.decimal('Prix')],
       ['1.005', 'Le champ « Prix » doit comporter au plus 2 décimales.'],
       ['10000', 'Le champ « Prix » doit comporter au plus 4 chiffres avant la virgule.'],
-      ['0.00', 'Le champ « Prix » doit être supérieur ou égal à 0.01.'],
+      ['0.00', 'Le champ « Prix » doit être supérieur ou égal à 0,01.'],
       ['-1', M.min('Prix', '0.01')],
       // 0.1 + 0.2 style traps: 9999.995 would round to 10000 as a float; here it is refused for its decimals.
       ['9999.995', M.decimalPlaces('Prix', 2)],

@@ -128,7 +128,7 @@ export function linkRowsInput(l: CrudLink): string {
   const ctx = `form.${name}`;
   const columns = Math.min(4, pivotInputs(l).length + 1);
   const grid = columns >= 4 ? 'sm:grid-cols-2 lg:grid-cols-4' : columns === 3 ? 'sm:grid-cols-3' : 'sm:grid-cols-2';
-  return `  <fieldset class="mb-4" aria-describedby="field-${name}-hint{% if ${ctx}.error %} field-${name}-error{% endif %}">
+  return `  <fieldset id="field-${name}" tabindex="-1" class="mb-4" aria-describedby="field-${name}-hint{% if ${ctx}.error %} field-${name}-error{% endif %}">
     <legend class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}</legend>
     <p id="field-${name}-hint" class="mb-2 text-xs text-gray-500">{{ trans('crud.link_rows_hint') }}</p>
     {% if ${ctx}.error %}<p id="field-${name}-error" class="mb-2 text-sm text-red-600">{{ ${ctx}.error }}</p>{% endif %}

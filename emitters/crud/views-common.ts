@@ -19,3 +19,11 @@ export const CSRF = `<input type="hidden" name="csrf_token" value="{{ csrf_token
 export function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\{/g, '&#123;').replace(/\}/g, '&#125;');
 }
+
+/**
+ * What a required field's label ends with (docs/crud.md "Required fields and the error summary"): a visible `*`
+ * that screen readers skip, and « (obligatoire) » for them only. `ctx` is the field's context (`form.nom`).
+ */
+export function requiredMark(ctx: string): string {
+  return `{% if ${ctx}.required %}<span class="text-red-700" aria-hidden="true"> *</span><span class="sr-only"> ({{ trans('crud.required') }})</span>{% endif %}`;
+}

@@ -5,7 +5,7 @@
 import { syncEntityCommand, templateMarkerLine } from '../marker.js';
 import { hasPivotInputs, linkRowsInput } from './pivot.js';
 import type { CrudField, CrudLink, CrudPlan } from './plan.js';
-import { INPUT, SECONDARY } from './views-common.js';
+import { INPUT, requiredMark, SECONDARY } from './views-common.js';
 
 /** A link of the application's menu (the `nav` block of `layouts/app.html`). */
 export interface NavLink {
@@ -66,7 +66,7 @@ export function formInput(f: CrudField, extraAttrs = ''): string {
   const ctx = `form.${name}`;
   const errorAttrs = `{% if ${ctx}.error %} aria-invalid="true" aria-describedby="field-${name}-error"{% endif %}`;
   const required = `{% if ${ctx}.required %} required{% endif %}`;
-  const label = `<label for="field-${name}" class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}</label>`;
+  const label = `<label for="field-${name}" class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}${requiredMark(ctx)}</label>`;
   const error = `{% if ${ctx}.error %}<p id="field-${name}-error" class="mt-1 text-sm text-red-600">{{ ${ctx}.error }}</p>{% endif %}`;
   let control: string;
   if (f.input === 'bool') {
@@ -101,7 +101,7 @@ function linkInput(l: CrudLink): string {
   const ctx = `form.${name}`;
   return `  <div class="mb-4">
     {% set count = ${ctx}.choices | length %}
-    <label for="field-${name}" class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}</label>
+    <label for="field-${name}" class="mb-1 block text-sm font-medium text-gray-700">{{ ${ctx}.label }}${requiredMark(ctx)}</label>
     <select id="field-${name}" name="${name}" multiple size="{{ 8 if count > 8 else (count if count > 2 else 2) }}" class="${INPUT}" aria-describedby="field-${name}-hint{% if ${ctx}.error %} field-${name}-error{% endif %}"{% if ${ctx}.error %} aria-invalid="true"{% endif %}>
       {% for choice in ${ctx}.choices %}<option value="{{ choice.value }}"{% if choice.selected %} selected{% endif %}>{{ choice.label }}</option>{% endfor %}
     </select>

@@ -162,8 +162,10 @@ ${header('{{ label or title }}')}
 {% if form.non_field_errors | length %}
 <div role="alert" class="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">{% for message in form.non_field_errors %}<p>{{ message }}</p>{% endfor %}</div>
 {% endif %}
+{% include "components/error_summary.html" %}
 <form method="post" action="{{ action }}" novalidate class="max-w-2xl rounded-lg border border-gray-200 bg-white p-6">
   ${CSRF}
+{% include "components/required_legend.html" %}
 ${plan.formFields.map((f) => formInput(f, stepAttr(f))).join('\n')}
   <button type="submit" class="${PRIMARY}">{{ trans('public.form.submit') }}</button>
 </form>

@@ -19,7 +19,7 @@ import type { CrudPermission, CrudRecord } from './description.js';
 import { htmxRedirect, htmxTarget, isHtmx } from './htmx.js';
 import { parseId, parseIds } from './ids.js';
 import { ListQuery, type SqlFragment } from './list-query.js';
-import type { CrudMediaPages, CrudMediaSubmission } from './media.js';
+import { mediaErrorLinks, type CrudMediaPages, type CrudMediaSubmission } from './media.js';
 import type { CrudModelClass } from './model.js';
 import { inUseError, inUseMessage, type InUseError } from './references.js';
 import type { CrudResource } from './resource.js';
@@ -121,7 +121,11 @@ async function formPage(ctl: Ctl, request: Request, form: Form, row: object | nu
   const id = row ? resource.idOf(row) : null;
   const action = id === null ? resource.base : `${resource.base}/${String(id)}`;
   const context: Context = { title: resource.title, label: resource.label, base: resource.base, key: resource.key.name, form: form.context(), row, action };
-  if (ctl.media) context.media = await ctl.media.formContext(id, sent);
+  if (ctl.media) {
+    const media = await ctl.media.formContext(id, sent);
+    context.media = media;
+    context.media_errors = mediaErrorLinks(media);
+  }
   return render(ctl, request, 'form', `${resource.views}/form.html`, context, status);
 }
 

@@ -32,3 +32,16 @@ export interface CrudMediaPages {
   thumbnails(ids: readonly number[]): Promise<object>;
   deleteFor(ids: readonly number[]): Promise<number>;
 }
+
+/**
+ * The media messages of a form page sent back, for its error summary (docs/crud.md "Required fields and the error
+ * summary"): each links to its entry's file input, `media-<name>-file` in `_media_fields.html`.
+ */
+export function mediaErrorLinks(formContext: object): Array<{ id: string; message: string }> {
+  const links: Array<{ id: string; message: string }> = [];
+  for (const [name, entry] of Object.entries(formContext as Record<string, { errors?: unknown }>)) {
+    const errors = Array.isArray(entry?.errors) ? entry.errors : [];
+    for (const message of errors) links.push({ id: `media-${name}-file`, message: String(message) });
+  }
+  return links;
+}

@@ -16,6 +16,7 @@ import { formatNumber } from '../templates/format-number.js';
 import { userCan } from '../templates/nunjucks.js';
 import { labelFromPattern } from '../templates/record-label.js';
 import { CHOICES_MAX, missingChoiceKeys } from './choices.js';
+import { csvSeparator } from './csv.js';
 import type { CrudChoices, CrudDescription, CrudEntityClass, CrudOrder, CrudPermission, CrudPivotDefault, CrudRow, CrudShow } from './description.js';
 import { placeholders } from './ids.js';
 import { linkDetails, linkRowKeys, linkRows, linkedIds, relatedKeys, replaceLinks, saveLinkRows, type LinkSpec, type PivotLink } from './links.js';
@@ -73,6 +74,8 @@ function pivotDefault(value: CrudPivotDefault): () => unknown {
 }
 
 /** The CRUD pages of one entity as its description gives them. */
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
 export class CrudResource<C extends CrudEntityClass = CrudEntityClass, L extends string = string> {
   readonly name: string;
   readonly base: string;
@@ -86,6 +89,7 @@ export class CrudResource<C extends CrudEntityClass = CrudEntityClass, L extends
   /** The pivot tables of the many-to-many relations, by form field, as the link functions read them. */
   readonly links: Readonly<Record<string, LinkSpec>>;
   readonly #updateColumns: readonly string[];
+  #numbers: ReadonlySet<string> | undefined;
 
   constructor(readonly description: CrudDescription<C, L>) {
     const d = description;
@@ -216,10 +220,20 @@ export class CrudResource<C extends CrudEntityClass = CrudEntityClass, L extends
     return this.description.csv.file;
   }
 
-  /** The cells of a row of the CSV export. */
+  /**
+   * The cells of a row of the CSV export: the stored values, a decimal or float written with the locale's separator
+   * when the file splits its cells on `;` (docs/crud.md "CSV export": `12,50` in French).
+   */
   csvRow(row: CrudRow<C, L>): unknown[] {
     const values = row as unknown as Record<string, unknown>;
-    return this.description.csv.fields.map((field) => values[field]);
+    const numbers = csvSeparator() === ';' ? this.numberFields : NO_FIELDS;
+    return this.description.csv.fields.map((field) => (numbers.has(field) ? formatNumber(values[field]) : values[field]));
+  }
+
+  /** The fields the detail page shows as numbers (DECIMAL, FLOAT, DOUBLE). */
+  private get numberFields(): ReadonlySet<string> {
+    this.#numbers ??= new Set(this.description.details.flatMap((d) => ('show' in d && d.show === 'number' ? [d.field] : [])));
+    return this.#numbers;
   }
 
   /**

@@ -1,7 +1,9 @@
 /**
  * The French messages of the form fields, in one place. Each names the field by its label; the wording is
- * part of the contract (tests compare it exactly).
+ * part of the contract (tests compare it exactly). Numbers in them are written as the pages write them
+ * (`12,50` in French: docs/crud.md "Numbers").
  */
+import { formatNumber } from '../templates/format-number.js';
 
 const field = (label: string): string => `Le champ « ${label} »`;
 const chars = (n: number): string => `${n} caractère${n > 1 ? 's' : ''}`;
@@ -16,10 +18,10 @@ export const messages = {
   pattern: (label: string) => `${field(label)} n’a pas le format attendu.`,
   integer: (label: string) => `${field(label)} doit être un nombre entier.`,
   tooLarge: (label: string) => `${field(label)} est hors des limites autorisées.`,
-  min: (label: string, min: number | string) => `${field(label)} doit être supérieur ou égal à ${min}.`,
-  max: (label: string, max: number | string) => `${field(label)} doit être inférieur ou égal à ${max}.`,
-  number: (label: string) => `${field(label)} doit être un nombre (par exemple 12.5).`,
-  decimal: (label: string) => `${field(label)} doit être un nombre décimal (par exemple 12.50).`,
+  min: (label: string, min: number | string) => `${field(label)} doit être supérieur ou égal à ${formatNumber(min)}.`,
+  max: (label: string, max: number | string) => `${field(label)} doit être inférieur ou égal à ${formatNumber(max)}.`,
+  number: (label: string) => `${field(label)} doit être un nombre (par exemple ${formatNumber('12.5')}).`,
+  decimal: (label: string) => `${field(label)} doit être un nombre décimal (par exemple ${formatNumber('12.50')}).`,
   decimalPlaces: (label: string, n: number) => `${field(label)} doit comporter au plus ${n} décimale${n > 1 ? 's' : ''}.`,
   maxDigits: (label: string, n: number) => `${field(label)} doit comporter au plus ${n} chiffre${n > 1 ? 's' : ''} au total.`,
   wholeDigits: (label: string, n: number) => `${field(label)} doit comporter au plus ${n} chiffre${n > 1 ? 's' : ''} avant la virgule.`,

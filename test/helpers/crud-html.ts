@@ -100,14 +100,17 @@ export function isChecked(html: string, name: string): boolean {
   return 'checked' in tag!.attrs;
 }
 
-/** The CSV lines (CRLF), without the trailing empty string. */
+/**
+ * The CSV lines (CRLF), without the trailing empty string. `text` is the body as `fetch`'s text() gives it: the
+ * byte-order mark the file starts with is already taken off (docs/crud.md "CSV export").
+ */
 export function csvLines(text: string): string[] {
   assert.ok(text.endsWith('\r\n'), 'CSV terminé par CRLF');
   return text.slice(0, -2).split('\r\n');
 }
 
-/** One CSV line whose every cell is quoted; returns the cells. */
+/** One CSV line of a French page, whose every cell is quoted and split by `;`; returns the cells. */
 export function csvCells(line: string): string[] {
-  assert.match(line, /^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/, `chaque cellule entre guillemets : ${line}`);
+  assert.match(line, /^"(?:[^"]|"")*"(?:;"(?:[^"]|"")*")*$/, `chaque cellule entre guillemets, séparées par « ; » : ${line}`);
   return [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
 }

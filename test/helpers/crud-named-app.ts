@@ -4,7 +4,9 @@
  * between 5 and 120, a fee between 0 and 500 by default 20, a code `[A-Z]{2}[0-9]{3}`, a pseudonym of 3 characters
  * at least, a country by default `France`), Inscription (many-to-one to Membre, RESTRICT) and Groupe (many-to-many
  * to Membre); `fw make:crud` for the three, and Benevole (`display: "{nom} ({ville})"`) with its public detail page
- * alone (`fw make:public-show`); `fw db:init`, `fw db:apply` on SQLite or MariaDB, then `tsx app.ts`.
+ * alone (`fw make:public-show`); `fw db:init`, `fw db:apply` on SQLite or MariaDB, then `tsx app.ts`. Its
+ * `mvc/api_routes.ts` takes a member as JSON (`POST /api/membres`) and answers the entity's `validate()`: a 422
+ * envelope whose details name each refused field, else 201 with the row as it would be written.
  */
 import type { DialectName } from '../../runtime/db/index.js';
 import { newProject, type CliProject } from './cli.js';
@@ -69,6 +71,25 @@ const BENEVOLE_JSON = {
   ],
 };
 
+/** A JSON write of a member, checked by the entity alone (no form): what an API of the project would do. */
+const API_ROUTES = `import { apiError, apiSuccess, type Request, type Router } from 'fw-mvc';
+import { Membre, type MembreData } from './entities/membre/index.js';
+
+export function registerApiRoutes(router: Router): void {
+  router.add(
+    'POST',
+    '/api/membres',
+    (request: Request) => {
+      const membre = new Membre(request.jsonBody as Partial<MembreData>);
+      const errors = membre.validate();
+      if (Object.keys(errors).length > 0) return apiError('Données invalides.', 422, 'validation_error', errors);
+      return apiSuccess(membre.toRow(), 201);
+    },
+    { public: true, csrf: false, api: true },
+  );
+}
+`;
+
 export interface NamedApp {
   readonly project: CliProject;
   client(): HttpClient;
@@ -108,6 +129,7 @@ export async function startNamedApp(dialect: DialectName): Promise<NamedApp> {
     ok(project, ['sync:relations']);
     ok(project, ['build:model']);
     ok(project, ['make:public-show', 'Benevole']);
+    project.write('mvc/api_routes.ts', API_ROUTES);
     ok(project, ['db:init']);
     ok(project, ['db:apply']);
     linkFramework(project);

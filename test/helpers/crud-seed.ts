@@ -29,7 +29,7 @@ export const MSG = {
 };
 export const HX = { 'HX-Request': 'true' } as const;
 /** The CSV header: the fields' labels, as the pages show them (the relation by its label, « Ville »). */
-export const CSV_HEADER = '"Nom","Prenom","Email","Telephone","Actif","Ville"';
+export const CSV_HEADER = '"Nom";"Prenom";"Email";"Telephone";"Actif";"Ville"';
 
 // --- seed data ---
 // Every textual value is ASCII with a consistent case, so that SQLite's binary order and MariaDB's
