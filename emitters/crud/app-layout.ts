@@ -67,7 +67,7 @@ export function emitAppLayout(): string {
   return previousAppLayout()
     .replace(
       'Your menu links (<a>) go in the nav block below; every page that extends this layout shows them.',
-      "The menu is mvc/routes.ts's router.menu() lines: the nav block shows those the signed-in user may open; a link of your own goes beside the include.",
+      'The nav block shows the router.menu() entries of mvc/routes.ts the signed-in user may open; add your links beside them.',
     )
     .replace('{% block nav %}{% endblock %}', '{% block nav %}{% include "components/menu.html" %}{% endblock %}');
 }
