@@ -101,7 +101,7 @@ test('a second make:crud changes no byte of routes.ts; a project without the men
   const upgraded = project.run(['make:crud', 'Contact']);
   assert.is(upgraded.status, 0, upgraded.stderr);
   assert.match(upgraded.stdout, `Menu complété : Contacts (/contacts) dans ${ROUTES}.`);
-  assert.match(project.read(ROUTES), `${ADMIN_ENTRY}\n  // Contact (fw make:crud Contact)\n  router.menu('/contacts', 'Contacts');\n}\n`);
+  assert.ok(project.read(ROUTES).endsWith("\n  // Contact (fw make:crud Contact)\n  router.menu('/contacts', 'Contacts');\n}\n"), project.read(ROUTES));
   const third = project.run(['make:crud', 'Contact']);
   assert.is(third.status, 0, third.stderr);
   const settled = project.read(ROUTES);

@@ -69,6 +69,9 @@ function previousNavLinks(routes: string): NavLink[] {
 
 const LAYOUT_PATH = 'mvc/views/layouts/app.html';
 
+/** A template tag that renders the menu: the include of `components/menu.html`, or a loop over `menu()`. */
+const RENDERS_MENU = /\{%-?\s*(include\s+["']components\/menu\.html["']|for\s+\w+\s+in\s+menu\(\))/;
+
 /** The line of `layouts/app.html` that renders the menu. */
 const MENU_INCLUDE = '{% include "components/menu.html" %}';
 
@@ -85,7 +88,7 @@ export function layoutFile(routesBefore: string, existing: string | null): { fil
   if (existing === previousAppLayout() || existing === previousAppLayout(previousNavLinks(routesBefore))) {
     return { file: { path: LAYOUT_PATH, content, kind: 'canonical' } };
   }
-  if (existing.includes('components/menu.html') || existing.includes('menu()')) return {};
+  if (RENDERS_MENU.test(existing)) return {};
   return {
     note: `Attention : ${LAYOUT_PATH} est à vous, il n'est pas modifié ; pour qu'il affiche le menu de mvc/routes.ts, mettez dans son bloc nav : ${MENU_INCLUDE}\n`,
   };

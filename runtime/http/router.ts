@@ -55,8 +55,8 @@ const ACCESS = Symbol.for('fw-mvc.route-access');
 
 /**
  * Marks `handler` with the check its wrapper makes before it answers (the role, the permission, the entity's role
- * block), so that the menu shows the page only to those it would answer (docs/decisions.md "One menu, read from the
- * routes"). Returns the handler.
+ * block), so that the menu shows the page only to those it would answer. Returns the handler.
+ * See docs/decisions.md "One menu, read from the routes".
  */
 export function markAccess<H extends Handler>(handler: H, check: AccessCheck): H {
   Object.defineProperty(handler, ACCESS, { value: check, configurable: true });

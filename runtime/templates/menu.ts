@@ -3,8 +3,8 @@
  * with `router.menu()`, less those the signed-in user could not open. An entry is shown when its GET route exists,
  * the route lets the user in (public, or a session), the check its handler was marked with passes (the role of
  * `requireRole`, the permission of `requirePermission`, the entity's role block for a CRUD list) and the entry's own
- * `roles` / `permission` pass: the same checks as the route's, never a second copy (docs/decisions.md "One menu,
- * read from the routes").
+ * `roles` / `permission` pass: the same checks as the route's, never a second copy.
+ * See docs/decisions.md "One menu, read from the routes".
  */
 import type { Request } from '../http/request.js';
 import { accessOf, type MenuEntry, type Router } from '../http/router.js';
