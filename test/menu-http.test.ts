@@ -9,6 +9,7 @@ import { newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { PASSWORD, fwOk, stopServer } from './helpers/auth-app.js';
+import { emitAppLayout, previousAppLayout } from '../emitters/crud/app-layout.js';
 
 const entity = (name: string, table: string, rbac?: unknown) => ({
   format_version: 1,
@@ -137,6 +138,20 @@ test('one nav on a CRUD page', async ({ served }) => {
   const client = await signIn(served.url, 'admin');
   const page = await client.get('/contacts');
   assert.is(page.text.split('<nav').length, 2, 'one nav element');
+});
+
+test("a layout as an earlier make:crud wrote it (an empty nav) is replaced by the one that renders the menu; the user's stays", ({ project }) => {
+  const layout = 'mvc/views/layouts/app.html';
+  project.write(layout, previousAppLayout());
+  const run = project.run(['make:crud', 'Ville']);
+  assert.is(run.status, 0, run.stderr);
+  assert.match(run.stdout, /mis à jour +mvc\/views\/layouts\/app\.html/);
+  assert.is(project.read(layout), emitAppLayout());
+  const mine = previousAppLayout().replace('{% block nav %}', '{% block nav %}<a href="/aide">Aide</a>');
+  project.write(layout, mine);
+  assert.is(project.run(['make:crud', 'Ville']).status, 0);
+  assert.is(project.read(layout), mine);
+  project.write(layout, emitAppLayout());
 });
 
 test.run();
