@@ -231,6 +231,7 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   // The menu gets the new pages, the layout stays as it was; the pages themselves leave the nav block to it.
   assert.equal(menu(), ['/contacts', '/dashboard', '/profile']);
   assert.is(project.read('mvc/views/layouts/app.html'), layout);
+  assert.match(auth, '\nMenu complété dans mvc/routes.ts : Tableau de bord (/dashboard), Mon profil (/profile).\n');
   for (const view of ['mvc/views/dashboard/index.html', 'mvc/views/profile/show.html']) assert.not.match(project.read(view), 'block nav', view);
   const home = project.read('mvc/views/home/index.html');
   for (const href of ['/contacts', '/dashboard', '/profile']) assert.match(home, `<a href="${href}"`);
@@ -240,6 +241,7 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   const mfa = ok(project, ['starter:build', 'mfa']);
   assert.not.match(mfa, /écrasé|ignoré/);
   assert.equal(menu(), ['/contacts', '/dashboard', '/profile', '/account/mfa']);
+  assert.match(mfa, '\nMenu complété dans mvc/routes.ts : Second facteur (/account/mfa).\n');
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
   assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
   assert.match(

@@ -36,6 +36,8 @@ export interface StarterPlan {
   /** Routes added to registerRoutes (CRUD and account pages), and the module calls added. */
   readonly routesAdded: readonly RouteToAdd[];
   readonly callsAdded: readonly string[];
+  /** The menu entries added to routes.ts (docs/starters.md "The menu"). */
+  readonly menuAdded: readonly MenuToAdd[];
   /** Notes on existing routes (a public flag that differs, a route the framework also declares). */
   readonly routeNotes: readonly string[];
   /** The login routes are wired once built: users must sign in. */
@@ -182,6 +184,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
   let routes = routesText;
   const routesAdded: RouteToAdd[] = [];
   const callsAdded: string[] = [];
+  const menuAdded: MenuToAdd[] = [];
   const routeNotes: string[] = [];
   const addRoutes = (
     imp: { name: string; from: string },
@@ -193,6 +196,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
     const edit = edited(() => crud.addRoutes(routes, ROUTES_FILE, imp, list, comment, menu), command);
     routes = edit.text;
     routesAdded.push(...edit.added);
+    menuAdded.push(...edit.menuAdded);
     if (edit.mismatched.length > 0) routeNotes.push(existingRoutesReport(ROUTES_FILE, edit.existing.length, edit.mismatched, isPublic));
   };
   const addModule = (spec: (typeof modules)['AUTH_ROUTES']): void => {
@@ -233,7 +237,9 @@ export async function planStarter(root: string, starter: Starter, options: Start
     files.push({ path: MODULES_FILE, content: modulesWithMfa(root), kind: 'canonical' });
     addModule(modules.MFA_ROUTES);
     const { addMenu } = await import('../../emitters/codemods/routes-menu.js');
-    routes = edited(() => addMenu(routes, ROUTES_FILE, modules.MFA_MENU, 'Menu : second facteur (fw starter:build mfa)'), command).text;
+    const menuEdit = edited(() => addMenu(routes, ROUTES_FILE, modules.MFA_MENU, 'Menu : second facteur (fw starter:build mfa)'), command);
+    routes = menuEdit.text;
+    menuAdded.push(...menuEdit.added);
   }
   const { homeFile, isLoginWired, layoutFile } = await import('./home.js');
   files.push(homeFile(routes, read(root, 'mvc/views/home/index.html'), pristineHome()));
@@ -258,6 +264,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
     routesBefore: routesText,
     routesAfter: routes,
     routesAdded,
+    menuAdded,
     callsAdded,
     routeNotes,
     login: isLoginWired(routes),
