@@ -19,7 +19,21 @@ export {
 export { Request, UploadedFile, parseUrlEncoded, type MultiMap } from './http/request.js';
 export { Response } from './http/response.js';
 export { HttpError, RequestEntityTooLarge, BadRequestError, TooManyIdsError, TooManyFieldsError } from './http/errors.js';
-export { Router, RouteGroup, RouteError, SAFE_METHODS, UNSAFE_METHODS, type Handler, type RouteEntry, type RouteOptions } from './http/router.js';
+export {
+  Router,
+  RouteGroup,
+  RouteError,
+  SAFE_METHODS,
+  UNSAFE_METHODS,
+  markAccess,
+  type AccessCheck,
+  type Handler,
+  type MenuEntry,
+  type MenuOptions,
+  type RouteEntry,
+  type RouteOptions,
+} from './http/router.js';
+export { visibleMenu, type MenuItem } from './templates/menu.js';
 export { jsonResponse, apiSuccess, apiError, escapeHtml, renderErrorsHtml, noStore, SerializationError, JSON_TYPE } from './http/helpers.js';
 export { html } from './app/html.js';
 export { createServer, serve, stopGracefully, type ServeOptions } from './app/serve.js';

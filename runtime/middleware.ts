@@ -5,7 +5,7 @@ import { errorPage, wantsJson } from './controller.js';
 import { apiError } from './http/helpers.js';
 import { CSRF_FIELD, CSRF_HEADER, verifyCsrf } from './security/csrf.js';
 import { isAuthenticated, userHasRole } from './session/session.js';
-import type { Handler } from './http/router.js';
+import { markAccess, type Handler } from './http/router.js';
 
 export interface Middleware {
   /** A Response stops the request; null or undefined lets it continue. */
@@ -47,7 +47,7 @@ export class CsrfMiddleware implements Middleware {
 /** Wraps a handler: login required. */
 export function requireAuth(handler: Handler, loginUrl = '/login'): Handler {
   const auth = new AuthMiddleware(loginUrl);
-  return (request) => auth.check(request) ?? handler(request);
+  return markAccess((request) => auth.check(request) ?? handler(request), isAuthenticated);
 }
 
 /** Wraps a handler: CSRF token required (for routes declared with `csrf: false` that still want it on some path). */
@@ -58,8 +58,9 @@ export function requireCsrf(handler: Handler): Handler {
 
 /** Wraps a handler: the session user must hold the role, otherwise 403. */
 export function requireRole(role: string, handler: Handler): Handler {
-  return (request) => {
+  const may = (request: Request): boolean => isAuthenticated(request) && userHasRole(request, role);
+  return markAccess((request) => {
     if (!isAuthenticated(request)) return new AuthMiddleware().check(request)!;
-    return userHasRole(request, role) ? handler(request) : errorPage(403, request);
-  };
+    return may(request) ? handler(request) : errorPage(403, request);
+  }, may);
 }

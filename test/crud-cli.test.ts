@@ -29,6 +29,16 @@ function routeLines(entity: string, plural: string, isPublic = false): string[] 
   return CRUD_ROUTES.map((route) => `  ${crudRouteLine(entity, plural, route, isPublic)}`);
 }
 
+/** The list's entry of the application's menu (docs/crud.md "The menu"), as make:crud writes it in routes.ts. */
+function menuLine(plural: string, label: string): string {
+  return `  router.menu('/${plural}', '${label}');`;
+}
+
+/** make:crud's line for the menu entry it adds. */
+function menuReport(plural: string, label: string, dryRun = false): string {
+  return `Menu ${dryRun ? 'à compléter' : 'complété'} : ${label} (/${plural}) dans ${ROUTES}.`;
+}
+
 /** make:crud's list of the routes it adds. */
 function addedReport(plural: string, dryRun = false): string[] {
   return [
@@ -85,13 +95,15 @@ test('make:crud Contact --dry-run lists the files and the routes, and writes not
     fateLine('mis à jour', ROUTES),
     'Résumé (simulation) : 21 créés, 1 mis à jour.',
     ...addedReport('contacts', true),
+    menuReport('contacts', 'Contacts', true),
     // Every line routes.ts would get, the import included, where it would go (git diff -U0).
     `Modifications de ${ROUTES} :`,
     '@@ -3,0 +4 @@',
     "+import { ContactController } from './controllers/contact_controller.js';",
-    '@@ -6,0 +8,11 @@',
+    '@@ -6,0 +8,12 @@',
     '+  // Contact (fw make:crud Contact)',
     ...routeLines('Contact', 'contacts').map((line) => `+${line}`),
+    `+${menuLine('contacts', 'Contacts')}`,
   ]);
   assert.equal(project.snapshot(), before);
 });
@@ -105,6 +117,7 @@ test('make:crud Contact creates the CRUD files and adds the 10 routes inside reg
     fateLine('mis à jour', ROUTES),
     'Résumé : 21 créés, 1 mis à jour.',
     ...addedReport('contacts'),
+    menuReport('contacts', 'Contacts'),
     `Liste : /contacts ${PROTECTED}`,
   ]);
   for (const file of crudFiles('contact')) assert.ok(project.read(file).length > 0, file);
@@ -112,7 +125,7 @@ test('make:crud Contact creates the CRUD files and adds the 10 routes inside reg
     project.read(ROUTES),
     template
       .replace("home_controller.js';\n", "home_controller.js';\nimport { ContactController } from './controllers/contact_controller.js';\n")
-      .replace(/\n}\n$/, `\n  // Contact (fw make:crud Contact)\n${routeLines('Contact', 'contacts').join('\n')}\n}\n`),
+      .replace(/\n}\n$/, `\n  // Contact (fw make:crud Contact)\n${routeLines('Contact', 'contacts').join('\n')}\n${menuLine('contacts', 'Contacts')}\n}\n`),
   );
 });
 
@@ -155,13 +168,14 @@ test('make:crud Ville --public: public routes for the router (fw routes:list), t
     fateLine('mis à jour', ROUTES),
     'Résumé : 20 créés, 1 mis à jour, 1 inchangé.',
     ...addedReport('villes'),
+    menuReport('villes', 'Villes'),
     'Liste : /villes',
   ]);
   assert.is(
     project.read(ROUTES),
     afterContact
       .replace("contact_controller.js';\n", "contact_controller.js';\nimport { VilleController } from './controllers/ville_controller.js';\n")
-      .replace(/\n}\n$/, `\n  // Ville (fw make:crud Ville)\n${routeLines('Ville', 'villes', true).join('\n')}\n}\n`),
+      .replace(/\n}\n$/, `\n  // Ville (fw make:crud Ville)\n${routeLines('Ville', 'villes', true).join('\n')}\n${menuLine('villes', 'Villes')}\n}\n`),
   );
 
   linkPackages(project);
@@ -256,6 +270,7 @@ test('routes.ts without registerRoutes: exit 1, nothing written, the lines to pa
     '',
     'export function registerRoutes(router: Router): void {',
     ...routeLines('Contact', 'contacts'),
+    menuLine('contacts', 'Contacts'),
     '}',
   ];
   assert.equal(lines(run.stderr), [
@@ -302,11 +317,12 @@ test('no routes.ts at all: exit 1, nothing written, a routes.ts to create; creat
     '',
     'export function registerRoutes(router: Router): void {',
     ...routeLines('Ville', 'villes', true),
+    menuLine('villes', 'Villes'),
     '}',
   ];
   assert.equal(lines(run.stderr), [
     `Erreur : ${ROUTES} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
-    `Conseil : créez ${ROUTES} avec ces lignes (les imports et les routes), ${RERUN('Ville')}`,
+    `Conseil : créez ${ROUTES} avec ces lignes (les imports, les routes et le menu), ${RERUN('Ville')}`,
     ...file,
   ]);
   assert.equal(bare.snapshot(), before);

@@ -133,9 +133,9 @@ test("FW-ROUTE-005 FAIL: a path or a method the router refuses, by the router's 
   assert.equal(
     byId(diagnosis, 'FW-ROUTE-005').map((c) => `${c.line}:${c.column} ${c.detail}`),
     [
-      '22:3 le motif de route « villes/carte » doit commencer par « / » : le serveur refuse de démarrer',
-      '23:3 méthode HTTP inconnue « FETCH » pour /villes/carte',
-      '24:37 segment invalide « {id » dans la route /admin/{id : écrivez {nom} : le serveur refuse de démarrer',
+      '23:3 le motif de route « villes/carte » doit commencer par « / » : le serveur refuse de démarrer',
+      '24:3 méthode HTTP inconnue « FETCH » pour /villes/carte',
+      '25:37 segment invalide « {id » dans la route /admin/{id : écrivez {nom} : le serveur refuse de démarrer',
     ],
   );
 });
@@ -163,8 +163,8 @@ test('FW-ROUTE-006 FAIL: the same method and path twice (another parameter name,
   assert.equal(
     byId(diagnosis, 'FW-ROUTE-006').map((c) => `${c.file}:${c.line} ${c.detail}`),
     [
-      'mvc/routes.ts:23 GET /villes/{ville_id} déjà déclarée (mvc/routes.ts ligne 17) : cette route ne répond jamais',
-      'mvc/routes.ts:25 POST /villes déjà déclarée (mvc/routes.ts ligne 13) : cette route ne répond jamais',
+      'mvc/routes.ts:24 GET /villes/{ville_id} déjà déclarée (mvc/routes.ts ligne 17) : cette route ne répond jamais',
+      'mvc/routes.ts:26 POST /villes déjà déclarée (mvc/routes.ts ligne 13) : cette route ne répond jamais',
       'mvc/routes_carte.ts:5 GET /villes/export.csv déjà déclarée (mvc/routes.ts ligne 14) : cette route ne répond jamais',
     ],
   );
@@ -176,7 +176,7 @@ test('FW-ROUTE-007 FAIL: two routes with the same name (the router refuses the s
   assertProblems(diagnosis, ['FW-ROUTE-007 FAIL']);
   const [fail] = byId(diagnosis, 'FW-ROUTE-007');
   assert.is(fail!.detail, "le nom « villes.index » est déjà celui d'une route (mvc/routes.ts ligne 10) : le serveur refuse de démarrer");
-  assert.equal([fail!.file, fail!.line], [ROUTES, 22]);
+  assert.equal([fail!.file, fail!.line], [ROUTES, 23]);
 });
 
 test('FW-ROUTE-008 FAIL: a handler naming a controller method that does not exist, is not static, or a missing controller', ({ copies }) => {
@@ -297,8 +297,8 @@ test('FW-ROUTE-009 INFO: a computed path or spread arguments are not verifiable,
   assert.equal(
     byId(diagnosis, 'FW-ROUTE-009').map((c) => `${c.status} ${c.line} ${c.detail}`),
     [
-      "INFO 23 non vérifiable : router.add('GET', `${base}/x`, VilleController.index) : chemin calculé",
-      "INFO 24 non vérifiable : router.add(...(['GET', '/y', VilleController.index] as const)) : arguments étalés (« ... »)",
+      "INFO 24 non vérifiable : router.add('GET', `${base}/x`, VilleController.index) : chemin calculé",
+      "INFO 25 non vérifiable : router.add(...(['GET', '/y', VilleController.index] as const)) : arguments étalés (« ... »)",
     ],
   );
 });

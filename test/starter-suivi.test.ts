@@ -256,15 +256,15 @@ sqlite('the entities are make:entity JSON with French labels and the route plura
     ['observation_eleve CASCADE', 'observation_cours CASCADE'],
   );
   assert.match(project.read('mvc/routes.ts'), "router.add('GET', '/dashboard', DashboardController.index, { name: 'dashboard' });");
-  // Everything in place; the layout, whose menu lists the starter's pages, is the user's file make:crud leaves alone.
+  // Everything in place, the layout included: its menu is read from routes.ts, so make:crud's layout is the starter's.
   const crudAgain = fwOk(project, ['make:crud', 'ObservationCours']);
-  assert.match(crudAgain, /Résumé : \d+ inchangés, 1 ignoré\.\n/);
-  assert.match(crudAgain, /\n {2}ignoré +mvc\/views\/layouts\/app\.html/);
-  const menu = /\{% block nav %\}([\s\S]*?)\{% endblock %\}/.exec(project.read('mvc/views/layouts/app.html'))?.[1] ?? '';
+  assert.match(crudAgain, /Résumé : \d+ inchangés\.\n/);
+  assert.match(crudAgain, /\n {2}inchangé +mvc\/views\/layouts\/app\.html/);
+  assert.match(project.read('mvc/views/layouts/app.html'), '{% block nav %}{% include "components/menu.html" %}{% endblock %}');
   assert.equal(
-    [...menu.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]),
-    ['/dashboard', '/observations', '/eleves', '/cours', '/profile'],
-    'the one menu, in the layout',
+    [...project.read('mvc/routes.ts').matchAll(/router\.menu\('([^']+)'/g)].map((m) => m[1]),
+    ['/eleves', '/cours', '/observations', '/dashboard', '/profile'],
+    'the one menu, in routes.ts',
   );
   assert.not.match(project.read('mvc/views/dashboard/index.html'), 'block nav');
   assert.match(fwOk(project, ['auth:init']), /Rien à faire/);

@@ -157,11 +157,11 @@ test('contacts: --dry-run writes nothing; the build; a rerun changes nothing; a 
     { name: 'email', label: 'E-mail', sql_type: 'VARCHAR(190)', nullable: false, unique: true, constraints: { not_empty: true, max_length: 190 } },
     { name: 'telephone', label: 'Téléphone', sql_type: 'VARCHAR(30)', nullable: true, unique: false, constraints: { not_empty: false, max_length: 30 } },
   ]);
-  // The generators agree: make:crud and auth:init find everything in place; the layout, whose menu now lists the
-  // starter's pages, is the user's file that make:crud leaves alone.
+  // The generators agree: make:crud and auth:init find everything in place, the layout included: its menu is
+  // read from routes.ts, so the starter's layout is make:crud's.
   const crudAgain = ok(project, ['make:crud', 'Contact']);
-  assert.match(crudAgain, /Résumé : \d+ inchangés, 1 ignoré\.\n/);
-  assert.match(crudAgain, /\n {2}ignoré +mvc\/views\/layouts\/app\.html/);
+  assert.match(crudAgain, /Résumé : \d+ inchangés\.\n/);
+  assert.match(crudAgain, /\n {2}inchangé +mvc\/views\/layouts\/app\.html/);
   assert.match(ok(project, ['auth:init']), /Rien à faire/);
 
   const afterBuild = project.snapshot();
@@ -221,16 +221,17 @@ test('starter:build mfa prints the address env/dev gives (its HOST and PORT), no
 test('starters build on each other: auth after contacts adds its pages and keeps the links; mfa after auth only adds files', () => {
   const project = fresh();
   ok(project, ['starter:build', 'contacts']);
-  /** The hrefs of the links in the layout's nav block: the application's one menu. */
-  const menu = (): string[] => {
-    const block = /\{% block nav %\}([\s\S]*?)\{% endblock %\}/.exec(project.read('mvc/views/layouts/app.html'))?.[1] ?? '';
-    return [...block.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!);
-  };
+  /** The paths of routes.ts's menu entries (`router.menu()`), which the layout's nav block renders: the application's one menu. */
+  const menu = (): string[] => [...project.read('mvc/routes.ts').matchAll(/router\.menu\('([^']+)'/g)].map((m) => m[1]!);
+  const layout = project.read('mvc/views/layouts/app.html');
+  assert.match(layout, '{% block nav %}{% include "components/menu.html" %}{% endblock %}');
   assert.equal(menu(), ['/contacts']);
   const auth = ok(project, ['starter:build', 'auth']);
   assert.not.match(auth, /écrasé/);
-  // The layout the generators wrote gets the new pages; the pages themselves leave the nav block to it.
-  assert.equal(menu(), ['/dashboard', '/contacts', '/profile']);
+  // The menu gets the new pages, the layout stays as it was; the pages themselves leave the nav block to it.
+  assert.equal(menu(), ['/contacts', '/dashboard', '/profile']);
+  assert.is(project.read('mvc/views/layouts/app.html'), layout);
+  assert.match(auth, '\nMenu complété dans mvc/routes.ts : Tableau de bord (/dashboard), Mon profil (/profile).\n');
   for (const view of ['mvc/views/dashboard/index.html', 'mvc/views/profile/show.html']) assert.not.match(project.read(view), 'block nav', view);
   const home = project.read('mvc/views/home/index.html');
   for (const href of ['/contacts', '/dashboard', '/profile']) assert.match(home, `<a href="${href}"`);
@@ -239,10 +240,14 @@ test('starters build on each other: auth after contacts adds its pages and keeps
 
   const mfa = ok(project, ['starter:build', 'mfa']);
   assert.not.match(mfa, /écrasé|ignoré/);
-  assert.equal(menu(), ['/dashboard', '/contacts', '/profile'], 'the second factor is reached from the profile');
+  assert.equal(menu(), ['/contacts', '/dashboard', '/profile', '/account/mfa']);
+  assert.match(mfa, '\nMenu complété dans mvc/routes.ts : Second facteur (/account/mfa).\n');
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
   assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
-  assert.match(project.read('mvc/routes.ts'), /\n {2}registerAuthRoutes\(router\);\n[\s\S]*\n {2}registerMfaRoutes\(router\);\n\}\n$/);
+  assert.match(
+    project.read('mvc/routes.ts'),
+    /\n {2}registerAuthRoutes\(router\);\n[\s\S]*\n {2}registerMfaRoutes\(router\);\n {2}\/\/ Menu : second facteur \(fw starter:build mfa\)\n {2}router\.menu\('\/account\/mfa', 'Second facteur'\);\n\}\n$/,
+  );
   assert.equal(JSON.parse(project.read('fw_modules.json')).modules, [{ name: 'mfa' }]);
   // mfa holds auth: building auth again changes nothing.
   refused(project, ['starter:build', 'utilisateurs-auth'], /« auth » est déjà construite/, /--force/);
@@ -256,16 +261,24 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   );
 });
 
-test('a layout the user changed stays theirs: the build names the menu links to add to its nav block', () => {
+test('a layout the user changed stays theirs: the build asks for the menu only when the layout no longer renders it', () => {
   const project = fresh();
   ok(project, ['starter:build', 'contacts']);
-  const mine = project.read('mvc/views/layouts/app.html').replace('{% block nav %}', '{% block nav %}<a href="/aide">Aide</a>');
-  project.write('mvc/views/layouts/app.html', mine);
-  const out = ok(project, ['starter:build', 'auth']);
-  assert.is(project.read('mvc/views/layouts/app.html'), mine);
+  const include = '{% include "components/menu.html" %}';
+  // A link of the user's beside the menu: nothing to say.
+  const beside = project.read('mvc/views/layouts/app.html').replace(include, `${include}<a href="/aide">Aide</a>`);
+  project.write('mvc/views/layouts/app.html', beside);
+  const first = ok(project, ['starter:build', 'auth']);
+  assert.is(project.read('mvc/views/layouts/app.html'), beside);
+  assert.not.match(first, 'Attention : mvc/views/layouts/app.html');
+  // A menu of the user's own, without the include: the build says how to show routes.ts's.
+  const instead = beside.replace(include, '');
+  project.write('mvc/views/layouts/app.html', instead);
+  const out = ok(project, ['starter:build', 'mfa']);
+  assert.is(project.read('mvc/views/layouts/app.html'), instead);
   assert.match(
     out,
-    'Attention : mvc/views/layouts/app.html est à vous, il n\'est pas modifié ; ajoutez à son bloc nav les liens <a href="/dashboard">Tableau de bord</a>, <a href="/profile">Mon profil</a>.\n',
+    `Attention : mvc/views/layouts/app.html est à vous, il n'est pas modifié ; pour qu'il affiche le menu de mvc/routes.ts, mettez dans son bloc nav : ${include}\n`,
   );
 });
 

@@ -158,15 +158,13 @@ L.run();
 
 const H = suite("templates-layouts: login and error pages in the application's layout");
 let h: TestApp;
-const MENU = [
-  { href: '/dashboard', label: 'Tableau de bord' },
-  { href: '/profile', label: 'Mon profil' },
-];
-
 function frameworkPages(router: Router): void {
   router.add('GET', '/login', showLogin, { public: true });
   router.add('GET', '/interdit', (r) => BaseController.forbidden({}, r), { public: true });
   router.add('GET', '/dashboard', (r) => BaseController.render('dash.html', { request: r }), { public: true });
+  router.add('GET', '/profile', (r) => BaseController.render('dash.html', { request: r }), { public: true });
+  router.menu('/dashboard', 'Tableau de bord');
+  router.menu('/profile', 'Mon profil');
 }
 
 /** The header of a page, or '' when it has none. */
@@ -174,7 +172,7 @@ const header = (html: string): string => /<header[\s\S]*?<\/header>/.exec(html)?
 
 H('with layouts/app.html: login, 403 and 404 show its header and menu, as the pages that extend it do', async () => {
   h = await startApp({
-    files: { 'mvc/views/layouts/app.html': emitAppLayout(MENU), 'mvc/views/dash.html': '{% extends "layouts/app.html" %}{% block content %}D{% endblock %}' },
+    files: { 'mvc/views/layouts/app.html': emitAppLayout(), 'mvc/views/dash.html': '{% extends "layouts/app.html" %}{% block content %}D{% endblock %}' },
     routes: frameworkPages,
     config: { app_name: 'Carnet' },
   });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlannedFile } from '../../emitters/planned-file.js';
-import type { ImportToAdd, RouteToAdd } from '../../emitters/codemods/routes-edit.js';
+import type { ImportToAdd, MenuToAdd, RouteToAdd } from '../../emitters/codemods/routes-edit.js';
 import type { ControllerPart } from '../../emitters/codemods/controller-edit.js';
 import { CliError } from '../errors.js';
 
@@ -24,6 +24,8 @@ export interface PublicGeneration {
   readonly warnKept?: boolean;
   readonly import: ImportToAdd;
   readonly routes: readonly RouteToAdd[];
+  /** The page's entry in the application's menu (docs/crud.md "The menu"), when it has one. */
+  readonly menu?: readonly MenuToAdd[];
   /** Lines printed after the report (what to do next). */
   readonly notes?: readonly string[];
 }
@@ -38,7 +40,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
   if (routesText === null) {
     throw new CliError(
       `${file} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
-      `créez ${file} avec ces lignes, puis relancez « ${gen.command} » :\n${crud.manualLines(gen.import, gen.routes)}`,
+      `créez ${file} avec ces lignes, puis relancez « ${gen.command} » :\n${crud.manualLines(gen.import, gen.routes, { menu: gen.menu ?? [] })}`,
     );
   }
   // A path a module registers (registerAuthRoutes: /login, /logout…): the module's route would answer, not the page.
@@ -77,7 +79,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
 
   let edit;
   try {
-    edit = crud.addRoutes(routesText, file, gen.import, gen.routes, gen.command);
+    edit = crud.addRoutes(routesText, file, gen.import, gen.routes, gen.command, gen.menu ?? []);
   } catch (err) {
     if (!(err instanceof crud.RoutesEditError)) throw err;
     const advice = err.manualLines
@@ -103,6 +105,7 @@ export async function generatePublic(root: string, gen: PublicGeneration, dryRun
     out.push(`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${file} (${edit.added.length}) :\n`);
     for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
   }
+  for (const entry of edit.menuAdded) out.push(`Menu ${dryRun ? 'à compléter' : 'complété'} : ${entry.label} (${entry.path}) dans ${file}.\n`);
   if (dryRun && edit.text !== routesText) out.push(`Modifications de ${file} :\n${crud.unifiedDiff(routesText, edit.text)}`);
   for (const note of gen.notes ?? []) out.push(`${note}\n`);
   if (gen.warnKept) out.push(...(await keptWarnings(root, gen, plan.entries, controller.differing)));

@@ -88,6 +88,8 @@ export function publicEntityCommand(kind: PublicEntityKind): CommandModule {
           warnKept: true,
           import: { name: plan.controllerClass, from: `./controllers/${entity.snake}_public_controller.js` },
           routes,
+          // The list is the page a visitor browses to: the menu names it (docs/generators.md).
+          menu: kind === 'list' ? [{ path: plan.routes.list.path, label: plan.title }] : [],
           notes,
         },
         options.dryRun === true,

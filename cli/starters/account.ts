@@ -4,8 +4,8 @@
  * behaviour record's (`suivi`: counts, latest observations, flags per pupil).
  */
 import type { ModelNode } from '../../compiler/ir.js';
-import { emitAppLayout } from '../../emitters/crud/views-record.js';
-import type { RouteToAdd } from '../../emitters/codemods/routes-edit.js';
+import { emitAppLayout } from '../../emitters/crud/app-layout.js';
+import type { MenuToAdd, RouteToAdd } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
 import { DASHBOARD_CONTROLLER, PROFILE_CONTROLLER, emitDashboardController, emitProfileController } from '../../emitters/starters/account-controllers.js';
 import { emitDashboardView, emitProfileView } from '../../emitters/starters/account-views.js';
@@ -68,12 +68,15 @@ function route(method: string, path: string, handler: string, name: string): Rou
 }
 
 /** The routes, one group per controller: behind login (no `public`), the POST behind CSRF as every POST. */
-export function accountRoutes(dashboard: AccountDashboard): Array<{ import: { name: string; from: string }; routes: RouteToAdd[]; comment: string }> {
+export function accountRoutes(
+  dashboard: AccountDashboard,
+): Array<{ import: { name: string; from: string }; routes: RouteToAdd[]; comment: string; menu: MenuToAdd[] }> {
   return [
     {
       import: { name: DASHBOARD_CONTROLLER, from: './controllers/dashboard_controller.js' },
       routes: [route('GET', '/dashboard', `${DASHBOARD_CONTROLLER}.index`, 'dashboard')],
       comment: `Tableau de bord (${ownerCommand(dashboard)})`,
+      menu: [{ path: '/dashboard', label: 'Tableau de bord' }],
     },
     {
       import: { name: PROFILE_CONTROLLER, from: './controllers/profile_controller.js' },
@@ -82,6 +85,7 @@ export function accountRoutes(dashboard: AccountDashboard): Array<{ import: { na
         route('POST', '/profile/password', `${PROFILE_CONTROLLER}.changePassword`, 'profile.password'),
       ],
       comment: `Profil et mot de passe (${ownerCommand('account')})`,
+      menu: [{ path: '/profile', label: 'Mon profil' }],
     },
   ];
 }

@@ -6,7 +6,7 @@ import { AUTH_ROUTES, MFA_ROUTES } from '../../emitters/auth/routes-edit.js';
 import { addModuleRoutes, type ModuleRoutesSpec } from '../../emitters/codemods/module-routes.js';
 import { declaredRoutes, parse } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
-import { emitAppLayout, type NavLink } from '../../emitters/crud/views-record.js';
+import { emitAppLayout, previousAppLayout, type NavLink } from '../../emitters/crud/app-layout.js';
 import { emitStarterHome, HOME_VIEW, type HomeLink } from '../../emitters/starters/home.js';
 
 /** The starters' pages, by the route that serves them, in the order the home lists them. */
@@ -59,8 +59,8 @@ export function homeFile(routes: string, existing: string | null, pristine: stri
   return { path: HOME_VIEW, content, kind: existing === null || existing === pristine ? 'canonical' : 'regenerable' };
 }
 
-/** The application's menu: the starters' pages that `mvc/routes.ts` declares, the dashboard first, the profile last. */
-export function navLinks(routes: string): NavLink[] {
+/** The menu of the layouts of earlier releases: the starters' pages that `mvc/routes.ts` declares, the dashboard first, the profile last. */
+function previousNavLinks(routes: string): NavLink[] {
   const declared = declaredRoutes(parse(routes));
   const links = PAGES.filter((page) => declared.has(page.key)).map((page) => ({ href: page.link.href, label: page.link.label }));
   const at = (href: string) => links.filter((link) => link.href === href);
@@ -69,20 +69,27 @@ export function navLinks(routes: string): NavLink[] {
 
 const LAYOUT_PATH = 'mvc/views/layouts/app.html';
 
+/** A template tag that renders the menu: the include of `components/menu.html`, or a loop over `menu()`. */
+const RENDERS_MENU = /\{%-?\s*(include\s+["']components\/menu\.html["']|for\s+\w+\s+in\s+menu\(\))/;
+
+/** The line of `layouts/app.html` that renders the menu. */
+const MENU_INCLUDE = '{% include "components/menu.html" %}';
+
 /**
- * `layouts/app.html` with the starters' pages in its `nav` block (docs/starters.md "The menu"): created when absent;
- * rewritten while it is still the one a generator wrote (make:crud's, or a starter's for the routes before this
- * build); otherwise the user's, left alone, with a note naming the links to add.
+ * `layouts/app.html`, whose `nav` block renders the menu of `mvc/routes.ts` (docs/starters.md "The menu"): created
+ * when absent; replaced while it is still one an earlier generator wrote (make:crud's empty menu, or a starter's
+ * links for the routes before this build); otherwise the user's, left alone, with a note when it does not render
+ * the menu.
  */
-export function layoutFile(routesBefore: string, routes: string, existing: string | null): { file?: PlannedFile; note?: string } {
-  const links = navLinks(routes);
-  const content = emitAppLayout(links);
+export function layoutFile(routesBefore: string, existing: string | null): { file?: PlannedFile; note?: string } {
+  const content = emitAppLayout();
   if (existing === null) return { file: { path: LAYOUT_PATH, content, kind: 'manual' } };
   if (existing === content) return {};
-  if (existing === emitAppLayout() || existing === emitAppLayout(navLinks(routesBefore))) return { file: { path: LAYOUT_PATH, content, kind: 'canonical' } };
-  const missing = links.filter((link) => !existing.includes(`href="${link.href}"`));
-  if (missing.length === 0) return {};
+  if (existing === previousAppLayout() || existing === previousAppLayout(previousNavLinks(routesBefore))) {
+    return { file: { path: LAYOUT_PATH, content, kind: 'canonical' } };
+  }
+  if (RENDERS_MENU.test(existing)) return {};
   return {
-    note: `Attention : ${LAYOUT_PATH} est à vous, il n'est pas modifié ; ajoutez à son bloc nav les liens ${missing.map((link) => `<a href="${link.href}">${link.label}</a>`).join(', ')}.\n`,
+    note: `Attention : ${LAYOUT_PATH} est à vous, il n'est pas modifié ; pour qu'il affiche le menu de mvc/routes.ts, mettez dans son bloc nav : ${MENU_INCLUDE}\n`,
   };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ModelNode } from '../../compiler/ir.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
-import type { RouteToAdd } from '../../emitters/codemods/routes-edit.js';
+import type { MenuToAdd, RouteToAdd } from '../../emitters/codemods/routes-edit.js';
 import { emptyRelations, entityJsonPath, entityJsonText, relationsJsonText, RELATIONS_PATH, type RelationDefinition } from '../definitions.js';
 import { CliError } from '../errors.js';
 import { packageInfo } from '../package-root.js';
@@ -36,6 +36,8 @@ export interface StarterPlan {
   /** Routes added to registerRoutes (CRUD and account pages), and the module calls added. */
   readonly routesAdded: readonly RouteToAdd[];
   readonly callsAdded: readonly string[];
+  /** The menu entries added to routes.ts (docs/starters.md "The menu"). */
+  readonly menuAdded: readonly MenuToAdd[];
   /** Notes on existing routes (a public flag that differs, a route the framework also declares). */
   readonly routeNotes: readonly string[];
   /** The login routes are wired once built: users must sign in. */
@@ -182,11 +184,19 @@ export async function planStarter(root: string, starter: Starter, options: Start
   let routes = routesText;
   const routesAdded: RouteToAdd[] = [];
   const callsAdded: string[] = [];
+  const menuAdded: MenuToAdd[] = [];
   const routeNotes: string[] = [];
-  const addRoutes = (imp: { name: string; from: string }, list: readonly RouteToAdd[], comment: string, isPublic: boolean): void => {
-    const edit = edited(() => crud.addRoutes(routes, ROUTES_FILE, imp, list, comment), command);
+  const addRoutes = (
+    imp: { name: string; from: string },
+    list: readonly RouteToAdd[],
+    comment: string,
+    isPublic: boolean,
+    menu: readonly MenuToAdd[],
+  ): void => {
+    const edit = edited(() => crud.addRoutes(routes, ROUTES_FILE, imp, list, comment, menu), command);
     routes = edit.text;
     routesAdded.push(...edit.added);
+    menuAdded.push(...edit.menuAdded);
     if (edit.mismatched.length > 0) routeNotes.push(existingRoutesReport(ROUTES_FILE, edit.existing.length, edit.mismatched, isPublic));
   };
   const addModule = (spec: (typeof modules)['AUTH_ROUTES']): void => {
@@ -206,8 +216,8 @@ export async function planStarter(root: string, starter: Starter, options: Start
     const plan = crud.planCrud(model, piece.entity, { isPublic: options.isPublic });
     stubs ??= readCrudStubs();
     files.push(...crud.crudFiles(plan, stubs));
-    const { import: imp, routes: list } = crud.crudRoutes(plan);
-    addRoutes(imp, list, `${piece.entity} (fw make:crud ${piece.entity})`, plan.isPublic);
+    const { import: imp, routes: list, menu } = crud.crudRoutes(plan);
+    addRoutes(imp, list, `${piece.entity} (fw make:crud ${piece.entity})`, plan.isPublic, menu);
   }
   if (ofKind(pieces, 'auth').length > 0) {
     const { authSqlFiles } = await import('../../emitters/auth/sql-files.js');
@@ -219,20 +229,24 @@ export async function planStarter(root: string, starter: Starter, options: Start
     const account = await import('./account.js');
     const dashboard = await account.dashboardOf(accountPiece.dashboard, model, routes);
     files.push(...(await account.accountFiles(model, dashboard)));
-    for (const group of account.accountRoutes(dashboard)) addRoutes(group.import, group.routes, group.comment, false);
+    for (const group of account.accountRoutes(dashboard)) addRoutes(group.import, group.routes, group.comment, false, group.menu);
   }
   if (ofKind(pieces, 'mfa').length > 0) {
     const { MFA_CARD_VIEW, emitMfaCardView } = await import('../../emitters/starters/account-views.js');
     files.push({ path: `mvc/views/${MFA_CARD_VIEW}`, content: emitMfaCardView('fw starter:build mfa'), kind: 'manual' });
     files.push({ path: MODULES_FILE, content: modulesWithMfa(root), kind: 'canonical' });
     addModule(modules.MFA_ROUTES);
+    const { addMenu } = await import('../../emitters/codemods/routes-menu.js');
+    const menuEdit = edited(() => addMenu(routes, ROUTES_FILE, modules.MFA_MENU, 'Menu : second facteur (fw starter:build mfa)'), command);
+    routes = menuEdit.text;
+    menuAdded.push(...menuEdit.added);
   }
   const { homeFile, isLoginWired, layoutFile } = await import('./home.js');
   files.push(homeFile(routes, read(root, 'mvc/views/home/index.html'), pristineHome()));
   files.push({ path: ROUTES_FILE, content: routes, kind: 'canonical' });
   // One layout, whose nav block is the application's one menu: the starters' pages are its links.
   if (files.some((file) => file.path === APP_LAYOUT)) {
-    const layout = layoutFile(routesText, routes, read(root, APP_LAYOUT));
+    const layout = layoutFile(routesText, read(root, APP_LAYOUT));
     files.splice(0, files.length, ...files.filter((file) => file.path !== APP_LAYOUT));
     if (layout.file) files.push(layout.file);
     if (layout.note) routeNotes.push(layout.note);
@@ -250,6 +264,7 @@ export async function planStarter(root: string, starter: Starter, options: Start
     routesBefore: routesText,
     routesAfter: routes,
     routesAdded,
+    menuAdded,
     callsAdded,
     routeNotes,
     login: isLoginWired(routes),

@@ -3,6 +3,7 @@
  * `registerPasswordResetRoutes` from `fw-mvc/auth` (`fw auth:init`, `--password-reset`) and `registerMfaRoutes` from `fw-mvc/mfa` (the `mfa` starter). The edit itself is
  * emitters/codemods/module-routes.ts. Pure functions: text in, text out.
  */
+import type { MenuToAdd } from '../codemods/routes-lines.js';
 import { addModuleRoutes, moduleImportLine, registeredModules as registered, type ModuleRoutesEdit, type ModuleRoutesSpec } from '../codemods/module-routes.js';
 
 export const AUTH_ROUTES: ModuleRoutesSpec = {
@@ -36,6 +37,9 @@ export const MFA_ROUTES: ModuleRoutesSpec = {
   comment: 'Second facteur : GET et POST /login/mfa, pages /account/mfa (fw starter:build mfa)',
   label: 'les routes du second facteur',
 };
+
+/** The page of `registerMfaRoutes` the menu lists (docs/mfa.md): the enrolment and the recovery codes. */
+export const MFA_MENU: readonly MenuToAdd[] = [{ path: '/account/mfa', label: 'Second facteur' }];
 
 export const AUTH_MODULE = AUTH_ROUTES.module;
 export const AUTH_ROUTES_FUNCTION = AUTH_ROUTES.function;

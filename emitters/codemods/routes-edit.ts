@@ -8,26 +8,22 @@
 import { Node, Project, SyntaxKind, type Block, type CallExpression, type SourceFile } from 'ts-morph';
 import { boundNames, controllerBinding, freeAlias } from './routes-import.js';
 import { asksPublic, mismatch, routePublicFlag, type RouteMismatch } from './routes-public.js';
+import {
+  declaredMenuPaths,
+  importLine,
+  manualLines,
+  menuLine,
+  pasteLines,
+  routeLine,
+  ROUTER_IMPORT,
+  ROUTES_FUNCTION,
+  type ImportToAdd,
+  type MenuToAdd,
+  type RouteToAdd,
+} from './routes-lines.js';
 
 export type { RouteMismatch } from './routes-public.js';
-
-export interface RouteToAdd {
-  readonly method: string;
-  readonly path: string;
-  /** The handler expression, e.g. `ContactController.index`. */
-  readonly handler: string;
-  /** The options object literal, e.g. `{ name: 'contacts.index', public: true }`. */
-  readonly options: string;
-}
-
-export interface ImportToAdd {
-  /** Named import, e.g. `ContactController`. */
-  readonly name: string;
-  /** Module specifier, e.g. `./controllers/contact_controller.js`. */
-  readonly from: string;
-  /** The local name when `name` is taken in the file: `import { name as alias }`. */
-  readonly alias?: string;
-}
+export { manualLines, ROUTES_FUNCTION, type ImportToAdd, type MenuToAdd, type RouteToAdd } from './routes-lines.js';
 
 export interface RoutesEdit {
   /** The new text (identical to the input when nothing was missing). */
@@ -40,6 +36,8 @@ export interface RoutesEdit {
    */
   readonly mismatched: readonly RouteMismatch[];
   readonly importAdded: boolean;
+  /** The menu entries added (those whose path had no `*.menu()` call yet). */
+  readonly menuAdded: readonly MenuToAdd[];
 }
 
 /** The file cannot be edited safely: the message says why and, when useful, gives the lines to paste by hand. */
@@ -55,9 +53,6 @@ export class RoutesEditError extends Error {
     super(message);
   }
 }
-
-/** The function that generators add routes to. */
-export const ROUTES_FUNCTION = 'registerRoutes';
 
 /**
  * `/contacts/{contact_id}` and `/contacts/{id}` are the same route. The method is upper-cased as the router does;
@@ -181,38 +176,6 @@ function mismatches(source: SourceFile, declared: Map<string, DeclaredRoute>, ex
   return out;
 }
 
-function importLine(imp: ImportToAdd): string {
-  return `import { ${imp.name}${imp.alias ? ` as ${imp.alias}` : ''} } from '${imp.from}';`;
-}
-
-function routeLine(variable: string, route: RouteToAdd): string {
-  return `${variable}.add('${route.method}', '${route.path}', ${route.handler}, ${route.options});`;
-}
-
-/** The import of the Router type that a pasted `registerRoutes(router: Router)` needs. */
-const ROUTER_IMPORT = "import type { Router } from 'fw-mvc';";
-
-/**
- * What to paste by hand when the file has no usable anchor (or does not exist): the imports (the controller's, unless
- * the file already has it; the Router type's when asked) and the whole `registerRoutes` function.
- */
-export function manualLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], options: { routerImport?: boolean } = {}): string {
-  const imports = [...(options.routerImport === false ? [] : [ROUTER_IMPORT]), ...(imp ? [importLine(imp)] : [])];
-  return [
-    ...imports,
-    ...(imports.length ? [''] : []),
-    `export function ${ROUTES_FUNCTION}(router: Router): void {`,
-    ...routes.map((r) => `  ${routeLine('router', r)}`),
-    '}',
-  ].join('\n');
-}
-
-/** What to paste by hand inside an existing `registerRoutes`: the imports (the file lacks), then the route lines. */
-function pasteLines(imp: ImportToAdd | null, routes: readonly RouteToAdd[], variable: string, otherImports: readonly string[] = []): string {
-  const imports = [...otherImports, ...(imp ? [importLine(imp)] : [])];
-  return [...imports, ...(imports.length ? [''] : []), ...routes.map((r) => `  ${routeLine(variable, r)}`)].join('\n');
-}
-
 /** The route with its handler on `local` (`ContactController.index` → `CrudContactController.index`). */
 function onBinding(route: RouteToAdd, name: string, local: string): RouteToAdd {
   return local !== name && route.handler.startsWith(`${name}.`) ? { ...route, handler: local + route.handler.slice(name.length) } : route;
@@ -278,8 +241,15 @@ export function findAnchor(source: SourceFile): Anchor {
  * controller is the file's own import of it when there is one (under its local name); the import is added when
  * the name is free; a name bound to something else, or imported as a type only, is refused (RoutesEditError).
  */
-export function addRoutes(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string): RoutesEdit {
-  return keepingBom(text, (bare) => addRoutesTo(bare, file, imp, routes, comment));
+export function addRoutes(
+  text: string,
+  file: string,
+  imp: ImportToAdd,
+  routes: readonly RouteToAdd[],
+  comment: string,
+  menu: readonly MenuToAdd[] = [],
+): RoutesEdit {
+  return keepingBom(text, (bare) => addRoutesTo(bare, file, imp, routes, comment, menu));
 }
 
 /**
@@ -293,7 +263,7 @@ export function keepingBom<T extends { text: string }>(text: string, edit: (text
   return { ...result, text: `\uFEFF${result.text}` };
 }
 
-function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string): RoutesEdit {
+function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: readonly RouteToAdd[], comment: string, menu: readonly MenuToAdd[]): RoutesEdit {
   const source = parse(text);
   const errors = parseErrors(source);
   if (errors.length) throw new RoutesEditError(`${file} ne se lit pas (${errors.join(' ; ')}) : corrigez-le, puis relancez la commande.`, '');
@@ -301,7 +271,13 @@ function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: reado
   const missing = routes.filter((r) => !declared.has(routeKey(r.method, r.path)));
   const existing = routes.filter((r) => declared.has(routeKey(r.method, r.path)));
   const mismatched = mismatches(source, declared, existing);
-  if (missing.length === 0) return { text, added: [], existing, mismatched, importAdded: false };
+  const menuPaths = declaredMenuPaths(source);
+  const menuMissing = menu.filter((entry) => !menuPaths.has(entry.path));
+  if (missing.length === 0) {
+    // The routes are there (pasted, or of an earlier release): only the menu entries they lack go in.
+    const menuText = menuMissing.length === 0 ? text : spliceMenu(text, source, file, menuMissing, comment);
+    return { text: menuText, added: [], existing, mismatched, importAdded: false, menuAdded: menuMissing };
+  }
 
   const binding = controllerBinding(source, imp.name, imp.from);
   if (binding.kind === 'type-only') {
@@ -323,7 +299,7 @@ function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: reado
     if (anchor.kind === 'missing') {
       throw new RoutesEditError(
         `${file} : la fonction « export function ${ROUTES_FUNCTION}(router: Router) » est introuvable, les routes ne peuvent pas y être ajoutées automatiquement.${also}`,
-        manualLines(controller, toAdd, { routerImport: !boundNames(source).has('Router') }),
+        manualLines(controller, toAdd, { routerImport: !boundNames(source).has('Router'), menu: menuMissing }),
       );
     }
     // The function is there: the lines go into it, a second registerRoutes would not compile.
@@ -334,7 +310,7 @@ function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: reado
     const routerImport = anchor.kind === 'no-parameter' && !boundNames(source).has('Router') ? [ROUTER_IMPORT] : [];
     throw new RoutesEditError(
       `${file} : la fonction « ${ROUTES_FUNCTION} » (ligne ${anchor.line}) ${fix}.${also}`,
-      pasteLines(controller, toAdd, anchor.parameter ?? 'router', routerImport),
+      pasteLines(controller, toAdd, anchor.parameter ?? 'router', routerImport, menuMissing),
       'function',
     );
   }
@@ -343,23 +319,52 @@ function addRoutesTo(text: string, file: string, imp: ImportToAdd, routes: reado
   if (binding.kind === 'taken') {
     throw new RoutesEditError(
       `${file} :${taken} : les routes générées désigneraient cet autre ${imp.name}. Les lignes ci-dessous importent le contrôleur sous le nom ${local}.`,
-      pasteLines(bound, toAdd, variable),
+      pasteLines(bound, toAdd, variable, [], menuMissing),
       'function',
     );
   }
   const importAdded = binding.kind === 'free';
-  const next = spliceIntoBody(text, source, anchor, [`// ${comment}`, ...toAdd.map((r) => routeLine(variable, r))], importAdded ? importLine(imp) : null);
+  const lines = [`// ${comment}`, ...toAdd.map((r) => routeLine(variable, r)), ...menuMissing.map((entry) => menuLine(variable, entry))];
+  const next = spliceIntoBody(text, source, anchor, lines, importAdded ? importLine(imp) : null);
 
   const check = parse(next);
   const after = declaredRoutes(check);
   if (parseErrors(check).length || missing.some((r) => !after.has(routeKey(r.method, r.path)))) {
     throw new RoutesEditError(
       `${file} : l'ajout automatique des routes a échoué, rien n'a été écrit.`,
-      pasteLines(importAdded ? imp : null, toAdd, variable),
+      pasteLines(importAdded ? imp : null, toAdd, variable, [], menuMissing),
       'function',
     );
   }
-  return { text: next, added: toAdd, existing, mismatched, importAdded };
+  return { text: next, added: toAdd, existing, mismatched, importAdded, menuAdded: menuMissing };
+}
+
+/**
+ * `entries` (none of them in the file yet) spliced at the end of `registerRoutes`, after the comment line; a file
+ * without a block anchor is refused with the lines to paste (RoutesEditError).
+ */
+export function spliceMenu(text: string, source: SourceFile, file: string, entries: readonly MenuToAdd[], comment: string | null): string {
+  const anchor = findAnchor(source);
+  if (anchor.kind !== 'block') {
+    const where = anchor.kind === 'missing' ? 'est introuvable' : `(ligne ${anchor.line}) n'a pas de corps entre accolades avec un paramètre`;
+    throw new RoutesEditError(
+      `${file} : la fonction « ${ROUTES_FUNCTION} » ${where}, le menu ne peut pas y être complété automatiquement.`,
+      pasteLines(null, [], anchor.kind === 'missing' ? 'router' : (anchor.parameter ?? 'router'), [], entries),
+      'function',
+    );
+  }
+  const lines = [...(comment === null ? [] : [`// ${comment}`]), ...entries.map((entry) => menuLine(anchor.parameter, entry))];
+  const next = spliceIntoBody(text, source, anchor, lines, null);
+  const check = parse(next);
+  const after = declaredMenuPaths(check);
+  if (parseErrors(check).length || entries.some((entry) => !after.has(entry.path))) {
+    throw new RoutesEditError(
+      `${file} : l'ajout automatique du menu a échoué, rien n'a été écrit.`,
+      pasteLines(null, [], anchor.parameter, [], entries),
+      'function',
+    );
+  }
+  return next;
 }
 
 /**

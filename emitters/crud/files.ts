@@ -12,7 +12,8 @@ import { CRUD_MEDIA_PATH, emitCrudMediaReexport } from './media-compat.js';
 import { emitMediaFieldsView, emitMediaModule, emitMediaShowView } from './media-views.js';
 import { crudPlan, type CrudPlan } from './plan.js';
 import { emitFiltersView, emitListCellsView, emitListHeadView } from './views-list.js';
-import { emitAppLayout, emitFieldsView } from './views-record.js';
+import { emitFieldsView } from './views-record.js';
+import { emitAppLayout } from './app-layout.js';
 
 export interface CrudOptions {
   /** `--public`: the routes need no login (CSRF stays on). */

@@ -5,7 +5,7 @@
  * fields partial) is regenerable, rewritten by make:crud, sync:entity and build:model (docs/crud.md).
  */
 import type { CrudPlan } from './plan.js';
-import type { ImportToAdd, RouteToAdd } from '../codemods/routes-edit.js';
+import type { ImportToAdd, MenuToAdd, RouteToAdd } from '../codemods/routes-edit.js';
 
 export {
   crudPlan,
@@ -27,6 +27,7 @@ export {
   ROUTES_FUNCTION,
   type RouteToAdd,
   type ImportToAdd,
+  type MenuToAdd,
   type RoutesEdit,
 } from '../codemods/routes-edit.js';
 export { unifiedDiff } from '../codemods/line-diff.js';
@@ -45,9 +46,13 @@ export {
 
 export const ROUTES_FILE = 'mvc/routes.ts';
 
-/** The generated CRUD routes of this entity (docs/crud.md "Routes"), and the controller import they need. */
-export function crudRoutes(plan: CrudPlan): { import: ImportToAdd; routes: RouteToAdd[] } {
+/**
+ * The generated CRUD routes of this entity (docs/crud.md "Routes"), the controller import they need, and the list's
+ * menu entry (docs/crud.md "The menu"): its roles are the list route's, read at each request from the role block.
+ */
+export function crudRoutes(plan: CrudPlan): { import: ImportToAdd; routes: RouteToAdd[]; menu: MenuToAdd[] } {
   return {
+    menu: [{ path: plan.prefix, label: plan.title }],
     import: { name: plan.controllerClass, from: `./controllers/${plan.entity.snake}_controller.js` },
     routes: plan.routes.map((route) => ({
       method: route.method,

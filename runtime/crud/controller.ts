@@ -7,11 +7,12 @@
  */
 import { BaseController, type Context } from '../controller.js';
 import type { Request } from '../http/request.js';
+import { markAccess } from '../http/router.js';
 import type { Response } from '../http/response.js';
 import { CRUD_ACTIONS, type CrudActionName } from './action-names.js';
 import * as actions from './actions.js';
 import type { CrudFormClass, CrudPageName } from './actions.js';
-import type { CrudEntityClass, CrudRow } from './description.js';
+import type { CrudEntityClass, CrudPermission, CrudRow } from './description.js';
 import type { SqlFragment } from './list-query.js';
 import type { CrudMediaPages } from './media.js';
 import type { CrudModelClass } from './model.js';
@@ -21,6 +22,20 @@ import type { CrudResource } from './resource.js';
 export type CrudAction = (request: Request) => Promise<Response>;
 
 export { CRUD_ACTIONS, type CrudActionName };
+
+/** What each action asks of the role block, as its check in actions.ts does. */
+const ACTION_PERMISSIONS: Readonly<Record<CrudActionName, readonly CrudPermission[]>> = {
+  index: ['index'],
+  create: ['create'],
+  store: ['create'],
+  show: ['show'],
+  edit: ['update'],
+  update: ['update'],
+  destroy: ['delete'],
+  bulkDelete: ['delete'],
+  bulkDeleteConfirm: ['delete'],
+  exportCsv: ['index', 'export'],
+};
 
 /** The bound actions of each class, made once per class and action. */
 const bound = new WeakMap<object, Map<CrudActionName, CrudAction>>();
@@ -41,6 +56,9 @@ function boundAction(cls: object, name: CrudActionName): CrudAction {
     const run = actions[name];
     action = (request: Request) => run(cls as actions.CrudControllerShape, request);
     Object.defineProperty(action, 'name', { value: name });
+    // The menu shows the page to those the action lets in: the entity's role block (docs/runtime.md "The menu").
+    const needs = ACTION_PERMISSIONS[name];
+    markAccess(action, (request) => needs.every((permission) => (cls as actions.CrudControllerShape).resource.allowed(request, permission)));
     actionsOf.set(name, action);
   }
   return action;

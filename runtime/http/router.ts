@@ -36,6 +36,38 @@ interface Compiled {
 
 export type Match = [RouteEntry, Record<string, string>];
 
+/** What a menu entry asks beyond its route (docs/runtime.md "The menu"): one of `roles`, or the `permission`. */
+export interface MenuOptions {
+  readonly roles?: readonly string[];
+  readonly permission?: string;
+}
+
+/** An entry of the application's menu: the page at `path` (a GET route), named `label`. */
+export interface MenuEntry extends MenuOptions {
+  readonly path: string;
+  readonly label: string;
+}
+
+/** Who may open a route, as its handler's wrapper checks it (`requireRole`, a CRUD action…): read by the menu. */
+export type AccessCheck = (request: Request) => boolean;
+
+const ACCESS = Symbol.for('fw-mvc.route-access');
+
+/**
+ * Marks `handler` with the check its wrapper makes before it answers (the role, the permission, the entity's role
+ * block), so that the menu shows the page only to those it would answer. Returns the handler.
+ * See docs/decisions.md "One menu, read from the routes".
+ */
+export function markAccess<H extends Handler>(handler: H, check: AccessCheck): H {
+  Object.defineProperty(handler, ACCESS, { value: check, configurable: true });
+  return handler;
+}
+
+/** The check a handler was marked with, or null (the route's login rule alone applies). */
+export function accessOf(handler: Handler): AccessCheck | null {
+  return ((handler as unknown as Record<symbol, unknown>)[ACCESS] as AccessCheck | undefined) ?? null;
+}
+
 /** Raised by urlFor and add on a bad name or pattern. */
 export class RouteError extends Error {
   constructor(message: string) {
@@ -78,6 +110,7 @@ export class Router {
   /** Segment count -> routes with parameters, sorted so that a static segment beats a parameter. */
   private readonly dynamicRoutes = new Map<number, Compiled[]>();
   private readonly byName = new Map<string, RouteEntry>();
+  private readonly menuList: MenuEntry[] = [];
 
   /** Adds a route; returns the router so calls can be chained. */
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
@@ -110,6 +143,24 @@ export class Router {
       this.dynamicRoutes.set(statics.length, list);
     }
     return this;
+  }
+
+  /**
+   * Adds the page at `path` (a GET route of the router, declared before or after) to the application's menu, which
+   * the layouts render for the users who may open it (docs/runtime.md "The menu"). A path is in the menu once.
+   */
+  menu(path: string, label: string, options: MenuOptions = {}): this {
+    if (!path.startsWith('/')) throw new RouteError(`L'entrée de menu « ${label} » : le chemin « ${path} » doit commencer par « / ».`);
+    if (typeof label !== 'string' || label.trim() === '') throw new RouteError(`L'entrée de menu ${path} : donnez-lui un libellé.`);
+    if (this.menuList.some((entry) => entry.path === path)) throw new RouteError(`Le chemin ${path} est déjà dans le menu.`);
+    const roles = options.roles ? Object.freeze([...options.roles]) : undefined;
+    this.menuList.push(Object.freeze({ path, label, ...(roles ? { roles } : {}), ...(options.permission ? { permission: options.permission } : {}) }));
+    return this;
+  }
+
+  /** The menu's entries in declaration order, for every user (the layouts show each user those it may open). */
+  menuEntries(): readonly MenuEntry[] {
+    return [...this.menuList];
   }
 
   /** A group of routes sharing a prefix and defaults; with a callback, the callback receives the group. */

@@ -6,7 +6,7 @@
  */
 import { AuthMiddleware } from '../middleware.js';
 import { errorPage } from '../controller.js';
-import type { Handler } from '../http/router.js';
+import { markAccess, type Handler } from '../http/router.js';
 import { isAuthenticated, userHasRole } from '../session/session.js';
 import { userCan } from '../templates/nunjucks.js';
 import { createPermission, createRole, findRole, grantPermission, listRoles } from '../auth/users.js';
@@ -63,8 +63,9 @@ export class Permission {
  * otherwise 403; an anonymous visitor is sent to the login page first.
  */
 export function requirePermission(code: string, handler: Handler): Handler {
-  return (request) => {
+  const may = (request: Parameters<Handler>[0]): boolean => isAuthenticated(request) && userCan(request, code);
+  return markAccess((request) => {
     if (!isAuthenticated(request)) return new AuthMiddleware().check(request)!;
-    return userCan(request, code) ? handler(request) : errorPage(403, request);
-  };
+    return may(request) ? handler(request) : errorPage(403, request);
+  }, may);
 }

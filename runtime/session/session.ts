@@ -275,6 +275,17 @@ export function userHasRole(request: Request, role: string): boolean {
   return Array.isArray(roles) && roles.includes(role);
 }
 
+/** True when the session user holds the permission (in `user.permissions`) or the `admin` role. */
+export function userCan(request: Request | undefined, permission: string): boolean {
+  if (!request) return false;
+  const user = getUser(request);
+  if (!user) return false;
+  const permissions = user.permissions;
+  if (Array.isArray(permissions) && permissions.includes(permission)) return true;
+  const roles = user.roles;
+  return Array.isArray(roles) && roles.includes('admin');
+}
+
 /** Stores a flash on the request's session (created when needed). */
 export function setRequestFlash(request: Request, message: string, level = 'success'): void {
   requestSession(request).set(FLASH_KEY, { message, level: normalizeLevel(level) });

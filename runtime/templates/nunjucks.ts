@@ -1,4 +1,4 @@
-/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, csp_nonce, asset_url and the filters format_date, format_instant and format_number. */
+/** The bundled renderer: nunjucks with autoescape, the globals url_for, trans, csrf_token, can, menu, csp_nonce, asset_url and the filters format_date, format_instant and format_number. */
 import nunjucks from 'nunjucks';
 import { get, getPath, onConfigChange } from '../config.js';
 import { trans } from '../translations.js';
@@ -7,7 +7,8 @@ import type { Request } from '../http/request.js';
 import type { Router } from '../http/router.js';
 import { csrfToken } from '../security/csrf.js';
 import { getRequestNonce } from '../security/headers.js';
-import { getUser } from '../session/session.js';
+import { userCan } from '../session/session.js';
+import { visibleMenu } from './menu.js';
 import { assetUrl } from './asset-url.js';
 import { formatDate, formatInstant } from './format-date.js';
 import { formatNumber } from './format-number.js';
@@ -31,16 +32,7 @@ function currentRequest(self: unknown): Request | undefined {
   return (self as NunjucksThis | undefined)?.ctx?.[REQUEST_KEY] as Request | undefined;
 }
 
-/** True when the session user holds the permission (in `user.permissions`) or the `admin` role. */
-export function userCan(request: Request | undefined, permission: string): boolean {
-  if (!request) return false;
-  const user = getUser(request);
-  if (!user) return false;
-  const permissions = user.permissions;
-  if (Array.isArray(permissions) && permissions.includes(permission)) return true;
-  const roles = user.roles;
-  return Array.isArray(roles) && roles.includes('admin');
-}
+export { userCan };
 
 export interface NunjucksOptions {
   /** Folders searched in order; default: the app's views_dir, then the framework's views. */
@@ -141,6 +133,10 @@ export class NunjucksRenderer implements TemplateRenderer {
     });
     env.addGlobal('can', function (this: unknown, permission: string) {
       return userCan(currentRequest(this), permission);
+    });
+    // The menu entries the signed-in user may open (docs/runtime.md "The menu"): `{% for item in menu() %}`.
+    env.addGlobal('menu', function (this: unknown) {
+      return visibleMenu(get('router') as Router | null, currentRequest(this));
     });
     env.addGlobal('csp_nonce', function (this: unknown) {
       return currentRequest(this)?.nonce ?? getRequestNonce() ?? '';

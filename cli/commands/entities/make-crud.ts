@@ -18,6 +18,9 @@ import type { CrudPlan } from '../../../emitters/crud/plan.js';
 import type { PlannedFile } from '../../../emitters/planned-file.js';
 import type { UpgradePlan } from '../../entities/crud-upgrade.js';
 import { compileOrFail, entityOrFail, projectRoot } from '../../current-project.js';
+import { previousAppLayout } from '../../../emitters/crud/app-layout.js';
+
+const APP_LAYOUT = 'mvc/views/layouts/app.html';
 
 export function configure(command: Command): void {
   checkOption(command)
@@ -41,7 +44,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const crud = await import('../../../emitters/crud/index.js');
   const media = mediaChoice(root, entity, options.media === true, crud.mediaModulePath(entity.snake));
   const plan = crud.planCrud(model, entity.name, { isPublic: options.public === true, media });
-  const { import: controllerImport, routes } = crud.crudRoutes(plan);
+  const { import: controllerImport, routes, menu } = crud.crudRoutes(plan);
   // Variants made by a job (docs/uploads.md "Variants made by a job"): the jobs index and the jobs tables' SQL.
   const variantsByJob = media && (plan.media ?? []).some((m) => m.variants === 'job');
 
@@ -54,7 +57,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   if (routesText === null) {
     throw new CliError(
       `${crud.ROUTES_FILE} est introuvable : les routes ne peuvent pas être ajoutées (aucun fichier n'a été écrit).`,
-      `créez ${crud.ROUTES_FILE} avec ces lignes (les imports et les routes), ${rerun} :\n${crud.manualLines(controllerImport, routes)}`,
+      `créez ${crud.ROUTES_FILE} avec ces lignes (les imports, les routes et le menu), ${rerun} :\n${crud.manualLines(controllerImport, routes, { menu })}`,
     );
   }
   // A route of a public page (fw make:public-*) at one of these addresses would silently take the CRUD page's place.
@@ -68,12 +71,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   }
   let edit;
   try {
-    edit = crud.addRoutes(routesText, crud.ROUTES_FILE, controllerImport, routes, `${entity.name} (fw make:crud ${entity.name})`);
+    edit = crud.addRoutes(routesText, crud.ROUTES_FILE, controllerImport, routes, `${entity.name} (fw make:crud ${entity.name})`, menu);
   } catch (err) {
     if (!(err instanceof crud.RoutesEditError)) throw err;
     const where =
       err.placement === 'function'
-        ? `l'import en tête avec les autres, les routes dans ${crud.ROUTES_FUNCTION}`
+        ? `l'import en tête avec les autres, les routes et le menu dans ${crud.ROUTES_FUNCTION}`
         : `les imports en tête avec les autres, la fonction ${crud.ROUTES_FUNCTION} avec ses routes à la suite`;
     const advice = err.manualLines
       ? `collez ces lignes dans ${crud.ROUTES_FILE} (${where}), ${rerun} :\n${err.manualLines}`
@@ -95,10 +98,12 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   const replaced = new Map(upgrade?.entries.map((e) => [e.path, e.after]) ?? []);
   const allFiles = [
     ...entityFiles(model, entity),
-    ...crud.crudFiles(plan, stubs, {
-      legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)),
-      legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan)), replaced),
-    }),
+    ...crud
+      .crudFiles(plan, stubs, {
+        legacyCrudMedia: fs.existsSync(path.join(root, crud.CRUD_MEDIA_PATH)),
+        legacyCrudNames: importsLegacyCrudNames(root, entity.snake, Object.values(crud.descriptionNames(plan)), replaced),
+      })
+      .map((file) => withLayoutReplaced(root, file)),
     { path: crud.ROUTES_FILE, content: edit.text, kind: 'canonical' as const },
     ...(variantsByJob ? (await import('../../jobs/media-variants.js')).mediaVariantsJobFiles(root) : []),
   ];
@@ -140,6 +145,7 @@ export async function run({ args, options }: CommandInput): Promise<number> {
     out.push(`Routes ${dryRun ? 'à ajouter' : 'ajoutées'} à ${crud.ROUTES_FILE} (${edit.added.length}) :\n`);
     for (const route of edit.added) out.push(`  ${route.method.padEnd(5)} ${route.path}\n`);
   }
+  for (const entry of edit.menuAdded) out.push(`Menu ${dryRun ? 'à compléter' : 'complété'} : ${entry.label} (${entry.path}) dans ${crud.ROUTES_FILE}.\n`);
   if (edit.existing.length > 0) {
     // Existing routes stay as the user wrote them; those whose public flag differs from the request are shown, before → after.
     const { existingRoutesReport } = await import('../../../emitters/crud/routes-report.js');
@@ -171,6 +177,17 @@ export async function run({ args, options }: CommandInput): Promise<number> {
   out.push(formatLegacyRoleMaps(legacy));
   process.stdout.write(out.join(''));
   return 0;
+}
+
+/**
+ * `layouts/app.html` is the user's once created; one still as an earlier make:crud wrote it (an empty nav block) is
+ * the generator's, replaced by the layout that renders the menu (docs/crud.md "The menu").
+ */
+function withLayoutReplaced(root: string, file: PlannedFile): PlannedFile {
+  if (file.path !== APP_LAYOUT || file.kind !== 'manual') return file;
+  const layoutPath = path.join(root, APP_LAYOUT);
+  const existing = fs.existsSync(layoutPath) ? fs.readFileSync(layoutPath, 'utf8') : null;
+  return existing !== null && existing === previousAppLayout() ? { ...file, kind: 'canonical' } : file;
 }
 
 /**

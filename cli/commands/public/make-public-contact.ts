@@ -29,6 +29,7 @@ export async function run({ options }: CommandInput): Promise<number> {
       templates: [{ path: page.template, content: pages.emitContactView(), kind: 'manual' }],
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],
+      menu: [{ path: page.path, label: 'Contact' }],
       notes: [`Contact : ${page.path} ; remplacez l'adresse e-mail, le téléphone et l'adresse d'exemple dans ${page.template}.`],
     },
     options.dryRun === true,

@@ -59,6 +59,8 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       templates: [{ path: page.template, content: pages.emitPageView(page), kind: 'manual' }],
       import: { name: pages.PAGES_CONTROLLER, from: './controllers/pages_controller.js' },
       routes: [{ method: 'GET', path: page.path, handler: `${pages.PAGES_CONTROLLER}.${page.method}`, options: publicOptions(page.routeName) }],
+      // The landing page is the site's home, reached by its name: no menu entry.
+      menu: name === 'landing' ? [] : [{ path: page.path, label: page.title }],
       notes: [
         `Page : ${page.path} « ${page.title} » (gabarit ${page.template}, à vous de l'écrire)`,
         // The landing page is also the one `fw sync:landing` copies as a static site (docs/frontend.md).

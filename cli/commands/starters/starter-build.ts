@@ -72,6 +72,9 @@ export async function run({ args, options }: CommandInput): Promise<number> {
       for (const call of plan.callsAdded) out.write(`  ${call}(router)\n`);
       for (const route of plan.routesAdded) out.write(`  ${route.method.padEnd(5)} ${route.path}\n`);
     }
+    if (plan.menuAdded.length > 0) {
+      out.write(`Menu complété dans mvc/routes.ts : ${plan.menuAdded.map((entry) => `${entry.label} (${entry.path})`).join(', ')}.\n`);
+    }
   } else {
     out.write(`Rien à faire : l'application de démarrage « ${name} » est déjà construite, aucun fichier ne change.\n`);
   }

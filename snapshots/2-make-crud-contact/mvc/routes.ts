@@ -16,4 +16,5 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/contacts/{id}/edit', ContactController.edit, { name: 'contacts.edit' });
   router.add('POST', '/contacts/{id}', ContactController.update, { name: 'contacts.update' });
   router.add('POST', '/contacts/{id}/delete', ContactController.destroy, { name: 'contacts.delete' });
+  router.menu('/contacts', 'Contacts');
 }

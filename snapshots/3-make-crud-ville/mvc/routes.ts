@@ -17,6 +17,7 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/contacts/{id}/edit', ContactController.edit, { name: 'contacts.edit' });
   router.add('POST', '/contacts/{id}', ContactController.update, { name: 'contacts.update' });
   router.add('POST', '/contacts/{id}/delete', ContactController.destroy, { name: 'contacts.delete' });
+  router.menu('/contacts', 'Contacts');
   // Ville (fw make:crud Ville)
   router.add('GET', '/villes', VilleController.index, { name: 'villes.index' });
   router.add('GET', '/villes/new', VilleController.create, { name: 'villes.new' });
@@ -28,4 +29,5 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/villes/{id}/edit', VilleController.edit, { name: 'villes.edit' });
   router.add('POST', '/villes/{id}', VilleController.update, { name: 'villes.update' });
   router.add('POST', '/villes/{id}/delete', VilleController.destroy, { name: 'villes.delete' });
+  router.menu('/villes', 'Villes');
 }

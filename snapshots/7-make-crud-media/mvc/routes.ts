@@ -18,6 +18,7 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/contacts/{id}/edit', ContactController.edit, { name: 'contacts.edit' });
   router.add('POST', '/contacts/{id}', ContactController.update, { name: 'contacts.update' });
   router.add('POST', '/contacts/{id}/delete', ContactController.destroy, { name: 'contacts.delete' });
+  router.menu('/contacts', 'Contacts');
   // Ville (fw make:crud Ville)
   router.add('GET', '/villes', VilleController.index, { name: 'villes.index' });
   router.add('GET', '/villes/new', VilleController.create, { name: 'villes.new' });
@@ -29,6 +30,7 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/villes/{id}/edit', VilleController.edit, { name: 'villes.edit' });
   router.add('POST', '/villes/{id}', VilleController.update, { name: 'villes.update' });
   router.add('POST', '/villes/{id}/delete', VilleController.destroy, { name: 'villes.delete' });
+  router.menu('/villes', 'Villes');
   // Produit (fw make:crud Produit)
   router.add('GET', '/produits', ProduitController.index, { name: 'produits.index' });
   router.add('GET', '/produits/new', ProduitController.create, { name: 'produits.new' });
@@ -40,4 +42,5 @@ export function registerRoutes(router: Router): void {
   router.add('GET', '/produits/{id}/edit', ProduitController.edit, { name: 'produits.edit' });
   router.add('POST', '/produits/{id}', ProduitController.update, { name: 'produits.update' });
   router.add('POST', '/produits/{id}/delete', ProduitController.destroy, { name: 'produits.delete' });
+  router.menu('/produits', 'Produits');
 }
