@@ -11,7 +11,7 @@
 /** PascalCase names exported by `fw-mvc`, `fw-mvc/crud`, `fw-mvc/auth`, `fw-mvc/media`, `fw-mvc/rbac`, `fw-mvc/mfa`, `fw-mvc/mail`. */
 // prettier-ignore
 export const FRAMEWORK_EXPORTS: readonly string[] = [
-  'AddressInput', 'ApiRoutesImportError', 'Application', 'ApplicationOptions', 'AttemptOutcome', 'AttemptTicket', 'AuthEventDetails', 'AuthMiddleware',
+  'AccessCheck', 'AddressInput', 'ApiRoutesImportError', 'Application', 'ApplicationOptions', 'AttemptOutcome', 'AttemptTicket', 'AuthEventDetails', 'AuthMiddleware',
   'AuthTable', 'AuthUser', 'BadRequestError', 'BaseController', 'Blocking', 'BooleanField', 'BooleanFieldOptions', 'CheckLimitOptions',
   'Choice', 'ChoiceField', 'ChoiceFieldOptions', 'ChoiceKeyKind', 'ChoiceOption', 'Cleaned', 'CleanedData', 'CleanedValue',
   'ConfigKey', 'ConfigKeyError', 'ConfigValues', 'Connection', 'Context', 'CoverMediaOptions', 'CrudAction', 'CrudActionName',
@@ -30,7 +30,7 @@ export const FRAMEWORK_EXPORTS: readonly string[] = [
   'LogContext', 'LogFormatError', 'LogRecord', 'MailAddress', 'MailAddressError', 'MailInput', 'MailMessage', 'MailRelated', 'MailSendError', 'MailSender',
   'MailSenderOptions', 'MailStatus', 'MailTemplateError', 'MailTransport', 'MariaDbOptions', 'MariaDbSessionStore', 'MediaEntry', 'MediaFieldContext',
   'MediaFormItem', 'MediaItem', 'MediaNotAttachedError', 'MediaOwner', 'MediaPages', 'MediaReadRule', 'MediaRecord', 'MediaRecordOptions',
-  'MediaRemoval', 'MediaShowContext', 'MediaShowItem', 'MediaSubmission', 'MediaThumbnail', 'MemoryRateLimitStore', 'MemoryRateLimitStoreOptions', 'MemorySessionStore',
+  'MediaRemoval', 'MediaShowContext', 'MediaShowItem', 'MediaSubmission', 'MediaThumbnail', 'MediaVariantsJob', 'MemoryRateLimitStore', 'MemoryRateLimitStoreOptions', 'MemorySessionStore', 'MenuEntry', 'MenuItem', 'MenuOptions',
   'MfaChallengeState', 'MfaDb', 'MfaFactor', 'MfaFactorStatus', 'MfaVerification', 'Middleware', 'MultiMap', 'NewMediaFile',
   'NewUser', 'NunjucksRenderer', 'OutgoingMessage', 'OwnedMediaChanges', 'PageLink', 'PageLinkParam', 'Pagination', 'PaginationContext',
   'PaginationDict', 'PaginationOptions', 'Params', 'PasswordPolicyError', 'Permission', 'PhoneField', 'PhoneFormat', 'PivotLink',

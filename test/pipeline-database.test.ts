@@ -379,7 +379,7 @@ function conformance(dialect: DialectName): void {
     }
     const two = project.run(['migration:make', 'z', '--from-entities', '--from-entity', 'Contact']);
     assert.is(two.status, 1);
-    assert.is(lines(two.stderr)[0], 'Erreur : choisissez une seule source parmi --from-entity, --from-entities et --from-diff.');
+    assert.is(lines(two.stderr)[0], 'Erreur : choisissez une seule source parmi --from-entity, --from-entities, --from-diff et --framework.');
     assert.equal(project.snapshot(), before);
   });
 
