@@ -229,6 +229,17 @@ export async function runClusterBench({ rounds, duration, warmup }) {
     rows.map((r) => [r.variant, String(r.workers), r.rps.toFixed(0), r.ms.toFixed(3), r.primaryMs.toFixed(4), r.all.map((x) => x.toFixed(3)).join(' ')]),
     [0],
   );
+  // Two processes against one, per variant: the ratio of the medians, and each round's (its two counts run in the same round).
+  const pair = (v) => [rows.find((r) => r.variant === v && r.workers === 1), rows.find((r) => r.variant === v && r.workers === 2)];
+  printTable(
+    ['server', 'CPU ms/req, 1 process', 'CPU ms/req, 2 processes', 'ratio 2 / 1', 'ratio per round'],
+    variants.map((v) => {
+      const [one, two] = pair(v);
+      const perRound = one.all.map((x, i) => (two.all[i] / x).toFixed(2));
+      return [v, one.ms.toFixed(3), two.ms.toFixed(3), `${(two.ms / one.ms).toFixed(2)}×`, perRound.join(' ')];
+    }),
+    [0],
+  );
   printTable(
     ['server', 'N', 'moment', 'RSS/process', 'anon', 'file', 'heap used/total', 'new space', 'old used', 'code', 'external', 'primary RSS'],
     rows.flatMap((r) =>
