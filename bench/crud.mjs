@@ -214,9 +214,12 @@ async function loadSection(project, log) {
   const kinds = ['generated', 'previous', 'hand-written'];
   const database = projectDatabase(project);
   const samples = Object.fromEntries(kinds.map((k) => [k, Object.fromEntries(LOAD_CASES.map(([label]) => [label, []]))]));
+  // The size of each server's page 1: the hand-written page is a fair peer only while it sends the same markup.
+  const bytes = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const kind of kinds) {
       await withServer(kind, project, database, async (base, pid) => {
+        if (round === 0) bytes[kind] = (await (await fetch(base + LOAD_CASES[0][1])).arrayBuffer()).byteLength;
         for (const [label, url] of LOAD_CASES) {
           await load(base + url, pid, 1); // warm-up: JIT, pool, the count's window
           samples[kind][label].push(await load(base + url, pid, DURATION));
@@ -243,6 +246,7 @@ async function loadSection(project, log) {
     );
   }
   log('  (req/s: median of rounds; ms: server CPU time per request)');
+  log(`  page 1 sizes: ${kinds.map((kind) => `${kind} ${bytes[kind].toLocaleString('en')} bytes`).join(', ')}`);
   return table;
 }
 
