@@ -1,7 +1,9 @@
 // `npm run check` of a new project (scripts/check.mjs of the template) and docs/ci.md: a real `fw new` project with
 // an entity and its CRUD pages, the packages linked as after `npm install`; green on SQLite (with and without the
-// database file) and on the real MariaDB through the very commands docs/ci.md gives the CI job; then one broken
-// step at a time (a type error, a stale generated file, a drift in the database) fails it, naming the step.
+// database file) and on the real MariaDB through the very commands docs/ci.md gives the CI job; then broken steps
+// (a type error, a stale generated file, a drift in the database) fail it, each named while the others pass. Each
+// `npm run check` costs a tsc and four fw processes: where a test is about a step's own output, and a full run
+// already shows how the report prints it, the step's command runs alone.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -71,6 +73,17 @@ function expectStatuses(run: Run, expected: Record<string, string>, exit: number
 
 const allOk = (): Record<string, string> => Object.fromEntries(STEPS.map((step) => [step, 'OK']));
 
+/** Runs `body` with each file of `edits` changed by its function, then puts the files back. */
+function withEdits<T>(project: CliProject, edits: Record<string, (text: string) => string>, body: () => T): T {
+  const before = Object.keys(edits).map((relative) => [relative, project.read(relative)] as const);
+  try {
+    for (const [relative, text] of before) project.write(relative, edits[relative]!(text));
+    return body();
+  } finally {
+    for (const [relative, text] of before) project.write(relative, text);
+  }
+}
+
 /** Runs `body` with `relative` changed by `edit`, then puts the file back. */
 function withEdit<T>(project: CliProject, relative: string, edit: (text: string) => string, body: () => T): T {
   const before = project.read(relative);
@@ -105,60 +118,64 @@ test('SQLite without its file: every step passes, the drift check is skipped wit
   assert.not.ok(project.exists('storage/database.sqlite'), 'the check creates no database file');
 });
 
-test('SQLite after db:init and db:apply: all five steps pass; each broken step fails alone, named', async ({ project }) => {
+test('SQLite after db:init and db:apply: all five steps pass; broken steps fail together, each named, the others pass', async ({ project }) => {
   project.useSqlite();
   ok(project, ['db:init']);
   ok(project, ['db:apply']);
   expectStatuses(check(project), allOk(), 0);
+  // Three steps broken at once, one run: a column added to the table behind the entity's back, a type error, a
+  // generated file edited by hand (its marker kept). Each fails on its own line; the other two steps still pass;
+  // the output shown is the first failed step's.
+  await project.sql(['ALTER TABLE contacts ADD COLUMN surnom TEXT']);
   const before = project.snapshot();
-
-  // A type error.
-  const typeError = withEdit(
+  const broken = withEdits(
     project,
-    'mvc/controllers/home_controller.ts',
-    (text) => `${text}\nexport const broken: number = 'texte';\n`,
-    () => check(project),
+    {
+      'mvc/controllers/home_controller.ts': (text) => `${text}\nexport const broken: number = 'texte';\n`,
+      'mvc/entities/relations.sql': (text) => `${text}-- modifié à la main\n`,
+    },
+    () => {
+      const run = check(project);
+      // The failed steps' own outputs, which the report leaves out after the first one: the same commands alone.
+      return { run, model: project.run(['build:model', '--check']), diff: project.run(['migration:diff', '--all', '--check']) };
+    },
   );
-  expectStatuses(typeError, { ...allOk(), 'tsc --noEmit': 'FAIL' }, 1);
-  assert.match(typeError.stdout, /Sortie de « tsc --noEmit » :\n\n[^]*home_controller\.ts[^]*error TS2322/);
+  expectStatuses(broken.run, { ...allOk(), 'tsc --noEmit': 'FAIL', 'fw build:model --check': 'FAIL', [DRIFT]: 'FAIL' }, 1);
+  assert.match(broken.run.stdout, /Sortie de « tsc --noEmit » :\n\n[^]*home_controller\.ts[^]*error TS2322/);
+  assert.match(broken.run.stdout, /\[FAIL\] fw migration:diff --all --check — code 2 /);
+  assert.not.match(broken.run.stdout, /Sortie de « fw build:model/, 'the output of the first failed step only');
+  assert.is(broken.model.status, 2, broken.model.stdout + broken.model.stderr);
+  assert.match(broken.model.stdout, /^Fichiers générés périmés \(1\) :\n {2}mvc\/entities\/relations\.sql\n/);
+  assert.is(broken.diff.status, 2, broken.diff.stdout + broken.diff.stderr);
+  assert.match(broken.diff.stdout, /surnom/);
 
-  // A generated file edited by hand (its marker kept): build:model --check sees it stale; make:crud --check too
-  // when it is one of the entity's files (the CRUD pages derive from them).
-  const stale = withEdit(
-    project,
-    'mvc/entities/relations.sql',
-    (text) => `${text}-- modifié à la main\n`,
-    () => check(project),
-  );
-  expectStatuses(stale, { ...allOk(), 'fw build:model --check': 'FAIL' }, 1);
-  assert.match(stale.stdout, /Sortie de « fw build:model --check » :\n\nFichiers générés périmés \(1\) :\n {2}mvc\/entities\/relations\.sql\n/);
-  const base = withEdit(
+  // One of the entity's generated files edited by hand: build:model --check sees it stale, and make:crud --check too
+  // (the CRUD pages derive from it): the steps' commands alone, the report's lines for them are proven above and below.
+  withEdit(
     project,
     'mvc/entities/contact/contact_base.ts',
     (text) => `${text}// modifié à la main\n`,
-    () => check(project),
+    () => {
+      const model = project.run(['build:model', '--check']);
+      assert.is(model.status, 2, model.stdout + model.stderr);
+      assert.match(model.stdout, /^Fichiers générés périmés \(1\) :\n {2}mvc\/entities\/contact\/contact_base\.ts\n/);
+      const crud = project.run(['make:crud', 'Contact', '--check']);
+      assert.is(crud.status, 2, crud.stdout + crud.stderr);
+    },
   );
-  expectStatuses(base, { ...allOk(), 'fw build:model --check': 'FAIL', 'fw make:crud Contact --check': 'FAIL' }, 1);
-  assert.match(base.stdout, /Sortie de « fw build:model --check » :\n\nFichiers générés périmés \(1\) :\n {2}mvc\/entities\/contact\/contact_base\.ts\n/);
 
-  // A regenerable CRUD file edited by hand: make:crud --check and build:model --check (which checks them too).
+  // A regenerable CRUD file edited by hand: make:crud --check and build:model --check (which checks them too); the
+  // drift still fails.
   const crud = withEdit(
     project,
     'mvc/forms/contact_fields.ts',
     (text) => `${text}// modifié à la main\n`,
     () => check(project),
   );
-  expectStatuses(crud, { ...allOk(), 'fw build:model --check': 'FAIL', 'fw make:crud Contact --check': 'FAIL' }, 1);
+  expectStatuses(crud, { ...allOk(), 'fw build:model --check': 'FAIL', 'fw make:crud Contact --check': 'FAIL', [DRIFT]: 'FAIL' }, 1);
   assert.match(crud.stdout, /Sortie de « fw build:model --check » :\n\n[^]*mvc\/forms\/contact_fields\.ts/);
 
   assert.equal(project.snapshot(), before, 'npm run check writes nothing');
-
-  // A column added to the table behind the entity's back.
-  await project.sql(['ALTER TABLE contacts ADD COLUMN surnom TEXT']);
-  const drift = check(project);
-  expectStatuses(drift, { ...allOk(), [DRIFT]: 'FAIL' }, 1);
-  assert.match(drift.stdout, /\[FAIL\] fw migration:diff --all --check — code 2 /);
-  assert.match(drift.stdout, /Sortie de « fw migration:diff --all --check » :\n\n[^]*surnom/);
   fs.rmSync(project.path('storage/database.sqlite'));
 });
 
@@ -212,9 +229,10 @@ test('docs/ci.md commands against the real MariaDB: green, then a drift fails, t
     expectStatuses(jobRun, allOk(), 0);
 
     await server.execute(`ALTER TABLE \`${name}\`.\`contacts\` ADD COLUMN \`Surnom\` VARCHAR(20) NULL`);
-    const drift = check(project);
-    expectStatuses(drift, { ...allOk(), [DRIFT]: 'FAIL' }, 1);
-    assert.match(drift.stdout, /Sortie de « fw migration:diff --all --check » :\n\n[^]*Surnom/);
+    // The drift step's command alone: how the report shows a failed drift step is proven on SQLite above.
+    const drift = project.run(['migration:diff', '--all', '--check']);
+    assert.is(drift.status, 2, drift.stdout + drift.stderr);
+    assert.match(drift.stdout, /Surnom/);
 
     // No server on that port: the drift check is skipped, the others still run.
     const env = project.read('env/dev');
