@@ -35,7 +35,11 @@ const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
 /** With the behaviour record, the dashboard is its own (counts, latest observations, flags per pupil). */
 const SUIVI_DASHBOARD: HomeLink = { href: '/dashboard', label: 'Tableau de bord', description: 'Compteurs, dernières observations, comportements par élève.' };
 
-const MFA_LINK: HomeLink = { href: '/account/mfa', label: 'Second facteur', description: 'Codes d\u2019une application d\u2019authentification et codes de secours.' };
+const MFA_LINK: HomeLink = {
+  href: '/account/mfa',
+  label: 'Second facteur',
+  description: 'Codes d\u2019une application d\u2019authentification et codes de secours.',
+};
 
 /** True when the file imports and calls the module's routes function. */
 function wired(routes: string, spec: ModuleRoutesSpec): boolean {
