@@ -73,7 +73,7 @@ test('views: the framework\u2019s, the project template\u2019s, the generated on
     'home/index.html': emitStarterHome({
       command: 'fw starter:build auth',
       login: true,
-      links: [{ href: '/dashboard', label: 'Tableau de bord', description: 'Vos rôles.' }],
+      descriptions: [{ href: '/account/mfa', description: 'Codes d’une application d’authentification et codes de secours.' }],
     }),
   };
   for (const [label, text] of Object.entries(generated)) found.push(...problems(label, text));

@@ -1,7 +1,8 @@
 /**
  * The operators' page of fw-mvc/jobs (docs/jobs.md "The operators' page") over HTTP on a real server, on SQLite and
  * on MariaDB: the login redirect and the 403, the counts per queue and state, the failed and dead jobs with their
- * last error, the CRUD list's search, filters and pages, retry and discard by id and by filter, and the CSRF refusal.
+ * last error, the CRUD list's search, filters and pages, retry and discard by id and by filter, the CSRF refusal, and
+ * its menu entry, shown only to the users its role check lets in (docs/runtime.md "The menu").
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -38,6 +39,15 @@ const ok = defineJob<{ n: number }>('page.ok', () => undefined, { queue: 'mails'
 function routes(router: Router): void {
   registerAuthRoutes(router);
   registerJobsPage(router, { roles: ['admin'], perPage: 10 });
+  // A public entry, then the operators' page: the menu shows the second only to the admins.
+  router.menu('/login', 'Connexion');
+  router.menu('/admin/jobs', 'Tâches');
+}
+
+/** The hrefs of the header's nav, in order. */
+function navLinks(html: string): string[] {
+  const nav = /<nav aria-label="[^"]*"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+  return [...nav.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!);
 }
 
 /** The ids of the jobs the page's table lists, in order. */
@@ -119,6 +129,21 @@ for (const dialect of DIALECTS) {
     assert.is((await reader.post('/admin/jobs/discard', [], '/')).status, 403);
     assert.is(await statusOf(dead[0]!), 'dead');
     assert.is(Number((await getDatabase().fetchOne<{ n: number }>('SELECT COUNT(*) AS n FROM fw_jobs'))!.n), 18);
+  });
+
+  test('the menu entry of the page: hidden from a visitor and from a user without the role, shown to an admin', async ({ app }) => {
+    const anonymous = await new SessionClient(app.base).get('/login');
+    assert.is(anonymous.status, 200);
+    assert.equal(navLinks(anonymous.text), ['/login'], 'a visitor');
+    const reader = new SessionClient(app.base);
+    assert.is((await reader.login('lecteur@example.test', PASSWORD)).status, 302);
+    const refused = await reader.get('/admin/jobs');
+    assert.is(refused.status, 403);
+    assert.equal(navLinks(refused.text), ['/login'], 'a user without the role');
+    const page = await (await admin(app)).get('/admin/jobs');
+    assert.is(page.status, 200);
+    assert.equal(navLinks(page.text), ['/login', '/admin/jobs'], 'an admin');
+    assert.match(page.text, '<a href="/admin/jobs" class="font-semibold text-gray-900" aria-current="page">Tâches</a>');
   });
 
   test('the counts per queue and state, the dead and failed jobs with their last error, the pages', async ({ app, dead, failed }) => {

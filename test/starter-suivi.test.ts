@@ -200,8 +200,14 @@ async function teacherJourney(url: string): Promise<void> {
   assert.match((await client.get('/observations/2')).text, /<h1[^>]*>Observation #2<\/h1>[\s\S]*>10\/03\/2025 08:40</);
   assert.match((await client.get('/observations/2/edit')).text, /name="observe_le" value="2025-03-10T08:40/);
   assert.match((await client.get('/cours')).text, />10\/03\/2025</);
-  const home = await client.get('/');
-  for (const href of ['/dashboard', '/observations', '/eleves', '/cours', '/profile']) assert.match(home.text, `<a href="${href}"`);
+  // The home page's cards: the menu entries of the signed-in teacher (a visitor gets none, and the sign-in button).
+  const cards = (html: string): string[] =>
+    [...(/id="home-links"[^>]*>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '').matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!);
+  assert.equal(cards((await client.get('/')).text).sort(), ['/cours', '/dashboard', '/eleves', '/observations', '/profile']);
+  const visitor = await (await fetch(`${url}/`)).text();
+  assert.match(visitor, 'id="home-login"');
+  assert.equal(cards(visitor), []);
+  for (const href of ['/dashboard', '/observations', '/eleves', '/cours', '/profile']) assert.not.match(visitor, `href="${href}"`, href);
 
   // Jules leaves: his observation goes with him (ON DELETE CASCADE), the dashboard follows.
   const deleted = await client.post('/eleves/3/delete', [], '/eleves');
@@ -288,7 +294,7 @@ sqlite('built on suivi, auth changes nothing and mfa only adds the second factor
     ['mvc/controllers/dashboard_controller.ts', 'mvc/views/dashboard/index.html'].map((file) => project.read(file)),
     dashboard,
   );
-  assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
+  assert.match(project.read('mvc/views/home/index.html'), '"/account/mfa": "Codes d’une application');
 
   const other = newProject('Comptes');
   try {

@@ -233,8 +233,10 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   assert.is(project.read('mvc/views/layouts/app.html'), layout);
   assert.match(auth, '\nMenu complété dans mvc/routes.ts : Tableau de bord (/dashboard), Mon profil (/profile).\n');
   for (const view of ['mvc/views/dashboard/index.html', 'mvc/views/profile/show.html']) assert.not.match(project.read(view), 'block nav', view);
+  // The home page lists the menu entries the visitor may open, with the descriptions of the starters' pages.
   const home = project.read('mvc/views/home/index.html');
-  for (const href of ['/contacts', '/dashboard', '/profile']) assert.match(home, `<a href="${href}"`);
+  assert.match(home, '{%- set pages = menu() %}');
+  for (const href of ['/contacts', '/dashboard', '/profile']) assert.match(home, `\n  "${href}": "`);
   assert.not.match(home, '/account/mfa');
   refused(project, ['starter:build', 'contacts'], /est déjà construite/, /--force/);
 
@@ -243,7 +245,7 @@ test('starters build on each other: auth after contacts adds its pages and keeps
   assert.equal(menu(), ['/contacts', '/dashboard', '/profile', '/account/mfa']);
   assert.match(mfa, '\nMenu complété dans mvc/routes.ts : Second facteur (/account/mfa).\n');
   assert.ok(mfa.split('\n').includes(fateLine('créé', 'mvc/views/account/_mfa.html')));
-  assert.match(project.read('mvc/views/home/index.html'), '<a href="/account/mfa"');
+  assert.match(project.read('mvc/views/home/index.html'), '\n  "/account/mfa": "Codes d’une application');
   assert.match(
     project.read('mvc/routes.ts'),
     /\n {2}registerAuthRoutes\(router\);\n[\s\S]*\n {2}registerMfaRoutes\(router\);\n {2}\/\/ Menu : second facteur \(fw starter:build mfa\)\n {2}router\.menu\('\/account\/mfa', 'Second facteur'\);\n\}\n$/,

@@ -39,6 +39,12 @@ async function teardown({ project, served }: Context): Promise<void> {
   await project?.cleanup();
 }
 
+/** The hrefs of the home page's cards (the menu entries the visitor may open), in order; none when the list is absent. */
+function homeCards(html: string): string[] {
+  const list = /<ul [^>]*id="home-links"[^>]*>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+  return [...list.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
 function withUser(project: CliProject, roles: string[] = []): void {
   fwOk(project, ['auth:user:create', '--email', EMAIL, '--password', PASSWORD]);
   for (const role of roles) {
@@ -57,7 +63,7 @@ contacts('the home links to the list; the list, the form, a creation and a refus
   const client = new SessionClient(served.url);
   const home = await client.get('/');
   assert.is(home.status, 200);
-  assert.match(home.text, '<a href="/contacts"');
+  assert.equal(homeCards(home.text), ['/contacts'], 'the public list, for a visitor');
   assert.not.match(home.text, 'id="home-login"', 'no login without auth');
   assert.is((await client.get('/contacts')).status, 200);
   const form = await client.get('/contacts/new');
@@ -115,11 +121,16 @@ carnet('anonymous visitors are sent to /login; a signed-in user adds a city and 
   const anonymous = await client.get('/villes');
   assert.is(anonymous.status, 302);
   assert.is(anonymous.headers.get('location'), '/login?next=%2Fvilles');
-  assert.match((await client.get('/')).text, 'id="home-login"');
+  // A visitor: the sign-in button, no card and no link to a page the login guards.
+  const visitor = (await client.get('/')).text;
+  assert.match(visitor, 'id="home-login"');
+  assert.not.match(visitor, 'id="home-links"');
+  for (const href of ['/contacts', '/villes']) assert.not.match(visitor, `href="${href}"`, href);
   assert.is((await client.login(EMAIL, PASSWORD, '/villes')).headers.get('location'), '/villes');
   const home = await client.get('/');
   assert.match(home.text, `<strong id="home-user">${EMAIL}</strong>`);
-  for (const href of ['/contacts', '/villes']) assert.match(home.text, `<a href="${href}"`);
+  assert.not.match(home.text, 'id="home-login"');
+  assert.equal(homeCards(home.text).sort(), ['/contacts', '/villes']);
 
   assert.is((await client.post('/villes', [['nom', 'Lyon']], '/villes/new')).status, 302);
   const form = await client.get('/contacts/new');
@@ -157,9 +168,10 @@ auth('the dashboard and the profile show the signed-in user, roles and last logi
   assert.is(anonymous.status, 302);
   assert.is(anonymous.headers.get('location'), '/login?next=%2Fdashboard');
   assert.is((await client.get('/profile')).status, 302);
-  const home = await client.get('/');
-  for (const href of ['/dashboard', '/profile']) assert.match(home.text, `<a href="${href}"`);
-  assert.not.match(home.text, '/account/mfa');
+  const visitor = (await client.get('/')).text;
+  assert.match(visitor, 'id="home-login"');
+  assert.not.match(visitor, 'id="home-links"');
+  for (const href of ['/dashboard', '/profile', '/account/mfa']) assert.not.match(visitor, `href="${href}"`, href);
 
   assert.is((await client.login(EMAIL, PASSWORD)).status, 302);
   const dashboard = await client.get('/dashboard');
@@ -168,6 +180,9 @@ auth('the dashboard and the profile show the signed-in user, roles and last logi
   assert.match(dashboard.text, /id="dashboard-roles">\s*<li[^>]*>admin<\/li>/);
   assert.not.match(dashboard.text, 'id="mfa-card"', "the card is the mfa starter's");
   assert.is(dashboard.headers.get('cache-control'), 'no-store');
+  const home = (await client.get('/')).text;
+  assert.equal(homeCards(home), ['/dashboard', '/profile'], 'the cards of the signed-in user: no second factor');
+  assert.match(home, '<span class="mt-1 block text-sm text-gray-600">Votre compte et vos rôles.</span>');
   const profile = await client.get('/profile');
   assert.is(profile.status, 200);
   assert.match(profile.text, `<dd class="mt-1 font-medium text-gray-900" id="profile-email">${EMAIL}</dd>`);

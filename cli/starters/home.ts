@@ -1,15 +1,23 @@
 /**
- * The home page of a starter build: links to the starters' pages that `mvc/routes.ts` declares once every edit is
- * made (so building a second starter keeps the links of the first), and the sign-in state when the login is wired.
+ * The home page of a starter build: a card for each menu entry the visitor may open (docs/starters.md "The home
+ * page"), described when it is a starter's page that `mvc/routes.ts` declares once every edit is made (so building a
+ * second starter keeps the descriptions of the first), and the sign-in state when the login is wired.
  */
 import { AUTH_ROUTES, MFA_ROUTES } from '../../emitters/auth/routes-edit.js';
 import { addModuleRoutes, type ModuleRoutesSpec } from '../../emitters/codemods/module-routes.js';
 import { declaredRoutes, parse } from '../../emitters/codemods/routes-edit.js';
 import type { PlannedFile } from '../../emitters/planned-file.js';
 import { emitAppLayout, previousAppLayout, type NavLink } from '../../emitters/crud/app-layout.js';
-import { emitStarterHome, HOME_VIEW, type HomeLink } from '../../emitters/starters/home.js';
+import { emitStarterHome, HOME_VIEW } from '../../emitters/starters/home.js';
 
-/** The starters' pages, by the route that serves them, in the order the home lists them. */
+/** A starter's page: its path, its menu label (that of earlier layouts) and the line under it on its home card. */
+interface HomeLink {
+  readonly href: string;
+  readonly label: string;
+  readonly description: string;
+}
+
+/** The starters' pages, by the route that serves them. */
 const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
   { key: 'GET /contacts', starter: 'contacts', link: { href: '/contacts', label: 'Contacts', description: 'Liste, recherche, fiches, export CSV.' } },
   { key: 'GET /villes', starter: 'carnet', link: { href: '/villes', label: 'Villes', description: 'Les villes des contacts.' } },
@@ -27,7 +35,11 @@ const PAGES: ReadonlyArray<{ key: string; link: HomeLink; starter: string }> = [
 /** With the behaviour record, the dashboard is its own (counts, latest observations, flags per pupil). */
 const SUIVI_DASHBOARD: HomeLink = { href: '/dashboard', label: 'Tableau de bord', description: 'Compteurs, dernières observations, comportements par élève.' };
 
-const MFA_LINK: HomeLink = { href: '/account/mfa', label: 'Second facteur', description: "Codes d'une application d'authentification et codes de secours." };
+const MFA_LINK: HomeLink = {
+  href: '/account/mfa',
+  label: 'Second facteur',
+  description: 'Codes d\u2019une application d\u2019authentification et codes de secours.',
+};
 
 /** True when the file imports and calls the module's routes function. */
 function wired(routes: string, spec: ModuleRoutesSpec): boolean {
@@ -55,7 +67,8 @@ export function homeFile(routes: string, existing: string | null, pristine: stri
   const links = [...pages.map((page) => (suivi && page.link.href === '/dashboard' ? SUIVI_DASHBOARD : page.link)), ...(mfa ? [MFA_LINK] : [])];
   // The command in the marker line follows the pages, not the starter being built: any build gives the same file.
   const last = mfa ? 'mfa' : (pages[pages.length - 1]?.starter ?? 'contacts');
-  const content = emitStarterHome({ command: `fw starter:build ${last}`, login: isLoginWired(routes), links });
+  const descriptions = links.map(({ href, description }) => ({ href, description }));
+  const content = emitStarterHome({ command: `fw starter:build ${last}`, login: isLoginWired(routes), descriptions });
   return { path: HOME_VIEW, content, kind: existing === null || existing === pristine ? 'canonical' : 'regenerable' };
 }
 

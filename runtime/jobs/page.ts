@@ -8,7 +8,7 @@
 import { BaseController, errorPage, type Context } from '../controller.js';
 import { getDatabase } from '../db/database.js';
 import type { Request } from '../http/request.js';
-import type { Handler, Router } from '../http/router.js';
+import { markAccess, type Handler, type Router } from '../http/router.js';
 import { AuthMiddleware } from '../middleware.js';
 import { isAuthenticated, userHasRole } from '../session/session.js';
 import { trans } from '../translations.js';
@@ -196,12 +196,16 @@ function filterHandler(base: string, action: keyof typeof ACTIONS): Handler {
   };
 }
 
-/** The handler behind the login, for a user holding one of `roles` (403 otherwise). */
+/**
+ * The handler behind the login, for a user holding one of `roles` (403 otherwise), marked with that check so that a
+ * menu entry for the page shows only to those users (docs/runtime.md "The menu").
+ */
 function guarded(roles: readonly string[], handler: Handler): Handler {
-  return (request) => {
+  const may = (request: Request): boolean => isAuthenticated(request) && roles.some((role) => userHasRole(request, role));
+  return markAccess((request) => {
     if (!isAuthenticated(request)) return new AuthMiddleware().check(request)!;
-    return roles.some((role) => userHasRole(request, role)) ? handler(request) : errorPage(403, request);
-  };
+    return may(request) ? handler(request) : errorPage(403, request);
+  }, may);
 }
 
 /**
