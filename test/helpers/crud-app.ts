@@ -169,9 +169,8 @@ export async function serveWith(
   return { url, child, output: () => output };
 }
 
-/** Builds and serves the Contacts application. */
-export async function startCrudApp(dialect: DialectName, options: CrudAppOptions = {}): Promise<CrudApp> {
-  const project = buildCrudApp(dialect, options);
+/** Serves a built project (`tsx app.ts`) as a CrudApp; the folder is removed when the start fails or on stop(). */
+export async function serveBuiltApp(project: CliProject): Promise<CrudApp> {
   let served;
   try {
     served = await serveProject(project);
@@ -193,6 +192,11 @@ export async function startCrudApp(dialect: DialectName, options: CrudAppOptions
       await project.cleanup();
     },
   };
+}
+
+/** Builds and serves the Contacts application. */
+export function startCrudApp(dialect: DialectName, options: CrudAppOptions = {}): Promise<CrudApp> {
+  return serveBuiltApp(buildCrudApp(dialect, options));
 }
 
 export interface HttpResult {

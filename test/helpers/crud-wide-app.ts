@@ -5,7 +5,7 @@
  * list at any width is checked on (crud-list-widths-browser.test.ts, scripts/screenshots.mjs --wide).
  */
 import type { DialectName } from '../../runtime/db/index.js';
-import { HttpClient, enableHtmx, linkFramework, serveProject, type CrudApp, type CrudAppOptions } from './crud-app.js';
+import { HttpClient, enableHtmx, linkFramework, serveBuiltApp, type CrudApp, type CrudAppOptions } from './crud-app.js';
 import { newProject, type CliProject } from './cli.js';
 import { copyFixtureEntities } from './fixture-project.js';
 
@@ -73,28 +73,12 @@ export async function wideRecords(url: string): Promise<void> {
 
 /** Builds, serves and fills the fixture project's CRUD. */
 export async function startWideApp(dialect: DialectName, options: CrudAppOptions = {}): Promise<CrudApp> {
-  const project = buildWideApp(dialect, options);
-  let served;
+  const app = await serveBuiltApp(buildWideApp(dialect, options));
   try {
-    served = await serveProject(project);
+    await wideRecords(app.url);
   } catch (err) {
-    await project.cleanup();
+    await app.stop();
     throw err;
   }
-  const { url, child, output } = served;
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await project.cleanup();
-  };
-  try {
-    await wideRecords(url);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { project, url, output, stop };
+  return app;
 }
