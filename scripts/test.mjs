@@ -6,6 +6,7 @@
 // suite look green. `node scripts/test.mjs <pattern>` runs the files whose name matches the pattern.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,15 +25,54 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The longest files start first, so that the last ones to finish are short: the times of an earlier run, when
-// scripts/test-durations.json has them (FW_TEST_RECORD=1 writes it), else the order of the names.
+// The longest files start first, so that the last ones to finish are short: the times of earlier runs, when
+// scripts/test-durations.json has them (a run with FW_TEST_RECORD=1 writes the times of the files it ran into it),
+// else the order of the names. A file the list does not know yet (a new one) starts before all the others: a short
+// file started early costs nothing, a long one started last makes the whole run wait for it.
 let known = {};
 try {
   known = JSON.parse(fs.readFileSync(durationsFile, 'utf8'));
 } catch {
   known = {};
 }
-const queue = [...files].sort((a, b) => (known[b] ?? 0) - (known[a] ?? 0) || a.localeCompare(b));
+const expected = (name) => known[name] ?? Infinity;
+const queue = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+
+/**
+ * The run's type-checker (test/helpers/typecheck-server.ts): the tests' `tsc` runs go to it, which parses the library
+ * declaration files once for the run (docs/testing.md "How `tsc` runs in tests"). Its CPU time is counted apart and
+ * added to the total. Null when FW_TEST_TSC=process or when it is not built.
+ */
+async function startTypeChecker() {
+  const script = path.join(root, 'dist', 'test', 'helpers', 'typecheck-server.js');
+  if (process.env.FW_TEST_TSC === 'process' || !fs.existsSync(script)) return null;
+  const socket = path.join(os.tmpdir(), `fw-test-tsc-${process.pid}.sock`);
+  const child = spawn(process.execPath, [script, socket], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`le vérificateur de types des tests s'est arrêté (code ${code})`)));
+  });
+  const ask = () =>
+    new Promise((resolve) => {
+      const connection = net.connect(socket, () => connection.write('{"stats":true}\n'));
+      let answer = '';
+      connection.on('data', (chunk) => (answer += chunk));
+      connection.on('end', () => resolve(JSON.parse(answer)));
+      connection.on('error', () => resolve(null));
+    });
+  return {
+    socket,
+    async stop() {
+      const stats = await ask();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(socket, { force: true });
+      return stats;
+    },
+  };
+}
+const typeChecker = await startTypeChecker();
 
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -109,7 +149,7 @@ function runFile(file) {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       // The servers' access lines (one per request) would bury the output; a test that reads them turns them on.
-      env: { ACCESS_LOG: 'off', ...process.env, FW_TEST_FILE: file },
+      env: { ACCESS_LOG: 'off', ...process.env, FW_TEST_FILE: file, ...(typeChecker ? { FW_TEST_TYPECHECK: typeChecker.socket } : {}) },
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -147,9 +187,18 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
 const wall = performance.now() - started;
+const checkerStats = typeChecker ? await typeChecker.stop() : null;
 
 if (process.env.FW_TEST_RECORD === '1') {
-  const durations = Object.fromEntries([...results].sort((a, b) => a.file.localeCompare(b.file)).map((r) => [r.file, Math.round(r.ms)]));
+  // The files of this run get their new time; the others keep theirs; the files that no longer exist are dropped.
+  const all = new Set(fs.readdirSync(path.join(root, 'dist', 'test')).filter((name) => name.endsWith('.test.js')));
+  const merged = { ...known, ...Object.fromEntries(results.map((r) => [r.file, Math.round(r.ms)])) };
+  const durations = Object.fromEntries(
+    Object.keys(merged)
+      .filter((name) => all.has(name))
+      .sort()
+      .map((name) => [name, merged[name]]),
+  );
   fs.writeFileSync(durationsFile, JSON.stringify(durations, null, 2) + '\n');
 }
 
@@ -159,9 +208,12 @@ console.log(`\nSlowest test files (${results.length} files, ${(cpu / 1000).toFix
 for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
 const counted = results.filter((r) => r.cpuMs !== null);
 if (counted.length === results.length && counted.length > 0) {
-  const cpuTotal = counted.reduce((n, r) => n + r.cpuMs, 0);
+  const checkerMs = checkerStats?.cpuMs ?? 0;
+  const cpuTotal = counted.reduce((n, r) => n + r.cpuMs, 0) + checkerMs;
   console.log(`\nMost CPU (the file and every process it started; ${(cpuTotal / 1000).toFixed(1)} s in all):`);
   for (const r of [...counted].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 10)) console.log(`  ${(r.cpuMs / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+  if (checkerStats)
+    console.log(`  ${(checkerMs / 1000).toFixed(1).padStart(7)} s  the run's type-checker (${checkerStats.checks} runs of tsc, counted apart from the files)`);
 }
 const sum = (key) => results.reduce((n, r) => n + r[key], 0);
 console.log(

@@ -5,16 +5,16 @@
 // clean against the current runtime, and over HTTP the old controllers still show the profile and change the
 // password (422 on a wrong field, success with its flash), the extended one answers with its title, its variable,
 // its message and its own limit.
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { fwOk, stopServer } from './helpers/auth-app.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const PASSWORD = 'Motdepasse-solide-42';
 const NEXT = 'Nouveau-mot-de-passe-7';
@@ -96,7 +96,7 @@ test('the controllers of before and an extended ProfilePages type-check against 
       ),
   );
   linkFramework(project);
-  const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit');
   assert.is(checked.status, 0);
   context.served = await serveProject(project);

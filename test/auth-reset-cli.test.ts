@@ -2,15 +2,15 @@
 // files, both routes calls, the three message templates), again (nothing to do), on a project that ran `fw auth:init`
 // before (only the reset part added), with a template the user changed (kept), and --dry-run (nothing written);
 // the project then type-checks (`tsc --noEmit`) with the framework linked in.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PASSWORD_RESET_MAIL_FILES } from '../emitters/auth/password-reset-files.js';
 import { FRAMEWORK_VIEWS } from '../runtime/paths.js';
-import { fateLine, lines, newProject, TSC, type CliProject } from './helpers/cli.js';
+import { fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework } from './helpers/crud-app.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const ROUTES = 'mvc/routes.ts';
 const BOTH = `// Application routes. Generators (fw make:crud, fw make:public-*) add their routes to this function.
@@ -75,10 +75,7 @@ t('on a fresh project: the auth files, the templates, both calls; a second run c
   assert.ok(out.some((line) => line.startsWith('Pour les messages : « fw mail:init » puis « fw db:apply »')));
   assert.is(project.read(ROUTES), BOTH);
   linkFramework(project);
-  const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], {
-    cwd: project.root,
-    encoding: 'utf8',
-  });
+  const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
 
   const snapshot = project.snapshot();

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, newProject, type CliProject } from './helpers/cli.js';
 import { CONTACT, CONTACT_VILLE, ID, VILLE, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { PRODUIT } from './helpers/crud-media.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const projects: CliProject[] = [];
 
@@ -67,7 +68,7 @@ const ETIQUETTE = {
 let typed: CliProject;
 
 function tsc(target: CliProject): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: target.root, encoding: 'utf8' });
+  const result = runTsc(target.root, ['--noEmit', '-p', 'tsconfig.json']);
   return { status: result.status, output: result.stdout + result.stderr };
 }
 

@@ -6,16 +6,16 @@
 // export and delete over HTTP. Then `fw sync:entity Contact` rewrites contact_crud.ts as the description, with the
 // older names still exported (the controller imports them): the user's files are left as they are, the project
 // type-checks and serves again. Once no file imports the older names, the description alone is written.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { filesUnder } from './helpers/crud-media.js';
 import { copyFixtureEntities } from './helpers/fixture-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const BEFORE = path.join(REPO, 'test', 'fixtures', 'crud-before-runtime', 'mvc');
 const CONTROLLER = 'mvc/controllers/contact_controller.ts';
@@ -57,7 +57,7 @@ async function stop(): Promise<void> {
 }
 
 function typeCheck(): void {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.stdout + result.stderr, '');
   assert.is(result.status, 0);
 }

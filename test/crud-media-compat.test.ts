@@ -4,17 +4,17 @@
 // them). Laid over a project served for real, they type-check (strict) and their pages store, show, edit and delete
 // media over HTTP. Then `fw sync:entity Produit` rewrites crud_media.ts as a re-export of fw-mvc/media and leaves the
 // user's controller and model as they are: the project type-checks and runs again; build:model would keep its CRUD files.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, fateLine, lines, type CliProject } from './helpers/cli.js';
+import { REPO, fateLine, lines, type CliProject } from './helpers/cli.js';
 import { HttpClient, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { buildMediaApp } from './helpers/crud-media-app.js';
 import { PDF, filesUnder, jpeg } from './helpers/crud-media.js';
 import { openDatabase, type Database } from '../runtime/db/index.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const BEFORE = path.join(REPO, 'test', 'fixtures', 'media-before-runtime');
 const OLD_FILES = ['mvc/models/crud_media.ts', 'mvc/models/produit_media.ts', 'mvc/models/produit_model.ts', 'mvc/controllers/produit_controller.ts'];
@@ -54,7 +54,7 @@ async function stop(): Promise<void> {
 }
 
 function typeCheck(): void {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.stdout + result.stderr, '');
   assert.is(result.status, 0);
 }

@@ -3,15 +3,15 @@
 // form, one row per link, validated by their types with each message beside its input and the values kept on a 422,
 // saved in the pivot with the record (insert, update, delete of links), and shown on the detail page. The generated
 // project type-checks.
-import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
-import { TSC, newProject, type CliProject } from './helpers/cli.js';
+import { newProject, type CliProject } from './helpers/cli.js';
 import { fieldError, inputValue, selectOptions } from './helpers/crud-html.js';
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import type { DialectName } from '../runtime/db/index.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const VACCIN = { format_version: 1, entity: 'Vaccin', table: 'vaccins', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(60)' }] };
 const ANIMAL = { format_version: 1, entity: 'Animal', table: 'animaux', plural: 'animaux', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(80)' }] };
@@ -98,7 +98,7 @@ for (const dialect of DIALECTS) {
     const project = build(dialect);
     try {
       if (dialect === 'sqlite') {
-        const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+        const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
         assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
       }
       await serve(project, async (client) => {

@@ -2,16 +2,16 @@
 // sides named by `from_name` / `to_name` (pivot columns MentorId and EleveId, form fields mentor_ids and eleve_ids,
 // their labels), through the real CLI and a served application on SQLite and MariaDB; the project type-checks;
 // without the names it is refused with the pointer and nothing written.
-import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { rowIds } from './helpers/crud-html.js';
-import { TSC, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { query } from './helpers/migrations.js';
 import type { DialectName } from '../runtime/db/index.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const PERSONNE = { format_version: 1, entity: 'Personne', table: 'personnes', fields: [ID, { name: 'nom', sql_type: 'VARCHAR(60)' }] };
 const MENTORAT = {
@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
         ['EleveId → personnes.Id', 'MentorId → personnes.Id'],
       );
       if (dialect === 'sqlite') {
-        const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+        const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
         assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
       }
       await serve(project, async (client) => {

@@ -3,13 +3,13 @@
 // of an earlier make:crud that keeps its own role map still type-checks (the crud module keeps the older names it
 // imports); it is reported by sync:entity, and by --check (exit 2) once its map no longer matches the entity's block;
 // moved to `crud.allowed`, it is no longer reported.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, newProject, type CliProject } from './helpers/cli.js';
 import { ID, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const FICHE = {
   format_version: 1,
@@ -121,7 +121,7 @@ test('a controller keeping its own role map: it type-checks, it is reported, and
   ok(project, ['build:model']);
   assert.match(project.read('mvc/models/fiche_crud.ts'), '} = legacyCrudNames(FICHE_CRUD);');
   linkPackages(project);
-  const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit with the older controller');
   assert.is(checked.status, 0);
 

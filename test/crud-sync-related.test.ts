@@ -2,11 +2,11 @@
 // since its last sync, it refuses (Erreur naming Proprietaire and the command to run) and writes nothing, so that the
 // project still type-checks; once Proprietaire is synced, it runs, and the project type-checks again
 // (docs/entities.md "A related entity changed too"). sync:relations refuses the same way.
-import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TSC, newProject, type CliProject } from './helpers/cli.js';
+import { newProject, type CliProject } from './helpers/cli.js';
 import { ID, linkPackages, ok, writeEntity } from './helpers/crud-cli-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const PROPRIETAIRE = {
   format_version: 1,
@@ -29,7 +29,7 @@ test.after(async () => {
 });
 
 function tsc(): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   return { status: result.status, output: result.stdout + result.stderr };
 }
 

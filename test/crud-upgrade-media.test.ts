@@ -2,16 +2,16 @@
 // (test/fixtures/crud-previous-release/, the snapshot of that release), with the user's note on the detail page: the
 // files become the thin ones with their media, the edit is kept, the project type-checks and its pages serve
 // (docs/upgrading.md "Upgrading an entity's files").
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, fateLine, lines, type CliProject } from './helpers/cli.js';
+import { REPO, fateLine, lines, type CliProject } from './helpers/cli.js';
 import { HttpClient, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { buildMediaApp } from './helpers/crud-media-app.js';
 import { filesUnder } from './helpers/crud-media.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const PREVIOUS = path.join(REPO, 'test', 'fixtures', 'crud-previous-release');
 const SHOW = 'mvc/views/produit/show.html';
@@ -35,7 +35,7 @@ test('the media pages of the previous release upgraded: the thin files with thei
   assert.match(project.read('mvc/controllers/produit_controller.ts'), 'media: MEDIA })');
   assert.match(project.read(SHOW), '{% extends "crud/show.html" %}');
   assert.match(project.read(SHOW), '<p id="note">Livré sous 48 h.</p>');
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.stdout + result.stderr, '');
   const served = await serveProject(project);
   try {

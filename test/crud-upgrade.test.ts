@@ -14,11 +14,12 @@ import { compileProject } from '../compiler/index.js';
 import { planCrud } from '../emitters/crud/files.js';
 import { legacyManualFiles } from '../emitters/crud/legacy/index.js';
 import { manualHash, readManualMarker } from '../emitters/marker.js';
-import { FW, REPO, TSC, childEnv, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { FW, REPO, childEnv, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
 import { HttpClient, linkFramework, serveProject } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { filesUnder } from './helpers/crud-media.js';
 import { FIXTURE_PROJECT, copyFixtureEntities } from './helpers/fixture-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const BEFORE = path.join(REPO, 'test', 'fixtures', 'crud-before-runtime', 'mvc');
 const CONTROLLER = 'mvc/controllers/contact_controller.ts';
@@ -82,7 +83,7 @@ test.after(async () => {
 });
 
 function typeCheck(): void {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.stdout + result.stderr, '');
   assert.is(result.status, 0);
 }

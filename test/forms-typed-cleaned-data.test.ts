@@ -3,7 +3,6 @@
 // with `tsc --noEmit` in a temporary project, once. The right field classes compile; a DecimalField (string)
 // into a DOUBLE (number), an optional field into a NOT NULL one, an untyped relation into an integer key, and
 // a DOUBLE typed with DecimalField do not. Then the cleaned values are checked at run time.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +23,8 @@ import {
   TimeField,
 } from '../runtime/index.js';
 import { entity, field, idField } from './emitters-fixture.js';
-import { REPO, TSC } from './helpers/cli.js';
+import { REPO } from './helpers/cli.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const produit = entity('Produit', [
   idField(),
@@ -150,7 +150,7 @@ test('tsc: Form<typeof FIELDS> into the generated base class compiles with the r
     fs.writeFileSync(path.join(dir, 'good.ts'), GOOD);
     for (const [name, bad] of Object.entries(BAD)) fs.writeFileSync(path.join(dir, `${name}.ts`), badSource(bad.replace));
 
-    const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    const run = runTsc(dir, ['-p', 'tsconfig.json']);
     const output = run.stdout + run.stderr;
     const errors = [...output.matchAll(/^([\w-]+)\.ts\((\d+),\d+\): error (TS\d+)/gm)].map((m) => ({ file: m[1]!, line: Number(m[2]), code: m[3]! }));
     assert.equal(

@@ -10,9 +10,9 @@ import * as assert from 'uvu/assert';
 import { applyPlan, planWrites } from '../cli/writer.js';
 import { modelFiles } from '../emitters/index.js';
 import { fixtureModel } from './helpers/fixture-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Stricter than the project template: the generated code must compile in any reasonable project. */
 const STRICT = {
@@ -81,7 +81,7 @@ console.log(JSON.stringify({
 let dir = '';
 
 function tsc(config: string): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [TSC, '-p', path.join(dir, config)], { cwd: dir, encoding: 'utf8' });
+  const result = runTsc(dir, ['-p', path.join(dir, config)]);
   return { status: result.status, output: result.stdout + result.stderr };
 }
 

@@ -3,15 +3,16 @@
 // (fw_modules.json, the `mfa` entry kept), module:files (copies, conflicts, symbolic links), module:routes (the file
 // written, mvc/routes.ts untouched), bad manifests refused with nothing written; then the printed lines added to
 // routes.ts by hand, the project type-checked and served, the module's page and static file fetched.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TSC, fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
+import { fateLine, lines, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { stopServer } from './helpers/auth-app.js';
+import { runTsc } from './helpers/typecheck.js';
 
 interface Context {
   project: CliProject;
@@ -467,7 +468,7 @@ test('the printed lines added to mvc/routes.ts by hand: the project type-checks 
   );
   assert.match(ok(project, ['module:routes', 'blog']), /\nmvc\/routes\.ts importe et appelle déjà registerBlogRoutes : rien à y ajouter\.\n$/);
   linkFramework(project);
-  const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit');
   assert.is(checked.status, 0);
 

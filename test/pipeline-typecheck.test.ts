@@ -7,7 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REPO, TSC, lines, newProject, type CliProject } from './helpers/cli.js';
+import { REPO, lines, newProject, type CliProject } from './helpers/cli.js';
+import { runTsc } from './helpers/typecheck.js';
 
 let project: CliProject;
 
@@ -21,7 +22,7 @@ function ok(args: string[], input?: string): void {
 }
 
 function tsc(): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [TSC, '-p', project.path('tsconfig.json'), '--noEmit'], { cwd: project.root, encoding: 'utf8' });
+  const result = runTsc(project.root, ['-p', project.path('tsconfig.json'), '--noEmit']);
   return { status: result.status, output: result.stdout + result.stderr };
 }
 

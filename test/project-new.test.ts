@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnApp, stopApp } from './helpers/app-process.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const FW = path.join(REPO, 'bin', 'fw.js');
-const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 const TSX = path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 let work = '';
@@ -41,7 +41,7 @@ test('editors map entity files to the JSON Schemas of the installed package', ()
 });
 
 test('the new project type-checks with tsc --noEmit (strict)', () => {
-  const result = spawnSync(process.execPath, [TSC, '-p', path.join(project, 'tsconfig.json'), '--noEmit'], { cwd: project, encoding: 'utf8' });
+  const result = runTsc(project, ['-p', path.join(project, 'tsconfig.json'), '--noEmit']);
   assert.is(result.status, 0, result.stdout + result.stderr);
 });
 
@@ -49,7 +49,7 @@ test('a type error in the project is reported by the same check', () => {
   const file = path.join(project, 'mvc', 'broken.ts');
   fs.writeFileSync(file, "import { Router } from 'fw-mvc';\nnew Router().add('GET', '/', 42);\n");
   try {
-    const result = spawnSync(process.execPath, [TSC, '-p', path.join(project, 'tsconfig.json'), '--noEmit'], { cwd: project, encoding: 'utf8' });
+    const result = runTsc(project, ['-p', path.join(project, 'tsconfig.json'), '--noEmit']);
     assert.is.not(result.status, 0);
     assert.match(result.stdout, /broken\.ts/);
   } finally {

@@ -1,14 +1,14 @@
 // The production path of a generated project (docs/deploy.md): `npm run build` compiles it to dist/ with
 // tsconfig.build.json, and Node alone serves dist/app.js — views, static files, translations and env/ read from the
 // project root, the compiled mvc/api_routes.js loaded — with no tsx anywhere in the process tree.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CliProject } from './helpers/cli.js';
-import { TSC } from './helpers/cli.js';
 import { buildCrudApp, serveWith } from './helpers/crud-app.js';
 import { stopApp } from './helpers/app-process.js';
+import { runTsc } from './helpers/typecheck.js';
 
 let project: CliProject | undefined;
 let server: ChildProcess | undefined;
@@ -42,7 +42,7 @@ function processTree(pid: number): number[] {
 test('npm run build compiles the CRUD project to dist/ with its tsconfig.build.json', () => {
   project = buildCrudApp('sqlite');
   project.write('mvc/api_routes.ts', API_ROUTES);
-  const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
+  const build = runTsc(project.root, ['-p', 'tsconfig.build.json']);
   assert.is(build.status, 0, build.stdout + build.stderr);
   for (const file of ['dist/app.js', 'dist/config.js', 'dist/mvc/routes.js', 'dist/mvc/api_routes.js', 'dist/mvc/controllers/contact_controller.js']) {
     assert.ok(project.exists(file), `${file} manque`);

@@ -1,13 +1,13 @@
 // The public page generators through the real CLI in temporary projects (docs/generators.md): files and routes, re-runs that change nothing, --dry-run, refusals (names,
 // entities, a route another page answers, in both orders with make:crud), controllers edited through their syntax tree
 // keeping the user's methods, and `tsc --noEmit` over the generated project.
-import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TSC, lines, newProject, type CliProject } from './helpers/cli.js';
+import { lines, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework } from './helpers/crud-app.js';
 import { ID, ok, writeEntity } from './helpers/crud-cli-project.js';
 import { ANNONCE, PUBLIC_COMMANDS, generatePublicSite } from './helpers/public-project.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const projects: CliProject[] = [];
 function fresh(): CliProject {
@@ -108,7 +108,7 @@ test('every generator writes its controller, views and public routes, named publ
 });
 
 test('the generated project type-checks (tsc --noEmit, strict)', () => {
-  const result = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: site.root, encoding: 'utf8' });
+  const result = runTsc(site.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(result.status, 0, result.stdout + result.stderr);
 });
 

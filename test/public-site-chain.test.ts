@@ -2,16 +2,16 @@
 // walkthrough are read from the doc itself and run through the real CLI in one project (SQLite), then the two
 // documented edits (the menu, `/` on the landing page), i18n:check, sync:landing and its --check, tsc, and the site
 // served and used over HTTP; last, the same project's database part on MariaDB.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnApp, stopApp, type AppProcess } from './helpers/app-process.js';
-import { REPO, TSC, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
+import { REPO, lines, newProject, readSchema, type CliProject } from './helpers/cli.js';
 import { HttpClient, linkFramework } from './helpers/crud-app.js';
 import { ok } from './helpers/crud-cli-project.js';
 import { decode, fieldError, inputValue } from './helpers/crud-html.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const t = suite('public-site-chain');
 const SUCCESS = 'Merci, votre envoi a bien été enregistré.';
@@ -152,7 +152,7 @@ t('the documented edits (menu, `/` on the landing page), i18n:check, sync:landin
   assert.match(page, 'href="static/tailwind.css"');
   assert.match(page, '<a href="/annonces" class="text-gray-600 hover:text-gray-900">');
 
-  const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
 

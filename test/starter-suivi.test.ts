@@ -4,15 +4,15 @@
 // adds pupils, courses and observations through the CRUD forms, and the dashboard shows the counts, the latest
 // observations and the per-pupil totals of each flag (a GROUP BY on both databases); deleting a pupil deletes
 // their observations (docs/starters.md).
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
-import { TSC, fateLine, newProject, type CliProject } from './helpers/cli.js';
+import { fateLine, newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { fwOk, stopServer } from './helpers/auth-app.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const EMAIL = 'prof@example.test';
 const PASSWORD = 'Motdepasse-solide-42';
@@ -54,7 +54,7 @@ async function buildAndServe(context: Context, project: CliProject, typecheck: b
   fwOk(project, ['auth:user:create', '--email', EMAIL, '--password', PASSWORD]);
   linkFramework(project);
   if (typecheck) {
-    const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+    const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
     assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit');
     assert.is(checked.status, 0);
   }

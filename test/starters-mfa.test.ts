@@ -3,16 +3,16 @@
 // is served, and a user made with `fw auth:user:create` signs in, enrols at /account/mfa (the secret read from the
 // setup page, the codes computed as an authenticator app does), signs out, and signs in again: the password leads to
 // /login/mfa, the code to the dashboard; the same code is refused the second time (docs/starters.md, docs/auth.md).
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DialectName } from '../runtime/db/index.js';
-import { TSC, newProject, type CliProject } from './helpers/cli.js';
+import { newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { fwOk, stopServer } from './helpers/auth-app.js';
 import { EMAIL, PASSWORD, enrol, passwordStep, postCode, signIn, signOut, stepMargin, totpCode } from './helpers/mfa.js';
+import { runTsc } from './helpers/typecheck.js';
 
 interface Context {
   project: CliProject;
@@ -20,7 +20,7 @@ interface Context {
 }
 
 function typecheck(project: CliProject): void {
-  const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit');
   assert.is(checked.status, 0);
 }

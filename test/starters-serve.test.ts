@@ -2,14 +2,14 @@
 // (`fw starter:build <id> --init-db`), type-checked with `tsc --noEmit`, served, and their main pages used over HTTP:
 // the public contacts pages; the carnet behind the login (a city, a contact in it); the dashboard, the profile and
 // the change of password that ends the user's other sessions (docs/starters.md).
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TSC, newProject, type CliProject } from './helpers/cli.js';
+import { newProject, type CliProject } from './helpers/cli.js';
 import { linkFramework, serveProject } from './helpers/crud-app.js';
 import { SessionClient } from './helpers/auth-client.js';
 import { fwOk, stopServer } from './helpers/auth-app.js';
+import { runTsc } from './helpers/typecheck.js';
 
 const PASSWORD = 'Motdepasse-solide-42';
 const EMAIL = 'alice@example.test';
@@ -28,7 +28,7 @@ async function builtAndServed(context: Context, name: string, args: string[], se
   assert.match(out, /Schéma appliqué : \d+ fichier\(s\)\.\n/);
   setup(project);
   linkFramework(project);
-  const checked = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const checked = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   assert.is(checked.stdout + checked.stderr, '', 'tsc --noEmit');
   assert.is(checked.status, 0);
   context.served = await serveProject(project);

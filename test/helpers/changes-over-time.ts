@@ -4,12 +4,12 @@
  * each in a project of its own, through real `fw` processes.
  */
 import fs from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import * as assert from 'uvu/assert';
-import { TSC, lines, newProject, readSchema, type CliProject } from './cli.js';
+import { lines, newProject, readSchema, type CliProject } from './cli.js';
 import { linkFramework } from './crud-app.js';
 import type { DialectName } from './dialects.js';
 import { CONTACT_FILE, MIGRATIONS, makeMigration as make, okLines as ok, query } from './migrations.js';
+import { runTsc } from './typecheck.js';
 
 export type Dialect = DialectName;
 
@@ -109,7 +109,7 @@ export async function removedEntityScenario(): Promise<void> {
     const final = project.run(['build:model', '--check']);
     assert.is(final.status, 0, final.stdout);
     linkFramework(project);
-    const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+    const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
     assert.is(tsc.status, 0, tsc.stdout + tsc.stderr);
   } finally {
     await project.cleanup();

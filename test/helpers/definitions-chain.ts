@@ -9,13 +9,14 @@
  * (their entity names, tables and plurals must therefore differ from one row to another), so that `tsc` runs once;
  * each refused case runs alone in one shared project whose `mvc/entities/` is emptied between cases.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import * as assert from 'uvu/assert';
-import { TSC, newProject, type CliProject, type Run } from './cli.js';
+import { newProject, type CliProject, type Run } from './cli.js';
 import { HttpClient, linkFramework, serveProject } from './crud-app.js';
 import { inputValue, rowIds } from './crud-html.js';
 import type { DialectName } from './dialects.js';
+import { runTsc } from './typecheck.js';
 
 /** A definition file's content: a JSON value (written with 2-space indentation), text, or raw bytes. */
 export type DefinitionContent = string | Buffer | Record<string, unknown> | unknown[];
@@ -241,7 +242,7 @@ export function buildAccepted(rows: readonly ChainCase[]): AcceptedProject {
   for (const row of rows) for (const command of row.commands ?? []) mustRun(project, [...command]);
   mustRun(project, ['sync:relations']);
   linkFramework(project);
-  const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: project.root, encoding: 'utf8' });
+  const tsc = runTsc(project.root, ['--noEmit', '-p', 'tsconfig.json']);
   const output = `${tsc.stdout}${tsc.stderr}`;
   assert.is(
     output

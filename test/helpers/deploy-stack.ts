@@ -11,10 +11,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mainConfig, nginxBinary } from '../../cli/deploy/nginx-inspect.js';
-import { TSC, newProject, type CliProject } from './cli.js';
+import { newProject, type CliProject } from './cli.js';
 import { linkFramework, serveWith } from './crud-app.js';
 import { ok, writeEntity } from './crud-cli-project.js';
 import { PRODUIT } from './crud-media.js';
+import { runTsc } from './typecheck.js';
 
 export const EMAIL = 'admin@example.test';
 export const PASSWORD = 'Motdepasse-solide-42';
@@ -132,7 +133,7 @@ export async function startDeployStack(): Promise<DeployStack> {
         .replace('server 127.0.0.1:8000;', `server 127.0.0.1:${appPort};`),
     );
     project.write('env/prod', project.read('env/prod').replace(/^PORT=8000$/m, `PORT=${appPort}`));
-    const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
+    const build = runTsc(project.root, ['-p', 'tsconfig.build.json']);
     if (build.status !== 0) throw new Error(`npm run build : ${build.stdout}${build.stderr}`);
     // The rest of the project's `npm run build`: the fingerprinted, gzip and brotli files of static/.
     const assets = project.run(['build:assets']);

@@ -6,17 +6,18 @@
  * nginx, with `fw deploy:init`'s site, lists both in its upstream (test/helpers/deploy-stack.ts for the rest); each
  * proxied answer carries `X-Upstream` ($upstream_addr) so that a test sees which instance served it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { TSC, newProject, type CliProject } from './cli.js';
+import { newProject, type CliProject } from './cli.js';
 import { linkFramework } from './crud-app.js';
 import { ok, writeEntity } from './crud-cli-project.js';
 import { PRODUIT } from './crud-media.js';
 import { EMAIL, PASSWORD, freePort, selfSigned, startNginx, stopChild } from './deploy-stack.js';
 import { dropRedisPrefix, rawRedis, redisTestPrefix } from './session-backends.js';
+import { runTsc } from './typecheck.js';
 
 export { EMAIL, PASSWORD };
 
@@ -130,7 +131,7 @@ export async function startMachinesStack(): Promise<MachinesStack> {
     const tls = selfSigned(prefix);
     const init = project.run(['deploy:init'], { env: { SSL_CERTFILE: tls.cert, SSL_KEYFILE: tls.key } });
     if (init.status !== 0) throw new Error(`fw deploy:init : ${init.stdout}${init.stderr}`);
-    const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: project.root, encoding: 'utf8' });
+    const build = runTsc(project.root, ['-p', 'tsconfig.build.json']);
     if (build.status !== 0) throw new Error(`npm run build : ${build.stdout}${build.stderr}`);
     // The second machine: the same build in a folder of its own (its own storage/), node_modules' links kept.
     fs.cpSync(project.root, second, { recursive: true, verbatimSymlinks: true });
