@@ -1,12 +1,13 @@
 /**
  * A generated CRUD application served for real: `fw new --no-install`, entities Ville and Contact (many-to-one
  * Contact.ville_id → Ville.id), `fw make:crud --public` for both, `fw db:init` and `fw db:apply` on SQLite or on
- * a throw-away MariaDB database, then `tsx app.ts` on an ephemeral port. `fw-mvc` and `tsx` are linked to this
+ * a throw-away MariaDB database, then `app.ts` served from TypeScript by tsx on an ephemeral port. `fw-mvc` and `tsx` are linked to this
  * repository (no install). A small cookie-keeping HTTP client speaks to it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DialectName } from '../../runtime/db/index.js';
 import { REPO, newProject, type CliProject } from './cli.js';
 
@@ -121,12 +122,19 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
   }
 }
 
-/** Serves a built project with `tsx app.ts` on an ephemeral port; resolves once it listens. */
+const TSX_DIST = path.join(REPO, 'node_modules', 'tsx', 'dist');
+
+/**
+ * Serves a built project from TypeScript on an ephemeral port, as `tsx app.ts` does; resolves once it listens. The
+ * process is the one `tsx app.ts` starts, Node with tsx's preflight and loader, without the `tsx` process above it,
+ * which only passes signals on (docs/testing.md "How a generated project is served in tests").
+ */
 export function serveProject(
   project: CliProject,
   env: Readonly<Record<string, string>> = {},
 ): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  return serveWith(project.root, [path.join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'app.ts'], env);
+  const tsxArgs = ['--require', path.join(TSX_DIST, 'preflight.cjs'), '--import', pathToFileURL(path.join(TSX_DIST, 'loader.mjs')).href];
+  return serveWith(project.root, [...tsxArgs, 'app.ts'], env);
 }
 
 /**
