@@ -1,4 +1,6 @@
-// `fw` dispatch: the grouped help, --version, and the `Erreur :` / `Conseil :` format of dispatch errors.
+// `fw` dispatch: the grouped help, --version, and the `Erreur :` / `Conseil :` format of dispatch errors. The commands
+// run in the file's command runner (`runFw`, which bin/fw.js calls: docs/testing.md "How `fw` runs in tests"); the
+// binary itself runs as a process for --version and for an unexpected exception.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMANDS, FAMILIES } from '../cli/commands-table.js';
 import { nearest } from '../cli/suggest.js';
+import { fwWithEnvironment } from './helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -80,10 +83,9 @@ function fw(...args: string[]) {
 function fwIn(dir: string | undefined, ...args: string[]) {
   const cwd = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fw-'));
   try {
-    const env = { ...process.env };
-    delete env.FW_DEBUG;
-    const result = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (key !== 'FW_DEBUG' && value !== undefined) env[key] = value;
+    return fwWithEnvironment(cwd, args, env);
   } finally {
     if (dir === undefined) fs.rmSync(cwd, { recursive: true, force: true });
   }
@@ -164,12 +166,27 @@ test('the help lists the families in order, and every command in its family with
   for (const name of SPEC_COMMANDS) assert.ok(help.includes(`  fw ${name}`), name);
 });
 
+/** `node bin/fw.js <args>` as a process of its own, in a fresh empty folder. */
+function fwBinary(...args: string[]) {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-'));
+  try {
+    const env = { ...process.env };
+    delete env.FW_DEBUG;
+    return spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env });
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
 test('fw --version prints the version of package.json', () => {
-  for (const flag of ['--version', '-V']) {
-    const run = fw(flag);
-    assert.is(run.status, 0);
-    assert.is(run.stdout, `${VERSION}\n`);
-    assert.is(run.stderr, '');
+  for (const [flag, run] of [
+    ['--version', fw('--version')],
+    ['-V', fw('-V')],
+    ['--version (bin/fw.js)', fwBinary('--version')],
+  ] as const) {
+    assert.is(run.status, 0, flag);
+    assert.is(run.stdout, `${VERSION}\n`, flag);
+    assert.is(run.stderr, '', flag);
   }
 });
 

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 export interface TypeCheckRequest {
   readonly cwd: string;
@@ -25,8 +25,15 @@ export interface TypeCheckAnswer {
   readonly stderr: string;
 }
 
-const registry = ts.createDocumentRegistry();
+// TypeScript loads with the first check: a run whose files check nothing does not pay for it.
+let typescript: typeof ts | undefined;
+let registry: ts.DocumentRegistry | undefined;
 let checks = 0;
+
+function api(): typeof ts {
+  if (!typescript) throw new Error('TypeScript is not loaded');
+  return typescript;
+}
 
 /** A file read from disk only when the registry needs its text (it does not for a file it has at this version). */
 function lazySnapshot(fileName: string): ts.IScriptSnapshot {
@@ -45,7 +52,7 @@ function shared(fileName: string, projectDir: string): boolean {
 }
 
 function createHost(options: ts.CompilerOptions, projectDir: string): ts.CompilerHost {
-  const host = ts.createCompilerHost(options);
+  const host = api().createCompilerHost(options);
   const parse = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
     if (shouldCreateNewSourceFile || !shared(fileName, projectDir)) return parse(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
@@ -56,6 +63,7 @@ function createHost(options: ts.CompilerOptions, projectDir: string): ts.Compile
       return undefined;
     }
     const version = `${stat.mtimeMs}:${stat.size}`;
+    registry ??= api().createDocumentRegistry();
     return registry.acquireDocument(fileName, options, lazySnapshot(fileName), version, undefined, languageVersionOrOptions);
   };
   return host;
@@ -63,7 +71,7 @@ function createHost(options: ts.CompilerOptions, projectDir: string): ts.Compile
 
 /** What `tsc` prints on a pipe (not a terminal): one `file(line,col): error TSn: message` per diagnostic. */
 function format(diagnostics: readonly ts.Diagnostic[], cwd: string): string {
-  return ts.formatDiagnostics(diagnostics, {
+  return api().formatDiagnostics(diagnostics, {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => cwd,
     getNewLine: () => '\n',
@@ -73,24 +81,24 @@ function format(diagnostics: readonly ts.Diagnostic[], cwd: string): string {
 /** `tsc` with the arguments the tests use: `-p <config>`, `--noEmit` and any other option tsc accepts. */
 export function typeCheck(request: TypeCheckRequest): TypeCheckAnswer {
   checks++;
-  const commandLine = ts.parseCommandLine([...request.args]);
+  const commandLine = api().parseCommandLine([...request.args]);
   if (commandLine.errors.length > 0) return { status: 1, stdout: format(commandLine.errors, request.cwd), stderr: '' };
   const project = path.resolve(request.cwd, commandLine.options.project ?? 'tsconfig.json');
   const configFile = fs.existsSync(project) && fs.statSync(project).isDirectory() ? path.join(project, 'tsconfig.json') : project;
   const configErrors: ts.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, commandLine.options, {
-    ...ts.sys,
+  const parsed = api().getParsedCommandLineOfConfigFile(configFile, commandLine.options, {
+    ...api().sys,
     getCurrentDirectory: () => request.cwd,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => configErrors.push(diagnostic),
   });
   if (!parsed) return { status: 1, stdout: format(configErrors, request.cwd), stderr: '' };
   const projectDir = path.dirname(configFile);
-  const program = ts.createProgram({
+  const program = api().createProgram({
     rootNames: parsed.fileNames,
     options: parsed.options,
     projectReferences: parsed.projectReferences,
     host: createHost(parsed.options, projectDir),
-    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+    configFileParsingDiagnostics: api().getConfigFileParsingDiagnostics(parsed),
   });
   // As tsc's emitFilesAndReportErrors: the configuration's diagnostics, the syntactic ones; when there are none,
   // the options', the global and, still none, the semantic ones; then the emit's.
@@ -103,10 +111,24 @@ export function typeCheck(request: TypeCheckRequest): TypeCheckAnswer {
   }
   const emitted = program.emit();
   diagnostics.push(...emitted.diagnostics);
-  const sorted = ts.sortAndDeduplicateDiagnostics(diagnostics);
+  const sorted = api().sortAndDeduplicateDiagnostics(diagnostics);
   // tsc's exit codes: 0 without diagnostics, 1 when the output was not written, 2 when it was written anyway.
   const status = sorted.length === 0 ? 0 : emitted.emitSkipped ? 1 : 2;
   return { status, stdout: format(sorted, request.cwd), stderr: '' };
+}
+
+/** The answer to one request: a check (TypeScript loaded first if need be), or the process's CPU time. */
+async function answer(request: TypeCheckRequest | { stats: true }): Promise<unknown> {
+  if ('stats' in request) {
+    const used = process.cpuUsage();
+    return { cpuMs: (used.user + used.system) / 1000, checks };
+  }
+  try {
+    typescript ??= (await import('typescript')).default;
+    return typeCheck(request);
+  } catch (err) {
+    return { status: 1, stdout: '', stderr: `Erreur du vérificateur de types des tests : ${(err as Error).stack ?? String(err)}\n` };
+  }
 }
 
 function serve(socket: string): void {
@@ -118,18 +140,7 @@ function serve(socket: string): void {
       const end = buffered.indexOf('\n');
       if (end < 0) return;
       const request = JSON.parse(buffered.slice(0, end)) as TypeCheckRequest | { stats: true };
-      let answer: unknown;
-      if ('stats' in request) {
-        const used = process.cpuUsage();
-        answer = { cpuMs: (used.user + used.system) / 1000, checks };
-      } else {
-        try {
-          answer = typeCheck(request);
-        } catch (err) {
-          answer = { status: 1, stdout: '', stderr: `Erreur du vérificateur de types des tests : ${(err as Error).stack ?? String(err)}\n` };
-        }
-      }
-      connection.end(JSON.stringify(answer) + '\n');
+      void answer(request).then((reply) => connection.end(JSON.stringify(reply) + '\n'));
     });
   });
   fs.rmSync(socket, { force: true });
