@@ -11,6 +11,10 @@ let answer = '';
 connection.setEncoding('utf8');
 connection.on('connect', () => connection.write(JSON.stringify({ cwd: process.cwd(), args }) + '\n'));
 connection.on('data', (chunk: string) => (answer += chunk));
+connection.on('error', (err) => {
+  process.stderr.write(`Erreur : le vérificateur de types des tests (${socket}) ne répond pas : ${err.message}\n`);
+  process.exitCode = 1;
+});
 connection.on('end', () => {
   const result = JSON.parse(answer) as TypeCheckAnswer;
   process.stdout.write(result.stdout);
