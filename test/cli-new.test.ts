@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fwWithEnvironment } from './helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FW = path.join(REPO, 'bin', 'fw.js');
@@ -73,12 +74,15 @@ function workdir(): string {
   return dir;
 }
 
+/**
+ * `fw <args>` in `cwd`: in the file's command runner (docs/testing.md "How `fw` runs in tests"), or as a process of
+ * `bin` when it is another copy of the CLI (a framework folder of the test's own).
+ */
 function fw(cwd: string, args: string[], extraEnv: Record<string, string> = {}, bin = FW) {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.FW_DEBUG;
-  delete env.HOST;
-  delete env.PORT;
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !['FW_DEBUG', 'HOST', 'PORT'].includes(key)) env[key] = value;
   Object.assign(env, extraEnv);
+  if (bin === FW) return fwWithEnvironment(cwd, args, env);
   const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
