@@ -19,6 +19,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { callgrindAvailable, instructionsPerRequest } from './callgrind.mjs';
+import { NODE_FLAGS, handWrittenEnv, projectDatabase, projectEnv, serveCompiled, spawnHandWritten } from './crud-servers.mjs';
 import { startMeter } from './meter.mjs';
 
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -31,9 +33,8 @@ const RUNS = Number(process.env.BENCH_CRUD_RUNS ?? 5);
 const ROUNDS = Number(process.env.BENCH_CRUD_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_CRUD_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CRUD_CONNECTIONS ?? 4);
+const INSTRUCTION_REQUESTS = Number(process.env.BENCH_CRUD_INSTRUCTION_REQUESTS ?? 200);
 export const CRUD_TARGETS = { makeCrudSeconds: 2, listP50Ms: 50, againstPrevious: 1.5, againstHandWritten: 0.9 };
-/** The flags of a generated project's `npm start`. */
-const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /**
  * The model's page() before the list kept its count (the count, then the rows, on every request): the "previous"
@@ -157,11 +158,6 @@ function compileProject(project) {
   tsc([]);
 }
 
-/** The compiled project served as `npm start` serves it: `node --max-semi-space-size=8 <dir>/app.js`. */
-function serveCompiled(project, dir = 'dist') {
-  return helpers.serveWith(project.root, [...NODE_FLAGS, `${dir}/app.js`]);
-}
-
 /** The three servers of the load section, started one at a time (one core each would be unfair on 2 cores). */
 async function withServer(kind, project, database, run) {
   let served;
@@ -176,37 +172,6 @@ async function withServer(kind, project, database, run) {
       await exited;
     }
   }
-}
-
-async function spawnHandWritten(script, database) {
-  const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
-    env: { ...process.env, BENCH_DB_NAME: database.name, BENCH_DB_USER: database.user, BENCH_DB_PASSWORD: database.password },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bench/servers/list.mjs s'est arrêté (${code}) : ${out}`)));
-  });
-  return { url, child };
-}
-
-/** The database of the project (env/dev): its name and the application's account. */
-function projectDatabase(project) {
-  const env = Object.fromEntries(
-    project
-      .read('env/dev')
-      .split('\n')
-      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line))
-      .filter(Boolean)
-      .map((m) => [m[1], m[2]]),
-  );
-  return { name: env.DB_NAME, user: env.DB_APP_LOGIN, password: env.DB_APP_PWD ?? '' };
 }
 
 /** Req/s and CPU per request of the three servers on LOAD_CASES, rounds alternating between servers. */
@@ -250,6 +215,52 @@ async function loadSection(project, log) {
   return table;
 }
 
+/**
+ * Instructions per request of the generated page and of the hand-written one (callgrind: the same count on a quiet
+ * or a loaded machine), for page 1 and the filtered page; the ratio is hand-written over generated, as req/s.
+ */
+async function instructionsSection(project, log) {
+  const cases = LOAD_CASES.filter(([label]) => label !== 'search'); // the search is MariaDB's full scan, not the server's work
+  const database = projectDatabase(project);
+  // A server of its own for each page: the first page counted in a server gives the same figure run after run,
+  // a second one does not (the first page's garbage is collected while the second is counted).
+  const count = async (options, url) => (await instructionsPerRequest({ ...options, paths: [url], warmup: 300, requests: INSTRUCTION_REQUESTS }))[0];
+  const generatedServer = {
+    nodeArgs: [...NODE_FLAGS, 'dist/app.js'],
+    cwd: project.root,
+    env: projectEnv(),
+    ready: /fw-mvc : (http:\/\/127\.0\.0\.1:\d+)/,
+  };
+  const handWrittenServer = {
+    nodeArgs: [...NODE_FLAGS, path.join(REPO, 'bench', 'servers', 'list.mjs')],
+    cwd: REPO,
+    env: handWrittenEnv(database),
+    ready: /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+  };
+  const generated = [];
+  const hand = [];
+  for (const [, url] of cases) {
+    generated.push(await count(generatedServer, url));
+    hand.push(await count(handWrittenServer, url));
+  }
+  const table = cases.map(([label], i) => ({
+    label,
+    generated: generated[i].perRequest,
+    handWritten: hand[i].perRequest,
+    ratio: hand[i].perRequest / generated[i].perRequest,
+  }));
+  log(`\n  ${'page'.padEnd(22)} ${'generated'.padStart(14)} ${'hand-written'.padStart(14)}  hand-written / generated`);
+  for (const r of table) {
+    log(
+      `  ${r.label.padEnd(22)} ${`${(r.generated / 1e6).toFixed(2)} M`.padStart(14)} ${`${(r.handWritten / 1e6).toFixed(2)} M`.padStart(14)}  ${r.ratio.toFixed(2).padStart(10)}×`,
+    );
+  }
+  log(
+    `  (instructions per request, ${INSTRUCTION_REQUESTS} requests 4 at a time after 300 uncounted, each page in a server of its own, every thread of the server)`,
+  );
+  return table;
+}
+
 export async function runCrudBench(log = console.log) {
   log(`\nfw make:crud (median of ${RUNS} runs)`);
   const makeCrud = timeMakeCrud();
@@ -288,6 +299,13 @@ export async function runCrudBench(log = console.log) {
     }
     log(`\nThe same pages under load, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s: generated, previous code path, hand-written`);
     const loaded = await loadSection(project, log);
+    let instructions = null;
+    if (process.env.BENCH_CRUD_CALLGRIND === '0') log('\nInstructions per request: skipped (BENCH_CRUD_CALLGRIND=0)');
+    else if (!callgrindAvailable()) log('\nInstructions per request: skipped (valgrind is not installed)');
+    else {
+      log('\nInstructions per request (valgrind --tool=callgrind): generated, hand-written');
+      instructions = await instructionsSection(project, log);
+    }
     const targets = [
       { target: `fw make:crud Contact < ${CRUD_TARGETS.makeCrudSeconds} s`, value: Number(makeCrud.toFixed(3)), pass: makeCrud < CRUD_TARGETS.makeCrudSeconds },
       ...results
@@ -315,8 +333,14 @@ export async function runCrudBench(log = console.log) {
           note: `CPU ${r.generated.cpuMs.toFixed(2)} ms against ${r.handWritten.cpuMs.toFixed(2)} ms per request`,
         },
       ]),
+      ...(instructions ?? []).map((r) => ({
+        target: `list instructions per request ≤ hand-written / ${CRUD_TARGETS.againstHandWritten}: ${r.label}`,
+        value: Number(r.ratio.toFixed(2)),
+        pass: r.ratio >= CRUD_TARGETS.againstHandWritten,
+        note: `${(r.generated / 1e6).toFixed(2)} M against ${(r.handWritten / 1e6).toFixed(2)} M instructions (callgrind)`,
+      })),
     ];
-    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, load: loaded, targets };
+    return { makeCrudSeconds: makeCrud, rows: ROWS, list: results, load: loaded, instructions, targets };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
