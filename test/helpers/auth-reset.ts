@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { registerAuthRoutes, registerPasswordResetRoutes, settlePasswordResetRequests } from '../../runtime/auth/index.js';
 import type { Database, DialectName } from '../../runtime/db/index.js';
 import { getUser, Response, type Request, type Router } from '../../runtime/index.js';
+import { jobsTablesStatements } from '../../runtime/jobs/index.js';
 import { mailLogTableStatements, startMailSender, type MailSender } from '../../runtime/mail/index.js';
 import { registerMfaRoutes } from '../../runtime/mfa/index.js';
 import { openAuthDatabase, type SessionClient, type AuthDatabase, type Page } from './auth-client.js';
@@ -19,11 +20,12 @@ export const EMAIL = 'alice@example.test';
 export const MAIL_FROM = 'app@example.test';
 
 /**
- * Creates `mail_log` from the runtime's own description (runtime/mail/schema.ts). The one place to change once
- * `fw mail:init` writes the table's SQL files and `fw db:apply` applies them.
+ * Creates `mail_log` and the jobs tables its messages go through from the runtime's own descriptions
+ * (runtime/mail/schema.ts, runtime/jobs/schema.ts). The one place to change once `fw mail:init` writes the tables'
+ * SQL files and `fw db:apply` applies them.
  */
 export async function createMailLog(db: Database, dialect: DialectName): Promise<void> {
-  for (const statement of mailLogTableStatements(dialect)) await db.execute(statement);
+  for (const statement of [...mailLogTableStatements(dialect), ...jobsTablesStatements(dialect)]) await db.execute(statement);
 }
 
 /** The auth tables and `mail_log`; `reset()` empties both. */
@@ -37,6 +39,7 @@ export async function openResetDatabase(dialect: DialectName, prefix?: string): 
       // most 10 s), so that no message of one test reaches the SMTP server during the next one.
       await queuedLeft(data.db, 10_000);
       await data.db.execute('DELETE FROM mail_log');
+      await data.db.execute('DELETE FROM fw_jobs');
       await data.reset();
     },
   };
