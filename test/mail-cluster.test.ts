@@ -107,10 +107,14 @@ for (const dialect of DIALECTS) {
 
   /** The rows of the prefix, each with the claim of its job (`fw_jobs.locked_by`: mail_log holds no claim of its own). */
   const rowsOf = async (prefix: string): Promise<Row[]> => {
-    const jobs = await db.database.fetchAll<{ payload: string; locked_by: string | null }>("SELECT payload, locked_by FROM fw_jobs WHERE name = 'fw_mail_send'");
+    const jobs = await db.database.fetchAll<{ payload: string; locked_by: string | null }>(
+      "SELECT payload, locked_by FROM fw_jobs WHERE name = 'fw_mail_send'",
+    );
     const claims = new Map(jobs.map((job) => [(JSON.parse(job.payload) as { mailLogId: number }).mailLogId, job.locked_by]));
     return (
-      await db.database.fetchAll<Omit<Row, 'claimed_by'>>('SELECT id, subject, status, attempts, message FROM mail_log WHERE subject LIKE ? ORDER BY id', [`${prefix}%`])
+      await db.database.fetchAll<Omit<Row, 'claimed_by'>>('SELECT id, subject, status, attempts, message FROM mail_log WHERE subject LIKE ? ORDER BY id', [
+        `${prefix}%`,
+      ])
     ).map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), claimed_by: claims.get(Number(row.id)) ?? null }));
   };
 

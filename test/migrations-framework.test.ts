@@ -152,7 +152,13 @@ for (const dialect of DIALECTS) {
       resetConfig();
       configure({ mail_from: 'App <app@example.test>', app_secret: 'outbox-upgrade-secret-0123456789abcdef-0123' });
       setLogSink(() => {});
-      const message = { from: { address: 'app@example.test' }, to: [{ address: 'c@example.test' }], subject: 'En attente', text: 'avant', messageId: '<m1@example.test>' };
+      const message = {
+        from: { address: 'app@example.test' },
+        to: [{ address: 'c@example.test' }],
+        subject: 'En attente',
+        text: 'avant',
+        messageId: '<m1@example.test>',
+      };
       // A retry the old sender had planned (one attempt made), and a message it had sent.
       await project.sql([
         'INSERT INTO mail_log (message_type, to_email, subject, transport, status, error_message, created_at, attempts, next_attempt_at, claimed_by, claimed_until, message) ' +
@@ -160,6 +166,14 @@ for (const dialect of DIALECTS) {
         'INSERT INTO mail_log (message_type, to_email, subject, transport, status, created_at, sent_at, attempts) ' +
           "VALUES ('message', 'd@example.test', 'Parti', 'file', 'sent', '2024-01-02 03:04:05', '2024-01-02 03:04:06', 1)",
       ]);
+      // Before the upgrade, mail:doctor says what sendMail would meet, and the way out.
+      const doctor = project.run(['mail:doctor', '--json']);
+      const table = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; detail: string; hint: string }> }).checks.find(
+        (found) => found.id === 'FW-MAIL-004',
+      );
+      assert.is(table?.status, 'FAIL', doctor.stdout);
+      assert.match(table!.detail, /la table fw_jobs de ses envois est absente : sendMail échouera/);
+      assert.match(table!.hint, /fw migration:make mail_en_taches --framework/);
       const file = makeMigration(project, ['mail_en_taches', '--framework']);
       const text = project.read(`${MIGRATIONS}/${file}`);
       for (const line of [

@@ -164,7 +164,10 @@ export function jobType<P = unknown>(name: string, handler: JobHandler<P>, optio
   const queue = checkName('File', options.queue ?? DEFAULT_QUEUE, JOB_LIMITS.queue);
   const attempts = positive('attempts', options.attempts ?? DEFAULT_ATTEMPTS, true);
   const delaysMs = options.backoff?.delaysMs;
-  if (delaysMs !== undefined && (!Array.isArray(delaysMs) || delaysMs.length === 0 || delaysMs.some((d) => typeof d !== 'number' || !Number.isFinite(d) || d < 0)))
+  if (
+    delaysMs !== undefined &&
+    (!Array.isArray(delaysMs) || delaysMs.length === 0 || delaysMs.some((d) => typeof d !== 'number' || !Number.isFinite(d) || d < 0))
+  )
     throw new TypeError(`Tâche « ${name} » : backoff.delaysMs, une liste non vide de millisecondes (0 ou plus), est attendue.`);
   const backoff: Backoff = {
     baseMs: positive('backoff.baseMs', options.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs, false),
