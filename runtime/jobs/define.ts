@@ -172,7 +172,7 @@ export function jobType<P = unknown>(name: string, handler: JobHandler<P>, optio
   const backoff: Backoff = {
     baseMs: positive('backoff.baseMs', options.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs, false),
     maxMs: positive('backoff.maxMs', options.backoff?.maxMs ?? DEFAULT_BACKOFF.maxMs, false),
-    delaysMs: delaysMs === undefined ? null : [...delaysMs],
+    delaysMs: delaysMs === undefined ? null : Array.from<number>(delaysMs),
   };
   const timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, false);
   const cron = options.cron ?? null;

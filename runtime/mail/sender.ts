@@ -99,9 +99,9 @@ export class MailSender {
       ...(options.database ? { database: options.database } : {}),
       ...(options.now ? { now: options.now } : {}),
       queues: { [MAIL_QUEUE]: options.concurrency ?? 1 },
-      jobs: [job as never],
+      jobs: [job],
       pollMs: options.intervalMs ?? 5000,
-      // Read at start: a sender built before a test configures `mail_claim_seconds` still uses it.
+      // Read at each claim, as `mail_claim_seconds` always was: a setting changed after the sender was built counts.
       get leaseMs() {
         return claimSecondsFor(options.claimSeconds) * 1000;
       },
