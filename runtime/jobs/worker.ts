@@ -331,16 +331,24 @@ export class JobWorker {
     if (database.driver === 'mariadb') {
       rows = await database.transaction((tx) => this.#claimMariaDb(tx, ends, where, set, limit, token, until, [queue, ...names, due]));
     } else {
-      rows = await database.transaction(async (tx) => {
-        await this.#record(tx, ends);
-        const claimed = await tx.execute(
+      const claim = async (target: Queryable): Promise<ClaimedJob[]> => {
+        const claimed = await target.execute(
           `UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (SELECT id FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit})`,
           [token, until, queue, ...names, due],
         );
         return claimed === 0
           ? []
-          : await tx.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
-      });
+          : await target.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
+      };
+      // With no ends to write, the UPDATE alone is the claim (one statement, atomic on SQLite): an idle worker's
+      // looks hold no transaction, whose write lock another connection of the process would wait on.
+      rows =
+        ends.length === 0
+          ? await claim(database)
+          : await database.transaction(async (tx) => {
+              await this.#record(tx, ends);
+              return claim(tx);
+            });
     }
     this.#written(ends.splice(0));
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }));

@@ -45,12 +45,17 @@ export async function openResetDatabase(dialect: DialectName, prefix?: string): 
   };
 }
 
-/** Polls `mail_log` until no row is `queued` or `timeoutMs` passed; returns how many are still queued. */
+/**
+ * Polls `mail_log` until no row is `queued` and no message's job is still `running` (its end is written just after
+ * the row's), or `timeoutMs` passed; returns how many are still queued or running.
+ */
 async function queuedLeft(db: Database, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM mail_log WHERE status = 'queued'");
-    const left = Number(row?.n ?? 0);
+    const row = await db.fetchOne<{ n: unknown; running: unknown }>(
+      "SELECT (SELECT COUNT(*) FROM mail_log WHERE status = 'queued') AS n, (SELECT COUNT(*) FROM fw_jobs WHERE status = 'running') AS running",
+    );
+    const left = Number(row?.n ?? 0) + Number(row?.running ?? 0);
     if (left === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
