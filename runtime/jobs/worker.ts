@@ -201,7 +201,17 @@ export class JobWorker {
     try {
       for (;;) {
         let round = 0;
-        for (const [queue, concurrency] of this.queues()) round += await this.#cycle(queue, concurrency, ends);
+        for (const [queue, concurrency] of this.queues()) {
+          // A claim refused as a deadlock (another process claiming beside it) claimed nothing: look again, as #loop does.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              round += await this.#cycle(queue, concurrency, ends);
+              break;
+            } catch (error) {
+              if (attempt >= 10 || !isDeadlock(error)) throw error;
+            }
+          }
+        }
         total += round;
         if (round === 0) break;
       }
