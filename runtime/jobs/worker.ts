@@ -21,30 +21,10 @@ import { getLogger } from '../logger.js';
 import { DEFAULT_BACKOFF, UnrecoverableJobError, backoffDelayMs, describeError, jobDefinitions, onJobEnqueued, type JobDefinition } from './define.js';
 import { reapExpiredLeases } from './reap.js';
 import { RecurringScheduler } from './recurring.js';
+import { endsWritten, isDeadlock, recordEnds, retryDeadlocks, type Ends, type Outcome } from './ends.js';
 import { JOB_LIMITS, JOBS_TABLE } from './schema.js';
 
 const log = getLogger('fw.jobs');
-
-/** MariaDB refused the statement as a deadlock (errno 1213): it was rolled back whole and may be run again. */
-function isDeadlock(error: unknown): boolean {
-  const e = error as { errno?: unknown; cause?: { errno?: unknown } };
-  return e?.errno === 1213 || e?.cause?.errno === 1213 || /deadlock/i.test(String((error as Error)?.message));
-}
-
-/**
- * Runs `write` again while MariaDB refuses it as a deadlock (at most 10 times). The ends of a claim meet the other
- * processes' claims on the same index: an end left unwritten would keep its jobs `running` until their lease
- * expired, and they would then run a second time (docs/jobs.md "At least once").
- */
-async function retryDeadlocks(write: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (attempt >= 10 || !isDeadlock(error)) throw error;
-    }
-  }
-}
 
 export interface JobWorkerOptions {
   /** Default: the application's database (`getDatabase()`). */
@@ -74,18 +54,6 @@ interface ClaimedJob {
   payload: string;
   attempts: number;
   max_attempts: number;
-}
-
-/** How a job ended; `stopped`: it failed because the process was stopping (back to the queue, not counted). */
-type Outcome =
-  | { id: number; ok: true }
-  | { id: number; ok: false; error: string; attempt: number; max: number; stopped: boolean; final: boolean; failedAt: number; delayMs: number };
-
-/** The ends of one claim, not yet written; its heartbeat goes on until they are. */
-interface Ends {
-  readonly token: string;
-  readonly outcomes: readonly Outcome[];
-  readonly heartbeat: NodeJS.Timeout;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -305,8 +273,8 @@ export class JobWorker {
   async #flush(database: Database, ends: Ends[]): Promise<void> {
     if (ends.length === 0) return;
     // Each statement of #record keeps to its claim's token: running it again changes nothing already written.
-    await retryDeadlocks(() => database.transaction((tx) => this.#record(tx, ends)));
-    this.#written(ends.splice(0));
+    await retryDeadlocks(() => database.transaction((tx) => recordEnds(tx, ends, new Date(this.#now()))));
+    endsWritten(ends.splice(0));
   }
 
   /** The claim's transaction on MariaDB: the ends, then `SELECT … FOR UPDATE SKIP LOCKED` and the UPDATE of what it found. */
@@ -320,7 +288,7 @@ export class JobWorker {
     until: Date,
     params: readonly unknown[],
   ): Promise<ClaimedJob[]> {
-    await this.#record(tx, ends);
+    await recordEnds(tx, ends, new Date(this.#now()));
     const found = await tx.fetchAll<ClaimedJob>(
       `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
       params,
@@ -356,11 +324,11 @@ export class JobWorker {
         ends.length === 0
           ? await claim(database)
           : await database.transaction(async (tx) => {
-              await this.#record(tx, ends);
+              await recordEnds(tx, ends, new Date(this.#now()));
               return claim(tx);
             });
     }
-    this.#written(ends.splice(0));
+    endsWritten(ends.splice(0));
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }));
   }
 
@@ -406,59 +374,6 @@ export class JobWorker {
     } finally {
       clearTimeout(timer);
       this.#stopping?.signal.removeEventListener('abort', onStop);
-    }
-  }
-
-  /** Writes the ends of claims: each claim's successes in one statement, each failure in its own. */
-  async #record(database: Queryable, ends: readonly Ends[]): Promise<void> {
-    const now = new Date(this.#now());
-    for (const { token, outcomes } of ends) {
-      const done = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.id);
-      if (done.length > 0) {
-        await database.execute(
-          `UPDATE ${JOBS_TABLE} SET status = 'done', finished_at = ?, locked_by = NULL, locked_until = NULL, unique_key = NULL, last_error = NULL ` +
-            `WHERE locked_by = ? AND id IN (${done.map(() => '?').join(', ')})`,
-          [now, token, ...done],
-        );
-      }
-      for (const outcome of outcomes) {
-        if (outcome.ok) continue;
-        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
-        if (outcome.stopped) {
-          // Cut short by the shutdown: back to the queue, that attempt not counted.
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'queued', attempts = attempts - 1, run_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [now, outcome.id, token],
-          );
-        } else if (!outcome.final && outcome.attempt < outcome.max) {
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'queued', run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [new Date(outcome.failedAt + outcome.delayMs), error, outcome.id, token],
-          );
-        } else {
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'dead', finished_at = ?, last_error = ?, unique_key = NULL, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [now, error, outcome.id, token],
-          );
-        }
-      }
-    }
-  }
-
-  /** Once `ends` are written: their heartbeats stop, their failures are logged. */
-  #written(ends: readonly Ends[]): void {
-    for (const { outcomes, heartbeat } of ends) {
-      clearInterval(heartbeat);
-      for (const outcome of outcomes) {
-        if (outcome.ok) continue;
-        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
-        if (outcome.stopped) log.warning(`Tâche n° ${outcome.id} rendue à la file à l'arrêt du processus.`);
-        else if (!outcome.final && outcome.attempt < outcome.max)
-          log.warning(
-            `Tâche n° ${outcome.id} en échec (essai ${outcome.attempt}/${outcome.max}), nouvel essai dans ${Math.round(outcome.delayMs / 1000)} s : ${error}`,
-          );
-        else log.error(`Tâche n° ${outcome.id} morte après ${outcome.attempt} essai(s) : ${error}`);
-      }
     }
   }
 }
