@@ -11,6 +11,7 @@ import { simpleParser } from 'mailparser';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
+import { listJobs, retryJobs } from '../runtime/jobs/admin.js';
 import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender, type MailTransport } from '../runtime/mail/index.js';
 import { mailDb, mailRow, waitForStatus, type MailDb } from './helpers/mail-db.js';
 import { DIALECTS, productOf } from './helpers/dialects.js';
@@ -201,6 +202,33 @@ for (const dialect of DIALECTS) {
       assert.throws(() => startMailSender({ database: db.database, transport }), new RegExp(`mail_claim_seconds vaut « ${value} » : un nombre de secondes`));
     }
     assert.throws(() => startMailSender({ database: db.database, transport, claimSeconds: 0 }), /claimSeconds vaut « 0 »/);
+  });
+
+  test('a message refused for good: failed, its job dead with the same error; a retry of the job sends nothing and says why', async () => {
+    let sent = 0;
+    const refusing: MailTransport = {
+      name: 'smtp',
+      send: () => {
+        sent++;
+        return Promise.reject(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      },
+      close: async () => {},
+    };
+    const queued = await sendMail({ to: 'a@example.test', subject: 'refusé', text: 't' }, { database: db.database });
+    sender = new MailSender({ database: db.database, transport: refusing });
+    assert.is(await sender.runOnce(), 1);
+    const row = await mailRow(db.database, queued.id);
+    assert.equal([row.status, row.attempts, row.message], ['failed', 1, null]);
+    const [job] = await listJobs(db.database, { ids: [queued.jobId!] });
+    assert.equal([job?.name, job?.queue, job?.status], ['fw_mail_send', 'mail', 'dead']);
+    assert.match(job?.lastError ?? '', /550 : Mailbox unavailable/);
+    assert.is(await retryJobs(db.database, { ids: [queued.jobId!] }), 1);
+    assert.is(await sender.runOnce(), 1);
+    const [again] = await listJobs(db.database, { ids: [queued.jobId!] });
+    assert.is(again?.status, 'dead');
+    assert.match(again?.lastError ?? '', /en échec, son contenu effacé : il ne peut être renvoyé/);
+    assert.is(sent, 1, 'never sent a second time');
+    assert.is((await mailRow(db.database, queued.id)).status, 'failed');
   });
 
   test('a subject longer than the column is cut in mail_log and sent whole', async () => {
