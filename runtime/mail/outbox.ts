@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { get } from '../config.js';
 import { UnrecoverableJobError } from '../jobs/define.js';
-import { getDatabase, type Database, type Transaction } from '../db/database.js';
+import { getDatabase, type Database, type Queryable, type Transaction } from '../db/database.js';
 import { bookkeepingTable } from '../db/writes.js';
 import { MailAddressError, parseAddress, parseAddressList, refuseLineBreaks, type AddressInput, type MailAddress } from './address.js';
 import { MAIL_JOB, mailSendJob } from './job.js';
@@ -189,8 +189,9 @@ export async function sendMail(input: MailInput, options: SendMailOptions = {}):
     throw new TypeError(`expiresAt : ${prepared.expiresAt.toISOString()} est déjà passé ; le message ne serait jamais envoyé.`);
   }
   const body = enabled ? sealPayload({ message: prepared.message, expiresAt: prepared.expiresAt?.toISOString() ?? null }) : null;
-  const write = async (tx: Transaction): Promise<{ id: number; jobId: number | null }> => {
-    const id = await tx.insert(
+  // `tx` null: a skipped row, which has no job, written alone.
+  const write = async (target: Queryable, tx: Transaction | null): Promise<{ id: number; jobId: number | null }> => {
+    const id = await target.insert(
       `INSERT INTO ${MAIL_LOG_TABLE} (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, ` +
         'created_at, sent_at, attempts, next_attempt_at, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)',
       [
@@ -207,18 +208,21 @@ export async function sendMail(input: MailInput, options: SendMailOptions = {}):
         body,
       ],
     );
-    if (!enabled) return { id, jobId: null };
+    if (!tx) return { id, jobId: null };
     const job = await QUEUED_JOB.enqueue({ mailLogId: id }, { tx, runAt: now });
     return { id, jobId: job.id };
   };
   let written: { id: number; jobId: number | null };
+  const database = options.database ?? getDatabase();
   if (options.tx) {
-    written = await write(options.tx);
+    written = await write(options.tx, enabled ? options.tx : null);
     if (enabled) options.tx.afterCommit(wakeSenders);
+  } else if (!enabled) {
+    written = await write(database, null);
   } else {
     // The row and its job in one transaction: never one without the other.
-    written = await (options.database ?? getDatabase()).transaction((tx) => write(tx));
-    if (enabled) wakeSenders();
+    written = await database.transaction((tx) => write(tx, tx));
+    wakeSenders();
   }
   return { id: written.id, jobId: written.jobId, status, messageId: prepared.message.messageId };
 }
