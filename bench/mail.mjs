@@ -3,8 +3,8 @@
  * `mail_log`, then one sender (`MailSender.runOnce`, one SMTP connection per message, as in production) delivers
  * them to a local `smtp-server` in another process (which waits 100 ms before each greeting, to catch clients that
  * talk too soon: that bounds one sender to a few messages a second); then 5 × N through a transport that accepts
- * at once, which leaves the outbox's own work (claim, read, record); (2) the added time of a page that queues a
- * message: the bench page with and without one `sendMail` (an INSERT into `mail_log`, no transaction), served by
+ * at once, which leaves the outbox's own work (the job's claim, the row read, the row's and the job's ends); (2) the added time of a page that queues a
+ * message: the bench page with and without one `sendMail` (an INSERT into `mail_log` and one into `fw_jobs`, in one transaction), served by
  * fw-mvc and loaded by autocannon in alternating rounds; the cost per request is 1/rps(with) − 1/rps(without), and
  * the handler's own time in `sendMail` is reported too (median and p99). Target: under 2 ms added.
  */
@@ -56,18 +56,19 @@ async function throughput(count, smtpPort) {
   // One log line per message would time the terminal, not the sender.
   setLogLevel('WARNING');
   const { MailSender, mailLogTableStatements, sendMail, smtpTransport } = await import('fw-mvc/mail');
+  const { jobsTablesStatements } = await import('fw-mvc/jobs');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-outbox-'));
   const database = openDatabase({ driver: 'sqlite', file: path.join(dir, 'outbox.sqlite') });
   try {
     configure({ mail_from: 'Bench <bench@example.test>', mail_enabled: true, mail_timeout: 10 });
-    for (const statement of mailLogTableStatements('sqlite')) await database.execute(statement);
+    for (const statement of [...mailLogTableStatements('sqlite'), ...jobsTablesStatements('sqlite')]) await database.execute(statement);
     const queueStarted = process.hrtime.bigint();
     for (let i = 0; i < count; i++) {
       await sendMail({ to: `client${i}@example.test`, subject: `Commande n° ${i}`, text: `Bonjour,\nvotre commande n° ${i} est confirmée.\n` }, { database });
     }
     const queueMs = Number(process.hrtime.bigint() - queueStarted) / 1e6;
     const transport = smtpPort ? smtpTransport({ host: '127.0.0.1', port: smtpPort }) : instantTransport;
-    const sender = new MailSender({ database, transport, batchSize: 50 });
+    const sender = new MailSender({ database, transport });
     const started = process.hrtime.bigint();
     const attempted = await sender.runOnce();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

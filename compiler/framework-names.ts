@@ -27,7 +27,7 @@ export const FRAMEWORK_EXPORTS: readonly string[] = [
   'FormInputValue', 'FormOptions', 'FormValidationError', 'Handler', 'HtmlAttrs', 'HttpError', 'ImageField', 'InUseError',
   'IntegerField', 'IntegerFieldOptions', 'LegacyCrudNames', 'LengthOptions', 'LimitStatus', 'LinkDetail', 'LinkDetailField', 'LinkInputContext', 'LinkRow',
   'LinkRowContext', 'LinkRowsField', 'LinkRowsFieldOptions', 'LinkSpec', 'ListFilterSpec', 'ListPageSql', 'ListQuery', 'ListSpec',
-  'LogContext', 'LogFormatError', 'LogRecord', 'MailAddress', 'MailAddressError', 'MailInput', 'MailMessage', 'MailRelated', 'MailSendError', 'MailSender',
+  'LogContext', 'LogFormatError', 'LogRecord', 'MailAddress', 'MailAddressError', 'MailInput', 'MailJobPayload', 'MailMessage', 'MailRelated', 'MailSendError', 'MailSender',
   'MailSenderOptions', 'MailStatus', 'MailTemplateError', 'MailTransport', 'MariaDbOptions', 'MariaDbSessionStore', 'MediaEntry', 'MediaFieldContext',
   'MediaFormItem', 'MediaItem', 'MediaNotAttachedError', 'MediaOwner', 'MediaPages', 'MediaReadRule', 'MediaRecord', 'MediaRecordOptions',
   'MediaRemoval', 'MediaShowContext', 'MediaShowItem', 'MediaSubmission', 'MediaThumbnail', 'MediaVariantsJob', 'MemoryRateLimitStore', 'MemoryRateLimitStoreOptions', 'MemorySessionStore', 'MenuEntry', 'MenuItem', 'MenuOptions',

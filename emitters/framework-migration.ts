@@ -11,6 +11,7 @@ import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../runtime/db/ddl/ta
 import { renderColumn, renderCreateTable } from '../runtime/db/ddl/render.js';
 import { spellingOf, type DialectName, type DialectSpelling, type KeyDefinition } from '../runtime/db/dialect.js';
 import { FOREIGN_KEYS_OFF, migrationHeader, migrationSections, type ForeignKeyShape, type KeyShape } from './migration.js';
+import { adoptQueuedMailSql, MAIL_JOB, MAIL_LOG_TABLE, MAIL_QUEUE } from '../runtime/mail/schema.js';
 
 /** One difference between a framework table and its description. */
 export type FrameworkChange =
@@ -121,13 +122,22 @@ function tableStatements(diff: FrameworkTableDiff, dialect: DialectName): string
   return lines.filter(Boolean);
 }
 
+/**
+ * After the `mail_log` of a release whose sender claimed rows itself (`claimed_by`, dropped here): a job for each
+ * message still waiting, so that none is lost (docs/upgrading.md "Mail as jobs").
+ */
+function adoptMail(diff: FrameworkTableDiff, dialect: DialectName): string[] {
+  if (diff.spec.table !== MAIL_LOG_TABLE || !diff.changes.some((change) => change.kind === 'column_extra' && change.column === 'claimed_by')) return [];
+  return [`-- ${MAIL_LOG_TABLE} : chaque message encore en attente reçoit sa tâche ${MAIL_JOB} (file ${MAIL_QUEUE}).`, adoptQueuedMailSql(dialect)];
+}
+
 /** The migration file: per dialect, the tables in the order given (a referenced table first). */
 export function emitFrameworkMigration(name: string, diffs: readonly FrameworkTableDiff[]): string {
   return `${migrationHeader(name, 'fw migration:make --framework')}\n${migrationSections((dialect) => {
     const spelling = spellingOf(dialect);
     const rebuilds =
       spelling.tableChanges === 'rebuild' && diffs.some((diff) => !diff.changes.some((c) => c.kind === 'table_missing') && diff.changes.some(needsRebuild));
-    const parts = diffs.map((diff) => tableStatements(diff, dialect).join('\n'));
+    const parts = diffs.map((diff) => [...tableStatements(diff, dialect), ...adoptMail(diff, dialect)].join('\n'));
     return rebuilds ? [FOREIGN_KEYS_OFF, ...parts] : parts;
   })}`;
 }

@@ -169,7 +169,9 @@ P('the mail outbox queue and the MariaDB connections in use', async () => {
   project = makeProject();
   configure({ project_root: project.root, db_driver: 'sqlite', db_file: 'metrics.sqlite', mail_enabled: true, mail_from: 'app@example.test' });
   const { closeDatabase, getDatabase } = await import('../runtime/db/database.js');
-  for (const statement of mailLogTableStatements('sqlite')) await getDatabase().execute(statement);
+  const { jobsTablesStatements } = await import('../runtime/jobs/schema.js');
+  // The outbox's tables: mail_log and the jobs tables its messages go through (docs/mail.md).
+  for (const statement of [...mailLogTableStatements('sqlite'), ...jobsTablesStatements('sqlite')]) await getDatabase().execute(statement);
   for (const n of [1, 2]) await sendMail({ to: `client${n}@example.test`, subject: 'Bonjour', text: 'Texte' });
   await loadMetrics({ token: TOKEN, port: null, host: '127.0.0.1' });
   const mariadb = openDatabase({ driver: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '' });

@@ -16,8 +16,10 @@ import {
   discardJobs,
   jobCounts,
   JobWorker,
+  jobType,
   listJobs,
   retryJobs,
+  UnrecoverableJobError,
   type JobOptions,
 } from '../runtime/jobs/index.js';
 import { DIALECTS, productOf } from './helpers/dialects.js';
@@ -111,6 +113,61 @@ for (const dialect of DIALECTS) {
       [1, 2, 3].map((attempt) => backoffDelayMs(backoff, attempt, () => 0)),
       [500, 1000, 2000],
     );
+  });
+
+  test('a type of its own: only the worker given it runs it, on its clock, with fixed delays, until an unrecoverable failure', async () => {
+    let at = Date.parse('2030-01-01T00:00:00Z');
+    const seen: Array<[number, number | null]> = [];
+    const own = jobType<{ tag: string }>(
+      'own_type',
+      (_payload, { attempt, retryDelayMs }) => {
+        seen.push([attempt, retryDelayMs]);
+        if (attempt < 3) throw new Error(`panne ${attempt}`);
+        throw new UnrecoverableJobError('refus définitif');
+      },
+      { attempts: 5, backoff: { delaysMs: [60_000, 300_000] } },
+    );
+    const queued = await own.enqueue({ tag: 'x' }, { database: db.database, runAt: new Date(at) });
+    // Not in the registry: a worker of every defined type has nothing to run.
+    assert.is(await new JobWorker({ database: db.database, recurring: false, queues: { default: 1 } }).runOnce(), 0);
+    const worker = new JobWorker({ database: db.database, recurring: false, jobs: [own], now: () => at });
+    assert.equal([...worker.queues().keys()], ['default']);
+    assert.is(await worker.runOnce(), 1);
+    const retryAt = async () => Date.parse(`${(await listJobs(db.database, { ids: [queued.id] }))[0]!.runAt.replace(' ', 'T')}Z`);
+    assert.is(await retryAt(), at + 60_000, 'the first fixed delay, no jitter');
+    at += 59_000;
+    assert.is(await worker.runOnce(), 0, 'not due yet on the worker’s clock');
+    at += 1000;
+    assert.is(await worker.runOnce(), 1);
+    assert.is(await retryAt(), at + 300_000, 'the second delay');
+    at += 300_000;
+    assert.is(await worker.runOnce(), 1);
+    const [row] = await listJobs(db.database, { ids: [queued.id] });
+    assert.is(row?.status, 'dead', 'dead at its 3rd attempt of 5');
+    assert.match(row?.lastError ?? '', /refus définitif/);
+    assert.equal(seen, [
+      [1, 60_000],
+      [2, 300_000],
+      [3, 300_000],
+    ]);
+  });
+
+  test('idle(): resolves once every queue waits', async () => {
+    recorder('idle_a', { queue: 'a' });
+    recorder('idle_b', { queue: 'b' });
+    const worker = new JobWorker({ database: db.database, recurring: false, pollMs: 60_000 }).start();
+    try {
+      await worker.idle();
+      await recorder('idle_a', { queue: 'a' }).enqueue({ tag: 'woken' }, { database: db.database });
+      const deadline = Date.now() + 5000;
+      while ((await runsByTag(db.database)).get('woken') === undefined) {
+        assert.ok(Date.now() < deadline, 'the enqueue woke the idle worker');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await worker.stop();
+    }
+    assert.is(await worker.idle(), undefined, 'at once once stopped');
   });
 
   test('a unique key: a second job with the same key while the first waits is not written', async () => {

@@ -97,8 +97,6 @@ for (const dialect of DIALECTS) {
         'sent_at',
         'attempts',
         'next_attempt_at',
-        'claimed_by',
-        'claimed_until',
         'message',
       ],
     );
@@ -326,8 +324,8 @@ input('mail:logs shows when a message that failed is tried again, and an expired
   const db = q.open();
   try {
     const insert =
-      'INSERT INTO mail_log (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, created_at, sent_at, attempts, next_attempt_at, claimed_by, claimed_until, message) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?, ?, NULL, NULL, ?)';
+      'INSERT INTO mail_log (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, created_at, sent_at, attempts, next_attempt_at, message) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?, ?, ?)';
     await db.insert(insert, [
       'password_reset',
       'zoe@example.test',

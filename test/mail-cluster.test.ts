@@ -105,20 +105,26 @@ for (const dialect of DIALECTS) {
     return pids;
   }
 
-  const rowsOf = async (prefix: string): Promise<Row[]> =>
-    (
-      await db.database.fetchAll<Row>('SELECT id, subject, status, attempts, claimed_by, message FROM mail_log WHERE subject LIKE ? ORDER BY id', [
+  /** The rows of the prefix, each with the claim of its job (`fw_jobs.locked_by`: mail_log holds no claim of its own). */
+  const rowsOf = async (prefix: string): Promise<Row[]> => {
+    const jobs = await db.database.fetchAll<{ payload: string; locked_by: string | null }>(
+      "SELECT payload, locked_by FROM fw_jobs WHERE name = 'fw_mail_send'",
+    );
+    const claims = new Map(jobs.map((job) => [(JSON.parse(job.payload) as { mailLogId: number }).mailLogId, job.locked_by]));
+    return (
+      await db.database.fetchAll<Omit<Row, 'claimed_by'>>('SELECT id, subject, status, attempts, message FROM mail_log WHERE subject LIKE ? ORDER BY id', [
         `${prefix}%`,
       ])
-    ).map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
+    ).map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), claimed_by: claims.get(Number(row.id)) ?? null }));
+  };
 
-  /** Waits until every row of the prefix is `sent`; returns them. */
+  /** Waits until every row of the prefix is `sent` and its job's end written (the claim released, just after the row); returns them. */
   const drained = (prefix: string, count: number, ms: number): Promise<Row[]> =>
     waitFor(
       `${count} messages ${prefix}* envoyés`,
       async () => {
         const rows = await rowsOf(prefix);
-        return rows.length === count && rows.every((row) => row.status === 'sent') && rows;
+        return rows.length === count && rows.every((row) => row.status === 'sent' && row.claimed_by === null) && rows;
       },
       ms,
     );
@@ -184,13 +190,11 @@ for (const dialect of DIALECTS) {
     });
     try {
       await queue(tags, 10);
-      const claim = await waitFor('the claim of the first message', async () => {
-        const row = await db.database.fetchOne<{ claimed_by: string | null }>('SELECT claimed_by FROM mail_log WHERE subject = ?', [first]);
-        return row?.claimed_by;
-      });
+      const claim = await waitFor('the claim of the first message', async () => (await rowsOf(first)).find((row) => row.subject === first)?.claimed_by);
       // Killed once the SMTP server has its data: a worker killed before would leave the 5 s delay to the next sender.
       await waitFor('the first delivery under way at the SMTP server', () => delayedOnce);
-      const victim = /:(\d+):[0-9a-f]+$/.exec(claim)![1]!;
+      // `<host>:<pid>:<random>:<claim number>`, the job's claim.
+      const victim = /:(\d+):[0-9a-f]+:\d+$/.exec(claim)![1]!;
       process.kill(Number(victim), 'SIGKILL');
       await waitFor('the replacement', () => server.output().includes(`Processus ${victim} arrêté (SIGKILL) : remplacé`));
       // What the dead worker held: still queued, claimed by it until its claims expire.

@@ -11,6 +11,7 @@ import { simpleParser } from 'mailparser';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configure, resetConfig, setLogSink, type LogRecord } from '../runtime/index.js';
+import { listJobs, retryJobs } from '../runtime/jobs/admin.js';
 import { MailAddressError, MailSender, fileTransport, mailLogTableSql, sendMail, startMailSender, type MailTransport } from '../runtime/mail/index.js';
 import { mailDb, mailRow, waitForStatus, type MailDb } from './helpers/mail-db.js';
 import { DIALECTS, productOf } from './helpers/dialects.js';
@@ -35,6 +36,7 @@ for (const dialect of DIALECTS) {
     logs.length = 0;
     setLogSink((record) => logs.push(record));
     await db.database.execute('DELETE FROM mail_log');
+    await db.database.execute('DELETE FROM fw_jobs');
   });
   test.after.each(async () => {
     await sender?.stop();
@@ -147,21 +149,31 @@ for (const dialect of DIALECTS) {
     assert.equal(await db.database.fetchAll('SELECT id FROM mail_log'), []);
   });
 
+  // The claim is the job's (fw_jobs, queue mail): mail_log holds no claim of its own since messages are jobs.
+  const mailJob = (id: number) =>
+    db.database.fetchOne<{ id: number; locked_by: string | null; locked_until: string | null }>(
+      "SELECT id, locked_by, locked_until FROM fw_jobs WHERE name = 'fw_mail_send' AND payload = ?",
+      [JSON.stringify({ mailLogId: id })],
+    );
+
   test('a claim held by a dead process is taken once it expires, not before', async () => {
     const queued = await sendMail({ to: 'a@example.test', subject: 'orphelin', text: 't' }, { database: db.database });
     const claim = (until: Date) =>
-      db.database.execute("UPDATE mail_log SET claimed_by = 'dead-host:1:0', claimed_until = ?, attempts = 1 WHERE id = ?", [until, queued.id]);
+      db.database.execute("UPDATE fw_jobs SET status = 'running', locked_by = 'dead-host:1:0:1', locked_until = ?, attempts = 1 WHERE id = ?", [
+        until,
+        queued.jobId,
+      ]);
     await claim(new Date(Date.now() + 60_000));
     // Not started: only the calls below look at the outbox.
     sender = new MailSender({ database: db.database, transport: fileTransport(dir) });
     assert.is(await sender.runOnce(), 0);
-    assert.is((await mailRow(db.database, queued.id)).claimed_by, 'dead-host:1:0');
+    assert.is((await mailJob(queued.id))?.locked_by, 'dead-host:1:0:1');
     await claim(new Date(Date.now() - 2000));
     assert.is(await sender.runOnce(), 1);
     const row = await mailRow(db.database, queued.id);
     assert.is(row.status, 'sent');
     assert.is(row.attempts, 2);
-    assert.is(row.claimed_by, null);
+    assert.is((await mailJob(queued.id))?.locked_by, null);
     assert.is(emlFiles().length, 1);
   });
 
@@ -170,11 +182,11 @@ for (const dialect of DIALECTS) {
     const queued = await sendMail({ to: 'a@example.test', subject: 'bail court', text: 't' }, { database: db.database });
     const file = fileTransport(dir);
     let claimedUntil: string | null = null;
-    // The claim as the row holds it while the message is being sent.
+    // The claim as the job holds it while the message is being sent.
     const transport: MailTransport = {
       name: 'file',
       send: async (message) => {
-        claimedUntil = (await mailRow(db.database, queued.id)).claimed_until;
+        claimedUntil = (await mailJob(queued.id))?.locked_until ?? null;
         return file.send(message);
       },
       close: () => file.close(),
@@ -184,12 +196,39 @@ for (const dialect of DIALECTS) {
     assert.is(await sender.runOnce(), 1);
     const held = Date.parse(`${String(claimedUntil).replace(' ', 'T')}Z`) - before;
     // 7 s from the claim, cut to the second; the default would be 6 × mail_timeout + 30 = 90 s.
-    assert.ok(held >= 6000 && held < 60_000, `claimed_until ${claimedUntil}`);
+    assert.ok(held >= 6000 && held < 60_000, `locked_until ${claimedUntil}`);
     for (const value of [0, -1, Number.NaN]) {
       configure({ mail_claim_seconds: value });
       assert.throws(() => startMailSender({ database: db.database, transport }), new RegExp(`mail_claim_seconds vaut « ${value} » : un nombre de secondes`));
     }
     assert.throws(() => startMailSender({ database: db.database, transport, claimSeconds: 0 }), /claimSeconds vaut « 0 »/);
+  });
+
+  test('a message refused for good: failed, its job dead with the same error; a retry of the job sends nothing and says why', async () => {
+    let sent = 0;
+    const refusing: MailTransport = {
+      name: 'smtp',
+      send: () => {
+        sent++;
+        return Promise.reject(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      },
+      close: async () => {},
+    };
+    const queued = await sendMail({ to: 'a@example.test', subject: 'refusé', text: 't' }, { database: db.database });
+    sender = new MailSender({ database: db.database, transport: refusing });
+    assert.is(await sender.runOnce(), 1);
+    const row = await mailRow(db.database, queued.id);
+    assert.equal([row.status, row.attempts, row.message], ['failed', 1, null]);
+    const [job] = await listJobs(db.database, { ids: [queued.jobId!] });
+    assert.equal([job?.name, job?.queue, job?.status], ['fw_mail_send', 'mail', 'dead']);
+    assert.match(job?.lastError ?? '', /550 : Mailbox unavailable/);
+    assert.is(await retryJobs(db.database, { ids: [queued.jobId!] }), 1);
+    assert.is(await sender.runOnce(), 1);
+    const [again] = await listJobs(db.database, { ids: [queued.jobId!] });
+    assert.is(again?.status, 'dead');
+    assert.match(again?.lastError ?? '', /en échec, son contenu effacé : il ne peut être renvoyé/);
+    assert.is(sent, 1, 'never sent a second time');
+    assert.is((await mailRow(db.database, queued.id)).status, 'failed');
   });
 
   test('a subject longer than the column is cut in mail_log and sent whole', async () => {
@@ -225,13 +264,13 @@ table('one description, both dialects, no ENUM; dates as DATETIME on MariaDB and
       'sent_at',
       'attempts',
       'next_attempt_at',
-      'claimed_by',
-      'claimed_until',
       'message',
     ]) {
       assert.match(sql, new RegExp(`\\b${name}\\b`), name);
     }
     assert.match(sql, /ix_mail_log_due/);
+    // Claims are the jobs' (fw_jobs): the table holds none of its own.
+    assert.not.match(sql, /claimed_(by|until)/);
   }
   assert.match(mariadb, /`created_at` DATETIME NOT NULL/);
   assert.match(sqlite, /"created_at" TEXT NOT NULL/);

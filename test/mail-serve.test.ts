@@ -39,7 +39,9 @@ test('nodemailer waits for the first message; serve() starts the sender and the 
       const loaded = () => fs.existsSync(${JSON.stringify(log)});
       const report = { afterImport: loaded() };
       runtime.configure({ project_root: ${JSON.stringify(dir)}, db_driver: 'sqlite', db_file: 'app.sqlite', mail_transport: 'file', mail_from: 'app@example.test', session_dir: 'sessions' });
-      for (const statement of mail.mailLogTableStatements('sqlite')) await runtime.execute(statement);
+      // The outbox's tables: mail_log and the jobs tables its messages go through.
+      const jobs = await import(${url('jobs', 'schema.js')});
+      for (const statement of [...mail.mailLogTableStatements('sqlite'), ...jobs.jobsTablesStatements('sqlite')]) await runtime.execute(statement);
       const queued = await mail.sendMail({ to: 'a@example.test', subject: 'au démarrage', text: 't' });
       await new Promise((resolve) => setTimeout(resolve, 200));
       report.afterQueue = loaded();

@@ -18,7 +18,7 @@ import { column } from '../runtime/db/ddl/columns.js';
 import { renderCreateStatements } from '../runtime/db/ddl/render.js';
 import type { TableSpec } from '../runtime/db/ddl/table-spec.js';
 import { JOB_TICKS_TABLE, JOBS_TABLE_SPECS, JOBS_TABLE_SPEC } from '../runtime/jobs/schema.js';
-import { fileTransport, MAIL_LOG_TABLE_SPEC, MailSender, sendMail } from '../runtime/mail/index.js';
+import { fileTransport, MAIL_LOG_TABLE_SPEC, MailSender, sealPayload, sendMail } from '../runtime/mail/index.js';
 import { MEDIA_TABLE_SPEC } from '../runtime/media/schema.js';
 import { SESSIONS_TABLE_SPEC } from '../runtime/session/sessions-table.js';
 import { newProject, type CliProject } from './helpers/cli.js';
@@ -33,6 +33,16 @@ const OLD_MAIL_LOG: TableSpec = {
     column('legacy_flag', 'VARCHAR(10)', { nullable: true }),
   ],
   indexes: [...MAIL_LOG_TABLE_SPEC.indexes.filter((i) => i.name !== 'ix_mail_log_related'), { name: 'ix_mail_log_legacy', columns: ['status', 'legacy_flag'] }],
+};
+
+/** `mail_log` as the release before mail became jobs made it: its sender's claim in the row, no jobs tables. */
+const OUTBOX_MAIL_LOG: TableSpec = {
+  ...MAIL_LOG_TABLE_SPEC,
+  columns: MAIL_LOG_TABLE_SPEC.columns.flatMap((c) =>
+    c.name === 'next_attempt_at'
+      ? [c, column('claimed_by', 'VARCHAR(100)', { nullable: true }), column('claimed_until', 'DATETIME', { sqliteType: 'TEXT', nullable: true })]
+      : [c],
+  ),
 };
 
 /** `users` as an older release made it: no `email_verified_at` nor `updated_at` (NOT NULL), and a column of its own. */
@@ -127,6 +137,87 @@ for (const dialect of DIALECTS) {
         await db.close();
       }
     } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await project.cleanup();
+    }
+  });
+
+  test('a project made before mail became jobs: one migration, the waiting message gets its job, then both messages sent through the queue', async () => {
+    const project = newProject('Cadre');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-framework-outbox-'));
+    try {
+      project.useDialect(dialect);
+      okLines(project, ['db:init']);
+      await create(project, [OUTBOX_MAIL_LOG]);
+      resetConfig();
+      configure({ mail_from: 'App <app@example.test>', app_secret: 'outbox-upgrade-secret-0123456789abcdef-0123' });
+      setLogSink(() => {});
+      const message = {
+        from: { address: 'app@example.test' },
+        to: [{ address: 'c@example.test' }],
+        subject: 'En attente',
+        text: 'avant',
+        messageId: '<m1@example.test>',
+      };
+      // A retry the old sender had planned (one attempt made), and a message it had sent.
+      await project.sql([
+        'INSERT INTO mail_log (message_type, to_email, subject, transport, status, error_message, created_at, attempts, next_attempt_at, claimed_by, claimed_until, message) ' +
+          `VALUES ('message', 'c@example.test', 'En attente', 'file', 'queued', '451 : plus tard', '2024-01-02 03:04:05', 1, '2024-01-02 03:05:05', NULL, NULL, '${sealPayload({ message, expiresAt: null })}')`,
+        'INSERT INTO mail_log (message_type, to_email, subject, transport, status, created_at, sent_at, attempts) ' +
+          "VALUES ('message', 'd@example.test', 'Parti', 'file', 'sent', '2024-01-02 03:04:05', '2024-01-02 03:04:06', 1)",
+      ]);
+      // Before the upgrade, mail:doctor says what sendMail would meet, and the way out.
+      const doctor = project.run(['mail:doctor', '--json']);
+      const table = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; detail: string; hint: string }> }).checks.find(
+        (found) => found.id === 'FW-MAIL-004',
+      );
+      assert.is(table?.status, 'FAIL', doctor.stdout);
+      assert.match(table!.detail, /la table fw_jobs de ses envois est absente : sendMail échouera/);
+      assert.match(table!.hint, /fw migration:make mail_en_taches --framework/);
+      const file = makeMigration(project, ['mail_en_taches', '--framework']);
+      const text = project.read(`${MIGRATIONS}/${file}`);
+      for (const line of [
+        '-- fw_jobs : table absente',
+        `-- ${JOB_TICKS_TABLE} : table absente`,
+        '-- mail_log : colonne claimed_by en trop',
+        '-- mail_log : colonne claimed_until en trop',
+        '-- mail_log : chaque message encore en attente reçoit sa tâche fw_mail_send (file mail).',
+      ]) {
+        assert.ok(text.includes(line), `${line}\n${text}`);
+      }
+      assert.is.not(project.run(['migration:apply']).status, 0, 'two columns dropped: the flag is asked for');
+      okLines(project, ['migration:apply', '--allow-destructive']);
+      const again = okLines(project, ['migration:make', 'encore', '--framework']);
+      assert.match(again.join('\n'), /Les tables du framework \(mail, jobs, sessions\) sont conformes/);
+      const db = project.open();
+      try {
+        const jobs = await db.fetchAll<{ payload: string; status: string; attempts: number | string; run_at: string }>(
+          "SELECT payload, status, attempts, run_at FROM fw_jobs WHERE name = 'fw_mail_send'",
+        );
+        assert.equal(
+          jobs.map((job) => [JSON.parse(job.payload), job.status, Number(job.attempts), String(job.run_at).slice(0, 19)]),
+          [[{ mailLogId: 1 }, 'queued', 1, '2024-01-02 03:05:05']],
+        );
+        const queued = await sendMail({ to: 'e@example.test', subject: 'Après', text: 'après la migration' }, { database: db });
+        assert.is(await new MailSender({ database: db, transport: fileTransport(dir) }).runOnce(), 2);
+        const rows = await db.fetchAll<{ id: number; status: string; attempts: number | string; message: string | null }>(
+          'SELECT id, status, attempts, message FROM mail_log ORDER BY id',
+        );
+        assert.equal(
+          rows.map((row) => [Number(row.id), row.status, Number(row.attempts), row.message]),
+          [
+            [1, 'sent', 2, null],
+            [2, 'sent', 1, null],
+            [queued.id, 'sent', 1, null],
+          ],
+        );
+        assert.is(fs.readdirSync(dir).filter((name) => name.endsWith('.eml')).length, 2);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      setLogSink(null);
+      resetConfig();
       fs.rmSync(dir, { recursive: true, force: true });
       await project.cleanup();
     }

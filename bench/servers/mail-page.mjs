@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Application, Router, configure, getDatabase, html, serve, setLogLevel } from 'fw-mvc';
+import { jobsTablesStatements } from 'fw-mvc/jobs';
 import { mailLogTableStatements, sendMail } from 'fw-mvc/mail';
 import { BENCH_DIR, PAGE_CONTEXT, PAGE_TEMPLATE, announce } from '../shared.mjs';
 
@@ -23,7 +24,7 @@ configure({
   mail_from: 'Bench <bench@example.test>',
   mail_enabled: false,
 });
-for (const statement of mailLogTableStatements('sqlite')) await getDatabase().execute(statement);
+for (const statement of [...mailLogTableStatements('sqlite'), ...jobsTablesStatements('sqlite')]) await getDatabase().execute(statement);
 
 const times = [];
 let sequence = 0;

@@ -19,6 +19,7 @@ import {
   setRateLimitStore,
   settlePasswordResetRequests,
 } from 'fw-mvc/auth';
+import { jobsTablesStatements } from 'fw-mvc/jobs';
 import { mailLogTableStatements } from 'fw-mvc/mail';
 import { BENCH_DIR, announce } from '../shared.mjs';
 
@@ -44,7 +45,7 @@ configure({
 
 const db = getDatabase();
 for (const table of AUTH_TABLES) for (const statement of authTableSql(table, 'sqlite').split(/;\s*(?:\n|$)/)) if (statement.trim()) await db.execute(statement);
-for (const statement of mailLogTableStatements('sqlite')) await db.execute(statement);
+for (const statement of [...mailLogTableStatements('sqlite'), ...jobsTablesStatements('sqlite')]) await db.execute(statement);
 await createUser({ email: RESET_USER.email, passwordHash: await hashPassword(RESET_USER.password) });
 
 const router = new Router();

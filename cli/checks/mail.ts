@@ -8,7 +8,8 @@
 import { mailSqlPath } from '../../emitters/mail/sql-files.js';
 import { MAIL_VIEWS_DIR, TEST_TEMPLATE } from '../../emitters/mail/templates.js';
 import { DIALECT_NAMES } from '../../runtime/db/dialect.js';
-import { MAIL_LOG_TABLE } from '../../runtime/mail/schema.js';
+import { JOBS_TABLE } from '../../runtime/jobs/schema.js';
+import { MAIL_JOB, MAIL_LOG_TABLE } from '../../runtime/mail/schema.js';
 import { describeTarget } from '../auth/database.js';
 import { databaseFileMissing, openHandle } from '../db/connection.js';
 import { tableExists } from '../db/schema.js';
@@ -148,9 +149,33 @@ export const tableCheck: CheckFunction = async (context) => {
     const row = await db.fetchOne<{ queued: number | string | null; failed: number | string | null }>(
       `SELECT SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) AS queued, SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed FROM ${MAIL_LOG_TABLE}`,
     );
-    return [
-      result(D.table, 'OK', `présente (${describeTarget(settings)}) : ${Number(row?.queued ?? 0)} message(s) en attente, ${Number(row?.failed ?? 0)} en échec`),
-    ];
+    const counts = `${Number(row?.queued ?? 0)} message(s) en attente, ${Number(row?.failed ?? 0)} en échec`;
+    // The messages are jobs of fw_jobs (docs/mail.md): without the table, sendMail cannot queue anything.
+    if (!(await tableExists(db, JOBS_TABLE))) {
+      return [
+        result(
+          D.table,
+          'FAIL',
+          `présente (${describeTarget(settings)}), mais la table ${JOBS_TABLE} de ses envois est absente : sendMail échouera`,
+          '« fw migration:make mail_en_taches --framework » puis « fw migration:apply --allow-destructive » (docs/upgrading.md)',
+        ),
+      ];
+    }
+    const stuck = await db.fetchOne<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM ${JOBS_TABLE} WHERE name = ? AND status = 'running' AND locked_until < ?`,
+      [MAIL_JOB, new Date(Date.now() - 60_000)],
+    );
+    if (Number(stuck?.n ?? 0) > 0) {
+      return [
+        result(
+          D.table,
+          'WARN',
+          `présente (${describeTarget(settings)}) : ${counts}, ${Number(stuck?.n)} bloqué(s) (envoi en cours plus d'une minute après la fin de son bail)`,
+          "l'envoyeur de serve() les reprend en démarrant ; « fw jobs:list --status running »",
+        ),
+      ];
+    }
+    return [result(D.table, 'OK', `présente (${describeTarget(settings)}) : ${counts}`)];
   } catch (error) {
     return [result(D.table, 'SKIP', `base injoignable : ${String((error as Error).message ?? error).split('\n')[0]}`)];
   } finally {

@@ -30,7 +30,8 @@ export interface FrameworkModule {
 export const FRAMEWORK_MODULES: readonly FrameworkModule[] = [
   { module: 'auth', specs: AUTH_TABLES.map((table) => table.spec) },
   { module: 'media', specs: [MEDIA_TABLE_SPEC] },
-  { module: 'mail', specs: [MAIL_LOG_TABLE_SPEC] },
+  // The outbox's messages are jobs (docs/mail.md): a project with mail_log needs the jobs tables too.
+  { module: 'mail', specs: [...JOBS_TABLE_SPECS, MAIL_LOG_TABLE_SPEC] },
   { module: 'jobs', specs: JOBS_TABLE_SPECS },
   { module: 'sessions', specs: [SESSIONS_TABLE_SPEC] },
 ];
@@ -106,10 +107,14 @@ export async function diffFrameworkTables(handle: Handle): Promise<{ modules: st
   const dialect = dialectOf(handle);
   const modules: string[] = [];
   const diffs: FrameworkTableDiff[] = [];
+  const compared = new Set<string>();
   for (const { module, specs } of FRAMEWORK_MODULES) {
     if (!specs.some((spec) => present.has(spec.table.toLowerCase()))) continue;
     modules.push(module);
     for (const spec of specs) {
+      // A table two modules need (the jobs tables, for mail and jobs) is compared once.
+      if (compared.has(spec.table)) continue;
+      compared.add(spec.table);
       const table = present.has(spec.table.toLowerCase()) ? await readTable(handle, spec.table) : null;
       const changes = diffFrameworkTable(spec, table, dialect);
       if (changes.length > 0) diffs.push({ spec, changes });

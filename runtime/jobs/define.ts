@@ -26,14 +26,39 @@ export interface JobContext {
   readonly maxAttempts: number;
   /** Aborted when the job's `timeoutMs` passes or the worker stops with the job still running. */
   readonly signal: AbortSignal;
+  /** Milliseconds after a failure of this run before the next one runs; null when this run is the last attempt. */
+  readonly retryDelayMs: number | null;
 }
 
 export type JobHandler<P> = (payload: P, context: JobContext) => unknown;
 
-/** The delays between attempts: `baseMs × 2^(attempt − 1)`, at most `maxMs`, each drawn in [½, 1] of it (jitter). */
+/**
+ * The delays between attempts: `baseMs × 2^(attempt − 1)`, at most `maxMs`, each drawn in [½, 1] of it (jitter);
+ * or `delaysMs`, fixed delays after the 1st, 2nd… failure, the last one repeating, without jitter (the mail
+ * queue's 1 min, 5 min, 30 min, 2 h: docs/jobs.md "Retries").
+ */
 export interface BackoffOptions {
   readonly baseMs?: number;
   readonly maxMs?: number;
+  readonly delaysMs?: readonly number[];
+}
+
+/** A definition's backoff, every option resolved (`delaysMs` null: exponential with jitter). */
+export interface Backoff {
+  readonly baseMs: number;
+  readonly maxMs: number;
+  readonly delaysMs: readonly number[] | null;
+}
+
+/**
+ * Thrown by a handler whose job must not be tried again (a refusal that another attempt would meet too): the job
+ * ends `dead` at once with this error, whatever attempts it had left.
+ */
+export class UnrecoverableJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnrecoverableJobError';
+  }
 }
 
 export interface JobOptions<P> {
@@ -82,7 +107,7 @@ export interface JobDefinition<P = unknown> {
   readonly name: string;
   readonly queue: string;
   readonly attempts: number;
-  readonly backoff: Required<BackoffOptions>;
+  readonly backoff: Backoff;
   readonly timeoutMs: number;
   readonly cron: string | null;
   readonly handler: JobHandler<P>;
@@ -93,7 +118,7 @@ export interface JobDefinition<P = unknown> {
 export const DEFAULT_QUEUE = 'default';
 export const DEFAULT_ATTEMPTS = 5;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 5_000, maxMs: 3_600_000 };
+export const DEFAULT_BACKOFF: Backoff = { baseMs: 5_000, maxMs: 3_600_000, delaysMs: null };
 
 const registry = new Map<string, JobDefinition<never>>();
 const wakers = new Set<(queue: string) => void>();
@@ -123,13 +148,31 @@ function positive(what: string, value: number, integer: boolean): number {
  * await transaction(async (tx) => { const id = await tx.insert(…); await resizeImage.enqueue({ mediaId: id }, { tx }); });
  */
 export function defineJob<P = unknown>(name: string, handler: JobHandler<P>, options: JobOptions<P> = {}): JobDefinition<P> {
+  const definition = jobType(name, handler, options);
+  registry.set(name, definition);
+  return definition;
+}
+
+/**
+ * A job type as `defineJob` makes it, checked the same way, but not recorded in this process's registry: only a
+ * worker given it in its `jobs` option runs it (the mail sender runs the framework's `fw_mail_send` this way:
+ * docs/mail.md "sendMail and the outbox"); its `enqueue` writes rows as a defined job's does.
+ */
+export function jobType<P = unknown>(name: string, handler: JobHandler<P>, options: JobOptions<P> = {}): JobDefinition<P> {
   checkName('Nom de tâche', name, JOB_LIMITS.name);
   if (typeof handler !== 'function') throw new TypeError(`Tâche « ${name} » : le traitement doit être une fonction.`);
   const queue = checkName('File', options.queue ?? DEFAULT_QUEUE, JOB_LIMITS.queue);
   const attempts = positive('attempts', options.attempts ?? DEFAULT_ATTEMPTS, true);
-  const backoff = {
+  const delaysMs = options.backoff?.delaysMs;
+  if (
+    delaysMs !== undefined &&
+    (!Array.isArray(delaysMs) || delaysMs.length === 0 || delaysMs.some((d) => typeof d !== 'number' || !Number.isFinite(d) || d < 0))
+  )
+    throw new TypeError(`Tâche « ${name} » : backoff.delaysMs, une liste non vide de millisecondes (0 ou plus), est attendue.`);
+  const backoff: Backoff = {
     baseMs: positive('backoff.baseMs', options.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs, false),
     maxMs: positive('backoff.maxMs', options.backoff?.maxMs ?? DEFAULT_BACKOFF.maxMs, false),
+    delaysMs: delaysMs === undefined ? null : Array.from<number>(delaysMs),
   };
   const timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, false);
   const cron = options.cron ?? null;
@@ -146,7 +189,6 @@ export function defineJob<P = unknown>(name: string, handler: JobHandler<P>, opt
     uniqueKey: options.uniqueKey ?? null,
     enqueue: (payload, enqueueOptions) => enqueueJob(definition, payload, enqueueOptions),
   };
-  registry.set(name, definition);
   return definition;
 }
 
@@ -171,8 +213,9 @@ export function onJobEnqueued(wake: (queue: string) => void): () => void {
   return () => wakers.delete(wake);
 }
 
-/** The delay before the attempt after `attempt` failed runs: exponential, capped, with jitter. */
-export function backoffDelayMs(backoff: Required<BackoffOptions>, attempt: number, random: () => number = Math.random): number {
+/** The delay before the attempt after `attempt` failed runs: exponential, capped, with jitter; or the fixed `delaysMs`. */
+export function backoffDelayMs(backoff: Pick<Backoff, 'baseMs' | 'maxMs'> & Partial<Backoff>, attempt: number, random: () => number = Math.random): number {
+  if (backoff.delaysMs) return backoff.delaysMs[Math.min(Math.max(0, attempt - 1), backoff.delaysMs.length - 1)]!;
   const full = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(full / 2 + (full / 2) * random());
 }

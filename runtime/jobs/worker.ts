@@ -18,33 +18,13 @@ import { hostname } from 'node:os';
 import { get } from '../config.js';
 import { getDatabase, type Database, type Queryable, type Transaction } from '../db/database.js';
 import { getLogger } from '../logger.js';
-import { DEFAULT_BACKOFF, backoffDelayMs, describeError, jobDefinition, jobDefinitions, onJobEnqueued } from './define.js';
+import { DEFAULT_BACKOFF, UnrecoverableJobError, backoffDelayMs, describeError, jobDefinitions, onJobEnqueued, type JobDefinition } from './define.js';
 import { reapExpiredLeases } from './reap.js';
 import { RecurringScheduler } from './recurring.js';
+import { endsWritten, isDeadlock, recordEnds, retryDeadlocks, type Ends, type Outcome } from './ends.js';
 import { JOB_LIMITS, JOBS_TABLE } from './schema.js';
 
 const log = getLogger('fw.jobs');
-
-/** MariaDB refused the statement as a deadlock (errno 1213): it was rolled back whole and may be run again. */
-function isDeadlock(error: unknown): boolean {
-  const e = error as { errno?: unknown; cause?: { errno?: unknown } };
-  return e?.errno === 1213 || e?.cause?.errno === 1213 || /deadlock/i.test(String((error as Error)?.message));
-}
-
-/**
- * Runs `write` again while MariaDB refuses it as a deadlock (at most 10 times). The ends of a claim meet the other
- * processes' claims on the same index: an end left unwritten would keep its jobs `running` until their lease
- * expired, and they would then run a second time (docs/jobs.md "At least once").
- */
-async function retryDeadlocks(write: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (attempt >= 10 || !isDeadlock(error)) throw error;
-    }
-  }
-}
 
 export interface JobWorkerOptions {
   /** Default: the application's database (`getDatabase()`). */
@@ -59,6 +39,13 @@ export interface JobWorkerOptions {
   readonly shutdownMs?: number;
   /** False: this worker enqueues no recurring job (default true). */
   readonly recurring?: boolean;
+  /**
+   * The job types this worker runs, instead of every one this process defined (`defineJob`); a type made with
+   * `jobType()` runs only in a worker given it here (the mail sender: docs/mail.md).
+   */
+  readonly jobs?: ReadonlyArray<JobDefinition<never>>;
+  /** The clock, in milliseconds as `Date.now` (default): due times, leases and retries; tests move it. */
+  readonly now?: () => number;
 }
 
 interface ClaimedJob {
@@ -67,17 +54,6 @@ interface ClaimedJob {
   payload: string;
   attempts: number;
   max_attempts: number;
-}
-
-/** How a job ended; `stopped`: it failed because the process was stopping (back to the queue, not counted). */
-type Outcome =
-  { id: number; ok: true } | { id: number; ok: false; error: string; attempt: number; max: number; stopped: boolean; failedAt: number; delayMs: number };
-
-/** The ends of one claim, not yet written; its heartbeat goes on until they are. */
-interface Ends {
-  readonly token: string;
-  readonly outcomes: readonly Outcome[];
-  readonly heartbeat: NodeJS.Timeout;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -96,6 +72,8 @@ export class JobWorker {
   #scheduler: RecurringScheduler | undefined;
   #stopping: AbortController | undefined;
   #lastReap = 0;
+  #waiting = 0;
+  #idleWaiters: Array<() => void> = [];
 
   constructor(options: JobWorkerOptions = {}) {
     this.#options = options;
@@ -109,11 +87,32 @@ export class JobWorker {
     return this.#options.database ?? getDatabase();
   }
 
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  #definitions(): Array<JobDefinition<unknown>> {
+    return (this.#options.jobs as Array<JobDefinition<unknown>> | undefined) ?? jobDefinitions();
+  }
+
   /** The queues and their concurrency. */
   queues(): Map<string, number> {
     if (this.#options.queues) return new Map(Object.entries(this.#options.queues));
     const concurrency = Number(get('jobs_concurrency'));
-    return new Map(jobDefinitions().map((definition) => [definition.queue, concurrency]));
+    return new Map(this.#definitions().map((definition) => [definition.queue, concurrency]));
+  }
+
+  /**
+   * Resolves once every queue's loop has finished its look and waits for a wake-up or `pollMs` (at once when they
+   * already wait or the worker does not run): a later run then came from a wake-up (tests).
+   */
+  idle(): Promise<void> {
+    if (!this.#running || this.#waiting >= this.#loops.length) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #settleIdle(): void {
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   /** Starts one loop per queue (and the recurring jobs' schedule). */
@@ -157,6 +156,7 @@ export class JobWorker {
     } finally {
       clearTimeout(timer);
       this.#loops = [];
+      this.#settleIdle();
     }
   }
 
@@ -164,10 +164,22 @@ export class JobWorker {
   async runOnce(): Promise<number> {
     let total = 0;
     const ends: Ends[] = [];
+    this.#lastReap = this.#now();
+    await reapExpiredLeases(this.#database(), new Date(this.#lastReap));
     try {
       for (;;) {
         let round = 0;
-        for (const [queue, concurrency] of this.queues()) round += await this.#cycle(queue, concurrency, ends);
+        for (const [queue, concurrency] of this.queues()) {
+          // A claim refused as a deadlock (another process claiming beside it) claimed nothing: look again, as #loop does.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              round += await this.#cycle(queue, concurrency, ends);
+              break;
+            } catch (error) {
+              if (attempt >= 10 || !isDeadlock(error)) throw error;
+            }
+          }
+        }
         total += round;
         if (round === 0) break;
       }
@@ -202,7 +214,9 @@ export class JobWorker {
           clearTimeout(timer);
           resolve();
         });
+        if (++this.#waiting >= this.#loops.length) this.#settleIdle();
       });
+      this.#waiting--;
       this.#wakers.delete(queue);
     }
     try {
@@ -216,12 +230,12 @@ export class JobWorker {
   /** One claim of `queue` (which writes `ends` first) and its runs, whose ends join `ends`; returns how many jobs it claimed. */
   async #cycle(queue: string, concurrency: number, ends: Ends[]): Promise<number> {
     const database = this.#database();
-    const now = Date.now();
+    const now = this.#now();
     if (now - this.#lastReap >= 1000) {
       this.#lastReap = now;
       await reapExpiredLeases(database, new Date(now));
     }
-    const names = jobDefinitions()
+    const names = this.#definitions()
       .filter((definition) => definition.queue === queue)
       .map((definition) => definition.name);
     if (names.length === 0) {
@@ -248,7 +262,7 @@ export class JobWorker {
   async #renew(database: Database, token: string, lease: number): Promise<void> {
     try {
       await retryDeadlocks(async () => {
-        await database.execute(`UPDATE ${JOBS_TABLE} SET locked_until = ? WHERE locked_by = ? AND status = 'running'`, [new Date(Date.now() + lease), token]);
+        await database.execute(`UPDATE ${JOBS_TABLE} SET locked_until = ? WHERE locked_by = ? AND status = 'running'`, [new Date(this.#now() + lease), token]);
       });
     } catch (error) {
       log.warning(`Bail des tâches de ${token} non renouvelé : ${describeError(error)}`);
@@ -259,8 +273,8 @@ export class JobWorker {
   async #flush(database: Database, ends: Ends[]): Promise<void> {
     if (ends.length === 0) return;
     // Each statement of #record keeps to its claim's token: running it again changes nothing already written.
-    await retryDeadlocks(() => database.transaction((tx) => this.#record(tx, ends)));
-    this.#written(ends.splice(0));
+    await retryDeadlocks(() => database.transaction((tx) => recordEnds(tx, ends, new Date(this.#now()))));
+    endsWritten(ends.splice(0));
   }
 
   /** The claim's transaction on MariaDB: the ends, then `SELECT … FOR UPDATE SKIP LOCKED` and the UPDATE of what it found. */
@@ -274,7 +288,7 @@ export class JobWorker {
     until: Date,
     params: readonly unknown[],
   ): Promise<ClaimedJob[]> {
-    await this.#record(tx, ends);
+    await recordEnds(tx, ends, new Date(this.#now()));
     const found = await tx.fetchAll<ClaimedJob>(
       `SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
       params,
@@ -295,33 +309,44 @@ export class JobWorker {
     if (database.driver === 'mariadb') {
       rows = await database.transaction((tx) => this.#claimMariaDb(tx, ends, where, set, limit, token, until, [queue, ...names, due]));
     } else {
-      rows = await database.transaction(async (tx) => {
-        await this.#record(tx, ends);
-        const claimed = await tx.execute(
+      const claim = async (target: Queryable): Promise<ClaimedJob[]> => {
+        const claimed = await target.execute(
           `UPDATE ${JOBS_TABLE} SET ${set} WHERE id IN (SELECT id FROM ${JOBS_TABLE} WHERE ${where} ORDER BY run_at, id LIMIT ${limit})`,
           [token, until, queue, ...names, due],
         );
         return claimed === 0
           ? []
-          : await tx.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
-      });
+          : await target.fetchAll<ClaimedJob>(`SELECT id, name, payload, attempts, max_attempts FROM ${JOBS_TABLE} WHERE locked_by = ?`, [token]);
+      };
+      // With no ends to write, the UPDATE alone is the claim (one statement, atomic on SQLite): an idle worker's
+      // looks hold no transaction, whose write lock another connection of the process would wait on.
+      rows =
+        ends.length === 0
+          ? await claim(database)
+          : await database.transaction(async (tx) => {
+              await recordEnds(tx, ends, new Date(this.#now()));
+              return claim(tx);
+            });
     }
-    this.#written(ends.splice(0));
+    endsWritten(ends.splice(0));
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }));
   }
 
   /** Runs one job within its timeout; never throws. */
   async #run(job: ClaimedJob, queue: string): Promise<Outcome> {
-    const definition = jobDefinition(job.name);
-    const failed = (error: string): Outcome => ({
+    const definition = this.#definitions().find((candidate) => candidate.name === job.name);
+    // Drawn before the run, so that the handler knows when a retry would come (`retryDelayMs`).
+    const delayMs = backoffDelayMs(definition?.backoff ?? DEFAULT_BACKOFF, job.attempts);
+    const failed = (error: string, final = false): Outcome => ({
       id: job.id,
       ok: false,
       error,
       attempt: job.attempts,
       max: job.max_attempts,
       stopped: this.#stopping?.signal.aborted === true,
-      failedAt: Date.now(),
-      delayMs: backoffDelayMs(definition?.backoff ?? DEFAULT_BACKOFF, job.attempts),
+      final,
+      failedAt: this.#now(),
+      delayMs,
     });
     if (!definition) return failed(`tâche « ${job.name} » inconnue de ce processus.`);
     const controller = new AbortController();
@@ -330,7 +355,8 @@ export class JobWorker {
     let timer: NodeJS.Timeout | undefined;
     try {
       const payload: unknown = JSON.parse(job.payload);
-      const context = { id: job.id, name: job.name, queue, attempt: job.attempts, maxAttempts: job.max_attempts, signal: controller.signal };
+      const retryDelayMs = job.attempts < job.max_attempts ? delayMs : null;
+      const context = { id: job.id, name: job.name, queue, attempt: job.attempts, maxAttempts: job.max_attempts, signal: controller.signal, retryDelayMs };
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new Error(`délai de ${definition.timeoutMs} ms dépassé`);
@@ -344,63 +370,10 @@ export class JobWorker {
       await Promise.race([Promise.resolve().then(() => definition.handler(payload as never, context)), timeout, aborted]);
       return { id: job.id, ok: true };
     } catch (error) {
-      return failed(describeError(error));
+      return failed(describeError(error), error instanceof UnrecoverableJobError);
     } finally {
       clearTimeout(timer);
       this.#stopping?.signal.removeEventListener('abort', onStop);
-    }
-  }
-
-  /** Writes the ends of claims: each claim's successes in one statement, each failure in its own. */
-  async #record(database: Queryable, ends: readonly Ends[]): Promise<void> {
-    const now = new Date();
-    for (const { token, outcomes } of ends) {
-      const done = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.id);
-      if (done.length > 0) {
-        await database.execute(
-          `UPDATE ${JOBS_TABLE} SET status = 'done', finished_at = ?, locked_by = NULL, locked_until = NULL, unique_key = NULL, last_error = NULL ` +
-            `WHERE locked_by = ? AND id IN (${done.map(() => '?').join(', ')})`,
-          [now, token, ...done],
-        );
-      }
-      for (const outcome of outcomes) {
-        if (outcome.ok) continue;
-        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
-        if (outcome.stopped) {
-          // Cut short by the shutdown: back to the queue, that attempt not counted.
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'queued', attempts = attempts - 1, run_at = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [now, outcome.id, token],
-          );
-        } else if (outcome.attempt < outcome.max) {
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'queued', run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [new Date(outcome.failedAt + outcome.delayMs), error, outcome.id, token],
-          );
-        } else {
-          await database.execute(
-            `UPDATE ${JOBS_TABLE} SET status = 'dead', finished_at = ?, last_error = ?, unique_key = NULL, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?`,
-            [now, error, outcome.id, token],
-          );
-        }
-      }
-    }
-  }
-
-  /** Once `ends` are written: their heartbeats stop, their failures are logged. */
-  #written(ends: readonly Ends[]): void {
-    for (const { outcomes, heartbeat } of ends) {
-      clearInterval(heartbeat);
-      for (const outcome of outcomes) {
-        if (outcome.ok) continue;
-        const error = outcome.error.slice(0, JOB_LIMITS.lastError);
-        if (outcome.stopped) log.warning(`Tâche n° ${outcome.id} rendue à la file à l'arrêt du processus.`);
-        else if (outcome.attempt < outcome.max)
-          log.warning(
-            `Tâche n° ${outcome.id} en échec (essai ${outcome.attempt}/${outcome.max}), nouvel essai dans ${Math.round(outcome.delayMs / 1000)} s : ${error}`,
-          );
-        else log.error(`Tâche n° ${outcome.id} morte après ${outcome.attempt} essai(s) : ${error}`);
-      }
     }
   }
 }

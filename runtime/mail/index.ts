@@ -22,6 +22,7 @@ export {
   type AddressInput,
   type MailAddress,
 } from './address.js';
+export { MAIL_JOB, MAIL_QUEUE, mailSendJob, type MailJobPayload } from './job.js';
 export { MailTemplateError, mailTemplateFolders, missingMailVariables, renderMail, type RenderedMail } from './render.js';
 export {
   onMailQueued,

@@ -1,15 +1,17 @@
 /**
  * The outbox (docs/mail.md "sendMail and the outbox"): `sendMail` checks and renders a message, writes it into
- * `mail_log` as `queued` (inside the caller's transaction when it passes one) and returns at once; a sender
- * (sender.ts) delivers it later. The rendered message is stored in the row (`message`) so that a restart loses
+ * `mail_log` as `queued` with its job `fw_mail_send` in `fw_jobs` (both inside the caller's transaction when it
+ * passes one, else in one of their own) and returns at once; a sender (sender.ts) delivers it later. The rendered message is stored in the row (`message`) so that a restart loses
  * nothing, sealed with a key of the application's secret (sealed.ts: no link or code readable at rest) with its
  * expiry, and emptied once the row is `sent`, `failed`, `skipped` or `expired`.
  */
 import { randomUUID } from 'node:crypto';
 import { get } from '../config.js';
-import { getDatabase, type Database, type Transaction } from '../db/database.js';
+import { UnrecoverableJobError } from '../jobs/define.js';
+import { getDatabase, type Database, type Queryable, type Transaction } from '../db/database.js';
 import { bookkeepingTable } from '../db/writes.js';
 import { MailAddressError, parseAddress, parseAddressList, refuseLineBreaks, type AddressInput, type MailAddress } from './address.js';
+import { MAIL_JOB, mailSendJob } from './job.js';
 import { renderMail } from './render.js';
 import { sealPayload } from './sealed.js';
 import { MAIL_LOG_LIMITS, MAIL_LOG_TABLE, type MailStatus } from './schema.js';
@@ -76,6 +78,8 @@ export interface SendMailOptions {
 export interface QueuedMail {
   /** `mail_log.id`. */
   readonly id: number;
+  /** `fw_jobs.id` of the job that sends it; null when `skipped`. */
+  readonly jobId: number | null;
   /** `queued`, or `skipped` when `mail_enabled` is false (the row is kept, nothing will be sent). */
   readonly status: Extract<MailStatus, 'queued' | 'skipped'>;
   readonly messageId: string;
@@ -145,6 +149,11 @@ export function toEmailColumn(message: OutgoingMessage): string {
   return clip(message.to.map((address) => address.address).join(', '), MAIL_LOG_LIMITS.toEmail);
 }
 
+// The type as sendMail enqueues it; the sender runs it with a handler of its own (sender.ts), never this one.
+const QUEUED_JOB = mailSendJob(() => {
+  throw new UnrecoverableJobError(`${MAIL_JOB} est traité par l'envoyeur de fw-mvc/mail (startMailSender), pas par ce travailleur.`);
+});
+
 const wakers = new Set<() => void>();
 
 /** Registers what runs when a message was queued (and its transaction committed); returns the unregistration. */
@@ -180,27 +189,40 @@ export async function sendMail(input: MailInput, options: SendMailOptions = {}):
     throw new TypeError(`expiresAt : ${prepared.expiresAt.toISOString()} est déjà passé ; le message ne serait jamais envoyé.`);
   }
   const body = enabled ? sealPayload({ message: prepared.message, expiresAt: prepared.expiresAt?.toISOString() ?? null }) : null;
-  const target = options.tx ?? options.database ?? getDatabase();
-  const id = await target.insert(
-    `INSERT INTO ${MAIL_LOG_TABLE} (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, ` +
-      'created_at, sent_at, attempts, next_attempt_at, claimed_by, claimed_until, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, NULL, NULL, ?)',
-    [
-      prepared.type,
-      toEmailColumn(prepared.message),
-      clip(prepared.message.subject, MAIL_LOG_LIMITS.subject),
-      clip(String(get('mail_transport')), MAIL_LOG_LIMITS.transport),
-      status,
-      enabled ? null : 'mail_enabled est faux : message non envoyé.',
-      prepared.related?.entity ?? null,
-      prepared.related?.id ?? null,
-      now,
-      enabled ? now : null,
-      body,
-    ],
-  );
-  if (enabled) {
-    if (options.tx) options.tx.afterCommit(wakeSenders);
-    else wakeSenders();
+  // `tx` null: a skipped row, which has no job, written alone.
+  const write = async (target: Queryable, tx: Transaction | null): Promise<{ id: number; jobId: number | null }> => {
+    const id = await target.insert(
+      `INSERT INTO ${MAIL_LOG_TABLE} (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, ` +
+        'created_at, sent_at, attempts, next_attempt_at, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)',
+      [
+        prepared.type,
+        toEmailColumn(prepared.message),
+        clip(prepared.message.subject, MAIL_LOG_LIMITS.subject),
+        clip(String(get('mail_transport')), MAIL_LOG_LIMITS.transport),
+        status,
+        enabled ? null : 'mail_enabled est faux : message non envoyé.',
+        prepared.related?.entity ?? null,
+        prepared.related?.id ?? null,
+        now,
+        enabled ? now : null,
+        body,
+      ],
+    );
+    if (!tx) return { id, jobId: null };
+    const job = await QUEUED_JOB.enqueue({ mailLogId: id }, { tx, runAt: now });
+    return { id, jobId: job.id };
+  };
+  let written: { id: number; jobId: number | null };
+  const database = options.database ?? getDatabase();
+  if (options.tx) {
+    written = await write(options.tx, enabled ? options.tx : null);
+    if (enabled) options.tx.afterCommit(wakeSenders);
+  } else if (!enabled) {
+    written = await write(database, null);
+  } else {
+    // The row and its job in one transaction: never one without the other.
+    written = await database.transaction((tx) => write(tx, tx));
+    wakeSenders();
   }
-  return { id, status, messageId: prepared.message.messageId };
+  return { id: written.id, jobId: written.jobId, status, messageId: prepared.message.messageId };
 }

@@ -1,43 +1,45 @@
 /**
- * The sender of the outbox (docs/mail.md "sendMail and the outbox"), run in the application process: it claims
- * the due `queued` rows of `mail_log` one by one with an UPDATE that only one process can win (several processes
- * may share one outbox), opens its sealed body (sealed.ts), sends it through the transport, and records `sent`, a
- * retry (`queued` again, later), `failed`, or `expired` when the content's expiry came (or would come before the
- * next retry). Also `sendMailNow`, which sends at once without the outbox (`fw mail:test`).
+ * The sender of the outbox (docs/mail.md "sendMail and the outbox"), run in the application process: a worker of
+ * `fw-mvc/jobs` on the queue `mail` that runs the jobs `fw_mail_send` (job.ts) with this sender's transport. The
+ * queue claims each job for one process (several processes may share one outbox) and holds it by a lease; the
+ * handler opens the row's sealed body (sealed.ts), sends it through the transport, and records `sent`, a retry
+ * (`queued` again, later: the queue runs the job again after the delay), `failed` (the job ends `dead` with the
+ * error), or `expired` when the content's expiry came (or would come before the next retry). Also `sendMailNow`,
+ * which sends at once without the outbox (`fw mail:test`).
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { get } from '../config.js';
 import { getDatabase, type Database, type Queryable } from '../db/database.js';
+import { UnrecoverableJobError, type JobContext } from '../jobs/define.js';
+import { JobWorker } from '../jobs/worker.js';
 import { getLogger } from '../logger.js';
-import { clip, onMailQueued, prepareMail, toEmailColumn, type MailInput } from './outbox.js';
+import { DEFAULT_MAX_ATTEMPTS, MAIL_QUEUE, mailSendJob, type MailJobPayload } from './job.js';
+import { clip, prepareMail, toEmailColumn, type MailInput } from './outbox.js';
 import { openPayload, SealedMessageError, type QueuedPayload } from './sealed.js';
 import { MAIL_LOG_LIMITS, MAIL_LOG_TABLE } from './schema.js';
 import { isTemporaryFailure, transportFromConfig, type MailTransport, type OutgoingMessage, type SendResult } from './transports.js';
 
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAYS_SECONDS } from './job.js';
+
 const log = getLogger('fw.mail');
 
-/** Seconds between the attempts of a message that failed temporarily: 1 min, 5 min, 30 min, 2 h. */
-export const DEFAULT_RETRY_DELAYS_SECONDS: readonly number[] = [60, 300, 1800, 7200];
-/** Attempts before a message that keeps failing temporarily is `failed`. */
-export const DEFAULT_MAX_ATTEMPTS = 5;
-
 export interface MailSenderOptions {
-  /** Default: the application's (`getDatabase()`), read at each tick. */
+  /** Default: the application's (`getDatabase()`), read at each look. */
   database?: Database;
   /** Default: the transport `mail_transport` names (`transportFromConfig()`), built at start. */
   transport?: MailTransport;
   /** Milliseconds between two looks at the outbox when nothing wakes the sender (default 5000). */
   intervalMs?: number;
-  /** Rows read per look (default 20); the sender keeps looking while it finds some. */
+  /** Messages sent at once by this sender (default 1: one after the other, as one SMTP connection would). */
+  concurrency?: number;
+  /** Read no more: messages are claimed `concurrency` at a time by the queue (docs/upgrading.md). */
   batchSize?: number;
   /** Attempts before `failed` (default 5). */
   maxAttempts?: number;
   /** Delays after the 1st, 2nd… temporary failure; the last one repeats (default `DEFAULT_RETRY_DELAYS_SECONDS`). */
   retryDelaysSeconds?: readonly number[];
   /**
-   * Seconds a claim holds: past it, a row still `queued` is free again (its sender died). Default:
-   * `mail_claim_seconds`, else `6 × mail_timeout + 30`, longer than one attempt can last.
+   * Seconds a claim holds, renewed while the message is being sent: past it, the job of a sender that died is
+   * free again. Default: `mail_claim_seconds`, else `6 × mail_timeout + 30`.
    */
   claimSeconds?: number;
   /** The clock, in milliseconds as `Date.now` (default); tests move it to reach a retry or an expiry. */
@@ -47,10 +49,11 @@ export interface MailSenderOptions {
 /** How a row ended after one attempt. */
 export type AttemptOutcome = 'sent' | 'retry' | 'failed' | 'skipped' | 'expired';
 
-interface ClaimedRow {
+interface MailRowToSend {
   id: number | string | bigint;
-  attempts: number | string;
+  status: string;
   message: string | null;
+  error_message: string | null;
 }
 
 /** A short, secret-free text of a failure, for `error_message` and the log. */
@@ -77,23 +80,38 @@ function claimSecondsFor(claimSeconds?: number): number {
 
 /**
  * Delivers the outbox. Build it with `startMailSender()` (or `new MailSender(options).start()`), stop it with
- * `stop()`, which waits for the message being sent. `runOnce()` delivers every due row now (tests, scripts).
+ * `stop()`, which waits for the message being sent. `runOnce()` delivers every due message now (tests, scripts).
  */
 export class MailSender {
-  /** `<host>:<pid>:<random>`, written in `claimed_by`. */
-  readonly owner = clip(`${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, MAIL_LOG_LIMITS.claimedBy);
   readonly #options: MailSenderOptions;
+  readonly #worker: JobWorker;
   #transport: MailTransport | undefined;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #woken = false;
-  #wake: (() => void) | undefined;
-  #unsubscribe: (() => void) | undefined;
-  #waiting = false;
-  #idleWaiters: Array<() => void> = [];
 
   constructor(options: MailSenderOptions = {}) {
     this.#options = options;
+    const job = mailSendJob((payload, context) => this.#deliver(payload, context), {
+      ...(options.maxAttempts !== undefined ? { attempts: options.maxAttempts } : {}),
+      ...(options.retryDelaysSeconds !== undefined ? { retryDelaysSeconds: options.retryDelaysSeconds } : {}),
+      // Longer than one attempt can last (the transport's own timeouts end it first).
+      timeoutMs: (6 * Number(get('mail_timeout')) + 30) * 1000,
+    });
+    this.#worker = new JobWorker({
+      ...(options.database ? { database: options.database } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      queues: { [MAIL_QUEUE]: options.concurrency ?? 1 },
+      jobs: [job],
+      pollMs: options.intervalMs ?? 5000,
+      // Read at each claim, as `mail_claim_seconds` always was: a setting changed after the sender was built counts.
+      get leaseMs() {
+        return claimSecondsFor(options.claimSeconds) * 1000;
+      },
+      recurring: false,
+    });
+  }
+
+  /** `<host>:<pid>:<random>`, written with a claim's number in the job's `locked_by`. */
+  get owner(): string {
+    return this.#worker.owner;
   }
 
   #now(): Date {
@@ -101,25 +119,22 @@ export class MailSender {
   }
 
   get running(): boolean {
-    return this.#running;
+    return this.#worker.running;
   }
 
   /** Starts the loop: a look at once, then after every wake-up (a message queued) or `intervalMs`. */
   start(): this {
-    if (this.#running) return this;
+    if (this.#worker.running) return this;
     // A claim duration that cannot work stops the start rather than every look at the outbox.
     claimSecondsFor(this.#options.claimSeconds);
-    this.#running = true;
     this.#transport ??= this.#options.transport ?? transportFromConfig();
-    this.#unsubscribe = onMailQueued(() => this.wake());
-    this.#loop = this.#run();
+    this.#worker.start();
     return this;
   }
 
-  /** Looks at the outbox now (called after a message is queued and committed). */
+  /** Looks at the outbox now (a message queued and committed wakes it by itself). */
   wake(): void {
-    this.#woken = true;
-    this.#wake?.();
+    this.#worker.wake(MAIL_QUEUE);
   }
 
   /**
@@ -127,128 +142,70 @@ export class MailSender {
    * when it already waits or does not run). Tests use it to know that a later delivery came from a wake-up.
    */
   idle(): Promise<void> {
-    if (!this.#running || this.#waiting) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
-  }
-
-  #settleIdle(): void {
-    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    return this.#worker.idle();
   }
 
   /** Stops after the message being sent, if any, and closes the transport. */
   async stop(): Promise<void> {
-    if (!this.#running) return;
-    this.#running = false;
-    this.#unsubscribe?.();
-    this.wake();
-    await this.#loop;
+    if (!this.#worker.running) return;
+    await this.#worker.stop();
     await this.#transport?.close();
     this.#transport = undefined;
   }
 
-  /** Delivers every row due now; returns how many rows it attempted. */
+  /** Delivers every message due now; returns how many attempts it made. */
   async runOnce(): Promise<number> {
+    claimSecondsFor(this.#options.claimSeconds);
     this.#transport ??= this.#options.transport ?? transportFromConfig();
-    let attempted = 0;
-    for (;;) {
-      const database = this.#options.database ?? getDatabase();
-      const now = this.#now();
-      const due = await database.fetchAll<{ id: number | string | bigint }>(
-        `SELECT id FROM ${MAIL_LOG_TABLE} WHERE status = 'queued' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ` +
-          `ORDER BY next_attempt_at, id LIMIT ${Math.max(1, Math.trunc(this.#options.batchSize ?? 20))}`,
-        [now, now],
-      );
-      if (due.length === 0) return attempted;
-      let claimedAny = false;
-      for (const { id } of due) {
-        const row = await this.#claim(database, id);
-        if (!row) continue;
-        claimedAny = true;
-        attempted++;
-        await this.#attempt(database, row);
-      }
-      // Every due row was taken by another process: leave them to it.
-      if (!claimedAny) return attempted;
+    return this.#worker.runOnce();
+  }
+
+  /** The job's handler: one attempt at the row, whose end it writes; throws what the queue must retry or end dead. */
+  async #deliver(payload: MailJobPayload, context: JobContext): Promise<AttemptOutcome | null> {
+    const database: Queryable = this.#options.database ?? getDatabase();
+    const id = Number(payload?.mailLogId);
+    const row = await database.fetchOne<MailRowToSend>(`SELECT id, status, message, error_message FROM ${MAIL_LOG_TABLE} WHERE id = ?`, [id]);
+    if (!row) {
+      log.warning(`Message n° ${id} absent de mail_log : rien à envoyer.`);
+      return null;
     }
+    // A job run again after its row's end was written (at least once): the message is never sent twice.
+    if (row.status === 'failed')
+      throw new UnrecoverableJobError(`message n° ${id} en échec, son contenu effacé : il ne peut être renvoyé (${row.error_message ?? 'sans erreur'}).`);
+    if (row.status !== 'queued') return null;
+    return this.#attempt(database, id, row.message, context);
   }
 
-  async #run(): Promise<void> {
-    // The same failure (a missing mail_log table, a database down) is logged once, not at every tick.
-    let lastFailure: string | undefined;
-    while (this.#running) {
-      this.#woken = false;
-      try {
-        await this.runOnce();
-        lastFailure = undefined;
-      } catch (error) {
-        const failure = describeFailure(error);
-        if (failure !== lastFailure) log.error(`Envoi des messages en attente impossible : ${failure}`);
-        lastFailure = failure;
-      }
-      if (!this.#running) break;
-      if (this.#woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.intervalMs ?? 5000);
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        this.#waiting = true;
-        this.#settleIdle();
-      });
-      this.#waiting = false;
-      this.#wake = undefined;
-    }
-    this.#settleIdle();
-  }
-
-  /** Takes the row for this process; null when another one holds it or it is no longer due. */
-  async #claim(database: Queryable, id: number | string | bigint): Promise<ClaimedRow | null> {
-    const now = this.#now();
-    const until = new Date(now.getTime() + claimSecondsFor(this.#options.claimSeconds) * 1000);
-    const claimed = await database.execute(
-      `UPDATE ${MAIL_LOG_TABLE} SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
-        `WHERE id = ? AND status = 'queued' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)`,
-      [this.owner, until, id, now, now],
-    );
-    if (claimed !== 1) return null;
-    return database.fetchOne<ClaimedRow>(`SELECT id, attempts, message FROM ${MAIL_LOG_TABLE} WHERE id = ? AND claimed_by = ?`, [id, this.owner]);
-  }
-
-  async #attempt(database: Queryable, row: ClaimedRow): Promise<AttemptOutcome> {
-    const transport = this.#transport!;
-    const attempts = Number(row.attempts);
-    const release = 'claimed_by = NULL, claimed_until = NULL';
-    const where = 'WHERE id = ? AND claimed_by = ?';
-    if (!get('mail_enabled')) {
+  async #attempt(database: Queryable, id: number, sealed: string | null, context: JobContext): Promise<AttemptOutcome> {
+    const transport = this.#transport ?? (this.#transport = this.#options.transport ?? transportFromConfig());
+    const attempts = context.attempt;
+    const maxAttempts = Math.min(this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, context.maxAttempts);
+    const where = "WHERE id = ? AND status = 'queued'";
+    const end = async (status: 'failed' | 'skipped' | 'expired', reason: string, named = false): Promise<void> => {
       await database.execute(
-        `UPDATE ${MAIL_LOG_TABLE} SET status = 'skipped', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`,
-        ['mail_enabled est faux : message non envoyé.', row.id, this.owner],
+        `UPDATE ${MAIL_LOG_TABLE} SET status = ?, attempts = ?, message = NULL, next_attempt_at = NULL, error_message = ?${named ? ', transport = ?' : ''} ${where}`,
+        [status, attempts, clip(reason, MAIL_LOG_LIMITS.errorMessage), ...(named ? [clip(transport.name, MAIL_LOG_LIMITS.transport)] : []), id],
       );
-      log.info(`Message n° ${row.id} non envoyé (mail_enabled est faux).`);
+    };
+    if (!get('mail_enabled')) {
+      await end('skipped', 'mail_enabled est faux : message non envoyé.');
+      log.info(`Message n° ${id} non envoyé (mail_enabled est faux).`);
       return 'skipped';
     }
     let payload: QueuedPayload;
     try {
-      payload = openPayload(row.message);
+      payload = openPayload(sealed);
     } catch (error) {
       const reason = error instanceof SealedMessageError ? error.message : 'Message illisible dans mail_log.';
-      await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET status = 'failed', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`, [
-        clip(reason, MAIL_LOG_LIMITS.errorMessage),
-        row.id,
-        this.owner,
-      ]);
-      log.error(`Message n° ${row.id} en échec définitif : ${reason}`);
-      return 'failed';
+      await end('failed', reason);
+      log.error(`Message n° ${id} en échec définitif : ${reason}`);
+      throw new UnrecoverableJobError(reason);
     }
     const message: OutgoingMessage = payload.message;
     const expiresAt = payload.expiresAt === null ? null : new Date(payload.expiresAt);
     const expire = async (reason: string): Promise<AttemptOutcome> => {
-      await database.execute(
-        `UPDATE ${MAIL_LOG_TABLE} SET status = 'expired', message = NULL, next_attempt_at = NULL, error_message = ?, ${release} ${where}`,
-        [clip(reason, MAIL_LOG_LIMITS.errorMessage), row.id, this.owner],
-      );
-      log.warning(`Message n° ${row.id} non envoyé : ${reason}`);
+      await end('expired', reason);
+      log.warning(`Message n° ${id} non envoyé : ${reason}`);
       return 'expired';
     };
     if (expiresAt && this.#now().getTime() >= expiresAt.getTime()) {
@@ -256,44 +213,35 @@ export class MailSender {
     }
     try {
       await transport.send(message);
-      await database.execute(
-        `UPDATE ${MAIL_LOG_TABLE} SET status = 'sent', sent_at = ?, transport = ?, message = NULL, next_attempt_at = NULL, error_message = NULL, ${release} ${where}`,
-        [this.#now(), clip(transport.name, MAIL_LOG_LIMITS.transport), row.id, this.owner],
-      );
-      log.info(`Message n° ${row.id} envoyé (tentative ${attempts}).`);
-      return 'sent';
     } catch (error) {
       const reason = describeFailure(error);
-      const maxAttempts = this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-      if (isTemporaryFailure(error) && attempts < maxAttempts) {
-        const delays = this.#options.retryDelaysSeconds ?? DEFAULT_RETRY_DELAYS_SECONDS;
-        const delay = delays[Math.min(attempts - 1, delays.length - 1)] ?? 60;
-        const next = new Date(this.#now().getTime() + delay * 1000);
+      if (isTemporaryFailure(error) && attempts < maxAttempts && context.retryDelayMs !== null) {
+        const delay = Math.round(context.retryDelayMs / 1000);
+        const next = new Date(this.#now().getTime() + context.retryDelayMs);
         if (expiresAt && next.getTime() >= expiresAt.getTime()) {
-          return expire(
-            clip(
-              `${reason} ; le contenu expire le ${expiresAt.toISOString()}, avant le prochain essai (dans ${delay} s) : message non envoyé.`,
-              MAIL_LOG_LIMITS.errorMessage,
-            ),
-          );
+          return expire(`${reason} ; le contenu expire le ${expiresAt.toISOString()}, avant le prochain essai (dans ${delay} s) : message non envoyé.`);
         }
-        await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET next_attempt_at = ?, error_message = ?, transport = ?, ${release} ${where}`, [
+        await database.execute(`UPDATE ${MAIL_LOG_TABLE} SET attempts = ?, next_attempt_at = ?, error_message = ?, transport = ? ${where}`, [
+          attempts,
           next,
           reason,
           clip(transport.name, MAIL_LOG_LIMITS.transport),
-          row.id,
-          this.owner,
+          id,
         ]);
-        log.warning(`Message n° ${row.id} : échec temporaire (tentative ${attempts}/${maxAttempts}), nouvel essai dans ${delay} s : ${reason}`);
-        return 'retry';
+        log.warning(`Message n° ${id} : échec temporaire (tentative ${attempts}/${maxAttempts}), nouvel essai dans ${delay} s : ${reason}`);
+        // The queue runs the job again after `retryDelayMs`.
+        throw new Error(reason, { cause: error });
       }
-      await database.execute(
-        `UPDATE ${MAIL_LOG_TABLE} SET status = 'failed', message = NULL, next_attempt_at = NULL, error_message = ?, transport = ?, ${release} ${where}`,
-        [reason, clip(transport.name, MAIL_LOG_LIMITS.transport), row.id, this.owner],
-      );
-      log.error(`Message n° ${row.id} en échec définitif (tentative ${attempts}) : ${reason}`);
-      return 'failed';
+      await end('failed', reason, true);
+      log.error(`Message n° ${id} en échec définitif (tentative ${attempts}) : ${reason}`);
+      throw new UnrecoverableJobError(reason, { cause: error });
     }
+    await database.execute(
+      `UPDATE ${MAIL_LOG_TABLE} SET status = 'sent', attempts = ?, sent_at = ?, transport = ?, message = NULL, next_attempt_at = NULL, error_message = NULL ${where}`,
+      [attempts, this.#now(), clip(transport.name, MAIL_LOG_LIMITS.transport), id],
+    );
+    log.info(`Message n° ${id} envoyé (tentative ${attempts}).`);
+    return 'sent';
   }
 }
 
@@ -342,7 +290,7 @@ export async function sendMailNow(input: MailInput, options: SendMailNowOptions 
     const now = new Date();
     await options.database.insert(
       `INSERT INTO ${MAIL_LOG_TABLE} (message_type, to_email, subject, transport, status, error_message, related_entity, related_id, ` +
-        'created_at, sent_at, attempts, next_attempt_at, claimed_by, claimed_until, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, NULL, NULL, NULL, NULL)',
+        'created_at, sent_at, attempts, next_attempt_at, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, NULL, NULL)',
       [
         prepared.type,
         toEmailColumn(prepared.message),

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { registerAuthRoutes, registerPasswordResetRoutes, settlePasswordResetRequests } from '../../runtime/auth/index.js';
 import type { Database, DialectName } from '../../runtime/db/index.js';
 import { getUser, Response, type Request, type Router } from '../../runtime/index.js';
+import { jobsTablesStatements } from '../../runtime/jobs/index.js';
 import { mailLogTableStatements, startMailSender, type MailSender } from '../../runtime/mail/index.js';
 import { registerMfaRoutes } from '../../runtime/mfa/index.js';
 import { openAuthDatabase, type SessionClient, type AuthDatabase, type Page } from './auth-client.js';
@@ -19,11 +20,12 @@ export const EMAIL = 'alice@example.test';
 export const MAIL_FROM = 'app@example.test';
 
 /**
- * Creates `mail_log` from the runtime's own description (runtime/mail/schema.ts). The one place to change once
- * `fw mail:init` writes the table's SQL files and `fw db:apply` applies them.
+ * Creates `mail_log` and the jobs tables its messages go through from the runtime's own descriptions
+ * (runtime/mail/schema.ts, runtime/jobs/schema.ts). The one place to change once `fw mail:init` writes the tables'
+ * SQL files and `fw db:apply` applies them.
  */
 export async function createMailLog(db: Database, dialect: DialectName): Promise<void> {
-  for (const statement of mailLogTableStatements(dialect)) await db.execute(statement);
+  for (const statement of [...mailLogTableStatements(dialect), ...jobsTablesStatements(dialect)]) await db.execute(statement);
 }
 
 /** The auth tables and `mail_log`; `reset()` empties both. */
@@ -37,17 +39,23 @@ export async function openResetDatabase(dialect: DialectName, prefix?: string): 
       // most 10 s), so that no message of one test reaches the SMTP server during the next one.
       await queuedLeft(data.db, 10_000);
       await data.db.execute('DELETE FROM mail_log');
+      await data.db.execute('DELETE FROM fw_jobs');
       await data.reset();
     },
   };
 }
 
-/** Polls `mail_log` until no row is `queued` or `timeoutMs` passed; returns how many are still queued. */
+/**
+ * Polls `mail_log` until no row is `queued` and no message's job is still `running` (its end is written just after
+ * the row's), or `timeoutMs` passed; returns how many are still queued or running.
+ */
 async function queuedLeft(db: Database, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await db.fetchOne<{ n: unknown }>("SELECT COUNT(*) AS n FROM mail_log WHERE status = 'queued'");
-    const left = Number(row?.n ?? 0);
+    const row = await db.fetchOne<{ n: unknown; running: unknown }>(
+      "SELECT (SELECT COUNT(*) FROM mail_log WHERE status = 'queued') AS n, (SELECT COUNT(*) FROM fw_jobs WHERE status = 'running') AS running",
+    );
+    const left = Number(row?.n ?? 0) + Number(row?.running ?? 0);
     if (left === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -1,8 +1,9 @@
 /**
- * A `mail_log` on a fresh database for the mail tests, of any dialect (a SQLite file in a temporary folder, a MariaDB
+ * A `mail_log` (and the jobs tables) on a fresh database for the mail tests, of any dialect (a SQLite file in a temporary folder, a MariaDB
  * database with a random name), removed by `close()`. `waitForStatus` polls a row until it reaches a status.
  */
 import type { Database } from '../../runtime/index.js';
+import { jobsTablesStatements } from '../../runtime/jobs/index.js';
 import { mailLogTableStatements } from '../../runtime/mail/index.js';
 import { freshDatabase, type DialectName } from './dialects.js';
 
@@ -14,10 +15,10 @@ export interface MailDb {
   close(): Promise<void>;
 }
 
-/** `mail_log` on a fresh database of `dialect` (helpers/dialects.ts), removed by `close()`. */
+/** `mail_log` and the jobs tables its messages go through, on a fresh database of `dialect` (helpers/dialects.ts), removed by `close()`. */
 export async function mailDb(dialect: DialectName, prefix = 'fw_test_mail'): Promise<MailDb> {
   const fresh = await freshDatabase(dialect, { prefix });
-  for (const statement of mailLogTableStatements(dialect)) await fresh.database.execute(statement);
+  for (const statement of [...mailLogTableStatements(dialect), ...jobsTablesStatements(dialect)]) await fresh.database.execute(statement);
   return { name: dialect, database: fresh.database, config: fresh.config, close: () => fresh.close() };
 }
 
@@ -35,8 +36,6 @@ export interface MailRow {
   sent_at: string | null;
   attempts: number;
   next_attempt_at: string | null;
-  claimed_by: string | null;
-  claimed_until: string | null;
   message: string | null;
 }
 
@@ -55,4 +54,24 @@ export async function waitForStatus(database: Database, id: number, status: stri
     if (Date.now() > deadline) throw new Error(`mail_log n° ${id} : ${row.status} au lieu de ${status} (${JSON.stringify(row)})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export interface MailJobRow {
+  id: number;
+  status: string;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  run_at: string;
+}
+
+/** The job (`fw_jobs`, `fw_mail_send`) of the row `id`: its claim, its lease and its state. */
+export async function mailJobOf(database: Database, id: number): Promise<MailJobRow> {
+  const row = await database.fetchOne<MailJobRow>(
+    "SELECT id, status, attempts, locked_by, locked_until, last_error, run_at FROM fw_jobs WHERE name = 'fw_mail_send' AND payload = ?",
+    [JSON.stringify({ mailLogId: id })],
+  );
+  if (!row) throw new Error(`tâche de mail_log n° ${id} absente`);
+  return { ...row, id: Number(row.id), attempts: Number(row.attempts) };
 }

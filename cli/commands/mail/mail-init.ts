@@ -1,8 +1,8 @@
 /**
  * `fw mail:init [--dry-run]` (docs/mail.md "Commands"): writes the `test` message template
  * (`mvc/views/mail/test_subject.txt`, `test_text.txt`, `test_html.html`, manual files: never rewritten) and the
- * SQL files of `mail_log` for both dialects under `mvc/models/sql/mail/` (regenerable) through the project's one
- * writer, and creates `storage/mail/` (MAIL_DIR: the `file` transport's folder). Applies nothing: `fw db:apply`
+ * SQL files of `mail_log` for both dialects under `mvc/models/sql/mail/` (regenerable), and those of the jobs tables
+ * under `mvc/models/sql/jobs/` (the outbox's messages are jobs: docs/mail.md), through the project's one writer, and creates `storage/mail/` (MAIL_DIR: the `file` transport's folder). Applies nothing: `fw db:apply`
  * creates the table. Idempotent.
  */
 import fs from 'node:fs';
@@ -21,9 +21,10 @@ export async function run({ options }: CommandInput): Promise<number> {
   const root = projectRoot();
   const { mailSqlFiles } = await import('../../../emitters/mail/sql-files.js');
   const { mailTemplateFiles } = await import('../../../emitters/mail/templates.js');
+  const { jobsSqlFiles } = await import('../../../emitters/jobs/sql-files.js');
   const { planWrites, applyPlan, formatPlan, FATE_LABELS } = await import('../../writer.js');
   const { loadEnv } = await import('../../../runtime/env.js');
-  const plan = planWrites(root, [...mailTemplateFiles(), ...mailSqlFiles()]);
+  const plan = planWrites(root, [...mailTemplateFiles(), ...mailSqlFiles(), ...jobsSqlFiles()]);
   if (!dryRun) applyPlan(plan);
   loadEnv(root);
   const dirSetting = (process.env.MAIL_DIR ?? '').trim() || 'storage/mail';
@@ -47,7 +48,7 @@ export async function run({ options }: CommandInput): Promise<number> {
     out.push('Rien à faire : le gabarit « test », les fichiers SQL de mail_log et le dossier des messages sont déjà en place.\n');
   else if (!dryRun)
     out.push(
-      'Ensuite : « fw db:apply » crée la table mail_log ; « fw mail:doctor » vérifie la configuration (MAIL_* de env/dev), « fw mail:test --to <EMAIL> » envoie le message « test ».\n',
+      'Ensuite : « fw db:apply » crée les tables mail_log et fw_jobs ; « fw mail:doctor » vérifie la configuration (MAIL_* de env/dev), « fw mail:test --to <EMAIL> » envoie le message « test ».\n',
     );
   process.stdout.write(out.join(''));
   return 0;

@@ -6,7 +6,7 @@ export const MAIL_COMMANDS: readonly CommandEntry[] = [
     name: 'mail:init',
     family: 'Mail',
     usage: '[--dry-run]',
-    summary: "Écrit le gabarit « test », le SQL de mail_log (sans l'appliquer : « fw db:apply ») et crée storage/mail/ ; ne réécrit rien.",
+    summary: "Écrit le gabarit « test », le SQL de mail_log et des tâches (sans l'appliquer : « fw db:apply ») et crée storage/mail/ ; ne réécrit rien.",
     load: () => import('./mail-init.js'),
   },
   {
