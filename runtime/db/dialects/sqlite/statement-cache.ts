@@ -32,7 +32,7 @@ export function withStatementCache<S>(db: StatementSource<S>, size: number = STA
       }
       const statement = db.prepare(sql);
       statements.set(sql, statement);
-      if (statements.size > size) statements.delete(statements.keys().next().value as string);
+      if (statements.size > size) statements.delete(statements.keys().next().value!);
       return statement;
     },
     close(): void {
