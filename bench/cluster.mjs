@@ -1,7 +1,8 @@
 /**
  * The cluster section: CPU per request and memory per process of one process against two (WEB_CONCURRENCY=1, 2),
  * for three servers in one run, in alternating rounds (the order of the six variants reversed every other round,
- * a fresh server each time, a warm-up, then the measured load):
+ * a fresh server each time, a warm-up of `warmup` seconds per serving process (V8 compiles the code of each process
+ * apart: two workers, each served half the requests, reach their steady cost later), then the measured load):
  * - `bare`: node:http + better-sqlite3 + nunjucks, node:cluster when 2 (bench/servers/cluster-raw.mjs);
  * - `fw`: the same page through fw-mvc's serve() (bench/servers/cluster-fw.mjs): 12 rows read, a small template,
  *   no session; sessions and limits on Redis (a memory store refuses two processes), so both counts use the same;
@@ -9,7 +10,8 @@
  *   and started as `npm start` starts it); BENCH_CLUSTER_LIST=0 leaves it out.
  * Every server runs with `--max-semi-space-size=8` (a new project's `npm start`) and bench/mem-probe.cjs.
  * CPU: utime+stime from /proc/<pid>/stat of every process of the server (primary and workers), over the
- * measured load, divided by the requests wrk counted; the primary's share apart. Memory: each process's RSS
+ * measured load, divided by the requests wrk counted; the primary's share apart; the warm-up's own CPU per request
+ * beside it (the cost of the compilation each process goes through once). Memory: each process's RSS
  * (anonymous and file-backed) and V8 heap after the warm-up, in the middle of the load and after it, as the probe
  * reports them on SIGUSR2. Needs `npm run build`, wrk (or autocannon), Redis on 127.0.0.1:6379.
  */
@@ -43,6 +45,13 @@ function ticksOf(pid) {
 
 function cpuTicks(pid) {
   return new Map(processTree(pid).map((p) => [p, ticksOf(p)]));
+}
+
+/** Ticks used by every process between two readings of cpuTicks (a process missing from `before` counts from 0). */
+function sumTicks(after, before) {
+  let total = 0;
+  for (const [pid, now] of after) total += now - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** Asks every process of the tree for its figures (bench/mem-probe.cjs) and waits for them. */
@@ -113,7 +122,12 @@ async function sample(generator, variant, workers, ctx, { duration, warmup }) {
     const body = await check.text();
     if (check.status !== 200 || !(variant === 'list' ? body.includes('<table') : body.includes('Personne')))
       throw new Error(`${variant} ${url}: ${check.status}`);
-    await runLoad(generator, { url, connections: CONNECTIONS, duration: warmup });
+    // Each process compiles its own code (V8's tiers) as it serves: the warm-up lasts `warmup` seconds per
+    // serving process, so that each of two workers has served about as many requests as one process before the
+    // measured load (docs/performance.md "Cluster").
+    const warmStart = cpuTicks(server.pid);
+    const warmRun = await runLoad(generator, { url, connections: CONNECTIONS, duration: warmup * workers });
+    const warmMs = ((sumTicks(cpuTicks(server.pid), warmStart) / TICKS) * 1000) / warmRun.requests;
     const warm = await memory(server.pid, ctx.memDir);
     const before = cpuTicks(server.pid);
     const load = runLoad(generator, { url, connections: CONNECTIONS, duration });
@@ -131,6 +145,7 @@ async function sample(generator, variant, workers, ctx, { duration, warmup }) {
     const ended = await memory(server.pid, ctx.memDir);
     return {
       rps: run.rps,
+      warmMsPerRequest: warmMs,
       msPerRequest: ((total / TICKS) * 1000) / run.requests,
       primaryMsPerRequest: ((primary / TICKS) * 1000) / run.requests,
       memory: { warm, during, ended },
@@ -203,7 +218,7 @@ export async function runClusterBench({ rounds, duration, warmup }) {
         samples[`${variant}:${workers}`].push(s);
         console.log(
           `round ${round + 1}/${rounds}  ${variant.padEnd(4)} WEB_CONCURRENCY=${workers}  ${s.rps.toFixed(0)} req/s  ` +
-            `CPU ${s.msPerRequest.toFixed(3)} ms/req (primary ${s.primaryMsPerRequest.toFixed(3)})  load average ${load.toFixed(2)}`,
+            `CPU ${s.msPerRequest.toFixed(3)} ms/req (primary ${s.primaryMsPerRequest.toFixed(3)}; warm-up ${s.warmMsPerRequest.toFixed(3)})  load average ${load.toFixed(2)}`,
         );
       }
     }
@@ -219,14 +234,23 @@ export async function runClusterBench({ rounds, duration, warmup }) {
       workers,
       rps: median(list.map((s) => s.rps)),
       ms: median(list.map((s) => s.msPerRequest)),
+      warmMs: median(list.map((s) => s.warmMsPerRequest)),
       primaryMs: median(list.map((s) => s.primaryMsPerRequest)),
       all: list.map((s) => s.msPerRequest),
       memory: { warm: memoryRow(list, 'warm'), during: memoryRow(list, 'during'), ended: memoryRow(list, 'ended') },
     };
   });
   printTable(
-    ['server', 'WEB_CONCURRENCY', 'req/s', 'CPU ms/req (all processes)', 'of which primary', 'rounds'],
-    rows.map((r) => [r.variant, String(r.workers), r.rps.toFixed(0), r.ms.toFixed(3), r.primaryMs.toFixed(4), r.all.map((x) => x.toFixed(3)).join(' ')]),
+    ['server', 'WEB_CONCURRENCY', 'req/s', 'CPU ms/req (all processes)', 'of which primary', 'rounds', 'warm-up CPU ms/req'],
+    rows.map((r) => [
+      r.variant,
+      String(r.workers),
+      r.rps.toFixed(0),
+      r.ms.toFixed(3),
+      r.primaryMs.toFixed(4),
+      r.all.map((x) => x.toFixed(3)).join(' '),
+      r.warmMs.toFixed(3),
+    ]),
     [0],
   );
   // Two processes against one, per variant: the ratio of the medians, and each round's (its two counts run in the same round).
@@ -264,7 +288,9 @@ export async function runClusterBench({ rounds, duration, warmup }) {
     [0, 2],
   );
   const loadText = `load average ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}`;
-  console.log(`\n(median of ${rounds} rounds of ${duration} s after ${warmup} s of warm-up, ${CONNECTIONS} connections, ${generator}; ${loadText}; MB = MiB)`);
+  console.log(
+    `\n(median of ${rounds} rounds of ${duration} s after ${warmup} s of warm-up per serving process, ${CONNECTIONS} connections, ${generator}; ${loadText}; MB = MiB)`,
+  );
   const find = (v, w) => rows.find((r) => r.variant === v && r.workers === w);
   const targets = variants
     .filter((v) => v !== 'bare')
@@ -281,13 +307,14 @@ export async function runClusterBench({ rounds, duration, warmup }) {
   targets.push({ target: 'RSS per serving process under load ≤ 100 MB', value: `${mb(peakWorker)} MB (largest median)`, pass: peakWorker <= 100 * MB });
   const round3 = (x) => Number(x.toFixed(3));
   return {
-    settings: { generator, connections: CONNECTIONS, rounds, duration, warmup, list_rows: LIST_ROWS, node_flags: NODE_FLAGS.slice(0, 1) },
+    settings: { generator, connections: CONNECTIONS, rounds, duration, warmup_per_process: warmup, list_rows: LIST_ROWS, node_flags: NODE_FLAGS.slice(0, 1) },
     load_average: { min: Math.min(...loads), max: Math.max(...loads) },
     rows: rows.map((r) => ({
       variant: r.variant,
       workers: r.workers,
       rps: Math.round(r.rps),
       cpu_ms_per_request: round3(r.ms),
+      warmup_cpu_ms_per_request: round3(r.warmMs),
       primary_ms_per_request: round3(r.primaryMs),
       memory: r.memory,
     })),

@@ -26,6 +26,8 @@
  * short mode), after 10 warm-up rounds. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
  * 200 in short mode). Scale: BENCH_SCALE_ROWS (10000 contacts on SQLite), BENCH_ROUNDS (4; 2 in short mode),
  * BENCH_DURATION (5 s; 2 in short mode), BENCH_LOADGEN (wrk or autocannon; default wrk when /usr/bin/wrk exists); needs
+ * Redis on 127.0.0.1:6379. Cluster: BENCH_ROUNDS (4; 2 in short mode), BENCH_DURATION (6 s; 3 in short mode),
+ * BENCH_CLUSTER_WARMUP (else BENCH_WARMUP; 8 s per serving process, 3 in short mode: two workers warm 16 s); needs
  * Redis on 127.0.0.1:6379. Jobs: BENCH_JOBS (5000 empty jobs per run; 1000 in short mode), BENCH_JOBS_SLOW (2000
  * jobs of 5 ms; 500 in short mode), BENCH_JOBS_CONCURRENCY (5 jobs at once per worker process, the default of
  * `jobs_concurrency`) and BENCH_JOBS_WIDE (25, the wider setting measured beside it), BENCH_ROUNDS / BENCH_DURATION / BENCH_WARMUP for the page (5 × 3 s; 3 × 2 s in short mode);
@@ -127,7 +129,8 @@ async function main() {
     report.sections.cluster = await runClusterBench({
       rounds: positive('BENCH_ROUNDS', short ? 2 : 4),
       duration: positive('BENCH_DURATION', short ? 3 : 6),
-      warmup: positive('BENCH_WARMUP', short ? 1 : 2),
+      // Seconds per serving process: a worker reaches its steady CPU per request after its own JIT warm-up.
+      warmup: positive('BENCH_CLUSTER_WARMUP', process.env.BENCH_WARMUP ?? (short ? 3 : 8)),
     });
   }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { get, getPath } from '../../../config.js';
 import type { Dialect, DialectDriver } from '../../dialect.js';
 import { DatabaseUnavailableError, DuplicateError, ForeignKeyError } from '../../errors.js';
+import { withStatementCache } from './statement-cache.js';
 import { registerUnicodeFunctions } from './unicode-ci.js';
 
 export interface SqliteOptions {
@@ -82,7 +83,7 @@ export function sqliteDialect(options: SqliteOptions): Dialect {
             db.close();
             throw error;
           }
-          return db;
+          return withStatementCache(db);
         },
       });
     },
