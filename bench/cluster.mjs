@@ -124,7 +124,7 @@ async function sample(generator, variant, workers, ctx, { duration, warmup }) {
       throw new Error(`${variant} ${url}: ${check.status}`);
     // Each process compiles its own code (V8's tiers) as it serves: the warm-up lasts `warmup` seconds per
     // serving process, so that each of two workers has served about as many requests as one process before the
-    // measured load (docs/performance.md "Cluster").
+    // measured load (docs/performance.md "Cluster: CPU per request and memory per process, one process against two").
     const warmStart = cpuTicks(server.pid);
     const warmRun = await runLoad(generator, { url, connections: CONNECTIONS, duration: warmup * workers });
     const warmMs = ((sumTicks(cpuTicks(server.pid), warmStart) / TICKS) * 1000) / warmRun.requests;

@@ -1,7 +1,7 @@
 /**
  * The prepared statements of one SQLite connection, kept by SQL text: Kysely's SQLite driver prepares every query
  * again, and SQLite's parsing and planning then cost each request as much as running a small query
- * (docs/performance.md "Cluster"). The most recently used STATEMENT_CACHE_SIZE statements are kept; a statement
+ * (docs/performance.md "Cluster: CPU per request and memory per process, one process against two"). The most recently used STATEMENT_CACHE_SIZE statements are kept; a statement
  * whose schema changed is prepared again by SQLite itself (sqlite3_prepare_v3), so a migration needs no flush.
  */
 
