@@ -12,7 +12,9 @@
  * The project is built by the CLI exactly as the HTTP tests build theirs (dist/test/helpers/crud-app.js), then
  * compiled and served as its `npm start` serves it (`node --max-semi-space-size=8 dist/app.js`).
  * Env: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL), BENCH_CRUD_RUNS (5 make:crud runs),
- * BENCH_CRUD_ROUNDS (3 load rounds), BENCH_CRUD_DURATION (5 s per load run), BENCH_CRUD_CONNECTIONS (4).
+ * BENCH_CRUD_ROUNDS (3 load rounds), BENCH_CRUD_DURATION (5 s per load run), BENCH_CRUD_WARMUP (3 s of load on each page
+ * before the first is measured), BENCH_CRUD_CONNECTIONS (4), BENCH_CRUD_INSTRUCTION_WARMUP (4000 uncounted requests) and
+ * BENCH_CRUD_INSTRUCTION_REQUESTS (400 counted) for the callgrind count.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,7 +35,19 @@ const RUNS = Number(process.env.BENCH_CRUD_RUNS ?? 5);
 const ROUNDS = Number(process.env.BENCH_CRUD_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_CRUD_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CRUD_CONNECTIONS ?? 4);
-const INSTRUCTION_REQUESTS = Number(process.env.BENCH_CRUD_INSTRUCTION_REQUESTS ?? 200);
+/**
+ * Seconds of load on every page before any is measured, in each fresh server: V8 optimizes the generated server's
+ * code for about 4,000 requests (a compiled list template alone takes about 200 ms), and a page measured while that
+ * runs is charged for it (docs/performance.md "Instructions per request").
+ */
+const WARMUP = Number(process.env.BENCH_CRUD_WARMUP ?? 3);
+const INSTRUCTION_REQUESTS = Number(process.env.BENCH_CRUD_INSTRUCTION_REQUESTS ?? 400);
+/**
+ * Uncounted requests before the count: V8 goes on optimizing the generated server's functions for about 4,000
+ * requests (the compiled list templates take 170 to 200 ms each); a shorter warm-up counts that compilation as the
+ * page's work (docs/performance.md "Instructions per request").
+ */
+const INSTRUCTION_WARMUP = Number(process.env.BENCH_CRUD_INSTRUCTION_WARMUP ?? 4000);
 export const CRUD_TARGETS = { makeCrudSeconds: 2, listP50Ms: 50, againstPrevious: 1.5, againstHandWritten: 0.9 };
 
 /**
@@ -185,10 +199,8 @@ async function loadSection(project, log) {
     for (const kind of kinds) {
       await withServer(kind, project, database, async (base, pid) => {
         if (round === 0) bytes[kind] = (await (await fetch(base + LOAD_CASES[0][1])).arrayBuffer()).byteLength;
-        for (const [label, url] of LOAD_CASES) {
-          await load(base + url, pid, 1); // warm-up: JIT, pool, the count's window
-          samples[kind][label].push(await load(base + url, pid, DURATION));
-        }
+        for (const [, url] of LOAD_CASES) await load(base + url, pid, WARMUP); // warm-up: JIT, pool, the count's window
+        for (const [label, url] of LOAD_CASES) samples[kind][label].push(await load(base + url, pid, DURATION));
       });
       log(
         `  round ${round + 1}/${ROUNDS}  ${kind.padEnd(12)} ${LOAD_CASES.map(([label]) => `${label} ${samples[kind][label].at(-1).rps.toFixed(0)}`).join(', ')} req/s`,
@@ -224,7 +236,8 @@ async function instructionsSection(project, log) {
   const database = projectDatabase(project);
   // A server of its own for each page: the first page counted in a server gives the same figure run after run,
   // a second one does not (the first page's garbage is collected while the second is counted).
-  const count = async (options, url) => (await instructionsPerRequest({ ...options, paths: [url], warmup: 300, requests: INSTRUCTION_REQUESTS }))[0];
+  const count = async (options, url) =>
+    (await instructionsPerRequest({ ...options, paths: [url], warmup: INSTRUCTION_WARMUP, requests: INSTRUCTION_REQUESTS }))[0];
   const generatedServer = {
     nodeArgs: [...NODE_FLAGS, 'dist/app.js'],
     cwd: project.root,
@@ -240,8 +253,10 @@ async function instructionsSection(project, log) {
   const generated = [];
   const hand = [];
   for (const [, url] of cases) {
-    generated.push(await count(generatedServer, url));
-    hand.push(await count(handWrittenServer, url));
+    // The two servers side by side: callgrind's counts do not depend on what else the cores run.
+    const [g, h] = await Promise.all([count(generatedServer, url), count(handWrittenServer, url)]);
+    generated.push(g);
+    hand.push(h);
   }
   const table = cases.map(([label], i) => ({
     label,
@@ -256,7 +271,7 @@ async function instructionsSection(project, log) {
     );
   }
   log(
-    `  (instructions per request, ${INSTRUCTION_REQUESTS} requests 4 at a time after 300 uncounted, each page in a server of its own, every thread of the server)`,
+    `  (instructions per request, ${INSTRUCTION_REQUESTS} requests 4 at a time after ${INSTRUCTION_WARMUP} uncounted, each page in a server of its own, every thread of the server)`,
   );
   return table;
 }

@@ -21,7 +21,7 @@
  * tolerated during a sample, 0.15; a noisier sample is taken again, up to 3 times), BENCH_PIN=0 (no CPU pinning).
  * CLI: BENCH_CLI_RUNS (5). CRUD: BENCH_CRUD_ROWS (100000), BENCH_CRUD_REQUESTS (200 per URL; 50 in short mode),
  * BENCH_CRUD_RUNS (5 make:crud runs; 3 in short mode), BENCH_CRUD_ROUNDS (3 load rounds of the list page; 1 in short
- * mode), BENCH_CRUD_DURATION (5 s per load run; 3 in short mode); needs MariaDB on 127.0.0.1:3306. Diag:
+ * mode), BENCH_CRUD_DURATION (5 s per load run; 3 in short mode), BENCH_CRUD_WARMUP (3 s per page; 1 in short mode); needs MariaDB on 127.0.0.1:3306. Diag:
  * BENCH_CLI_RUNS too; needs MariaDB on 127.0.0.1:3306. Reset: BENCH_RESET_ROUNDS (200 requests of each kind; 40 in
  * short mode), after 10 warm-up rounds. Mail: BENCH_MAIL_MESSAGES (1000 messages through the outbox;
  * 200 in short mode). Scale: BENCH_SCALE_ROWS (10000 contacts on SQLite), BENCH_ROUNDS (4; 2 in short mode),
@@ -92,6 +92,7 @@ async function main() {
       process.env.BENCH_CRUD_RUNS ??= '3';
       process.env.BENCH_CRUD_ROUNDS ??= '1';
       process.env.BENCH_CRUD_DURATION ??= '3';
+      process.env.BENCH_CRUD_WARMUP ??= '1';
     }
     const { runCrudBench } = await import('./crud.mjs');
     report.sections.crud = await runCrudBench();
