@@ -304,7 +304,11 @@ export async function runClusterBench({ rounds, duration, warmup }) {
       };
     });
   const peakWorker = Math.max(...rows.filter((r) => r.variant !== 'bare').map((r) => r.memory.during.rss));
-  targets.push({ target: 'RSS per serving process under load ≤ 100 MB', value: `${mb(peakWorker)} MB (largest median)`, pass: peakWorker <= 100 * MB });
+  targets.push({
+    target: 'RSS per serving process under load ≤ 110 MB (docs/deploy.md "Memory")',
+    value: `${mb(peakWorker)} MB (largest median)`,
+    pass: peakWorker <= 110 * MB,
+  });
   const round3 = (x) => Number(x.toFixed(3));
   return {
     settings: { generator, connections: CONNECTIONS, rounds, duration, warmup_per_process: warmup, list_rows: LIST_ROWS, node_flags: NODE_FLAGS.slice(0, 1) },
