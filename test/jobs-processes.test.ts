@@ -61,13 +61,16 @@ for (const dialect of DIALECTS) {
   };
 
   test('10,000 jobs over two cluster workers and a separate process: each runs exactly once; a rolled-back enqueue never runs', async () => {
+    // Each job takes 20 ms: the 10,000 then last about 3 s over the three processes' 75 slots, longer than an idle
+    // worker's 1 s poll, so that each process claims its share (empty jobs were all done by two of them in 0.8 s).
+    const slow = { FW_TEST_SLOW_MS: '20' };
     const server = startJobsServer(
       project(),
-      env({ WEB_CONCURRENCY: '2', HOST: '127.0.0.1', PORT: '0', SESSION_STORE: 'database', RATE_LIMIT_STORE: 'database' }),
+      env({ WEB_CONCURRENCY: '2', HOST: '127.0.0.1', PORT: '0', SESSION_STORE: 'database', RATE_LIMIT_STORE: 'database', ...slow }),
     );
     processes.push(server);
     const [separate] = await Promise.all([
-      jobsProcess(),
+      jobsProcess(slow),
       waitListening(server, 2).catch((error: Error) => {
         throw new Error(`${error.message}\n${server.output()}`);
       }),
