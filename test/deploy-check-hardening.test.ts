@@ -4,7 +4,8 @@
  * by others a FAIL of deploy:check and doctor (FW-SEC-011); TRUSTED_PROXIES believing everyone, HOST on every
  * interface, an APP_SECRET of one repeated character, APP_URL missing or in http:// while password reset is
  * installed, a unit running as root; and `nginx -t` over a hostile site (logs and temporary paths outside the
- * project, `include /etc/shadow;`) that creates nothing outside its temporary folder and shows nothing it includes.
+ * project, `include /etc/shadow;`) that creates nothing outside its temporary folder and shows nothing it includes;
+ * a site with nginx's default time-outs warned (FW-DEPLOY-012).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -174,6 +175,27 @@ test('a unit with User=root fails FW-DEPLOY-008', ({ project }) => {
   assert.is(found.status, 'FAIL');
   assert.match(found.detail, 'User=root : le service tournerait en root');
   project.write(unit, text);
+});
+
+test("a site with nginx's default time-outs, or without retries on time-out, warns (FW-DEPLOY-012)", ({ project }) => {
+  const file = 'deploy/nginx/rempart.conf';
+  const text = project.read(file);
+  const found = (): Check => deployCheck(project).checks.get('FW-DEPLOY-012')!;
+  try {
+    const ok = found();
+    assert.is(ok.status, 'OK', ok.detail);
+    assert.match(ok.detail, 'connexion 2s, lecture 15s');
+    project.write(file, text.replace(/^\s*proxy_connect_timeout .*$/m, '').replace('proxy_read_timeout 15s;', 'proxy_read_timeout 2m;'));
+    const defaults = found();
+    assert.is(defaults.status, 'WARN');
+    assert.match(defaults.detail, 'proxy_connect_timeout absent (60 s par défaut)');
+    assert.match(defaults.detail, 'proxy_read_timeout 2m au-delà de 60 s');
+    assert.match(defaults.hint ?? '', 'fw deploy:init --force');
+    project.write(file, text.replace(/proxy_next_upstream [^;]+;/, 'proxy_next_upstream http_502;'));
+    assert.match(found().detail, 'proxy_next_upstream sans error ni timeout');
+  } finally {
+    project.write(file, text);
+  }
 });
 
 test('nginx -t over a hostile site writes nothing outside its temporary folder, and shows nothing it includes', ({ project, outside }) => {

@@ -16,6 +16,7 @@ import { readSource, walkFiles } from './files.js';
 import { lookupAccount, storageWritableBy } from '../deploy/service-user.js';
 import { appUrlCheck, proxyAddressesCheck } from './deploy-env.js';
 import { siteTlsCheck } from './deploy-tls.js';
+import { siteTimeoutsCheck } from './deploy-timeouts.js';
 
 const define = (n: number, label: string): CheckDefinition => ({ id: `FW-DEPLOY-${String(n).padStart(3, '0')}`, family: 'deploy', label });
 
@@ -31,6 +32,7 @@ export const DEPLOY = {
   addresses: define(9, 'Adresses derrière nginx (HOST, TRUSTED_PROXIES)'),
   appUrl: define(10, 'Adresse publique des liens (APP_URL)'),
   tls: define(11, 'TLS du site nginx (profil « intermediate » de Mozilla)'),
+  timeouts: define(12, 'Délais et reprise du site nginx (une instance figée)'),
 } as const;
 
 export const DEPLOY_DEFINITIONS: readonly CheckDefinition[] = Object.values(DEPLOY);
@@ -134,6 +136,7 @@ const nginx: CheckFunction = async ({ root }) => {
       result(DEPLOY.nginx, 'FAIL', `${file} mène hors du projet (${outside}) : il n'est pas lu`, 'remplacez le lien par le fichier lui-même'),
       result(DEPLOY.nginxTest, 'SKIP', 'site non lu'),
       result(DEPLOY.tls, 'SKIP', 'site non lu'),
+      result(DEPLOY.timeouts, 'SKIP', 'site non lu'),
     ];
   const read = readSource(root, file);
   if (!read.ok)
@@ -141,6 +144,7 @@ const nginx: CheckFunction = async ({ root }) => {
       result(DEPLOY.nginx, 'SKIP', `${file} : ${read.reason}`, "« fw deploy:init » l'écrit"),
       result(DEPLOY.nginxTest, 'SKIP', 'pas de site nginx'),
       result(DEPLOY.tls, 'SKIP', 'pas de site nginx'),
+      result(DEPLOY.timeouts, 'SKIP', 'pas de site nginx'),
     ];
   const site = readSiteFacts(read.text);
   const prod = readEnvFile(root, 'env/prod');
@@ -182,6 +186,7 @@ const nginx: CheckFunction = async ({ root }) => {
         : result(DEPLOY.nginxTest, 'FAIL', tested.output.split('\n').slice(-3).join(' ')),
     );
   out.push(siteTlsCheck(DEPLOY.tls, read.text, file, site.certificate));
+  out.push(siteTimeoutsCheck(DEPLOY.timeouts, read.text, file));
   return out;
 };
 
