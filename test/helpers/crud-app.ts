@@ -1,13 +1,12 @@
 /**
  * A generated CRUD application served for real: `fw new --no-install`, entities Ville and Contact (many-to-one
  * Contact.ville_id → Ville.id), `fw make:crud --public` for both, `fw db:init` and `fw db:apply` on SQLite or on
- * a throw-away MariaDB database, then `app.ts` served from TypeScript by tsx on an ephemeral port. `fw-mvc` and `tsx` are linked to this
+ * a throw-away MariaDB database, then `app.ts` compiled and served on an ephemeral port (serveProject). `fw-mvc` and `tsx` are linked to this
  * repository (no install). A small cookie-keeping HTTP client speaks to it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { DialectName } from '../../runtime/db/index.js';
 import { REPO, newProject, type CliProject } from './cli.js';
 
@@ -122,19 +121,45 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
   }
 }
 
-const TSX_DIST = path.join(REPO, 'node_modules', 'tsx', 'dist');
+/** Where serveProject() writes the project's TypeScript compiled to JavaScript (one folder below the root, as dist/). */
+export const SERVE_DIR = '.fw-test-serve';
+const SKIPPED = new Set(['node_modules', 'dist', 'storage', 'static', SERVE_DIR]);
+
+/** The project's own `.ts` files (declarations left out), below the folders that hold none of its code. */
+function projectSources(root: string, dir = root): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && !SKIPPED.has(entry.name)) out.push(...projectSources(root, path.join(dir, entry.name)));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path.join(dir, entry.name));
+  }
+  return out;
+}
 
 /**
- * Serves a built project from TypeScript on an ephemeral port, as `tsx app.ts` does; resolves once it listens. The
- * process is the one `tsx app.ts` starts, Node with tsx's preflight and loader, without the `tsx` process above it,
- * which only passes signals on (docs/testing.md "How a generated project is served in tests").
+ * Serves a built project on an ephemeral port; resolves once it listens. Its TypeScript is first compiled to
+ * `.fw-test-serve/` by esbuild, the transform tsx applies to each file (so the JavaScript is tsx's), and Node serves
+ * `.fw-test-serve/app.js` as it serves `dist/app.js` in production: without tsx's loader thread and esbuild service,
+ * a start costs a third of its CPU (docs/testing.md "How a generated project is served in tests").
  */
-export function serveProject(
+export async function serveProject(
   project: CliProject,
   env: Readonly<Record<string, string>> = {},
 ): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const tsxArgs = ['--require', path.join(TSX_DIST, 'preflight.cjs'), '--import', pathToFileURL(path.join(TSX_DIST, 'loader.mjs')).href];
-  return serveWith(project.root, [...tsxArgs, 'app.ts'], env);
+  const { buildSync } = await import('esbuild');
+  const out = path.join(project.root, SERVE_DIR);
+  fs.rmSync(out, { recursive: true, force: true });
+  buildSync({
+    entryPoints: projectSources(project.root),
+    outdir: out,
+    outbase: project.root,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node.split('.')[0]}`,
+    tsconfig: path.join(project.root, 'tsconfig.json'),
+    logLevel: 'silent',
+  });
+  return serveWith(project.root, [path.join(SERVE_DIR, 'app.js')], env);
 }
 
 /**
@@ -177,7 +202,7 @@ export async function serveWith(
   return { url, child, output: () => output };
 }
 
-/** Serves a built project (`tsx app.ts`) as a CrudApp; the folder is removed when the start fails or on stop(). */
+/** Serves a built project (serveProject) as a CrudApp; the folder is removed when the start fails or on stop(). */
 export async function serveBuiltApp(project: CliProject): Promise<CrudApp> {
   let served;
   try {
