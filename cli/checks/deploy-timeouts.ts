@@ -6,6 +6,7 @@
  * 5 s, a read or send time-out absent or over 60 s, `proxy_next_upstream` off or without `error` and `timeout`.
  * Read from the site file alone, at the level of its `server` blocks.
  */
+import { lastDirective, uncommented } from '../deploy/nginx-inspect.js';
 import { result, type CheckDefinition, type CheckResult } from './check.js';
 
 /** The longest connect time-out deploy:check accepts, and the longest read or send time-out, in seconds. */
@@ -24,18 +25,14 @@ export interface SiteTimeouts {
  * for itself (a slow export given a longer read time-out) is the user's choice and is not read.
  */
 export function readSiteTimeouts(text: string): SiteTimeouts {
-  const uncommented = text
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, ''))
-    .join('\n');
   let depth = 0;
   let code = '';
-  for (const char of uncommented) {
+  for (const char of uncommented(text)) {
     if (char === '{') depth++;
     else if (char === '}') depth--;
     if (depth <= 1) code += char === '{' || char === '}' ? ';' : char;
   }
-  const last = (name: string): string | null => [...code.matchAll(new RegExp(`(?:^|[\\s;{}])${name}\\s+([^;]+);`, 'g'))].at(-1)?.[1]?.trim() ?? null;
+  const last = (name: string): string | null => lastDirective(code, name);
   const next = last('proxy_next_upstream');
   return {
     connect: last('proxy_connect_timeout'),

@@ -19,12 +19,22 @@ export interface NginxSiteFacts {
   readonly proxiesMedia: boolean;
 }
 
-/** The directives of a site file, comments left out. */
-export function readSiteFacts(text: string): NginxSiteFacts {
-  const code = text
+/** A site file without its comments. */
+export function uncommented(text: string): string {
+  return text
     .split('\n')
     .map((line) => line.replace(/(^|\s)#.*$/, ''))
     .join('\n');
+}
+
+/** The value of the last `name …;` directive of `code` (comments already left out), trimmed; null when there is none. */
+export function lastDirective(code: string, name: string): string | null {
+  return [...code.matchAll(new RegExp(`(?:^|[\\s;{}])${name}\\s+([^;]+);`, 'g'))].at(-1)?.[1]?.trim() ?? null;
+}
+
+/** The directives of a site file, comments left out. */
+export function readSiteFacts(text: string): NginxSiteFacts {
+  const code = uncommented(text);
   const all = (pattern: RegExp): string[] => [...code.matchAll(pattern)].map((match) => match[1]!);
   const upstreamBlocks = all(/\bupstream\s+\S+\s*\{([^}]*)\}/g);
   const upstreams = upstreamBlocks.flatMap((block) => [...block.matchAll(/\bserver\s+([^\s;]+)/g)].map((match) => match[1]!));

@@ -9,6 +9,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
+import { lastDirective, uncommented } from './nginx-inspect.js';
 
 export const TLS_PROTOCOLS = ['TLSv1.2', 'TLSv1.3'] as const;
 
@@ -94,11 +95,8 @@ export interface SiteTls {
 
 /** The TLS directives of a site's text (comments left out); the last of each wins, as in nginx. */
 export function readSiteTls(text: string): SiteTls {
-  const code = text
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, ''))
-    .join('\n');
-  const last = (name: string): string | null => [...code.matchAll(new RegExp(`(?:^|[\\s;{}])${name}\\s+([^;]+);`, 'g'))].at(-1)?.[1]?.trim() ?? null;
+  const code = uncommented(text);
+  const last = (name: string): string | null => lastDirective(code, name);
   const protocols = last('ssl_protocols');
   const ciphers = last('ssl_ciphers');
   return {
