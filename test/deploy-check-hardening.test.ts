@@ -191,6 +191,8 @@ test("a site with nginx's default time-outs, or without retries on time-out, war
     assert.match(defaults.detail, 'proxy_connect_timeout absent (60 s par défaut)');
     assert.match(defaults.detail, 'proxy_read_timeout 2m au-delà de 60 s');
     assert.match(defaults.hint ?? '', 'fw deploy:init --force');
+    project.write(file, text.replace('proxy_read_timeout 15s;', 'proxy_read_timeout "1m 30s";'));
+    assert.match(found().detail, 'proxy_read_timeout "1m 30s" au-delà de 60 s');
     project.write(file, text.replace(/proxy_next_upstream [^;]+;/, 'proxy_next_upstream http_502;'));
     assert.match(found().detail, 'proxy_next_upstream sans error ni timeout');
   } finally {

@@ -42,11 +42,15 @@ export function readSiteTimeouts(text: string): SiteTimeouts {
   };
 }
 
-/** An nginx time (`15s`, `2`, `1m`, `500ms`, `1m30s`) in seconds; null when it is not one. */
+/**
+ * An nginx time in seconds (`15s`, `2`, `1m`, `500ms`, `1m30s`, `"1h 30m"`: units from the largest, optionally apart,
+ * a number alone in seconds); null when it is not one.
+ */
 export function nginxSeconds(value: string): number | null {
-  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 };
-  const parts = [...value.matchAll(/(\d+)(ms|s|m|h|d)?/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== value) return null;
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, M: 2_592_000, y: 31_536_000 };
+  const text = value.replace(/^(["'])(.*)\1$/, '$2').replace(/\s+/g, '');
+  const parts = [...text.matchAll(/(\d+)(ms|s|m|h|d|w|M|y)?/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return null;
   return parts.reduce((sum, part) => sum + Number(part[1]) * units[part[2] ?? 's']!, 0);
 }
 
