@@ -7,30 +7,19 @@ import { pointerTo, type DiagnosticList } from './diagnostics.js';
 import type { EntityDraft } from './entity-check.js';
 import { frameworkTableConflict } from './framework-tables.js';
 import { frenchNumber, MAX_PIVOT_FIELDS, MAX_RELATIONS, MAX_ROW_BYTES, rowBytes } from './limits.js';
-import { arrayAt, checkField, isObject, stringAt, type FieldDraft, type Json } from './field-check.js';
+import { arrayAt, checkField, isObject, stringAt, type Json } from './field-check.js';
 import { relationNode, type FieldNode, type ReferentialAction, type RelationNode } from './ir.js';
-import { closest, MAX_IDENTIFIER_LENGTH, snakeCase } from './naming.js';
+import { MAX_IDENTIFIER_LENGTH } from './naming.js';
 import { checkSides, pivotSideColumn, pivotSideSuffix } from './relation-sides.js';
 import { isReservedTableName } from './reserved-words.js';
 import { sameSqlType } from './sql-types.js';
+import { claimConstraint, resolve, snakeOf, type Context, type End } from './relation-context.js';
 
 const ACTIONS: readonly ReferentialAction[] = ['RESTRICT', 'CASCADE', 'SET NULL', 'NO ACTION'];
 export const DEFAULT_ON_DELETE: ReferentialAction = 'RESTRICT';
 /** A pivot row means nothing once one side is gone: many-to-many relations cascade deletes by default. */
 export const DEFAULT_PIVOT_ON_DELETE: ReferentialAction = 'CASCADE';
 export const DEFAULT_ON_UPDATE: ReferentialAction = 'CASCADE';
-
-interface Context {
-  readonly file: string;
-  readonly entities: ReadonlyMap<string, EntityDraft>;
-  readonly diags: DiagnosticList;
-  /** Constraint name (lower-case) → pointer of the relation that uses it. */
-  readonly constraintNames: Map<string, string>;
-  /** `Entity.field` → pointer of the many-to-one relation whose foreign key it is. */
-  readonly foreignKeys: Map<string, string>;
-  /** snake_case names of entity files that could not be read to a name (their own error is reported). */
-  readonly unreadable: ReadonlySet<string>;
-}
 
 /**
  * Checks the parsed relations file; the relation nodes, or undefined when something is wrong.
@@ -122,43 +111,6 @@ function checkRelation(raw: Json, pointer: string, context: Context): RelationNo
 
 function action(value: string | undefined, fallback: ReferentialAction): ReferentialAction {
   return (ACTIONS as readonly string[]).includes(value ?? '') ? (value as ReferentialAction) : fallback;
-}
-
-interface End {
-  readonly entity: EntityDraft;
-  readonly field: FieldDraft | undefined;
-}
-
-/** The entity and field one side of a relation names, with a message when either is unknown. */
-function resolve(raw: Json, entityKey: string, fieldKey: string, pointer: string, context: Context): End | undefined {
-  const { file, entities, diags } = context;
-  const entityName = stringAt(raw, entityKey);
-  if (entityName === undefined) return undefined;
-  const entity = entities.get(entityName);
-  if (!entity && context.unreadable.has(snakeCase(entityName))) return undefined;
-  if (!entity) {
-    const known = [...entities.keys()].sort();
-    const guess = closest(entityName, known);
-    const hint = guess ? ` : vouliez-vous dire « ${guess} » ?` : '';
-    const list = known.length > 0 ? `entités définies : ${known.join(', ')}` : "aucune entité n'est définie ; créez-la avec fw make:entity";
-    diags.add(file, pointerTo(pointer, entityKey), 'unknown_entity', `${entityKey} : entité inconnue « ${entityName} »${hint} (${list})`);
-    return undefined;
-  }
-  const fieldName = stringAt(raw, fieldKey);
-  if (fieldName === undefined) return { entity, field: undefined };
-  const field = entity.fields.get(fieldName);
-  if (!field) {
-    const known = [...entity.fields.keys()];
-    const guess = closest(fieldName, known);
-    const hint = guess ? ` : vouliez-vous dire « ${guess} » ?` : '';
-    diags.add(
-      file,
-      pointerTo(pointer, fieldKey),
-      'unknown_field',
-      `${fieldKey} : l'entité « ${entity.name} » n'a pas de champ « ${fieldName} »${hint} (champs : ${known.join(', ')})`,
-    );
-  }
-  return { entity, field };
 }
 
 function checkManyToOne(
@@ -387,22 +339,4 @@ function checkManyToMany(
     claimConstraint(constraint, given !== undefined ? at('foreign_key_name') : pointer, context);
   }
   return { foreignKeyName: base, fields: complete ? fields : undefined };
-}
-
-/** Constraint names are unique per database in MariaDB. */
-function claimConstraint(name: string, pointer: string, context: Context): void {
-  const key = name.toLowerCase();
-  const first = context.constraintNames.get(key);
-  if (first !== undefined && first !== pointer) {
-    context.diags.add(
-      context.file,
-      pointer,
-      'duplicate_constraint',
-      `nom de contrainte « ${name} » déjà utilisé (${first}) : les noms de clés étrangères sont uniques dans la base ; donnez un autre « foreign_key_name »`,
-    );
-  } else context.constraintNames.set(key, pointer);
-}
-
-function snakeOf(entity: string | undefined): string {
-  return snakeCase(entity ?? 'cible');
 }
