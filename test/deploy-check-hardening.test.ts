@@ -195,6 +195,12 @@ test("a site with nginx's default time-outs, or without retries on time-out, war
     assert.match(found().detail, 'proxy_read_timeout "1m 30s" au-delà de 60 s');
     project.write(file, text.replace(/proxy_next_upstream [^;]+;/, 'proxy_next_upstream http_502;'));
     assert.match(found().detail, 'proxy_next_upstream sans error ni timeout');
+    // A location's own longer read time-out (a slow export) is the user's choice: the server's lines are read.
+    project.write(file, text.replace('location ^~ /media/ {', 'location ^~ /media/ {\n        proxy_read_timeout 300s;'));
+    assert.ok(project.read(file).includes('proxy_read_timeout 300s;'));
+    const ownLocation = found();
+    assert.is(ownLocation.status, 'OK', ownLocation.detail);
+    assert.match(ownLocation.detail, 'lecture 15s');
   } finally {
     project.write(file, text);
   }

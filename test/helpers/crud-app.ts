@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DialectName } from '../../runtime/db/index.js';
 import { REPO, newProject, type CliProject } from './cli.js';
+import { projectSources } from './project-sources.js';
 
 export const VILLE_JSON = {
   format_version: 1,
@@ -123,19 +124,6 @@ export function buildCrudApp(dialect: DialectName, options: CrudAppOptions = {})
 
 /** Where serveProject() writes the project's TypeScript compiled to JavaScript (one folder below the root, as dist/). */
 export const SERVE_DIR = '.fw-test-serve';
-const SKIPPED = new Set(['node_modules', 'dist', 'storage', 'static', SERVE_DIR]);
-
-/** The project's own `.ts` files (declarations left out), below the folders that hold none of its code. */
-function projectSources(root: string, dir = root): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && !SKIPPED.has(entry.name)) out.push(...projectSources(root, path.join(dir, entry.name)));
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path.join(dir, entry.name));
-  }
-  return out;
-}
-
 /**
  * Serves a built project on an ephemeral port; resolves once it listens. Its TypeScript is first compiled to
  * `.fw-test-serve/` by esbuild, the transform tsx applies to each file (so the JavaScript is tsx's), and Node serves

@@ -11,20 +11,7 @@ import ts from 'typescript';
 import * as assert from 'uvu/assert';
 import { entityDerivedNames, frameworkNames } from '../../compiler/framework-names.js';
 import { snakeCase } from '../../compiler/naming.js';
-
-function tsFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts')) out.push(full);
-    }
-  };
-  walk(path.join(root, 'mvc'));
-  for (const top of ['app.ts', 'config.ts']) if (fs.existsSync(path.join(root, top))) out.push(path.join(root, top));
-  return out;
-}
+import { projectSources } from './project-sources.js';
 
 /** Whether the identifier at `node` names something (not a property, a key or a member). */
 function isReference(node: ts.Identifier): boolean {
@@ -110,7 +97,7 @@ export function assertGeneratedNamesReserved(root: string, entities: readonly st
   const reserved = frameworkNames();
   const missing = new Map<string, string>();
   let seen = 0;
-  for (const file of tsFiles(root)) {
+  for (const file of projectSources(root)) {
     const { imported, declared, used, bound } = namesOf(file);
     const globals = [...used].filter((name) => !bound.has(name));
     for (const name of [...imported, ...declared, ...globals]) {
